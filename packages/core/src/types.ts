@@ -1,0 +1,67 @@
+// Domain types and the AgentEvent union of the agent core. Dependency-free on purpose:
+// every harness, translator, store and UI speaks these shapes.
+
+/** Token usage of one model call. `input` counts uncached input tokens only. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Normalised stop reason; the vendor's own value is kept beside it in `vendorStopReason`. */
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause" | "error" | "aborted" | "other";
+
+/** How a product turn ended (MC-14: exactly one per product turn). */
+export type TerminalStatus = "done" | "failed" | "cancelled";
+
+export type ToolResultContent = { type: "text"; text: string } | { type: "image"; mimeType: string; data: string };
+
+/**
+ * The event model shared by every harness. Plain objects discriminated by `type`.
+ * Block events carry `index`, the block's position inside its assistant message.
+ */
+export type AgentEvent =
+  // A model call (one assistant message plus the tool executions it asked for).
+  | { type: "turn_start"; turn: number; messageId?: string; model?: string }
+  | { type: "turn_end"; turn: number; stopReason: StopReason; vendorStopReason?: string }
+  // Streaming content blocks.
+  | { type: "text_start"; index: number }
+  | { type: "text_delta"; index: number; delta: string }
+  | { type: "text_end"; index: number; text: string }
+  | { type: "thinking_start"; index: number; redacted?: boolean }
+  | { type: "thinking_delta"; index: number; delta: string }
+  | { type: "thinking_end"; index: number; thinking: string; signature?: string; redacted?: boolean }
+  | { type: "toolcall_start"; index: number; id: string; name: string }
+  | { type: "toolcall_delta"; index: number; delta: string }
+  | { type: "toolcall_end"; index: number; id: string; name: string; input: unknown }
+  // Host side: a tool call handed to execution, and what came back.
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; toolUseId: string; name: string; content: ToolResultContent[]; isError: boolean; details?: unknown }
+  // Accounting, one per model call (incremental, never cumulative).
+  | { type: "usage"; usage: Usage }
+  // Context management.
+  | { type: "compaction_start"; reason: "threshold" | "overflow" | "manual" }
+  | { type: "compaction_end"; ok: boolean; summary?: string; error?: string; tokensBefore?: number; tokensAfter?: number }
+  // Failures never throw out of a stream: they become this event.
+  | { type: "error"; message: string; code?: string; retryable?: boolean }
+  // Vendor events we do not model are carried, not dropped (MC-5).
+  | { type: "unknown"; vendor: string; vendorType: string; raw: unknown }
+  // The one terminal event of a product turn.
+  | { type: "terminal"; status: TerminalStatus; reason?: string };
+
+export type AgentEventType = AgentEvent["type"];
+
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+export const ZERO_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+/** Explicit model entry of the registry (MC-6). */
+export interface ModelInfo {
+  id: string;
+  provider: "anthropic" | "openai" | "openai-compatible" | "offline";
+  contextWindow: number;
+  maxOutput: number;
+  /** USD per million tokens. */
+  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+// Tests run on the TypeScript sources; the CLI end-to-end tests run the built bin.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@cadre/core": pkg("core"),
+      "@cadre/store": pkg("store"),
+      "@cadre/company": pkg("company"),
+      "@cadre/cli": pkg("cli"),
+    },
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
