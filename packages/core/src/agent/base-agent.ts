@@ -1,0 +1,108 @@
+// The session abstraction every harness subclasses (MC-1). BaseAgent owns what is common: the
+// event queue, exactly one terminal event per product turn (MC-14), usage totals, cancellation,
+// and the rule that a started stream never throws — failures become events.
+import { EventQueue } from "../event-queue.js";
+import { errorMessage } from "../errors.js";
+import type { AgentEvent, ModelInfo, TerminalStatus, Usage } from "../types.js";
+import type { ToolDefinition } from "./tool.js";
+
+export interface SessionConfig {
+  /** Stable per session; providers use it for prompt-cache affinity. */
+  sessionId: string;
+  systemPrompt: string;
+  model: ModelInfo;
+  /** Frozen for the session's lifetime (MC-3). */
+  tools: readonly ToolDefinition[];
+}
+
+export type Emit = (event: AgentEvent) => void;
+
+export interface TurnOutcome {
+  status: TerminalStatus;
+  reason?: string;
+}
+
+export class SessionBusyError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId} is already running a turn; wait for its terminal event or cancel it`);
+    this.name = "SessionBusyError";
+  }
+}
+
+export abstract class BaseAgent {
+  readonly config: SessionConfig;
+  private readonly usageTotals: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  private active: AbortController | undefined;
+
+  protected constructor(config: SessionConfig) {
+    this.config = { ...config, tools: Object.freeze([...config.tools]) };
+  }
+
+  /** Usage of every model call in this session so far. */
+  get usage(): Readonly<Usage> {
+    return this.usageTotals;
+  }
+
+  get isRunning(): boolean {
+    return this.active !== undefined;
+  }
+
+  /**
+   * Sends one user prompt and streams the product turn. The stream ends with exactly one
+   * `terminal` event and never throws.
+   */
+  send(prompt: string): AsyncIterable<AgentEvent> {
+    if (this.active) throw new SessionBusyError(this.config.sessionId);
+    const controller = new AbortController();
+    this.active = controller;
+    const queue = new EventQueue<AgentEvent>();
+    let sawError = false;
+    const emit: Emit = (event) => {
+      if (queue.isClosed) return; // late events after the terminal one are dropped by design (MC-14)
+      if (event.type === "usage") this.addUsage(event.usage);
+      if (event.type === "error") sawError = true;
+      if (event.type === "terminal") return; // only BaseAgent emits the terminal event
+      queue.push(event);
+    };
+    const finish = (outcome: TurnOutcome) => {
+      if (queue.isClosed) return;
+      queue.push({ type: "terminal", status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+      queue.close();
+      this.active = undefined;
+    };
+    void (async () => {
+      try {
+        const outcome = await this.execute(prompt, emit, controller.signal);
+        if (controller.signal.aborted) finish({ status: "cancelled", reason: "cancelled by the operator" });
+        else finish(outcome);
+      } catch (error) {
+        if (controller.signal.aborted) {
+          finish({ status: "cancelled", reason: "cancelled by the operator" });
+        } else {
+          if (!sawError) emit({ type: "error", message: errorMessage(error), code: "harness_error" });
+          finish({ status: "failed", reason: errorMessage(error) });
+        }
+      }
+    })();
+    return queue;
+  }
+
+  /** Best-effort interrupt of the running turn; the turn still ends with one `cancelled` event. */
+  cancel(): void {
+    this.active?.abort();
+    this.onCancel();
+  }
+
+  /** Harness-specific work of one product turn. May throw; BaseAgent turns that into events. */
+  protected abstract execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome>;
+
+  /** Harness-specific interrupt (e.g. abort the SDK call). */
+  protected onCancel(): void {}
+
+  private addUsage(usage: Usage): void {
+    this.usageTotals.input += usage.input;
+    this.usageTotals.output += usage.output;
+    this.usageTotals.cacheRead += usage.cacheRead;
+    this.usageTotals.cacheWrite += usage.cacheWrite;
+  }
+}

@@ -1,0 +1,27 @@
+// Maps a registry entry (plus a connector's route) to the pi-ai Model object Pi's loop needs.
+import { getModels, type Model } from "@mariozechner/pi-ai";
+import { InternalError } from "../../errors.js";
+import { OFFLINE_API, OFFLINE_PROVIDER } from "../../offline/scripted-model.js";
+import type { ModelInfo } from "../../types.js";
+
+export interface PiRoute {
+  /** Base URL for an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server…). */
+  baseUrl?: string;
+}
+
+export function toPiModel(info: ModelInfo, route: PiRoute = {}): Model<any> {
+  const cost = { ...info.price };
+  switch (info.provider) {
+    case "offline":
+      return { id: info.id, name: `${info.id} (offline)`, api: OFFLINE_API, provider: OFFLINE_PROVIDER, baseUrl: "offline://", reasoning: false, input: ["text"], cost, contextWindow: info.contextWindow, maxTokens: info.maxOutput };
+    case "anthropic":
+    case "openai": {
+      const model = getModels(info.provider).find((m) => m.id === info.id);
+      if (!model) throw new InternalError(`model ${info.id} is in the registry but pi-ai has no route for it`);
+      return model;
+    }
+    case "openai-compatible":
+      if (!route.baseUrl) throw new InternalError(`model ${info.id} needs a base URL (openai-compatible connector)`);
+      return { id: info.id, name: info.id, api: "openai-completions", provider: "openai-compatible", baseUrl: route.baseUrl, reasoning: false, input: ["text"], cost, contextWindow: info.contextWindow, maxTokens: info.maxOutput };
+  }
+}
