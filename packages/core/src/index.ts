@@ -9,3 +9,4 @@ export * from "./harness/pi/pi-agent.js";
 export * from "./models/registry.js";
 export * from "./offline/seeded-random.js";
 export * from "./offline/scripted-model.js";
+export * from "./prompt/assemble.js";

@@ -18,7 +18,10 @@ export interface ScriptRequest {
   context: Context;
   /** 0 for the first model call of the session. */
   callIndex: number;
+  /** Advances with every call of the session. */
   random: Random;
+  /** The session's seed, for decisions that must stay the same across calls (e.g. a team size). */
+  seed: number | string;
 }
 
 export type Script = (request: ScriptRequest) => ScriptReply;
@@ -87,7 +90,7 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
     };
     let reply: ScriptReply;
     try {
-      reply = options.script({ context, callIndex: index, random });
+      reply = options.script({ context, callIndex: index, random, seed: options.seed });
     } catch (error) {
       reply = { error: `offline script failed: ${error instanceof Error ? error.message : String(error)}` };
     }

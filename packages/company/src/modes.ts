@@ -1,0 +1,81 @@
+// The CEO mode state machine (C4-4). `resolveCeoMode` is the single function that decides both
+// which cue is sent and which mode document the prompt loads, so the two can never drift.
+import type { ApprovalStatus } from "@cadre/store";
+
+export const CEO_MODES = ["team-building", "strategy-drafting", "awaiting-approval", "revising", "operating"] as const;
+export type CeoMode = (typeof CEO_MODES)[number];
+
+/** What the mode is computed from: facts from the store, nothing else. */
+export interface CeoModeState {
+  /** Active agents reporting to the CEO. */
+  activeReports: number;
+  /** Status of the most recently filed `approve_ceo_strategy` approval, if any. */
+  latestStrategy: ApprovalStatus | null;
+}
+
+export function resolveCeoMode(state: CeoModeState): CeoMode {
+  switch (state.latestStrategy) {
+    case "approved":
+      return "operating";
+    case "pending":
+      return "awaiting-approval";
+    case "rejected":
+    case "revision_requested":
+      return "revising";
+    case null:
+      return state.activeReports === 0 ? "team-building" : "strategy-drafting";
+  }
+}
+
+/** Why the mode is what it is, in words an operator reads (UI, `cadre company show`). */
+export function explainCeoMode(state: CeoModeState): string {
+  switch (resolveCeoMode(state)) {
+    case "operating":
+      return "the latest strategy was approved";
+    case "awaiting-approval":
+      return "the latest strategy is pending the operator's decision";
+    case "revising":
+      return `the latest strategy was ${state.latestStrategy === "rejected" ? "rejected" : "sent back for revision"}`;
+    case "team-building":
+      return "the CEO has no active direct reports and no strategy is filed";
+    case "strategy-drafting":
+      return `the CEO has ${state.activeReports} active direct report(s) and no strategy is filed`;
+  }
+}
+
+/** The events that move the machine; used by the transition table and its tests. */
+export type CeoModeEvent = "hire" | "last-report-leaves" | "file-strategy" | "approve" | "reject" | "request-revision";
+
+/**
+ * The transition table, derived from `resolveCeoMode` by applying each event to a representative
+ * state — documentation that cannot disagree with the code. Missing entries mean "not allowed".
+ */
+export const CEO_TRANSITIONS: Readonly<Record<CeoMode, Partial<Record<CeoModeEvent, CeoMode>>>> = {
+  "team-building": { hire: "strategy-drafting" },
+  "strategy-drafting": { hire: "strategy-drafting", "last-report-leaves": "team-building", "file-strategy": "awaiting-approval" },
+  "awaiting-approval": { approve: "operating", reject: "revising", "request-revision": "revising" },
+  revising: { hire: "revising", "file-strategy": "awaiting-approval" },
+  operating: { hire: "operating" },
+};
+
+export type CompanyToolName = "hire_agent" | "file_approval";
+
+/**
+ * Which company tools each mode offers. The mode documents describe exactly these, and the tool
+ * handlers refuse a call outside them (governance in code, C4-4).
+ */
+export const MODE_TOOLS: Readonly<Record<CeoMode, readonly CompanyToolName[]>> = {
+  "team-building": ["hire_agent"],
+  "strategy-drafting": ["hire_agent", "file_approval"],
+  "awaiting-approval": [],
+  revising: ["hire_agent", "file_approval"],
+  operating: ["hire_agent"],
+};
+
+export function modeAllows(mode: CeoMode, tool: CompanyToolName): boolean {
+  return MODE_TOOLS[mode].includes(tool);
+}
+
+export function modesAllowing(tool: CompanyToolName): CeoMode[] {
+  return CEO_MODES.filter((m) => modeAllows(m, tool));
+}

@@ -1,0 +1,158 @@
+// The offline CEO: a deterministic script (see @cadre/core's scripted model) that behaves the way
+// a good model behaves under our prompts. It reads the phase, goal, connectors and directory from
+// the system prompt, acts only through the tools it is offered, reads every tool result, and
+// adapts to refusals. Seeded variation (team size 3–5, role wording) makes samples differ.
+import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core";
+import { type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
+import { rankRoles, type RoleOption } from "./roles.js";
+
+const MAX_TOOL_CALLS = 16;
+
+function text(t: string): ScriptReply {
+  return { content: [{ type: "text", text: t }] };
+}
+
+function call(name: string, args: Record<string, unknown>, say: string): ScriptReply {
+  return { content: [{ type: "text", text: say }, { type: "toolCall", name, arguments: args }] };
+}
+
+interface Plan {
+  roles: Array<{ option: RoleOption; name: string; role: string }>;
+}
+
+function planTeam(view: PromptView, seed: number | string): Plan {
+  const random = seededRandom(`${seed}:team`);
+  const size = between(random, 3, 5);
+  const taken = new Set(view.directory.filter((m) => !m.self).map((m) => m.department));
+  const wanted = rankRoles(`${view.goal} ${view.operatorNote ?? ""}`).filter((r) => !taken.has(r.department));
+  const existing = view.directory.filter((m) => !m.self).length;
+  const count = Math.max(0, size - existing);
+  return {
+    roles: wanted.slice(0, count).map((option) => {
+      const [name, role] = pick(random, option.wordings);
+      return { option, name, role };
+    }),
+  };
+}
+
+/** The first ready connector and its first model, unless a refusal told us otherwise. */
+function chooseRoute(view: PromptView): { connectorId: string; model: string } | undefined {
+  const ready = view.connectors.find((c) => c.ready && c.models.length > 0);
+  return ready ? { connectorId: ready.id, model: ready.models[0] as string } : undefined;
+}
+
+function afterColon(message: string, label: string): string[] {
+  const m = new RegExp(`${label}: ([^;.]+?)(?:[;.]|$)`).exec(message);
+  return m ? (m[1] as string).split(", ").map((s) => s.trim()).filter((s) => s && s !== "none") : [];
+}
+
+/** Adjusts the last refused hire from what the refusal says; undefined = give up on that role. */
+function repairHire(last: ToolCallRecord, view: PromptView): Record<string, unknown> | undefined {
+  const args = { ...last.arguments };
+  const message = last.resultText;
+  if (message.includes("`model`")) {
+    const allowed = afterColon(message, "allowed");
+    if (allowed.length === 0) return undefined;
+    args["model"] = allowed[0];
+    return args;
+  }
+  if (message.includes("`connectorId`")) {
+    const ready = afterColon(message, "ready connectors");
+    const next = view.connectors.find((c) => ready.includes(c.id) && c.models.length > 0);
+    if (!next) return undefined;
+    return { ...args, connectorId: next.id, model: next.models[0] };
+  }
+  if (message.includes("`name`")) return { ...args, name: `${String(args["name"])} (${String(args["department"] ?? "lead")})`.slice(0, 50) };
+  return undefined;
+}
+
+function strategyText(view: PromptView, team: string[]): string {
+  const lines = [
+    `# Strategy for ${view.companyName}`,
+    "",
+    `Goal: ${view.goal || "to be refined with the operator"}`,
+    "",
+    "## Team and first responsibilities",
+    ...team.map((t) => `- ${t}`),
+    "",
+    "## First milestones",
+    "- Agree the plan with each lead and set their first deliverable.",
+    "- Ship a first version the earliest customers can use, and learn from them.",
+    "- Review progress with the operator and adjust the team if the goal needs it.",
+  ];
+  if (view.operatorNote) lines.push("", "## Changes in answer to the operator's note", `- ${view.operatorNote}`);
+  return lines.join("\n");
+}
+
+export const offlineCeoScript: Script = ({ context, seed }) => {
+  const view = readPrompt(context);
+  const history = toolHistory(context.messages);
+  const last = history.at(-1);
+  const lastMessage = context.messages.at(-1);
+  const hires = history.filter((h) => h.name === "hire_agent" && h.ok);
+  const filed = history.find((h) => h.name === "file_approval" && h.ok);
+  const canHire = view.tools.includes("hire_agent");
+  const canFile = view.tools.includes("file_approval");
+
+  if (filed) return text(`I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hires.length} leads. I will continue once it is decided.`);
+  if (history.length >= MAX_TOOL_CALLS) return text("I stopped here: too many of my requests were refused. The operator should review the connectors and limits.");
+  if (lastMessage?.role === "toolResult" && last?.name === "file_approval" && !last.ok) return text(`The strategy could not be filed: ${last.resultText}`);
+
+  switch (view.mode) {
+    case "awaiting-approval":
+      return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
+    case "operating": {
+      const team = view.directory.filter((m) => !m.self);
+      return text(["The strategy is approved. First work for each lead:", ...team.map((m) => `- ${m.name} (${m.role}): start on the first milestone of the approved plan.`)].join("\n"));
+    }
+    case undefined:
+      return text("I could not find my phase instructions in the system prompt, so I will not act.");
+    default:
+      break;
+  }
+
+  // team-building, strategy-drafting, revising
+  const plan = planTeam(view, seed);
+  const needsHires = view.mode === "team-building" || (view.mode === "revising" && plan.roles.length > 0 && Boolean(view.operatorNote));
+  const planned = view.mode === "strategy-drafting" ? [] : needsHires ? plan.roles : [];
+  if (planned.length > 0 && !canHire) return text("I need to hire my team, but no way to hire is available to me in this session.");
+
+  // Retry a refused hire once the refusal says how.
+  if (lastMessage?.role === "toolResult" && last?.name === "hire_agent" && !last.ok) {
+    const attempts = history.filter((h) => h.name === "hire_agent" && h.arguments["department"] === last.arguments["department"]).length;
+    const stop = /`(mode|team|agent)`/.test(last.resultText);
+    const repaired = !stop && attempts < 3 ? repairHire(last, view) : undefined;
+    if (repaired) return call("hire_agent", repaired, `That hire was refused; correcting it.`);
+    if (stop && hires.length === 0 && view.mode === "team-building") return text(`I cannot hire right now: ${last.resultText}`);
+  }
+
+  const attempted = new Set(history.filter((h) => h.name === "hire_agent").map((h) => h.arguments["department"]));
+  const next = planned.find((r) => !attempted.has(r.option.department));
+  const route = chooseRoute(view);
+  if (next && route && !(last && !last.ok && /`(mode|team)`/.test(last.resultText))) {
+    return call(
+      "hire_agent",
+      { name: next.name, role: next.role, description: next.option.duty, connectorId: route.connectorId, model: route.model, department: next.option.department },
+      `Hiring a ${next.role}.`,
+    );
+  }
+  if (next && !route && hires.length === 0) return text("No connector is ready, so I cannot hire anyone yet. The operator needs to make a connector ready.");
+
+  if (!canFile) return text("My team is in place, but no way to file the strategy is available to me in this session.");
+  const team = [
+    ...view.directory.filter((m) => !m.self).map((m) => `${m.name} (${m.role}): continues in the role.`),
+    ...hires.map((h) => `${String(h.arguments["name"])} (${String(h.arguments["role"])}): ${String(h.arguments["description"])}`),
+  ];
+  return call(
+    "file_approval",
+    { type: "approve_ceo_strategy", title: view.mode === "revising" ? `Revised strategy for ${view.companyName}` : `Strategy for ${view.companyName}`, payload: strategyText(view, team) },
+    "Filing the strategy for the operator's decision.",
+  );
+};
+
+/** The offline member agent: acknowledges its role and names its first step, without tools. */
+export const offlineMemberScript: Script = ({ context }) => {
+  const view = readPrompt(context);
+  const self = view.directory.find((m) => m.self);
+  return text(`As ${self?.role ?? "a member of the team"} at ${view.companyName}, my first step is to break the approved strategy into my own deliverables and report progress to the CEO.`);
+};

@@ -1,0 +1,94 @@
+// What the offline CEO reads from a request, the way a model reads its instructions: the phase,
+// the goal, the connectors, the directory and the operator's note, all from the system prompt's
+// text; and from the transcript, what its own tool calls returned.
+import type { Context, Message } from "@mariozechner/pi-ai";
+import type { CeoMode } from "../modes.js";
+import { MODE_TITLES } from "../prompts/mode-documents.js";
+
+export interface ConnectorView {
+  id: string;
+  ready: boolean;
+  models: string[];
+}
+
+export interface MemberView {
+  name: string;
+  role: string;
+  department: string | undefined;
+  self: boolean;
+}
+
+export interface PromptView {
+  companyName: string;
+  goal: string;
+  mode: CeoMode | undefined;
+  connectors: ConnectorView[];
+  directory: MemberView[];
+  operatorNote: string | undefined;
+  tools: string[];
+}
+
+const DEPARTMENT_WORDS = new Set(["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"]);
+
+function line(system: string, label: string): string | undefined {
+  const match = new RegExp(`^${label}: (.*)$`, "m").exec(system);
+  return match?.[1];
+}
+
+function section(system: string, heading: string): string[] {
+  const start = system.indexOf(`## ${heading}\n`);
+  if (start < 0) return [];
+  const rest = system.slice(start + heading.length + 4);
+  const end = rest.search(/\n\n|\n## /);
+  return (end < 0 ? rest : rest.slice(0, end)).split("\n");
+}
+
+export function readPrompt(context: Context): PromptView {
+  const system = context.systemPrompt ?? "";
+  const phase = line(system, "Current phase");
+  const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(([, title]) => title === phase)?.[0];
+  const connectors: ConnectorView[] = [];
+  for (const l of section(system, "Available connectors")) {
+    const m = /^- (\S+): .*?\. (Ready|Not ready \(.*\))\. Models: (.*)$/.exec(l);
+    if (m) connectors.push({ id: m[1] as string, ready: m[2] === "Ready", models: m[3] === "none" ? [] : (m[3] as string).split(", ") });
+  }
+  const directory: MemberView[] = [];
+  for (const l of section(system, "Company directory")) {
+    const m = /^- (.+?): (.+?)( \(you\))?$/.exec(l);
+    if (!m) continue;
+    const parts = (m[2] as string).split(", ");
+    directory.push({ name: m[1] as string, role: parts[0] as string, department: parts.find((p) => DEPARTMENT_WORDS.has(p)), self: Boolean(m[3]) });
+  }
+  return {
+    companyName: line(system, "Name") ?? "the company",
+    goal: line(system, "Goal") ?? "",
+    mode,
+    connectors,
+    directory,
+    operatorNote: line(system, "Operator's note"),
+    tools: (context.tools ?? []).map((t) => t.name),
+  };
+}
+
+export interface ToolCallRecord {
+  name: string;
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  resultText: string;
+}
+
+/** The session's tool calls in order, each paired with its result. */
+export function toolHistory(messages: Message[]): ToolCallRecord[] {
+  const calls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
+  const out: ToolCallRecord[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const block of message.content) if (block.type === "toolCall") calls.set(block.id, { name: block.name, arguments: block.arguments });
+    } else if (message.role === "toolResult") {
+      const call = calls.get(message.toolCallId);
+      const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      out.push({ name: call?.name ?? message.toolName, arguments: call?.arguments ?? {}, ok: !message.isError, resultText: text });
+    }
+  }
+  return out;
+}

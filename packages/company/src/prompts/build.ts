@@ -1,0 +1,70 @@
+// Builds an agent's system prompt from the company state, in the MC-3 segment order. Everything
+// here changes only between sessions (a hire, a decision); nothing volatile goes in.
+import { type AssembledPrompt, assembleSystemPrompt, type SegmentId } from "@cadre/core";
+import type { AgentRow, ApprovalRow } from "@cadre/store";
+import { connectorLabel, readiness } from "../connectors.js";
+import type { CeoMode } from "../modes.js";
+import type { CompanyState } from "../state.js";
+import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { CEO_PRODUCT_APPEND, CONTACTS_EMPTY, HARNESS_PRESETS, MEMBER_PRODUCT_APPEND, MEMORY_RULES } from "./segments.js";
+
+export interface BuildPromptInput {
+  state: CompanyState;
+  agent: AgentRow;
+  /** The mode whose document is loaded; must come from resolveCeoMode (C4-4). */
+  mode: CeoMode;
+  /** MEMORY.md as read at session start, or null when the agent has no notes yet. */
+  memoryIndex: string | null;
+  /** Remote sessions get no contacts segment (MC-3). */
+  remote?: boolean;
+}
+
+function describeAgent(a: AgentRow, self: AgentRow): string {
+  const parts = [a.role, a.department, `${a.connectorId}/${a.model}`].filter(Boolean);
+  return `- ${a.name}: ${parts.join(", ")}${a.id === self.id ? " (you)" : ""}`;
+}
+
+export function contactsSegment(state: CompanyState, self: AgentRow): string {
+  const others = state.activeAgents.filter((a) => a.id !== self.id);
+  if (others.length === 0) return CONTACTS_EMPTY;
+  return ["## Company directory", ...state.activeAgents.map((a) => describeAgent(a, self))].join("\n");
+}
+
+function decisionLines(strategy: ApprovalRow | null): string[] {
+  if (!strategy || strategy.status === "pending") return [];
+  const verdict = { approved: "approved", rejected: "rejected", revision_requested: "sent back for revision" }[strategy.status];
+  const lines = ["", "## Operator's latest decision", `Your strategy "${strategy.title}" was ${verdict}.`];
+  if (strategy.decisionNote) lines.push(`Operator's note: ${strategy.decisionNote}`);
+  return lines;
+}
+
+export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: CeoMode): string {
+  const lines = [
+    "## Company",
+    `Name: ${state.company.name}`,
+    `Goal: ${state.company.goal || "(no goal given)"}`,
+    `You are: ${agent.name}, ${agent.role}`,
+  ];
+  if (agent.isCeo) lines.push(`Current phase: ${MODE_TITLES[mode]}`);
+  lines.push("", "## Available connectors");
+  for (const c of state.connectors) {
+    const r = readiness(c);
+    lines.push(`- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`);
+  }
+  if (agent.isCeo) lines.push(...decisionLines(state.latestStrategy));
+  return lines.join("\n");
+}
+
+export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
+  const { state, agent, mode } = input;
+  const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${MODE_DOCUMENTS[mode]}` : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
+  const segments: Array<{ id: SegmentId; text: string }> = [
+    { id: "harness-preset", text: HARNESS_PRESETS.pi },
+    { id: "product-append", text: product },
+    { id: "memory-rules", text: MEMORY_RULES },
+  ];
+  if (!input.remote) segments.push({ id: "contacts", text: contactsSegment(state, agent) });
+  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode) });
+  segments.push({ id: "memory-index", text: `## MEMORY.md\n${input.memoryIndex?.trim() || "(no notes yet)"}` });
+  return assembleSystemPrompt(segments);
+}

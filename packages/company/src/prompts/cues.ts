@@ -1,0 +1,32 @@
+// Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
+// the system prompt says what to do. No tool names, paths, numbers or urgency words.
+import type { CeoMode } from "../modes.js";
+import { MODE_TITLES } from "./mode-documents.js";
+
+/** Why an agent was woken. An explicit operator action stays distinguishable from a routine wake. */
+export const WAKE_TRIGGERS = ["start_team_building", "approval_decided", "routine"] as const;
+export type WakeTrigger = (typeof WAKE_TRIGGERS)[number];
+
+const SITUATION: Readonly<Record<CeoMode, string>> = {
+  "team-building": "Your team is currently empty.",
+  "strategy-drafting": "Your team is in place and your strategy has not been filed yet.",
+  "awaiting-approval": "Your strategy is waiting for the operator's decision.",
+  revising: "The operator did not approve your strategy and has left you a note.",
+  operating: "Your strategy is approved.",
+};
+
+const TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
+  start_team_building: "The operator asks you to start building your team.",
+  approval_decided: "The operator has decided on your strategy.",
+  routine: "",
+};
+
+export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {
+  const parts = ["You are the CEO.", TRIGGER_LINE[trigger], SITUATION[mode], `Review your ${MODE_TITLES[mode]} operating instructions in the system prompt, then take action.`];
+  return parts.filter((p) => p.length > 0).join(" ");
+}
+
+/** Cue for a non-CEO agent's wake. */
+export function memberCue(role: string): string {
+  return `You are the ${role}. Review your operating instructions in the system prompt, then take action.`;
+}

@@ -1,0 +1,13 @@
+// Who performs a company action, and through which path (C4-6: every record says which path made it).
+import type { Via } from "@cadre/store";
+
+export interface Actor {
+  companyId: string;
+  /** The acting agent; null for the operator. */
+  agentId: string | null;
+  via: Via;
+  runId: string | null;
+}
+
+/** Expected refusals are values, not exceptions: the model reads them as an error tool result. */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string; fields: Record<string, string> };

@@ -1,0 +1,82 @@
+// file_approval (C4-2): files an approval as a tool instead of a POST to the approvals endpoint.
+// The approval lifecycle itself (pending → approved / rejected / revision_requested) is unchanged.
+import { randomUUID } from "node:crypto";
+import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
+import type { ApprovalRow, ApprovalType, Store } from "@cadre/store";
+import { modeAllows, modesAllowing } from "../modes.js";
+import { loadCompanyState } from "../state.js";
+import { recordTelemetry } from "../telemetry.js";
+import type { ActionResult, Actor } from "./actor.js";
+import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
+
+export const APPROVAL_TYPES: readonly ApprovalType[] = ["approve_ceo_strategy", "hire_agent"];
+
+export const FILE_APPROVAL_FIELDS: FieldSpec = {
+  type: { kind: "string", required: true, maxLength: 40, enum: APPROVAL_TYPES, description: "approve_ceo_strategy for your strategy; hire_agent only where the company requires approval for hires." },
+  title: { kind: "string", required: true, maxLength: 200, description: "A short title for the operator's inbox." },
+  payload: { kind: "string", required: true, maxLength: 20_000, multiline: true, description: "The strategy or plan, in plain text or markdown." },
+};
+
+export const FILE_APPROVAL_DESCRIPTION = "File a request for the operator's decision, such as your company strategy. Returns the approval id and its status.";
+
+export interface FileApprovalInput {
+  type: ApprovalType;
+  title: string;
+  payload: string;
+}
+
+export interface FileApprovalResult {
+  approvalId: string;
+  type: ApprovalType;
+  status: ApprovalRow["status"];
+}
+
+export const fileApprovalSchema = schemaOf(FILE_APPROVAL_FIELDS);
+
+export function validateFileApprovalInput(raw: unknown): ValidationResult<FileApprovalInput> {
+  return validateFields<FileApprovalInput>("file_approval", FILE_APPROVAL_FIELDS, raw);
+}
+
+function refuse(field: string, why: string): ActionResult<never> {
+  return { ok: false, message: `file_approval was not run, nothing was written. \`${field}\` ${why}.`, fields: { [field]: why } };
+}
+
+export async function fileApproval(store: Store, actor: Actor, input: FileApprovalInput): Promise<ActionResult<FileApprovalResult>> {
+  const result = await store.transaction(async (tx): Promise<ActionResult<ApprovalRow>> => {
+    const state = await loadCompanyState(tx, actor.companyId);
+    const filer = state.activeAgents.find((a) => a.id === actor.agentId);
+    if (actor.agentId !== null && !filer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
+    if (input.type === "approve_ceo_strategy") {
+      if (filer && !filer.isCeo) return refuse("type", "only the CEO files the company strategy");
+      if (!modeAllows(state.mode, "file_approval")) {
+        return refuse("mode", `a strategy cannot be filed in the ${state.mode} phase (${state.modeReason}); it can be filed in: ${modesAllowing("file_approval").join(", ")}`);
+      }
+    } else if (!state.company.settings.requireHireApproval) {
+      return refuse("type", "this company does not require approval for hires; hire directly instead");
+    }
+    const row = await tx.insertApproval(
+      { id: `apr_${randomUUID().replace(/-/g, "").slice(0, 16)}`, companyId: actor.companyId, type: input.type, title: input.title, payload: input.payload, filedByAgentId: filer?.id ?? null, via: actor.via },
+      filer?.id ?? "operator",
+    );
+    await tx.insertActivity({ companyId: actor.companyId, agentId: filer?.id ?? null, runId: actor.runId, type: "approval.filed", data: { approvalId: row.id, type: row.type, title: row.title, via: row.via } });
+    return { ok: true, value: row };
+  });
+  if (!result.ok) return result;
+  const row = result.value;
+  recordTelemetry("approval.filed", { "cadre.company_id": row.companyId, "cadre.approval_id": row.id, "cadre.type": row.type, "cadre.via": row.via });
+  return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
+}
+
+export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<FileApprovalInput> {
+  return {
+    name: "file_approval",
+    label: "File approval",
+    description: FILE_APPROVAL_DESCRIPTION,
+    parameters: fileApprovalSchema,
+    validate: validateFileApprovalInput,
+    async execute(input) {
+      const result = await fileApproval(store, actor, input);
+      return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
+    },
+  };
+}

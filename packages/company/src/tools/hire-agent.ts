@@ -1,0 +1,122 @@
+// hire_agent (C4-1): a tool, not an HTTP call from a shell. The schema below is the one definition
+// behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
+import { randomUUID } from "node:crypto";
+import { type ToolDefinition, type ValidationResult, resolveModel, textOutcome } from "@cadre/core";
+import type { AgentRow, Department, Store } from "@cadre/store";
+import { readiness } from "../connectors.js";
+import { modeAllows, modesAllowing } from "../modes.js";
+import { loadCompanyState } from "../state.js";
+import { recordTelemetry } from "../telemetry.js";
+import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
+import type { ActionResult, Actor } from "./actor.js";
+
+export const DEPARTMENTS: readonly Department[] = ["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"];
+
+export const HIRE_AGENT_FIELDS: FieldSpec = {
+  name: { kind: "string", required: true, maxLength: 50, description: 'Short name of the new agent, unique in the company, e.g. "CTO".' },
+  role: { kind: "string", required: true, maxLength: 100, description: "Business role title, e.g. Chief Technology Officer." },
+  description: { kind: "string", required: true, maxLength: 500, multiline: true, description: "One or two sentences on what this agent is responsible for." },
+  connectorId: { kind: "string", required: true, maxLength: 64, description: "Id of a ready connector from the available connectors listed in your instructions." },
+  model: { kind: "string", required: true, maxLength: 128, description: "A model id enabled on that connector." },
+  department: { kind: "string", required: false, maxLength: 20, enum: DEPARTMENTS, description: "The department the agent belongs to." },
+};
+
+export const HIRE_AGENT_DESCRIPTION =
+  "Hire a new agent into your company. The agent is created at once and reports to you. Choose a connector and model from the available connectors in your instructions.";
+
+export interface HireAgentInput {
+  name: string;
+  role: string;
+  description: string;
+  connectorId: string;
+  model: string;
+  department?: Department;
+}
+
+export interface HireAgentResult {
+  agentId: string;
+  name: string;
+  role: string;
+}
+
+export const hireAgentSchema = schemaOf(HIRE_AGENT_FIELDS);
+
+export function validateHireAgentInput(raw: unknown): ValidationResult<HireAgentInput> {
+  return validateFields<HireAgentInput>("hire_agent", HIRE_AGENT_FIELDS, raw);
+}
+
+function refuse(field: string, why: string): ActionResult<never> {
+  return { ok: false, message: `hire_agent was not run, nothing was written. \`${field}\` ${why}.`, fields: { [field]: why } };
+}
+
+/**
+ * The handler shared by the tool and the legacy route. Every rule is checked inside the write
+ * transaction, so two concurrent hires cannot both pass the name or size checks.
+ */
+export async function hireAgent(store: Store, actor: Actor, input: HireAgentInput): Promise<ActionResult<HireAgentResult>> {
+  const result = await store.transaction(async (tx): Promise<ActionResult<AgentRow>> => {
+    const state = await loadCompanyState(tx, actor.companyId);
+    const hirer = state.activeAgents.find((a) => a.id === actor.agentId);
+    if (actor.agentId !== null && !hirer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
+    if (hirer && !hirer.isCeo) return refuse("agent", "only the CEO may hire in this company");
+    if (!modeAllows(state.mode, "hire_agent")) {
+      return refuse("mode", `hiring is not available in the ${state.mode} phase (${state.modeReason}); it is available in: ${modesAllowing("hire_agent").join(", ")}`);
+    }
+    const connector = state.connectors.find((c) => c.id === input.connectorId);
+    const readyIds = state.connectors.filter((c) => readiness(c).ready).map((c) => c.id);
+    if (!connector) return refuse("connectorId", `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`);
+    const ready = readiness(connector);
+    if (!ready.ready) return refuse("connectorId", `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`);
+    if (!connector.enabledModels.includes(input.model)) {
+      return refuse("model", `"${input.model}" is not enabled on connector "${connector.id}"; allowed: ${connector.enabledModels.join(", ")}`);
+    }
+    resolveModel(input.model); // enabledModels only ever hold explicit ids; this guards old data (MC-6)
+    const taken = state.activeAgents.find((a) => a.name.toLocaleLowerCase() === input.name.toLocaleLowerCase());
+    if (taken) return refuse("name", `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`);
+    if (state.activeAgents.length >= state.company.settings.maxTeamSize) {
+      return refuse("team", `the company is at its maximum team size of ${state.company.settings.maxTeamSize} active agents`);
+    }
+    const agent: Omit<AgentRow, "createdAt"> = {
+      id: `agt_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+      companyId: actor.companyId,
+      name: input.name,
+      role: input.role,
+      description: input.description,
+      department: input.department ?? null,
+      connectorId: connector.id,
+      model: input.model,
+      reportsTo: hirer?.id ?? state.ceo.id,
+      isCeo: false,
+      status: "active",
+      via: actor.via,
+    };
+    const row = await tx.insertAgent(agent);
+    await tx.insertActivity({
+      companyId: actor.companyId,
+      agentId: row.id,
+      runId: actor.runId,
+      type: "agent.hired",
+      data: { agentId: row.id, name: row.name, role: row.role, department: row.department, connectorId: row.connectorId, model: row.model, via: row.via, hiredBy: hirer?.id ?? null },
+    });
+    return { ok: true, value: row };
+  });
+  if (!result.ok) return result;
+  // Only after the commit: telemetry never reports a hire that was rolled back.
+  const row = result.value;
+  recordTelemetry("agent.hired", { "cadre.company_id": row.companyId, "cadre.agent_id": row.id, "cadre.role": row.role, "cadre.via": row.via });
+  return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
+}
+
+export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<HireAgentInput> {
+  return {
+    name: "hire_agent",
+    label: "Hire agent",
+    description: HIRE_AGENT_DESCRIPTION,
+    parameters: hireAgentSchema,
+    validate: validateHireAgentInput,
+    async execute(input) {
+      const result = await hireAgent(store, actor, input);
+      return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
+    },
+  };
+}

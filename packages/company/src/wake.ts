@@ -1,0 +1,145 @@
+// The wake runner: mode → cue + system prompt → core session → events persisted and streamed →
+// usage recorded. Code decides the mode, the trigger and the governance; the model only acts.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type AgentEvent, type Script, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
+import type { NewRunEvent, RunRow, RunUsage, Store } from "@cadre/store";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { newId } from "./companies.js";
+import type { CeoMode } from "./modes.js";
+import { buildAgentPrompt } from "./prompts/build.js";
+import { ceoCue, memberCue, type WakeTrigger } from "./prompts/cues.js";
+import { createSession } from "./session.js";
+import { loadCompanyState } from "./state.js";
+import { companyTools } from "./tools/index.js";
+
+export interface WakeOptions {
+  store: Store;
+  agentId: string;
+  /** Default: inferred (a decision since the agent's last run → approval_decided, else routine). */
+  trigger?: WakeTrigger;
+  /** Data directory; agents' working folders (MEMORY.md) live under it. */
+  dataDir?: string;
+  seed?: number | string;
+  script?: Script;
+  env?: NodeJS.ProcessEnv;
+  /** Called for every event as it happens, before it is persisted. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Called once the run row exists (so a caller can show or cancel it). */
+  onStart?: (info: { run: RunRow; cue: string; cueTokens: number; mode: CeoMode }) => void;
+}
+
+export interface WakeResult {
+  run: RunRow;
+  cue: string;
+  cueTokens: number;
+  modeBefore: CeoMode;
+  modeAfter: CeoMode;
+  terminal: TerminalStatus;
+  usage: RunUsage & { cacheHitRate: number };
+}
+
+export function cacheHitRate(u: RunUsage): number {
+  const denominator = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  return denominator === 0 ? 0 : u.cacheReadTokens / denominator;
+}
+
+async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
+  if (!dataDir) return null;
+  try {
+    return await readFile(join(dataDir, "agents", agentId, "MEMORY.md"), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+async function inferTrigger(store: Store, companyId: string, agentId: string): Promise<WakeTrigger> {
+  const runs = await store.listRuns({ agentId });
+  const lastStart = runs.at(-1)?.startedAt ?? "";
+  const decisions = await store.listActivity(companyId, { type: "approval.decided" });
+  return decisions.some((d) => d.at > lastStart) ? "approval_decided" : "routine";
+}
+
+const FLUSH_AT = 64;
+const FLUSH_ON = new Set<AgentEvent["type"]>(["tool_result", "turn_end", "error", "terminal"]);
+
+export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
+  const { store } = options;
+  const agent = await store.getAgent(options.agentId);
+  if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
+  if (agent.status !== "active") throw new UserInputError(`agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents can be woken`);
+  const state = await loadCompanyState(store, agent.companyId);
+  // Governance in code (C4-4): the team's work needs an approved strategy.
+  if (!agent.isCeo && state.mode !== "operating") {
+    throw new UserInputError(`${agent.name} cannot start work yet: the company strategy is not approved (CEO phase: ${state.mode}). Approve the strategy first.`);
+  }
+  const connector = state.connectors.find((c) => c.id === agent.connectorId);
+  if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
+  const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
+  const mode = state.mode;
+  const cue = agent.isCeo ? ceoCue(mode, trigger) : memberCue(agent.role);
+  const prompt = buildAgentPrompt({ state, agent, mode, memoryIndex: await readMemoryIndex(options.dataDir, agent.id) });
+
+  const runId = newId("run");
+  const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile: state.company.settings.profile, cue });
+  const cueTokens = countTokens(cue);
+  options.onStart?.({ run, cue, cueTokens, mode });
+
+  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let terminal: TerminalStatus = "failed";
+  let failure: string | null = null;
+  let seq = 0;
+  let pending: NewRunEvent[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    await store.appendRunEvents(batch);
+  };
+  try {
+    const session = createSession({
+      sessionId: runId,
+      agent,
+      connector,
+      systemPrompt: prompt.systemPrompt,
+      tools: companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId }),
+      seed: options.seed ?? `${agent.id}:${runId}`,
+      ...(options.script ? { script: options.script } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    for await (const event of session.send(cue)) {
+      options.onEvent?.(event);
+      if (event.type === "usage") {
+        usage.inputTokens += event.usage.input;
+        usage.outputTokens += event.usage.output;
+        usage.cacheReadTokens += event.usage.cacheRead;
+        usage.cacheWriteTokens += event.usage.cacheWrite;
+      }
+      if (event.type === "terminal") {
+        terminal = event.status;
+        failure = event.status === "done" ? null : (event.reason ?? event.status);
+      }
+      // Streaming deltas are kept too: the stored run is the full event stream, replayable.
+      pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
+      if (pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
+    }
+  } catch (error) {
+    failure = errorMessage(error);
+    const event: AgentEvent = { type: "error", message: failure, code: "wake_failed" };
+    options.onEvent?.(event);
+    pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
+    const end: AgentEvent = { type: "terminal", status: "failed", reason: failure };
+    options.onEvent?.(end);
+    pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
+    terminal = "failed";
+  } finally {
+    await flush();
+    await store.finishRun(runId, { status: terminal, usage, error: failure });
+  }
+  const after = await loadCompanyState(store, agent.companyId);
+  if (after.mode !== mode) {
+    await store.insertActivity({ companyId: agent.companyId, agentId: after.ceo.id, runId, type: "mode.changed", data: { from: mode, to: after.mode, reason: after.modeReason } });
+  }
+  const finished = (await store.getRun(runId)) as RunRow;
+  return { run: finished, cue, cueTokens, modeBefore: mode, modeAfter: after.mode, terminal, usage: { ...usage, cacheHitRate: cacheHitRate(usage) } };
+}
