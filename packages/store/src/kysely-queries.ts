@@ -1,0 +1,424 @@
+// Every StoreQueries method, written once against Kysely's builder. The same class serves the store
+// (over Kysely) and a transaction (over Kysely's Transaction), so the two can never drift.
+import type { Kysely, UpdateResult } from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+import { StoreError, toStoreError } from "./errors.js";
+import { toActivity, toAgent, toApproval, toApprovalEvent, toCompany, toConnector, toRun, toRunEvent } from "./rows.js";
+import type { Database } from "./schema.js";
+import type {
+  ActivityRow,
+  AgentRow,
+  AgentStatus,
+  ApprovalEventRow,
+  ApprovalRow,
+  ApprovalStatus,
+  ApprovalType,
+  CompanyRow,
+  CompanySettings,
+  ConnectorRow,
+  NewActivity,
+  NewAgent,
+  NewApproval,
+  NewCompany,
+  NewConnector,
+  NewRun,
+  NewRunEvent,
+  RunEventRow,
+  RunRow,
+  RunStatus,
+  RunUsage,
+  StoreQueries,
+} from "./types.js";
+
+const now = (): string => new Date().toISOString();
+
+/** Update methods address one existing row; touching none means the caller passed a wrong id. */
+function expectUpdated(result: UpdateResult, subject: string): void {
+  if (result.numUpdatedRows === 0n) throw new StoreError(`${subject} does not exist`);
+}
+
+export class KyselyQueries implements StoreQueries {
+  constructor(
+    protected readonly db: Kysely<Database>,
+    protected readonly adapter: DialectAdapter,
+  ) {}
+
+  /** Runs `op`, turning whatever it throws into a StoreError about `subject`. */
+  protected guard<T>(subject: string, op: () => Promise<T>): Promise<T> {
+    return op().catch((error: unknown) => {
+      throw toStoreError(error, subject, this.adapter);
+    });
+  }
+
+  /**
+   * Runs `fn` atomically: inside the caller's transaction when there is one (reusing it, since
+   * nested BEGINs are not portable), otherwise in a transaction of its own.
+   */
+  protected atomic<T>(fn: (q: KyselyQueries) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return fn(this);
+    return this.db.transaction().execute((trx) => fn(new KyselyQueries(trx, this.adapter)));
+  }
+
+  insertCompany(company: NewCompany): Promise<CompanyRow> {
+    return this.guard(`company "${company.id}"`, async () => {
+      const row = await this.db
+        .insertInto("companies")
+        .values({
+          id: company.id,
+          name: company.name,
+          goal: company.goal,
+          settings: this.adapter.encodeJson(company.settings),
+          created_at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toCompany(row, this.adapter);
+    });
+  }
+
+  getCompany(id: string): Promise<CompanyRow | undefined> {
+    return this.guard(`company "${id}"`, async () => {
+      const row = await this.db.selectFrom("companies").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toCompany(row, this.adapter);
+    });
+  }
+
+  listCompanies(): Promise<CompanyRow[]> {
+    return this.guard("companies", async () => {
+      const rows = await this.db.selectFrom("companies").selectAll().orderBy("created_at").orderBy("id").execute();
+      return rows.map((r) => toCompany(r, this.adapter));
+    });
+  }
+
+  updateCompanySettings(id: string, settings: CompanySettings): Promise<void> {
+    const subject = `company "${id}"`;
+    return this.guard(subject, async () => {
+      const result = await this.db
+        .updateTable("companies")
+        .set({ settings: this.adapter.encodeJson(settings) })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      expectUpdated(result, subject);
+    });
+  }
+
+  insertConnector(connector: NewConnector): Promise<ConnectorRow> {
+    return this.guard(`connector "${connector.id}" of company "${connector.companyId}"`, async () => {
+      const row = await this.db
+        .insertInto("connectors")
+        .values({
+          company_id: connector.companyId,
+          id: connector.id,
+          kind: connector.kind,
+          label: connector.label,
+          enabled_models: this.adapter.encodeJson(connector.enabledModels),
+          config: this.adapter.encodeJson(connector.config),
+          created_at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toConnector(row, this.adapter);
+    });
+  }
+
+  getConnector(companyId: string, id: string): Promise<ConnectorRow | undefined> {
+    return this.guard(`connector "${id}" of company "${companyId}"`, async () => {
+      const row = await this.db
+        .selectFrom("connectors")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && toConnector(row, this.adapter);
+    });
+  }
+
+  listConnectors(companyId: string): Promise<ConnectorRow[]> {
+    return this.guard(`connectors of company "${companyId}"`, async () => {
+      const rows = await this.db
+        .selectFrom("connectors")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return rows.map((r) => toConnector(r, this.adapter));
+    });
+  }
+
+  insertAgent(agent: NewAgent): Promise<AgentRow> {
+    return this.guard(`agent "${agent.id}"`, async () => {
+      const row = await this.db
+        .insertInto("agents")
+        .values({
+          id: agent.id,
+          company_id: agent.companyId,
+          name: agent.name,
+          role: agent.role,
+          description: agent.description,
+          department: agent.department,
+          connector_id: agent.connectorId,
+          model: agent.model,
+          reports_to: agent.reportsTo,
+          is_ceo: this.adapter.encodeBool(agent.isCeo),
+          status: agent.status,
+          via: agent.via,
+          created_at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAgent(row, this.adapter);
+    });
+  }
+
+  getAgent(id: string): Promise<AgentRow | undefined> {
+    return this.guard(`agent "${id}"`, async () => {
+      const row = await this.db.selectFrom("agents").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toAgent(row, this.adapter);
+    });
+  }
+
+  listAgents(companyId: string, filter: { status?: AgentStatus } = {}): Promise<AgentRow[]> {
+    return this.guard(`agents of company "${companyId}"`, async () => {
+      let query = this.db.selectFrom("agents").selectAll().where("company_id", "=", companyId);
+      if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      return rows.map((r) => toAgent(r, this.adapter));
+    });
+  }
+
+  setAgentStatus(id: string, status: AgentStatus): Promise<void> {
+    const subject = `agent "${id}"`;
+    return this.guard(subject, async () => {
+      const result = await this.db.updateTable("agents").set({ status }).where("id", "=", id).executeTakeFirst();
+      expectUpdated(result, subject);
+    });
+  }
+
+  insertApproval(approval: NewApproval, actor: string): Promise<ApprovalRow> {
+    return this.guard(`approval "${approval.id}"`, () =>
+      this.atomic(async (q) => {
+        const at = now();
+        const row = await q.db
+          .insertInto("approvals")
+          .values({
+            id: approval.id,
+            company_id: approval.companyId,
+            type: approval.type,
+            title: approval.title,
+            payload: approval.payload,
+            status: "pending",
+            filed_by_agent_id: approval.filedByAgentId,
+            via: approval.via,
+            decision_note: null,
+            created_at: at,
+            decided_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await q.db
+          .insertInto("approval_events")
+          .values({ approval_id: approval.id, from_status: null, to_status: "pending", note: null, actor, at })
+          .execute();
+        return toApproval(row);
+      }),
+    );
+  }
+
+  getApproval(id: string): Promise<ApprovalRow | undefined> {
+    return this.guard(`approval "${id}"`, async () => {
+      const row = await this.db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toApproval(row);
+    });
+  }
+
+  listApprovals(companyId: string, filter: { status?: ApprovalStatus; type?: ApprovalType } = {}): Promise<ApprovalRow[]> {
+    return this.guard(`approvals of company "${companyId}"`, async () => {
+      let query = this.db.selectFrom("approvals").selectAll().where("company_id", "=", companyId);
+      if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+      if (filter.type !== undefined) query = query.where("type", "=", filter.type);
+      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      return rows.map(toApproval);
+    });
+  }
+
+  decideApproval(
+    id: string,
+    status: Exclude<ApprovalStatus, "pending">,
+    note: string | null,
+    actor: string,
+  ): Promise<ApprovalRow | undefined> {
+    return this.guard(`approval "${id}"`, () =>
+      this.atomic(async (q) => {
+        const at = now();
+        // The status condition makes the update itself the arbiter: of concurrent deciders, only
+        // one sees a pending row (SQLite serialises writers; PostgreSQL re-checks after the row lock).
+        const result = await q.db
+          .updateTable("approvals")
+          .set({ status, decision_note: note, decided_at: at })
+          .where("id", "=", id)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return undefined;
+        await q.db
+          .insertInto("approval_events")
+          .values({ approval_id: id, from_status: "pending", to_status: status, note, actor, at })
+          .execute();
+        const row = await q.db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        return toApproval(row);
+      }),
+    );
+  }
+
+  listApprovalEvents(approvalId: string): Promise<ApprovalEventRow[]> {
+    return this.guard(`history of approval "${approvalId}"`, async () => {
+      const rows = await this.db
+        .selectFrom("approval_events")
+        .selectAll()
+        .where("approval_id", "=", approvalId)
+        .orderBy("id")
+        .execute();
+      return rows.map(toApprovalEvent);
+    });
+  }
+
+  insertRun(run: NewRun): Promise<RunRow> {
+    return this.guard(`run "${run.id}"`, async () => {
+      const row = await this.db
+        .insertInto("runs")
+        .values({
+          id: run.id,
+          company_id: run.companyId,
+          agent_id: run.agentId,
+          trigger: run.trigger,
+          mode: run.mode,
+          profile: run.profile,
+          cue: run.cue,
+          status: "running",
+          input_tokens: 0,
+          output_tokens: 0,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+          error: null,
+          started_at: now(),
+          ended_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRun(row);
+    });
+  }
+
+  getRun(id: string): Promise<RunRow | undefined> {
+    return this.guard(`run "${id}"`, async () => {
+      const row = await this.db.selectFrom("runs").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toRun(row);
+    });
+  }
+
+  listRuns(filter: { companyId?: string; agentId?: string } = {}): Promise<RunRow[]> {
+    return this.guard("runs", async () => {
+      let query = this.db.selectFrom("runs").selectAll();
+      if (filter.companyId !== undefined) query = query.where("company_id", "=", filter.companyId);
+      if (filter.agentId !== undefined) query = query.where("agent_id", "=", filter.agentId);
+      const rows = await query.orderBy("started_at").orderBy("id").execute();
+      return rows.map(toRun);
+    });
+  }
+
+  finishRun(id: string, end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null }): Promise<void> {
+    const subject = `run "${id}"`;
+    return this.guard(subject, async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          status: end.status,
+          input_tokens: end.usage.inputTokens,
+          output_tokens: end.usage.outputTokens,
+          cache_read_tokens: end.usage.cacheReadTokens,
+          cache_write_tokens: end.usage.cacheWriteTokens,
+          error: end.error,
+          ended_at: now(),
+        })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      expectUpdated(result, subject);
+    });
+  }
+
+  appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]> {
+    if (events.length === 0) return Promise.resolve([]);
+    return this.guard("run events", () =>
+      this.atomic(async (q) => {
+        const at = now();
+        const rows: RunEventRow[] = [];
+        // One insert per event: ids are then assigned in list order, which a multi-row insert
+        // with RETURNING does not promise in every dialect.
+        for (const event of events) {
+          const row = await q.guard(`event ${event.seq} of run "${event.runId}"`, () =>
+            q.db
+              .insertInto("run_events")
+              .values({
+                run_id: event.runId,
+                company_id: event.companyId,
+                seq: event.seq,
+                type: event.type,
+                data: q.adapter.encodeJson(event.data),
+                at,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow(),
+          );
+          rows.push(toRunEvent(row, q.adapter));
+        }
+        return rows;
+      }),
+    );
+  }
+
+  listRunEvents(runId: string, afterId?: number): Promise<RunEventRow[]> {
+    return this.guard(`events of run "${runId}"`, async () => {
+      let query = this.db.selectFrom("run_events").selectAll().where("run_id", "=", runId);
+      if (afterId !== undefined) query = query.where("id", ">", afterId);
+      const rows = await query.orderBy("id").execute();
+      return rows.map((r) => toRunEvent(r, this.adapter));
+    });
+  }
+
+  listCompanyEvents(companyId: string, afterId?: number, limit?: number): Promise<RunEventRow[]> {
+    return this.guard(`events of company "${companyId}"`, async () => {
+      let query = this.db.selectFrom("run_events").selectAll().where("company_id", "=", companyId).orderBy("id");
+      if (afterId !== undefined) query = query.where("id", ">", afterId);
+      if (limit !== undefined) query = query.limit(limit);
+      const rows = await query.execute();
+      return rows.map((r) => toRunEvent(r, this.adapter));
+    });
+  }
+
+  insertActivity(activity: NewActivity): Promise<ActivityRow> {
+    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, async () => {
+      const row = await this.db
+        .insertInto("activity")
+        .values({
+          company_id: activity.companyId,
+          agent_id: activity.agentId,
+          run_id: activity.runId,
+          type: activity.type,
+          data: this.adapter.encodeJson(activity.data),
+          at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toActivity(row, this.adapter);
+    });
+  }
+
+  listActivity(companyId: string, filter: { type?: string } = {}): Promise<ActivityRow[]> {
+    return this.guard(`activity of company "${companyId}"`, async () => {
+      let query = this.db.selectFrom("activity").selectAll().where("company_id", "=", companyId);
+      if (filter.type !== undefined) query = query.where("type", "=", filter.type);
+      const rows = await query.orderBy("id").execute();
+      return rows.map((r) => toActivity(r, this.adapter));
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// The Store: StoreQueries on the database itself, plus transactions, counts and shutdown.
+import type { Kysely } from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+import { toStoreError } from "./errors.js";
+import { KyselyQueries } from "./kysely-queries.js";
+import { TABLES, type Database } from "./schema.js";
+import type { Store, StoreQueries } from "./types.js";
+
+export class KyselyStore extends KyselyQueries implements Store {
+  readonly dialect: Store["dialect"];
+
+  constructor(db: Kysely<Database>, adapter: DialectAdapter) {
+    super(db, adapter);
+    this.dialect = adapter.name;
+  }
+
+  /**
+   * Inside `fn`, use only `tx`: on SQLite the store has one connection, which the transaction
+   * holds until it ends, so a call on the store itself would wait for ever.
+   */
+  async transaction<T>(fn: (tx: StoreQueries) => Promise<T>): Promise<T> {
+    let fnFailed = false;
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        try {
+          return await fn(new KyselyQueries(trx, this.adapter));
+        } catch (error) {
+          fnFailed = true;
+          throw error;
+        }
+      });
+    } catch (error) {
+      // The caller's own errors pass through as thrown; only BEGIN/COMMIT failures are ours.
+      if (fnFailed) throw error;
+      throw toStoreError(error, "transaction", this.adapter);
+    }
+  }
+
+  counts(): Promise<Record<string, number>> {
+    return this.guard("row counts", async () => {
+      const counts: Record<string, number> = {};
+      for (const table of TABLES) {
+        const row = await this.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow();
+        // PostgreSQL returns count(*) as a bigint string.
+        counts[table] = Number(row.n);
+      }
+      return counts;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

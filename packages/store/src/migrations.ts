@@ -1,0 +1,142 @@
+// Schema migrations, listed in code (no directory scan) so that they ship inside the bundle.
+// Column types stay dialect-neutral (text, integer, boolean); the adapter supplies the rest.
+import { Migrator, type Kysely, type Migration } from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+import { StoreError } from "./errors.js";
+import type { Database } from "./schema.js";
+
+function initial(adapter: DialectAdapter): Migration {
+  const json = adapter.jsonType;
+  return {
+    // Migrations see the schema as it was when they were written, not today's Database type.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("companies")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("goal", "text", (c) => c.notNull())
+        .addColumn("settings", json, (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("connectors")
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("id", "text", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("label", "text", (c) => c.notNull())
+        .addColumn("enabled_models", json, (c) => c.notNull())
+        .addColumn("config", json, (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("connectors_pk", ["company_id", "id"])
+        .execute();
+
+      await db.schema
+        .createTable("agents")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("description", "text", (c) => c.notNull())
+        .addColumn("department", "text")
+        .addColumn("connector_id", "text", (c) => c.notNull())
+        .addColumn("model", "text", (c) => c.notNull())
+        .addColumn("reports_to", "text", (c) => c.references("agents.id"))
+        .addColumn("is_ceo", "boolean", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("via", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        // An agent's connector belongs to the agent's own company.
+        .addForeignKeyConstraint("agents_connector_fk", ["company_id", "connector_id"], "connectors", ["company_id", "id"])
+        .execute();
+      await db.schema.createIndex("agents_company_created").on("agents").columns(["company_id", "created_at", "id"]).execute();
+
+      await db.schema
+        .createTable("approvals")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("title", "text", (c) => c.notNull())
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("filed_by_agent_id", "text", (c) => c.references("agents.id"))
+        .addColumn("via", "text", (c) => c.notNull())
+        .addColumn("decision_note", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("decided_at", "text")
+        .execute();
+      await db.schema.createIndex("approvals_company_created").on("approvals").columns(["company_id", "created_at", "id"]).execute();
+
+      await db.schema
+        .createTable("approval_events")
+        .addColumn("id", "integer", (c) => adapter.autoIncrement(c.primaryKey()))
+        .addColumn("approval_id", "text", (c) => c.notNull().references("approvals.id"))
+        .addColumn("from_status", "text")
+        .addColumn("to_status", "text", (c) => c.notNull())
+        .addColumn("note", "text")
+        .addColumn("actor", "text", (c) => c.notNull())
+        .addColumn("at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("approval_events_approval").on("approval_events").columns(["approval_id", "id"]).execute();
+
+      await db.schema
+        .createTable("runs")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("agent_id", "text", (c) => c.notNull().references("agents.id"))
+        .addColumn("trigger", "text", (c) => c.notNull())
+        .addColumn("mode", "text", (c) => c.notNull())
+        .addColumn("profile", "text", (c) => c.notNull())
+        .addColumn("cue", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        // Usage as plain columns rather than JSON, so that metering can sum it in SQL.
+        .addColumn("input_tokens", "integer", (c) => c.notNull())
+        .addColumn("output_tokens", "integer", (c) => c.notNull())
+        .addColumn("cache_read_tokens", "integer", (c) => c.notNull())
+        .addColumn("cache_write_tokens", "integer", (c) => c.notNull())
+        .addColumn("error", "text")
+        .addColumn("started_at", "text", (c) => c.notNull())
+        .addColumn("ended_at", "text")
+        .execute();
+      await db.schema.createIndex("runs_company_started").on("runs").columns(["company_id", "started_at", "id"]).execute();
+      await db.schema.createIndex("runs_agent_started").on("runs").columns(["agent_id", "started_at", "id"]).execute();
+
+      await db.schema
+        .createTable("run_events")
+        .addColumn("id", "integer", (c) => adapter.autoIncrement(c.primaryKey()))
+        .addColumn("run_id", "text", (c) => c.notNull().references("runs.id"))
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("data", json, (c) => c.notNull())
+        .addColumn("at", "text", (c) => c.notNull())
+        .addUniqueConstraint("run_events_run_seq", ["run_id", "seq"])
+        .execute();
+      await db.schema.createIndex("run_events_company").on("run_events").columns(["company_id", "id"]).execute();
+
+      await db.schema
+        .createTable("activity")
+        .addColumn("id", "integer", (c) => adapter.autoIncrement(c.primaryKey()))
+        .addColumn("company_id", "text", (c) => c.notNull().references("companies.id"))
+        .addColumn("agent_id", "text", (c) => c.references("agents.id"))
+        .addColumn("run_id", "text", (c) => c.references("runs.id"))
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("data", json, (c) => c.notNull())
+        .addColumn("at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("activity_company").on("activity").columns(["company_id", "id"]).execute();
+    },
+  };
+}
+
+/** Brings the schema up to date; safe to run on every open. */
+export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Promise<void> {
+  const migrations: Record<string, Migration> = { "001_initial": initial(adapter) };
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new StoreError(`migration ${failed} failed: ${detail}`, { cause: error });
+  }
+}

@@ -1,0 +1,108 @@
+// Stored rows (snake_case, encoded JSON and booleans) → the records of types.ts.
+import type { Selectable } from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+import type {
+  ActivityTable,
+  AgentsTable,
+  ApprovalEventsTable,
+  ApprovalsTable,
+  CompaniesTable,
+  ConnectorsTable,
+  RunEventsTable,
+  RunsTable,
+} from "./schema.js";
+import type {
+  ActivityRow,
+  AgentRow,
+  ApprovalEventRow,
+  ApprovalRow,
+  CompanyRow,
+  CompanySettings,
+  ConnectorRow,
+  RunEventRow,
+  RunRow,
+} from "./types.js";
+
+export function toCompany(r: Selectable<CompaniesTable>, a: DialectAdapter): CompanyRow {
+  return { id: r.id, name: r.name, goal: r.goal, settings: a.decodeJson(r.settings) as CompanySettings, createdAt: r.created_at };
+}
+
+export function toConnector(r: Selectable<ConnectorsTable>, a: DialectAdapter): ConnectorRow {
+  return {
+    companyId: r.company_id,
+    id: r.id,
+    kind: r.kind,
+    label: r.label,
+    enabledModels: a.decodeJson(r.enabled_models) as string[],
+    config: a.decodeJson(r.config) as Record<string, unknown>,
+    createdAt: r.created_at,
+  };
+}
+
+export function toAgent(r: Selectable<AgentsTable>, a: DialectAdapter): AgentRow {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    name: r.name,
+    role: r.role,
+    description: r.description,
+    department: r.department,
+    connectorId: r.connector_id,
+    model: r.model,
+    reportsTo: r.reports_to,
+    isCeo: a.decodeBool(r.is_ceo),
+    status: r.status,
+    via: r.via,
+    createdAt: r.created_at,
+  };
+}
+
+export function toApproval(r: Selectable<ApprovalsTable>): ApprovalRow {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    type: r.type,
+    title: r.title,
+    payload: r.payload,
+    status: r.status,
+    filedByAgentId: r.filed_by_agent_id,
+    via: r.via,
+    decisionNote: r.decision_note,
+    createdAt: r.created_at,
+    decidedAt: r.decided_at,
+  };
+}
+
+export function toApprovalEvent(r: Selectable<ApprovalEventsTable>): ApprovalEventRow {
+  return { id: r.id, approvalId: r.approval_id, fromStatus: r.from_status, toStatus: r.to_status, note: r.note, actor: r.actor, at: r.at };
+}
+
+export function toRun(r: Selectable<RunsTable>): RunRow {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    agentId: r.agent_id,
+    trigger: r.trigger,
+    mode: r.mode,
+    profile: r.profile,
+    cue: r.cue,
+    status: r.status,
+    usage: {
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      cacheReadTokens: r.cache_read_tokens,
+      cacheWriteTokens: r.cache_write_tokens,
+    },
+    error: r.error,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+  };
+}
+
+export function toRunEvent(r: Selectable<RunEventsTable>, a: DialectAdapter): RunEventRow {
+  return { id: r.id, runId: r.run_id, companyId: r.company_id, seq: r.seq, type: r.type, data: a.decodeJson(r.data), at: r.at };
+}
+
+export function toActivity(r: Selectable<ActivityTable>, a: DialectAdapter): ActivityRow {
+  return { id: r.id, companyId: r.company_id, agentId: r.agent_id, runId: r.run_id, type: r.type, data: a.decodeJson(r.data), at: r.at };
+}

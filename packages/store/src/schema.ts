@@ -1,0 +1,142 @@
+// The Kysely view of the tables: snake_case columns as stored. Only kysely-queries.ts and rows.ts
+// see these shapes; everyone else sees the records in types.ts.
+import type { ColumnType, Generated, SqlBool } from "kysely";
+import type {
+  AgentStatus,
+  ApprovalStatus,
+  ApprovalType,
+  ConnectorKind,
+  Department,
+  PromptProfile,
+  RunStatus,
+  Via,
+} from "./types.js";
+
+/**
+ * A JSON column. Written as serialised text (see DialectAdapter.encodeJson); read back as whatever
+ * the driver returns (text in SQLite, already parsed in PostgreSQL), hence `unknown`.
+ */
+export type JsonColumn = ColumnType<unknown, string, string>;
+
+/** ISO-8601 UTC text in every dialect, so that ordering is lexicographic and values round-trip exactly. */
+export type Timestamp = string;
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  goal: string;
+  settings: JsonColumn;
+  created_at: Timestamp;
+}
+
+export interface ConnectorsTable {
+  company_id: string;
+  id: string;
+  kind: ConnectorKind;
+  label: string;
+  enabled_models: JsonColumn;
+  config: JsonColumn;
+  created_at: Timestamp;
+}
+
+export interface AgentsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  role: string;
+  description: string;
+  department: Department | null;
+  connector_id: string;
+  model: string;
+  reports_to: string | null;
+  is_ceo: SqlBool;
+  status: AgentStatus;
+  via: Via;
+  created_at: Timestamp;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  company_id: string;
+  type: ApprovalType;
+  title: string;
+  payload: string;
+  status: ApprovalStatus;
+  filed_by_agent_id: string | null;
+  via: Via;
+  decision_note: string | null;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface ApprovalEventsTable {
+  id: Generated<number>;
+  approval_id: string;
+  from_status: ApprovalStatus | null;
+  to_status: ApprovalStatus;
+  note: string | null;
+  actor: string;
+  at: Timestamp;
+}
+
+export interface RunsTable {
+  id: string;
+  company_id: string;
+  agent_id: string;
+  trigger: string;
+  mode: string;
+  profile: PromptProfile;
+  cue: string;
+  status: RunStatus;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  error: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface RunEventsTable {
+  /** Autoincrement: the global order of events across the store. */
+  id: Generated<number>;
+  run_id: string;
+  company_id: string;
+  seq: number;
+  type: string;
+  data: JsonColumn;
+  at: Timestamp;
+}
+
+export interface ActivityTable {
+  id: Generated<number>;
+  company_id: string;
+  agent_id: string | null;
+  run_id: string | null;
+  type: string;
+  data: JsonColumn;
+  at: Timestamp;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  connectors: ConnectorsTable;
+  agents: AgentsTable;
+  approvals: ApprovalsTable;
+  approval_events: ApprovalEventsTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
+  activity: ActivityTable;
+}
+
+/** Every table, in dependency order; `counts()` reports them in this order. */
+export const TABLES = [
+  "companies",
+  "connectors",
+  "agents",
+  "approvals",
+  "approval_events",
+  "runs",
+  "run_events",
+  "activity",
+] as const satisfies readonly (keyof Database)[];

@@ -1,0 +1,48 @@
+// SQLite (better-sqlite3), the embedded default: the connection setup and its DialectAdapter.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+import { StoreError } from "./errors.js";
+import type { Database } from "./schema.js";
+
+export type SqliteLocation = { path: string } | { memory: true };
+
+export const sqliteAdapter: DialectAdapter = {
+  name: "sqlite",
+  // SQLite has no JSON type; values are kept as their serialised text.
+  jsonType: "text",
+  autoIncrement: (column) => column.autoIncrement(),
+  encodeJson: (value) => JSON.stringify(value ?? null),
+  decodeJson(stored) {
+    if (typeof stored !== "string") throw new StoreError(`expected JSON text, got ${typeof stored}`);
+    return JSON.parse(stored);
+  },
+  // better-sqlite3 refuses to bind JS booleans; SQLite stores them as 0/1.
+  encodeBool: (value) => (value ? 1 : 0),
+  decodeBool: (stored) => stored === true || stored === 1,
+  constraintViolation(error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") return "unique";
+    if (code === "SQLITE_CONSTRAINT_FOREIGNKEY") return "foreign-key";
+    return undefined;
+  },
+};
+
+export function openSqlite(location: SqliteLocation): Kysely<Database> {
+  const filename = "path" in location ? location.path : ":memory:";
+  let db: SqliteDatabase.Database | undefined;
+  try {
+    if ("path" in location) mkdirSync(dirname(location.path), { recursive: true });
+    db = new SqliteDatabase(filename);
+    // WAL lets readers (e.g. a CLI) run while another process (e.g. the server) writes.
+    db.pragma("journal_mode = WAL");
+    // SQLite leaves foreign keys off unless asked, per connection.
+    db.pragma("foreign_keys = ON");
+  } catch (error) {
+    db?.close();
+    throw new StoreError(`cannot open SQLite store at ${filename}: ${(error as Error).message}`, { cause: error });
+  }
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+}

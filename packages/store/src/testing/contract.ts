@@ -1,0 +1,36 @@
+// The behaviour every Store must show, whatever its dialect. A dialect's test file calls
+// storeContract with a function that opens a fresh, empty store; each test gets its own.
+import { afterEach, beforeEach, describe, vi } from "vitest";
+import type { Store } from "../types.js";
+import { approvalContract } from "./approvals.contract.js";
+import { agentContract, companyContract, connectorContract } from "./records.contract.js";
+import { runContract } from "./runs.contract.js";
+import { textContract } from "./text.contract.js";
+import { transactionContract } from "./transactions.contract.js";
+
+export function storeContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store | undefined;
+    const current = (): Store => {
+      if (store === undefined) throw new Error("no store is open");
+      return store;
+    };
+
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      vi.useRealTimers();
+      await store?.close();
+      store = undefined;
+    });
+
+    companyContract(current);
+    connectorContract(current);
+    agentContract(current);
+    approvalContract(current);
+    runContract(current);
+    transactionContract(current, open);
+    textContract(current);
+  });
+}

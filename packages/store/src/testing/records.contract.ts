@@ -1,0 +1,158 @@
+// Companies, connectors and agents.
+import { describe, expect, it } from "vitest";
+import { ConflictError, StoreError } from "../errors.js";
+import { agent, company, connector, seed, setClock, settings, type GetStore } from "./fixtures.js";
+
+export function companyContract(store: GetStore): void {
+  describe("companies", () => {
+    it("round-trips every field and stamps createdAt", async () => {
+      setClock("2025-01-02T03:04:05.678Z");
+      const custom = { maxTeamSize: 3, requireHireApproval: false, profile: "legacy" as const };
+      const inserted = await store().insertCompany(company("co1", { name: "Acme", goal: "Win", settings: custom }));
+      const expected = { id: "co1", name: "Acme", goal: "Win", settings: custom, createdAt: "2025-01-02T03:04:05.678Z" };
+      expect(inserted).toEqual(expected);
+      expect(await store().getCompany("co1")).toEqual(expected);
+      expect(await store().getCompany("missing")).toBeUndefined();
+    });
+
+    it("lists by creation time, then id", async () => {
+      setClock("2025-01-01T00:00:00.000Z");
+      await store().insertCompany(company("b"));
+      setClock("2025-01-01T00:00:01.000Z");
+      await store().insertCompany(company("c"));
+      await store().insertCompany(company("a"));
+      expect((await store().listCompanies()).map((c) => c.id)).toEqual(["b", "a", "c"]);
+    });
+
+    it("replaces settings", async () => {
+      await store().insertCompany(company("co1"));
+      const next = { ...settings, maxTeamSize: 9, requireHireApproval: false };
+      await store().updateCompanySettings("co1", next);
+      expect((await store().getCompany("co1"))?.settings).toEqual(next);
+      await expect(store().updateCompanySettings("missing", next)).rejects.toBeInstanceOf(StoreError);
+    });
+
+    it("rejects a duplicate id with a ConflictError naming it", async () => {
+      await store().insertCompany(company("co1"));
+      const error = await store().insertCompany(company("co1", { name: "Other" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((error as Error).message).toContain("co1");
+      expect((await store().getCompany("co1"))?.name).toBe("Company co1");
+    });
+  });
+}
+
+export function connectorContract(store: GetStore): void {
+  describe("connectors", () => {
+    it("round-trips every field, JSON config and model list included", async () => {
+      setClock("2025-02-03T04:05:06.789Z");
+      await store().insertCompany(company("co1"));
+      const input = connector("co1", "anthropic", { kind: "anthropic", label: "Claude", config: { a: [1, { b: null }], c: "x" } });
+      const expected = { ...input, createdAt: "2025-02-03T04:05:06.789Z" };
+      expect(await store().insertConnector(input)).toEqual(expected);
+      expect(await store().getConnector("co1", "anthropic")).toEqual(expected);
+
+      await store().insertConnector(connector("co1", "empty", { enabledModels: [], config: {} }));
+      const empty = await store().getConnector("co1", "empty");
+      expect(empty?.enabledModels).toEqual([]);
+      expect(empty?.config).toEqual({});
+    });
+
+    it("scopes ids to their company", async () => {
+      await store().insertCompany(company("co1"));
+      await store().insertCompany(company("co2"));
+      await store().insertConnector(connector("co1", "offline"));
+      await store().insertConnector(connector("co2", "offline", { label: "Second" }));
+      expect((await store().getConnector("co2", "offline"))?.label).toBe("Second");
+      expect(await store().getConnector("co1", "missing")).toBeUndefined();
+      expect(await store().getConnector("co3", "offline")).toBeUndefined();
+
+      const error = await store().insertConnector(connector("co1", "offline")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((error as Error).message).toContain("offline");
+    });
+
+    it("lists a company's connectors by creation time, then id", async () => {
+      await store().insertCompany(company("co1"));
+      await store().insertCompany(company("co2"));
+      setClock("2025-01-01T00:00:00.000Z");
+      await store().insertConnector(connector("co1", "zeta"));
+      setClock("2025-01-01T00:00:01.000Z");
+      await store().insertConnector(connector("co1", "beta"));
+      await store().insertConnector(connector("co1", "alpha"));
+      await store().insertConnector(connector("co2", "other"));
+      expect((await store().listConnectors("co1")).map((c) => c.id)).toEqual(["zeta", "alpha", "beta"]);
+      expect(await store().listConnectors("none")).toEqual([]);
+    });
+
+    it("refuses a connector of a missing company with a StoreError that is not a conflict", async () => {
+      const error = await store().insertConnector(connector("ghost")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error).not.toBeInstanceOf(ConflictError);
+    });
+  });
+}
+
+export function agentContract(store: GetStore): void {
+  describe("agents", () => {
+    it("round-trips every field, booleans and nulls included", async () => {
+      await seed(store());
+      setClock("2025-03-04T05:06:07.890Z");
+      const cto = agent("cto", { department: null, reportsTo: "ceo", isCeo: false, via: "http", role: "CTO" });
+      expect(await store().insertAgent(cto)).toEqual({ ...cto, createdAt: "2025-03-04T05:06:07.890Z" });
+      expect(await store().getAgent("cto")).toEqual({ ...cto, createdAt: "2025-03-04T05:06:07.890Z" });
+
+      const ceo = await store().getAgent("ceo");
+      expect(ceo?.isCeo).toBe(true);
+      expect(ceo?.reportsTo).toBeNull();
+      expect(ceo?.department).toBe("engineering");
+      expect(await store().getAgent("missing")).toBeUndefined();
+    });
+
+    it("lists by creation time then id, filters by status and company", async () => {
+      setClock("2025-01-01T00:00:00.000Z");
+      await seed(store());
+      await seed(store(), "co2");
+      setClock("2025-01-01T00:00:01.000Z");
+      await store().insertAgent(agent("z"));
+      await store().insertAgent(agent("b", { status: "terminated" }));
+      setClock("2025-01-01T00:00:02.000Z");
+      await store().insertAgent(agent("a"));
+      expect((await store().listAgents("co1")).map((a) => a.id)).toEqual(["ceo", "b", "z", "a"]);
+      expect((await store().listAgents("co1", { status: "active" })).map((a) => a.id)).toEqual(["ceo", "z", "a"]);
+      expect((await store().listAgents("co1", { status: "terminated" })).map((a) => a.id)).toEqual(["b"]);
+      expect((await store().listAgents("co2")).map((a) => a.id)).toEqual(["ceo-co2"]);
+    });
+
+    it("changes status", async () => {
+      await seed(store());
+      await store().insertAgent(agent("a"));
+      await store().setAgentStatus("a", "terminated");
+      expect((await store().getAgent("a"))?.status).toBe("terminated");
+      await expect(store().setAgentStatus("missing", "terminated")).rejects.toBeInstanceOf(StoreError);
+    });
+
+    it("rejects a duplicate id with a ConflictError naming it", async () => {
+      await seed(store());
+      await store().insertAgent(agent("cto"));
+      const error = await store().insertAgent(agent("cto", { name: "Other" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((error as Error).message).toContain("cto");
+      expect((await store().getAgent("cto"))?.name).toBe("Agent cto");
+    });
+
+    it("refuses references to missing records with a StoreError that is not a conflict", async () => {
+      await seed(store());
+      for (const bad of [
+        agent("x", { companyId: "ghost" }),
+        agent("x", { connectorId: "ghost" }),
+        agent("x", { reportsTo: "ghost" }),
+      ]) {
+        const error = await store().insertAgent(bad).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StoreError);
+        expect(error).not.toBeInstanceOf(ConflictError);
+      }
+      expect(await store().getAgent("x")).toBeUndefined();
+    });
+  });
+}
