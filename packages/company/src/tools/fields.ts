@@ -39,9 +39,10 @@ export function visibleLength(text: string): number {
 }
 
 export function validateFields<T>(toolName: string, spec: FieldSpec, raw: unknown): ValidationResult<T> {
-  const fields: Record<string, string> = {};
+  // Null prototype: a field literally named "__proto__" must be recorded, not swallowed.
+  const fields: Record<string, string> = Object.create(null);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, message: `${toolName}: the input must be an object with the fields ${Object.keys(spec).join(", ")}`, fields: { "": "not an object" } };
+    return { ok: false, message: `${toolName} was not run, nothing was written. The input must be an object with the fields ${Object.keys(spec).join(", ")}.`, fields: { "": "not an object" } };
   }
   // Own keys only, read without touching the prototype: a "__proto__" key is just an extra field.
   const input = raw as Record<string, unknown>;
@@ -83,7 +84,7 @@ export function validateFields<T>(toolName: string, spec: FieldSpec, raw: unknow
   const problems = Object.entries(fields);
   if (problems.length > 0) {
     const list = problems.map(([f, why]) => `\`${f}\` ${why}`).join("; ");
-    return { ok: false, message: `${toolName} was not run, nothing was written. Fix: ${list}.`, fields };
+    return { ok: false, message: `${toolName} was not run, nothing was written. Fix: ${list}.`, fields: { ...fields } };
   }
   return { ok: true, value: { ...value } as T };
 }

@@ -1,0 +1,26 @@
+// Argument parsing on node:util's parseArgs (strict: unknown flags are errors, not ignored).
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./io.js";
+
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+type Config<O extends Options> = { args: string[]; options: O; allowPositionals: true; strict: true };
+export type Parsed<O extends Options> = ReturnType<typeof parseArgs<Config<O>>>;
+
+export const COMMON_OPTIONS = {
+  data: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Options;
+
+export function parse<const O extends Options>(command: string, args: string[], options: O, maxPositionals = 0): Parsed<O> {
+  let parsed: Parsed<O>;
+  try {
+    parsed = parseArgs<Config<O>>({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`);
+  }
+  if (parsed.positionals.length > maxPositionals && !(parsed.values as Record<string, unknown>)["help"]) {
+    throw new UsageError(`${command}: unexpected argument "${parsed.positionals[maxPositionals]}"`);
+  }
+  return parsed;
+}

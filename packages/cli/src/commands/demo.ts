@@ -1,0 +1,105 @@
+// `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
+import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
+import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, wakeAgent, type WakeResult } from "@cadre/company";
+import { COMMON_OPTIONS, parse } from "../args.js";
+import { openData } from "../context.js";
+import { type CliIO, UsageError } from "../io.js";
+import { createRenderer } from "../render.js";
+
+export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--json]
+
+Creates a company from the built-in template (or reuses the one already in DIR), wakes its CEO and
+streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
+filed, usage. Ends with a summary. Run it again on the same DIR to see the CEO in its next mode.
+
+Options:
+  --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
+  --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
+                    (default: anthropic or openai when its API key is set, else offline)
+  --seed N          seed of the offline model's variation (default: random per run)
+  --json            end with one JSON line: the summary of SPEC §4
+  -h, --help        this help`;
+
+export const DEMO_TEMPLATE = {
+  name: "Northwind Robotics",
+  goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
+};
+
+async function ensureCompany(store: Store, io: CliIO, connector: string | undefined): Promise<{ company: CompanyRow; created: boolean }> {
+  const existing = await store.listCompanies();
+  if (existing.length > 0) {
+    const company = existing[0] as CompanyRow;
+    if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
+    return { company, created: false };
+  }
+  const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
+  if (!CONNECTOR_KINDS.includes(kind)) throw new UsageError(`demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`);
+  if (kind !== "offline") {
+    const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, io.env);
+    if (!state.ready) throw new UsageError(`demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`);
+  }
+  const company = await createCompany(store, {
+    ...DEMO_TEMPLATE,
+    connectors: kind === "offline" ? [] : [{ kind }],
+    ceoConnectorId: kind,
+  });
+  return { company, created: true };
+}
+
+export async function demoCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" } });
+  if (values.help) {
+    io.out(`${DEMO_HELP}\n`);
+    return 0;
+  }
+  const seed = values.seed;
+  if (seed !== undefined && !/^\d{1,15}$/.test(seed)) throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
+  const { dataDir, store } = await openData(values.data);
+  try {
+    const { company, created } = await ensureCompany(store, io, values.connector);
+    const before = await loadCompanyState(store, company.id);
+    const connector = before.connectors.find((c) => c.id === before.ceo.connectorId);
+    io.out(`cadre demo — data in ${dataDir}\n`);
+    io.out(`company   ${company.name} (${company.id})${created ? ", created from the built-in template" : ", reused"}\n`);
+    io.out(`goal      ${company.goal}\n`);
+    io.out(`CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`);
+    io.out(`mode      ${before.mode} (${before.modeReason})\n`);
+    const render = createRenderer(io.out, "CEO");
+    const result: WakeResult = await wakeAgent({
+      store,
+      agentId: before.ceo.id,
+      dataDir,
+      env: io.env,
+      ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
+      ...(seed !== undefined ? { seed: Number(seed) } : {}),
+      onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
+      onEvent: render,
+    });
+    const agents = await store.listAgents(company.id);
+    const approvals = await store.listApprovals(company.id);
+    const hires = agents.filter((a) => !a.isCeo);
+    io.out(`\nSummary\n`);
+    io.out(`  CEO mode   ${result.modeBefore} → ${result.modeAfter}\n`);
+    io.out(`  team       ${hires.length} hire(s): ${hires.map((a) => `${a.name} (${a.role}, via ${a.via})`).join("; ") || "none"}\n`);
+    for (const a of approvals) io.out(`  approval   ${a.id} ${a.type} — ${a.status}\n`);
+    const u = result.usage;
+    io.out(`  usage      input ${u.inputTokens}, output ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}, cache hit rate ${(u.cacheHitRate * 100).toFixed(1)}%\n`);
+    const pending = approvals.find((a) => a.status === "pending");
+    if (pending) io.out(`  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`);
+    if (values.json) {
+      const summary = {
+        companyId: company.id,
+        ceo: { agentId: before.ceo.id, connectorId: before.ceo.connectorId, model: before.ceo.model },
+        ceoMode: result.modeAfter,
+        initialCue: { text: result.cue, tokens: result.cueTokens },
+        hires: hires.map((a) => ({ agentId: a.id, name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
+        approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
+        usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, cacheHitRate: u.cacheHitRate },
+      };
+      io.out(`${JSON.stringify(summary)}\n`);
+    }
+    return result.terminal === "done" ? 0 : 1;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,2 @@
+export { main, MAIN_HELP } from "./main.js";
+export type { CliIO } from "./io.js";

@@ -1,0 +1,39 @@
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { CEO_MODES } from "../modes.js";
+import { ceoCue, WAKE_TRIGGERS } from "./cues.js";
+import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+
+describe("C4-3 semantic cues", () => {
+  it("the team-building cue says the team is empty and points at the system prompt", () => {
+    const cue = ceoCue("team-building", "start_team_building");
+    expect(cue).toContain("You are the CEO.");
+    expect(cue).toContain("Your team is currently empty.");
+    expect(cue).toContain("Review your Team Building Phase operating instructions in the system prompt, then take action.");
+  });
+
+  for (const mode of CEO_MODES) {
+    for (const trigger of WAKE_TRIGGERS) {
+      const cue = ceoCue(mode, trigger);
+      it(`${mode}/${trigger}: ≤80 o200k tokens, no tool names, paths, digits, shell or urgency words`, () => {
+        expect(countTokens(cue)).toBeLessThanOrEqual(80);
+        expect(cue).not.toMatch(/hire_agent|file_approval|\bbash\b|fetch|https?|\/api\/|node -e|\bNOW\b|urgent|immediately|asap/i);
+        expect(cue).not.toMatch(/\d/);
+        expect(cue).not.toMatch(/[/\\]\w/);
+        // The cue names the same phase whose document the prompt loads (C4-4: one decision).
+        expect(cue).toContain(MODE_TITLES[mode]);
+        expect(MODE_DOCUMENTS[mode].startsWith(`# ${MODE_TITLES[mode]}`)).toBe(true);
+      });
+    }
+  }
+
+  it("an explicit operator action is distinguishable from a routine wake", () => {
+    expect(ceoCue("team-building", "start_team_building")).not.toBe(ceoCue("team-building", "routine"));
+    expect(ceoCue("operating", "approval_decided")).not.toBe(ceoCue("operating", "routine"));
+  });
+
+  it("C4-5 mode documents name no shell, fetch or HTTP detail", () => {
+    for (const doc of Object.values(MODE_DOCUMENTS)) expect(doc).not.toMatch(/\bbash\b|fetch|https?:|\/api\/|curl|node -e|POST/i);
+    expect(MODE_DOCUMENTS["team-building"]).toMatch(/three to five/);
+  });
+});
