@@ -10,6 +10,12 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "off",
       "no-constant-condition": ["error", { checkLoops: false }],
+      // Input validation deliberately matches control characters to refuse them.
+      "no-control-regex": "off",
     },
+  },
+  {
+    files: ["**/*.js"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
 );

@@ -1,0 +1,139 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CliIO } from "./io.js";
+import { main } from "./main.js";
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL("../bin/cadre.js", import.meta.url));
+// No vendor keys: the demo must pick the offline connector on its own.
+const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cadre-cli-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
+  const code = await main(argv, io);
+  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
+}
+
+interface DemoSummary {
+  companyId: string;
+  ceo: { agentId: string; connectorId: string; model: string };
+  ceoMode: string;
+  initialCue: { text: string; tokens: number };
+  hires: Array<{ agentId: string; name: string; role: string; department: string | null; connectorId: string; model: string; via: string }>;
+  approvals: Array<{ id: string; type: string; status: string }>;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; cacheHitRate: number };
+}
+
+describe("cadre CLI (built bin, real process)", () => {
+  it("`cadre demo --json` runs offline with no keys; the last stdout line is the SPEC §4 summary", async () => {
+    const { stdout } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], { env: ENV });
+    const lines = stdout.trim().split("\n");
+    const summary = JSON.parse(lines.at(-1) as string) as DemoSummary;
+    expect(Object.keys(summary).sort()).toEqual(["approvals", "ceo", "ceoMode", "companyId", "hires", "initialCue", "usage"]);
+    expect(summary.ceo).toMatchObject({ connectorId: "offline", model: "offline-scripted-1" });
+    expect(summary.ceoMode).toBe("awaiting-approval");
+    expect(summary.hires.length).toBeGreaterThanOrEqual(3);
+    expect(summary.hires.length).toBeLessThanOrEqual(5);
+    for (const h of summary.hires) expect(Object.keys(h).sort()).toEqual(["agentId", "connectorId", "department", "model", "name", "role", "via"]);
+    expect(summary.hires.every((h) => h.via === "tool")).toBe(true);
+    expect(summary.approvals).toEqual([{ id: expect.stringMatching(/^apr_/), type: "approve_ceo_strategy", status: "pending" }]);
+    expect(summary.initialCue.tokens).toBeLessThanOrEqual(80);
+    expect(summary.usage.cacheHitRate).toBeGreaterThan(0);
+    expect(summary.usage.cacheHitRate).toBeLessThan(1);
+    // Streamed as it happened, and it says it is offline.
+    expect(stdout).toMatch(/OFFLINE scripted model/);
+    expect(stdout).toMatch(/→ hire_agent \{"name":/);
+    expect(stdout).toMatch(/✓ approval filed apr_/);
+  });
+});
+
+describe("cadre CLI (in process)", () => {
+  it("a second demo on the same data dir reuses the company and shows the next mode; approve → operating", async () => {
+    const first = await cli("demo", "--data", dir, "--json", "--seed", "1");
+    expect(first.code).toBe(0);
+    const a = first.json() as DemoSummary;
+    const second = await cli("demo", "--data", dir, "--json");
+    const b = second.json() as DemoSummary;
+    expect(b.companyId).toBe(a.companyId);
+    expect(b.initialCue.text).toMatch(/Awaiting Approval Phase/);
+    expect(b.hires).toEqual(a.hires);
+    expect(b.approvals).toEqual(a.approvals);
+
+    const approve = await cli("approvals", "approve", a.approvals[0]!.id, "--note", "Ship it", "--data", dir);
+    expect(approve.code).toBe(0);
+    expect(approve.out).toMatch(/awaiting-approval → operating/);
+    const show = await cli("company", "show", "--data", dir, "--json");
+    expect(show.json()).toMatchObject({ ceoMode: "operating" });
+    const wake = await cli("wake", a.ceo.agentId, "--data", dir, "--json");
+    expect(wake.code).toBe(0);
+    expect(wake.json()).toMatchObject({ modeBefore: "operating", initialCue: { text: expect.stringMatching(/decided.*Operating Phase/) } });
+    // Team members may work now.
+    const member = await cli("wake", a.hires[0]!.agentId, "--data", dir);
+    expect(member.code).toBe(0);
+  });
+
+  it("reject → revising, and the next wake's cue and instructions say so", async () => {
+    const a = (await cli("demo", "--data", dir, "--json", "--seed", "2")).json() as DemoSummary;
+    const reject = await cli("approvals", "reject", a.approvals[0]!.id, "--note", "Too vague", "--data", dir);
+    expect(reject.out).toMatch(/awaiting-approval → revising/);
+    const wake = await cli("wake", a.ceo.agentId, "--data", dir, "--json");
+    expect(wake.json()).toMatchObject({ modeBefore: "revising", modeAfter: "awaiting-approval", initialCue: { text: expect.stringMatching(/Revision Phase/) } });
+    const list = await cli("approvals", "list", "--data", dir, "--json");
+    expect((list.json() as Array<{ status: string; payload: string }>).map((x) => x.status)).toEqual(["rejected", "pending"]);
+  });
+
+  it("bad usage exits 2 with a message on stderr and changes nothing", async () => {
+    await cli("demo", "--data", dir, "--seed", "3");
+    const before = (await cli("company", "show", "--data", dir, "--json")).out;
+    const cases: string[][] = [
+      ["nope"],
+      ["demo", "--bogus"],
+      ["demo", "--data", dir, "--seed", "abc"],
+      ["demo", "--data", join(dir, "other"), "--connector", "anthropic"],
+      ["approvals", "approve", "--data", dir],
+      ["approvals", "approve", "apr_missing", "--data", dir],
+      ["approvals", "frobnicate", "--data", dir],
+      ["wake", "--data", dir],
+      ["wake", "agt_missing", "--data", dir],
+      ["wake", "x", "--trigger", "panic", "--data", dir],
+    ];
+    for (const argv of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err.length, argv.join(" ")).toBeGreaterThan(10);
+    }
+    expect((await cli("demo", "--data", join(dir, "other"), "--connector", "anthropic")).err).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect((await cli("company", "show", "--data", dir, "--json")).out).toBe(before);
+  });
+
+  it("deciding an approval twice: the second decision is refused (exit 2) and the first stands", async () => {
+    const a = (await cli("demo", "--data", dir, "--json", "--seed", "4")).json() as DemoSummary;
+    expect((await cli("approvals", "approve", a.approvals[0]!.id, "--data", dir)).code).toBe(0);
+    const again = await cli("approvals", "reject", a.approvals[0]!.id, "--data", dir);
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(/already decided \(approved\)/);
+  });
+
+  it("--help on every command explains it and exits 0", async () => {
+    for (const argv of [["--help"], ["demo", "--help"], ["company", "--help"], ["agents", "--help"], ["approvals", "--help"], ["wake", "--help"]]) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(0);
+      expect(r.out).toMatch(/Usage/);
+    }
+  });
+});
