@@ -10,3 +10,4 @@ export * from "./models/registry.js";
 export * from "./offline/seeded-random.js";
 export * from "./offline/scripted-model.js";
 export * from "./prompt/assemble.js";
+export * from "./context/index.js";
