@@ -11,6 +11,7 @@ export default defineConfig({
       "@cadre/store": pkg("store"),
       "@cadre/company": pkg("company"),
       "@cadre/cli": pkg("cli"),
+      "@cadre/server": pkg("server"),
     },
   },
   test: {
