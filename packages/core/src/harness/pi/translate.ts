@@ -109,7 +109,8 @@ function translateAssistantDelta(delta: PiDelta): AgentEvent[] {
     case "thinking_end": {
       const block = delta.partial.content[delta.contentIndex];
       const signature = block && block.type === "thinking" ? block.thinkingSignature : undefined;
-      return [{ type: "thinking_end", index: delta.contentIndex, thinking: delta.content, ...(signature ? { signature } : {}) }];
+      const redacted = block && block.type === "thinking" && block.redacted === true;
+      return [{ type: "thinking_end", index: delta.contentIndex, thinking: delta.content, ...(signature ? { signature } : {}), ...(redacted ? { redacted } : {}) }];
     }
     case "toolcall_start": {
       const block = delta.partial.content[delta.contentIndex];
