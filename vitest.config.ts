@@ -12,6 +12,7 @@ export default defineConfig({
       "@cadre/company": pkg("company"),
       "@cadre/cli": pkg("cli"),
       "@cadre/server": pkg("server"),
+      "@cadre/evals": pkg("evals"),
     },
   },
   test: {
