@@ -5,6 +5,7 @@ import { agentsCommand } from "./commands/agents.js";
 import { approvalsCommand } from "./commands/approvals.js";
 import { companyCommand } from "./commands/company.js";
 import { demoCommand } from "./commands/demo.js";
+import { translateCommand } from "./commands/translate.js";
 import { wakeCommand } from "./commands/wake.js";
 import { type CliIO, UsageError } from "./io.js";
 
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   agents: agentsCommand,
   approvals: approvalsCommand,
   wake: wakeCommand,
+  translate: (args, io) => translateCommand(args, { stdin: io.stdin, stdout: (line) => io.out(`${line}\n`), stderr: (line) => io.err(`${line}\n`) }),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

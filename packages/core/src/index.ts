@@ -9,5 +9,18 @@ export * from "./harness/pi/pi-agent.js";
 export * from "./models/registry.js";
 export * from "./offline/seeded-random.js";
 export * from "./offline/scripted-model.js";
+// Pi's stream-function protocol, for wrappers around a provider call (evals' record/replay cassettes).
+export { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context as PiContext } from "@mariozechner/pi-ai";
+export type { StreamFn } from "@mariozechner/pi-agent-core";
 export * from "./prompt/assemble.js";
+export * from "./prompt/tool-list.js";
+export * from "./prompt/prefix-guard.js";
+export * from "./prompt/anthropic-breakpoints.js";
+export * from "./prompt/lock.js";
+export * from "./prompt/text-diff.js";
+export * from "./models/user-models.js";
+export * from "./usage/accounting.js";
+export * from "./usage/normalise.js";
+export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
+export * from "./translators/index.js";

@@ -1,0 +1,27 @@
+// Anthropic Messages SSE bytes → AgentEvents.
+import type { AgentEvent } from "../../types.js";
+import { runSse, type ByteStream, type SseTranslator } from "../drive.js";
+import { malformed } from "../errors.js";
+import { parseObject } from "../json.js";
+import { createAnthropicState, endAnthropic, translateAnthropicEvent } from "./events.js";
+import type { AnthropicEvent } from "./wire.js";
+
+export function anthropicSseTranslator(): SseTranslator {
+  const state = createAnthropicState();
+  return {
+    event(_eventType, data, line, out) {
+      const ev = parseObject(data);
+      if (ev === undefined || typeof ev.type !== "string") {
+        out.push(malformed(line, 'a JSON object with a "type" field after "data:"', data));
+        return false;
+      }
+      translateAnthropicEvent(state, ev as AnthropicEvent, out);
+      return true;
+    },
+    end: (out, cut) => endAnthropic(state, out, cut),
+  };
+}
+
+export function translateAnthropicSse(input: ByteStream): AsyncGenerator<AgentEvent> {
+  return runSse(input, anthropicSseTranslator());
+}

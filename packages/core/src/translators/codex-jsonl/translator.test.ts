@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../types.js";
+import { chunked, collect, readFixtures } from "../fixtures.js";
+import { reconstructMessages } from "../final.js";
+import { translateCodexJsonl } from "./translator.js";
+
+const fixtures = await readFixtures("codex-jsonl");
+const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
+const run = (name: string) => collect(translateCodexJsonl(chunked(bytesOf(name), 1 << 20)));
+const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+
+describe("codex-jsonl translator", () => {
+  it("translates the documented exec example, usage with cached input subtracted", async () => {
+    const events = await run("exec.jsonl");
+    expect(events.slice(0, 10)).toEqual([
+      { type: "unknown", vendor: "codex", vendorType: "thread.started", raw: { type: "thread.started", thread_id: "0199a213-81c0-7800-8aa1-bbab2a035a53" } },
+      { type: "turn_start", turn: 1 },
+      { type: "thinking_start", index: 0 },
+      { type: "thinking_delta", index: 0, delta: "**Searching for README files**" },
+      { type: "thinking_end", index: 0, thinking: "**Searching for README files**" },
+      { type: "toolcall_start", index: 1, id: "item_1", name: "command_execution" },
+      { type: "toolcall_end", index: 1, id: "item_1", name: "command_execution", input: { command: "bash -lc ls" } },
+      { type: "tool_use", id: "item_1", name: "command_execution", input: { command: "bash -lc ls" } },
+      { type: "tool_result", toolUseId: "item_1", name: "command_execution", content: [{ type: "text", text: expect.stringContaining("README.md") }], isError: false, details: { exit_code: 0, status: "completed" } },
+      { type: "thinking_start", index: 2 },
+    ]);
+    expect(events.slice(-2)).toEqual([
+      { type: "usage", usage: { input: 315, output: 122, cacheRead: 24448, cacheWrite: 0 } },
+      { type: "turn_end", turn: 1, stopReason: "end_turn", vendorStopReason: "turn.completed" },
+    ]);
+    const [message] = await collect(reconstructMessages(events));
+    expect(message!.content.map((c) => c.type)).toEqual(["thinking", "tool_use", "thinking", "text"]);
+  });
+
+  it("maps MCP calls, file changes, web searches and command failures to tool calls and results", async () => {
+    const events = await run("tools.jsonl");
+    expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__hire_agent", "mcp__cadre__file_approval", "file_change", "web_search", "command_execution", "command_execution"]);
+    expect(ofType(events, "tool_result").map((r) => [r.toolUseId, r.isError])).toEqual([
+      ["item_1", false],
+      ["item_2", true],
+      ["item_3", false],
+      ["item_4", false],
+      ["item_5", true],
+      ["item_6", true],
+    ]);
+    const hire = ofType(events, "tool_result")[0]!;
+    expect(hire.details).toEqual({ agentId: "agt_cto", name: "CTO", role: "Chief Technology Officer" });
+    expect(ofType(events, "tool_result")[2]!.content).toEqual([{ type: "text", text: "add docs/strategy.md\nupdate README.md" }]);
+    expect(ofType(events, "tool_result")[4]!.content).toEqual([{ type: "text", text: "> test\n1 failing\n" }]);
+    expect(ofType(events, "error")).toEqual([{ type: "error", message: "model rerouted: gpt-5-codex -> gpt-5 (HighRiskCyberActivity)" }]);
+    expect(ofType(events, "unknown").map((u) => u.vendorType)).toEqual(["thread.started", "item.started", "item.updated", "item.completed"]);
+  });
+
+  it("reports thread-cumulative usage as per-turn increments and streams agent message snapshots as deltas", async () => {
+    const events = await run("multi-turn.jsonl");
+    expect(ofType(events, "usage")).toEqual([
+      { type: "usage", usage: { input: 2000, output: 100, cacheRead: 8000, cacheWrite: 0 } },
+      { type: "usage", usage: { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 } },
+    ]);
+    const secondTurn = events.slice(events.findLastIndex((e) => e.type === "turn_start"));
+    expect(ofType(secondTurn, "text_delta").map((d) => d.delta)).toEqual(["Second", " answer,", " streamed."]);
+    expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["First answer.", "Second answer, streamed."]);
+  });
+
+  it("counts items without ids only on completion and counts every item once", async () => {
+    const events = await run("no-ids.jsonl");
+    expect(ofType(events, "tool_use")).toEqual([{ type: "tool_use", id: "", name: "command_execution", input: { command: "bash -lc pwd" } }]);
+    expect(ofType(events, "tool_result")).toHaveLength(1);
+    expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["You are in /work.", "Done."]);
+  });
+
+  it("turns errors and turn.failed into error events and a failed turn", async () => {
+    const events = await run("failed.jsonl");
+    expect(ofType(events, "error").map((e) => e.message)).toEqual([
+      "Reconnecting... 1/5 (stream disconnected before completion: error sending request)",
+      "stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
+    ]);
+    expect(events.at(-1)).toEqual({ type: "turn_end", turn: 1, stopReason: "error", vendorStopReason: "turn.failed" });
+    expect(await collect(reconstructMessages(events))).toEqual([]);
+  });
+
+  it("reports a cut stream as truncated, never inventing the command's result", async () => {
+    const events = await run("truncated.jsonl");
+    expect(ofType(events, "tool_result")).toEqual([]);
+    expect(events.slice(-2)).toEqual([
+      { type: "error", code: "truncated", retryable: false, message: expect.stringMatching(/^line 4: the stream was cut inside a line/) },
+      { type: "turn_end", turn: 1, stopReason: "error" },
+    ]);
+  });
+
+  it("gives the same events for one-byte chunks", async () => {
+    for (const { name, bytes } of fixtures) {
+      expect(await collect(translateCodexJsonl(chunked(bytes, 1))), name).toEqual(await collect(translateCodexJsonl(chunked(bytes, bytes.length))));
+    }
+  });
+});

@@ -1,0 +1,160 @@
+// Codex `exec --json` lines → AgentEvents. A Codex turn (turn.started … turn.completed) is
+// one AgentEvent turn: its usage is reported once, for the whole turn. Items are keyed by id;
+// an item is counted once, and an item without an id only on its completion snapshot
+// (started/updated lines without an id cannot be matched to anything, MC-14).
+import type { AgentEvent } from "../../types.js";
+import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
+import { cutMessage, interrupted, truncated } from "../errors.js";
+import { openaiUsage } from "../usage.js";
+import { TOOL_ITEM_TYPES, toolInput, toolName, toolOutcome } from "./tool-items.js";
+import type { CodexItem, CodexLine } from "./wire.js";
+
+const VENDOR = "codex";
+
+type Phase = "started" | "updated" | "completed";
+
+interface ItemState {
+  index: number;
+  /** Text or reasoning received so far, to turn snapshots into deltas. */
+  body: string;
+  done: boolean;
+}
+
+interface Totals {
+  input: number;
+  cached: number;
+  output: number;
+}
+
+interface CodexState {
+  turn: number;
+  open: boolean;
+  /** Next block index in the current turn. */
+  next: number;
+  items: Map<string, ItemState>;
+  /** Codex reports thread-cumulative totals; the previous turn's, to report increments. */
+  totals: Totals | undefined;
+  sawError: boolean;
+}
+
+export function codexTranslator(): RecordTranslator {
+  const s: CodexState = { turn: 0, open: false, next: 0, items: new Map(), totals: undefined, sawError: false };
+  return {
+    record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
+    end(out, cut) {
+      if (s.open) {
+        out.push(cutMessage(cut, "turn.completed or turn.failed"));
+        closeTurn(s, out, false, undefined);
+      } else if (cut !== undefined) {
+        out.push(truncated(cut));
+      } else if (s.turn === 0 && !s.sawError) {
+        out.push(cutMessage(cut, "turn.started"));
+      }
+    },
+  };
+}
+
+export function translateCodexJsonl(input: ByteStream): AsyncGenerator<AgentEvent> {
+  return runJsonl(input, codexTranslator());
+}
+
+function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): void {
+  switch (line.type) {
+    case "turn.started":
+      if (s.open) {
+        out.push(interrupted("turn.completed", "turn.started"));
+        closeTurn(s, out, false, undefined);
+      }
+      startTurn(s, out);
+      return;
+    case "item.started":
+    case "item.updated":
+    case "item.completed":
+      if (line.item !== undefined) return item(s, line.type.slice(5) as Phase, line.item, line, out);
+      break;
+    case "turn.completed":
+      if (s.open) return closeTurn(s, out, true, line.usage);
+      break;
+    case "turn.failed":
+      s.sawError = true;
+      out.push({ type: "error", message: line.error?.message ?? "turn failed" });
+      if (s.open) closeTurn(s, out, false, undefined, "turn.failed");
+      return;
+    case "error":
+      s.sawError = true;
+      out.push({ type: "error", message: line.message ?? "stream error" });
+      return;
+  }
+  // thread.started (the thread id), item.plan.delta, request_user_input, future types
+  out.push({ type: "unknown", vendor: VENDOR, vendorType: String(line.type), raw: line });
+}
+
+function startTurn(s: CodexState, out: AgentEvent[]): void {
+  s.turn++;
+  s.open = true;
+  s.next = 0;
+  s.items.clear();
+  out.push({ type: "turn_start", turn: s.turn });
+}
+
+function item(s: CodexState, phase: Phase, raw: CodexItem, line: CodexLine, out: AgentEvent[]): void {
+  const id = raw.id || undefined;
+  if (id === undefined && phase !== "completed") return; // no identity: only its completion counts
+  const type = raw.type ?? "";
+  const isText = type === "agent_message" || type === "reasoning";
+  if (!isText && !TOOL_ITEM_TYPES.has(type)) {
+    if (type === "error" && phase === "completed") out.push({ type: "error", message: raw.message ?? "error" });
+    else out.push({ type: "unknown", vendor: VENDOR, vendorType: line.type ?? "item", raw: line }); // todo_list, plan, collab calls
+    return;
+  }
+  if (!s.open) startTurn(s, out); // items outside turn.started … turn.completed still belong to a turn
+  let st = id === undefined ? undefined : s.items.get(id);
+  if (st?.done) return; // counted once
+  if (st === undefined) {
+    st = { index: s.next++, body: "", done: false };
+    if (id !== undefined) s.items.set(id, st);
+    if (isText) out.push(type === "agent_message" ? { type: "text_start", index: st.index } : { type: "thinking_start", index: st.index });
+    else {
+      const name = toolName(raw);
+      const input = toolInput(raw);
+      const callId = id ?? "";
+      out.push({ type: "toolcall_start", index: st.index, id: callId, name });
+      out.push({ type: "toolcall_end", index: st.index, id: callId, name, input });
+      out.push({ type: "tool_use", id: callId, name, input }); // Codex runs it itself: handed to execution
+    }
+  }
+  if (isText) return textItem(type, st, raw.text ?? "", phase === "completed", out);
+  if (phase !== "completed") return; // progress snapshots (growing output) are not results
+  st.done = true;
+  const outcome = toolOutcome(raw);
+  const result: AgentEvent = { type: "tool_result", toolUseId: id ?? "", name: toolName(raw), content: outcome.content, isError: outcome.isError };
+  if (outcome.details !== undefined) result.details = outcome.details;
+  out.push(result);
+}
+
+/** Snapshots of a text become deltas (the new suffix); completion closes the block. */
+function textItem(type: string, st: ItemState, text: string, completed: boolean, out: AgentEvent[]): void {
+  if (text.length > st.body.length && text.startsWith(st.body)) {
+    const delta = text.slice(st.body.length);
+    st.body = text;
+    out.push(type === "agent_message" ? { type: "text_delta", index: st.index, delta } : { type: "thinking_delta", index: st.index, delta });
+  }
+  if (!completed) return;
+  st.done = true;
+  out.push(type === "agent_message" ? { type: "text_end", index: st.index, text } : { type: "thinking_end", index: st.index, thinking: text });
+}
+
+function closeTurn(s: CodexState, out: AgentEvent[], completed: boolean, usage: CodexLine["usage"], vendorStopReason = completed ? "turn.completed" : undefined): void {
+  s.open = false;
+  if (usage !== undefined) {
+    const total: Totals = { input: usage.input_tokens ?? 0, cached: usage.cached_input_tokens ?? 0, output: usage.output_tokens ?? 0 };
+    const prev = s.totals;
+    s.totals = total;
+    const grew = prev !== undefined && total.input >= prev.input && total.cached >= prev.cached && total.output >= prev.output;
+    const inc = grew ? { input: total.input - prev.input, cached: total.cached - prev.cached, output: total.output - prev.output } : total;
+    out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+  }
+  const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
+  if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;
+  out.push(end);
+}
