@@ -19,6 +19,8 @@ export default defineConfig({
     include: ["packages/*/src/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // One PostgreSQL server for the run: CADRE_TEST_DATABASE_URL, else a throwaway local one.
+    globalSetup: ["packages/store/src/testing/postgres-global-setup.ts"],
     pool: "forks",
   },
 });

@@ -1,7 +1,7 @@
 // Opens the data directory's store and resolves which company a command is about.
 import { resolve, join } from "node:path";
-import { NotFoundError } from "@cadre/core";
-import { type CompanyRow, openStore, type Store } from "@cadre/store";
+import { loadUserModels, NotFoundError } from "@cadre/core";
+import { type CompanyRow, isPostgresUrl, openStore, redactUrl, type Store } from "@cadre/store";
 import { UsageError } from "./io.js";
 
 export const DEFAULT_DATA_DIR = ".cadre";
@@ -11,8 +11,19 @@ export interface DataContext {
   store: Store;
 }
 
-export async function openData(data: string | undefined): Promise<DataContext> {
+/**
+ * The store is the data directory's SQLite file unless a PostgreSQL URL is given (`--database`, else
+ * CADRE_DATABASE_URL): then every machine pointed at that URL shares one store. The data directory
+ * still holds each agent's working folder.
+ */
+export async function openData(data: string | undefined, database: string | undefined = process.env["CADRE_DATABASE_URL"]): Promise<DataContext> {
   const dataDir = resolve(data ?? DEFAULT_DATA_DIR);
+  // Models for OpenAI-compatible endpoints: <dataDir>/cadre.config.json and CADRE_MODELS (MC-6).
+  await loadUserModels({ dataDir, env: process.env });
+  if (database) {
+    if (!isPostgresUrl(database)) throw new UsageError(`the database (--database or CADRE_DATABASE_URL) must be a postgres:// URL, got "${redactUrl(database)}"`);
+    return { dataDir, store: await openStore({ url: database }) };
+  }
   const store = await openStore({ path: join(dataDir, "cadre.db") });
   return { dataDir, store };
 }

@@ -3,10 +3,20 @@
 import { UserInputError } from "@cadre/core";
 import { agentsCommand } from "./commands/agents.js";
 import { approvalsCommand } from "./commands/approvals.js";
+import { cacheReportCommand } from "./commands/cache-report.js";
 import { companyCommand } from "./commands/company.js";
 import { demoCommand } from "./commands/demo.js";
+import { mcpCommand } from "./commands/mcp.js";
+import { serveCommand } from "./commands/serve.js";
+import { migrateCommand } from "./commands/migrate.js";
+import { modelsCommand } from "./commands/models.js";
+import { promptsCommand } from "./commands/prompts.js";
 import { translateCommand } from "./commands/translate.js";
+import { usageCommand } from "./commands/usage.js";
 import { wakeCommand } from "./commands/wake.js";
+import { workerCommand } from "./commands/worker.js";
+import { remoteCommand } from "./client/remote.js";
+import { splitServerOption } from "./client/server-option.js";
 import { type CliIO, UsageError } from "./io.js";
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -21,9 +31,22 @@ Commands:
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
   wake AGENT_ID                wake one agent and stream its run
+  serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
+  usage [--company ID] [--run ID]
+                               tokens, cost and cache hit rate per run, per agent, per company
+  models list|show ID          the explicit model ids Cadre routes (aliases are refused)
+  prompts check|diff|lock|list the system-prompt lock (every text a model's system part can see)
+  cache-report [--turns N]     prompt-cache stability of a scripted multi-turn session
   translate --from FORMAT      translate a captured vendor stream (stdin) into AgentEvent JSON lines
+  mcp --agent ID               the agent's company tools as an MCP server over stdio (Codex, any MCP client)
+  migrate --from sqlite:PATH --to postgres://…
+                               copy an embedded installation into PostgreSQL, verified per table
+  worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
 Common options: --data DIR (default ./.cadre), --json, -h/--help
+--server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list, approvals, wake talk to
+a running API instead of the local store
+CADRE_DATABASE_URL=postgres://… keeps the store in PostgreSQL instead of the data dir's SQLite file
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
@@ -34,6 +57,16 @@ const COMMANDS: Record<string, Command> = {
   agents: agentsCommand,
   approvals: approvalsCommand,
   wake: wakeCommand,
+  serve: serveCommand,
+  usage: usageCommand,
+  models: modelsCommand,
+  prompts: promptsCommand,
+  "cache-report": cacheReportCommand,
+  migrate: migrateCommand,
+  worker: workerCommand,
+  mcp: mcpCommand,
+  // Loaded on demand: the evaluation harness is heavy and most commands never need it.
+  eval: async (args, io) => (await import("./commands/eval.js")).evalCommand(args, io),
   translate: (args, io) => translateCommand(args, { stdin: io.stdin, stdout: (line) => io.out(`${line}\n`), stderr: (line) => io.err(`${line}\n`) }),
 };
 
@@ -49,6 +82,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   try {
+    const { args: rest, target } = splitServerOption(args, io.env);
+    if (target) return await remoteCommand(name, rest, io, target);
     return await command(args, io);
   } catch (error) {
     if (error instanceof UsageError || error instanceof UserInputError) {

@@ -2,8 +2,9 @@
 // (a credential in the environment, a base URL), never stored, so it cannot go stale.
 import { OFFLINE_MODEL_ID, UserInputError, resolveModel } from "@cadre/core";
 import type { ConnectorKind, ConnectorRow } from "@cadre/store";
+import { harnessReadiness } from "./harness-connectors.js";
 
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ["offline", "anthropic", "openai", "openai-compatible"];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ["offline", "anthropic", "openai", "openai-compatible", "claude-code", "codex"];
 
 export interface Readiness {
   ready: boolean;
@@ -16,13 +17,17 @@ interface KindSpec {
   defaultModels: string[];
   /** Environment variable holding the credential, when the kind needs one. */
   keyEnv?: string;
+  /** Provider of the models it runs, when it is not the kind itself (a harness runs a vendor's models). */
+  provider?: "anthropic" | "openai";
 }
 
-const KINDS: Record<"offline" | "anthropic" | "openai" | "openai-compatible", KindSpec> = {
+const KINDS: Record<ConnectorKind, KindSpec> = {
   offline: { label: "Offline scripted model (deterministic, no network)", defaultModels: [OFFLINE_MODEL_ID] },
   anthropic: { label: "Anthropic Messages API", defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"], keyEnv: "ANTHROPIC_API_KEY" },
-  openai: { label: "OpenAI API", defaultModels: ["gpt-5-mini", "gpt-5"], keyEnv: "OPENAI_API_KEY" },
+  openai: { label: "OpenAI API", defaultModels: ["gpt-5-mini-2025-08-07", "gpt-5-2025-08-07"], keyEnv: "OPENAI_API_KEY" },
   "openai-compatible": { label: "OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp)", defaultModels: [] },
+  "claude-code": { label: "Claude Code (agent harness, Claude Agent SDK)", defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"], provider: "anthropic" },
+  codex: { label: "Codex (agent harness, Codex SDK)", defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"], provider: "openai" },
 };
 
 function spec(kind: ConnectorKind): KindSpec {
@@ -59,6 +64,10 @@ export function readiness(connector: Pick<ConnectorRow, "kind" | "config" | "ena
       const baseUrl = connector.config["baseUrl"];
       return typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl) ? { ready: true } : { ready: false, missing: "config.baseUrl (http(s) URL of the endpoint) is not set" };
     }
+    case "claude-code":
+    case "codex":
+      // The executable (configured, the SDK's bundled binary, or on PATH) and a credential.
+      return harnessReadiness(connector.kind, connector, env);
     default:
       return { ready: false, missing: `the ${connector.kind} harness is not available in this build` };
   }
@@ -68,7 +77,7 @@ export function readiness(connector: Pick<ConnectorRow, "kind" | "config" | "ena
 export function validateEnabledModels(kind: ConnectorKind, models: string[]): void {
   for (const id of models) {
     const info = resolveModel(id);
-    const expected = kind === "offline" ? "offline" : kind;
+    const expected = spec(kind).provider ?? kind;
     if (info.provider !== expected) throw new UserInputError(`model "${id}" belongs to ${info.provider}, not to a ${kind} connector`);
   }
 }

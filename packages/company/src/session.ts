@@ -1,8 +1,9 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { type BaseAgent, createScriptedStreamFn, PiAgent, resolveModel, type Script, type SessionConfig, type ToolDefinition, UserInputError } from "@cadre/core";
+import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type ToolDefinition, UserInputError } from "@cadre/core";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
+import { claudeCodeSessionOptions, codexSessionOptions } from "./harness-connectors.js";
 import { offlineCeoScript, offlineMemberScript } from "./offline/ceo-script.js";
 
 export interface SessionInput {
@@ -10,12 +11,22 @@ export interface SessionInput {
   agent: AgentRow;
   connector: ConnectorRow;
   systemPrompt: string;
-  tools: ToolDefinition[];
+  /** The assembled prompt's segments: each model call is checked against them (MC-3). */
+  segments?: readonly PromptSegment[];
+  /** Called once per model call with the hashes of its stable prefix (cache reports). */
+  onModelCall?: (prefix: ModelCallPrefix) => void;
+  tools: readonly ToolDefinition[];
   /** Seed of the offline model's variation. */
   seed: number | string;
   /** Replaces the offline script (tests, fault rehearsal). */
   script?: Script;
   env?: NodeJS.ProcessEnv;
+  /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
+  dataDir?: string;
+  /** The run this session belongs to (codex: hires through `cadre mcp` are recorded against it). */
+  runId?: string;
+  /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
+  cadreCommand?: readonly string[];
 }
 
 export function createSession(input: SessionInput): BaseAgent {
@@ -23,22 +34,29 @@ export function createSession(input: SessionInput): BaseAgent {
   const state = readiness(input.connector, env);
   if (!state.ready) throw new UserInputError(`connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`);
   const config: SessionConfig = { sessionId: input.sessionId, systemPrompt: input.systemPrompt, model: resolveModel(input.agent.model), tools: input.tools };
+  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}) };
   switch (input.connector.kind) {
     case "offline": {
       const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
-      return new PiAgent(config, { streamFn: createScriptedStreamFn({ script, seed: input.seed }) });
+      return new PiAgent(config, { ...prefix, streamFn: createScriptedStreamFn({ script, seed: input.seed }) });
     }
     case "anthropic":
     case "openai": {
       const keyEnv = keyEnvOf(input.connector);
-      return new PiAgent(config, { getApiKey: () => (keyEnv ? env[keyEnv] : undefined) });
+      return new PiAgent(config, { ...prefix, getApiKey: () => (keyEnv ? env[keyEnv] : undefined) });
     }
     case "openai-compatible": {
       const keyEnv = keyEnvOf(input.connector);
       const baseUrl = String(input.connector.config["baseUrl"]);
       // Local servers usually need no key; pi-ai's OpenAI client still wants a non-empty one.
-      return new PiAgent(config, { route: { baseUrl }, getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed" });
+      return new PiAgent(config, { ...prefix, route: { baseUrl }, getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed" });
     }
+    // Harnesses that run their own loop: the company tools reach Claude Code as an in-process MCP
+    // server built from `tools`, and Codex through `cadre mcp --agent ID` (the same definitions).
+    case "claude-code":
+      return new ClaudeCodeAgent(config, claudeCodeSessionOptions(input, env));
+    case "codex":
+      return new CodexAgent(config, codexSessionOptions(input, env));
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }

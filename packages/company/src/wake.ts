@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentEvent, type Script, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
-import type { NewRunEvent, RunRow, RunUsage, Store } from "@cadre/store";
+import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";
@@ -12,6 +12,7 @@ import { ceoCue, memberCue, type WakeTrigger } from "./prompts/cues.js";
 import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
+import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
 
 export interface WakeOptions {
   store: Store;
@@ -27,6 +28,12 @@ export interface WakeOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Called once the run row exists (so a caller can show or cancel it). */
   onStart?: (info: { run: RunRow; cue: string; cueTokens: number; mode: CeoMode }) => void;
+  /** Prompt profile of this wake (C4-7); default: the company's settings.profile. Members always run semantic. */
+  profile?: PromptProfile;
+  /** Base URL of a running Cadre API. The legacy profile needs it: its CEO hires by HTTP against it. */
+  apiUrl?: string;
+  /** Aborting cancels the run; it still ends with exactly one terminal event (`cancelled`). */
+  signal?: AbortSignal;
 }
 
 export interface WakeResult {
@@ -77,11 +84,14 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   const mode = state.mode;
-  const cue = agent.isCeo ? ceoCue(mode, trigger) : memberCue(agent.role);
+  // The profile is settled before anything is written: a legacy wake with no API fails here.
+  const profile: PromptProfile = options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
+  const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
+  const cue = apiUrl !== undefined ? legacyCue(apiUrl, agent.companyId) : agent.isCeo ? ceoCue(mode, trigger) : memberCue(agent.role);
   const prompt = buildAgentPrompt({ state, agent, mode, memoryIndex: await readMemoryIndex(options.dataDir, agent.id) });
 
   const runId = newId("run");
-  const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile: state.company.settings.profile, cue });
+  const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile, cue });
   const cueTokens = countTokens(cue);
   options.onStart?.({ run, cue, cueTokens, mode });
 
@@ -96,18 +106,26 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     pending = [];
     await store.appendRunEvents(batch);
   };
+  let legacy: LegacyRun | undefined;
+  let cancel: (() => void) | undefined;
   try {
+    if (apiUrl !== undefined) legacy = await prepareLegacyRun({ store, agent, runId, apiUrl, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
     const session = createSession({
       sessionId: runId,
       agent,
       connector,
       systemPrompt: prompt.systemPrompt,
-      tools: companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId }),
+      segments: prompt.segments,
+      tools: legacy ? legacy.tools : companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId }),
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
-    for await (const event of session.send(cue)) {
+    const events = session.send(cue);
+    cancel = () => session.cancel();
+    if (options.signal?.aborted) cancel();
+    options.signal?.addEventListener("abort", cancel, { once: true });
+    for await (const event of events) {
       options.onEvent?.(event);
       if (event.type === "usage") {
         usage.inputTokens += event.usage.input;
@@ -133,6 +151,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    if (cancel) options.signal?.removeEventListener("abort", cancel);
+    await legacy?.close();
     await flush();
     await store.finishRun(runId, { status: terminal, usage, error: failure });
   }

@@ -1,1 +1,15 @@
-export {};
+// @cadre/server: the HTTP API (Hono on Node) — routes, auth, live events (SSE), OpenAPI.
+export { type AppDeps, type CadreApp, createApp } from "./app.js";
+export { DEFAULT_PORT, type RunningServer, startServer, type StartServerOptions } from "./server.js";
+export type { Access } from "./auth/access.js";
+export type { Caller, Principal } from "./auth/principal.js";
+export type { ServerLimits } from "./context.js";
+export { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
+export { type FeedFailure, type FeedItem, type FeedPage, FeedReader, followFeed, followFeedPages } from "./feed/follow.js";
+export { type FeedMessage, feedMessage } from "./feed/sse.js";
+export { notifyingStore } from "./feed/notifying-store.js";
+export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";
+export { openApiDocument } from "./openapi.js";
+export { ROUTES } from "./routes/index.js";
+// Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.
+export * from "./cluster/index.js";

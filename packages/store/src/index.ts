@@ -2,16 +2,25 @@
 // another dialect only needs its own open function and DialectAdapter.
 import { KyselyStore } from "./kysely-store.js";
 import { migrate } from "./migrations.js";
+import { openPostgresStore, type PostgresLocation } from "./postgres.js";
 import { openSqlite, sqliteAdapter, type SqliteLocation } from "./sqlite.js";
 import type { Store } from "./types.js";
 
 export * from "./types.js";
 export { ConflictError, StoreError } from "./errors.js";
+export { isPostgresUrl, redactUrl, type PostgresLocation } from "./postgres.js";
+export { feedChannel } from "./postgres-adapter.js";
+export { PgNotifications, storeSchema } from "./postgres-notifications.js";
+export { copySqliteToPostgres, CopyMismatchError, sidesMatch, TargetNotEmptyError, type CopyOptions, type CopyReport, type TableReport } from "./postgres-copy.js";
+/** For tests and benchmarks: a PostgreSQL server of its own, from the local binaries. */
+export { findPostgresBin, startThrowawayPostgres, type ThrowawayPostgres } from "./postgres-throwaway.js";
 
-export type StoreOptions = SqliteLocation;
+/** A SQLite file (or memory), or a PostgreSQL server: `{ url: "postgres://…" }`. */
+export type StoreOptions = SqliteLocation | PostgresLocation;
 
 /** Opens (creating if needed) a store and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
+  if ("url" in options) return openPostgresStore(options);
   const db = openSqlite(options);
   try {
     await migrate(db, sqliteAdapter);

@@ -1,14 +1,15 @@
 // Every StoreQueries method, written once against Kysely's builder. The same class serves the store
 // (over Kysely) and a transaction (over Kysely's Transaction), so the two can never drift.
 import type { Kysely, UpdateResult } from "kysely";
-import type { DialectAdapter } from "./dialect.js";
-import { StoreError, toStoreError } from "./errors.js";
-import { toActivity, toAgent, toApproval, toApprovalEvent, toCompany, toConnector, toRun, toRunEvent } from "./rows.js";
+import { type DialectAdapter, transact } from "./dialect.js";
+import { ConflictError, StoreError, toStoreError } from "./errors.js";
+import { type FeedJoinRow, toActivity, toAgent, toApiToken, toApproval, toApprovalEvent, toCompany, toConnector, toFeed, toRun, toRunEvent } from "./rows.js";
 import type { Database } from "./schema.js";
 import type {
   ActivityRow,
   AgentRow,
   AgentStatus,
+  ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
   ApprovalStatus,
@@ -16,8 +17,10 @@ import type {
   CompanyRow,
   CompanySettings,
   ConnectorRow,
+  FeedRow,
   NewActivity,
   NewAgent,
+  NewApiToken,
   NewApproval,
   NewCompany,
   NewConnector,
@@ -28,7 +31,12 @@ import type {
   RunStatus,
   RunUsage,
   StoreQueries,
+  WakeClaim,
+  WakeClaimResult,
+  WakeRow,
+  WakeStatus,
 } from "./types.js";
+import * as wakes from "./wake-queries.js";
 
 const now = (): string => new Date().toISOString();
 
@@ -56,7 +64,9 @@ export class KyselyQueries implements StoreQueries {
    */
   protected atomic<T>(fn: (q: KyselyQueries) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new KyselyQueries(trx, this.adapter)));
+    // The methods' own transactions need no more than read committed: each relies on its own
+    // conditions, row locks and unique keys (e.g. decideApproval's `status = pending`).
+    return transact(this.db, this.adapter, (trx) => fn(new KyselyQueries(trx, this.adapter)), "read committed");
   }
 
   insertCompany(company: NewCompany): Promise<CompanyRow> {
@@ -352,6 +362,7 @@ export class KyselyQueries implements StoreQueries {
       this.atomic(async (q) => {
         const at = now();
         const rows: RunEventRow[] = [];
+        await q.adapter.beforeFeedWrite?.(q.db, [...new Set(events.map((e) => e.companyId))]);
         // One insert per event: ids are then assigned in list order, which a multi-row insert
         // with RETURNING does not promise in every dialect.
         for (const event of events) {
@@ -369,6 +380,7 @@ export class KyselyQueries implements StoreQueries {
               .returningAll()
               .executeTakeFirstOrThrow(),
           );
+          await q.db.insertInto("company_feed").values({ company_id: row.company_id, run_event_id: row.id, activity_id: null }).execute();
           rows.push(toRunEvent(row, q.adapter));
         }
         return rows;
@@ -396,21 +408,23 @@ export class KyselyQueries implements StoreQueries {
   }
 
   insertActivity(activity: NewActivity): Promise<ActivityRow> {
-    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, async () => {
-      const row = await this.db
+    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, () => this.atomic(async (q) => {
+      await q.adapter.beforeFeedWrite?.(q.db, [activity.companyId]);
+      const row = await q.db
         .insertInto("activity")
         .values({
           company_id: activity.companyId,
           agent_id: activity.agentId,
           run_id: activity.runId,
           type: activity.type,
-          data: this.adapter.encodeJson(activity.data),
+          data: q.adapter.encodeJson(activity.data),
           at: now(),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toActivity(row, this.adapter);
-    });
+      await q.db.insertInto("company_feed").values({ company_id: row.company_id, run_event_id: null, activity_id: row.id }).execute();
+      return toActivity(row, q.adapter);
+    }));
   }
 
   listActivity(companyId: string, filter: { type?: string } = {}): Promise<ActivityRow[]> {
@@ -420,5 +434,117 @@ export class KyselyQueries implements StoreQueries {
       const rows = await query.orderBy("id").execute();
       return rows.map((r) => toActivity(r, this.adapter));
     });
+  }
+
+  listFeed(companyId: string, afterId?: number, limit?: number): Promise<FeedRow[]> {
+    return this.guard(`feed of company "${companyId}"`, async () => {
+      let query = this.db
+        .selectFrom("company_feed as f")
+        .leftJoin("run_events as r", "r.id", "f.run_event_id")
+        .leftJoin("activity as a", "a.id", "f.activity_id")
+        .select([
+          "f.id as feed_id",
+          "f.company_id as company_id",
+          "r.id as r_id",
+          "r.run_id as r_run_id",
+          "r.seq as r_seq",
+          "r.type as r_type",
+          "r.data as r_data",
+          "r.at as r_at",
+          "a.id as a_id",
+          "a.agent_id as a_agent_id",
+          "a.run_id as a_run_id",
+          "a.type as a_type",
+          "a.data as a_data",
+          "a.at as a_at",
+        ])
+        .where("f.company_id", "=", companyId)
+        .orderBy("f.id");
+      if (afterId !== undefined) query = query.where("f.id", ">", afterId);
+      if (limit !== undefined) query = query.limit(limit);
+      const rows = (await query.execute()) as FeedJoinRow[];
+      return rows.map((r) => toFeed(r, this.adapter));
+    });
+  }
+
+  insertApiToken(token: NewApiToken): Promise<ApiTokenRow> {
+    return this.guard(`API token "${token.id}"`, async () => {
+      const row = await this.db
+        .insertInto("api_tokens")
+        .values({
+          id: token.id,
+          hash: token.hash,
+          company_id: token.companyId,
+          agent_id: token.agentId,
+          run_id: token.runId,
+          label: token.label,
+          created_at: now(),
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toApiToken(row);
+    });
+  }
+
+  findApiToken(hash: string): Promise<ApiTokenRow | undefined> {
+    return this.guard("API token", async () => {
+      const row = await this.db.selectFrom("api_tokens").selectAll().where("hash", "=", hash).executeTakeFirst();
+      return row && toApiToken(row);
+    });
+  }
+
+  listApiTokens(agentId: string): Promise<ApiTokenRow[]> {
+    return this.guard(`API tokens of agent "${agentId}"`, async () => {
+      const rows = await this.db.selectFrom("api_tokens").selectAll().where("agent_id", "=", agentId).orderBy("created_at").orderBy("id").execute();
+      return rows.map(toApiToken);
+    });
+  }
+
+  revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number> {
+    const subject = "id" in match ? `API token "${match.id}"` : `API tokens of agent "${match.agentId}"`;
+    return this.guard(subject, async () => {
+      let query = this.db.updateTable("api_tokens").set({ revoked_at: now() }).where("revoked_at", "is", null);
+      query = "id" in match ? query.where("id", "=", match.id) : query.where("agent_id", "=", match.agentId);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
+  }
+
+  // The wake lease: the queries are in wake-queries.ts.
+
+  async claimWake(claim: WakeClaim): Promise<WakeClaimResult> {
+    const attempt = () => this.guard(`wake "${claim.id}"`, () => this.atomic((q) => wakes.claimWake(q.db, claim)));
+    try {
+      return await attempt();
+    } catch (error) {
+      // A concurrent claim committed first (the unique index said so): read again what it wrote.
+      if (error instanceof ConflictError && !this.db.isTransaction) return attempt();
+      throw error;
+    }
+  }
+
+  getWake(id: string): Promise<WakeRow | undefined> {
+    return this.guard(`wake "${id}"`, () => wakes.getWake(this.db, id));
+  }
+
+  renewWake(id: string, workerId: string, leaseUntil: string): Promise<boolean> {
+    return this.guard(`wake "${id}"`, () => wakes.renewWake(this.db, id, workerId, leaseUntil));
+  }
+
+  setWakeRun(id: string, workerId: string, runId: string): Promise<boolean> {
+    return this.guard(`wake "${id}"`, () => wakes.setWakeRun(this.db, id, workerId, runId));
+  }
+
+  releaseWake(id: string, workerId: string, end: { status: Exclude<WakeStatus, "running">; error: string | null }): Promise<boolean> {
+    return this.guard(`wake "${id}"`, () => wakes.releaseWake(this.db, id, workerId, end));
+  }
+
+  listExpiredWakes(before: string): Promise<WakeRow[]> {
+    return this.guard("expired wakes", () => wakes.listExpiredWakes(this.db, before));
+  }
+
+  expireWake(id: string, before: string, error: string): Promise<boolean> {
+    return this.guard(`wake "${id}"`, () => wakes.expireWake(this.db, id, before, error));
   }
 }

@@ -1,10 +1,10 @@
 // The Store: StoreQueries on the database itself, plus transactions, counts and shutdown.
 import type { Kysely } from "kysely";
-import type { DialectAdapter } from "./dialect.js";
+import { type DialectAdapter, transact } from "./dialect.js";
 import { toStoreError } from "./errors.js";
 import { KyselyQueries } from "./kysely-queries.js";
 import { TABLES, type Database } from "./schema.js";
-import type { Store, StoreQueries } from "./types.js";
+import type { Store, StoreQueries, TransactionOptions } from "./types.js";
 
 export class KyselyStore extends KyselyQueries implements Store {
   readonly dialect: Store["dialect"];
@@ -18,17 +18,18 @@ export class KyselyStore extends KyselyQueries implements Store {
    * Inside `fn`, use only `tx`: on SQLite the store has one connection, which the transaction
    * holds until it ends, so a call on the store itself would wait for ever.
    */
-  async transaction<T>(fn: (tx: StoreQueries) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: StoreQueries) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     let fnFailed = false;
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await transact(this.db, this.adapter, async (trx) => {
+        fnFailed = false; // each attempt of a retried transaction starts afresh
         try {
           return await fn(new KyselyQueries(trx, this.adapter));
         } catch (error) {
           fnFailed = true;
           throw error;
         }
-      });
+      }, options.isolation ?? "serializable");
     } catch (error) {
       // The caller's own errors pass through as thrown; only BEGIN/COMMIT failures are ours.
       if (fnFailed) throw error;

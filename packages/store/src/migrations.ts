@@ -2,6 +2,9 @@
 // Column types stay dialect-neutral (text, integer, boolean); the adapter supplies the rest.
 import { Migrator, type Kysely, type Migration } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
+import { apiTokensMigration } from "./migration-002-api-tokens.js";
+import { companyFeedMigration } from "./migration-003-company-feed.js";
+import { wakesMigration } from "./migration-004-wakes.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -131,8 +134,19 @@ function initial(adapter: DialectAdapter): Migration {
 
 /** Brings the schema up to date; safe to run on every open. */
 export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Promise<void> {
-  const migrations: Record<string, Migration> = { "001_initial": initial(adapter) };
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrations: Record<string, Migration> = {
+    "001_initial": initial(adapter),
+    "002_api_tokens": apiTokensMigration(),
+    "003_company_feed": companyFeedMigration(adapter),
+    "004_wakes": wakesMigration(),
+  };
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Named explicitly where the adapter knows it: Kysely would otherwise take a migration table in
+    // any schema of the database for ours.
+    ...(adapter.migrationSchema !== undefined ? { migrationTableSchema: adapter.migrationSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";

@@ -4,23 +4,28 @@ import type { DialectAdapter } from "./dialect.js";
 import type {
   ActivityTable,
   AgentsTable,
+  ApiTokensTable,
   ApprovalEventsTable,
   ApprovalsTable,
   CompaniesTable,
   ConnectorsTable,
   RunEventsTable,
   RunsTable,
+  WakesTable,
 } from "./schema.js";
 import type {
   ActivityRow,
   AgentRow,
+  ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
   CompanySettings,
   ConnectorRow,
+  FeedRow,
   RunEventRow,
   RunRow,
+  WakeRow,
 } from "./types.js";
 
 export function toCompany(r: Selectable<CompaniesTable>, a: DialectAdapter): CompanyRow {
@@ -105,4 +110,52 @@ export function toRunEvent(r: Selectable<RunEventsTable>, a: DialectAdapter): Ru
 
 export function toActivity(r: Selectable<ActivityTable>, a: DialectAdapter): ActivityRow {
   return { id: r.id, companyId: r.company_id, agentId: r.agent_id, runId: r.run_id, type: r.type, data: a.decodeJson(r.data), at: r.at };
+}
+
+/** The hash is left behind on purpose: nothing above the store ever reads it back. */
+export function toApiToken(r: Selectable<ApiTokensTable>): ApiTokenRow {
+  return { id: r.id, companyId: r.company_id, agentId: r.agent_id, runId: r.run_id, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at };
+}
+
+/** A company_feed row joined with the run event or activity row it points to (see listFeed). */
+export interface FeedJoinRow {
+  feed_id: number;
+  company_id: string;
+  r_id: number | null;
+  r_run_id: string | null;
+  r_seq: number | null;
+  r_type: string | null;
+  r_data: unknown;
+  r_at: string | null;
+  a_id: number | null;
+  a_agent_id: string | null;
+  a_run_id: string | null;
+  a_type: string | null;
+  a_data: unknown;
+  a_at: string | null;
+}
+
+export function toFeed(r: FeedJoinRow, a: DialectAdapter): FeedRow {
+  if (r.r_id !== null) {
+    const event: RunEventRow = { id: r.r_id, runId: r.r_run_id as string, companyId: r.company_id, seq: r.r_seq as number, type: r.r_type as string, data: a.decodeJson(r.r_data), at: r.r_at as string };
+    return { id: r.feed_id, companyId: r.company_id, kind: "agent_event", event };
+  }
+  const activity: ActivityRow = { id: r.a_id as number, companyId: r.company_id, agentId: r.a_agent_id, runId: r.a_run_id, type: r.a_type as string, data: a.decodeJson(r.a_data), at: r.a_at as string };
+  return { id: r.feed_id, companyId: r.company_id, kind: "domain_event", activity };
+}
+
+export function toWake(r: Selectable<WakesTable>): WakeRow {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    agentId: r.agent_id,
+    status: r.status,
+    runId: r.run_id,
+    attempts: r.attempts,
+    workerId: r.worker_id,
+    leaseUntil: r.lease_until,
+    error: r.error,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }

@@ -10,6 +10,7 @@ import type {
   PromptProfile,
   RunStatus,
   Via,
+  WakeStatus,
 } from "./types.js";
 
 /**
@@ -118,6 +119,41 @@ export interface ActivityTable {
   at: Timestamp;
 }
 
+export interface ApiTokensTable {
+  id: string;
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  hash: string;
+  company_id: string;
+  agent_id: string;
+  run_id: string | null;
+  label: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** One id space over run_events and activity, per company: exactly one of the two refs is set. */
+export interface CompanyFeedTable {
+  id: Generated<number>;
+  company_id: string;
+  run_event_id: number | null;
+  activity_id: number | null;
+}
+
+/** A wake taken from the shared queue (migration 004). */
+export interface WakesTable {
+  id: string;
+  company_id: string;
+  agent_id: string;
+  status: WakeStatus;
+  run_id: string | null;
+  attempts: number;
+  worker_id: string | null;
+  lease_until: Timestamp | null;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -127,6 +163,9 @@ export interface Database {
   runs: RunsTable;
   run_events: RunEventsTable;
   activity: ActivityTable;
+  api_tokens: ApiTokensTable;
+  company_feed: CompanyFeedTable;
+  wakes: WakesTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -139,4 +178,7 @@ export const TABLES = [
   "runs",
   "run_events",
   "activity",
+  "api_tokens",
+  "company_feed",
+  "wakes",
 ] as const satisfies readonly (keyof Database)[];

@@ -127,6 +127,29 @@ export interface ActivityRow {
   at: string;
 }
 
+/**
+ * An agent-scoped API token (the secret itself is never stored, only its SHA-256 hash, and never
+ * read back). A token acts as its agent, inside its agent's company only.
+ */
+export interface ApiTokenRow {
+  id: string;
+  companyId: string;
+  agentId: string;
+  /** Set when the token was minted for one run (the legacy profile's bash tool); revoked when it ends. */
+  runId: string | null;
+  label: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/**
+ * One entry of a company's feed: every run event and every activity row of the company, in one id
+ * space, in commit order. The feed id is what live subscribers resume from (SSE `Last-Event-ID`).
+ */
+export type FeedRow =
+  | { id: number; companyId: string; kind: "agent_event"; event: RunEventRow }
+  | { id: number; companyId: string; kind: "domain_event"; activity: ActivityRow };
+
 export type NewCompany = Omit<CompanyRow, "createdAt">;
 export type NewConnector = Omit<ConnectorRow, "createdAt">;
 export type NewAgent = Omit<AgentRow, "createdAt">;
@@ -134,6 +157,50 @@ export type NewApproval = Omit<ApprovalRow, "createdAt" | "decidedAt" | "decisio
 export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" | "error">;
 export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
 export type NewActivity = Omit<ActivityRow, "id" | "at">;
+export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
+
+export type WakeStatus = "running" | "retrying" | "done" | "failed";
+
+/**
+ * A wake taken from the shared queue by a worker (several machines): the run it started and, while
+ * it runs, which worker holds it and until when. A redelivered wake never starts a second run; a
+ * worker that stops renewing its lease loses the wake to recovery (expireWake).
+ */
+export interface WakeRow {
+  id: string;
+  companyId: string;
+  agentId: string;
+  status: WakeStatus;
+  /** The run its latest attempt started; null until one starts. */
+  runId: string | null;
+  /** Runs started for it: a wake handed back for a retry starts another. */
+  attempts: number;
+  /** The worker holding it while it runs. */
+  workerId: string | null;
+  /** ISO time at which the holder's lease runs out unless renewed. */
+  leaseUntil: string | null;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WakeClaim {
+  id: string;
+  companyId: string;
+  agentId: string;
+  workerId: string;
+  leaseUntil: string;
+}
+
+/** What claimWake found: the wake is now the caller's, or why not (with the wake in the way). */
+export type WakeClaimResult =
+  | { outcome: "claimed"; wake: WakeRow }
+  /** Done or failed already: a redelivery, nothing to run. */
+  | { outcome: "finished"; wake: WakeRow }
+  /** Running under some worker's lease (live or not yet recovered). */
+  | { outcome: "held"; wake: WakeRow }
+  /** Its agent runs another wake (given), which must end first. */
+  | { outcome: "busy"; wake: WakeRow };
 
 /** Everything readable and writable, on the store itself or inside one transaction. */
 export interface StoreQueries {
@@ -175,14 +242,64 @@ export interface StoreQueries {
   listRunEvents(runId: string, afterId?: number): Promise<RunEventRow[]>;
   listCompanyEvents(companyId: string, afterId?: number, limit?: number): Promise<RunEventRow[]>;
 
+  /** Also appends the activity to its company's feed, in the same transaction. */
   insertActivity(activity: NewActivity): Promise<ActivityRow>;
   listActivity(companyId: string, filter?: { type?: string }): Promise<ActivityRow[]>;
+
+  /**
+   * A company's feed (run events and activity in one id space, written by appendRunEvents and
+   * insertActivity), in id order, after an id, up to a limit.
+   */
+  listFeed(companyId: string, afterId?: number, limit?: number): Promise<FeedRow[]>;
+
+  insertApiToken(token: NewApiToken): Promise<ApiTokenRow>;
+  /** The token with this hash, revoked or not; undefined when there is none. */
+  findApiToken(hash: string): Promise<ApiTokenRow | undefined>;
+  /** Ordered by creation time, then id. */
+  listApiTokens(agentId: string): Promise<ApiTokenRow[]>;
+  /** Revokes the live tokens matched (one by id, or all of an agent's); returns how many. */
+  revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number>;
+
+  /**
+   * Takes a wake for a worker, atomically: creates it running, or takes it back from `retrying`,
+   * under the worker's lease; unless it is finished, already held, or its agent runs another wake.
+   */
+  claimWake(claim: WakeClaim): Promise<WakeClaimResult>;
+  getWake(id: string): Promise<WakeRow | undefined>;
+  /** The holder's heartbeat: extends its lease. False, writing nothing, when it no longer holds the wake. */
+  renewWake(id: string, workerId: string, leaseUntil: string): Promise<boolean>;
+  /** Records the run the holder started (attempts + 1); false when it no longer holds the wake. */
+  setWakeRun(id: string, workerId: string, runId: string): Promise<boolean>;
+  /** The holder ends the wake, or hands it back for a retry; false when it no longer holds it. */
+  releaseWake(id: string, workerId: string, end: { status: Exclude<WakeStatus, "running">; error: string | null }): Promise<boolean>;
+  /** Running wakes whose lease ran out before `now` (ISO): their worker is gone or cut off. */
+  listExpiredWakes(now: string): Promise<WakeRow[]>;
+  /**
+   * Fails a running wake whose lease ran out before `now`, taking it from its lost holder; false
+   * when it is not (any more) such a wake, so that of several recoverers exactly one wins.
+   */
+  expireWake(id: string, now: string, error: string): Promise<boolean>;
+}
+
+export interface TransactionOptions {
+  /**
+   * "serializable" (the default): fn's reads and writes behave as if no other transaction ran at
+   * the same time, which check-then-write rules need; PostgreSQL may run fn again on a conflict.
+   * "read committed": fn's writes rely only on their own conditions and row locks (appends under
+   * a wake's lease, say); on PostgreSQL such a transaction never fails for a conflict with another.
+   * SQLite runs one transaction at a time: both are the same there.
+   */
+  isolation?: "serializable" | "read committed";
 }
 
 export interface Store extends StoreQueries {
   readonly dialect: "sqlite" | "postgres";
-  /** Runs `fn` in one transaction: everything it writes commits together or not at all. */
-  transaction<T>(fn: (tx: StoreQueries) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: everything it writes commits together or not at all, as if no
+   * other transaction ran at the same time. On PostgreSQL a conflicting transaction is retried, so
+   * `fn` may run more than once: it must have no effect outside `tx`.
+   */
+  transaction<T>(fn: (tx: StoreQueries) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Table name → row count; used by tests and `cadre migrate`. */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;

@@ -1,12 +1,15 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
 import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
-import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, wakeAgent, type WakeResult } from "@cadre/company";
+import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, usageOfRun, wakeAgent, type WakeResult } from "@cadre/company";
+import { findModel, summariseUsage } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { openData } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
+import { parseProfile, withProfile } from "../client/legacy-server.js";
+import { formatUsage } from "../usage-format.js";
 
-export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--json]
+export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--profile semantic|legacy] [--json]
 
 Creates a company from the built-in template (or reuses the one already in DIR), wakes its CEO and
 streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
@@ -17,6 +20,8 @@ Options:
   --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
                     (default: anthropic or openai when its API key is set, else offline)
   --seed N          seed of the offline model's variation (default: random per run)
+  --profile P       the CEO's prompt profile for this wake: semantic (default) or legacy, the old
+                    hard-coded turn whose bash tool hires by node -e fetch POSTs (C4-7)
   --json            end with one JSON line: the summary of SPEC §4
   -h, --help        this help`;
 
@@ -47,12 +52,13 @@ async function ensureCompany(store: Store, io: CliIO, connector: string | undefi
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" } });
+  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" } });
   if (values.help) {
     io.out(`${DEMO_HELP}\n`);
     return 0;
   }
   const seed = values.seed;
+  const profile = parseProfile("demo", values.profile);
   if (seed !== undefined && !/^\d{1,15}$/.test(seed)) throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
   const { dataDir, store } = await openData(values.data);
   try {
@@ -65,7 +71,8 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     io.out(`CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`);
     io.out(`mode      ${before.mode} (${before.modeReason})\n`);
     const render = createRenderer(io.out, "CEO");
-    const result: WakeResult = await wakeAgent({
+    const result: WakeResult = await withProfile({ store, dataDir, io, agentId: before.ceo.id, profile }, (byProfile) => wakeAgent({
+      ...byProfile,
       store,
       agentId: before.ceo.id,
       dataDir,
@@ -74,7 +81,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       ...(seed !== undefined ? { seed: Number(seed) } : {}),
       onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
       onEvent: render,
-    });
+    }));
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
@@ -83,20 +90,23 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     io.out(`  team       ${hires.length} hire(s): ${hires.map((a) => `${a.name} (${a.role}, via ${a.via})`).join("; ") || "none"}\n`);
     for (const a of approvals) io.out(`  approval   ${a.id} ${a.type} — ${a.status}\n`);
     const u = result.usage;
-    io.out(`  usage      input ${u.inputTokens}, output ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}, cache hit rate ${(u.cacheHitRate * 100).toFixed(1)}%\n`);
+    // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
+    const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
+    io.out(`  usage      ${formatUsage(summary)}\n`);
+    io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
     const pending = approvals.find((a) => a.status === "pending");
     if (pending) io.out(`  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`);
     if (values.json) {
-      const summary = {
+      const line = {
         companyId: company.id,
         ceo: { agentId: before.ceo.id, connectorId: before.ceo.connectorId, model: before.ceo.model },
         ceoMode: result.modeAfter,
         initialCue: { text: result.cue, tokens: result.cueTokens },
         hires: hires.map((a) => ({ agentId: a.id, name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
-        usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, cacheHitRate: u.cacheHitRate },
+        usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, cacheHitRate: summary.hitRate },
       };
-      io.out(`${JSON.stringify(summary)}\n`);
+      io.out(`${JSON.stringify(line)}\n`);
     }
     return result.terminal === "done" ? 0 : 1;
   } finally {

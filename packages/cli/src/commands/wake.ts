@@ -4,26 +4,31 @@ import { COMMON_OPTIONS, parse } from "../args.js";
 import { openData } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
+import { parseProfile, withProfile } from "../client/legacy-server.js";
 
-export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--data DIR] [--json]
+export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--profile semantic|legacy] [--data DIR] [--json]
 
 Wakes one agent and streams its run. The CEO's cue and instructions follow its mode; the trigger
 defaults to approval_decided when the operator decided something since the agent's last run,
-else routine. Team members can only be woken once the strategy is approved.`;
+else routine. Team members can only be woken once the strategy is approved.
+--profile chooses the CEO's prompt profile for this wake (default: the company's): legacy is the old
+hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served for the wake.`;
 
 export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse("wake", args, { ...COMMON_OPTIONS, trigger: { type: "string" }, seed: { type: "string" } }, 1);
+  const { values, positionals } = parse("wake", args, { ...COMMON_OPTIONS, trigger: { type: "string" }, seed: { type: "string" }, profile: { type: "string" } }, 1);
   if (values.help) return io.out(`${WAKE_HELP}\n`), 0;
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("wake: AGENT_ID is required (see `cadre agents list`)");
   const trigger = values.trigger as WakeTrigger | undefined;
   if (trigger && !WAKE_TRIGGERS.includes(trigger)) throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
   if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed)) throw new UsageError(`wake: --seed must be a whole number`);
+  const profile = parseProfile("wake", values.profile);
   const { dataDir, store } = await openData(values.data);
   try {
     const agent = await store.getAgent(agentId);
     const render = createRenderer(io.out, agent?.name ?? "agent");
-    const result = await wakeAgent({
+    const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) => wakeAgent({
+      ...byProfile,
       store,
       agentId,
       dataDir,
@@ -32,7 +37,7 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
       ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
       onStart: ({ run, cue, cueTokens, mode }) => io.out(`run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`),
       onEvent: render,
-    });
+    }));
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
     if (values.json) {
       io.out(`${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage })}\n`);

@@ -4,9 +4,12 @@
 // adapts to refusals. Seeded variation (team size 3–5, role wording) makes samples differ.
 import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core";
 import { type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
+import { offlineLegacyCeoScript } from "./legacy-ceo-script.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 
 const MAX_TOOL_CALLS = 16;
+/** The low end of the "three to five roles" the team-building document calls reasonable. */
+const MIN_TEAM = 3;
 
 function text(t: string): ScriptReply {
   return { content: [{ type: "text", text: t }] };
@@ -20,7 +23,7 @@ interface Plan {
   roles: Array<{ option: RoleOption; name: string; role: string }>;
 }
 
-function planTeam(view: PromptView, seed: number | string): Plan {
+export function planTeam(view: PromptView, seed: number | string): Plan {
   const random = seededRandom(`${seed}:team`);
   const size = between(random, 3, 5);
   const taken = new Set(view.directory.filter((m) => !m.self).map((m) => m.department));
@@ -36,7 +39,7 @@ function planTeam(view: PromptView, seed: number | string): Plan {
 }
 
 /** The first ready connector and its first model, unless a refusal told us otherwise. */
-function chooseRoute(view: PromptView): { connectorId: string; model: string } | undefined {
+export function chooseRoute(view: PromptView): { connectorId: string; model: string } | undefined {
   const ready = view.connectors.find((c) => c.ready && c.models.length > 0);
   return ready ? { connectorId: ready.id, model: ready.models[0] as string } : undefined;
 }
@@ -47,7 +50,7 @@ function afterColon(message: string, label: string): string[] {
 }
 
 /** Adjusts the last refused hire from what the refusal says; undefined = give up on that role. */
-function repairHire(last: ToolCallRecord, view: PromptView): Record<string, unknown> | undefined {
+export function repairHire(last: ToolCallRecord, view: PromptView): Record<string, unknown> | undefined {
   const args = { ...last.arguments };
   const message = last.resultText;
   if (message.includes("`model`")) {
@@ -66,7 +69,7 @@ function repairHire(last: ToolCallRecord, view: PromptView): Record<string, unkn
   return undefined;
 }
 
-function strategyText(view: PromptView, team: string[]): string {
+export function strategyText(view: PromptView, team: string[]): string {
   const lines = [
     `# Strategy for ${view.companyName}`,
     "",
@@ -85,6 +88,9 @@ function strategyText(view: PromptView, team: string[]): string {
 }
 
 export const offlineCeoScript: Script = ({ context, seed }) => {
+  // The legacy profile (C4-7) offers a shell instead of the company tools.
+  const offered = (context.tools ?? []).map((t) => t.name);
+  if (offered.includes("bash") && !offered.includes("hire_agent")) return offlineLegacyCeoScript({ context, seed });
   const view = readPrompt(context);
   const history = toolHistory(context.messages);
   const last = history.at(-1);
@@ -114,7 +120,10 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
   // team-building, strategy-drafting, revising
   const plan = planTeam(view, seed);
   const needsHires = view.mode === "team-building" || (view.mode === "revising" && plan.roles.length > 0 && Boolean(view.operatorNote));
-  const planned = view.mode === "strategy-drafting" ? [] : needsHires ? plan.roles : [];
+  // Drafting a strategy with a team below the smallest reasonable size (three), a model fills the
+  // roles the goal clearly needs first; a hire it cannot make there is no reason not to file.
+  const missing = Math.max(0, MIN_TEAM - view.directory.filter((m) => !m.self).length);
+  const planned = view.mode === "strategy-drafting" ? (canHire ? plan.roles.slice(0, missing) : []) : needsHires ? plan.roles : [];
   if (planned.length > 0 && !canHire) return text("I need to hire my team, but no way to hire is available to me in this session.");
 
   // Retry a refused hire once the refusal says how.

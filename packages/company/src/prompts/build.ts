@@ -1,6 +1,6 @@
 // Builds an agent's system prompt from the company state, in the MC-3 segment order. Everything
 // here changes only between sessions (a hire, a decision); nothing volatile goes in.
-import { type AssembledPrompt, assembleSystemPrompt, type SegmentId } from "@cadre/core";
+import { type AssembledPrompt, assembleSystemPrompt, type SegmentInput, type ToolDefinition } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
 import type { CeoMode } from "../modes.js";
@@ -55,16 +55,48 @@ export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: C
   return lines.join("\n");
 }
 
+/** Values copied from stored records into the prompt: exempt from the volatile-pattern check (MC-3). */
+function recordValues(state: CompanyState, agent: AgentRow): string[] {
+  const strategy = state.latestStrategy;
+  return [
+    state.company.id,
+    state.company.name,
+    state.company.goal,
+    ...[agent, ...state.activeAgents].flatMap((a) => [a.id, a.name, a.role, a.description]),
+    ...state.connectors.map((c) => c.id),
+    ...(strategy ? [strategy.title, strategy.decisionNote ?? ""] : []),
+  ];
+}
+
 export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   const { state, agent, mode } = input;
+  const values = recordValues(state, agent);
   const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${MODE_DOCUMENTS[mode]}` : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
-  const segments: Array<{ id: SegmentId; text: string }> = [
+  const segments: SegmentInput[] = [
     { id: "harness-preset", text: HARNESS_PRESETS.pi },
-    { id: "product-append", text: product },
+    { id: "product-append", text: product, recordValues: values },
     { id: "memory-rules", text: MEMORY_RULES },
   ];
-  if (!input.remote) segments.push({ id: "contacts", text: contactsSegment(state, agent) });
-  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode) });
-  segments.push({ id: "memory-index", text: `## MEMORY.md\n${input.memoryIndex?.trim() || "(no notes yet)"}` });
+  if (!input.remote) segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
+  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode), recordValues: values });
+  const notes = input.memoryIndex?.trim() || "(no notes yet)";
+  // MEMORY.md is the agent's own notes as read at session start: dated notes are its content.
+  segments.push({ id: "memory-index", text: `## MEMORY.md\n${notes}`, recordValues: [notes] });
   return assembleSystemPrompt(segments);
+}
+
+/** What a session is built from: its system prompt and its tools, fixed together (MC-3). */
+export interface SessionBuild {
+  prompt: AssembledPrompt;
+  /** Frozen: the session's tool list never changes (BaseAgent refuses a change). */
+  tools: readonly ToolDefinition[];
+}
+
+/**
+ * Builds a session's prompt and registers its tools at one point, from one company-state snapshot:
+ * the contacts segment is evaluated here, together with tool registration, and stays as it is for
+ * the whole session even when the company changes meanwhile (MC-3); remote sessions get none.
+ */
+export function buildSession(input: BuildPromptInput & { tools: readonly ToolDefinition[] }): SessionBuild {
+  return { prompt: buildAgentPrompt(input), tools: Object.freeze([...input.tools]) };
 }

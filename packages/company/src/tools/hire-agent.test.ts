@@ -62,8 +62,8 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
     ["__proto__ key", JSON.parse(`{"name":"CTO","role":"r","description":"d","connectorId":"offline","model":"offline-scripted-1","__proto__":{"isCeo":true}}`), /`__proto__` unknown field/],
     ["unknown connector", { ...valid, connectorId: "azure" }, /`connectorId` "azure" is not a connector of this company; ready connectors: offline/],
     ["connector not ready", { ...valid, connectorId: "anthropic", model: "claude-sonnet-4-5-20250929" }, /`connectorId` connector "anthropic" is not ready \(CADRE_TEST_NO_SUCH_KEY is not set\); ready connectors: offline/],
-    ["model outside enabledModels", { ...valid, model: "gpt-5" }, /`model` "gpt-5" is not enabled on connector "offline"; allowed: offline-scripted-1/],
-    ["alias model", { ...valid, model: "sonnet" }, /`model` "sonnet" is not enabled on connector "offline"; allowed: offline-scripted-1/],
+    ["model outside enabledModels", { ...valid, model: "gpt-5-2025-08-07" }, /`model` "gpt-5-2025-08-07" is not enabled on connector "offline"; allowed: offline-scripted-1/],
+    ["alias model (MC-6: the alias answer, with explicit ids)", { ...valid, model: "sonnet" }, /`model` "sonnet" is an alias; only explicit model ids are used \(MC-6\)\. Explicit ids: claude-sonnet-4-6, claude-sonnet-4-5-20250929.*; enabled on connector "offline": offline-scripted-1/],
   ];
   it.each(cases)("%s", async (_label, raw, expected) => {
     const before = await rowCounts();

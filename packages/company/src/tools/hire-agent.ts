@@ -1,7 +1,7 @@
 // hire_agent (C4-1): a tool, not an HTTP call from a shell. The schema below is the one definition
 // behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
 import { randomUUID } from "node:crypto";
-import { type ToolDefinition, type ValidationResult, resolveModel, textOutcome } from "@cadre/core";
+import { type ToolDefinition, type ValidationResult, modelIdProblem, textOutcome } from "@cadre/core";
 import type { AgentRow, Department, Store } from "@cadre/store";
 import { readiness } from "../connectors.js";
 import { modeAllows, modesAllowing } from "../modes.js";
@@ -67,10 +67,16 @@ export async function hireAgent(store: Store, actor: Actor, input: HireAgentInpu
     if (!connector) return refuse("connectorId", `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`);
     const ready = readiness(connector);
     if (!ready.ready) return refuse("connectorId", `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`);
+    // An alias gets the alias answer, naming explicit ids, before the enabled-models check (MC-6).
+    const modelProblem = modelIdProblem(input.model);
+    if (modelProblem?.kind === "alias") {
+      return refuse("model", `"${input.model}" is an alias; only explicit model ids are used (MC-6). Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`);
+    }
     if (!connector.enabledModels.includes(input.model)) {
       return refuse("model", `"${input.model}" is not enabled on connector "${connector.id}"; allowed: ${connector.enabledModels.join(", ")}`);
     }
-    resolveModel(input.model); // enabledModels only ever hold explicit ids; this guards old data (MC-6)
+    // enabledModels only ever hold explicit ids; this guards old data written before a registry change.
+    if (modelProblem) return refuse("model", `"${input.model}" is not a model Cadre can route (${modelProblem.message})`);
     const taken = state.activeAgents.find((a) => a.name.toLocaleLowerCase() === input.name.toLocaleLowerCase());
     if (taken) return refuse("name", `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`);
     if (state.activeAgents.length >= state.company.settings.maxTeamSize) {

@@ -3,6 +3,7 @@
 // and the rule that a started stream never throws — failures become events.
 import { EventQueue } from "../event-queue.js";
 import { errorMessage } from "../errors.js";
+import { describeToolListChange, ToolListFrozenError } from "../prompt/tool-list.js";
 import type { AgentEvent, ModelInfo, TerminalStatus, Usage } from "../types.js";
 import type { ToolDefinition } from "./tool.js";
 
@@ -85,6 +86,30 @@ export abstract class BaseAgent {
       }
     })();
     return queue;
+  }
+
+  /**
+   * Tools and MCP servers are fixed for a session (MC-3): the same list again is a no-op, any
+   * addition, removal, reordering or redefinition is refused with ToolListFrozenError.
+   */
+  setTools(tools: readonly ToolDefinition[]): void {
+    const change = describeToolListChange(this.config.tools, tools);
+    if (change) throw new ToolListFrozenError(this.config.sessionId, change);
+  }
+
+  /**
+   * Drops the last `count` messages of the transcript. Only the transcript changes: the system
+   * prompt (with its MEMORY.md snapshot) and the tools stay as they were, so the cached prefix
+   * survives (MC-3). Refused while a turn runs.
+   */
+  rewind(count: number): void {
+    if (this.active) throw new SessionBusyError(this.config.sessionId);
+    this.dropLastMessages(count);
+  }
+
+  /** Harness-specific transcript cut behind `rewind`. */
+  protected dropLastMessages(_count: number): void {
+    throw new Error(`session ${this.config.sessionId}: this harness cannot rewind`);
   }
 
   /** Best-effort interrupt of the running turn; the turn still ends with one `cancelled` event. */

@@ -3,10 +3,14 @@
 import { afterEach, beforeEach, describe, vi } from "vitest";
 import type { Store } from "../types.js";
 import { approvalContract } from "./approvals.contract.js";
+import { concurrencyContract } from "./concurrency.contract.js";
+import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { runContract } from "./runs.contract.js";
 import { textContract } from "./text.contract.js";
+import { tokenContract } from "./tokens.contract.js";
 import { transactionContract } from "./transactions.contract.js";
+import { wakeContract } from "./wakes.contract.js";
 
 export function storeContract(name: string, open: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
@@ -32,5 +36,9 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     runContract(current);
     transactionContract(current, open);
     textContract(current);
+    tokenContract(current);
+    feedContract(current);
+    concurrencyContract(current);
+    wakeContract(current);
   });
 }

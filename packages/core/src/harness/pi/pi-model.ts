@@ -1,6 +1,7 @@
 // Maps a registry entry (plus a connector's route) to the pi-ai Model object Pi's loop needs.
 import { getModels, type Model } from "@mariozechner/pi-ai";
 import { InternalError } from "../../errors.js";
+import { catalogueIdOf } from "../../models/registry.js";
 import { OFFLINE_API, OFFLINE_PROVIDER } from "../../offline/scripted-model.js";
 import type { ModelInfo } from "../../types.js";
 
@@ -16,9 +17,11 @@ export function toPiModel(info: ModelInfo, route: PiRoute = {}): Model<any> {
       return { id: info.id, name: `${info.id} (offline)`, api: OFFLINE_API, provider: OFFLINE_PROVIDER, baseUrl: "offline://", reasoning: false, input: ["text"], cost, contextWindow: info.contextWindow, maxTokens: info.maxOutput };
     case "anthropic":
     case "openai": {
-      const model = getModels(info.provider).find((m) => m.id === info.id);
+      // Dated OpenAI ids route through the catalogue entry of their family (MC-6), sent as dated.
+      const catalogueId = catalogueIdOf(info.id);
+      const model = getModels(info.provider).find((m) => m.id === catalogueId);
       if (!model) throw new InternalError(`model ${info.id} is in the registry but pi-ai has no route for it`);
-      return model;
+      return catalogueId === info.id ? model : { ...model, id: info.id };
     }
     case "openai-compatible":
       if (!route.baseUrl) throw new InternalError(`model ${info.id} needs a base URL (openai-compatible connector)`);

@@ -1,0 +1,33 @@
+// The legacy profile (C4-7) needs a running API: its CEO hires by `node -e` fetch POSTs. A local
+// `cadre wake` / `cadre demo` with that profile serves the API on a free loopback port for the
+// length of the wake, over the same store, with a throwaway operator token.
+import type { PromptProfile, Store } from "@cadre/store";
+import { startServer } from "@cadre/server";
+import { type CliIO, UsageError } from "../io.js";
+
+export const PROFILES: readonly PromptProfile[] = ["semantic", "legacy"];
+
+export function parseProfile(command: string, value: string | undefined): PromptProfile | undefined {
+  if (value === undefined) return undefined;
+  if (!(PROFILES as readonly string[]).includes(value)) throw new UsageError(`${command}: --profile must be one of ${PROFILES.join(", ")} (got "${value}")`);
+  return value as PromptProfile;
+}
+
+/** Runs `wake` with the profile's options: for a legacy wake, inside a loopback server's lifetime. */
+export async function withProfile<T>(
+  input: { store: Store; dataDir: string; io: CliIO; agentId: string; profile: PromptProfile | undefined },
+  wake: (options: { profile?: PromptProfile; apiUrl?: string }) => Promise<T>,
+): Promise<T> {
+  const { store, io } = input;
+  const agent = await store.getAgent(input.agentId);
+  const company = agent && (await store.getCompany(agent.companyId));
+  const effective = input.profile ?? (agent?.isCeo ? company?.settings.profile : undefined) ?? "semantic";
+  if (effective !== "legacy") return wake(input.profile ? { profile: input.profile } : {});
+  const server = await startServer({ store, port: 0, dataDir: input.dataDir, env: io.env, log: (line) => io.err(`${line}\n`) });
+  io.out(`legacy profile: the API for this wake is served at ${server.url}\n`);
+  try {
+    return await wake({ profile: "legacy", apiUrl: server.url });
+  } finally {
+    await server.close();
+  }
+}

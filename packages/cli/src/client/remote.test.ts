@@ -1,0 +1,64 @@
+// The CLI's --server mode: its usage errors, and the API's refusals mapped to exit codes.
+import { type RunningServer, startServer } from "@cadre/server";
+import { openStore, type Store } from "@cadre/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CliIO } from "../io.js";
+import { main } from "../main.js";
+
+let store: Store;
+let server: RunningServer;
+beforeEach(async () => {
+  store = await openStore({ memory: true });
+  server = await startServer({ store, port: 0, env: {}, log: () => {} });
+});
+afterEach(async () => {
+  await server.close();
+  await store.close();
+});
+
+async function cli(env: Record<string, string>, ...argv: string[]) {
+  let out = "";
+  let err = "";
+  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env, stdin: (async function* () {})() };
+  return { code: await main(argv, io), out, err };
+}
+
+describe("--server", () => {
+  it("needs a token and an http URL, has no --data, and names the commands it supports", async () => {
+    expect((await cli({}, "agents", "list", "--server", server.url)).err).toMatch(/needs a token/);
+    expect((await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "ftp://host")).code).toBe(2);
+    expect((await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server")).code).toBe(2);
+    expect((await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "list", "--server", server.url, "--data", "/tmp/x")).err).toMatch(/--data has no meaning/);
+    const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
+    expect(demo.code).toBe(2);
+    expect(demo.err).toMatch(/does not work with --server; these do: company show, agents list/);
+  });
+
+  it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 1", async () => {
+    const bad = await cli({ CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" }, "company", "show", "--server", server.url);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/\(401\): the token is not valid/);
+    const none = await cli({ CADRE_TOKEN: server.operatorToken }, "company", "show", "--server", server.url);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/no company on/);
+    const missing = await cli({ CADRE_TOKEN: server.operatorToken }, "approvals", "approve", "apr_missing", "--server", server.url);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/404.*not found/);
+    const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "http://127.0.0.1:9");
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/cannot reach the Cadre API/);
+  });
+
+  it("an agent token sees only its own company and cannot decide approvals", async () => {
+    const create = async (name: string) => (await fetch(`${server.url}/api/companies`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" }, body: JSON.stringify({ name }) })).json() as Promise<{ id: string; ceoAgentId: string }>;
+    const a = await create("A");
+    await create("B");
+    const key = (await (await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}` } })).json()) as { token: string };
+    const show = await cli({ CADRE_TOKEN: key.token }, "company", "show", "--server", server.url, "--json");
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.out).company.id).toBe(a.id);
+    const decide = await cli({ CADRE_TOKEN: key.token }, "approvals", "approve", "apr_any", "--server", server.url);
+    expect(decide.code).toBe(2);
+    expect(decide.err).toMatch(/403/);
+  });
+});

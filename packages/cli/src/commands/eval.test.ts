@@ -1,0 +1,85 @@
+// `cadre eval` in-process through main(): exit codes, progress on stderr, the --json contract.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliIO } from "../io.js";
+import { main } from "../main.js";
+
+const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
+let dir: string;
+
+async function cli(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
+  const code = await main(argv, io);
+  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cadre-eval-cli-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("cadre eval", () => {
+  it("help, and bad usage exits 2 with a message", async () => {
+    const help = await cli("eval", "--help");
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/cadre eval record --profile P --out DIR/);
+    expect((await cli("eval")).code).toBe(2);
+    const noBaseline = await cli("eval", "run", "--profile", "semantic");
+    expect(noBaseline).toMatchObject({ code: 2, err: expect.stringMatching(/eval run: --baseline is required/) });
+    const badProfile = await cli("eval", "record", "--profile", "nope", "--out", join(dir, "x"));
+    expect(badProfile).toMatchObject({ code: 2, err: expect.stringMatching(/unknown profile "nope"; profiles: semantic, legacy/) });
+    const misplaced = await cli("eval", "scenarios", "--baseline", dir);
+    expect(misplaced).toMatchObject({ code: 2, err: expect.stringMatching(/eval scenarios: --baseline does not apply here/) });
+    const notARecording = await cli("eval", "run", "--profile", "semantic", "--baseline", dir);
+    expect(notARecording).toMatchObject({ code: 2, err: expect.stringMatching(/manifest\.json: cannot read the recording manifest/) });
+  });
+
+  it("`eval scenarios` lists the built-in states; a bad user file is named with its field (exit 2)", async () => {
+    const listed = await cli("eval", "scenarios", "--json");
+    expect(listed.code).toBe(0);
+    expect(listed.json().scenarios.length).toBeGreaterThanOrEqual(12);
+    expect(listed.out).toMatch(/no-ready-connector\s+team-building\s+team 0, approvals none, ready: none/);
+    const mine = join(dir, "mine");
+    await rm(mine, { recursive: true, force: true });
+    await mkdir(mine);
+    await writeFile(join(mine, "broken.json"), JSON.stringify({ schemaVersion: 1, id: "b", title: "B", expectMode: "team-building", company: { name: "B" }, connectors: [{ id: "offline", kind: "offline", ready: "yes" }] }));
+    const bad = await cli("eval", "scenarios", "--scenarios", mine);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/broken\.json: connectors\[0\]\.ready: must be true or false, got a string/);
+  });
+
+  it("record, then run --json: progress on stderr, tables and gate matrix on stdout, the SPEC §4 line last, exit 0", async () => {
+    const baseline = join(dir, "baseline");
+    const recorded = await cli("eval", "record", "--profile", "semantic", "--samples", "1", "--seed", "4", "--out", baseline);
+    expect(recorded.code).toBe(0);
+    expect(recorded.err).toMatch(/^\[ ?\d+\/16\] \S+ #0 /m);
+    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", baseline, "--out", join(dir, "report"), "--json");
+    expect(run.err).toMatch(/\[16\/16\]/);
+    expect(run.out).toMatch(/Gate matrix/);
+    expect(run.code).toBe(0);
+    const summary = run.json();
+    expect(Object.keys(summary)).toEqual(expect.arrayContaining(["scenarios", "toolCoverage", "cueTokens", "gates"]));
+    expect(summary.scenarios[0]).toMatchObject({ id: expect.any(String), passed: true });
+    expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
+    for (const g of Object.values(summary.gates) as Array<{ pass: boolean; evidence: string }>) expect(g).toEqual({ pass: true, evidence: expect.any(String) });
+    expect(summary.toolCoverage).toBe(1);
+    expect(summary.cueTokens).toBeLessThanOrEqual(80);
+
+    const compared = await cli("eval", "compare", "--baseline", baseline, "--candidate", join(dir, "report", "candidate"), "--out", join(dir, "compare"));
+    expect(compared.code).toBe(0);
+  });
+
+  it("a broken candidate exits 1 and says which gate failed and why", async () => {
+    const baseline = join(dir, "baseline");
+    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", baseline, "--break", "hide-tool", "--out", join(dir, "broken"), "--json");
+    expect(run.code).toBe(1);
+    expect(run.json().gates.G3).toEqual({ pass: false, evidence: expect.stringMatching(/in 0 state\(s\); 10 required/) });
+    expect(run.out).toMatch(/RESULT: G3, G4, G5 failed/);
+  });
+});

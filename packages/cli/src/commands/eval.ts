@@ -1,0 +1,189 @@
+// `cadre eval scenarios|record|run|compare`: a thin layer over @cadre/evals. Progress goes to
+// stderr; the report to stdout; with --json the last stdout line is the summary of SPEC §4.
+import {
+  BREAKS,
+  BUILTIN_SCENARIOS_DIR,
+  CEO_CONNECTORS,
+  type CompareSettings,
+  compareRecordings,
+  DEFAULT_COMPARE_SETTINGS,
+  type Evaluation,
+  evaluateCandidate,
+  loadScenarios,
+  PROFILES,
+  progressLine,
+  recordBaseline,
+  renderTerminal,
+  SCENARIO_SCHEMA_VERSION,
+  summaryOf,
+  TRAJECTORY_MODES,
+  type TrajectoryMode,
+} from "@cadre/evals";
+import { parse } from "../args.js";
+import { type CliIO, UsageError } from "../io.js";
+
+const DEFAULT_OUT = ".cadre/eval-report";
+
+export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare> [options]
+
+Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
+store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
+comparison with a recorded baseline, pass^k, and gates G1–G5 with their evidence.
+
+  cadre eval scenarios [--scenarios DIR]... [--json]
+      list the scenarios (each file validated and seeded once; a bad file is named with its field)
+  cadre eval record --profile P --out DIR [--samples K] [run options]
+      run a profile and write its traces as a baseline (manifest.json + traces/)
+  cadre eval run --profile P --baseline DIR [--samples K] [--out DIR] [run options] [compare options]
+      run a candidate, compare, print a table per scenario and the gate matrix, write report.json,
+      report.md, report.html (and the candidate's traces under DIR/candidate); exit 1 when a gate fails
+  cadre eval compare --baseline DIR --candidate DIR [--out DIR] [compare options]
+      compare two recorded runs without running anything
+
+Run options:
+  --profile P          ${Object.keys(PROFILES).join(" | ")}
+  --samples K          samples per scenario (default 8)
+  --seed N             run seed; sample i of scenario s gets a seed derived from it (record: default random,
+                       reported; run: default the baseline's, so samples are paired with the baseline's)
+  --concurrency N      samples in flight at once (default: CPUs, at most 4)
+  --connector ID       the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline; others need their API key)
+  --scenarios DIR      scenario directory, repeatable (default ${BUILTIN_SCENARIOS_DIR})
+  --only ID,ID         only these scenarios
+  --break NAME         a deliberately broken candidate: ${Object.values(BREAKS).map((b) => `${b.name} (${b.description})`).join("; ")}
+Compare options:
+  --out DIR            report directory (default ${DEFAULT_OUT})
+  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
+  --min-pass X         see --k
+  --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
+  --json               end with one JSON line: { scenarios: [{ id, passed, … }], toolCoverage, cueTokens, gates }
+
+Scenario files: JSON, schemaVersion ${SCENARIO_SCHEMA_VERSION}; see evals/README.md.`;
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+  profile: { type: "string" },
+  samples: { type: "string" },
+  seed: { type: "string" },
+  concurrency: { type: "string" },
+  connector: { type: "string" },
+  scenarios: { type: "string", multiple: true },
+  only: { type: "string" },
+  break: { type: "string" },
+  out: { type: "string" },
+  baseline: { type: "string" },
+  candidate: { type: "string" },
+  k: { type: "string" },
+  "min-pass": { type: "string" },
+  trajectory: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parse<typeof OPTIONS>>["values"];
+
+function wholeNumber(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < min) throw new UsageError(`eval: --${name} must be a whole number ≥ ${min} (got "${raw}")`);
+  return Number(raw);
+}
+
+function need(sub: string, name: string, value: string | undefined): string {
+  if (value === undefined) throw new UsageError(`eval ${sub}: --${name} is required (see cadre eval --help)`);
+  return value;
+}
+
+function allowOnly(sub: string, values: Values, allowed: string[]): void {
+  const extra = Object.keys(values).filter((k) => !allowed.includes(k) && !["help", "json"].includes(k));
+  if (extra.length > 0) throw new UsageError(`eval ${sub}: --${extra[0]} does not apply here (see cadre eval --help)`);
+}
+
+const RUN_KEYS = ["profile", "samples", "seed", "concurrency", "connector", "scenarios", "only", "break"];
+const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
+
+function runOptions(sub: string, values: Values, io: CliIO) {
+  return {
+    profile: need(sub, "profile", values.profile),
+    samples: wholeNumber("samples", values.samples, 1) ?? 8,
+    env: io.env,
+    onProgress: (p: Parameters<typeof progressLine>[0]) => io.err(progressLine(p)),
+    ...(values.seed !== undefined ? { seed: wholeNumber("seed", values.seed, 0) as number } : {}),
+    ...(values.concurrency !== undefined ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number } : {}),
+    ...(values.connector !== undefined ? { connector: values.connector } : {}),
+    ...(values.scenarios ? { scenarioDirs: values.scenarios } : {}),
+    ...(values.only ? { only: values.only.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(values.break !== undefined ? { break: values.break } : {}),
+  };
+}
+
+function compareSettings(values: Values): Partial<CompareSettings> {
+  const settings: Partial<CompareSettings> = {};
+  const k = wholeNumber("k", values.k, 1);
+  if (k !== undefined) settings.k = k;
+  if (values["min-pass"] !== undefined) {
+    const x = Number(values["min-pass"]);
+    if (!(x >= 0 && x <= 1)) throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
+    settings.minPassK = x;
+  }
+  if (values.trajectory !== undefined) {
+    if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory)) throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
+    settings.trajectory = values.trajectory as TrajectoryMode;
+  }
+  return settings;
+}
+
+function printEvaluation(io: CliIO, evaluation: Evaluation, json: boolean | undefined): number {
+  io.out(renderTerminal(evaluation.report));
+  io.out(`report: ${evaluation.files.html} (also report.json, report.md)\n`);
+  if (json) io.out(`${JSON.stringify(summaryOf(evaluation.report, evaluation.files))}\n`);
+  return evaluation.report.passed ? 0 : 1;
+}
+
+async function scenariosCommand(values: Values, io: CliIO): Promise<number> {
+  allowOnly("scenarios", values, ["scenarios", "only"]);
+  const loaded = await loadScenarios(values.scenarios, values.only?.split(","));
+  for (const { scenario: s, file } of loaded) {
+    const ready = s.connectors.filter((c) => c.ready).map((c) => c.id);
+    io.out(`${s.id.padEnd(34)} ${s.expectMode.padEnd(18)} team ${s.team.filter((m) => m.status === "active").length}, approvals ${s.approvals.map((a) => a.status).join("/") || "none"}, ready: ${ready.join(", ") || "none"}\n`);
+    io.out(`${"".padEnd(34)} ${s.title} — ${file}\n`);
+  }
+  io.out(`${loaded.length} scenario(s)\n`);
+  if (values.json) {
+    io.out(`${JSON.stringify({ scenarios: loaded.map(({ scenario: s, file, hash }) => ({ id: s.id, title: s.title, mode: s.expectMode, file, hash, connectors: s.connectors.map((c) => ({ id: c.id, kind: c.kind, ready: c.ready, enabledModels: c.enabledModels })), team: s.team.length, approvals: s.approvals.map((a) => ({ type: a.type, status: a.status })) })) })}\n`);
+  }
+  return 0;
+}
+
+export async function evalCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse("eval", args, OPTIONS, 1);
+  const sub = positionals[0];
+  if (values.help || !sub) {
+    io.out(`${EVAL_HELP}\n`);
+    return sub || values.help ? 0 : 2;
+  }
+  switch (sub) {
+    case "scenarios":
+      return scenariosCommand(values, io);
+    case "record": {
+      allowOnly("record", values, [...RUN_KEYS, "out"]);
+      const out = need("record", "out", values.out);
+      const { result, manifest } = await recordBaseline({ ...runOptions("record", values, io), out });
+      const traces = [...result.traces.values()].flat();
+      io.out(`recorded ${manifest.scenarios.length} scenarios × ${manifest.samples} samples (profile ${manifest.profile} on ${manifest.connector}, seed ${manifest.seed}) in ${out}\n`);
+      io.out(`${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires\n`);
+      if (values.json) io.out(`${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id) })}\n`);
+      return 0;
+    }
+    case "run": {
+      allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS]);
+      const baseline = need("run", "baseline", values.baseline);
+      const evaluation = await evaluateCandidate({ ...runOptions("run", values, io), baseline, out: values.out ?? DEFAULT_OUT, settings: compareSettings(values) });
+      return printEvaluation(io, evaluation, values.json);
+    }
+    case "compare": {
+      allowOnly("compare", values, [...COMPARE_KEYS, "candidate"]);
+      const evaluation = await compareRecordings(need("compare", "baseline", values.baseline), need("compare", "candidate", values.candidate), values.out ?? DEFAULT_OUT, compareSettings(values));
+      return printEvaluation(io, evaluation, values.json);
+    }
+    default:
+      throw new UsageError(`eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare`);
+  }
+}

@@ -1,0 +1,39 @@
+// `cadre mcp --agent ID [--data DIR] [--run RUN_ID]`: the company tools of one agent as an MCP server
+// over stdio (SPEC §4). Codex reaches the tools this way, and so can any MCP client. The tools are
+// the ones a wake gives the agent — `companyTools(store, actor)`: the same JSON Schemas, the same
+// strict validation, the same handlers and rows, recorded `via: "tool"`.
+import { companyTools } from "@cadre/company";
+import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
+import { COMMON_OPTIONS, parse } from "../args.js";
+import { openData } from "../context.js";
+import { type CliIO, UsageError } from "../io.js";
+
+export const MCP_HELP = `Usage: cadre mcp --agent ID [--data DIR] [--run RUN_ID]
+
+Serves the company tools (hire_agent, file_approval) to one agent as an MCP server over stdio
+(tools/list, tools/call), for Codex or any other MCP client. Every call is validated and handled
+exactly as in a wake, and what it creates is recorded as made through the tool. --run records the
+calls against that run of the agent. Stdout carries only the protocol; the server ends when the
+client closes its stdin.`;
+
+export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse("mcp", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, agent: { type: "string" }, run: { type: "string" } });
+  if (values.help) return io.out(`${MCP_HELP}\n`), 0;
+  if (!values.agent) throw new UsageError("mcp: --agent ID is required (see `cadre agents list`)");
+  const { dataDir, store } = await openData(values.data);
+  try {
+    const agent = await store.getAgent(values.agent);
+    if (!agent) throw new NotFoundError(`mcp: agent ${values.agent} not found in ${dataDir}`);
+    if (agent.status !== "active") throw new UserInputError(`mcp: agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get the company tools`);
+    if (values.run !== undefined) {
+      const run = await store.getRun(values.run);
+      if (!run || run.agentId !== agent.id) throw new NotFoundError(`mcp: run ${values.run} is not a run of agent ${agent.id}`);
+    }
+    const tools = companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId: values.run ?? null });
+    io.err(`cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio\n`);
+    await serveToolsOverStdio(tools, { name: TOOL_SERVER_NAME });
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

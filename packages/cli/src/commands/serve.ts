@@ -1,0 +1,75 @@
+// `cadre serve`: the HTTP API on loopback, over the data directory's store, until SIGINT/SIGTERM.
+import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
+import { COMMON_OPTIONS, parse } from "../args.js";
+import { openData } from "../context.js";
+import { type CliIO, UsageError } from "../io.js";
+
+export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--retire-legacy-posts]
+
+Serves the Cadre API on loopback (127.0.0.1) over the data directory's store: companies,
+connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/openapi.json.
+Prints "listening on http://127.0.0.1:PORT" and, unless CADRE_OPERATOR_TOKEN is set (then that
+value is the operator token), "operator token: TOKEN". Stops on SIGINT or SIGTERM, letting running
+wakes end as cancelled.
+
+Options:
+  --port N                 port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+  --data DIR               data directory (default ./.cadre)
+  --database URL           keep the store in PostgreSQL (default CADRE_DATABASE_URL): several
+                           instances and \`cadre worker\`s then share it; live events reach the SSE
+                           subscribers of every instance
+  --no-worker              on PostgreSQL, run no wakes from the shared queue in this process
+  --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6, once the evaluation allows it)
+  -h, --help               this help
+
+Clients: CADRE_TOKEN=TOKEN cadre company show --server http://127.0.0.1:PORT`;
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(signal);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
+
+export async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse("serve", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, port: { type: "string" }, "retire-legacy-posts": { type: "boolean" }, database: { type: "string" }, "no-worker": { type: "boolean" } });
+  if (values.help) return io.out(`${SERVE_HELP}\n`), 0;
+  if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)) throw new UsageError(`serve: --port must be a whole number from 0 to 65535 (got "${values.port}")`);
+  const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
+  if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
+  const databaseUrl = values.database ?? io.env["CADRE_DATABASE_URL"];
+  const { dataDir, store } = await openData(values.data, databaseUrl);
+  // On PostgreSQL: the LISTEN/NOTIFY feed bus, and a worker taking queued wakes unless --no-worker.
+  const cluster = databaseUrl
+    ? await startClusterParts({ url: databaseUrl, worker: !values["no-worker"], dataDir, env: io.env, log: (line) => io.err(`${line}\n`) }).catch(async (error: unknown) => {
+        await store.close();
+        throw error;
+      })
+    : undefined;
+  try {
+    const server = await startServer({
+      ...(cluster ? { bus: cluster.bus } : {}),
+      store,
+      dataDir,
+      env: io.env,
+      port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
+      retireLegacyPosts: values["retire-legacy-posts"] ?? false,
+      log: (line) => io.err(`${line}\n`),
+      ...(fromEnv ? { operatorToken: fromEnv } : {}),
+    });
+    io.out(`listening on ${server.url}\n`);
+    if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
+    const signal = await untilSignal();
+    io.err(`cadre serve: ${signal}, shutting down\n`);
+    await server.close();
+    return 0;
+  } finally {
+    await cluster?.close();
+    await store.close();
+  }
+}

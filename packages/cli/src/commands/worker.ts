@@ -1,0 +1,64 @@
+// `cadre worker --database URL [--concurrency N]`: takes wakes from the shared queue in PostgreSQL
+// and runs them until SIGINT/SIGTERM. The worker itself lives in @cadre/server (cluster/).
+import { resolve } from "node:path";
+import { redactUrl, isPostgresUrl } from "@cadre/store";
+import { WakeWorker } from "@cadre/server";
+import { parse } from "../args.js";
+import { DEFAULT_DATA_DIR } from "../context.js";
+import { type CliIO, UsageError } from "../io.js";
+
+export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR]
+
+Takes wakes from the shared queue in PostgreSQL and runs them, on as many machines as you like,
+until SIGINT or SIGTERM (it then stops taking wakes and lets running ones finish, up to 30 s).
+A wake whose worker dies is recovered by another worker once its lease runs out: its run ends
+failed (one terminal event) and is not run again.
+
+  --database URL      postgres://… (default: CADRE_DATABASE_URL)
+  --concurrency N     wakes run at once by this worker (default 1)
+  --lease-seconds N   how long a silent worker keeps its wakes (default 30; heartbeat every third)
+  --data DIR          where agents' working folders live (default ./.cadre)
+  --queue-schema NAME pg-boss's schema (default pgboss)`;
+
+const OPTIONS = {
+  database: { type: "string" },
+  concurrency: { type: "string" },
+  "lease-seconds": { type: "string" },
+  data: { type: "string" },
+  "queue-schema": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function positiveInt(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`worker: --${name} must be a whole number from 1 to ${max}`);
+  return Number(value);
+}
+
+export async function workerCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse("worker", args, OPTIONS);
+  if (values.help) return io.out(`${WORKER_HELP}\n`), 0;
+  const url = values.database ?? io.env["CADRE_DATABASE_URL"];
+  if (!url || !isPostgresUrl(url)) throw new UsageError("worker: --database postgres://… (or CADRE_DATABASE_URL) is required; workers share a PostgreSQL store");
+  const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
+  const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
+  const worker = await WakeWorker.start({
+    url,
+    concurrency,
+    leaseMs: leaseSeconds * 1000,
+    dataDir: resolve(values.data ?? DEFAULT_DATA_DIR),
+    env: io.env,
+    ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}),
+    log: (line) => io.err(`${line}\n`),
+    onOutcome: (o) => io.err(`wake ${o.wakeId} (agent ${o.agentId}): ${o.outcome}${o.runId ? ` run ${o.runId}` : ""}${o.error ? ` — ${o.error}` : ""}\n`),
+  });
+  io.err(`worker ${worker.workerId} ready: taking wakes from ${redactUrl(url)} (concurrency ${concurrency}, lease ${leaseSeconds} s)\n`);
+  const signal = await new Promise<NodeJS.Signals>((done) => {
+    process.once("SIGINT", () => done("SIGINT"));
+    process.once("SIGTERM", () => done("SIGTERM"));
+  });
+  io.err(`worker ${worker.workerId}: ${signal}, finishing running wakes\n`);
+  await worker.stop();
+  io.err(`worker ${worker.workerId} stopped\n`);
+  return 0;
+}

@@ -1,0 +1,38 @@
+import { openStore, type Store } from "@cadre/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCompany } from "./companies.js";
+import { loadCompanyState } from "./state.js";
+import { companyUsageReport, runUsageReport } from "./usage-report.js";
+import { wakeAgent } from "./wake.js";
+
+let store: Store;
+beforeEach(async () => {
+  store = await openStore({ memory: true });
+});
+afterEach(async () => store.close());
+
+describe("usage reports per run, per agent, per company", () => {
+  it("sum the stored counters, split a run per model call, and price them from the registry", async () => {
+    const company = await createCompany(store, { name: "Acme", goal: "Build warehouse robots." });
+    const ceo = (await loadCompanyState(store, company.id)).ceo;
+    const first = await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 2 });
+    const second = await wakeAgent({ store, agentId: ceo.id, seed: 2 });
+
+    const run = await runUsageReport(store, first.run.id);
+    expect(run.turns!.length).toBeGreaterThan(1);
+    const summed = run.turns!.reduce((t, x) => ({ input: t.input + x.usage.input, output: t.output + x.usage.output, cacheRead: t.cacheRead + x.usage.cacheRead, cacheWrite: t.cacheWrite + x.usage.cacheWrite }), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(summed).toEqual({ input: first.usage.inputTokens, output: first.usage.outputTokens, cacheRead: first.usage.cacheReadTokens, cacheWrite: first.usage.cacheWriteTokens });
+    expect(run.usage).toMatchObject({ ...summed, total: summed.input + summed.output + summed.cacheRead + summed.cacheWrite, cost: 0 });
+    expect(run.usage.hitRate).toBeCloseTo(first.usage.cacheHitRate, 12);
+    expect(run.turns![0]!.usage.cacheRead).toBe(0); // cold first call
+    expect(run.turns![1]!.usage.hitRate).toBeGreaterThan(0.5);
+
+    const report = await companyUsageReport(store, company.id);
+    expect(report.runs.map((r) => r.runId)).toEqual([first.run.id, second.run.id]);
+    const ceoReport = report.agents.find((a) => a.agentId === ceo.id)!;
+    expect(ceoReport.runs).toBe(2);
+    expect(ceoReport.usage.input).toBe(first.usage.inputTokens + second.usage.inputTokens);
+    expect(report.usage.total).toBe(report.runs.reduce((n, r) => n + r.usage.total, 0));
+    expect(report.agents.filter((a) => a.agentId !== ceo.id).every((a) => a.runs === 0 && a.usage.total === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,164 @@
+// The Codex harness: a BaseAgent over @openai/codex-sdk. Each product turn is one `codex exec
+// --experimental-json` run on the session's thread (the first starts it, later ones resume it), and
+// its JSONL events come back through the codex translator. Codex runs the agent loop and starts the
+// MCP servers itself, so the company tools reach it as a stdio MCP server (`cadre mcp --agent ID`)
+// named in its configuration; the Cadre prompt is appended to Codex's own instructions as
+// `developer_instructions` (MC-3: harness preset first, product append after).
+//
+// Why the SDK and not `codex app-server`: the SDK's exec stream is the format our translator and its
+// fixtures cover, it is the vendor's supported embedding, and everything this harness needs — resume
+// by thread id, per-run config (MCP servers, instructions), abort — it offers. The app-server would
+// add in-process interrupts and approvals over JSON-RPC, which a headless `never`-approval company
+// does not use; a cancel here stops the exec process, after which the thread stays resumable.
+import type { CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
+import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
+import { errorMessage } from "../../errors.js";
+import { codexTranslator } from "../../translators/codex-jsonl/translator.js";
+import type { RecordTranslator } from "../../translators/drive.js";
+import type { JsonObject } from "../../translators/json.js";
+import type { AgentEvent } from "../../types.js";
+import { type CodexPolicy, DEFAULT_CODEX_POLICY } from "./policy.js";
+
+/** A stdio MCP server Codex starts for the session. */
+export interface CodexMcpServer {
+  command: string;
+  args: readonly string[];
+  /** Names of variables Codex passes on from its environment (values never go on a command line). */
+  envVars?: readonly string[];
+  /** Tools Codex may use from this server; default every tool of the session's frozen list. */
+  enabledTools?: readonly string[];
+  /** How long Codex waits for the server to start. Default 30 s (Codex's own default is 10 s; a cold `cadre` start can take seconds). */
+  startupTimeoutSec?: number;
+}
+
+export interface CodexAgentOptions {
+  /** Codex to start; default the binary of @openai/codex's platform package. Started directly (a script needs a shebang). */
+  executablePath?: string;
+  /** The Codex process's whole environment (the SDK does not merge it with ours); default ours. */
+  env?: Record<string, string | undefined>;
+  /** Working directory of the Codex run (the agent's working folder). */
+  cwd?: string;
+  policy?: CodexPolicy;
+  /** MCP servers by name: the company tools (`cadre mcp --agent ID`). */
+  mcpServers?: Readonly<Record<string, CodexMcpServer>>;
+  /** A Codex thread to continue on the first turn (later turns always resume this session's own). */
+  resume?: string;
+}
+
+export class CodexAgent extends BaseAgent {
+  private readonly codexOptions: CodexOptions;
+  private readonly threadOptions: ThreadOptions;
+  private readonly resume: string | undefined;
+  private thread: Thread | undefined;
+  /**
+   * One translator for the session: Codex reports thread-cumulative usage on every turn.completed
+   * (resumed runs included), and the translator turns those totals into per-turn increments.
+   */
+  private readonly translator: RecordTranslator = codexTranslator();
+  private line = 0;
+
+  constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
+    super(config);
+    const policy = options.policy ?? DEFAULT_CODEX_POLICY;
+    const codexOptions: CodexOptions = { config: codexConfig(config, options.mcpServers ?? {}) };
+    if (options.executablePath !== undefined) codexOptions.codexPathOverride = options.executablePath;
+    if (options.env !== undefined) codexOptions.env = definedOnly(options.env);
+    const threadOptions: ThreadOptions = {
+      model: config.model.id,
+      sandboxMode: policy.sandboxMode,
+      approvalPolicy: policy.approvalPolicy,
+      webSearchMode: policy.webSearch ? "live" : "disabled",
+      skipGitRepoCheck: true,
+    };
+    if (options.cwd !== undefined) threadOptions.workingDirectory = options.cwd;
+    this.codexOptions = codexOptions;
+    this.threadOptions = threadOptions;
+    this.resume = options.resume;
+  }
+
+  /** Codex's thread id (known once the first run started); later turns resume it. */
+  get vendorSessionId(): string | undefined {
+    return this.thread?.id ?? this.resume;
+  }
+
+  /** The session's one thread, made on first use (the SDK is loaded then: most users of @cadre/core never start Codex). */
+  private async sessionThread(): Promise<Thread> {
+    if (this.thread) return this.thread;
+    const { Codex } = await import("@openai/codex-sdk");
+    const codex = new Codex(this.codexOptions);
+    this.thread = this.resume !== undefined ? codex.resumeThread(this.resume, this.threadOptions) : codex.startThread(this.threadOptions);
+    return this.thread;
+  }
+
+  protected async execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome> {
+    const out: AgentEvent[] = [];
+    const flush = () => {
+      for (let i = 0; i < out.length; i++) emit(out[i]!);
+      out.length = 0;
+    };
+    let received = 0;
+    let ended: ThreadEvent | undefined; // turn.completed or turn.failed
+    let failure: string | undefined;
+    try {
+      // A cancel aborts the exec process (the SDK passes the signal to spawn).
+      const thread = await this.sessionThread();
+      const { events } = await thread.runStreamed(prompt, { signal });
+      for await (const event of events) {
+        received++;
+        this.translator.record(event as unknown as JsonObject, ++this.line, out);
+        flush();
+        if (event.type === "turn.completed" || event.type === "turn.failed") ended = event;
+      }
+    } catch (error) {
+      // The SDK throws when the process fails to start, is aborted or exits non-zero.
+      failure = errorMessage(error);
+    }
+
+    if (signal.aborted) {
+      if (ended === undefined) this.translator.end(out, "the turn was cancelled");
+      flush();
+      return { status: "cancelled", reason: "cancelled by the operator" };
+    }
+    if (ended?.type === "turn.failed") return { status: "failed", reason: ended.error.message }; // the translator reported it
+    if (ended?.type === "turn.completed") {
+      if (failure === undefined) return { status: "done" };
+      emit({ type: "error", code: "harness_exit", message: `Codex failed after its turn completed: ${failure}` });
+      return { status: "failed", reason: failure };
+    }
+    if (received === 0 && failure !== undefined) {
+      emit({ type: "error", code: "harness_start_failed", message: `Codex did not start: ${failure}` });
+      return { status: "failed", reason: failure };
+    }
+    // Cut before turn.completed: the translator closes the open turn and says so (never a hang).
+    this.translator.end(out, failure !== undefined ? `Codex stopped (${failure})` : "the Codex process ended");
+    flush();
+    return { status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" };
+  }
+}
+
+/** The per-run `--config` overrides: our prompt after Codex's own instructions, and the MCP servers. */
+function codexConfig(config: SessionConfig, servers: Readonly<Record<string, CodexMcpServer>>): NonNullable<CodexOptions["config"]> {
+  const mcp: Record<string, NonNullable<CodexOptions["config"]>> = {};
+  const toolNames = config.tools.map((t) => t.name);
+  for (const [name, server] of Object.entries(servers)) {
+    mcp[name] = {
+      command: server.command,
+      args: [...server.args],
+      // The session's tool list is frozen (MC-3): only those tools, whatever else a server offers.
+      enabled_tools: [...(server.enabledTools ?? toolNames)],
+      // Headless: the company tools must run without a person approving each call.
+      default_tools_approval_mode: "approve",
+      startup_timeout_sec: server.startupTimeoutSec ?? 30,
+    };
+    if (server.envVars && server.envVars.length > 0) mcp[name]["env_vars"] = [...server.envVars];
+  }
+  const out: NonNullable<CodexOptions["config"]> = { developer_instructions: config.systemPrompt };
+  if (Object.keys(mcp).length > 0) out["mcp_servers"] = mcp;
+  return out;
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}

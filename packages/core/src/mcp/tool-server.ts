@@ -1,0 +1,85 @@
+// ToolDefinition[] → an MCP server. The one adapter behind both transports: in-process for Claude
+// Code (the Agent SDK connects it to its control channel) and stdio for `cadre mcp` (Codex, any MCP
+// client). `tools/list` publishes each tool's own JSON Schema; `tools/call` runs the tool's strict
+// `validate` before `execute`, and every refusal — invalid input, an unknown tool, a handler refusal or
+// a handler that threw — comes back as an `isError` result with readable text, never as a protocol
+// error the model cannot see.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition, ToolOutcome } from "../agent/tool.js";
+import { errorMessage } from "../errors.js";
+import { TOOL_SERVER_NAME } from "./names.js";
+
+export interface ToolServerOptions {
+  /** MCP server name (default "cadre"). */
+  name?: string;
+  version?: string;
+  /** Shown to the model by clients that surface server instructions. */
+  instructions?: string;
+}
+
+/** Claude Code puts the model's tool_use id here on every tools/call. */
+const TOOL_USE_ID_META = "claudecode/toolUseId";
+
+/** The tool list exactly as `tools/list` answers it: names, descriptions and the tools' own JSON Schemas, in order. */
+export function toolListOf(tools: readonly ToolDefinition[]): Tool[] {
+  // A plain-JSON copy of each schema, made once per server (never per call): TypeBox schemas carry
+  // symbol keys that are not part of JSON Schema.
+  return tools.map((tool) => ({
+    name: tool.name,
+    title: tool.label,
+    description: tool.description,
+    inputSchema: JSON.parse(JSON.stringify(tool.parameters)) as Tool["inputSchema"],
+  }));
+}
+
+function refusal(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  // `details` are for logs and UI, never for the model (tool.ts): they stay out of the result.
+  const content = outcome.content.map((c) => (c.type === "text" ? { type: "text" as const, text: c.text } : { type: "image" as const, data: c.data, mimeType: c.mimeType }));
+  return { content, isError: outcome.isError };
+}
+
+/**
+ * Runs one call the way every harness path runs it: look the tool up, validate strictly, execute.
+ * Never throws: whatever goes wrong becomes an error result the model can read.
+ */
+export async function callTool(tools: readonly ToolDefinition[], name: string, args: unknown, context: { toolCallId: string; signal: AbortSignal | undefined }): Promise<CallToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return refusal(`Unknown tool "${name}"; this server offers: ${tools.map((t) => t.name).join(", ") || "no tools"}.`);
+  const checked = tool.validate(args ?? {});
+  if (!checked.ok) return refusal(checked.message);
+  try {
+    return toCallToolResult(await tool.execute(checked.value, context));
+  } catch (error) {
+    return refusal(`${name} failed: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * An MCP server over `tools`. The list is fixed at construction (MC-3: tools never change within a
+ * session), so the server announces no `listChanged` capability.
+ */
+export async function createToolServer(tools: readonly ToolDefinition[], options: ToolServerOptions = {}): Promise<McpServer> {
+  // The MCP SDK is loaded on first use: it is slow to load, and most users of @cadre/core never serve MCP.
+  const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/types.js")]);
+  const frozen = Object.freeze([...tools]);
+  const list = toolListOf(frozen);
+  const server = new McpServer(
+    { name: options.name ?? TOOL_SERVER_NAME, version: options.version ?? "1.0.0" },
+    { capabilities: { tools: { listChanged: false } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+  );
+  // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
+  // our JSON Schema and our validation with its own.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const toolUseId = meta?.[TOOL_USE_ID_META];
+    const toolCallId = typeof toolUseId === "string" && toolUseId.length > 0 ? toolUseId : `mcp-${String(extra.requestId)}`;
+    return callTool(frozen, request.params.name, request.params.arguments, { toolCallId, signal: extra.signal });
+  });
+  return server;
+}

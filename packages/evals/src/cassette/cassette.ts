@@ -1,0 +1,111 @@
+// Record/replay cassettes for real connectors: a pi-ai stream-function wrapper. Recording passes
+// the vendor's stream through untouched and stores the final message under the request's key,
+// beside the baseline (cassettes/<key>.json). Replay answers from those files only — offline, no
+// key needed — and a request with no recording fails loudly: the call fails and the miss is
+// reported, so a run can never silently fall back to a live model.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type AssistantMessage, createAssistantMessageEventStream, type StreamFn } from "@cadre/core";
+import { atFile, child, fail, object, parseJson, requiredNumber, requiredString, schemaVersion } from "../data/fields.js";
+import { normaliseRequest, requestKey } from "./key.js";
+import { failedCall, replayMessage } from "./replay-stream.js";
+
+export type CassetteMode = "record" | "replay";
+
+export interface CassetteEntry {
+  schemaVersion: 1;
+  kind: "cadre-cassette";
+  key: string;
+  /** The normalised request, kept so a miss can be diagnosed by diffing against it. */
+  request: unknown;
+  response: AssistantMessage;
+  latencyMs: number;
+  recordedAt: string;
+}
+
+export interface CassetteStats {
+  recorded: number;
+  replayed: number;
+  /** Keys asked for in replay that have no recording. */
+  misses: string[];
+}
+
+export interface Cassette {
+  streamFn: StreamFn;
+  stats(): CassetteStats;
+}
+
+export interface CassetteOptions {
+  dir: string;
+  mode: CassetteMode;
+  /** Separates samples (e.g. "scenario#3"); part of every key. */
+  salt: string;
+  /** The real provider call; required to record, never called in replay. */
+  inner?: StreamFn;
+}
+
+export function parseCassetteEntry(text: string, file: string): CassetteEntry {
+  const at = atFile(file);
+  const o = object(parseJson(text, file), at, ["schemaVersion", "kind", "key", "request", "response", "latencyMs", "recordedAt"]);
+  schemaVersion(o, at, 1);
+  requiredString(o, "kind", at, { oneOf: ["cadre-cassette"] });
+  const response = object(o["response"] ?? fail(child(at, "response"), "is required"), child(at, "response"), Object.keys((o["response"] as object) ?? {}));
+  if (response["role"] !== "assistant" || !Array.isArray(response["content"])) fail(child(at, "response"), "must be an assistant message with content");
+  return {
+    schemaVersion: 1,
+    kind: "cadre-cassette",
+    key: requiredString(o, "key", at, { pattern: /^[0-9a-f]{64}$/ }),
+    request: o["request"],
+    response: response as unknown as AssistantMessage,
+    latencyMs: requiredNumber(o, "latencyMs", at, { min: 0 }),
+    recordedAt: requiredString(o, "recordedAt", at),
+  };
+}
+
+export function openCassette(options: CassetteOptions): Cassette {
+  const stats: CassetteStats = { recorded: 0, replayed: 0, misses: [] };
+  const fileOf = (key: string) => join(options.dir, `${key}.json`);
+
+  const replay: StreamFn = async (model, context) => {
+    const request = normaliseRequest(model, context, options.salt);
+    const key = requestKey(request);
+    let text: string;
+    try {
+      text = await readFile(fileOf(key), "utf8");
+    } catch {
+      stats.misses.push(key);
+      return failedCall(model, `cassette miss: no recording for request ${key} (salt ${options.salt}, ${context.messages.length} message(s)) in ${options.dir}; record again`);
+    }
+    const entry = parseCassetteEntry(text, fileOf(key));
+    if (entry.key !== key) fail(child(atFile(fileOf(key)), "key"), `is ${entry.key}, but the file is named for ${key}`);
+    stats.replayed++;
+    return replayMessage(entry.response);
+  };
+
+  const record: StreamFn = async (model, context, streamOptions) => {
+    if (!options.inner) throw new Error("a recording cassette needs the real stream function (inner)");
+    const request = normaliseRequest(model, context, options.salt);
+    const started = performance.now();
+    const upstream = await options.inner(model, context, streamOptions);
+    const out = createAssistantMessageEventStream();
+    void (async () => {
+      for await (const event of upstream) {
+        if (event.type === "done" || event.type === "error") {
+          const final = event.type === "done" ? event.message : event.error;
+          // Written before the final event goes on, so a finished wake has its cassette on disk.
+          if (final.stopReason !== "aborted") {
+            await mkdir(options.dir, { recursive: true });
+            const entry: CassetteEntry = { schemaVersion: 1, kind: "cadre-cassette", key: requestKey(request), request, response: final, latencyMs: Math.round(performance.now() - started), recordedAt: new Date().toISOString() };
+            await writeFile(fileOf(entry.key), `${JSON.stringify(entry, null, 1)}\n`);
+            stats.recorded++;
+          }
+        }
+        out.push(event);
+      }
+      out.end(await upstream.result());
+    })();
+    return out;
+  };
+
+  return { streamFn: options.mode === "record" ? record : replay, stats: () => ({ ...stats, misses: [...stats.misses] }) };
+}

@@ -1,0 +1,20 @@
+// Parameter validity of a hire, checked against the scenario independently of the handler that
+// wrote it: the same field validation as the tool, a connector the scenario declares ready, and a
+// model that connector enables.
+import { validateHireAgentInput } from "@cadre/company";
+import type { Scenario } from "../scenario/types.js";
+import type { TraceHire } from "../trace/types.js";
+
+export function hireProblems(hire: TraceHire, scenario: Scenario): string[] {
+  const problems: string[] = [];
+  const input = { name: hire.name, role: hire.role, description: hire.description, connectorId: hire.connectorId, model: hire.model, ...(hire.department ? { department: hire.department } : {}) };
+  const validated = validateHireAgentInput(input);
+  if (!validated.ok) problems.push(...Object.entries(validated.fields).map(([f, why]) => `${f} ${why}`));
+  const connector = scenario.connectors.find((c) => c.id === hire.connectorId);
+  if (!connector) problems.push(`connector "${hire.connectorId}" is not one of the scenario's`);
+  else {
+    if (!connector.ready) problems.push(`connector "${hire.connectorId}" is not ready in this scenario`);
+    if (!connector.enabledModels.includes(hire.model)) problems.push(`model "${hire.model}" is not enabled on "${hire.connectorId}" (enabled: ${connector.enabledModels.join(", ") || "none"})`);
+  }
+  return problems;
+}

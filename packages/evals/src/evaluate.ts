@@ -1,0 +1,108 @@
+// The harness's three jobs, as the CLI (and tests, and CI scripts) call them: run a profile over
+// the scenarios, record that run as a baseline, evaluate a candidate against a baseline.
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { defaultEnabledModels, readiness } from "@cadre/company";
+import { UserInputError } from "@cadre/core";
+import { compareRuns, type EvalReport } from "./compare/compare.js";
+import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
+import { readRecording } from "./recording/read.js";
+import type { Recording, RecordingManifest } from "./recording/types.js";
+import { writeRecording } from "./recording/write.js";
+import { type ReportFiles, writeReport } from "./report/write.js";
+import { breakNamed, BREAKS } from "./runner/breaks.js";
+import { profileDriver } from "./runner/profiles.js";
+import { runSuite, type SuiteResult } from "./runner/run-suite.js";
+import { freshRunSeed } from "./runner/seeds.js";
+import { loadScenarios } from "./scenario/load.js";
+import type { Trace } from "./trace/types.js";
+
+export const CEO_CONNECTORS = ["offline", "anthropic", "openai"] as const;
+
+export interface RunOptions {
+  profile: string;
+  samples: number;
+  /** Default: a fresh seed, reported in the result. */
+  seed?: number;
+  /** Default: the machine's parallelism, at most 4. */
+  concurrency?: number;
+  /** The CEO's connector; default offline. */
+  connector?: string;
+  /** A deliberate break of the candidate (see runner/breaks.ts). */
+  break?: string;
+  /** Scenario directories; default the built-in evals/scenarios. */
+  scenarioDirs?: string[];
+  /** Only these scenario ids. */
+  only?: string[];
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (p: { done: number; total: number; trace: Trace }) => void;
+}
+
+export function defaultConcurrency(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+export async function runProfile(options: RunOptions): Promise<SuiteResult> {
+  if (!Number.isInteger(options.samples) || options.samples < 1) throw new UserInputError(`samples must be a whole number ≥ 1 (got ${options.samples})`);
+  const connector = options.connector ?? "offline";
+  if (!(CEO_CONNECTORS as readonly string[]).includes(connector)) throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
+  const broken = options.break === undefined ? undefined : breakNamed(options.break);
+  if (options.break !== undefined && !broken) throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
+  if (broken && connector !== "offline") throw new UserInputError(`a break wraps the offline CEO; it cannot be combined with the ${connector} connector`);
+  if (connector !== "offline") {
+    const kind = connector as "anthropic" | "openai";
+    const ready = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, options.env ?? process.env);
+    if (!ready.ready) throw new UserInputError(`the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`);
+  }
+  const profile = profileDriver(options.profile);
+  const scenarios = await loadScenarios(options.scenarioDirs, options.only);
+  return runSuite({
+    scenarios,
+    samples: options.samples,
+    seed: options.seed ?? freshRunSeed(),
+    concurrency: options.concurrency ?? defaultConcurrency(),
+    profile,
+    env: options.env ?? process.env,
+    ...(broken ? { break: broken } : {}),
+    ...(connector !== "offline" ? { ceoKind: connector as "anthropic" | "openai" } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+}
+
+export async function recordBaseline(options: RunOptions & { out: string }): Promise<{ result: SuiteResult; manifest: RecordingManifest }> {
+  const result = await runProfile(options);
+  return { result, manifest: await writeRecording(options.out, result) };
+}
+
+export interface EvaluateOptions extends RunOptions {
+  baseline: string;
+  /** Where report.json, report.md, report.html and the candidate's traces (candidate/) go. */
+  out: string;
+  settings?: Partial<CompareSettings>;
+}
+
+export interface Evaluation {
+  report: EvalReport;
+  files: ReportFiles;
+  baseline: Recording;
+}
+
+/** Compares an already recorded candidate with a baseline (no run). */
+export async function compareRecordings(baselineDir: string, candidateDir: string, out: string, settings: Partial<CompareSettings> = {}): Promise<Evaluation> {
+  const baseline = await readRecording(baselineDir);
+  const candidate = await readRecording(candidateDir);
+  const m = candidate.manifest;
+  const report = compareRuns(baseline, { profile: m.profile, connector: m.connector, samples: m.samples, seed: m.seed, break: m.break, scenarios: candidate.scenarios, traces: candidate.traces }, { ...DEFAULT_COMPARE_SETTINGS, ...settings });
+  return { report, files: await writeReport(out, report), baseline };
+}
+
+export async function evaluateCandidate(options: EvaluateOptions): Promise<Evaluation> {
+  // The baseline is read first: a bad baseline fails before minutes of sampling.
+  const baseline = await readRecording(options.baseline);
+  // By default sample i of a scenario reuses the baseline's seed for it (common random numbers):
+  // the offline model then draws the same plan, so a difference is the candidate's, not chance's.
+  const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed });
+  await writeRecording(join(options.out, "candidate"), result);
+  const report = compareRuns(baseline, result, { ...DEFAULT_COMPARE_SETTINGS, ...options.settings });
+  return { report, files: await writeReport(options.out, report), baseline };
+}

@@ -1,0 +1,16 @@
+// Small formatting helpers shared by the terminal, markdown and HTML reports.
+export const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(0)}%`);
+export const fixed = (x: number, digits = 2) => x.toFixed(digits);
+export const signedPoints = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}pt`;
+export const mark = (pass: boolean | null) => (pass === null ? "–" : pass ? "PASS" : "FAIL");
+
+export function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+/** A plain-text table: header, a rule, rows; columns as wide as their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i] as number)).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,43 @@
+// report.md: the same content as the terminal report, as markdown tables.
+import type { EvalReport } from "../compare/compare.js";
+import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
+import { mark, pct } from "./format.js";
+import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function mdTable(header: string[], rows: string[][]): string {
+  return [`| ${header.map(cell).join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)].join("\n");
+}
+
+export function renderMarkdown(report: EvalReport): string {
+  const b = report.baseline;
+  const c = report.candidate;
+  const s = report.settings;
+  return [
+    `# Behaviour evaluation: ${report.passed ? "all gates pass" : `${GATE_IDS.filter((g) => !report.gates[g].pass).join(", ")} failed`}`,
+    "",
+    `- Baseline: \`${b.dir}\` — profile **${b.profile}** on ${b.connector}, ${b.samples} samples per scenario, seed ${b.seed}, recorded ${b.createdAt}`,
+    `- Candidate: profile **${c.profile}** on ${c.connector}${c.break ? ` — deliberately broken: \`${c.break}\`` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}`,
+    `- Tool coverage ${pct(report.toolCoverage)} · initial cue ${report.baselineCueTokens} → ${report.cueTokens} tokens (o200k) · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
+    `- Thresholds: pass^${s.k} ≥ ${s.minPassK}; hires within ±${s.hireTolerance} of the baseline median; roles: every function hired by the baseline, or team Jaccard ≥ ${s.functionJaccard}; tool coverage ≥ ${pct(s.minToolCoverage)} in ≥ ${s.minToolStates} states; cue ≤ ${s.maxCueTokens} tokens; cache within ${s.cacheTolerance * 100} points; trajectory ${s.trajectory ?? "reported, not gated"}`,
+    "",
+    "## Gates",
+    "",
+    mdTable(["gate", "", "result", "evidence"], GATE_IDS.map((g) => [g, GATE_TITLES[g], mark(report.gates[g].pass), report.gates[g].evidence])),
+    "",
+    "## Scenarios",
+    "",
+    mdTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow)),
+    "",
+    "Trajectory match (share of candidate samples matching some baseline sample):",
+    "",
+    mdTable(["scenario", "strict", "unordered", "subset", "superset"], report.scenarios.map((x) => [x.id, pct(x.trajectoryMatch.strict), pct(x.trajectoryMatch.unordered), pct(x.trajectoryMatch.subset), pct(x.trajectoryMatch.superset)])),
+    "",
+    "## Gate matrix",
+    "",
+    mdTable(["scenario", ...GATE_IDS], report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => `${mark(m.cells[g].pass)}: ${m.cells[g].evidence}`)])),
+    "",
+    ...report.scenarios.filter((x) => !x.passed).flatMap((x) => [`### ${x.id} failed`, "", ...x.reasons.map((r) => `- ${r}`), ""]),
+  ].join("\n");
+}

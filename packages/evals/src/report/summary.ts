@@ -1,0 +1,33 @@
+// The one-line JSON summary of `cadre eval run --json` (SPEC §4): { scenarios: [{ id, passed, … }],
+// toolCoverage, cueTokens, gates: { G1: { pass, evidence }, … } } plus the figures behind them.
+import type { EvalReport } from "../compare/compare.js";
+import type { ReportFiles } from "./write.js";
+
+export function summaryOf(report: EvalReport, files?: ReportFiles) {
+  return {
+    scenarios: report.scenarios.map((s) => ({
+      id: s.id,
+      passed: s.passed,
+      behaviourPassed: s.behaviourPassed,
+      passK: s.passK,
+      k: s.k,
+      flakiness: s.flakiness,
+      samples: { passed: s.c, total: s.n },
+      hires: { baselineMedian: s.baseline.medianHires, candidateMedian: s.candidate.medianHires, band: s.hireBand },
+      functionJaccard: s.functionJaccard,
+      functionPrecision: s.functionPrecision,
+      params: { valid: s.params.valid, total: s.params.total },
+      toolCoverage: s.candidate.toolCoverage,
+      cacheDelta: s.cache.delta,
+      reasons: s.reasons,
+    })),
+    toolCoverage: report.toolCoverage,
+    cueTokens: report.cueTokens,
+    baselineCueTokens: report.baselineCueTokens,
+    systemPromptTokens: report.systemPromptTokens,
+    cacheHitRate: report.cacheHitRate,
+    gates: report.gates,
+    passed: report.passed,
+    ...(files ? { report: files } : {}),
+  };
+}

@@ -1,0 +1,104 @@
+// Seeds a fresh store with a scenario's company state through the store and company APIs: the
+// company, its connectors and CEO in one transaction (as createCompany does), the team, and the
+// approvals — decided ones through the real decision path, so activity and mode history are real.
+import { connectorLabel, DEFAULT_SETTINGS, decideApproval, defaultEnabledModels, loadCompanyState, newId, readiness, type Decision } from "@cadre/company";
+import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
+import type { ConnectorKind, NewConnector, PromptProfile, Store } from "@cadre/store";
+import type { Scenario, ScenarioConnector } from "./types.js";
+
+/** The key variable of a vendor connector declared not ready: surely unset, checked below. */
+export const UNSET_KEY_ENV = "CADRE_EVAL_UNSET_KEY";
+
+export interface SeedOptions {
+  /** Prompt profile the company's wakes use (C4-7). */
+  profile: PromptProfile;
+  /** Runs the CEO on a real connector of this kind instead of the scenario's (live runs). */
+  ceoKind?: "anthropic" | "openai";
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SeededCompany {
+  companyId: string;
+  ceoId: string;
+  /** Agents and approvals that existed before the wake: whatever else exists after it is new. */
+  agentIds: ReadonlySet<string>;
+  approvalIds: ReadonlySet<string>;
+}
+
+const DECISIONS: Record<"approved" | "rejected" | "revision_requested", Decision> = { approved: "approve", rejected: "reject", revision_requested: "revise" };
+
+function connectorConfig(c: ScenarioConnector, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  if (c.kind === "openai-compatible") return c.baseUrl ? { baseUrl: c.baseUrl } : {};
+  if ((c.kind === "anthropic" || c.kind === "openai") && !c.ready) {
+    if (env[UNSET_KEY_ENV]) throw new UserInputError(`${UNSET_KEY_ENV} is set in the environment; unset it: scenarios use it as a key that is never there`);
+    return { apiKeyEnv: UNSET_KEY_ENV };
+  }
+  return {};
+}
+
+/** OpenAI-compatible model ids are the endpoint's own; they join the registry as config would. */
+function registerEndpointModels(scenario: Scenario): void {
+  const known = new Set(listModels().map((m) => m.id));
+  for (const c of scenario.connectors) {
+    if (c.kind !== "openai-compatible") continue;
+    for (const id of c.enabledModels) if (!known.has(id)) registerCompatibleModel({ id, contextWindow: 32_768, maxOutput: 8_192 });
+  }
+}
+
+export async function seedScenario(store: Store, scenario: Scenario, options: SeedOptions): Promise<SeededCompany> {
+  const env = options.env ?? process.env;
+  registerEndpointModels(scenario);
+  const companyId = newId("cmp");
+  const connectors: NewConnector[] = scenario.connectors.map((c) => ({
+    companyId,
+    id: c.id,
+    kind: c.kind as ConnectorKind,
+    label: connectorLabel(c.kind),
+    enabledModels: c.enabledModels,
+    config: connectorConfig(c, env),
+  }));
+  let ceoConnector = connectors.find((c) => c.id === scenario.ceoConnectorId) as NewConnector;
+  if (options.ceoKind) {
+    ceoConnector = { companyId, id: `ceo-${options.ceoKind}`, kind: options.ceoKind, label: connectorLabel(options.ceoKind), enabledModels: defaultEnabledModels(options.ceoKind), config: {} };
+    const ready = readiness(ceoConnector, env);
+    if (!ready.ready) throw new UserInputError(`the CEO's connector ${options.ceoKind} is not ready: ${ready.missing}`);
+    connectors.push(ceoConnector);
+  }
+  const ceoModel = ceoConnector.enabledModels[0] ?? defaultEnabledModels(ceoConnector.kind)[0];
+  if (!ceoModel) throw new UserInputError(`scenario ${scenario.id}: the CEO's connector "${ceoConnector.id}" has no model to run on`);
+
+  const { ceoId, approvalIds } = await store.transaction(async (tx) => {
+    await tx.insertCompany({ id: companyId, name: scenario.company.name, goal: scenario.company.goal, settings: { ...DEFAULT_SETTINGS, ...scenario.company.settings, profile: options.profile } });
+    for (const c of connectors) await tx.insertConnector(c);
+    const ceo = await tx.insertAgent({
+      id: newId("agt"),
+      companyId,
+      name: "CEO",
+      role: "Chief Executive Officer",
+      description: "Leads the company: builds the team, sets the strategy and answers to the operator.",
+      department: null,
+      connectorId: ceoConnector.id,
+      model: ceoModel,
+      reportsTo: null,
+      isCeo: true,
+      status: "active",
+      via: "system",
+    });
+    await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name: scenario.company.name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id), scenario: scenario.id } });
+    for (const m of scenario.team) {
+      await tx.insertAgent({ id: newId("agt"), companyId, ...m, reportsTo: ceo.id, isCeo: false });
+    }
+    const ids: string[] = [];
+    for (const a of scenario.approvals) {
+      const row = await tx.insertApproval({ id: newId("apr"), companyId, type: a.type, title: a.title, payload: a.payload, filedByAgentId: ceo.id, via: "tool" }, ceo.id);
+      ids.push(row.id);
+    }
+    return { ceoId: ceo.id, approvalIds: ids };
+  });
+  for (const [i, a] of scenario.approvals.entries()) {
+    if (a.status !== "pending") await decideApproval(store, approvalIds[i] as string, DECISIONS[a.status], a.note);
+  }
+  const agents = await store.listAgents(companyId);
+  await loadCompanyState(store, companyId); // fails loudly if the seeded state is inconsistent
+  return { companyId, ceoId, agentIds: new Set(agents.map((a) => a.id)), approvalIds: new Set(approvalIds) };
+}

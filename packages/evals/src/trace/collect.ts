@@ -1,0 +1,110 @@
+// Builds a trace from what a wake left behind: the run row and its stored events, the agents,
+// approvals and activity of the company, and what the capture saw the model receive. Only facts
+// from the store and the request — nothing the harness computes for itself.
+import { loadCompanyState, type WakeResult } from "@cadre/company";
+import { type AgentEvent, errorMessage } from "@cadre/core";
+import type { AgentRow, ApprovalRow, Store } from "@cadre/store";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { hashOf, sha256 } from "../data/hash.js";
+import type { CapturedRequest } from "../runner/capture.js";
+import type { SeededCompany } from "../scenario/seed.js";
+import { clip, normaliseArgs, normaliseText } from "./normalise.js";
+import { TRACE_SCHEMA_VERSION, type Trace, type TraceApproval, type TraceSource, type TraceToolCall } from "./types.js";
+
+export interface TraceMeta {
+  scenarioId: string;
+  sample: number;
+  seed: number;
+  profile: string;
+  source: TraceSource;
+  break: string | null;
+  latencyMs: number;
+}
+
+export interface WakeOutcome {
+  /** The wake's result, or the error it threw (then no run exists). */
+  result?: WakeResult;
+  error?: unknown;
+  trigger: string;
+  modeBefore: string;
+}
+
+function approvalOf(a: ApprovalRow): TraceApproval {
+  return { type: a.type, title: normaliseText(a.title), status: a.status, via: a.via };
+}
+
+function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
+  const results = new Map<string, Extract<AgentEvent, { type: "tool_result" }>>();
+  for (const e of events) if (e.type === "tool_result") results.set(e.toolUseId, e);
+  return events
+    .filter((e): e is Extract<AgentEvent, { type: "tool_use" }> => e.type === "tool_use")
+    .map((use) => {
+      const result = results.get(use.id);
+      const text = result ? result.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("") : "(no result)";
+      return { name: use.name, args: normaliseArgs(use.input), ok: result ? !result.isError : false, result: clip(normaliseText(text)) };
+    });
+}
+
+/** Hires and filings of this wake, in commit order (activity ids), as path-independent steps. */
+async function trajectoryOf(store: Store, companyId: string, hires: AgentRow[], filed: ApprovalRow[]): Promise<string[]> {
+  const hired = new Map(hires.map((a) => [a.id, a]));
+  const filedById = new Map(filed.map((a) => [a.id, a]));
+  const steps: string[] = [];
+  for (const row of await store.listActivity(companyId)) {
+    const data = (row.data ?? {}) as { agentId?: string; approvalId?: string };
+    if (row.type === "agent.hired" && data.agentId && hired.has(data.agentId)) steps.push(`hire:${hired.get(data.agentId)?.department ?? "none"}`);
+    if (row.type === "approval.filed" && data.approvalId && filedById.has(data.approvalId)) steps.push(`file:${filedById.get(data.approvalId)?.type}`);
+  }
+  return steps;
+}
+
+export async function collectTrace(store: Store, seeded: SeededCompany, outcome: WakeOutcome, captured: CapturedRequest | undefined, meta: TraceMeta): Promise<Trace> {
+  const { companyId } = seeded;
+  const [agents, approvals, state] = await Promise.all([store.listAgents(companyId), store.listApprovals(companyId), loadCompanyState(store, companyId)]);
+  const hires = agents.filter((a) => !seeded.agentIds.has(a.id));
+  const filed = approvals.filter((a) => !seeded.approvalIds.has(a.id));
+  const ceo = agents.find((a) => a.id === seeded.ceoId) as AgentRow;
+  const result = outcome.result;
+  const events = result ? (await store.listRunEvents(result.run.id)).map((e) => e.data as AgentEvent) : [];
+  const errors = events.filter((e): e is Extract<AgentEvent, { type: "error" }> => e.type === "error").map((e) => normaliseText(e.message));
+  if (outcome.error !== undefined) errors.push(normaliseText(errorMessage(outcome.error)));
+  const u = result?.usage;
+  return {
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    scenarioId: meta.scenarioId,
+    sample: meta.sample,
+    seed: meta.seed,
+    profile: meta.profile,
+    ceoRoute: `${ceo.connectorId}/${ceo.model}`,
+    source: meta.source,
+    break: meta.break,
+    trigger: result?.run.trigger ?? outcome.trigger,
+    modeBefore: outcome.modeBefore,
+    modeAfter: state.mode,
+    cue: { text: result?.cue ?? "", tokens: result?.cueTokens ?? 0 },
+    systemPrompt: captured
+      ? { tokens: countTokens(captured.systemPrompt), sha256: sha256(captured.systemPrompt), observed: true }
+      : { tokens: 0, sha256: "", observed: false },
+    tools: (captured?.tools ?? []).map((t) => ({ name: t.name, schemaHash: hashOf(t.parameters) })),
+    toolCalls: toolCallsOf(events),
+    trajectory: await trajectoryOf(store, companyId, hires, filed),
+    hires: hires.map((a) => ({ name: a.name, role: a.role, description: a.description, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
+    approvalsFiled: filed.map(approvalOf),
+    usage: {
+      inputTokens: u?.inputTokens ?? 0,
+      outputTokens: u?.outputTokens ?? 0,
+      cacheReadTokens: u?.cacheReadTokens ?? 0,
+      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
+      cacheHitRate: u?.cacheHitRate ?? 0,
+      modelCalls: events.filter((e) => e.type === "usage").length,
+    },
+    latencyMs: meta.latencyMs,
+    terminal: result?.terminal ?? "failed",
+    errors,
+    finalState: {
+      mode: state.mode,
+      agents: agents.map((a) => ({ name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via, status: a.status, isCeo: a.isCeo })),
+      approvals: approvals.map(approvalOf),
+    },
+  };
+}

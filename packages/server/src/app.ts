@@ -1,0 +1,130 @@
+// createApp: the Hono app over a store. Every request goes through the same steps, in this order:
+// authenticate (401) → access level (403) → the resource named in the path (404) → the caller's
+// company (403) → the body: size (413), media type (415), JSON and schema (400) → the handler. Errors
+// of every step are mapped to JSON in one place (http/errors.ts). Nothing is written before the
+// handler runs, and the handlers write in one transaction, so a refused request changes nothing.
+import { type WakeOptions } from "@cadre/company";
+import type { Store } from "@cadre/store";
+import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { requireCompany, requireOperator } from "./auth/access.js";
+import { Authenticator, type Caller } from "./auth/principal.js";
+import type { ServerContext, ServerLimits } from "./context.js";
+import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
+import { FeedReader } from "./feed/follow.js";
+import { notifyingStore } from "./feed/notifying-store.js";
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
+import { errorResponse, HttpError } from "./http/errors.js";
+import { validateBody } from "./http/schema.js";
+import type { RouteSpec } from "./routes/define.js";
+import { ROUTES } from "./routes/index.js";
+import { WakeRunner } from "./wakes.js";
+
+export interface AppDeps {
+  store: Store;
+  /** The operator's token (at least 16 characters). */
+  operatorToken: string;
+  /** Default: an in-process bus. */
+  bus?: FeedBus;
+  /** Data directory: agents' working folders and the legacy profile's run folders live under it. */
+  dataDir?: string;
+  /** Environment for connector readiness and sessions; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** This server's own base URL once it listens; the legacy profile's CEO calls it. */
+  apiUrl?: () => string | undefined;
+  limits?: Partial<ServerLimits>;
+  /** C4-6/G5: the legacy POST routes answer 410. */
+  retireLegacyPosts?: boolean;
+  /** Where internal errors (500s, failed background runs) are reported; default stderr. */
+  log?: (line: string) => void;
+  /** Extra options for every wake (tests: a scripted model). */
+  wakeDefaults?: Partial<Pick<WakeOptions, "script">>;
+}
+
+export interface CadreApp {
+  app: Hono;
+  /** The store as the app uses it: every feed write signals the bus. */
+  store: Store;
+  bus: FeedBus;
+  wakes: WakeRunner;
+  /** Ends every event stream and cancels running wakes (each ends with a `cancelled` event). */
+  shutdown(): Promise<void>;
+}
+
+const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+export function createApp(deps: AppDeps): CadreApp {
+  const bus = deps.bus ?? new InProcessFeedBus();
+  const store = notifyingStore(deps.store, bus);
+  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const env = deps.env ?? process.env;
+  const stop = new AbortController();
+  const wakes = new WakeRunner({
+    store,
+    apiUrl: deps.apiUrl ?? (() => undefined),
+    env,
+    ...(deps.dataDir ? { dataDir: deps.dataDir } : {}),
+    ...(deps.wakeDefaults ? { defaults: deps.wakeDefaults } : {}),
+    onBackgroundError: (error) => log(`cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+  const ctx: ServerContext = {
+    store,
+    bus,
+    feed: new FeedReader(store),
+    auth: new Authenticator(store, deps.operatorToken),
+    wakes,
+    env,
+    legacyPostsRetired: deps.retireLegacyPosts ?? false,
+    shutdown: stop.signal,
+    limits: { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ssePollMs: 1000, sseHeartbeatMs: 15_000, ...deps.limits },
+  };
+
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  });
+  for (const spec of ROUTES) app.on(spec.method.toUpperCase(), toHonoPath(spec.path), (c) => handle(spec, c));
+  app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}; see GET /api/openapi.json` } }, 404));
+  app.onError((error, c) => {
+    const mapped = errorResponse(error, (e) => log(`cadre server: internal error on ${c.req.method} ${c.req.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    return c.json(mapped.body, mapped.status as ContentfulStatusCode);
+  });
+
+  async function handle(spec: RouteSpec, c: Parameters<Parameters<Hono["on"]>[2]>[0]): Promise<Response> {
+    const principal: Caller = spec.access === "public" ? { kind: "anonymous" } : await ctx.auth.authenticate(c.req.header("authorization"));
+    if (spec.access === "operator") requireOperator(principal);
+    const params = c.req.param() as Record<string, string>;
+    const scope = spec.scope ? await spec.scope(ctx, params) : undefined;
+    if (spec.access === "company") {
+      if (!scope) throw new HttpError(403, "forbidden", "this route has no company scope");
+      requireCompany(principal, scope.companyId);
+    }
+    spec.before?.(ctx);
+    let body: unknown;
+    if (spec.body) {
+      const required = Object.values(spec.body.spec).some((f) => f.required);
+      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !required);
+      if (spec.body.validate) {
+        const result = spec.body.validate(raw);
+        if (!result.ok) throw new HttpError(400, "invalid_input", result.message, result.fields);
+        body = result.value;
+      } else {
+        body = validateBody(`${spec.method.toUpperCase()} ${spec.path}`, spec.body.spec, raw);
+      }
+    }
+    return spec.handle({ c, ctx, principal, params, scope, body });
+  }
+
+  return {
+    app,
+    store,
+    bus,
+    wakes,
+    async shutdown() {
+      stop.abort();
+      await wakes.shutdown();
+    },
+  };
+}

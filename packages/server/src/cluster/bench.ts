@@ -1,0 +1,116 @@
+// Wakes per second with 1, 2 and 4 worker processes against the offline connector, on one
+// PostgreSQL server. Each round gets a fresh schema: C companies are created (not timed), the
+// workers are started and ready (not timed), then one wake per CEO is enqueued and the clock runs
+// until every wake has ended. A wake is a full CEO run: team building, hires, a strategy filed.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpus } from "node:os";
+import { createInterface } from "node:readline";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createCompany } from "@cadre/company";
+import { openStore, startThrowawayPostgres, type ThrowawayPostgres } from "@cadre/store";
+import { WakeQueue } from "./wake-queue.js";
+
+export interface WorkerBenchOptions {
+  /** The command that starts one worker, e.g. [node, path/to/cadre.js, "worker"]; options are appended. */
+  workerCommand: string[];
+  /** A database to create scratch schemas in; default a throwaway local server. */
+  url?: string;
+  /** Worker process counts, one round each; default [1, 2, 4]. */
+  workers?: number[];
+  /** Companies, hence wakes, per round; default 40. */
+  wakes?: number;
+  log?: (line: string) => void;
+}
+
+export interface WorkerBenchRound {
+  workers: number;
+  wakes: number;
+  seconds: number;
+  wakesPerSecond: number;
+  failed: number;
+}
+
+export interface WorkerBenchResult {
+  rounds: WorkerBenchRound[];
+  /** wakes/s with the most workers ÷ wakes/s with the fewest. */
+  scaling: number;
+  cpus: number;
+}
+
+function startWorker(command: string[], url: string, queueSchema: string): Promise<ChildProcess> {
+  const [bin, ...args] = command;
+  const child = spawn(bin!, [...args, "--database", url, "--queue-schema", queueSchema, "--concurrency", "1"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" },
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stderr! });
+    lines.on("line", (line) => {
+      if (/ ready: /.test(line)) resolve(child);
+    });
+    child.once("exit", (code) => reject(new Error(`a bench worker exited (${code}) before it was ready`)));
+  });
+}
+
+async function round(options: WorkerBenchOptions, url: string, workers: number, wakes: number): Promise<WorkerBenchRound> {
+  const tag = `cadre_bench_${randomBytes(3).toString("hex")}`;
+  const schema = `${tag}_store`;
+  const queueSchema = `${tag}_queue`;
+  const storeUrl = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const store = await openStore({ url, schema });
+  const children: ChildProcess[] = [];
+  let queue: WakeQueue | undefined;
+  try {
+    const ceos: string[] = [];
+    for (let i = 0; i < wakes; i++) {
+      const company = await createCompany(store, { name: `Bench ${i}` });
+      ceos.push((await store.listAgents(company.id))[0]!.id);
+    }
+    queue = await WakeQueue.open({ url, schema: queueSchema, supervise: false, log: () => {} });
+    for (let i = 0; i < workers; i++) children.push(await startWorker(options.workerCommand, storeUrl, queueSchema));
+    const start = performance.now();
+    const sent = await Promise.all(ceos.map((agentId) => queue!.enqueue({ agentId })));
+    const ids = sent.map((s) => s.wakeId);
+    let ended = 0;
+    let failed = 0;
+    while (ended < ids.length) {
+      await sleep(20);
+      const states = await Promise.all(ids.map((id) => store.getWake(id)));
+      ended = states.filter((w) => w?.status === "done" || w?.status === "failed").length;
+      failed = states.filter((w) => w?.status === "failed").length;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    return { workers, wakes, seconds, wakesPerSecond: wakes / seconds, failed };
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
+    await store.close();
+    if (queue) {
+      // The scratch schemas go, through the connection at hand (the workers are gone).
+      await queue.boss.getDb().executeSql(`drop schema if exists "${schema}" cascade`, []);
+      await queue.boss.getDb().executeSql(`drop schema if exists "${queueSchema}" cascade`, []);
+      await queue.stop().catch(() => {});
+    }
+  }
+}
+
+/** Runs one round per worker count and reports wakes/s and the scaling ratio. */
+export async function benchWorkers(options: WorkerBenchOptions): Promise<WorkerBenchResult> {
+  const log = options.log ?? (() => {});
+  let server: ThrowawayPostgres | undefined;
+  const url = options.url ?? (server = await startThrowawayPostgres({ database: "cadre_bench" })).url;
+  try {
+    const rounds: WorkerBenchRound[] = [];
+    for (const workers of options.workers ?? [1, 2, 4]) {
+      log(`workers: ${workers} worker process(es), ${options.wakes ?? 40} wakes`);
+      rounds.push(await round(options, url, workers, options.wakes ?? 40));
+    }
+    const first = rounds[0]!;
+    const last = rounds.at(-1)!;
+    return { rounds, scaling: last.wakesPerSecond / first.wakesPerSecond, cpus: cpus().length };
+  } finally {
+    await server?.stop();
+  }
+}

@@ -1,0 +1,122 @@
+// Wakes as jobs on pg-boss (a queue kept in PostgreSQL): enqueued by an API instance (or a test, a
+// benchmark), taken by workers on any machine (worker.ts). What pg-boss gives: durable at-least-once
+// delivery, SKIP LOCKED fetching, retry with exponential backoff, and coalescing: the queue's
+// `short` policy keeps at most one waiting wake per agent, so wakes sent while one waits join it.
+import { randomUUID } from "node:crypto";
+import type { WakeTrigger } from "@cadre/company";
+import PgBoss from "pg-boss";
+
+export const DEFAULT_WAKE_QUEUE = "cadre-wakes";
+
+/** A job's data. The wake id is the run's idempotency key (see the store's claimWake). */
+export interface WakeJob {
+  wakeId: string;
+  agentId: string;
+  trigger?: WakeTrigger;
+  seed?: number | string;
+}
+
+export type WakeJobRecord = PgBoss.JobWithMetadata<WakeJob>;
+
+export interface WakeQueueOptions {
+  url: string;
+  /** pg-boss's own schema; default "pgboss". */
+  schema?: string;
+  /** Queue name; default "cadre-wakes". */
+  queue?: string;
+  /** Retries of a retryable failure (worker.ts decides which are); default 3. */
+  retryLimit?: number;
+  /** First retry delay; it doubles (with jitter) at each retry. Default 2 s. */
+  retryDelaySeconds?: number;
+  /**
+   * pg-boss fails a job still active after this long; default 1 h. Only a backstop: a crashed
+   * worker's wake is recovered through its lease (worker.ts) within the lease timeout.
+   */
+  expireInSeconds?: number;
+  /** pg-boss maintenance (expiry, archiving): on for workers, may be off for enqueue-only processes. */
+  supervise?: boolean;
+  poolSize?: number;
+  log?: (line: string) => void;
+}
+
+export interface Enqueued {
+  wakeId: string;
+  /** False: the agent already had a waiting wake, which this one joined (coalesced). */
+  queued: boolean;
+}
+
+/** The NOTIFY channel on which enqueuers tell idle workers to fetch now rather than at their next poll. */
+export function wakeChannel(queue: string): string {
+  return `cadre_wakes.${queue}`.slice(0, 63);
+}
+
+export class WakeQueue {
+  private constructor(
+    readonly boss: PgBoss,
+    readonly name: string,
+    private readonly sendOptions: PgBoss.SendOptions,
+  ) {}
+
+  static async open(options: WakeQueueOptions): Promise<WakeQueue> {
+    const boss = new PgBoss({
+      connectionString: options.url,
+      schema: options.schema ?? "pgboss",
+      max: options.poolSize ?? 4,
+      application_name: "cadre-queue",
+      supervise: options.supervise ?? true,
+      schedule: false,
+      maintenanceIntervalSeconds: 30,
+    });
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    boss.on("error", (error) => log(`cadre queue: ${error.message}`));
+    await boss.start();
+    const name = options.queue ?? DEFAULT_WAKE_QUEUE;
+    const retry = { retryLimit: options.retryLimit ?? 3, retryDelay: options.retryDelaySeconds ?? 2, retryBackoff: true };
+    const expireInSeconds = options.expireInSeconds ?? 3600;
+    // Idempotent: every process creates it; the first one does.
+    await boss.createQueue(name, { name, policy: "short", ...retry, expireInSeconds });
+    return new WakeQueue(boss, name, { ...retry, expireInSeconds });
+  }
+
+  /** Queues a wake of `agentId`, or joins the one already waiting for it. */
+  async enqueue(wake: Omit<WakeJob, "wakeId"> & { wakeId?: string }): Promise<Enqueued> {
+    const job: WakeJob = { ...wake, wakeId: wake.wakeId ?? `wake_${randomUUID().replace(/-/g, "")}` };
+    const id = await this.boss.send(this.name, job, { ...this.sendOptions, singletonKey: wake.agentId });
+    if (id !== null) await this.boss.getDb().executeSql("select pg_notify($1, '')", [wakeChannel(this.name)]);
+    return { wakeId: job.wakeId, queued: id !== null };
+  }
+
+  /** The next due wake, if any (the job becomes active: this worker's until completed or failed). */
+  async fetch(): Promise<WakeJobRecord | undefined> {
+    const [job] = await this.boss.fetch<WakeJob>(this.name, { includeMetadata: true, batchSize: 1 });
+    return job;
+  }
+
+  complete(job: WakeJobRecord, output: object): Promise<void> {
+    return this.boss.complete(this.name, job.id, output);
+  }
+
+  /** A retryable failure: pg-boss retries the job after its backoff while retries remain. */
+  fail(job: WakeJobRecord, output: object): Promise<void> {
+    return this.boss.fail(this.name, job.id, output);
+  }
+
+  /**
+   * The wake's agent is busy with another wake: the same wake goes back to the queue, due in
+   * `seconds`, outside the coalescing key so that it is never dropped, and this job completes.
+   */
+  async defer(job: WakeJobRecord, seconds: number): Promise<void> {
+    await this.boss.send(this.name, job.data, { ...this.sendOptions, startAfter: seconds });
+    await this.complete(job, { deferred: true });
+  }
+
+  /** Jobs waiting or running (created, retry, active). */
+  async pending(): Promise<number> {
+    const queue = await this.boss.getQueue(this.name);
+    return queue ? await this.boss.getQueueSize(this.name, { before: "completed" }) : 0;
+  }
+
+  stop(): Promise<void> {
+    return this.boss.stop({ graceful: false, wait: true });
+  }
+}

@@ -1,0 +1,31 @@
+// Everything a route handler may use, built once per app by createApp.
+import type { Store } from "@cadre/store";
+import type { Authenticator } from "./auth/principal.js";
+import type { FeedBus } from "./feed/bus.js";
+import type { FeedReader } from "./feed/follow.js";
+import type { WakeRunner } from "./wakes.js";
+
+export interface ServerLimits {
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+  /** SSE: how often a subscriber re-reads the store without a bus signal (other processes' writes). */
+  ssePollMs: number;
+  /** SSE: comment line sent this often so that proxies keep the connection open. */
+  sseHeartbeatMs: number;
+}
+
+export interface ServerContext {
+  /** The store, wrapped so that every feed write signals the bus. */
+  store: Store;
+  bus: FeedBus;
+  feed: FeedReader;
+  auth: Authenticator;
+  wakes: WakeRunner;
+  limits: ServerLimits;
+  /** Environment used for connector readiness (the server's own, by default). */
+  env: NodeJS.ProcessEnv;
+  /** C4-6: once the evaluation allows it (G5), the legacy POST routes answer 410 naming their tool. */
+  legacyPostsRetired: boolean;
+  /** Aborted when the server shuts down: ends every open event stream. */
+  shutdown: AbortSignal;
+}

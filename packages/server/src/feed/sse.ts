@@ -1,0 +1,34 @@
+// How a feed row travels as a Server-Sent Event. The SSE id is the feed id: one id space for agent
+// events and domain events, strictly increasing in commit order, so `Last-Event-ID` alone says
+// where a reconnecting client left off. A page of rows is encoded once and the same bytes are
+// written to every subscriber that read that page (FeedReader shares one read among them).
+import type { FeedRow } from "@cadre/store";
+
+export type FeedMessage =
+  | { feedId: number; kind: "agent_event"; runId: string; seq: number; at: string; event: unknown }
+  | { feedId: number; kind: "domain_event"; type: string; agentId: string | null; runId: string | null; at: string; data: unknown };
+
+export function feedMessage(row: FeedRow): FeedMessage {
+  return row.kind === "agent_event"
+    ? { feedId: row.id, kind: "agent_event", runId: row.event.runId, seq: row.event.seq, at: row.event.at, event: row.event.data }
+    : { feedId: row.id, kind: "domain_event", type: row.activity.type, agentId: row.activity.agentId, runId: row.activity.runId, at: row.activity.at, data: row.activity.data };
+}
+
+/** The full SSE frame of a row: `id`, `event` (agent_event | domain_event) and one JSON `data` line. */
+export function sseFrame(row: FeedRow): string {
+  // JSON.stringify never emits a raw newline, so the data is one line.
+  return `id: ${row.id}\nevent: ${row.kind}\ndata: ${JSON.stringify(feedMessage(row))}\n\n`;
+}
+
+const encoder = new TextEncoder();
+const pages = new WeakMap<readonly FeedRow[], Uint8Array>();
+
+/** The frames of a page, as bytes, encoded once per page. */
+export function ssePage(rows: readonly FeedRow[]): Uint8Array {
+  let bytes = pages.get(rows);
+  if (bytes === undefined) {
+    bytes = encoder.encode(rows.map(sseFrame).join(""));
+    pages.set(rows, bytes);
+  }
+  return bytes;
+}

@@ -1,0 +1,71 @@
+// Reads a request's JSON body: JSON media type, a hard size cap counted on the bytes actually
+// received (never trusting Content-Length alone), strict UTF-8, and an object at the top.
+import type { Context } from "hono";
+import { HttpError } from "./errors.js";
+
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, "payload_too_large", `the request body is larger than ${maxBytes} bytes`);
+}
+
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The parsed body, or `{}` for an empty body when the route has no required field. JSON.parse keeps
+ * a "__proto__" key as an own property (it never reaches a prototype), so validation sees it and
+ * refuses it as an unknown field.
+ */
+export async function readJsonBody(c: Context, maxBytes: number, emptyAllowed: boolean): Promise<Record<string, unknown>> {
+  const bytes = await readCapped(c.req.raw, maxBytes);
+  const type = c.req.header("content-type");
+  if (bytes.byteLength === 0 && (type === undefined || type === "")) {
+    if (emptyAllowed) return {};
+    throw new HttpError(400, "invalid_input", "a JSON body is required");
+  }
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+    throw new HttpError(415, "unsupported_media_type", `the body must be JSON, sent with Content-Type: application/json (got ${type ? `"${type.slice(0, 80)}"` : "none"})`);
+  }
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new HttpError(400, "malformed_json", "the body is not valid UTF-8");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, "malformed_json", `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError(400, "invalid_input", `the body must be a JSON object, got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,108 @@
+// Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
+// handler, `via: "http"`), read and remove, and agent keys (operator only).
+import { HIRE_AGENT_FIELDS, type HireAgentInput, hireAgent, mintAgentToken, validateHireAgentInput } from "@cadre/company";
+import { InternalError, NotFoundError } from "@cadre/core";
+import type { BodySpec } from "../http/schema.js";
+import { terminateAgent } from "../domain/agents.js";
+import { httpActor, refusal, retired } from "./actor.js";
+import { route } from "./define.js";
+import { enumQuery } from "./queries.js";
+import { type AgentScope, agentScope, type CompanyScope, companyScope } from "./scopes.js";
+
+export const MINT_KEY_BODY: BodySpec = {
+  label: { kind: "string", required: false, maxLength: 100, description: "What the key is for, e.g. the host the agent runs on." },
+};
+
+export const agentRoutes = [
+  route<CompanyScope>({
+    method: "get",
+    path: "/api/companies/{id}/agents",
+    summary: "The company's agents (all by default; ?status=active|terminated).",
+    access: "company",
+    scope: companyScope,
+    query: { status: "active | terminated" },
+    responses: { 200: "A list of agents." },
+    async handle({ c, ctx, scope }) {
+      const status = enumQuery("status", c.req.query("status"), ["active", "terminated"] as const);
+      return c.json(await ctx.store.listAgents(scope.companyId, status ? { status } : {}));
+    },
+  }),
+  route<CompanyScope>({
+    method: "post",
+    path: "/api/companies/{id}/agents",
+    summary: "Legacy hire path (C4-6): the hire_agent tool's input, schema, rules and record, with via http.",
+    access: "company",
+    scope: companyScope,
+    before: (ctx) => {
+      if (ctx.legacyPostsRetired) throw retired("hire_agent");
+    },
+    body: { spec: HIRE_AGENT_FIELDS, validate: validateHireAgentInput },
+    responses: { 201: "The new agent.", 410: "The legacy route is retired; use the hire_agent tool." },
+    async handle({ c, ctx, principal, scope, body }) {
+      const result = await hireAgent(ctx.store, httpActor(principal, scope.companyId), body as HireAgentInput);
+      if (!result.ok) throw refusal(result);
+      const agent = await ctx.store.getAgent(result.value.agentId);
+      if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
+      return c.json(agent, 201);
+    },
+  }),
+  route<AgentScope>({
+    method: "get",
+    path: "/api/agents/{id}",
+    summary: "One agent.",
+    access: "company",
+    scope: agentScope,
+    responses: { 200: "The agent." },
+    handle: ({ c, scope }) => c.json(scope.agent),
+  }),
+  route<AgentScope>({
+    method: "delete",
+    path: "/api/agents/{id}",
+    summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
+    access: "operator",
+    scope: agentScope,
+    responses: { 200: "The agent, terminated.", 409: "The agent is the CEO." },
+    async handle({ c, ctx, scope }) {
+      return c.json(await terminateAgent(ctx.store, scope.agent.id));
+    },
+  }),
+  route<AgentScope>({
+    method: "post",
+    path: "/api/agents/{id}/keys",
+    summary: "Mint an agent token: acts as this agent, inside its company only. The token is shown once.",
+    access: "operator",
+    scope: agentScope,
+    body: { spec: MINT_KEY_BODY },
+    responses: { 201: "The key, with its token (shown only here)." },
+    async handle({ c, ctx, scope, body }) {
+      const { token, row } = await mintAgentToken(ctx.store, { agentId: scope.agent.id, label: (body as { label?: string }).label ?? "" });
+      return c.json({ ...row, token }, 201);
+    },
+  }),
+  route<AgentScope>({
+    method: "get",
+    path: "/api/agents/{id}/keys",
+    summary: "The agent's keys (never their tokens).",
+    access: "operator",
+    scope: agentScope,
+    responses: { 200: "A list of keys." },
+    async handle({ c, ctx, scope }) {
+      return c.json(await ctx.store.listApiTokens(scope.agent.id));
+    },
+  }),
+  route<AgentScope>({
+    method: "delete",
+    path: "/api/agents/{id}/keys/{keyId}",
+    summary: "Revoke one of the agent's keys.",
+    access: "operator",
+    scope: agentScope,
+    responses: { 200: "The key, revoked." },
+    async handle({ c, ctx, scope, params }) {
+      const keyId = params["keyId"] ?? "";
+      const key = (await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId);
+      if (!key) throw new NotFoundError(`key ${keyId} of agent ${scope.agent.id} not found`);
+      await ctx.store.revokeApiTokens({ id: key.id });
+      return c.json((await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId));
+    },
+  }),
+];

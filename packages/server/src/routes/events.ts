@@ -1,0 +1,47 @@
+// GET /api/companies/{id}/events: the company's AgentEvents and domain events as Server-Sent
+// Events — replayed from the store after `Last-Event-ID` (or ?after=), then live — so that a client
+// reconnecting with the last id it saw receives every later event exactly once.
+import { UserInputError } from "@cadre/core";
+import { streamSSE } from "hono/streaming";
+import { followFeedPages } from "../feed/follow.js";
+import { ssePage } from "../feed/sse.js";
+import { route } from "./define.js";
+import { idQuery } from "./queries.js";
+import { type CompanyScope, companyScope } from "./scopes.js";
+
+export const eventRoutes = [
+  route<CompanyScope>({
+    method: "get",
+    path: "/api/companies/{id}/events",
+    summary: "Live company events (SSE): agent_event (an AgentEvent of a run) and domain_event (hire, approval filed/decided, mode change, …). Resumable with Last-Event-ID.",
+    access: "company",
+    scope: companyScope,
+    query: { after: "feed id to resume after (when the Last-Event-ID header cannot be set)" },
+    produces: "sse",
+    responses: { 200: "text/event-stream" },
+    handle({ c, ctx, scope }) {
+      const header = c.req.header("last-event-id");
+      if (header !== undefined && !/^\d{1,15}$/.test(header)) throw new UserInputError("Last-Event-ID must be an event id this stream sent (a whole number)", { "Last-Event-ID": "a whole number" });
+      const afterId = header !== undefined ? Number(header) : idQuery("after", c.req.query("after"));
+      return streamSSE(c, async (stream) => {
+        const closed = new AbortController();
+        stream.onAbort(() => closed.abort());
+        const signal = AbortSignal.any([closed.signal, ctx.shutdown]);
+        const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), ctx.limits.sseHeartbeatMs);
+        try {
+          await stream.write(`retry: 1000\n\n`);
+          for await (const item of followFeedPages({ reader: ctx.feed, bus: ctx.bus, companyId: scope.companyId, afterId, signal, pollMs: ctx.limits.ssePollMs })) {
+            if (item.kind === "failure") {
+              // The stream ends; the client reconnects with its Last-Event-ID and loses nothing.
+              await stream.write(`event: stream_error\ndata: ${JSON.stringify({ message: item.message })}\n\n`);
+              break;
+            }
+            await stream.write(ssePage(item.rows));
+          }
+        } finally {
+          clearInterval(heartbeat);
+        }
+      });
+    },
+  }),
+];

@@ -1,0 +1,19 @@
+// The route table, in one list: what the app registers and what the OpenAPI document describes.
+import { agentRoutes } from "./agents.js";
+import { approvalRoutes } from "./approvals.js";
+import { companyRoutes } from "./companies.js";
+import { connectorRoutes } from "./connectors.js";
+import type { RouteSpec } from "./define.js";
+import { eventRoutes } from "./events.js";
+import { metaRoutes } from "./meta.js";
+import { runRoutes } from "./runs.js";
+
+export const ROUTES: readonly RouteSpec[] = [
+  ...metaRoutes(() => ROUTES),
+  ...companyRoutes,
+  ...connectorRoutes,
+  ...agentRoutes,
+  ...approvalRoutes,
+  ...runRoutes,
+  ...eventRoutes,
+];

@@ -1,0 +1,55 @@
+// The company feed: run events and activity of a company in one strictly increasing id space, in
+// commit order, written in the same transaction as the rows it points to.
+import { describe, expect, it } from "vitest";
+import { activity, approval, run, runEvent, seed, type GetStore } from "./fixtures.js";
+
+export function feedContract(store: GetStore): void {
+  describe("company feed", () => {
+    it("interleaves run events and activity in the order they were written, per company", async () => {
+      await seed(store());
+      await seed(store(), "co2");
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("x", { companyId: "co2", agentId: "ceo-co2" }));
+      const [e0, e1] = await store().appendRunEvents([runEvent("r1", 0), runEvent("r1", 1)]);
+      const hired = await store().insertActivity(activity("agent.hired", { runId: "r1" }));
+      await store().appendRunEvents([runEvent("x", 0, { companyId: "co2" })]);
+      await store().insertActivity(activity("company.created", { companyId: "co2" }));
+      const [e2] = await store().appendRunEvents([runEvent("r1", 2)]);
+
+      const feed = await store().listFeed("co1");
+      expect(feed.map((f) => (f.kind === "agent_event" ? f.event : f.activity))).toEqual([e0, e1, hired, e2]);
+      expect(feed.map((f) => f.kind)).toEqual(["agent_event", "agent_event", "domain_event", "agent_event"]);
+      for (let i = 1; i < feed.length; i++) expect(feed[i]!.id).toBeGreaterThan(feed[i - 1]!.id);
+      expect(feed.every((f) => f.companyId === "co1")).toBe(true);
+      expect((await store().listFeed("co2")).map((f) => f.kind)).toEqual(["agent_event", "domain_event"]);
+      expect(await store().listFeed("nobody")).toEqual([]);
+    });
+
+    it("reads after an id and up to a limit", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().appendRunEvents([0, 1, 2, 3].map((seq) => runEvent("r1", seq)));
+      const all = await store().listFeed("co1");
+      expect(await store().listFeed("co1", all[1]!.id)).toEqual(all.slice(2));
+      expect(await store().listFeed("co1", undefined, 2)).toEqual(all.slice(0, 2));
+      expect(await store().listFeed("co1", all[0]!.id, 2)).toEqual(all.slice(1, 3));
+      expect(await store().listFeed("co1", all.at(-1)!.id)).toEqual([]);
+    });
+
+    it("is written with its rows: a rolled-back transaction leaves no feed entry behind", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      const before = await store().counts();
+      await expect(
+        store().transaction(async (tx) => {
+          await tx.insertApproval(approval("ap1"), "ceo");
+          await tx.insertActivity(activity("approval.filed"));
+          await tx.appendRunEvents([runEvent("r1", 0)]);
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
+      expect(await store().counts()).toEqual(before);
+      expect(await store().listFeed("co1")).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,93 @@
+// The wake lease (migration 004), written once against Kysely's builder. KyselyQueries wraps each
+// function with its error mapping and, where it says so, a transaction.
+import type { Kysely } from "kysely";
+import { toWake } from "./rows.js";
+import type { Database } from "./schema.js";
+import type { WakeClaim, WakeClaimResult, WakeRow, WakeStatus } from "./types.js";
+
+const now = (): string => new Date().toISOString();
+
+/** Run inside one transaction (read committed is enough: see the writes). */
+export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise<WakeClaimResult> {
+  const existing = await db.selectFrom("wakes").selectAll().where("id", "=", claim.id).executeTakeFirst();
+  if (existing && (existing.status === "done" || existing.status === "failed")) return { outcome: "finished", wake: toWake(existing) };
+  if (existing?.status === "running") return { outcome: "held", wake: toWake(existing) };
+  const other = await db
+    .selectFrom("wakes")
+    .selectAll()
+    .where("agent_id", "=", claim.agentId)
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  if (other) return { outcome: "busy", wake: toWake(other) };
+  const at = now();
+  const lease = { status: "running" as const, worker_id: claim.workerId, lease_until: claim.leaseUntil, updated_at: at };
+  // The writes decide, not the reads above (another claimer may be between them and us): the update
+  // only takes a wake still handed back, and the unique keys refuse a second wake id or a second
+  // running wake of the agent (a ConflictError, after which the caller reads again).
+  const row = existing
+    ? await db.updateTable("wakes").set(lease).where("id", "=", claim.id).where("status", "=", "retrying").returningAll().executeTakeFirst()
+    : await db
+        .insertInto("wakes")
+        .values({ id: claim.id, company_id: claim.companyId, agent_id: claim.agentId, run_id: null, attempts: 0, error: null, created_at: at, ...lease })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+  if (!row) return claimWake(db, claim);
+  return { outcome: "claimed", wake: toWake(row) };
+}
+
+export async function getWake(db: Kysely<Database>, id: string): Promise<WakeRow | undefined> {
+  const row = await db.selectFrom("wakes").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toWake(row);
+}
+
+/** The condition of every holder's write: still running, still under this worker's lease. */
+function held(db: Kysely<Database>, id: string, workerId: string) {
+  return db.updateTable("wakes").where("id", "=", id).where("worker_id", "=", workerId).where("status", "=", "running");
+}
+
+export async function renewWake(db: Kysely<Database>, id: string, workerId: string, leaseUntil: string): Promise<boolean> {
+  const result = await held(db, id, workerId).set({ lease_until: leaseUntil, updated_at: now() }).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function setWakeRun(db: Kysely<Database>, id: string, workerId: string, runId: string): Promise<boolean> {
+  const result = await held(db, id, workerId)
+    .set((eb) => ({ run_id: runId, attempts: eb("attempts", "+", 1), updated_at: now() }))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function releaseWake(
+  db: Kysely<Database>,
+  id: string,
+  workerId: string,
+  end: { status: Exclude<WakeStatus, "running">; error: string | null },
+): Promise<boolean> {
+  const result = await held(db, id, workerId)
+    .set({ status: end.status, error: end.error, worker_id: null, lease_until: null, updated_at: now() })
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function listExpiredWakes(db: Kysely<Database>, before: string): Promise<WakeRow[]> {
+  const rows = await db
+    .selectFrom("wakes")
+    .selectAll()
+    .where("status", "=", "running")
+    .where("lease_until", "<", before)
+    .orderBy("lease_until")
+    .orderBy("id")
+    .execute();
+  return rows.map(toWake);
+}
+
+export async function expireWake(db: Kysely<Database>, id: string, before: string, error: string): Promise<boolean> {
+  const result = await db
+    .updateTable("wakes")
+    .set({ status: "failed", error, worker_id: null, lease_until: null, updated_at: now() })
+    .where("id", "=", id)
+    .where("status", "=", "running")
+    .where("lease_until", "<", before)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
