@@ -120,6 +120,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.env ? { env: options.env } : {}),
+      // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      runId,
     });
     const events = session.send(cue);
     cancel = () => session.cancel();

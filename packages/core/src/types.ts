@@ -43,12 +43,46 @@ export type AgentEvent =
   // Context management.
   | { type: "compaction_start"; reason: "threshold" | "overflow" | "manual" }
   | { type: "compaction_end"; ok: boolean; summary?: string; error?: string; tokensBefore?: number; tokensAfter?: number }
+  // The host's recovery decision after a failed model call (MC-10, MC-11): one wire-only replay of
+  // the failed user message, or fail closed (reported, never replayed).
+  | { type: "recovery"; action: "replay" | "fail-closed"; reason: string }
+  // The native window was closed and a fresh one bootstrapped from a code-built handoff (MC-9, MC-13).
+  | { type: "rollover"; reason: string; handoffBytes: number; tokensBefore?: number; tokensAfter?: number }
+  // The session's context state at the end of a product turn, for `cadre sessions inspect` (display only).
+  | { type: "context"; snapshot: ContextSnapshot }
   // Failures never throw out of a stream: they become this event.
   | { type: "error"; message: string; code?: string; retryable?: boolean }
   // Vendor events we do not model are carried, not dropped (MC-5).
   | { type: "unknown"; vendor: string; vendorType: string; raw: unknown }
   // The one terminal event of a product turn.
   | { type: "terminal"; status: TerminalStatus; reason?: string };
+
+/**
+ * What a session's context controller looked like at the end of a product turn (MC-8..MC-14).
+ * Plain data for reports; a restart never re-creates the rollover latch from it (MC-9).
+ */
+export interface ContextSnapshot {
+  harness: "pi" | "claude-code" | "codex";
+  model: string;
+  contextWindow: number;
+  /** Tokens in the native window at the last live reading (a model call's input + cache read + cache write). */
+  tokensInWindow: number;
+  occupancy: number;
+  /** The compaction threshold in force (fraction of the window) and whether the user overrode the default. */
+  threshold: number;
+  thresholdSource: "default" | "override";
+  /** Pi's native compaction reserve, frozen at the last start/resume. */
+  reserveTokens?: number;
+  remote: boolean;
+  needsRollover: boolean;
+  /** Why the latch is set, when it is. */
+  latchReason?: string;
+  openClaims: string[];
+  compactions: { count: number; succeeded: number };
+  lastCompaction?: { result: "ok" | "deterministic" | "transient" | "not-a-compaction-failure" | "interrupted"; reason: string; tokensBefore?: number; tokensAfter?: number };
+  replays: number;
+  rollovers: number;
+}
 
 export type AgentEventType = AgentEvent["type"];
 

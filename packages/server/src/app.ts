@@ -3,7 +3,6 @@
 // company (403) → the body: size (413), media type (415), JSON and schema (400) → the handler. Errors
 // of every step are mapped to JSON in one place (http/errors.ts). Nothing is written before the
 // handler runs, and the handlers write in one transaction, so a refused request changes nothing.
-import { type WakeOptions } from "@cadre/company";
 import type { Store } from "@cadre/store";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -14,6 +13,7 @@ import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
 import { notifyingStore } from "./feed/notifying-store.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
+import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
 import { validateBody } from "./http/schema.js";
 import type { RouteSpec } from "./routes/define.js";
@@ -35,10 +35,10 @@ export interface AppDeps {
   limits?: Partial<ServerLimits>;
   /** C4-6/G5: the legacy POST routes answer 410. */
   retireLegacyPosts?: boolean;
+  /** The built operator dashboard (packages/web/dist), served at `/`; none when absent. */
+  webRoot?: string;
   /** Where internal errors (500s, failed background runs) are reported; default stderr. */
   log?: (line: string) => void;
-  /** Extra options for every wake (tests: a scripted model). */
-  wakeDefaults?: Partial<Pick<WakeOptions, "script">>;
 }
 
 export interface CadreApp {
@@ -64,7 +64,6 @@ export function createApp(deps: AppDeps): CadreApp {
     apiUrl: deps.apiUrl ?? (() => undefined),
     env,
     ...(deps.dataDir ? { dataDir: deps.dataDir } : {}),
-    ...(deps.wakeDefaults ? { defaults: deps.wakeDefaults } : {}),
     onBackgroundError: (error) => log(`cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const ctx: ServerContext = {
@@ -86,6 +85,11 @@ export function createApp(deps: AppDeps): CadreApp {
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   for (const spec of ROUTES) app.on(spec.method.toUpperCase(), toHonoPath(spec.path), (c) => handle(spec, c));
+  if (deps.webRoot) {
+    const dashboard = dashboardHandler(deps.webRoot);
+    // After the API's own routes; an unknown /api/ path stays the API's JSON 404.
+    app.on(["GET", "HEAD"], "*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : ((await dashboard(c)) ?? next())));
+  }
   app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}; see GET /api/openapi.json` } }, 404));
   app.onError((error, c) => {
     const mapped = errorResponse(error, (e) => log(`cadre server: internal error on ${c.req.method} ${c.req.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));

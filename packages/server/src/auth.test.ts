@@ -44,6 +44,9 @@ const MATRIX: Record<string, Cell> = {
   "POST /api/agents/{id}/wake": { method: "POST", path: (w) => `/api/agents/${w.ceoA}/wake`, json: () => ({ seed: 1 }), expect: operatorOnly(202) },
   "GET /api/runs/{id}": { method: "GET", path: (w) => `/api/runs/${w.runA}`, expect: company(200) },
   "GET /api/runs/{id}/events": { method: "GET", path: (w) => `/api/runs/${w.runA}/events`, expect: company(200) },
+  "GET /api/companies/{id}/runs": { method: "GET", path: (w) => `/api/companies/${w.companyA}/runs`, expect: company(200) },
+  "GET /api/companies/{id}/usage": { method: "GET", path: (w) => `/api/companies/${w.companyA}/usage`, expect: company(200) },
+  "GET /api/runs/{id}/usage": { method: "GET", path: (w) => `/api/runs/${w.runA}/usage`, expect: company(200) },
   "GET /api/companies/{id}/events": { method: "GET", path: (w) => `/api/companies/${w.companyA}/events`, stream: true, expect: company(200) },
 };
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCompany, loadCompanyState } from "@cadre/company";
 import { openStore } from "@cadre/store";
-import autocannon from "autocannon";
+import type autocannonFn from "autocannon";
 import { startServer, type RunningServer } from "./server.js";
 
 export interface BenchOptions {
@@ -30,13 +30,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-async function measureHealthz(server: RunningServer, requests: number, connections: number) {
+type Autocannon = typeof autocannonFn;
+
+async function measureHealthz(autocannon: Autocannon, server: RunningServer, requests: number, connections: number) {
   const r = await autocannon({ url: `${server.url}/healthz`, connections, amount: requests });
   return { requestsPerSec: round(r.requests.total / r.duration), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
 }
 
 /** Hires spread over companies of the maximum team size, so that every request is a real hire. */
-async function measureHires(server: RunningServer, requests: number, connections: number) {
+async function measureHires(autocannon: Autocannon, server: RunningServer, requests: number, connections: number) {
   const perCompany = 150;
   const companies: string[] = [];
   for (let i = 0; i * perCompany < requests + connections; i++) {
@@ -147,14 +149,17 @@ async function measureFanout(server: RunningServer, subscribers: number, events:
 
 export async function benchServer(options: BenchOptions = {}): Promise<Record<string, unknown>> {
   const log = options.log ?? ((line: string) => console.log(line));
+  // Loaded here, not at module load: autocannon is a development dependency, and importing
+  // @cadre/server (the CLI does, for `cadre serve`) must not need it.
+  const { default: autocannon } = await import("autocannon");
   const requests = options.requests ?? 2000;
   const connections = options.connections ?? 10;
   const dir = await mkdtemp(join(tmpdir(), "cadre-bench-"));
   const store = await openStore({ path: join(dir, "cadre.db") });
   const server = await startServer({ store, port: 0, dataDir: dir, env: {}, log: () => {} });
   try {
-    const healthz = await measureHealthz(server, requests, connections);
-    const hire = await measureHires(server, options.hires ?? 1000, connections);
+    const healthz = await measureHealthz(autocannon, server, requests, connections);
+    const hire = await measureHires(autocannon, server, options.hires ?? 1000, connections);
     const fanout = await measureFanout(server, options.subscribers ?? 100, options.events ?? 2000);
     const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", node: process.version, platform: process.platform };
     const result = {

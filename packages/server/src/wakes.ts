@@ -21,8 +21,6 @@ export interface WakeRunnerOptions {
   apiUrl: () => string | undefined;
   /** Told about runs that failed after they started (the run row records it too). */
   onBackgroundError?: (error: unknown) => void;
-  /** Extra wake options (tests: a scripted model). */
-  defaults?: Partial<Pick<WakeOptions, "script" | "env">>;
 }
 
 export type WakeRequest = Pick<WakeOptions, "agentId" | "trigger" | "profile" | "seed">;
@@ -39,7 +37,6 @@ export class WakeRunner {
     return new Promise<StartedWake>((resolve, reject) => {
       let started = false;
       const run: Promise<WakeResult> = wakeAgent({
-        ...this.options.defaults,
         ...request,
         store: this.options.store,
         signal: controller.signal,

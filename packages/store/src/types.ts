@@ -275,8 +275,9 @@ export interface StoreQueries {
   /** Running wakes whose lease ran out before `now` (ISO): their worker is gone or cut off. */
   listExpiredWakes(now: string): Promise<WakeRow[]>;
   /**
-   * Fails a running wake whose lease ran out before `now`, taking it from its lost holder; false
-   * when it is not (any more) such a wake, so that of several recoverers exactly one wins.
+   * Takes a running wake whose lease ran out before `now` from its lost holder: it fails, or goes
+   * back to `retrying` when it had started no run (nothing happened). False when it is not (any
+   * more) such a wake, so that of several recoverers exactly one wins.
    */
   expireWake(id: string, now: string, error: string): Promise<boolean>;
 }

@@ -82,9 +82,16 @@ export async function listExpiredWakes(db: Kysely<Database>, before: string): Pr
 }
 
 export async function expireWake(db: Kysely<Database>, id: string, before: string, error: string): Promise<boolean> {
+  // A wake whose lost holder had started no run did nothing: it goes back for a retry.
   const result = await db
     .updateTable("wakes")
-    .set({ status: "failed", error, worker_id: null, lease_until: null, updated_at: now() })
+    .set((eb) => ({
+      status: eb.case().when("run_id", "is", null).then("retrying").else("failed").end() as unknown as WakeStatus,
+      error,
+      worker_id: null,
+      lease_until: null,
+      updated_at: now(),
+    }))
     .where("id", "=", id)
     .where("status", "=", "running")
     .where("lease_until", "<", before)

@@ -63,11 +63,13 @@ async function post(url: string, token: string, path: string, body: unknown) {
 
 describe("cadre serve", () => {
   it("prints its URL and a fresh operator token; the CLI's --server mode runs the demo's story against it; SIGTERM stops it cleanly", async () => {
-    const s = await serve(["--port", "0"]);
-    expect(s.lines).toHaveLength(2);
+    const s = await serve(["--port", "0"], ENV, 3);
+    expect(s.lines).toHaveLength(3);
     expect(s.lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.lines[1]).toMatch(/^operator token: cadre_op_[\w-]{43}$/);
     const token = s.lines[1]!.slice("operator token: ".length);
+    // The dashboard's sign-in link carries the token in the fragment.
+    expect(s.lines[2]).toBe(`dashboard: ${s.url}/#token=${token}`);
     const company = await post(s.url, token, "/api/companies", { name: "Northwind Robotics", goal: "Build warehouse robots." });
     expect(company.status).toBe(201);
 
@@ -94,9 +96,9 @@ describe("cadre serve", () => {
   });
 
   it("takes its operator token from CADRE_OPERATOR_TOKEN and then does not print one", async () => {
-    const s = await serve(["--port", "0"], { ...ENV, CADRE_OPERATOR_TOKEN: "my-own-operator-token-123" }, 1);
+    const s = await serve(["--port", "0"], { ...ENV, CADRE_OPERATOR_TOKEN: "my-own-operator-token-123" }, 2);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(s.lines).toEqual([expect.stringMatching(/^listening on /)]);
+    expect(s.lines).toEqual([expect.stringMatching(/^listening on /), `dashboard: ${s.url}/ (sign in with CADRE_OPERATOR_TOKEN)`]);
     expect((await post(s.url, "my-own-operator-token-123", "/api/companies", { name: "A" })).status).toBe(201);
     expect((await post(s.url, "wrong-token-000000000000", "/api/companies", { name: "B" })).status).toBe(401);
     s.child.kill("SIGINT");

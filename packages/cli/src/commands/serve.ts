@@ -1,4 +1,5 @@
 // `cadre serve`: the HTTP API on loopback, over the data directory's store, until SIGINT/SIGTERM.
+import { fileURLToPath } from "node:url";
 import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { openData } from "../context.js";
@@ -9,8 +10,9 @@ export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--databas
 Serves the Cadre API on loopback (127.0.0.1) over the data directory's store: companies,
 connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/openapi.json.
 Prints "listening on http://127.0.0.1:PORT" and, unless CADRE_OPERATOR_TOKEN is set (then that
-value is the operator token), "operator token: TOKEN". Stops on SIGINT or SIGTERM, letting running
-wakes end as cancelled.
+value is the operator token), "operator token: TOKEN", then "dashboard: URL": the operator
+dashboard, served at / (a sign-in link with #token=TOKEN when the token was generated). Stops on
+SIGINT or SIGTERM, letting running wakes end as cancelled.
 
 Options:
   --port N                 port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
@@ -23,6 +25,9 @@ Options:
   -h, --help               this help
 
 Clients: CADRE_TOKEN=TOKEN cadre company show --server http://127.0.0.1:PORT`;
+
+/** The dashboard's build (packages/web/dist), the same number of levels up from src/ and dist/. */
+const WEB_ROOT = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -59,11 +64,15 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       env: io.env,
       port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
       retireLegacyPosts: values["retire-legacy-posts"] ?? false,
+      webRoot: WEB_ROOT,
       log: (line) => io.err(`${line}\n`),
       ...(fromEnv ? { operatorToken: fromEnv } : {}),
     });
     io.out(`listening on ${server.url}\n`);
     if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
+    // The token rides in the fragment, which browsers never send to a server; the dashboard moves it
+    // to the tab's session storage and removes it from the address bar.
+    io.out(fromEnv ? `dashboard: ${server.url}/ (sign in with CADRE_OPERATOR_TOKEN)\n` : `dashboard: ${server.url}/#token=${server.operatorToken}\n`);
     const signal = await untilSignal();
     io.err(`cadre serve: ${signal}, shutting down\n`);
     await server.close();

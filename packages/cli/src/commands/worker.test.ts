@@ -13,6 +13,8 @@ import { WakeQueue } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, expect, it } from "vitest";
 import { dropTestSchemas, freshSchema, testDatabaseUrl } from "../../../store/src/testing/postgres.js";
+import type { CliIO } from "../io.js";
+import { main } from "../main.js";
 
 afterAll(dropTestSchemas);
 
@@ -77,6 +79,15 @@ async function expectNothingDuplicated(store: Store, companyId: string): Promise
   expect(approvals.length, `strategies of ${companyId}`).toBeLessThanOrEqual(1);
   for (const a of approvals) expect((await store.listApprovalEvents(a.id)).map((e) => e.toStatus)).toEqual(["pending"]);
 }
+
+it("refuses to start without a PostgreSQL database, or with a bad option, with exit 2", async () => {
+  const err: string[] = [];
+  const io: CliIO = { out: () => {}, err: (t) => void err.push(t), env: { CADRE_DATABASE_URL: "" }, stdin: (async function* () {})() };
+  expect(await main(["worker"], io)).toBe(2);
+  expect(err.join("")).toMatch(/--database postgres:\/\/…/);
+  expect(await main(["worker", "--database", "sqlite:x"], io)).toBe(2);
+  expect(await main(["worker", "--database", testDatabaseUrl(), "--concurrency", "0"], io)).toBe(2);
+});
 
 it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, surviving a worker SIGKILLed mid-run", async () => {
   const schema = freshSchema();

@@ -8,6 +8,7 @@ import { loadCompanyState } from "../state.js";
 import { wakeAgent } from "../wake.js";
 import { hashToken } from "./agent-tokens.js";
 import { legacyInitialTurn } from "./initial-turn.js";
+import { legacyLockedTexts } from "./locked-texts.js";
 import { prepareLegacyRun } from "./profile.js";
 
 let store: Store;
@@ -30,6 +31,16 @@ describe("legacy initial turn", () => {
     for (const part of ["`bash`", "node -e", "fetch", "3–5", "approve_ceo_strategy", "NOW", "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/agents ", "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/approvals ", "$CADRE_AGENT_TOKEN"]) {
       expect(turn).toContain(part);
     }
+  });
+});
+
+describe("legacy locked texts (MC-7)", () => {
+  it("are the turn's template and the bash tool, with nothing that varies per run", () => {
+    const texts = legacyLockedTexts();
+    expect(texts.map((t) => t.id)).toEqual(["cue/legacy/initial-turn", "tool/bash"]);
+    expect(texts[0]!.text).toContain("POST {api url}/api/companies/{company id}/agents ");
+    expect(JSON.parse(texts[1]!.text)).toMatchObject({ name: "bash", parameters: { required: ["command"] } });
+    expect(legacyLockedTexts()).toEqual(texts);
   });
 });
 

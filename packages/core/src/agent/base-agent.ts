@@ -4,7 +4,7 @@
 import { EventQueue } from "../event-queue.js";
 import { errorMessage } from "../errors.js";
 import { describeToolListChange, ToolListFrozenError } from "../prompt/tool-list.js";
-import type { AgentEvent, ModelInfo, TerminalStatus, Usage } from "../types.js";
+import type { AgentEvent, ContextSnapshot, ModelInfo, TerminalStatus, Usage } from "../types.js";
 import type { ToolDefinition } from "./tool.js";
 
 export interface SessionConfig {
@@ -67,6 +67,8 @@ export abstract class BaseAgent {
     };
     const finish = (outcome: TurnOutcome) => {
       if (queue.isClosed) return;
+      const snapshot = this.safeContextSnapshot();
+      if (snapshot) queue.push({ type: "context", snapshot });
       queue.push({ type: "terminal", status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
       queue.close();
       this.active = undefined;
@@ -123,6 +125,23 @@ export abstract class BaseAgent {
 
   /** Harness-specific interrupt (e.g. abort the SDK call). */
   protected onCancel(): void {}
+
+  /**
+   * The session's context state, emitted as a `context` event just before each terminal event so the
+   * run's stored events say what the controller looked like (`cadre sessions inspect`). Harnesses
+   * without a context controller return undefined and emit nothing.
+   */
+  protected contextSnapshot(): ContextSnapshot | undefined {
+    return undefined;
+  }
+
+  private safeContextSnapshot(): ContextSnapshot | undefined {
+    try {
+      return this.contextSnapshot();
+    } catch {
+      return undefined; // a report must never break the stream's one terminal event
+    }
+  }
 
   private addUsage(usage: Usage): void {
     this.usageTotals.input += usage.input;

@@ -62,6 +62,21 @@ describe("scenario files", () => {
     await expect(loadOne(mutate(valid()))).rejects.toThrow(message);
   });
 
+  it("two approvals seeded in the same millisecond keep their order: the later one is the latest strategy", async () => {
+    const doc = {
+      ...valid(),
+      expectMode: "awaiting-approval",
+      team: [{ name: "CTO", role: "Chief Technology Officer", description: "Tech.", department: "engineering", connectorId: "offline", model: "offline-scripted-1" }],
+      approvals: [
+        { type: "approve_ceo_strategy", title: "First", payload: "P1", status: "rejected", note: "No." },
+        { type: "approve_ceo_strategy", title: "Second", payload: "P2", status: "pending" },
+      ],
+    };
+    await writeFile(join(dir, "two.json"), JSON.stringify(doc));
+    // Random ids would make this a coin flip per load; ten loads in a row must all agree.
+    for (let i = 0; i < 10; i++) await expect(loadScenarios([dir])).resolves.toHaveLength(1);
+  });
+
   it("two files with the same id: the second is named with the first", async () => {
     await writeFile(join(dir, "a.json"), JSON.stringify(valid()));
     await expect(loadOne(valid(), "b.json")).rejects.toThrow(/b\.json: id: "tiny" is already the id of .*a\.json/);

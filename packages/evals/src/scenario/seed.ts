@@ -1,6 +1,7 @@
 // Seeds a fresh store with a scenario's company state through the store and company APIs: the
 // company, its connectors and CEO in one transaction (as createCompany does), the team, and the
 // approvals — decided ones through the real decision path, so activity and mode history are real.
+import { randomUUID } from "node:crypto";
 import { connectorLabel, DEFAULT_SETTINGS, decideApproval, defaultEnabledModels, loadCompanyState, newId, readiness, type Decision } from "@cadre/company";
 import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
 import type { ConnectorKind, NewConnector, PromptProfile, Store } from "@cadre/store";
@@ -23,6 +24,15 @@ export interface SeededCompany {
   /** Agents and approvals that existed before the wake: whatever else exists after it is new. */
   agentIds: ReadonlySet<string>;
   approvalIds: ReadonlySet<string>;
+}
+
+/**
+ * Ids that sort in insertion order. Seeding writes everything within one millisecond, and the store
+ * orders rows by (createdAt, id): random ids would shuffle the team in the prompt's directory, or
+ * which strategy is the latest, from one sample to the next.
+ */
+function orderedId(prefix: string, index: number): string {
+  return `${prefix}_${index.toString(16).padStart(4, "0")}${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 }
 
 const DECISIONS: Record<"approved" | "rejected" | "revision_requested", Decision> = { approved: "approve", rejected: "reject", revision_requested: "revise" };
@@ -71,7 +81,7 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
     await tx.insertCompany({ id: companyId, name: scenario.company.name, goal: scenario.company.goal, settings: { ...DEFAULT_SETTINGS, ...scenario.company.settings, profile: options.profile } });
     for (const c of connectors) await tx.insertConnector(c);
     const ceo = await tx.insertAgent({
-      id: newId("agt"),
+      id: orderedId("agt", 0),
       companyId,
       name: "CEO",
       role: "Chief Executive Officer",
@@ -85,12 +95,12 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
       via: "system",
     });
     await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name: scenario.company.name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id), scenario: scenario.id } });
-    for (const m of scenario.team) {
-      await tx.insertAgent({ id: newId("agt"), companyId, ...m, reportsTo: ceo.id, isCeo: false });
+    for (const [i, m] of scenario.team.entries()) {
+      await tx.insertAgent({ id: orderedId("agt", i + 1), companyId, ...m, reportsTo: ceo.id, isCeo: false });
     }
     const ids: string[] = [];
-    for (const a of scenario.approvals) {
-      const row = await tx.insertApproval({ id: newId("apr"), companyId, type: a.type, title: a.title, payload: a.payload, filedByAgentId: ceo.id, via: "tool" }, ceo.id);
+    for (const [i, a] of scenario.approvals.entries()) {
+      const row = await tx.insertApproval({ id: orderedId("apr", i), companyId, type: a.type, title: a.title, payload: a.payload, filedByAgentId: ceo.id, via: "tool" }, ceo.id);
       ids.push(row.id);
     }
     return { ceoId: ceo.id, approvalIds: ids };

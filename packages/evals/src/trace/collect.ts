@@ -8,7 +8,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { hashOf, sha256 } from "../data/hash.js";
 import type { CapturedRequest } from "../runner/capture.js";
 import type { SeededCompany } from "../scenario/seed.js";
-import { clip, normaliseArgs, normaliseText } from "./normalise.js";
+import { clip, normaliseArgs, normaliseText, redactVolatile } from "./normalise.js";
 import { TRACE_SCHEMA_VERSION, type Trace, type TraceApproval, type TraceSource, type TraceToolCall } from "./types.js";
 
 export interface TraceMeta {
@@ -45,24 +45,48 @@ function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
     });
 }
 
-/** Hires and filings of this wake, in commit order (activity ids), as path-independent steps. */
-async function trajectoryOf(store: Store, companyId: string, hires: AgentRow[], filed: ApprovalRow[]): Promise<string[]> {
+/**
+ * The wake's hires and filings in commit order (activity ids are strictly increasing; creation
+ * times are not, within a millisecond), and as path-independent trajectory steps.
+ */
+async function inCommitOrder(store: Store, companyId: string, hires: AgentRow[], filed: ApprovalRow[]) {
   const hired = new Map(hires.map((a) => [a.id, a]));
   const filedById = new Map(filed.map((a) => [a.id, a]));
+  const agents: AgentRow[] = [];
+  const approvals: ApprovalRow[] = [];
   const steps: string[] = [];
   for (const row of await store.listActivity(companyId)) {
     const data = (row.data ?? {}) as { agentId?: string; approvalId?: string };
-    if (row.type === "agent.hired" && data.agentId && hired.has(data.agentId)) steps.push(`hire:${hired.get(data.agentId)?.department ?? "none"}`);
-    if (row.type === "approval.filed" && data.approvalId && filedById.has(data.approvalId)) steps.push(`file:${filedById.get(data.approvalId)?.type}`);
+    const agent = row.type === "agent.hired" && data.agentId ? hired.get(data.agentId) : undefined;
+    const approval = row.type === "approval.filed" && data.approvalId ? filedById.get(data.approvalId) : undefined;
+    if (agent) {
+      agents.push(agent);
+      steps.push(`hire:${agent.department ?? "none"}`);
+    }
+    if (approval) {
+      approvals.push(approval);
+      steps.push(`file:${approval.type}`);
+    }
   }
-  return steps;
+  // A record without its activity row would be a bug elsewhere; it is still reported, last.
+  agents.push(...hires.filter((a) => !agents.includes(a)));
+  approvals.push(...filed.filter((a) => !approvals.includes(a)));
+  return { agents, approvals, steps };
 }
 
 export async function collectTrace(store: Store, seeded: SeededCompany, outcome: WakeOutcome, captured: CapturedRequest | undefined, meta: TraceMeta): Promise<Trace> {
   const { companyId } = seeded;
   const [agents, approvals, state] = await Promise.all([store.listAgents(companyId), store.listApprovals(companyId), loadCompanyState(store, companyId)]);
-  const hires = agents.filter((a) => !seeded.agentIds.has(a.id));
-  const filed = approvals.filter((a) => !seeded.approvalIds.has(a.id));
+  const wake = await inCommitOrder(
+    store,
+    companyId,
+    agents.filter((a) => !seeded.agentIds.has(a.id)),
+    approvals.filter((a) => !seeded.approvalIds.has(a.id)),
+  );
+  const hires = wake.agents;
+  const filed = wake.approvals;
+  const finalAgents = [...agents.filter((a) => seeded.agentIds.has(a.id)), ...hires];
+  const finalApprovals = [...approvals.filter((a) => seeded.approvalIds.has(a.id)), ...filed];
   const ceo = agents.find((a) => a.id === seeded.ceoId) as AgentRow;
   const result = outcome.result;
   const events = result ? (await store.listRunEvents(result.run.id)).map((e) => e.data as AgentEvent) : [];
@@ -81,13 +105,13 @@ export async function collectTrace(store: Store, seeded: SeededCompany, outcome:
     trigger: result?.run.trigger ?? outcome.trigger,
     modeBefore: outcome.modeBefore,
     modeAfter: state.mode,
-    cue: { text: result?.cue ?? "", tokens: result?.cueTokens ?? 0 },
+    cue: { text: redactVolatile(result?.cue ?? ""), tokens: result?.cueTokens ?? 0 },
     systemPrompt: captured
       ? { tokens: countTokens(captured.systemPrompt), sha256: sha256(captured.systemPrompt), observed: true }
       : { tokens: 0, sha256: "", observed: false },
     tools: (captured?.tools ?? []).map((t) => ({ name: t.name, schemaHash: hashOf(t.parameters) })),
     toolCalls: toolCallsOf(events),
-    trajectory: await trajectoryOf(store, companyId, hires, filed),
+    trajectory: wake.steps,
     hires: hires.map((a) => ({ name: a.name, role: a.role, description: a.description, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
     approvalsFiled: filed.map(approvalOf),
     usage: {
@@ -103,8 +127,8 @@ export async function collectTrace(store: Store, seeded: SeededCompany, outcome:
     errors,
     finalState: {
       mode: state.mode,
-      agents: agents.map((a) => ({ name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via, status: a.status, isCeo: a.isCeo })),
-      approvals: approvals.map(approvalOf),
+      agents: finalAgents.map((a) => ({ name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via, status: a.status, isCeo: a.isCeo })),
+      approvals: finalApprovals.map(approvalOf),
     },
   };
 }

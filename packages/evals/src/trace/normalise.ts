@@ -6,8 +6,13 @@ const LOOPBACK = /\b(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\b/g;
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 const TOKEN_ENV = /\b(CADRE_[A-Z_]*TOKEN=)\S+/g;
 
+/** Replaces generated ids, loopback ports and tokens; keeps the text's layout. */
+export function redactVolatile(text: string): string {
+  return text.normalize("NFC").replace(ID, "$1_*").replace(LOOPBACK, "$1:*").replace(BEARER, "$1*").replace(TOKEN_ENV, "$1*");
+}
+
 export function normaliseText(text: string): string {
-  return text.normalize("NFC").replace(ID, "$1_*").replace(LOOPBACK, "$1:*").replace(BEARER, "$1*").replace(TOKEN_ENV, "$1*").replace(/\s+/g, " ").trim();
+  return redactVolatile(text).replace(/\s+/g, " ").trim();
 }
 
 export function normaliseArgs(value: unknown): unknown {

@@ -31,7 +31,7 @@ async function twoProcesses() {
 
 function counter() {
   let n = 0;
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   return {
     hit: () => {
       n++;

@@ -36,7 +36,11 @@ async function endLostRun(tx: StoreQueries, runId: string, reason: string): Prom
   await tx.finishRun(runId, { status: "failed", usage, error: reason });
 }
 
-/** Fails every wake whose lease ran out before `now`, with its run; returns those this call took. */
+/**
+ * Takes every wake whose lease ran out before `now`: one with a run fails, with its run; one that
+ * had started none goes back for a retry (its job is redelivered by the queue). Returns the wakes
+ * this call took.
+ */
 export async function recoverExpiredWakes(store: Store, now: Date = new Date()): Promise<WakeRow[]> {
   const before = now.toISOString();
   const recovered: WakeRow[] = [];

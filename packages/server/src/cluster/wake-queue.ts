@@ -29,8 +29,9 @@ export interface WakeQueueOptions {
   /** First retry delay; it doubles (with jitter) at each retry. Default 2 s. */
   retryDelaySeconds?: number;
   /**
-   * pg-boss fails a job still active after this long; default 1 h. Only a backstop: a crashed
-   * worker's wake is recovered through its lease (worker.ts) within the lease timeout.
+   * pg-boss fails (and retries) a job still active after this long; default 15 min. Only a
+   * backstop: a crashed worker's wake is recovered through its lease (worker.ts) within the lease
+   * timeout, and a redelivered wake never runs twice (the store's claimWake).
    */
   expireInSeconds?: number;
   /** pg-boss maintenance (expiry, archiving): on for workers, may be off for enqueue-only processes. */
@@ -72,7 +73,7 @@ export class WakeQueue {
     await boss.start();
     const name = options.queue ?? DEFAULT_WAKE_QUEUE;
     const retry = { retryLimit: options.retryLimit ?? 3, retryDelay: options.retryDelaySeconds ?? 2, retryBackoff: true };
-    const expireInSeconds = options.expireInSeconds ?? 3600;
+    const expireInSeconds = options.expireInSeconds ?? 900;
     // Idempotent: every process creates it; the first one does.
     await boss.createQueue(name, { name, policy: "short", ...retry, expireInSeconds });
     return new WakeQueue(boss, name, { ...retry, expireInSeconds });

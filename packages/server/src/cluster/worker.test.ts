@@ -144,6 +144,16 @@ describe("wake workers", () => {
     await expectOneTerminalPerRun(s.store);
   }, 45_000);
 
+  it("run again a wake whose worker died before its run started", async () => {
+    const s = await setup(1);
+    const agent = (await s.store.getAgent(s.ceos[0]!))!;
+    await s.store.claimWake({ id: "orphan", companyId: agent.companyId, agentId: agent.id, workerId: "dead", leaseUntil: new Date(Date.now() - 1000).toISOString() });
+    const { outcomes } = await startWorker(s);
+    await until("the orphan ran", () => outcomes.some((o) => o.wakeId === "orphan" && o.outcome === "done"));
+    expect(await s.store.getWake("orphan")).toMatchObject({ status: "done", attempts: 1, workerId: null });
+    expect(await s.store.listRuns()).toHaveLength(1);
+  });
+
   it("fence a worker out once its lease is lost: nothing it writes afterwards lands", async () => {
     const s = await setup(1);
     const agent = (await s.store.getAgent(s.ceos[0]!))!;

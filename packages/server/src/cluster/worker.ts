@@ -59,6 +59,8 @@ export class WakeWorker {
   /** Idle loops waiting for work; a NOTIFY, a finished wake or stop() wakes them all. */
   private readonly idle = new Set<() => void>();
   private sweeper: NodeJS.Timeout | undefined;
+  /** Aborted when stop() gives up waiting: cancels the runs still going. */
+  private readonly cancelAll = new AbortController();
   private readonly leaseMs: number;
   private readonly log: (line: string) => void;
 
@@ -113,7 +115,6 @@ export class WakeWorker {
     // Unreferenced: a process that has stopped its worker can exit without waiting for this timer.
     const timedOut = await Promise.race([drained.then(() => false), sleep(drainMs, true, { ref: false })]);
     if (timedOut) {
-      for (const lease of this.running) lease.stop();
       this.cancelAll.abort();
       await drained;
     }
@@ -121,8 +122,6 @@ export class WakeWorker {
     await this.queue.stop();
     await this.store.close();
   }
-
-  private readonly cancelAll = new AbortController();
 
   private async loop(): Promise<void> {
     const pollMs = this.options.pollMs ?? 2000;
@@ -148,8 +147,10 @@ export class WakeWorker {
       try {
         this.report(await this.handle(job));
       } catch (error) {
-        // Our bug or the database gone: the job stays active; pg-boss's expiry or the lease recovers it.
+        // The database failed under us (or our bug). The job goes back for a retry; if a run had
+        // started, its wake is still leased and recovery ends it first, so the retry finds it ended.
         this.log(`cadre worker ${this.workerId}: wake ${job.data.wakeId} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        await this.queue.fail(job, { error: errorMessage(error) }).catch(() => {});
       }
       // More may be due (a retry, a deferred wake): idle loops look too.
       this.wakeIdle();
@@ -167,7 +168,10 @@ export class WakeWorker {
   private async recover(): Promise<void> {
     try {
       for (const wake of await recoverExpiredWakes(this.store)) {
-        this.log(`cadre worker ${this.workerId}: recovered wake ${wake.id} of agent ${wake.agentId} (worker ${wake.workerId} lost it${wake.runId ? `; run ${wake.runId} failed` : ""})`);
+        // Its job is still active under the dead worker until the queue's backstop expiry: a new
+        // job brings the wake back now (the trigger is inferred again; seeds are not kept).
+        if (!wake.runId) await this.queue.enqueue({ wakeId: wake.id, agentId: wake.agentId });
+        this.log(`cadre worker ${this.workerId}: recovered wake ${wake.id} of agent ${wake.agentId} from worker ${wake.workerId}: ${wake.runId ? `it failed with its run ${wake.runId}` : "no run had started, it will be retried"}`);
       }
     } catch (error) {
       this.log(`cadre worker ${this.workerId}: recovery pass failed: ${errorMessage(error)}`);

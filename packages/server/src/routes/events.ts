@@ -3,10 +3,11 @@
 // reconnecting with the last id it saw receives every later event exactly once.
 import { UserInputError } from "@cadre/core";
 import { streamSSE } from "hono/streaming";
+import { FEED_KINDS, feedPredicate } from "../feed/filter.js";
 import { followFeedPages } from "../feed/follow.js";
 import { ssePage } from "../feed/sse.js";
 import { route } from "./define.js";
-import { idQuery } from "./queries.js";
+import { enumQuery, idQuery } from "./queries.js";
 import { type CompanyScope, companyScope } from "./scopes.js";
 
 export const eventRoutes = [
@@ -16,13 +17,21 @@ export const eventRoutes = [
     summary: "Live company events (SSE): agent_event (an AgentEvent of a run) and domain_event (hire, approval filed/decided, mode change, …). Resumable with Last-Event-ID.",
     access: "company",
     scope: companyScope,
-    query: { after: "feed id to resume after (when the Last-Event-ID header cannot be set)" },
+    query: {
+      after: "feed id to resume after (when the Last-Event-ID header cannot be set)",
+      run: "only this run's rows: its agent events and the domain events it caused",
+      kind: FEED_KINDS.join(" | "),
+    },
     produces: "sse",
     responses: { 200: "text/event-stream" },
     handle({ c, ctx, scope }) {
       const header = c.req.header("last-event-id");
       if (header !== undefined && !/^\d{1,15}$/.test(header)) throw new UserInputError("Last-Event-ID must be an event id this stream sent (a whole number)", { "Last-Event-ID": "a whole number" });
       const afterId = header !== undefined ? Number(header) : idQuery("after", c.req.query("after"));
+      const runId = c.req.query("run");
+      if (runId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(runId)) throw new UserInputError("run must be a run id", { run: "a run id" });
+      const kind = enumQuery("kind", c.req.query("kind"), FEED_KINDS);
+      const keep = feedPredicate({ ...(runId !== undefined ? { runId } : {}), ...(kind !== undefined ? { kind } : {}) });
       return streamSSE(c, async (stream) => {
         const closed = new AbortController();
         stream.onAbort(() => closed.abort());
@@ -36,7 +45,8 @@ export const eventRoutes = [
               await stream.write(`event: stream_error\ndata: ${JSON.stringify({ message: item.message })}\n\n`);
               break;
             }
-            await stream.write(ssePage(item.rows));
+            const rows = keep ? item.rows.filter(keep) : item.rows;
+            if (rows.length > 0) await stream.write(ssePage(rows));
           }
         } finally {
           clearInterval(heartbeat);

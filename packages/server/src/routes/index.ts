@@ -7,6 +7,7 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { usageRoutes } from "./usage.js";
 
 export const ROUTES: readonly RouteSpec[] = [
   ...metaRoutes(() => ROUTES),
@@ -15,5 +16,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...agentRoutes,
   ...approvalRoutes,
   ...runRoutes,
+  ...usageRoutes,
   ...eventRoutes,
 ];

@@ -5,7 +5,7 @@ import type { PromptProfile } from "@cadre/store";
 import type { BodySpec } from "../http/schema.js";
 import { route } from "./define.js";
 import { idQuery, limitQuery } from "./queries.js";
-import { type AgentScope, agentScope, type RunScope, runScope } from "./scopes.js";
+import { type AgentScope, agentScope, type CompanyScope, companyScope, type RunScope, runScope } from "./scopes.js";
 
 export const WAKE_BODY: BodySpec = {
   trigger: { kind: "string", required: false, maxLength: 40, enum: WAKE_TRIGGERS, description: "Why the agent is woken; default inferred (a decision since its last run, else routine)." },
@@ -34,6 +34,17 @@ export const runRoutes = [
       const input = body as WakeBody;
       const started = await ctx.wakes.start({ agentId: scope.agent.id, ...input });
       return c.json({ runId: started.run.id, profile: started.run.profile, trigger: started.run.trigger, mode: started.mode, cue: started.cue, cueTokens: started.cueTokens }, 202);
+    },
+  }),
+  route<CompanyScope>({
+    method: "get",
+    path: "/api/companies/{id}/runs",
+    summary: "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters.",
+    access: "company",
+    scope: companyScope,
+    responses: { 200: "A list of runs." },
+    async handle({ c, ctx, scope }) {
+      return c.json(await ctx.store.listRuns({ companyId: scope.companyId }));
     },
   }),
   route<RunScope>({

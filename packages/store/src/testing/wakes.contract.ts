@@ -88,6 +88,8 @@ export function wakeContract(store: GetStore): void {
       expect((await store().listExpiredWakes(now)).map((w) => w.id)).toEqual(["old"]);
       expect(await store().expireWake("live", now, "lost")).toBe(false);
 
+      await store().insertRun(run("r1"));
+      await store().setWakeRun("old", "w1", "r1");
       const results = await Promise.all(Array.from({ length: 10 }, () => store().expireWake("old", now, "worker lost")));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await store().getWake("old")).toMatchObject({ status: "failed", error: "worker lost", workerId: null });
@@ -95,6 +97,14 @@ export function wakeContract(store: GetStore): void {
       expect(await store().listExpiredWakes(now)).toEqual([]);
       // The agent is free again.
       expect((await store().claimWake(claim("next"))).outcome).toBe("claimed");
+    });
+
+    it("hands an expired wake that had started no run back for a retry", async () => {
+      await seed(store());
+      await store().claimWake(claim("wk", { leaseUntil: "2025-01-01T00:00:00.000Z" }));
+      expect(await store().expireWake("wk", "2025-01-01T00:05:00.000Z", "worker lost before its run")).toBe(true);
+      expect(await store().getWake("wk")).toMatchObject({ status: "retrying", runId: null, attempts: 0, workerId: null, error: "worker lost before its run" });
+      expect(await store().claimWake(claim("wk", { workerId: "w2" }))).toMatchObject({ outcome: "claimed", wake: { workerId: "w2" } });
     });
 
     it("gives one agent to exactly one of many concurrent claims", async () => {

@@ -1,13 +1,22 @@
 // The Pi harness: a BaseAgent over @mariozechner/pi-agent-core's Agent. Pi runs the agent loop
 // (model call → tool calls → results → next call); we adapt tools in, and translate events out.
-import { Agent, type AgentTool, type StreamFn } from "@mariozechner/pi-agent-core";
-import { type Message, streamSimple } from "@mariozechner/pi-ai";
+import { Agent, type AgentMessage, type AgentTool, type StreamFn } from "@mariozechner/pi-agent-core";
+import { type AssistantMessage, type Message, streamSimple } from "@mariozechner/pi-ai";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import type { ToolDefinition } from "../../agent/tool.js";
-import { UserInputError } from "../../errors.js";
+import { buildHandoff, type ModelSwitchVerdict, SessionLock, switchModel } from "../../context/index.js";
+import { errorMessage, UserInputError } from "../../errors.js";
 import { placeAnthropicCacheBreakpoints } from "../../prompt/anthropic-breakpoints.js";
 import type { PromptSegment } from "../../prompt/assemble.js";
 import { type ModelCallPrefix, PromptPrefixChangedError, StablePrefixGuard } from "../../prompt/prefix-guard.js";
+import { type ProductTurn, ProductTurns } from "../../session/product-turns.js";
+import { describeProviderError } from "../../session/provider-error.js";
+import { decideRecovery, TurnEvidenceTracker } from "../../session/recovery.js";
+import { SessionContext } from "../../session/session-context.js";
+import type { AgentEvent, ContextSnapshot, EventOf, ModelInfo } from "../../types.js";
+import { type Compactor, digestCompactor, PI_HANDOFF_OPTIONS } from "./compactor.js";
+import { compactionCut, estimateTokens, PiWindow } from "./context-window.js";
 import { createPiTranslatorState, translatePiEvent } from "./translate.js";
 import { type PiRoute, toPiModel } from "./pi-model.js";
 
@@ -21,6 +30,10 @@ export interface PiAgentOptions {
   segments?: readonly PromptSegment[];
   /** Called once per model call, after its stable prefix passed the check, with the prefix hashes. */
   onModelCall?: (prefix: ModelCallPrefix) => void;
+  /** Explicit user override of the compaction threshold, a fraction in (0, 1] (MC-8); default 90%. */
+  compactThreshold?: number;
+  /** Pi's native compaction step (MC-8); default: a code-built digest, no model call. */
+  compactor?: Compactor;
 }
 
 /** The one factory point where company tools become Pi tools. */
@@ -49,14 +62,39 @@ export function toPiTool(tool: ToolDefinition): AgentTool {
 
 class ToolRefusal extends Error {}
 
+function isAssistant(message: AgentMessage | undefined): message is AssistantMessage {
+  return typeof message === "object" && message !== null && (message as { role?: unknown }).role === "assistant";
+}
+
 export class PiAgent extends BaseAgent {
   private readonly agent: Agent;
   private readonly translator = createPiTranslatorState();
   private emitCurrent: Emit | undefined;
   private readonly prefixGuard: StablePrefixGuard;
+  // Context policy (MC-8..MC-14): the live controller, the native window, the lock shared by
+  // set-model and send, the product-turn ledger and the replay gate's evidence.
+  readonly #context: SessionContext;
+  readonly #window = new PiWindow();
+  readonly #lock = new SessionLock();
+  readonly #turns: ProductTurns;
+  readonly #evidence = new TurnEvidenceTracker();
+  readonly #compactor: Compactor;
+  #route: PiRoute | undefined;
+  #callsInTurn = 0;
+  #recovering = false;
+  /** Events of work done between turns (a model switch's handoff), reported with the next turn. */
+  #pending: AgentEvent[] = [];
+  #baseTokens: number | undefined;
 
   constructor(config: SessionConfig, options: PiAgentOptions = {}) {
     super(config);
+    if (options.compactThreshold !== undefined && !(Number.isFinite(options.compactThreshold) && options.compactThreshold > 0 && options.compactThreshold <= 1)) {
+      throw new UserInputError(`compaction threshold must be a fraction in (0, 1], e.g. 0.9 (got ${options.compactThreshold})`);
+    }
+    this.#context = new SessionContext({ harness: "pi", model: config.model, ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}) });
+    this.#turns = new ProductTurns(config.sessionId);
+    this.#compactor = options.compactor ?? digestCompactor;
+    this.#route = options.route;
     this.prefixGuard = new StablePrefixGuard(options.segments);
     const inner = options.streamFn ?? streamSimple;
     const onModelCall = options.onModelCall;
@@ -88,31 +126,221 @@ export class PiAgent extends BaseAgent {
       sessionId: config.sessionId,
       toolExecution: "sequential",
       streamFn: guarded,
+      // Before every model call: Pi's native compaction and the unhealthy-session preparation.
+      transformContext: (messages, signal) => this.#beforeModelCall(messages, signal),
       ...(options.getApiKey ? { getApiKey: options.getApiKey } : {}),
     });
     this.agent.subscribe((event) => {
       const emit = this.emitCurrent;
-      if (!emit) return;
+      if (!emit) return; // late events of a finished turn change nothing (MC-14)
+      // Occupancy from each successful call's real usage (MC-8); a failed call reports no window.
+      if (event.type === "message_end" && isAssistant(event.message) && event.message.stopReason !== "error" && event.message.stopReason !== "aborted") {
+        this.#context.observeUsage(event.message.usage);
+      }
       for (const translated of translatePiEvent(event, this.translator)) emit(translated);
     });
   }
 
+  /** The session's context state now (what `cadre sessions inspect` shows for a finished run). */
+  get contextState(): ContextSnapshot {
+    return this.#context.snapshot(this.#turns.openClaims());
+  }
+
+  /** The model this session routes to now (it changes only through setModel). */
+  get model(): ModelInfo {
+    return this.#context.model;
+  }
+
+  /**
+   * MC-13: switch the session to `target`, assessed inside the lock shared with send against the
+   * target's window. Fits → new route. At or over 90% of the target window → a code-built handoff
+   * into a fresh window first, then the new route (the old native window is never resumed). A
+   * running turn or a recovery in flight → refused (fail closed), nothing changes.
+   */
+  setModel(target: ModelInfo, route?: PiRoute): Promise<ModelSwitchVerdict> {
+    return switchModel(this.#lock, {
+      snapshot: () => ({
+        harness: "pi",
+        tokensInWindow: this.#context.tokensInWindow,
+        targetContextWindow: target.contextWindow,
+        turnRunning: this.isRunning,
+        remote: false,
+        localHandoffAvailable: true,
+        recoveryInFlight: this.#recovering,
+      }),
+      handoffRebuild: async () => {
+        const event = this.#rollover(this.agent.state.messages, `MC-13: switch to ${target.id}: the window is at or over 90% of its ${target.contextWindow}-token window; rebuilt from a handoff first`);
+        this.#materializeWindow();
+        this.#pending.push(event);
+      },
+      route: async () => {
+        this.agent.state.model = toPiModel(target, route ?? this.#route);
+        if (route) this.#route = route;
+        this.#context.switchModel(target);
+      },
+    });
+  }
+
+  protected override contextSnapshot(): ContextSnapshot | undefined {
+    return this.contextState;
+  }
+
+  /** transformContext: runs before every model call, inside the session lock (MC-13). */
+  #beforeModelCall(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]> {
+    return this.#lock.run(async () => {
+      this.#callsInTurn += 1;
+      // MC-8: Pi compacts natively at contextWindow − reserveTokens (frozen at start/resume).
+      if (!this.#context.needsRollover && this.#context.tokensInWindow >= this.#context.compactAt) {
+        await this.#compact(messages, "threshold", signal);
+      }
+      // MC-9: the unhealthy-session preparation; an idle direct send (the turn's first call) passes it too.
+      const preparation = this.#context.prepareSend(this.#callsInTurn === 1);
+      if (preparation.action === "rollover-then-send") this.emitCurrent?.(this.#rollover(messages, preparation.reason));
+      return this.#window.view(messages);
+    });
+  }
+
+  /** Pi's native compaction of the window (MC-8): events consumed for usage, UI and the digest. */
+  async #compact(messages: AgentMessage[], reason: "threshold" | "overflow", signal?: AbortSignal): Promise<void> {
+    const view = this.#window.view(messages);
+    const cut = compactionCut(view, (m) => this.#window.isBootstrap(m));
+    if (cut === undefined) return; // nothing before the latest exchange: Pi has nothing to compact
+    const emit = this.emitCurrent;
+    const start: AgentEvent = { type: "compaction_start", reason };
+    emit?.(start);
+    this.#context.consume(start);
+    const items = this.#window.items(view.slice(0, cut));
+    const tokensBefore = this.#context.tokensInWindow;
+    let reply: Awaited<ReturnType<Compactor>>;
+    try {
+      reply = await this.#compactor({ reason, items, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      reply = { error: errorMessage(error) };
+    }
+    let end: EventOf<"compaction_end">;
+    let details: { status?: number; code?: string } = {};
+    if ("summary" in reply && reply.summary.trim() !== "") {
+      this.#window.rebase(this.#window.absoluteIndex(cut), reply.summary, items);
+      end = { type: "compaction_end", ok: true, summary: reply.summary, tokensBefore, tokensAfter: this.#windowTokens(messages) };
+    } else if ("summary" in reply) {
+      end = { type: "compaction_end", ok: false, summary: reply.summary, error: "the compaction returned an empty summary", tokensBefore };
+    } else {
+      const failure = describeProviderError(reply.error);
+      details = { ...(failure.status !== undefined ? { status: failure.status } : {}), ...(failure.code !== undefined ? { code: failure.code } : {}) };
+      end = { type: "compaction_end", ok: false, error: reply.error, tokensBefore };
+    }
+    emit?.(end);
+    // The one classifier decides: deterministic latches, transient retries natively next call (MC-9).
+    this.#context.consume(end, details);
+  }
+
+  /**
+   * MC-9 rollover: close the native window, write the handoff by code (no model call, no tool
+   * result bodies) and bootstrap the fresh window from it. A user message not yet sent (this send's
+   * prompt, or the message a replay resends) stays after the handoff.
+   */
+  #rollover(messages: AgentMessage[], reason: string): AgentEvent {
+    const view = this.#window.view(messages);
+    const last = view.at(-1);
+    const keepLast = last !== undefined && (last as { role?: unknown }).role === "user" && !this.#window.isBootstrap(last);
+    const items = this.#window.items(keepLast ? view.slice(0, -1) : view);
+    const handoff = buildHandoff(items, PI_HANDOFF_OPTIONS);
+    const tokensBefore = this.#context.tokensInWindow;
+    this.#window.rebase(keepLast ? messages.length - 1 : messages.length, handoff, items);
+    const tokensAfter = this.#windowTokens(messages);
+    this.#context.rolloverCompleted(tokensAfter);
+    return { type: "rollover", reason, handoffBytes: Buffer.byteLength(handoff, "utf8"), tokensBefore, tokensAfter };
+  }
+
+  /** Estimated tokens of the window the next call sends (system prompt, tools, messages). */
+  #windowTokens(messages: AgentMessage[]): number {
+    this.#baseTokens ??= countTokens(this.config.systemPrompt) + countTokens(JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))));
+    return this.#baseTokens + estimateTokens(this.#window.view(messages));
+  }
+
+  #materializeWindow(): void {
+    const next = this.#window.materialize(this.agent.state.messages);
+    if (next) this.agent.state.messages = next;
+  }
+
+  /**
+   * After a failed model call: the recovery rules decide (MC-10, MC-11). An explicit overflow lets
+   * Pi compact natively; only a clean turn gets its ONE wire-only replay (the failed user message is
+   * sent again, never added to the transcript twice). Everything else fails closed.
+   */
+  async #recover(failed: AssistantMessage, emit: Emit, turn: ProductTurn, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+    const text = failed.errorMessage ?? "the model call failed";
+    this.#recovering = true;
+    try {
+      const decision = decideRecovery({
+        harness: "pi",
+        error: describeProviderError(text),
+        evidence: this.#evidence.evidence(),
+        replaysDone: turn.attempts - 1,
+        afterCompactionRollover: this.#context.needsRollover,
+      });
+      emit({ type: "recovery", action: decision.action, reason: decision.reason });
+      if (decision.kind === "context-overflow") {
+        // The failed call carried nothing: drop it, as Pi does before recovering, then compact.
+        if (failed.content.length === 0) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
+        await this.#compact(this.agent.state.messages, "overflow", signal);
+        this.#materializeWindow();
+      }
+      if (decision.action !== "replay" || signal.aborted) {
+        turn.failed(text);
+        return undefined;
+      }
+      turn.retry(text);
+      this.#context.replayed();
+      return () => this.agent.continue();
+    } finally {
+      this.#recovering = false;
+    }
+  }
+
   protected async execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome> {
-    this.emitCurrent = emit;
+    const turn = this.#turns.begin();
+    this.#evidence.reset();
+    this.#callsInTurn = 0;
+    const emitTurn: Emit = (event) => {
+      this.#evidence.observe(event);
+      emit(event);
+    };
+    this.emitCurrent = emitTurn;
+    for (const event of this.#pending.splice(0)) emitTurn(event);
     const onAbort = () => this.agent.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await this.agent.prompt(prompt);
+      let run: () => Promise<void> = () => this.agent.prompt(prompt);
+      // One attempt per loop: the first send, then at most the one replay the gate allows (MC-10).
+      while (turn.attempt()) {
+        await run();
+        if (signal.aborted) {
+          turn.cancel("cancelled by the operator");
+          break;
+        }
+        const last = this.agent.state.messages.at(-1);
+        if (!isAssistant(last) || (last.stopReason !== "error" && last.stopReason !== "aborted")) {
+          turn.completed();
+          break;
+        }
+        if (last.stopReason === "aborted") {
+          turn.interrupted();
+          break;
+        }
+        const next = await this.#recover(last, emitTurn, turn, signal);
+        if (!next) break;
+        run = next;
+      }
+    } catch (error) {
+      turn.failed(errorMessage(error));
+      throw error;
     } finally {
       signal.removeEventListener("abort", onAbort);
+      this.#materializeWindow();
       this.emitCurrent = undefined;
     }
-    const last = this.agent.state.messages.at(-1);
-    if (last && last.role === "assistant") {
-      if (last.stopReason === "aborted") return { status: "cancelled", reason: "cancelled" };
-      if (last.stopReason === "error") return { status: "failed", reason: last.errorMessage ?? "the model call failed" };
-    }
-    return { status: "done" };
+    return turn.outcome();
   }
 
   protected override onCancel(): void {

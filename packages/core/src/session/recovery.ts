@@ -1,0 +1,81 @@
+// What a session does after a failed model call (MC-10, MC-11), harness-neutral. One function
+// over the failure, the turn's evidence and the replays already made: an explicit context overflow
+// in a turn with no assistant output and no tool side effects gets ONE wire-only replay of the
+// failed user message; everything else fails closed (reported, never replayed). Timeouts and
+// network failures never trigger rollover, replay, compression or an auto-continue loop.
+
+import {
+  decideReplay,
+  evidenceFromEvents,
+  isExplicitContextOverflow,
+  timeoutPolicy,
+  type HarnessKind,
+  type TurnErrorDescription,
+  type TurnEvidence,
+} from "../context/index.js";
+import type { AgentEvent } from "../types.js";
+import { type FailureKind, failureKindOf } from "./provider-error.js";
+
+export interface FailedCallInput {
+  harness: HarnessKind;
+  error: TurnErrorDescription;
+  evidence: TurnEvidence;
+  /** Wire-only replays already made for this user message. */
+  replaysDone: number;
+  /** The session is rolling over after a deterministic compaction failure (MC-9/MC-10). */
+  afterCompactionRollover?: boolean;
+  remote?: boolean;
+}
+
+export interface RecoveryDecision {
+  action: "replay" | "fail-closed";
+  kind: FailureKind;
+  reason: string;
+}
+
+export function decideRecovery(input: FailedCallInput): RecoveryDecision {
+  const kind = failureKindOf(input.error, isExplicitContextOverflow);
+  if (kind === "context-overflow") {
+    const gate = decideReplay({
+      error: input.error,
+      evidence: input.evidence,
+      replaysDone: input.replaysDone,
+      ...(input.afterCompactionRollover ? { afterCompactionRollover: true } : {}),
+    });
+    return gate.replay === "wire-only"
+      ? { action: "replay", kind, reason: `MC-10: ${gate.reason}: one wire-only replay of the failed user message` }
+      : { action: "fail-closed", kind, reason: `MC-10: context overflow, not replayed: ${gate.reason}` };
+  }
+  if (kind === "timeout" || kind === "network") {
+    // Our sessions have no prompt timeout of their own, so a timeout here is a request timeout.
+    const verdict = timeoutPolicy({ harness: input.harness, kind: kind === "timeout" ? "request-timeout" : "network", source: input.error.source, remote: input.remote ?? false });
+    return { action: "fail-closed", kind, reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
+  }
+  return { action: "fail-closed", kind, reason: "MC-10: not an explicit context-overflow error: reported, never replayed" };
+}
+
+/**
+ * The replay gate's evidence for one product turn, gathered as events stream (MC-4: a reference
+ * push per event, no copies). Evidence only grows, and a tool execution already makes it as strong
+ * as it can get (output and side effects), so recording stops there.
+ */
+export class TurnEvidenceTracker {
+  #events: AgentEvent[] = [];
+  #saturated = false;
+
+  reset(): void {
+    this.#events = [];
+    this.#saturated = false;
+  }
+
+  observe(event: AgentEvent): void {
+    if (this.#saturated) return;
+    this.#events.push(event);
+    if (event.type === "tool_use" || event.type === "tool_result") this.#saturated = true;
+  }
+
+  /** The one evidence rule of the replay gate, over what this turn streamed. */
+  evidence(): TurnEvidence {
+    return evidenceFromEvents(this.#events);
+  }
+}

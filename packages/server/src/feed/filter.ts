@@ -1,0 +1,25 @@
+// Narrowing a company's event stream for one reader: only one run's agent events (a run view
+// replays its run without the rest of the company's history), or only one kind (a company view
+// follows domain events only). Filtering drops rows before they are written and leaves the ids
+// alone, so `Last-Event-ID` still resumes exactly: the rows skipped before it would be skipped again.
+import type { FeedRow } from "@cadre/store";
+
+export const FEED_KINDS = ["agent_event", "domain_event"] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+
+export interface FeedFilter {
+  /** Only rows of this run: its agent events and the domain events it caused. */
+  runId?: string;
+  kind?: FeedKind;
+}
+
+/** The predicate of a filter, or undefined when the filter keeps everything. */
+export function feedPredicate(filter: FeedFilter): ((row: FeedRow) => boolean) | undefined {
+  const { runId, kind } = filter;
+  if (runId === undefined && kind === undefined) return undefined;
+  return (row) => {
+    if (kind !== undefined && row.kind !== kind) return false;
+    if (runId === undefined) return true;
+    return (row.kind === "agent_event" ? row.event.runId : row.activity.runId) === runId;
+  };
+}

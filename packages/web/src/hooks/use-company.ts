@@ -1,0 +1,124 @@
+// A company as the company pages show it: read from the API once, then kept current by the
+// company's domain events (hires, approvals, mode changes) over the event stream. An event is
+// shown at once from its own data and the resources it touches are re-read shortly after, a burst
+// of events costing one read per resource.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { Api } from "../api/client.js";
+import { followEvents, type StreamStatus } from "../api/event-stream.js";
+import type { Agent, Approval, CompanyView, Connector, DomainMessage, Run } from "../api/types.js";
+import { applyDomainEvent, type Resource } from "../model/company-live.js";
+
+export interface LiveCompany {
+  company: CompanyView | undefined;
+  agents: Agent[];
+  connectors: Connector[];
+  approvals: Approval[];
+  runs: Run[];
+  error: string | undefined;
+  stream: StreamStatus;
+  /** Re-reads the named resources (default all), e.g. after the operator acted. */
+  reload(which?: Resource[]): void;
+}
+
+const ALL: Resource[] = ["company", "agents", "approvals", "connectors", "runs"];
+
+export function useCompany(api: Api, companyId: string): LiveCompany {
+  const [company, setCompany] = useState<CompanyView | undefined>(undefined);
+  const [agents, setAgents] = useState<Agent[]>([]);
+  const [connectors, setConnectors] = useState<Connector[]>([]);
+  const [approvals, setApprovals] = useState<Approval[]>([]);
+  const [runs, setRuns] = useState<Run[]>([]);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [stream, setStream] = useState<StreamStatus>("connecting");
+  const [loaded, setLoaded] = useState(false);
+  const latest = useRef<{ company?: CompanyView; agents: Agent[] }>({ agents: [] });
+
+  const read = useCallback(
+    async (which: Resource[]) => {
+      const base = `/api/companies/${companyId}`;
+      const jobs = which.map(async (r) => {
+        switch (r) {
+          case "company": {
+            const c = await api.get<CompanyView>(base);
+            latest.current.company = c;
+            setCompany(c);
+            return;
+          }
+          case "agents": {
+            const a = await api.get<Agent[]>(`${base}/agents`);
+            latest.current.agents = a;
+            setAgents(a);
+            return;
+          }
+          case "connectors":
+            setConnectors(await api.get<Connector[]>(`${base}/connectors`));
+            return;
+          case "approvals":
+            setApprovals(await api.get<Approval[]>(`${base}/approvals`));
+            return;
+          case "runs":
+            setRuns(await api.get<Run[]>(`${base}/runs`));
+            return;
+        }
+      });
+      try {
+        await Promise.all(jobs);
+        setError(undefined);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    },
+    [api, companyId],
+  );
+
+  useEffect(() => {
+    latest.current = { agents: [] };
+    setCompany(undefined);
+    setAgents([]);
+    setLoaded(false);
+    void read(ALL).then(() => setLoaded(true));
+  }, [read]);
+
+  const pending = useRef(new Set<Resource>());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const schedule = useCallback(
+    (which: Iterable<Resource>) => {
+      for (const r of which) pending.current.add(r);
+      if (timer.current !== undefined) return;
+      timer.current = setTimeout(() => {
+        timer.current = undefined;
+        const batch = [...pending.current];
+        pending.current.clear();
+        void read(batch);
+      }, 120);
+    },
+    [read],
+  );
+
+  useEffect(() => {
+    if (!loaded) return;
+    const stop = new AbortController();
+    const onMessages = (messages: unknown[]) => {
+      const refetch = new Set<Resource>();
+      for (const m of messages as DomainMessage[]) {
+        const company = latest.current.company;
+        if (m.kind !== "domain_event" || !company) continue;
+        const effect = applyDomainEvent({ company, agents: latest.current.agents }, m);
+        latest.current = { company: effect.snapshot.company, agents: effect.snapshot.agents };
+        effect.refetch.forEach((r) => refetch.add(r));
+      }
+      setCompany(latest.current.company);
+      setAgents(latest.current.agents);
+      if (refetch.size > 0) schedule(refetch);
+    };
+    void followEvents({ path: `/api/companies/${companyId}/events?kind=domain_event`, token: api.token, onMessages, onStatus: setStream, onUnauthorized: () => void read(["company"]), signal: stop.signal });
+    return () => {
+      stop.abort();
+      if (timer.current !== undefined) clearTimeout(timer.current);
+      timer.current = undefined;
+    };
+  }, [api, companyId, loaded, schedule]);
+
+  const reload = useCallback((which: Resource[] = ALL) => void read(which), [read]);
+  return { company, agents, connectors, approvals, runs, error, stream, reload };
+}

@@ -1,0 +1,59 @@
+// A run as the run view shows it: its row (cue, trigger, mode, status) and its events folded as
+// they stream. The stream is narrowed to this run's agent events and replays them from the start,
+// then follows live until the terminal event; a reconnect resumes after the last event folded.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { Api } from "../api/client.js";
+import { followEvents, type StreamStatus } from "../api/event-stream.js";
+import type { AgentMessage, FeedMessage, Run } from "../api/types.js";
+import { RunFold } from "../model/run-fold.js";
+
+export interface LiveRun {
+  run: Run | undefined;
+  fold: RunFold;
+  /** The fold's version when last rendered: changes whenever the fold did. */
+  version: number;
+  stream: StreamStatus;
+  error: string | undefined;
+}
+
+export function useRun(api: Api, companyId: string, runId: string): LiveRun {
+  const fold = useMemo(() => new RunFold(), [runId]);
+  const [version, setVersion] = useState(0);
+  const [run, setRun] = useState<Run | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [stream, setStream] = useState<StreamStatus>("connecting");
+
+  useEffect(() => {
+    let mounted = true;
+    const stop = new AbortController();
+    const readRun = () =>
+      api.get<Run>(`/api/runs/${runId}`).then(
+        (r) => mounted && setRun(r),
+        (e: unknown) => mounted && setError(e instanceof Error ? e.message : String(e)),
+      );
+    void readRun();
+    const onMessages = (messages: FeedMessage[]) => {
+      for (const m of messages) if (m.kind === "agent_event" && m.runId === runId) fold.apply((m as AgentMessage).seq, (m as AgentMessage).event);
+      setVersion(fold.version);
+      if (fold.state !== "running") {
+        // The terminal event is the run's last: nothing more will come, and the row is final.
+        stop.abort();
+        void readRun();
+      }
+    };
+    void followEvents({
+      path: `/api/companies/${companyId}/events?kind=agent_event&run=${encodeURIComponent(runId)}`,
+      token: api.token,
+      onMessages,
+      onStatus: setStream,
+      onUnauthorized: () => void readRun(),
+      signal: stop.signal,
+    });
+    return () => {
+      mounted = false;
+      stop.abort();
+    };
+  }, [api, companyId, runId, fold]);
+
+  return { run, fold, version, stream, error };
+}

@@ -1,0 +1,6 @@
+// Entry point: mounts the dashboard.
+import { render } from "preact";
+import { App } from "./app.js";
+import "./styles.css";
+
+render(<App />, document.getElementById("app") as HTMLElement);

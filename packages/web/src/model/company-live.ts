@@ -1,0 +1,72 @@
+// What a domain event (SSE `domain_event`) changes in the company view. The event carries enough
+// to show the change at once — a hire lands in the org chart, a mode change shows its reason — and
+// names the resources to re-read from the API, which stays the one source of truth.
+import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
+
+export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs";
+
+export interface CompanySnapshot {
+  company: CompanyView;
+  agents: Agent[];
+}
+
+export interface DomainEffect {
+  snapshot: CompanySnapshot;
+  refetch: Set<Resource>;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): DomainEffect {
+  const refetch = new Set<Resource>();
+  let { company, agents } = snap;
+  const d = m.data;
+  switch (m.type) {
+    case "agent.hired": {
+      const id = str(d["agentId"]) ?? m.agentId;
+      if (id && !agents.some((a) => a.id === id)) {
+        const hire: Agent = {
+          id,
+          companyId: company.id,
+          name: str(d["name"]) ?? "(new agent)",
+          role: str(d["role"]) ?? "",
+          description: "",
+          department: str(d["department"]) ?? null,
+          connectorId: str(d["connectorId"]) ?? "",
+          model: str(d["model"]) ?? "",
+          reportsTo: str(d["hiredBy"]) ?? company.ceoAgentId,
+          isCeo: false,
+          status: "active",
+          via: (str(d["via"]) as Agent["via"] | undefined) ?? "tool",
+          createdAt: m.at,
+        };
+        agents = [...agents, hire];
+      }
+      refetch.add("agents");
+      break;
+    }
+    case "agent.terminated": {
+      const id = str(d["agentId"]) ?? m.agentId;
+      agents = agents.map((a) => (a.id === id ? { ...a, status: "terminated" } : a));
+      refetch.add("agents");
+      break;
+    }
+    case "mode.changed": {
+      const to = str(d["to"]);
+      if (to) company = { ...company, ceoMode: to as CompanyView["ceoMode"], ceoModeReason: str(d["reason"]) ?? company.ceoModeReason };
+      refetch.add("company");
+      break;
+    }
+    case "approval.filed":
+    case "approval.decided":
+      refetch.add("approvals").add("company");
+      break;
+    case "connector.added":
+      refetch.add("connectors");
+      break;
+    default:
+      break;
+  }
+  if (m.runId !== null) refetch.add("runs");
+  return { snapshot: company === snap.company && agents === snap.agents ? snap : { company, agents }, refetch };
+}

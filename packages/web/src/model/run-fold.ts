@@ -1,0 +1,182 @@
+// Folds a run's AgentEvents into what the run view shows: one item per streamed text, thinking
+// block, tool call (its arguments as they stream, then the result), model call usage, error,
+// compaction and the terminal state. Events arrive in `seq` order; one whose seq was already folded
+// is a repeat and is ignored, so replaying a stream over a view never doubles anything.
+//
+// The fold mutates its item array in place (a 10,000-event run must not be copied per event) but
+// replaces an item object whenever it changes, so a row can be memoised on its item's identity.
+import type { AgentEvent, Usage } from "../api/types.js";
+
+export type ToolState = "composing" | "called" | "running" | "done" | "failed";
+
+export type RunItem =
+  | { kind: "turn"; key: string; turn: number; model?: string; stopReason?: string }
+  | { kind: "text"; key: string; text: string; streaming: boolean }
+  | { kind: "thinking"; key: string; text: string; streaming: boolean; redacted: boolean }
+  | { kind: "tool"; key: string; id: string; name: string; args: string; state: ToolState; result?: string }
+  | { kind: "usage"; key: string; call: number; usage: Usage }
+  | { kind: "compaction"; key: string; text: string; ok?: boolean }
+  | { kind: "error"; key: string; message: string; code?: string }
+  | { kind: "unknown"; key: string; vendor: string; vendorType: string }
+  | { kind: "terminal"; key: string; status: "done" | "failed" | "cancelled"; reason?: string };
+
+export type RunState = "running" | "done" | "failed" | "cancelled";
+
+export class RunFold {
+  readonly items: RunItem[] = [];
+  /** Usage of each model call, in order: the cache chart's data. */
+  readonly calls: Usage[] = [];
+  state: RunState = "running";
+  /** Events folded (repeats excluded). */
+  events = 0;
+  repeats = 0;
+  /** Events whose seq skipped ahead: a stream that lost something (should stay 0). */
+  gaps = 0;
+  /** Bumped on every change: what a view compares to know it must render. */
+  version = 0;
+
+  private nextSeq = 0;
+  /** Block index (within the current assistant message) → item position. */
+  private blocks = new Map<number, number>();
+  /** Tool call id → item position. */
+  private tools = new Map<string, number>();
+  /** Turn number → its header item's position. */
+  private turns = new Map<number, number>();
+
+  /** Folds one event; false when it was a repeat. */
+  apply(seq: number, event: AgentEvent): boolean {
+    if (seq < this.nextSeq) {
+      this.repeats++;
+      return false;
+    }
+    if (seq > this.nextSeq) this.gaps++;
+    this.nextSeq = seq + 1;
+    this.events++;
+    this.version++;
+    this.fold(seq, event);
+    return true;
+  }
+
+  private push(item: RunItem): number {
+    this.items.push(item);
+    return this.items.length - 1;
+  }
+
+  private update<K extends RunItem["kind"]>(at: number | undefined, kind: K, change: (item: Extract<RunItem, { kind: K }>) => Partial<Extract<RunItem, { kind: K }>>): boolean {
+    const item = at === undefined ? undefined : this.items[at];
+    if (!item || item.kind !== kind) return false;
+    const typed = item as Extract<RunItem, { kind: K }>;
+    this.items[at as number] = { ...typed, ...change(typed) };
+    return true;
+  }
+
+  private toolAt(id: string, name: string, seq: number): number {
+    let at = this.tools.get(id);
+    if (at === undefined) {
+      at = this.push({ kind: "tool", key: `t${seq}`, id, name, args: "", state: "called" });
+      this.tools.set(id, at);
+    }
+    return at;
+  }
+
+  private fold(seq: number, e: AgentEvent): void {
+    const key = `e${seq}`;
+    switch (e.type) {
+      case "turn_start":
+        this.blocks.clear();
+        this.turns.set(e.turn, this.push({ kind: "turn", key, turn: e.turn, ...(e.model ? { model: e.model } : {}) }));
+        return;
+      case "turn_end":
+        this.update(this.turns.get(e.turn), "turn", () => ({ stopReason: e.stopReason }));
+        return;
+      case "text_start":
+        this.blocks.set(e.index, this.push({ kind: "text", key, text: "", streaming: true }));
+        return;
+      case "text_delta":
+        if (!this.update(this.blocks.get(e.index), "text", (i) => ({ text: i.text + e.delta }))) this.blocks.set(e.index, this.push({ kind: "text", key, text: e.delta, streaming: true }));
+        return;
+      case "text_end":
+        if (!this.update(this.blocks.get(e.index), "text", () => ({ text: e.text, streaming: false }))) this.push({ kind: "text", key, text: e.text, streaming: false });
+        return;
+      case "thinking_start":
+        this.blocks.set(e.index, this.push({ kind: "thinking", key, text: "", streaming: true, redacted: e.redacted ?? false }));
+        return;
+      case "thinking_delta":
+        if (!this.update(this.blocks.get(e.index), "thinking", (i) => ({ text: i.text + e.delta }))) this.blocks.set(e.index, this.push({ kind: "thinking", key, text: e.delta, streaming: true, redacted: false }));
+        return;
+      case "thinking_end":
+        if (!this.update(this.blocks.get(e.index), "thinking", () => ({ text: e.thinking, streaming: false, redacted: e.redacted ?? false }))) this.push({ kind: "thinking", key, text: e.thinking, streaming: false, redacted: e.redacted ?? false });
+        return;
+      case "toolcall_start": {
+        const at = this.push({ kind: "tool", key, id: e.id, name: e.name, args: "", state: "composing" });
+        this.blocks.set(e.index, at);
+        this.tools.set(e.id, at);
+        return;
+      }
+      case "toolcall_delta":
+        this.update(this.blocks.get(e.index), "tool", (i) => ({ args: i.args + e.delta }));
+        return;
+      case "toolcall_end":
+        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({ args: formatJson(e.input), state: i.state === "composing" ? "called" : i.state }));
+        return;
+      case "tool_use":
+        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({ args: i.args || formatJson(e.input), state: i.state === "done" || i.state === "failed" ? i.state : "running" }));
+        return;
+      case "tool_result":
+        this.update(this.toolAt(e.toolUseId, e.name, seq), "tool", () => ({ state: e.isError ? "failed" : "done", result: resultText(e.content) }));
+        return;
+      case "usage":
+        this.calls.push(e.usage);
+        this.push({ kind: "usage", key, call: this.calls.length, usage: e.usage });
+        return;
+      case "compaction_start":
+        this.push({ kind: "compaction", key, text: `compaction started (${e.reason})` });
+        return;
+      case "compaction_end":
+        this.push({ kind: "compaction", key, ok: e.ok, text: e.ok ? `compaction done${e.tokensBefore !== undefined && e.tokensAfter !== undefined ? `: ${e.tokensBefore} → ${e.tokensAfter} tokens` : ""}` : `compaction failed: ${e.error ?? "no reason given"}` });
+        return;
+      case "error":
+        this.push({ kind: "error", key, message: e.message, ...(e.code ? { code: e.code } : {}) });
+        return;
+      case "unknown":
+        this.push({ kind: "unknown", key, vendor: e.vendor, vendorType: e.vendorType });
+        return;
+      case "terminal":
+        this.state = e.status;
+        this.push({ kind: "terminal", key, status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
+        return;
+    }
+  }
+}
+
+/** Folds a whole list (tests, and a finished run loaded at once). */
+export function foldRun(events: ReadonlyArray<{ seq: number; event: AgentEvent }>): RunFold {
+  const fold = new RunFold();
+  for (const e of events) fold.apply(e.seq, e.event);
+  return fold;
+}
+
+function formatJson(value: unknown): string {
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A tool result as text: its text parts, images named by type; a JSON text is pretty-printed. */
+function resultText(content: ReadonlyArray<{ type: string; text?: string; mimeType?: string }>): string {
+  return content
+    .map((c) => {
+      if (c.type !== "text") return `[${c.mimeType ?? "image"}]`;
+      const text = c.text ?? "";
+      if (!/^\s*[[{]/.test(text)) return text;
+      try {
+        return JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        return text;
+      }
+    })
+    .join("\n");
+}

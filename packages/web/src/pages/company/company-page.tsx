@@ -1,0 +1,63 @@
+// One company: its header (name, goal, the CEO's mode), tabs for the overview, runs, approvals
+// and usage, and the notice of a run the operator just started, with the way to watch it live.
+import { useState } from "preact/hooks";
+import type { Api } from "../../api/client.js";
+import type { WakeStarted } from "../../api/types.js";
+import { useCompany } from "../../hooks/use-company.js";
+import { COMPANY_TABS, type CompanyTab, href } from "../../route.js";
+import { ApprovalsInbox } from "../approvals/approvals-inbox.js";
+import { UsagePanel } from "../usage/usage-panel.js";
+import { ModeBadge } from "./mode-badge.js";
+import { Overview } from "./overview.js";
+import { RunsList } from "./runs-list.js";
+
+const TAB_TITLES: Record<CompanyTab, string> = { overview: "Overview", runs: "Runs", approvals: "Approvals", usage: "Usage" };
+
+export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
+  const live = useCompany(api, companyId);
+  const [started, setStarted] = useState<WakeStarted | undefined>(undefined);
+  const { company } = live;
+  const pending = live.approvals.filter((a) => a.status === "pending").length;
+  const onStarted = (w: WakeStarted) => {
+    setStarted(w);
+    live.reload(["runs"]);
+  };
+  return (
+    <main class="page">
+      <p class="crumbs">
+        <a href="#/">Companies</a> / <span>{company?.name ?? companyId}</span>
+      </p>
+      <div class="company-head">
+        <div>
+          <h1>{company?.name ?? "…"}</h1>
+          {company?.goal && <p class="goal">{company.goal}</p>}
+        </div>
+        {company && <ModeBadge mode={company.ceoMode} />}
+      </div>
+      {live.error && <p class="alert error" role="alert">{live.error}</p>}
+      {live.stream === "reconnecting" && (
+        <p class="alert" role="status">
+          Live updates interrupted; reconnecting…
+        </p>
+      )}
+      {started && (
+        <p class="alert ok" role="status" data-testid="run-started">
+          Run <code>{started.runId}</code> started ({started.trigger.replace(/_/g, " ")}, mode {started.mode}).{" "}
+          <a href={href({ page: "run", companyId, runId: started.runId })}>Watch it live</a>
+        </p>
+      )}
+      <nav class="tabs" aria-label="Company sections">
+        {COMPANY_TABS.map((t) => (
+          <a key={t} href={href({ page: "company", companyId, tab: t })} aria-current={t === tab ? "page" : undefined}>
+            {TAB_TITLES[t]}
+            {t === "approvals" && pending > 0 && <span class="count" aria-label={`${pending} pending`}>{pending}</span>}
+          </a>
+        ))}
+      </nav>
+      {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
+      {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
+      {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
+      {tab === "usage" && <UsagePanel api={api} companyId={companyId} runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()} />}
+    </main>
+  );
+}

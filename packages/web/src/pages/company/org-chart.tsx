@@ -1,0 +1,73 @@
+// The org chart as a picture: one card per agent (name, role, department, connector and model,
+// how it was hired), lines from each manager to its reports. A tree on wide screens, an indented
+// outline on narrow ones (see model/org-layout.ts). A hire arriving over the event stream appears
+// at once, with a short highlight.
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { Agent, Connector } from "../../api/types.js";
+import { DEFAULT_SIZES, layoutOrgChart, type OrgBox } from "../../model/org-layout.js";
+import { viaLabel } from "./via-label.js";
+
+const NARROW_PX = 640;
+/** Rough width of one character of the card text, to cut lines that would overflow the card. */
+const CHAR_PX = 7;
+
+function fit(text: string, width: number): string {
+  const max = Math.max(4, Math.floor((width - 20) / CHAR_PX));
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: Connector[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(1000);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    setWidth(el.clientWidth);
+    return () => observer.disconnect();
+  }, []);
+  const shape = width < NARROW_PX ? "outline" : "tree";
+  const depth = Math.max(0, ...layoutOrgChart(agents, "outline").boxes.map((b) => b.depth));
+  const sizes = shape === "outline" ? { ...DEFAULT_SIZES, boxWidth: Math.max(200, width - 2 * DEFAULT_SIZES.margin - depth * DEFAULT_SIZES.indent) } : DEFAULT_SIZES;
+  const layout = layoutOrgChart(agents, shape, sizes);
+  const ready = new Map(connectors.map((c) => [c.id, c.ready]));
+  const reports = agents.filter((a) => !a.isCeo && a.status === "active").length;
+  return (
+    <div ref={box} class="org-chart" data-testid="org-chart" data-shape={shape}>
+      {agents.length === 0 ? (
+        <p class="muted">No agents yet.</p>
+      ) : (
+        <svg viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} role="img" aria-labelledby="org-chart-title" style={{ maxWidth: "100%", height: "auto" }}>
+          <title id="org-chart-title">{`Org chart: the CEO and ${reports} active report(s)`}</title>
+          {layout.links.map((l) => (
+            <path key={`${l.from}-${l.to}`} d={l.path} class="org-link" />
+          ))}
+          {layout.boxes.map((b) => (
+            <AgentCard key={b.agent.id} box={b} width={sizes.boxWidth} height={sizes.boxHeight} connectorReady={ready.get(b.agent.connectorId)} />
+          ))}
+        </svg>
+      )}
+    </div>
+  );
+}
+
+function AgentCard({ box, width, height, connectorReady }: { box: OrgBox; width: number; height: number; connectorReady: boolean | undefined }) {
+  const a = box.agent;
+  const lines = [a.role, a.department ? `${a.department} · ${viaLabel(a)}` : viaLabel(a), `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`];
+  const classes = ["org-node", a.isCeo ? "ceo" : "", a.status === "terminated" ? "terminated" : ""].filter(Boolean).join(" ");
+  return (
+    <g class={classes} transform={`translate(${box.x},${box.y})`} data-agent-id={a.id} data-testid="org-node">
+      <title>{`${a.name}: ${a.role}; department ${a.department ?? "none"}; ${a.connectorId} · ${a.model}; ${viaLabel(a)}${a.status === "terminated" ? "; terminated" : ""}`}</title>
+      <rect width={width} height={height} rx={8} />
+      <text x={10} y={22} class="org-name">
+        {fit(a.name, width)}
+      </text>
+      {lines.map((line, i) => (
+        <text key={i} x={10} y={42 + i * 17} class="org-detail">
+          {fit(line, width)}
+        </text>
+      ))}
+    </g>
+  );
+}

@@ -1,0 +1,27 @@
+// The company at a glance: the CEO's mode and why, the org chart, the team with a wake button
+// per agent, and the connectors with their readiness.
+import type { Api } from "../../api/client.js";
+import type { WakeStarted } from "../../api/types.js";
+import type { LiveCompany } from "../../hooks/use-company.js";
+import { Connectors } from "./connectors.js";
+import { ModePanel } from "./mode-panel.js";
+import { OrgChart } from "./org-chart.js";
+import { Team } from "./team.js";
+import { useWake } from "./use-wake.js";
+
+export function Overview({ api, live, onStarted }: { api: Api; live: LiveCompany; onStarted(w: WakeStarted): void }) {
+  const wake = useWake(api, onStarted);
+  const { company } = live;
+  if (!company) return <p aria-busy="true">Loading…</p>;
+  return (
+    <div class="overview">
+      <ModePanel company={company} wake={wake} />
+      <section class="card wide" aria-labelledby="org-title">
+        <h2 id="org-title">Org chart</h2>
+        <OrgChart agents={live.agents} connectors={live.connectors} />
+      </section>
+      <Team agents={live.agents} wake={wake} />
+      <Connectors connectors={live.connectors} />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+// The team as a table (the org chart's content in a form every reader and keyboard can use), with
+// a button to wake any active agent.
+import type { Agent } from "../../api/types.js";
+import { viaLabel } from "./via-label.js";
+import type { Wake } from "./use-wake.js";
+
+export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
+  return (
+    <section class="card wide" aria-labelledby="team-title">
+      <h2 id="team-title">Team</h2>
+      <div class="table-scroll">
+        <table data-testid="team-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Department</th>
+              <th scope="col">Connector · model</th>
+              <th scope="col">How hired</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((a) => (
+              <tr key={a.id} class={a.status === "terminated" ? "terminated" : undefined}>
+                <th scope="row">{a.name}</th>
+                <td>{a.role}</td>
+                <td>{a.department ?? "—"}</td>
+                <td>
+                  {a.connectorId} · {a.model}
+                </td>
+                <td>{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
+                <td>
+                  {a.status === "active" && (
+                    <button type="button" disabled={wake.busy === a.id} onClick={() => void wake.start(a.id)} aria-label={`Wake ${a.name}`}>
+                      {wake.busy === a.id ? "Waking…" : "Wake"}
+                    </button>
+                  )}
+                  {wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (
+                    <span class="alert error inline" role="alert">
+                      {wake.error.message}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+// The report's figures as tables: summary, gates G1–G5 with evidence, the matrix, the scenarios.
+import { type EvalReport, GATE_IDS, SCENARIO_COLUMNS, scenarioRow, summaryLines } from "../../model/eval-report.js";
+
+const mark = (pass: boolean | null) => (pass === null ? "n/a" : pass ? "pass" : "FAIL");
+
+export function EvalTables({ report }: { report: EvalReport }) {
+  return (
+    <>
+      <section class="card wide" aria-labelledby="eval-summary-title">
+        <h2 id="eval-summary-title">
+          Verdict: <span class={`badge ${report.passed ? "ok" : "warn"}`} data-testid="eval-verdict">{report.passed ? "all gates pass" : "a gate fails"}</span>
+        </h2>
+        <dl class="facts">
+          {summaryLines(report).map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section class="card wide" aria-labelledby="eval-gates-title">
+        <h2 id="eval-gates-title">Gates</h2>
+        <div class="table-scroll">
+          <table data-testid="eval-gates">
+            <thead>
+              <tr>
+                <th scope="col">Gate</th>
+                <th scope="col">Result</th>
+                <th scope="col">Evidence</th>
+              </tr>
+            </thead>
+            <tbody>
+              {GATE_IDS.map((g) => (
+                <tr key={g}>
+                  <th scope="row">{g}</th>
+                  <td class={report.gates[g].pass ? "pass" : "fail"}>{mark(report.gates[g].pass)}</td>
+                  <td>{report.gates[g].evidence}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section class="card wide" aria-labelledby="eval-scenarios-title">
+        <h2 id="eval-scenarios-title">Scenarios</h2>
+        <div class="table-scroll">
+          <table data-testid="eval-scenarios">
+            <thead>
+              <tr>
+                {SCENARIO_COLUMNS.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {report.scenarios.map((s) => (
+                <tr key={s.id} title={s.reasons.join("; ") || undefined}>
+                  {scenarioRow(s).map((cell, i) => (i === 0 ? <th key={i} scope="row">{cell}</th> : <td key={i} class={cell === "FAIL" ? "fail" : undefined}>{cell}</td>))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section class="card wide" aria-labelledby="eval-matrix-title">
+        <h2 id="eval-matrix-title">Scenario × gate</h2>
+        <div class="table-scroll">
+          <table data-testid="eval-matrix">
+            <thead>
+              <tr>
+                <th scope="col">Scenario</th>
+                {GATE_IDS.map((g) => (
+                  <th key={g} scope="col">
+                    {g}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {report.matrix.map((row) => (
+                <tr key={row.scenario}>
+                  <th scope="row">{row.scenario}</th>
+                  {GATE_IDS.map((g) => (
+                    <td key={g} class={row.cells[g].pass === false ? "fail" : undefined} title={row.cells[g].evidence}>
+                      {mark(row.cells[g].pass)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// Signing in: a token from the sign-in link (or pasted by hand) is checked against the API before
+// it is kept; a stored token is checked again on load (a restarted server has a new one). Any 401
+// later signs the tab out with the server's reason.
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+import { type Api, ApiError, createApi } from "../api/client.js";
+import { hashWithoutToken, sessionTokenStore, tokenFromHash } from "./token.js";
+
+export type Session =
+  | { status: "checking" }
+  | { status: "signed-out"; error?: string }
+  | { status: "signed-in"; api: Api };
+
+const store = () => sessionTokenStore(window.sessionStorage);
+
+function explain(error: unknown, fromLink: boolean): string {
+  if (error instanceof ApiError && error.status === 401) {
+    return `Sign-in failed: the server did not accept this token (${error.message}). ${fromLink ? "Open the sign-in link that `cadre serve` printed most recently" : "Check the operator token that `cadre serve` printed"} — a restarted server has a new token.`;
+  }
+  return `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function useSession(): { session: Session; signIn(token: string): Promise<void>; signOut(): void } {
+  const [session, setSession] = useState<Session>({ status: "checking" });
+
+  const signOut = useCallback((error?: string) => {
+    store().clear();
+    setSession(error ? { status: "signed-out", error } : { status: "signed-out" });
+  }, []);
+
+  const verify = useCallback(
+    async (token: string, fromLink: boolean) => {
+      setSession({ status: "checking" });
+      const api = createApi(token, { onUnauthorized: (e) => signOut(`Signed out: the server no longer accepts this tab's token (${e.message}). Open the sign-in link that \`cadre serve\` printed.`) });
+      try {
+        await api.get("/api/companies");
+        store().set(token);
+        setSession({ status: "signed-in", api });
+      } catch (error) {
+        store().clear();
+        setSession({ status: "signed-out", error: explain(error, fromLink) });
+      }
+    },
+    [signOut],
+  );
+
+  useEffect(() => {
+    const fromLink = () => {
+      const token = tokenFromHash(location.hash);
+      if (token === undefined) return false;
+      // Out of the address bar (and so out of history) before anything else happens.
+      history.replaceState(null, "", `${location.pathname}${location.search}${hashWithoutToken(location.hash) || "#/"}`);
+      void verify(token, true);
+      return true;
+    };
+    if (!fromLink()) {
+      const stored = store().get();
+      if (stored) void verify(stored, false);
+      else setSession({ status: "signed-out" });
+    }
+    const onHash = () => void fromLink();
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, [verify]);
+
+  return useMemo(() => ({ session, signIn: (token: string) => verify(token.trim(), false), signOut: () => signOut() }), [session, verify, signOut]);
+}
