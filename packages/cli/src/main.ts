@@ -8,6 +8,7 @@ import { companyCommand } from "./commands/company.js";
 import { demoCommand } from "./commands/demo.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { serveCommand } from "./commands/serve.js";
+import { sessionsCommand } from "./commands/sessions.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { modelsCommand } from "./commands/models.js";
 import { promptsCommand } from "./commands/prompts.js";
@@ -32,11 +33,14 @@ Commands:
                                decide an approval (moves the CEO's mode)
   wake AGENT_ID                wake one agent and stream its run
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
+  sessions inspect RUN_ID      a run's context state: occupancy, threshold, rollover latch, compactions
   usage [--company ID] [--run ID]
                                tokens, cost and cache hit rate per run, per agent, per company
   models list|show ID          the explicit model ids Cadre routes (aliases are refused)
   prompts check|diff|lock|list the system-prompt lock (every text a model's system part can see)
   cache-report [--turns N]     prompt-cache stability of a scripted multi-turn session
+  eval scenarios|record|run|compare
+                               behaviour evaluation: baselines, comparison, pass^k, gates G1–G5
   translate --from FORMAT      translate a captured vendor stream (stdin) into AgentEvent JSON lines
   mcp --agent ID               the agent's company tools as an MCP server over stdio (Codex, any MCP client)
   migrate --from sqlite:PATH --to postgres://…
@@ -59,6 +63,7 @@ const COMMANDS: Record<string, Command> = {
   wake: wakeCommand,
   serve: serveCommand,
   usage: usageCommand,
+  sessions: sessionsCommand,
   models: modelsCommand,
   prompts: promptsCommand,
   "cache-report": cacheReportCommand,

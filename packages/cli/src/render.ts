@@ -64,6 +64,14 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
       case "compaction_end":
         write(`  ⟳ compaction ${event.ok ? "done" : `failed: ${event.error}`}\n`);
         return;
+      case "recovery":
+        endText();
+        write(`  ${event.action === "replay" ? "↻ replay" : "✗ no replay"}: ${event.reason}\n`);
+        return;
+      case "rollover":
+        endText();
+        write(`  ⇢ rollover: ${event.reason} (handoff ${event.handoffBytes} bytes)\n`);
+        return;
       case "error":
         endText();
         write(`  ✗ error: ${event.message}\n`);

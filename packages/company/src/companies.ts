@@ -5,7 +5,7 @@ import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import type { ApprovalRow, ApprovalStatus, CompanyRow, CompanySettings, ConnectorKind, NewConnector, Store } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
 import type { CeoMode } from "./modes.js";
-import { loadCompanyState } from "./state.js";
+import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { visibleLength } from "./tools/fields.js";
 
@@ -104,11 +104,8 @@ export async function decideApproval(store: Store, approvalId: string, decision:
     const before = await loadCompanyState(tx, existing.companyId);
     const decided = await tx.decideApproval(approvalId, DECISION_STATUS[decision], cleanNote, actor);
     if (!decided) throw new ConflictStateError(`approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`);
-    const after = await loadCompanyState(tx, existing.companyId);
     await tx.insertActivity({ companyId: decided.companyId, agentId: null, runId: null, type: "approval.decided", data: { approvalId, status: decided.status, note: cleanNote } });
-    if (before.mode !== after.mode) {
-      await tx.insertActivity({ companyId: decided.companyId, agentId: after.ceo.id, runId: null, type: "mode.changed", data: { from: before.mode, to: after.mode, reason: after.modeReason } });
-    }
+    const after = await recordModeChange(tx, before, null);
     return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
   });
 }

@@ -88,3 +88,10 @@ export function preferredConnectorKind(env: NodeJS.ProcessEnv = process.env): Co
   if (env["OPENAI_API_KEY"]) return "openai";
   return "offline";
 }
+
+const SECRET_KEY = /(key|secret|token|password|credential)/i;
+
+/** True for a config key that would hold a secret rather than name where one is (e.g. apiKeyEnv). Secrets are never stored. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key) && !/Env$/.test(key);
+}

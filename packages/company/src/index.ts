@@ -23,3 +23,4 @@ export * from "./legacy/fetch-command.js";
 export * from "./legacy/initial-turn.js";
 export * from "./legacy/locked-texts.js";
 export * from "./legacy/profile.js";
+export * from "./team.js";

@@ -1,6 +1,6 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type ToolDefinition, UserInputError } from "@cadre/core";
+import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type ToolDefinition, UserInputError } from "@cadre/core";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
 import { claudeCodeSessionOptions, codexSessionOptions } from "./harness-connectors.js";
@@ -20,6 +20,8 @@ export interface SessionInput {
   seed: number | string;
   /** Replaces the offline script (tests, fault rehearsal). */
   script?: Script;
+  /** Failure rehearsal, offline connector only: faults injected at the provider boundary (`--faults`). */
+  faults?: readonly FaultName[];
   env?: NodeJS.ProcessEnv;
   /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
   dataDir?: string;
@@ -34,11 +36,17 @@ export function createSession(input: SessionInput): BaseAgent {
   const state = readiness(input.connector, env);
   if (!state.ready) throw new UserInputError(`connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`);
   const config: SessionConfig = { sessionId: input.sessionId, systemPrompt: input.systemPrompt, model: resolveModel(input.agent.model), tools: input.tools };
-  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}) };
+  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector) };
+  if (input.faults?.length && input.connector.kind !== "offline") {
+    throw new UserInputError(`--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`);
+  }
   switch (input.connector.kind) {
     case "offline": {
       const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
-      return new PiAgent(config, { ...prefix, streamFn: createScriptedStreamFn({ script, seed: input.seed }) });
+      const streamFn = createScriptedStreamFn({ script, seed: input.seed });
+      if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn });
+      const faulted = injectFaults(input.faults, { streamFn });
+      return new PiAgent(config, { ...prefix, streamFn: faulted.streamFn, compactor: faulted.compactor });
     }
     case "anthropic":
     case "openai": {
@@ -60,4 +68,12 @@ export function createSession(input: SessionInput): BaseAgent {
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }
+}
+
+/** MC-8: a connector's explicit compaction threshold (`config.compactThreshold`, a fraction) overrides the 90% default. */
+function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: number } {
+  const value = connector.config["compactThreshold"];
+  if (value === undefined) return {};
+  if (typeof value !== "number") throw new UserInputError(`connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`);
+  return { compactThreshold: value };
 }

@@ -32,3 +32,16 @@ export async function loadCompanyState(q: StoreQueries, companyId: string): Prom
   };
   return { company, connectors, activeAgents, ceo, latestStrategy, modeState, mode: resolveCeoMode(modeState), modeReason: explainCeoMode(modeState) };
 }
+
+/**
+ * Records a `mode.changed` activity when the writes made since `before` moved the CEO's mode.
+ * Called inside the transaction that made them, so the change is recorded exactly once, whichever
+ * path (tool, legacy HTTP, operator decision) caused it.
+ */
+export async function recordModeChange(q: StoreQueries, before: CompanyState, runId: string | null): Promise<CompanyState> {
+  const after = await loadCompanyState(q, before.company.id);
+  if (after.mode !== before.mode) {
+    await q.insertActivity({ companyId: after.company.id, agentId: after.ceo.id, runId, type: "mode.changed", data: { from: before.mode, to: after.mode, reason: after.modeReason } });
+  }
+  return after;
+}

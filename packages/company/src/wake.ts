@@ -2,7 +2,7 @@
 // usage recorded. Code decides the mode, the trigger and the governance; the model only acts.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentEvent, type Script, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
+import { type AgentEvent, type FaultName, type Script, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
 import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { newId } from "./companies.js";
@@ -34,6 +34,8 @@ export interface WakeOptions {
   apiUrl?: string;
   /** Aborting cancels the run; it still ends with exactly one terminal event (`cancelled`). */
   signal?: AbortSignal;
+  /** Failure rehearsal on the offline connector (`--faults`): faults injected at the provider boundary. */
+  faults?: readonly FaultName[];
 }
 
 export interface WakeResult {
@@ -44,6 +46,9 @@ export interface WakeResult {
   modeAfter: CeoMode;
   terminal: TerminalStatus;
   usage: RunUsage & { cacheHitRate: number };
+  /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
+  replays: number;
+  rollovers: number;
 }
 
 export function cacheHitRate(u: RunUsage): number {
@@ -82,6 +87,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   const connector = state.connectors.find((c) => c.id === agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
+  if (options.faults?.length && connector.kind !== "offline") {
+    throw new UserInputError(`--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`);
+  }
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   const mode = state.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
@@ -97,6 +105,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
 
   const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let terminal: TerminalStatus = "failed";
+  let replays = 0;
+  let rollovers = 0;
   let failure: string | null = null;
   let seq = 0;
   let pending: NewRunEvent[] = [];
@@ -119,6 +129,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       tools: legacy ? legacy.tools : companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId }),
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
+      ...(options.faults?.length ? { faults: options.faults } : {}),
       ...(options.env ? { env: options.env } : {}),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
@@ -136,6 +147,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         usage.cacheReadTokens += event.usage.cacheRead;
         usage.cacheWriteTokens += event.usage.cacheWrite;
       }
+      if (event.type === "recovery" && event.action === "replay") replays++;
+      if (event.type === "rollover") rollovers++;
       if (event.type === "terminal") {
         terminal = event.status;
         failure = event.status === "done" ? null : (event.reason ?? event.status);
@@ -159,10 +172,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     await flush();
     await store.finishRun(runId, { status: terminal, usage, error: failure });
   }
+  // Mode changes were recorded by the tool handlers that caused them, inside their transactions.
   const after = await loadCompanyState(store, agent.companyId);
-  if (after.mode !== mode) {
-    await store.insertActivity({ companyId: agent.companyId, agentId: after.ceo.id, runId, type: "mode.changed", data: { from: mode, to: after.mode, reason: after.modeReason } });
-  }
   const finished = (await store.getRun(runId)) as RunRow;
-  return { run: finished, cue, cueTokens, modeBefore: mode, modeAfter: after.mode, terminal, usage: { ...usage, cacheHitRate: cacheHitRate(usage) } };
+  return { run: finished, cue, cueTokens, modeBefore: mode, modeAfter: after.mode, terminal, usage: { ...usage, cacheHitRate: cacheHitRate(usage) }, replays, rollovers };
 }

@@ -12,6 +12,7 @@ export * from "./mcp/index.js";
 export * from "./models/registry.js";
 export * from "./offline/seeded-random.js";
 export * from "./offline/scripted-model.js";
+export * from "./offline/faults.js";
 // Pi's stream-function protocol, for wrappers around a provider call (evals' record/replay cassettes).
 export { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context as PiContext } from "@mariozechner/pi-ai";
 export type { StreamFn } from "@mariozechner/pi-agent-core";
@@ -26,4 +27,6 @@ export * from "./usage/accounting.js";
 export * from "./usage/normalise.js";
 export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
+export * from "./session/index.js";
+export { digestCompactor, type CompactionReply, type CompactionRequest, type Compactor } from "./harness/pi/compactor.js";
 export * from "./translators/index.js";

@@ -110,7 +110,7 @@ describe("agents and keys", () => {
     expect((await app.request("DELETE", `/api/agents/${cto.id}`)).status).toBe(200);
     expect((await app.request("GET", `/api/companies/${id}/agents?status=active`)).body.map((a: { id: string }) => a.id)).toEqual([ceoAgentId]);
     expect((await app.request("DELETE", `/api/agents/${ceoAgentId}`)).status).toBe(409);
-    expect((await app.store.listActivity(id)).map((a) => a.type)).toEqual(["company.created", "agent.hired", "agent.terminated", "mode.changed"]);
+    expect((await app.store.listActivity(id)).map((a) => a.type)).toEqual(["company.created", "agent.hired", "mode.changed", "agent.terminated", "mode.changed"]);
   });
 
   it("mints keys shown once and stored hashed; a revoked key stops working at once", async () => {

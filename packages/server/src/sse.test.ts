@@ -74,7 +74,8 @@ describe("company events (SSE)", () => {
     const seenSecond: SseEvent[] = [];
     for await (const e of second) {
       seenSecond.push(e);
-      if (e.event === "domain_event" && JSON.parse(e.data).type === "mode.changed") break;
+      // The run's terminal event is the last row it stores.
+      if (e.event === "agent_event" && JSON.parse(e.data).event.type === "terminal") break;
     }
 
     const ids = [...seenFirst, ...seenSecond].map((e) => Number(e.id));
@@ -96,7 +97,7 @@ describe("company events (SSE)", () => {
     await app.request("POST", `/api/companies/${id}/agents`, { json: { name: "CTO", role: "CTO", description: "Tech.", connectorId: "offline", model: "offline-scripted-1" } });
     await app.request("POST", `/api/companies/${id}/approvals`, { json: { type: "approve_ceo_strategy", title: "Plan", payload: "Go." } });
     const feed = await app.store.listFeed(id);
-    expect(feed.map((f) => (f.kind === "domain_event" ? f.activity.type : f.kind))).toEqual(["company.created", "agent.hired", "approval.filed"]);
+    expect(feed.map((f) => (f.kind === "domain_event" ? f.activity.type : f.kind))).toEqual(["company.created", "agent.hired", "mode.changed", "approval.filed", "mode.changed"]);
     const fromHeader = await connect(app, id, String(feed[0]!.id));
     const got: SseEvent[] = [];
     for await (const e of fromHeader) {

@@ -1,7 +1,7 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
 import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
 import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, usageOfRun, wakeAgent, type WakeResult } from "@cadre/company";
-import { findModel, summariseUsage } from "@cadre/core";
+import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, findModel, parseFaultList, summariseUsage } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { openData } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -9,7 +9,7 @@ import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { formatUsage } from "../usage-format.js";
 
-export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--profile semantic|legacy] [--json]
+export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
 
 Creates a company from the built-in template (or reuses the one already in DIR), wakes its CEO and
 streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
@@ -22,6 +22,9 @@ Options:
   --seed N          seed of the offline model's variation (default: random per run)
   --profile P       the CEO's prompt profile for this wake: semantic (default) or legacy, the old
                     hard-coded turn whose bash tool hires by node -e fetch POSTs (C4-7)
+  --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
+                    then also carries terminal, replays and rollovers:
+${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
   --json            end with one JSON line: the summary of SPEC §4
   -h, --help        this help`;
 
@@ -52,7 +55,7 @@ async function ensureCompany(store: Store, io: CliIO, connector: string | undefi
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" } });
+  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" }, faults: { type: "string" } });
   if (values.help) {
     io.out(`${DEMO_HELP}\n`);
     return 0;
@@ -60,11 +63,15 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
   const seed = values.seed;
   const profile = parseProfile("demo", values.profile);
   if (seed !== undefined && !/^\d{1,15}$/.test(seed)) throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
+  const faults: FaultName[] | undefined = values.faults === undefined ? undefined : parseFaultList(values.faults);
+  if (faults && values.connector !== undefined && values.connector !== "offline") throw new UsageError(`demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`);
   const { dataDir, store } = await openData(values.data);
   try {
-    const { company, created } = await ensureCompany(store, io, values.connector);
+    // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
+    const { company, created } = await ensureCompany(store, io, values.connector ?? (faults ? "offline" : undefined));
     const before = await loadCompanyState(store, company.id);
     const connector = before.connectors.find((c) => c.id === before.ceo.connectorId);
+    if (faults && connector?.kind !== "offline") throw new UsageError(`demo: --faults rehearses failures on the offline connector only; this company's CEO runs on ${before.ceo.connectorId}`);
     io.out(`cadre demo — data in ${dataDir}\n`);
     io.out(`company   ${company.name} (${company.id})${created ? ", created from the built-in template" : ", reused"}\n`);
     io.out(`goal      ${company.goal}\n`);
@@ -79,6 +86,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       env: io.env,
       ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
       ...(seed !== undefined ? { seed: Number(seed) } : {}),
+      ...(faults ? { faults } : {}),
       onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
       onEvent: render,
     }));
@@ -94,6 +102,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    if (faults) io.out(`  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`);
     const pending = approvals.find((a) => a.status === "pending");
     if (pending) io.out(`  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`);
     if (values.json) {
@@ -105,6 +114,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
         hires: hires.map((a) => ({ agentId: a.id, name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
         usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, cacheHitRate: summary.hitRate },
+        ...(faults ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers } : {}),
       };
       io.out(`${JSON.stringify(line)}\n`);
     }

@@ -77,12 +77,38 @@ export interface ToolCallRecord {
   resultText: string;
 }
 
-/** The session's tool calls in order, each paired with its result. */
+// A window rebuilt by the host (a compaction summary or a rollover handoff, MC-9) lists the tool
+// calls that succeeded before it as decisions: "- NAME succeeded: {arguments}". A model reads them
+// as done work; so does the offline CEO, or it would hire the same role twice after a rollover.
+const DECISIONS = "\n## Decisions\n";
+const DECISION_LINE = /^- (\w+) succeeded: (\{.*\})$/;
+
+function handedOffCalls(text: string): ToolCallRecord[] {
+  const at = text.indexOf(DECISIONS);
+  if (at < 0) return [];
+  const out: ToolCallRecord[] = [];
+  for (const line of text.slice(at + DECISIONS.length).split("\n")) {
+    if (!line.startsWith("- ")) break;
+    const m = DECISION_LINE.exec(line);
+    if (!m) continue;
+    try {
+      out.push({ name: m[1] as string, arguments: JSON.parse(m[2] as string) as Record<string, unknown>, ok: true, resultText: "" });
+    } catch {
+      // A line cut by the handoff's byte cap is not evidence of anything: skip it.
+    }
+  }
+  return out;
+}
+
+/** The session's tool calls in order, each paired with its result (including those a handoff lists as done). */
 export function toolHistory(messages: Message[]): ToolCallRecord[] {
   const calls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
   const out: ToolCallRecord[] = [];
   for (const message of messages) {
-    if (message.role === "assistant") {
+    if (message.role === "user") {
+      const text = typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      out.push(...handedOffCalls(text));
+    } else if (message.role === "assistant") {
       for (const block of message.content) if (block.type === "toolCall") calls.set(block.id, { name: block.name, arguments: block.arguments });
     } else if (message.role === "toolResult") {
       const call = calls.get(message.toolCallId);

@@ -7,6 +7,7 @@ import { type LockedText, type ToolDefinition } from "@cadre/core";
 import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, Store } from "@cadre/store";
 import { CEO_MODES, type CeoMode } from "../modes.js";
 import type { CompanyState } from "../state.js";
+import { legacyLockedTexts } from "../legacy/locked-texts.js";
 import { companyTools } from "../tools/index.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue, WAKE_TRIGGERS } from "./cues.js";
@@ -75,5 +76,7 @@ export function lockedTexts(): LockedText[] {
   texts.push({ id: "template/host-runtime/member", text: hostRuntimeSegment(state, member, "operating") });
   texts.push({ id: "template/system-prompt/member", text: buildAgentPrompt({ state: sampleState("operating"), agent: member, mode: "operating", memoryIndex: "{MEMORY.md}" }).systemPrompt });
   texts.push({ id: "template/system-prompt/ceo-remote", text: buildAgentPrompt({ state: sampleState("team-building"), agent: ceo, mode: "team-building", memoryIndex: null, remote: true }).systemPrompt });
+  // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
+  texts.push(...legacyLockedTexts());
   return texts;
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
 import type { ApprovalRow, ApprovalType, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
-import { loadCompanyState } from "../state.js";
+import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
@@ -59,6 +59,7 @@ export async function fileApproval(store: Store, actor: Actor, input: FileApprov
       filer?.id ?? "operator",
     );
     await tx.insertActivity({ companyId: actor.companyId, agentId: filer?.id ?? null, runId: actor.runId, type: "approval.filed", data: { approvalId: row.id, type: row.type, title: row.title, via: row.via } });
+    await recordModeChange(tx, state, actor.runId);
     return { ok: true, value: row };
   });
   if (!result.ok) return result;

@@ -5,7 +5,7 @@ import { type ToolDefinition, type ValidationResult, modelIdProblem, textOutcome
 import type { AgentRow, Department, Store } from "@cadre/store";
 import { readiness } from "../connectors.js";
 import { modeAllows, modesAllowing } from "../modes.js";
-import { loadCompanyState } from "../state.js";
+import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
 import type { ActionResult, Actor } from "./actor.js";
@@ -104,6 +104,7 @@ export async function hireAgent(store: Store, actor: Actor, input: HireAgentInpu
       type: "agent.hired",
       data: { agentId: row.id, name: row.name, role: row.role, department: row.department, connectorId: row.connectorId, model: row.model, via: row.via, hiredBy: hirer?.id ?? null },
     });
+    await recordModeChange(tx, state, actor.runId);
     return { ok: true, value: row };
   });
   if (!result.ok) return result;

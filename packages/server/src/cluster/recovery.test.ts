@@ -24,11 +24,11 @@ function waitForLine(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean> | boolean, context: () => string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}; the surviving worker said:\n${context()}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -51,8 +51,10 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
     child.kill("SIGKILL");
 
     const outcomes: WakeOutcome[] = [];
-    survivor = await WakeWorker.start({ url: testDatabaseUrl(), schema, queue: { schema: queueSchema }, leaseMs: LEASE_MS, pollMs: 100, log: () => {}, onOutcome: (o) => outcomes.push(o) });
-    await until("the wake was recovered", async () => (await store.getWake(wakeId))?.status === "failed");
+    const said: string[] = [];
+    const context = () => [...said, ...outcomes.map((o) => JSON.stringify(o))].slice(-20).join("\n");
+    survivor = await WakeWorker.start({ url: testDatabaseUrl(), schema, queue: { schema: queueSchema }, leaseMs: LEASE_MS, pollMs: 100, log: (line) => said.push(line), onOutcome: (o) => outcomes.push(o) });
+    await until("the wake was recovered", async () => (await store.getWake(wakeId))?.status === "failed", context);
     const wake = (await store.getWake(wakeId))!;
     expect(wake.error).toMatch(/stopped renewing its lease/);
     const run = (await store.getRun(wake.runId!))!;
@@ -67,9 +69,12 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
     expect(run.usage.inputTokens).toBe(recorded.reduce((n, u) => n + u.input, 0));
     expect(run.usage.cacheWriteTokens).toBe(recorded.reduce((n, u) => n + u.cacheWrite, 0));
 
-    // The dead worker's job expires in the queue and is delivered again: the wake does not run again.
-    await queue.boss.expire();
-    await until("the redelivery was seen", () => outcomes.some((o) => o.wakeId === wakeId));
+    // The dead worker's job expires in the queue (its 2 s backstop; pg-boss checks when asked) and
+    // is delivered again: the wake does not run again.
+    await until("the redelivery was seen", async () => {
+      await queue.boss.expire();
+      return outcomes.some((o) => o.wakeId === wakeId);
+    }, context);
     expect(outcomes.filter((o) => o.wakeId === wakeId).map((o) => o.outcome)).toEqual(["duplicate"]);
     expect(await store.listRuns({ agentId: ceo.id })).toHaveLength(1);
     expect((await store.listAgents(company.id)).length - 1).toBe(hiredBeforeKill);

@@ -3,7 +3,7 @@
 import { HIRE_AGENT_FIELDS, type HireAgentInput, hireAgent, mintAgentToken, validateHireAgentInput } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
 import type { BodySpec } from "../http/schema.js";
-import { terminateAgent } from "../domain/agents.js";
+import { terminateAgent } from "@cadre/company";
 import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";

@@ -1,7 +1,7 @@
 // A company's connectors: readiness computed now, secrets never stored nor echoed.
 import { CONNECTOR_KINDS } from "@cadre/company";
 import type { BodySpec } from "../http/schema.js";
-import { type AddConnectorInput, addConnector } from "../domain/connectors.js";
+import { type AddConnectorInput, addConnector } from "@cadre/company";
 import { route } from "./define.js";
 import { type CompanyScope, companyScope } from "./scopes.js";
 import { connectorView } from "./views.js";

@@ -1,14 +1,8 @@
 // What the API answers for each record. Stored rows pass through as they are (they hold no secret);
 // connectors add their readiness, computed now, and never echo anything that looks like a secret.
-import { type CompanyState, MODE_TOOLS, readiness } from "@cadre/company";
+import { type CompanyState, isSecretKey, MODE_TOOLS, readiness } from "@cadre/company";
 import type { CompanyRow, ConnectorRow } from "@cadre/store";
 
-const SECRET_KEY = /(key|secret|token|password|credential)/i;
-
-/** True for a config key that would hold a secret rather than name where one is (e.g. apiKeyEnv). */
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key) && !/Env$/.test(key);
-}
 
 export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv) {
   const config = Object.fromEntries(Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]));

@@ -25,6 +25,16 @@ export interface FollowOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * Longest stretch of parsing before the page gets the thread back: a replay arrives in chunks of
+ * hundreds of events, and handling one whole would block rendering and input for too long.
+ */
+const SLICE_MS = 12;
+/** A chunk is parsed this many characters at a time, so that a slice can end inside a big chunk. */
+const PARSE_CHARS = 32_768;
+
+const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
@@ -63,18 +73,27 @@ export async function followEvents(options: FollowOptions): Promise<void> {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          const fresh: FeedMessage[] = [];
+          let fresh: FeedMessage[] = [];
           let failed: string | undefined;
-          for (const frame of parser.push(value)) {
-            if (frame.event === "stream_error") failed = frame.data;
-            if (frame.event !== "agent_event" && frame.event !== "domain_event") continue;
-            const id = Number(frame.id);
-            if (!Number.isSafeInteger(id) || (last !== undefined && id <= last)) continue;
-            fresh.push(JSON.parse(frame.data) as FeedMessage);
-            last = id;
+          let sliceStart = performance.now();
+          for (let at = 0; at < value.length && !signal.aborted; at += PARSE_CHARS) {
+            for (const frame of parser.push(value.slice(at, at + PARSE_CHARS))) {
+              if (frame.event === "stream_error") failed = frame.data;
+              if (frame.event !== "agent_event" && frame.event !== "domain_event") continue;
+              const id = Number(frame.id);
+              if (!Number.isSafeInteger(id) || (last !== undefined && id <= last)) continue;
+              fresh.push(JSON.parse(frame.data) as FeedMessage);
+              last = id;
+            }
+            if (performance.now() - sliceStart > SLICE_MS) {
+              if (fresh.length > 0) options.onMessages(fresh);
+              fresh = [];
+              await yieldToPage();
+              sliceStart = performance.now();
+            }
           }
           if (parser.retryMs !== undefined) retryMs = parser.retryMs;
-          if (fresh.length > 0) options.onMessages(fresh);
+          if (fresh.length > 0 && !signal.aborted) options.onMessages(fresh);
           if (failed !== undefined) {
             detail = `the server's stream failed: ${failed}`;
             await reader.cancel();

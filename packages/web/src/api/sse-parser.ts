@@ -21,18 +21,22 @@ export class SseParser {
 
   /** Feeds decoded text; returns the frames it completed. */
   push(text: string): SseFrame[] {
-    this.buffer += text;
+    const buffer = this.buffer + text;
     const frames: SseFrame[] = [];
+    // One pass over the chunk: each line is found from where the previous one ended (a chunk
+    // can hold thousands of lines; re-scanning or re-slicing the rest per line would be quadratic).
+    const eol = /\r\n|\r|\n/g;
+    let start = 0;
     for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
+      const match = eol.exec(buffer);
       if (!match) break;
       // A lone CR at the very end may be the first half of CRLF: wait for the next chunk.
-      if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const frame = this.line(line);
+      if (match[0] === "\r" && match.index === buffer.length - 1) break;
+      const frame = this.line(buffer.slice(start, match.index));
       if (frame) frames.push(frame);
+      start = eol.lastIndex;
     }
+    this.buffer = buffer.slice(start);
     return frames;
   }
 

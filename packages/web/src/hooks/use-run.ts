@@ -7,6 +7,8 @@ import { followEvents, type StreamStatus } from "../api/event-stream.js";
 import type { AgentMessage, FeedMessage, Run } from "../api/types.js";
 import { RunFold } from "../model/run-fold.js";
 
+const RENDER_EVERY_MS = 100;
+
 export interface LiveRun {
   run: Run | undefined;
   fold: RunFold;
@@ -32,9 +34,29 @@ export function useRun(api: Api, companyId: string, runId: string): LiveRun {
         (e: unknown) => mounted && setError(e instanceof Error ? e.message : String(e)),
       );
     void readRun();
+    // Events are folded as they arrive; the view renders at most every RENDER_EVERY_MS, in an
+    // animation frame: a replay of thousands of events costs a few renders, not one per chunk.
+    let frame = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let rendered = 0;
+    const render = () => {
+      frame = 0;
+      rendered = performance.now();
+      if (mounted) setVersion(fold.version);
+    };
+    const schedule = () => {
+      if (frame !== 0 || timer !== undefined) return;
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          frame = requestAnimationFrame(render);
+        },
+        Math.max(0, rendered + RENDER_EVERY_MS - performance.now()),
+      );
+    };
     const onMessages = (messages: FeedMessage[]) => {
       for (const m of messages) if (m.kind === "agent_event" && m.runId === runId) fold.apply((m as AgentMessage).seq, (m as AgentMessage).event);
-      setVersion(fold.version);
+      schedule();
       if (fold.state !== "running") {
         // The terminal event is the run's last: nothing more will come, and the row is final.
         stop.abort();
@@ -52,6 +74,8 @@ export function useRun(api: Api, companyId: string, runId: string): LiveRun {
     return () => {
       mounted = false;
       stop.abort();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
     };
   }, [api, companyId, runId, fold]);
 

@@ -37,7 +37,7 @@ export interface OrgSizes {
   margin: number;
 }
 
-export const DEFAULT_SIZES: OrgSizes = { boxWidth: 200, boxHeight: 92, gapX: 24, gapY: 48, indent: 28, margin: 8 };
+export const DEFAULT_SIZES: OrgSizes = { boxWidth: 232, boxHeight: 92, gapX: 20, gapY: 44, indent: 24, margin: 8 };
 
 interface Tree {
   agent: Agent;

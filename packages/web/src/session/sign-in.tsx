@@ -24,7 +24,9 @@ export function SignIn(props: { error?: string; onSubmit(token: string): void })
       >
         <label for="token">Operator token</label>
         <input id="token" type="password" autocomplete="off" spellcheck={false} value={token} onInput={(e) => setToken(e.currentTarget.value)} required />
-        <button type="submit">Sign in</button>
+        <button type="submit" class="primary">
+          Sign in
+        </button>
       </form>
     </main>
   );

@@ -14,7 +14,7 @@ const store = () => sessionTokenStore(window.sessionStorage);
 
 function explain(error: unknown, fromLink: boolean): string {
   if (error instanceof ApiError && error.status === 401) {
-    return `Sign-in failed: the server did not accept this token (${error.message}). ${fromLink ? "Open the sign-in link that `cadre serve` printed most recently" : "Check the operator token that `cadre serve` printed"} — a restarted server has a new token.`;
+    return `Sign-in failed: the server did not accept this token (${error.message}). ${fromLink ? "Open the sign-in link that cadre serve printed most recently" : "Check the operator token that cadre serve printed"} — a restarted server has a new token.`;
   }
   return `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -30,7 +30,7 @@ export function useSession(): { session: Session; signIn(token: string): Promise
   const verify = useCallback(
     async (token: string, fromLink: boolean) => {
       setSession({ status: "checking" });
-      const api = createApi(token, { onUnauthorized: (e) => signOut(`Signed out: the server no longer accepts this tab's token (${e.message}). Open the sign-in link that \`cadre serve\` printed.`) });
+      const api = createApi(token, { onUnauthorized: (e) => signOut(`Signed out: the server no longer accepts this tab's token (${e.message}). Open the sign-in link that cadre serve printed.`) });
       try {
         await api.get("/api/companies");
         store().set(token);

@@ -11,19 +11,27 @@ export interface VirtualListProps<T> {
   version: number;
   itemKey(item: T, index: number): string;
   renderItem(item: T, index: number): ComponentChildren;
-  /** Height a row is assumed to have before it is measured, in px. */
-  estimate: number;
+  /**
+   * Height a row is assumed to have before it is measured, in px. The closer to the truth, the
+   * less the list shifts and re-renders as rows come into view.
+   */
+  estimate(item: T): number;
   label: string;
   follow?: boolean;
   class?: string;
   testId?: string;
 }
 
-const OVERSCAN_PX = 400;
+/** Rows rendered beyond the viewport, each side: enough for a wheel step, small enough for a jump. */
+const OVERSCAN_PX = 200;
 
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, estimate } = props;
-  const rows = useMemo(() => new RowHeights(estimate), [estimate]);
+  const { items } = props;
+  const estimate = useRef(props.estimate);
+  estimate.current = props.estimate;
+  const list = useRef(items);
+  list.current = items;
+  const rows = useMemo(() => new RowHeights((i) => estimate.current(list.current[i] as T)), []);
   rows.setCount(items.length);
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 600 });
@@ -110,7 +118,7 @@ function Row(props: { index: number; count: number; offset: number; observer: Re
     return () => observer.unobserve(node);
   }, [observer]);
   return (
-    <div ref={el} class="vrow" role="listitem" aria-posinset={props.index + 1} aria-setsize={props.count} data-index={props.index} style={{ transform: `translateY(${props.offset}px)` }}>
+    <div ref={el} class="vrow" role="listitem" aria-posinset={props.index + 1} aria-setsize={props.count} data-index={props.index} style={{ top: `${props.offset}px` }}>
       {props.children}
     </div>
   );

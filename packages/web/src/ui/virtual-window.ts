@@ -8,7 +8,8 @@ export class RowHeights {
   private offsets: number[] = [0];
   private dirty = false;
 
-  constructor(private readonly estimate: number) {}
+  /** `estimate(i)`: the height row i is assumed to have until it is measured. */
+  constructor(private readonly estimate: (index: number) => number) {}
 
   get count(): number {
     return this.heights.length;
@@ -17,7 +18,7 @@ export class RowHeights {
   setCount(n: number): void {
     if (n === this.heights.length) return;
     if (n < this.heights.length) this.heights.length = n;
-    else for (let i = this.heights.length; i < n; i++) this.heights.push(this.estimate);
+    else for (let i = this.heights.length; i < n; i++) this.heights.push(this.estimate(i));
     this.dirty = true;
   }
 

@@ -276,7 +276,7 @@ export class PiAgent extends BaseAgent {
         harness: "pi",
         error: describeProviderError(text),
         evidence: this.#evidence.evidence(),
-        replaysDone: turn.attempts - 1,
+        replaysDone: 0,
         afterCompactionRollover: this.#context.needsRollover,
       });
       emit({ type: "recovery", action: decision.action, reason: decision.reason });
@@ -286,7 +286,11 @@ export class PiAgent extends BaseAgent {
         await this.#compact(this.agent.state.messages, "overflow", signal);
         this.#materializeWindow();
       }
-      if (decision.action !== "replay" || signal.aborted) {
+      if (signal.aborted) {
+        turn.cancel("cancelled by the operator");
+        return undefined;
+      }
+      if (decision.action !== "replay") {
         turn.failed(text);
         return undefined;
       }

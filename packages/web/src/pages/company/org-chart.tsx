@@ -2,14 +2,14 @@
 // how it was hired), lines from each manager to its reports. A tree on wide screens, an indented
 // outline on narrow ones (see model/org-layout.ts). A hire arriving over the event stream appears
 // at once, with a short highlight.
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Agent, Connector } from "../../api/types.js";
 import { DEFAULT_SIZES, layoutOrgChart, type OrgBox } from "../../model/org-layout.js";
 import { viaLabel } from "./via-label.js";
 
 const NARROW_PX = 640;
-/** Rough width of one character of the card text, to cut lines that would overflow the card. */
-const CHAR_PX = 7;
+/** Rough width of one character of the card text (12–14px), to cut lines that would overflow the card. */
+const CHAR_PX = 6.6;
 
 function fit(text: string, width: number): string {
   const max = Math.max(4, Math.floor((width - 20) / CHAR_PX));
@@ -32,6 +32,12 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
   const sizes = shape === "outline" ? { ...DEFAULT_SIZES, boxWidth: Math.max(200, width - 2 * DEFAULT_SIZES.margin - depth * DEFAULT_SIZES.indent) } : DEFAULT_SIZES;
   const layout = layoutOrgChart(agents, shape, sizes);
   const ready = new Map(connectors.map((c) => [c.id, c.ready]));
+  // Agents shown before: only an agent that arrives later is highlighted as it lands.
+  const known = useRef<Set<string> | undefined>(undefined);
+  const fresh = (id: string) => known.current !== undefined && !known.current.has(id);
+  useEffect(() => {
+    if (agents.length > 0) known.current = new Set(agents.map((a) => a.id));
+  }, [agents]);
   const reports = agents.filter((a) => !a.isCeo && a.status === "active").length;
   return (
     <div ref={box} class="org-chart" data-testid="org-chart" data-shape={shape}>
@@ -44,7 +50,7 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
             <path key={`${l.from}-${l.to}`} d={l.path} class="org-link" />
           ))}
           {layout.boxes.map((b) => (
-            <AgentCard key={b.agent.id} box={b} width={sizes.boxWidth} height={sizes.boxHeight} connectorReady={ready.get(b.agent.connectorId)} />
+            <AgentCard key={b.agent.id} box={b} width={sizes.boxWidth} height={sizes.boxHeight} connectorReady={ready.get(b.agent.connectorId)} landed={fresh(b.agent.id)} />
           ))}
         </svg>
       )}
@@ -52,10 +58,10 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
   );
 }
 
-function AgentCard({ box, width, height, connectorReady }: { box: OrgBox; width: number; height: number; connectorReady: boolean | undefined }) {
+function AgentCard({ box, width, height, connectorReady, landed }: { box: OrgBox; width: number; height: number; connectorReady: boolean | undefined; landed: boolean }) {
   const a = box.agent;
-  const lines = [a.role, a.department ? `${a.department} · ${viaLabel(a)}` : viaLabel(a), `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`];
-  const classes = ["org-node", a.isCeo ? "ceo" : "", a.status === "terminated" ? "terminated" : ""].filter(Boolean).join(" ");
+  const lines = [a.role, a.department ? `${a.department} · ${viaLabel(a, true)}` : viaLabel(a, true), `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`];
+  const classes = ["org-node", a.isCeo ? "ceo" : "", a.status === "terminated" ? "terminated" : "", landed ? "landed" : ""].filter(Boolean).join(" ");
   return (
     <g class={classes} transform={`translate(${box.x},${box.y})`} data-agent-id={a.id} data-testid="org-node">
       <title>{`${a.name}: ${a.role}; department ${a.department ?? "none"}; ${a.connectorId} · ${a.model}; ${viaLabel(a)}${a.status === "terminated" ? "; terminated" : ""}`}</title>

@@ -9,7 +9,7 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
       <div class="table-scroll">
-        <table data-testid="team-table">
+        <table data-testid="team-table" class="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -26,12 +26,12 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
             {agents.map((a) => (
               <tr key={a.id} class={a.status === "terminated" ? "terminated" : undefined}>
                 <th scope="row">{a.name}</th>
-                <td>{a.role}</td>
-                <td>{a.department ?? "—"}</td>
-                <td>
+                <td data-label="Role">{a.role}</td>
+                <td data-label="Department">{a.department ?? "—"}</td>
+                <td data-label="Connector · model">
                   {a.connectorId} · {a.model}
                 </td>
-                <td>{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
+                <td data-label="How hired">{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
                 <td>
                   {a.status === "active" && (
                     <button type="button" disabled={wake.busy === a.id} onClick={() => void wake.start(a.id)} aria-label={`Wake ${a.name}`}>

@@ -7,6 +7,8 @@ import { Chart } from "../../ui/chart.js";
 function barOptions(s: ScenarioSeries, unit: string): Omit<uPlot.Options, "width" | "height"> {
   const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.35, 28], align });
   return {
+    // Room on the right for the last slanted scenario name.
+    padding: [8, 48, 0, 0],
     scales: { x: { time: false, range: [-0.6, s.x.length - 0.4] } },
     axes: [
       { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (s.labels[t] ?? "") : "")), rotate: -35, size: 110, incrs: [1], gap: 4 },

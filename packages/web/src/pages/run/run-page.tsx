@@ -9,6 +9,7 @@ import { href } from "../../route.js";
 import { VirtualList } from "../../ui/virtual-list.js";
 import { CacheChart } from "../usage/cache-chart.js";
 import { RunItemView } from "./run-item.js";
+import { estimateRow } from "./row-estimate.js";
 import { RunSummary } from "./run-summary.js";
 
 export function RunPage({ api, companyId, runId }: { api: Api; companyId: string; runId: string }) {
@@ -41,7 +42,7 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
           version={version + expanded.size}
           itemKey={(item) => item.key}
           renderItem={(item) => <RunItemView item={item} expanded={expanded.has(item.key)} onToggle={toggle} />}
-          estimate={36}
+          estimate={estimateRow}
           label="Run events"
           follow={true}
           class="events"

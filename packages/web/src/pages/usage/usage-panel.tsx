@@ -34,7 +34,7 @@ export function UsagePanel({ api, companyId, runsVersion }: { api: Api; companyI
       <UsageTable title="Per agent" rows={sortByTotal(agentRows)} testId="usage-agents" />
       <UsageTable title="Per run" rows={runRows} testId="usage-runs" />
       <section class="card wide" aria-labelledby="usage-cache-title">
-        <h2 id="usage-cache-title">Cache hit rate per model call</h2>
+        <h2 id="usage-cache-title">Prompt cache</h2>
         {withCalls.length === 0 ? (
           <p class="muted">No model call yet.</p>
         ) : (

@@ -34,7 +34,7 @@ export function UsageTable({ title, rows, testId }: { title: string; rows: Usage
                 <td class="num">{formatTokens(r.usage.cacheWrite)}</td>
                 <td class="num">{formatTokens(r.usage.total)}</td>
                 <td class="num">{formatCost(r.usage.cost)}</td>
-                <td class="num">{formatPercent(r.usage.hitRate)}</td>
+                <td class="num">{r.usage.total === 0 ? "—" : formatPercent(r.usage.hitRate)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,99 @@
+// `cadre sessions inspect RUN_ID`: what a run's session looked like to its context controller
+// (MC-8..MC-14) — occupancy, threshold, Pi's frozen reserve, the rollover latch and why, open
+// continuation claims, the last compaction and how the one classifier classified it — read from the
+// run's stored events. A report only: nothing here re-creates a latch (it lives in the live session).
+import { type AgentEvent, contextReportOf, type ContextReport, NotFoundError } from "@cadre/core";
+import { COMMON_OPTIONS, parse } from "../args.js";
+import { openData } from "../context.js";
+import { type CliIO, UsageError } from "../io.js";
+
+export const SESSIONS_HELP = `Usage: cadre sessions inspect RUN_ID [--data DIR] [--json]
+
+The context state of a run's session, as the run stored it (a snapshot at the end of each product
+turn, and every compaction, recovery and rollover event):
+  occupancy        tokens in the native window / the model's context window
+  threshold        the compaction threshold (90% unless the connector overrides it) and, for Pi,
+                   compaction.reserveTokens frozen at session start
+  latch            needsRollover and why (live-session state: a restart never re-creates it)
+  open claims      continuation claims still holding a product turn open
+  last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
+  history          compactions, recoveries (replay or fail closed, with the rule) and rollovers
+
+Options:
+  --json       one JSON line
+  --data DIR   data directory (default ./.cadre)`;
+
+const LATCH_SCOPE = "live session only: a restart never re-creates it from this report (MC-9)";
+
+function pct(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
+
+function toJson(runId: string, agentId: string, status: string, report: ContextReport) {
+  const s = report.snapshot;
+  return {
+    runId,
+    agentId,
+    status,
+    recorded: s !== undefined,
+    harness: s?.harness ?? null,
+    model: s?.model ?? null,
+    contextWindow: s?.contextWindow ?? null,
+    tokensInWindow: s?.tokensInWindow ?? null,
+    occupancy: s?.occupancy ?? null,
+    threshold: s?.threshold ?? null,
+    thresholdSource: s?.thresholdSource ?? null,
+    reserveTokens: s?.reserveTokens ?? null,
+    latch: { needsRollover: s?.needsRollover ?? null, reason: s?.latchReason ?? null, scope: LATCH_SCOPE },
+    openClaims: s?.openClaims ?? [],
+    lastCompaction: s?.lastCompaction ?? null,
+    compactionCount: s?.compactions ?? { count: report.compactions.length, succeeded: report.compactions.filter((c) => c.ok).length },
+    compactions: report.compactions,
+    recoveries: report.recoveries,
+    rollovers: report.rollovers,
+    replays: report.replays,
+    terminal: report.terminal ?? null,
+  };
+}
+
+function print(io: CliIO, runId: string, agentId: string, status: string, report: ContextReport): void {
+  const s = report.snapshot;
+  io.out(`run ${runId} — agent ${agentId}, ${status}\n`);
+  if (!s) {
+    io.out("  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n");
+  } else {
+    io.out(`  harness    ${s.harness}${s.remote ? " (remote)" : ""}, model ${s.model}, window ${s.contextWindow} tokens\n`);
+    io.out(`  occupancy  ${pct(s.occupancy)} (${s.tokensInWindow} of ${s.contextWindow} tokens)\n`);
+    io.out(`  threshold  ${pct(s.threshold)} (${s.thresholdSource})${s.reserveTokens !== undefined ? `; Pi reserveTokens ${s.reserveTokens} (frozen at start), compacts at ${s.contextWindow - s.reserveTokens} tokens` : ""}\n`);
+    io.out(`  latch      needsRollover ${s.needsRollover ? `SET: ${s.latchReason ?? "reason not recorded"}` : "clear"} — ${LATCH_SCOPE}\n`);
+    io.out(`  claims     ${s.openClaims.length === 0 ? "none open" : s.openClaims.join(", ")}\n`);
+    const last = s.lastCompaction;
+    io.out(`  compaction ${s.compactions.count} (${s.compactions.succeeded} ok)${last ? `; last: ${last.result} — ${last.reason}${last.tokensBefore !== undefined ? ` (${last.tokensBefore}${last.tokensAfter !== undefined ? ` → ${last.tokensAfter}` : ""} tokens)` : ""}` : ""}\n`);
+  }
+  for (const c of report.compactions) {
+    io.out(`  ⟳ compaction (${c.reason}) ${c.ok ? "ok" : `failed: ${c.error ?? "no reason given"}`}${c.tokensBefore !== undefined ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ""} tokens` : ""}\n`);
+  }
+  for (const r of report.recoveries) io.out(`  ${r.action === "replay" ? "↻ replay" : "✗ fail closed"}: ${r.reason}\n`);
+  for (const r of report.rollovers) io.out(`  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""})\n`);
+  io.out(`  totals     replays ${report.replays}, rollovers ${report.rollovers.length}${report.terminal ? `; terminal ${report.terminal.status}${report.terminal.reason ? ` (${report.terminal.reason})` : ""}` : ""}\n`);
+}
+
+export async function sessionsCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse("sessions", args, COMMON_OPTIONS, 2);
+  if (values.help) return io.out(`${SESSIONS_HELP}\n`), 0;
+  const [sub, runId] = positionals;
+  if (sub !== "inspect") throw new UsageError(`sessions: unknown subcommand "${sub ?? ""}"; use: cadre sessions inspect RUN_ID`);
+  if (!runId) throw new UsageError("sessions inspect: RUN_ID is required (see `cadre usage` for run ids)");
+  const { store } = await openData(values.data);
+  try {
+    const run = await store.getRun(runId);
+    if (!run) throw new NotFoundError(`sessions inspect: run ${runId} not found`);
+    const rows = await store.listRunEvents(runId);
+    const report = contextReportOf(rows.map((r) => r.data as AgentEvent));
+    if (values.json) io.out(`${JSON.stringify(toJson(run.id, run.agentId, run.status, report))}\n`);
+    else print(io, run.id, run.agentId, run.status, report);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

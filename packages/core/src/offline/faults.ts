@@ -1,0 +1,182 @@
+// Failure rehearsal for operators (`--faults` on the offline connector). Each fault is injected at
+// the provider boundary — around the scripted model's stream function, and around the compaction
+// step's provider — and looks exactly like the vendor failure pi-ai would surface: an assistant
+// message with stopReason "error" and the vendor SDK's own text. Nothing in the session knows a
+// rehearsal is running: it sees a provider misbehave and applies its rules (MC-9..MC-11).
+//
+// Each fault fires once, at its first opportunity, in the order listed.
+
+import type { StreamFn } from "@mariozechner/pi-agent-core";
+import {
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  type Context,
+  createAssistantMessageEventStream,
+  type Model,
+  type Usage as PiUsage,
+} from "@mariozechner/pi-ai";
+import { UserInputError } from "../errors.js";
+import { type Compactor, digestCompactor } from "../harness/pi/compactor.js";
+
+export const FAULT_NAMES = Object.freeze([
+  "overflow-before-output",
+  "overflow-after-tool",
+  "compact-empty-summary",
+  "compact-overloaded",
+  "timeout",
+  "stream-cut",
+] as const);
+
+export type FaultName = (typeof FAULT_NAMES)[number];
+
+/** What each fault does, for help texts. */
+export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.freeze({
+  "overflow-before-output": "the first model call fails with an explicit context overflow before any output",
+  "overflow-after-tool": "the model call after the first successful hire_agent fails with a context overflow",
+  "compact-empty-summary": "the window fills up; the compaction it triggers returns an empty summary",
+  "compact-overloaded": "the window fills up; the compaction it triggers fails with 529 overloaded",
+  timeout: "the first model call times out",
+  "stream-cut": "the first model call's stream ends mid-message",
+});
+
+/** Parses `--faults LIST` (comma-separated). Unknown or empty names are refused with the allowed ones. */
+export function parseFaultList(list: string): FaultName[] {
+  const names = list.split(",").map((n) => n.trim());
+  const out: FaultName[] = [];
+  for (const name of names) {
+    if (!(FAULT_NAMES as readonly string[]).includes(name)) {
+      throw new UserInputError(`unknown fault "${name}"; allowed: ${FAULT_NAMES.join(", ")} (comma-separated)`, { faults: `one of ${FAULT_NAMES.join(", ")}` });
+    }
+    if (!out.includes(name as FaultName)) out.push(name as FaultName);
+  }
+  return out;
+}
+
+// The vendor's own texts, as pi-ai surfaces them (Anthropic SDK: "STATUS {json body}").
+const REQUEST_ID = "req_cadre_fault_rehearsal";
+export const OVERLOADED_529 = `529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"${REQUEST_ID}"}`;
+export const REQUEST_TIMED_OUT = "Request timed out.";
+export const STREAM_ENDED = "Anthropic stream ended before message_stop";
+
+export function overflowText(contextWindow: number): string {
+  const tokens = contextWindow + 1_873;
+  return `400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: ${tokens} tokens > ${contextWindow} maximum"},"request_id":"${REQUEST_ID}"}`;
+}
+
+/** Fill reported by the provider while the window still holds the first request's opening message. */
+const FILL = 0.95;
+
+const ZERO: PiUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
+function failedMessage(model: Model<any>, errorMessage: string, content: AssistantMessage["content"] = [], usage: PiUsage = ZERO): AssistantMessage {
+  return { role: "assistant", content, api: model.api, provider: model.provider, model: model.id, usage, stopReason: "error", errorMessage, timestamp: Date.now() };
+}
+
+/** A request refused before the stream started: pi-ai pushes the error and nothing else. */
+function refused(model: Model<any>, text: string): AssistantMessageEventStream {
+  const stream = createAssistantMessageEventStream();
+  const message = failedMessage(model, text);
+  stream.push({ type: "error", reason: "error", error: message });
+  stream.end(message);
+  return stream;
+}
+
+function openingText(context: Context): string | undefined {
+  const first = context.messages[0];
+  if (!first || first.role !== "user") return undefined;
+  return typeof first.content === "string" ? first.content : first.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+function afterSuccessfulHire(context: Context): boolean {
+  const last = context.messages.at(-1);
+  return last !== undefined && last.role === "toolResult" && last.toolName === "hire_agent" && !last.isError;
+}
+
+export interface FaultedProvider {
+  streamFn: StreamFn;
+  /** The compaction step's provider, with the compaction faults in front of it. */
+  compactor: Compactor;
+  /** Faults that fired so far, in order. */
+  fired(): FaultName[];
+}
+
+export function injectFaults(faults: readonly FaultName[], provider: { streamFn: StreamFn; compactor?: Compactor }): FaultedProvider {
+  const pending = new Set<FaultName>(faults);
+  const fired: FaultName[] = [];
+  const fillsWindow = faults.includes("compact-empty-summary") || faults.includes("compact-overloaded");
+  let opening: string | undefined;
+  let calls = 0;
+
+  const take = (name: FaultName): boolean => {
+    if (!pending.has(name)) return false;
+    pending.delete(name);
+    fired.push(name);
+    return true;
+  };
+
+  const streamFn: StreamFn = async (model, context, options) => {
+    if (calls++ === 0) opening = openingText(context);
+    for (const name of faults) {
+      if (!pending.has(name)) continue;
+      if (name === "overflow-before-output" && take(name)) return refused(model, overflowText(model.contextWindow));
+      if (name === "overflow-after-tool" && afterSuccessfulHire(context) && take(name)) return refused(model, overflowText(model.contextWindow));
+      if (name === "timeout" && take(name)) return refused(model, REQUEST_TIMED_OUT);
+      if (name === "stream-cut" && take(name)) return cut(model, await provider.streamFn(model, context, options));
+    }
+    const inner = await provider.streamFn(model, context, options);
+    // The compaction faults need a full window: until a compaction or a rollover replaces the
+    // opening message, the provider reports the window 95% full (a big pasted document would).
+    if (!fillsWindow || opening === undefined || openingText(context) !== opening) return inner;
+    return filled(inner, Math.floor(FILL * model.contextWindow));
+  };
+
+  const compactor: Compactor = async (request) => {
+    for (const name of faults) {
+      if (name === "compact-empty-summary" && take(name)) return { summary: "" };
+      if (name === "compact-overloaded" && take(name)) return { error: OVERLOADED_529 };
+    }
+    return (provider.compactor ?? digestCompactor)(request);
+  };
+
+  return { streamFn, compactor, fired: () => [...fired] };
+}
+
+/** Passes a stream through, reporting `tokens` in the window on its final message. */
+function filled(inner: AssistantMessageEventStream, tokens: number): AssistantMessageEventStream {
+  const out = createAssistantMessageEventStream();
+  const pad = (message: AssistantMessage): AssistantMessage => {
+    const read = message.usage.input + message.usage.cacheRead + message.usage.cacheWrite;
+    const cacheRead = message.usage.cacheRead + Math.max(0, tokens - read);
+    return { ...message, usage: { ...message.usage, cacheRead, totalTokens: message.usage.totalTokens + (cacheRead - message.usage.cacheRead) } };
+  };
+  void (async () => {
+    for await (const event of inner) {
+      if (event.type === "done") out.push({ ...event, message: pad(event.message) });
+      else if (event.type === "error") out.push({ ...event, error: pad(event.error) });
+      else out.push(event);
+    }
+    out.end();
+  })();
+  return out;
+}
+
+/** The stream starts, a first text delta arrives, then the connection ends before the message does. */
+function cut(model: Model<any>, inner: AssistantMessageEventStream): AssistantMessageEventStream {
+  const out = createAssistantMessageEventStream();
+  void (async () => {
+    const whole = await inner.result();
+    const text = whole.content.find((b) => b.type === "text")?.text ?? "";
+    const half = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+    const partial: AssistantMessage = { ...whole, content: [], usage: { ...whole.usage, output: 0 }, stopReason: "stop" };
+    out.push({ type: "start", partial });
+    if (text !== "") {
+      const started: AssistantMessage = { ...partial, content: [{ type: "text", text: "" }] };
+      out.push({ type: "text_start", contentIndex: 0, partial: started });
+      out.push({ type: "text_delta", contentIndex: 0, delta: half, partial: { ...partial, content: [{ type: "text", text: half }] } });
+    }
+    const failed = failedMessage(model, STREAM_ENDED, text === "" ? [] : [{ type: "text", text: half }], partial.usage);
+    out.push({ type: "error", reason: "error", error: failed });
+    out.end(failed);
+  })();
+  return out;
+}

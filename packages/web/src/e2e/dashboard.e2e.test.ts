@@ -1,0 +1,248 @@
+// The dashboard end to end: Debian's Chromium against a real `cadre serve` (the built bin, a fresh
+// data directory, the offline connector). The tests run in order and share one company: sign in
+// from the printed link, create the company, start team building and watch the hires land in the
+// org chart, read the run, approve the strategy with a note (→ operating), reload, read usage, a
+// phone-width view, an evaluation report, and a wrong token. Each test saves a screenshot under
+// packages/web/test-artifacts/.
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, screenshot } from "./support/browser.js";
+import { type Served, startCadreServe } from "./support/serve.js";
+
+const REPORT = fileURLToPath(new URL("../model/__fixtures__/eval-report.json", import.meta.url));
+const DESKTOP = { width: 1280, height: 800 };
+
+let served: Served;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Filled in by the tests as the story goes on. */
+const story = { companyId: "", runId: "" };
+
+async function api<T>(path: string): Promise<T> {
+  const r = await fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${served.token}` } });
+  if (!r.ok) throw new Error(`${path}: ${r.status}`);
+  return (await r.json()) as T;
+}
+
+beforeAll(async () => {
+  [served, browser] = await Promise.all([startCadreServe(), launchChromium()]);
+  context = await browser.newContext({ viewport: DESKTOP });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+describe("operator dashboard", () => {
+  it("signs in from the link `cadre serve` printed and takes the token out of the address bar", async () => {
+    expect(served.signInLink).toBe(`${served.url}/#token=${served.token}`);
+    await page.goto(served.signInLink);
+    await page.getByRole("heading", { name: "Companies", level: 1 }).waitFor();
+    expect(page.url()).not.toContain("token");
+    expect(page.url()).not.toContain(served.token);
+    expect(await page.evaluate(() => sessionStorage.getItem("cadre.operatorToken"))).toBe(served.token);
+    await screenshot(page, "01-signed-in");
+  });
+
+  it("creates a company (name, goal) and opens it in team building, with its CEO and a ready connector", async () => {
+    await page.getByLabel("Name").fill("Northwind Robotics");
+    await page.getByLabel("Goal").fill("Build warehouse robots and sell them to logistics companies.");
+    await page.getByRole("button", { name: "Create company" }).click();
+    await page.getByRole("heading", { name: "Northwind Robotics", level: 1 }).waitFor();
+    story.companyId = /#\/companies\/([\w-]+)/.exec(page.url())![1]!;
+    await expect.poll(() => page.getByTestId("org-node").count()).toBe(1);
+    expect(await page.getByTestId("ceo-mode").first().textContent()).toContain("team-building");
+    expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain("no active direct reports");
+    const connectors = await page.getByTestId("connectors").textContent();
+    expect(connectors).toContain("offline");
+    expect(connectors).toContain("ready");
+    await screenshot(page, "02-company-created");
+  });
+
+  it("starts team building: the hires land in the org chart live, and the mode moves on with its reason", async () => {
+    // Records the org chart's size after every change to it, in the page.
+    await page.evaluate(() => {
+      const sizes: number[] = [];
+      (window as unknown as { orgSizes: number[] }).orgSizes = sizes;
+      const chart = document.querySelector('[data-testid="org-chart"]')!;
+      const record = () => {
+        const n = chart.querySelectorAll('[data-testid="org-node"]').length;
+        if (sizes.at(-1) !== n) sizes.push(n);
+      };
+      record();
+      new MutationObserver(record).observe(chart, { childList: true, subtree: true });
+    });
+    await page.getByRole("button", { name: "Start team building" }).click();
+    await page.getByTestId("run-started").waitFor();
+    story.runId = /run_[\w-]+/.exec((await page.getByTestId("run-started").textContent()) ?? "")![0];
+    await expect.poll(() => page.getByTestId("ceo-mode").first().textContent(), { timeout: 30_000 }).toContain("awaiting-approval");
+
+    const agents = await api<Array<{ id: string; name: string; isCeo: boolean; via: string }>>(`/api/companies/${story.companyId}/agents`);
+    const hires = agents.filter((a) => !a.isCeo);
+    expect(hires.length).toBeGreaterThanOrEqual(2);
+    expect(hires.every((h) => h.via === "tool")).toBe(true);
+    await expect.poll(() => page.getByTestId("org-node").count()).toBe(agents.length);
+    const chart = await page.getByTestId("org-chart").textContent();
+    for (const hire of hires) expect(chart).toContain(hire.name);
+    expect(chart).toContain("via hire_agent");
+    expect(chart).toContain("offline · offline-scripted-1");
+    // Grown in place from the event stream (the page was never reloaded) and never shrinking. The
+    // offline model makes its hires within a few milliseconds, which the server sends as one
+    // burst; the test after the approval lands hires one at a time.
+    const sizes = await page.evaluate(() => (window as unknown as { orgSizes: number[] }).orgSizes);
+    expect(sizes[0]).toBe(1);
+    expect(sizes.at(-1)).toBe(agents.length);
+    expect([...sizes].sort((a, b) => a - b)).toEqual(sizes);
+    expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain("pending the operator's decision");
+    await screenshot(page, "03-team-built");
+  });
+
+  it("shows the run: the cue, streamed text, each tool call with its arguments and result, the terminal state", async () => {
+    await page.getByRole("link", { name: "Watch it live" }).click();
+    await page.getByTestId("run-terminal").waitFor();
+    expect(await page.getByTestId("run-state").textContent()).toBe("done");
+    expect(await page.getByTestId("run-cue").textContent()).toContain("You are the CEO");
+    const events = page.getByTestId("run-events");
+    // The view follows the end of a live run; the last text is the CEO's closing words.
+    const stored = await api<{ events: Array<{ type: string; data: { text?: string } }> }>(`/api/runs/${story.runId}/events`);
+    const lastText = stored.events.filter((e) => e.type === "text_end").at(-1)!.data.text!;
+    expect(await events.textContent()).toContain(lastText);
+    // The stored events and the folded view agree: nothing lost, nothing repeated.
+    expect(await page.getByTestId("run-event-count").textContent()).toBe(String(stored.events.length));
+    await events.evaluate((el) => el.scrollTo(0, 0));
+    const firstTool = page.getByTestId("tool-call").first();
+    await expect.poll(() => firstTool.textContent()).toMatch(/hire_agent\s*done/);
+    expect(await firstTool.textContent()).toContain('"connectorId": "offline"');
+    expect(await firstTool.textContent()).toContain('"agentId"');
+    await page.getByTestId("cache-chart").locator("canvas").first().waitFor();
+    await screenshot(page, "04-run-view");
+  });
+
+  it("approves the strategy with a note from the inbox; the CEO's mode becomes operating", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}/approvals`);
+    const pending = page.getByTestId("pending-approval");
+    await expect.poll(() => pending.count()).toBe(1);
+    expect(await pending.textContent()).toContain("filed by CEO via file_approval");
+    await pending.getByLabel("Note to the CEO (optional)").fill("Ship it, but hire finance next.");
+    await pending.getByRole("button", { name: "Approve" }).click();
+    const outcome = page.getByTestId("decision-outcome");
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toContain("awaiting-approval → operating");
+    await expect.poll(() => page.getByTestId("ceo-mode").first().textContent()).toContain("operating");
+    const approvals = await api<Array<{ status: string; decisionNote: string }>>(`/api/companies/${story.companyId}/approvals`);
+    expect(approvals).toEqual([expect.objectContaining({ status: "approved", decisionNote: "Ship it, but hire finance next." })]);
+    await screenshot(page, "05-approved");
+  });
+
+  it("each later hire lands in the org chart as it is made, one at a time", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}`);
+    const nodes = page.getByTestId("org-node");
+    await nodes.first().waitFor();
+    const before = await nodes.count();
+    // Hires through the legacy HTTP path (C4-6), as an agent process would make them.
+    for (const [i, [name, department]] of [["Head of Finance", "finance"], ["Legal Counsel", "legal"]].entries()) {
+      const r = await fetch(`${served.url}/api/companies/${story.companyId}/agents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, role: name, description: "Leads the function.", connectorId: "offline", model: "offline-scripted-1", department }),
+      });
+      expect(r.status).toBe(201);
+      await expect.poll(() => nodes.count()).toBe(before + i + 1);
+      expect(await page.getByTestId("org-chart").textContent()).toContain(name);
+    }
+    expect(await page.getByTestId("org-chart").textContent()).toContain("via legacy HTTP");
+    await screenshot(page, "06-hires-landed");
+  });
+
+  it("a reload keeps the session (and the place), with the token still out of the URL", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}`);
+    await page.reload();
+    await page.getByRole("heading", { name: "Northwind Robotics", level: 1 }).waitFor();
+    expect(await page.getByTestId("ceo-mode").first().textContent()).toContain("operating");
+    expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain("approved");
+    expect(page.url()).not.toContain("token");
+    await screenshot(page, "07-after-reload");
+  });
+
+  it("reads usage per agent and per run (tokens, cost) and charts the cache hit rate per model call", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}/usage`);
+    const report = await api<{ usage: { total: number }; runs: Array<{ runId: string }> }>(`/api/companies/${story.companyId}/usage`);
+    await page.getByTestId("usage-total").waitFor();
+    expect(await page.getByTestId("usage-total").textContent()).toContain(new Intl.NumberFormat("en-US").format(report.usage.total));
+    expect(await page.getByTestId("usage-agents").textContent()).toContain("CEO");
+    expect(await page.getByTestId("usage-runs").textContent()).toContain(story.runId);
+    expect(await page.getByTestId("usage-runs").textContent()).toMatch(/\$\d/);
+    await page.getByTestId("cache-chart").locator("canvas").first().waitFor();
+    await screenshot(page, "08-usage");
+  });
+
+  it("every control is labelled and reachable by keyboard", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}`);
+    await page.getByTestId("org-chart").waitFor();
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll("button, input, select, textarea, a[href]")]
+        .filter((el) => {
+          const e = el as HTMLElement;
+          const byFor = e.id ? document.querySelector(`label[for="${e.id}"]`)?.textContent : "";
+          return !(e.getAttribute("aria-label") || byFor || e.textContent?.trim());
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unlabelled).toEqual([]);
+    // Tab from the top of the page reaches the explicit trigger.
+    await page.locator("body").focus();
+    let reached = false;
+    for (let i = 0; i < 25 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement?.textContent === "Start team building");
+    }
+    expect(reached).toBe(true);
+  });
+
+  it("works at a narrow phone width: the org chart becomes an outline and nothing overflows sideways", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const p = await phone.newPage();
+      await p.goto(`${served.url}/#token=${served.token}`);
+      await p.goto(`${served.url}/#/companies/${story.companyId}`);
+      await p.getByTestId("org-node").first().waitFor();
+      expect(await p.getByTestId("org-chart").getAttribute("data-shape")).toBe("outline");
+      expect(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      await screenshot(p, "09-phone");
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it("opens an evaluation report.json as tables and charts", async () => {
+    await page.goto(`${served.url}/#/eval`);
+    await page.getByLabel(/Open a report\.json/).setInputFiles(REPORT);
+    expect(await page.getByTestId("eval-verdict").textContent()).toBe("all gates pass");
+    expect(await page.getByTestId("eval-gates").locator("tbody tr").count()).toBe(5);
+    expect(await page.getByTestId("eval-scenarios").locator("tbody tr").count()).toBe(16);
+    await page.getByTestId("eval-hires-chart").locator("canvas").first().waitFor();
+    await page.getByTestId("eval-cache-chart").locator("canvas").first().waitFor();
+    await screenshot(page, "10-eval-report");
+  });
+
+  it("a wrong token shows a clear sign-in error and is not kept", async () => {
+    const other = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const p = await other.newPage();
+      await p.goto(`${served.url}/#token=cadre_op_not-the-right-token-000000000000000`);
+      const error = p.getByTestId("sign-in-error");
+      await error.waitFor();
+      expect(await error.textContent()).toMatch(/Sign-in failed: the server did not accept this token/);
+      expect(p.url()).not.toContain("not-the-right-token");
+      expect(await p.evaluate(() => sessionStorage.getItem("cadre.operatorToken"))).toBeNull();
+      await screenshot(p, "11-wrong-token");
+    } finally {
+      await other.close();
+    }
+  });
+});
