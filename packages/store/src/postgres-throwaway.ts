@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL server for tests and benchmarks, from the locally installed binaries
 // (Debian's `postgresql` package): a fresh data directory, a free loopback port, trust auth on
 // loopback only, durability off for speed. `stop()` shuts it down and deletes everything.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -51,7 +51,17 @@ function runAs(): { prefix: string[]; uid?: number; gid?: number } {
   }
 }
 
-export async function startThrowawayPostgres(options: { database?: string } = {}): Promise<ThrowawayPostgres> {
+/**
+ * A detached shell that stops the server and deletes its directory once process `pid` is gone: a
+ * test run killed before its teardown (a timeout, ^C) leaves no server behind.
+ */
+function watchdog(pid: number, stop: string[], dir: string): void {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 2; done; ${stop.map(quote).join(" ")} >/dev/null 2>&1; rm -rf ${quote(dir)}`;
+  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
+}
+
+export async function startThrowawayPostgres(options: { database?: string; stopWhenGone?: number } = {}): Promise<ThrowawayPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(INSTALL_HINT);
   const user = runAs();
@@ -71,6 +81,7 @@ export async function startThrowawayPostgres(options: { database?: string } = {}
     const settings = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
     pgCtl("-w", "-t", "60", "-o", settings, "start");
     started = true;
+    if (options.stopWhenGone !== undefined) watchdog(options.stopWhenGone, [...user.prefix, join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"], dir);
     const database = options.database ?? "cadre_test";
     const admin = new pg.Client({ connectionString: `postgres://cadre@127.0.0.1:${port}/postgres` });
     await admin.connect();

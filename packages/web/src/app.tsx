@@ -10,8 +10,8 @@ import type { Route } from "./route.js";
 import { SignIn } from "./session/sign-in.js";
 import { useSession } from "./session/use-session.js";
 
-export function App() {
-  const { session, signIn, signOut } = useSession();
+export function App({ linkToken }: { linkToken: string | undefined }) {
+  const { session, signIn, signOut } = useSession(linkToken);
   const route = useRoute();
   if (session.status === "checking") {
     return (

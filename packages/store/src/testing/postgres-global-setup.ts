@@ -22,7 +22,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("postgresUrl", "");
     return undefined;
   }
-  const server = await startThrowawayPostgres();
+  // Stopped by the teardown below, or by its watchdog if this process is killed before it.
+  const server = await startThrowawayPostgres({ stopWhenGone: process.pid });
   project.provide("postgresUrl", server.url);
   return () => server.stop();
 }

@@ -29,9 +29,9 @@ export interface FollowOptions {
  * Longest stretch of parsing before the page gets the thread back: a replay arrives in chunks of
  * hundreds of events, and handling one whole would block rendering and input for too long.
  */
-const SLICE_MS = 12;
+const SLICE_MS = 8;
 /** A chunk is parsed this many characters at a time, so that a slice can end inside a big chunk. */
-const PARSE_CHARS = 32_768;
+const PARSE_CHARS = 16_384;
 
 const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -73,10 +73,12 @@ export async function followEvents(options: FollowOptions): Promise<void> {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          let fresh: FeedMessage[] = [];
+          // Parsed piece by piece, each piece's events handed over at once; the page gets the
+          // thread back whenever a slice has run long enough.
           let failed: string | undefined;
           let sliceStart = performance.now();
           for (let at = 0; at < value.length && !signal.aborted; at += PARSE_CHARS) {
+            const fresh: FeedMessage[] = [];
             for (const frame of parser.push(value.slice(at, at + PARSE_CHARS))) {
               if (frame.event === "stream_error") failed = frame.data;
               if (frame.event !== "agent_event" && frame.event !== "domain_event") continue;
@@ -85,15 +87,13 @@ export async function followEvents(options: FollowOptions): Promise<void> {
               fresh.push(JSON.parse(frame.data) as FeedMessage);
               last = id;
             }
+            if (fresh.length > 0) options.onMessages(fresh);
             if (performance.now() - sliceStart > SLICE_MS) {
-              if (fresh.length > 0) options.onMessages(fresh);
-              fresh = [];
               await yieldToPage();
               sliceStart = performance.now();
             }
           }
           if (parser.retryMs !== undefined) retryMs = parser.retryMs;
-          if (fresh.length > 0 && !signal.aborted) options.onMessages(fresh);
           if (failed !== undefined) {
             detail = `the server's stream failed: ${failed}`;
             await reader.cancel();

@@ -99,6 +99,8 @@ describe("operator dashboard", () => {
     expect(sizes.at(-1)).toBe(agents.length);
     expect([...sizes].sort((a, b) => a - b)).toEqual(sizes);
     expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain("pending the operator's decision");
+    // The tools of the new mode come from re-reading the company after the event.
+    await expect.poll(() => page.getByTestId("mode-tools").textContent()).toContain("none (waiting for the operator)");
     await screenshot(page, "03-team-built");
   });
 
@@ -123,6 +125,14 @@ describe("operator dashboard", () => {
     await screenshot(page, "04-run-view");
   });
 
+  it("shows the API's refusal where the button is: a member cannot work before the strategy is approved", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}`);
+    const member = page.getByTestId("team-table").locator("tbody tr").nth(1);
+    await member.getByRole("button", { name: /^Wake / }).click();
+    await expect.poll(() => member.getByRole("alert").textContent()).toContain("strategy is not approved");
+    await screenshot(page, "05-wake-refused");
+  });
+
   it("approves the strategy with a note from the inbox; the CEO's mode becomes operating", async () => {
     await page.goto(`${served.url}/#/companies/${story.companyId}/approvals`);
     const pending = page.getByTestId("pending-approval");
@@ -136,7 +146,7 @@ describe("operator dashboard", () => {
     await expect.poll(() => page.getByTestId("ceo-mode").first().textContent()).toContain("operating");
     const approvals = await api<Array<{ status: string; decisionNote: string }>>(`/api/companies/${story.companyId}/approvals`);
     expect(approvals).toEqual([expect.objectContaining({ status: "approved", decisionNote: "Ship it, but hire finance next." })]);
-    await screenshot(page, "05-approved");
+    await screenshot(page, "05-approved-operating");
   });
 
   it("each later hire lands in the org chart as it is made, one at a time", async () => {
@@ -157,6 +167,15 @@ describe("operator dashboard", () => {
     }
     expect(await page.getByTestId("org-chart").textContent()).toContain("via legacy HTTP");
     await screenshot(page, "06-hires-landed");
+  });
+
+  it("wakes any agent and follows its run to the end", async () => {
+    await page.getByRole("button", { name: "Wake Head of Finance" }).click();
+    await page.getByTestId("run-started").waitFor();
+    await page.getByRole("link", { name: "Watch it live" }).click();
+    await page.getByTestId("run-terminal").waitFor();
+    expect(await page.getByTestId("run-state").textContent()).toBe("done");
+    expect(await page.getByTestId("run-cue").textContent()).not.toBe("");
   });
 
   it("a reload keeps the session (and the place), with the token still out of the URL", async () => {
@@ -208,7 +227,9 @@ describe("operator dashboard", () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       const p = await phone.newPage();
+      p.setDefaultTimeout(15_000);
       await p.goto(`${served.url}/#token=${served.token}`);
+      await p.getByRole("heading", { name: "Companies", level: 1 }).waitFor();
       await p.goto(`${served.url}/#/companies/${story.companyId}`);
       await p.getByTestId("org-node").first().waitFor();
       expect(await p.getByTestId("org-chart").getAttribute("data-shape")).toBe("outline");

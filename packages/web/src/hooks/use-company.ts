@@ -6,10 +6,10 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
 import type { Agent, Approval, CompanyView, Connector, DomainMessage, Run } from "../api/types.js";
-import { applyDomainEvent, type Resource } from "../model/company-live.js";
+import { applyDomainEvent, type Resource, type ShownCompany } from "../model/company-live.js";
 
 export interface LiveCompany {
-  company: CompanyView | undefined;
+  company: ShownCompany | undefined;
   agents: Agent[];
   connectors: Connector[];
   approvals: Approval[];
@@ -23,7 +23,7 @@ export interface LiveCompany {
 const ALL: Resource[] = ["company", "agents", "approvals", "connectors", "runs"];
 
 export function useCompany(api: Api, companyId: string): LiveCompany {
-  const [company, setCompany] = useState<CompanyView | undefined>(undefined);
+  const [company, setCompany] = useState<ShownCompany | undefined>(undefined);
   const [agents, setAgents] = useState<Agent[]>([]);
   const [connectors, setConnectors] = useState<Connector[]>([]);
   const [approvals, setApprovals] = useState<Approval[]>([]);
@@ -31,34 +31,37 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   const [error, setError] = useState<string | undefined>(undefined);
   const [stream, setStream] = useState<StreamStatus>("connecting");
   const [loaded, setLoaded] = useState(false);
-  const latest = useRef<{ company?: CompanyView; agents: Agent[] }>({ agents: [] });
+  const latest = useRef<{ company?: ShownCompany; agents: Agent[] }>({ agents: [] });
 
+  // Each resource's reads are numbered: an answer older than one already shown is dropped, so two
+  // overlapping re-reads can never leave the older state on screen.
+  const asked = useRef<Record<Resource, number>>({ company: 0, agents: 0, approvals: 0, connectors: 0, runs: 0 });
   const read = useCallback(
     async (which: Resource[]) => {
       const base = `/api/companies/${companyId}`;
-      const jobs = which.map(async (r) => {
+      const fetchOne = async <T,>(r: Resource, path: string, show: (value: T) => void) => {
+        const mine = ++asked.current[r];
+        const value = await api.get<T>(path);
+        if (mine === asked.current[r]) show(value);
+      };
+      const jobs = which.map((r) => {
         switch (r) {
-          case "company": {
-            const c = await api.get<CompanyView>(base);
-            latest.current.company = c;
-            setCompany(c);
-            return;
-          }
-          case "agents": {
-            const a = await api.get<Agent[]>(`${base}/agents`);
-            latest.current.agents = a;
-            setAgents(a);
-            return;
-          }
+          case "company":
+            return fetchOne<CompanyView>(r, base, (c) => {
+              latest.current.company = c;
+              setCompany(c);
+            });
+          case "agents":
+            return fetchOne<Agent[]>(r, `${base}/agents`, (a) => {
+              latest.current.agents = a;
+              setAgents(a);
+            });
           case "connectors":
-            setConnectors(await api.get<Connector[]>(`${base}/connectors`));
-            return;
+            return fetchOne(r, `${base}/connectors`, setConnectors);
           case "approvals":
-            setApprovals(await api.get<Approval[]>(`${base}/approvals`));
-            return;
+            return fetchOne(r, `${base}/approvals`, setApprovals);
           case "runs":
-            setRuns(await api.get<Run[]>(`${base}/runs`));
-            return;
+            return fetchOne(r, `${base}/runs`, setRuns);
         }
       });
       try {

@@ -5,8 +5,15 @@ import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
 export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs";
 
+/**
+ * The company as shown. `toolsPending`: the stream reported a mode change, and the tools of the new
+ * mode are known only once the company is re-read (the dashboard does not restate the server's
+ * mode → tools table).
+ */
+export type ShownCompany = CompanyView & { toolsPending?: true };
+
 export interface CompanySnapshot {
-  company: CompanyView;
+  company: ShownCompany;
   agents: Agent[];
 }
 
@@ -53,7 +60,7 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     }
     case "mode.changed": {
       const to = str(d["to"]);
-      if (to) company = { ...company, ceoMode: to as CompanyView["ceoMode"], ceoModeReason: str(d["reason"]) ?? company.ceoModeReason };
+      if (to && to !== company.ceoMode) company = { ...company, ceoMode: to as CompanyView["ceoMode"], ceoModeReason: str(d["reason"]) ?? company.ceoModeReason, toolsPending: true };
       refetch.add("company");
       break;
     }

@@ -91,19 +91,26 @@ function treeLayout(roots: Tree[], s: OrgSizes): OrgLayout {
     widths.set(t, w);
     return w;
   };
+  // Children first, left to right inside the subtree's width; then the manager, centred over its
+  // first and last report (or over its own width when it has none).
   const place = (t: Tree, left: number, depth: number): OrgBox => {
     const w = widths.get(t) ?? s.boxWidth;
-    const box: OrgBox = { agent: t.agent, x: left + (w - s.boxWidth) / 2, y: s.margin + depth * (s.boxHeight + s.gapY), depth };
-    boxes.push(box);
+    const y = s.margin + depth * (s.boxHeight + s.gapY);
     let childLeft = left + (w - (t.children.reduce((sum, c) => sum + (widths.get(c) ?? 0), 0) + Math.max(0, t.children.length - 1) * s.gapX)) / 2;
+    const children: OrgBox[] = [];
     for (const child of t.children) {
-      const c = place(child, childLeft, depth + 1);
+      children.push(place(child, childLeft, depth + 1));
       childLeft += (widths.get(child) ?? 0) + s.gapX;
+    }
+    const first = children[0];
+    const last = children.at(-1);
+    const box: OrgBox = { agent: t.agent, x: first && last ? (first.x + last.x) / 2 : left + (w - s.boxWidth) / 2, y, depth };
+    boxes.push(box);
+    for (const c of children) {
       const x1 = box.x + s.boxWidth / 2;
       const y1 = box.y + s.boxHeight;
-      const x2 = c.x + s.boxWidth / 2;
       const mid = y1 + s.gapY / 2;
-      links.push({ from: t.agent.id, to: child.agent.id, path: `M${x1},${y1}V${mid}H${x2}V${c.y}` });
+      links.push({ from: t.agent.id, to: c.agent.id, path: `M${x1},${y1}V${mid}H${c.x + s.boxWidth / 2}V${c.y}` });
     }
     return box;
   };

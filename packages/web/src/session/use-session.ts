@@ -3,7 +3,7 @@
 // later signs the tab out with the server's reason.
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type Api, ApiError, createApi } from "../api/client.js";
-import { hashWithoutToken, sessionTokenStore, tokenFromHash } from "./token.js";
+import { sessionTokenStore, takeTokenFromLocation } from "./token.js";
 
 export type Session =
   | { status: "checking" }
@@ -19,7 +19,8 @@ function explain(error: unknown, fromLink: boolean): string {
   return `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function useSession(): { session: Session; signIn(token: string): Promise<void>; signOut(): void } {
+/** `linkToken`: the token of the sign-in link the page was opened with, already out of the URL. */
+export function useSession(linkToken: string | undefined): { session: Session; signIn(token: string): Promise<void>; signOut(): void } {
   const [session, setSession] = useState<Session>({ status: "checking" });
 
   const signOut = useCallback((error?: string) => {
@@ -44,23 +45,21 @@ export function useSession(): { session: Session; signIn(token: string): Promise
   );
 
   useEffect(() => {
-    const fromLink = () => {
-      const token = tokenFromHash(location.hash);
-      if (token === undefined) return false;
-      // Out of the address bar (and so out of history) before anything else happens.
-      history.replaceState(null, "", `${location.pathname}${location.search}${hashWithoutToken(location.hash) || "#/"}`);
-      void verify(token, true);
-      return true;
-    };
-    if (!fromLink()) {
+    if (linkToken !== undefined) {
+      void verify(linkToken, true);
+    } else {
       const stored = store().get();
       if (stored) void verify(stored, false);
       else setSession({ status: "signed-out" });
     }
-    const onHash = () => void fromLink();
+    // A sign-in link opened in a tab that is already running.
+    const onHash = () => {
+      const token = takeTokenFromLocation();
+      if (token !== undefined) void verify(token, true);
+    };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
-  }, [verify]);
+  }, [linkToken, verify]);
 
   return useMemo(() => ({ session, signIn: (token: string) => verify(token.trim(), false), signOut: () => signOut() }), [session, verify, signOut]);
 }

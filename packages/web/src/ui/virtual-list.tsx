@@ -39,7 +39,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const atEnd = useRef(true);
   const frame = useRef(0);
 
-  // Measures rendered rows; a changed height re-renders (next frame at most once).
+  // Measures rendered rows; any changed height re-renders the list once per batch of measurements.
   const observer = useMemo(
     () =>
       typeof ResizeObserver === "undefined"

@@ -1,7 +1,7 @@
 // Fault-injection scenarios through a real Pi session (pi-agent-core's loop, the scripted offline
 // model, faults at the provider boundary): MC-8 .. MC-14 as the session applies them.
 import type { StreamFn } from "@mariozechner/pi-agent-core";
-import type { AssistantMessage, Context, Message } from "@mariozechner/pi-ai";
+import type { AssistantMessage, Message } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { textOutcome, type ToolDefinition } from "../../agent/tool.js";
@@ -47,7 +47,7 @@ function hireTool(rows: string[]): ToolDefinition<{ name: string }> {
     label: "Hire",
     description: "Hires one agent.",
     parameters: Type.Object({ name: Type.String() }, { additionalProperties: false }),
-    validate: (raw) => (typeof (raw as { name?: unknown })?.name === "string" ? { ok: true, value: raw as { name: string } } : { ok: false, message: "name is required" }),
+    validate: (raw) => (typeof (raw as { name?: unknown })?.name === "string" ? { ok: true, value: raw as { name: string } } : { ok: false, message: "name is required", fields: { name: "string" } }),
     async execute(input) {
       rows.push(input.name);
       return textOutcome(JSON.stringify({ agentId: `agt_${rows.length}`, name: input.name }));
@@ -267,6 +267,28 @@ describe("MC-8/MC-9 compaction and rollover in a real Pi session", () => {
     const events = await collect(agent.send(CUE));
     expect(of(events, "compaction_start")).toEqual([]);
     expect(of(events, "rollover")).toEqual([]);
+  });
+});
+
+describe("MC-9 stop during a silent compaction", () => {
+  it("MC-9 a cancel that interrupts Pi's threshold compaction is recorded as interrupted: no latch, no rollover, one cancelled terminal", async () => {
+    let compacting: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (compacting = resolve));
+    const compactor: Compactor = (request) =>
+      new Promise((resolve) => {
+        compacting();
+        request.signal?.addEventListener("abort", () => resolve({ error: "Request was aborted" }), { once: true });
+      });
+    const { agent, rows } = session({ compactor, wrap: (s) => reporting(s, () => 120_000) });
+    const turn = collect(agent.send(CUE));
+    await started;
+    agent.cancel();
+    const events = await turn;
+    expect(of(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(of(events, "compaction_end")).toMatchObject([{ ok: false, error: "Request was aborted" }]);
+    expect(of(events, "rollover")).toEqual([]);
+    expect(rows).toEqual(["CTO"]);
+    expect(snapshotOf(events)).toMatchObject({ needsRollover: false, lastCompaction: { result: "interrupted" } });
   });
 });
 

@@ -16,7 +16,11 @@ import { PiAgent } from "./pi-agent.js";
 
 type Behaviour = "tool" | "text" | "overflow" | "timeout" | "output-then-error" | "stall" | "tool-95" | "tool-full";
 
-const behaviour = fc.constantFrom<Behaviour>("tool", "text", "overflow", "timeout", "output-then-error", "stall", "tool-95", "tool-full");
+// Overflows are weighted up: a replay, and a second overflow of the replayed message, must be common.
+const behaviour = fc.oneof(
+  { arbitrary: fc.constantFrom<Behaviour>("tool", "text", "timeout", "output-then-error", "stall", "tool-95", "tool-full"), weight: 7 },
+  { arbitrary: fc.constant<Behaviour>("overflow"), weight: 4 },
+);
 const turnPlan = fc.record({
   calls: fc.array(behaviour, { minLength: 1, maxLength: 6 }),
   /** Cancel once the consumer has seen this many events of the turn (none: never). */
@@ -99,9 +103,10 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
       fc.asyncProperty(fc.array(turnPlan, { minLength: 1, maxLength: 3 }), async (turns) => {
         const plan: Behaviour[] = [];
         let late = false;
-        let agent: PiAgent | undefined;
-        const streamFn = chaos(plan, () => late, () => queueMicrotask(() => agent?.cancel()));
-        agent = new PiAgent({ sessionId: "prop", systemPrompt: "You hire.", model: resolveModel(OFFLINE_MODEL_ID), tools: [tool] }, { streamFn });
+        const cancel = { now: () => undefined as void };
+        const streamFn = chaos(plan, () => late, () => queueMicrotask(() => cancel.now()));
+        const agent = new PiAgent({ sessionId: "prop", systemPrompt: "You hire.", model: resolveModel(OFFLINE_MODEL_ID), tools: [tool] }, { streamFn });
+        cancel.now = () => agent.cancel();
         for (const t of turns) {
           plan.length = 0;
           plan.push(...t.calls);
@@ -121,6 +126,7 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
           expect(agent.isRunning).toBe(false);
           expect(agent.contextState.openClaims).toEqual([]);
           reached.add((terminals[0] as { status: string }).status);
+          if (events.some((e) => e.type === "recovery" && e.action === "replay")) reached.add("replay");
           for (const e of events) if (e.type === "rollover" || e.type === "compaction_end" || e.type === "recovery") reached.add(e.type);
         }
         // Late events after a turn ended change nothing: let them land, then check nothing is running.
@@ -130,6 +136,6 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
       { numRuns: 120, seed: 20_261_130 },
     );
     // The generator really reached every kind of ending and every recovery path.
-    expect([...reached].sort()).toEqual(["cancelled", "compaction_end", "done", "failed", "recovery", "rollover"]);
+    expect([...reached].sort()).toEqual(["cancelled", "compaction_end", "done", "failed", "recovery", "replay", "rollover"]);
   });
 });

@@ -82,6 +82,7 @@ export class PiAgent extends BaseAgent {
   #route: PiRoute | undefined;
   #callsInTurn = 0;
   #recovering = false;
+  #compacting = false;
   /** Events of work done between turns (a model switch's handoff), reported with the next turn. */
   #pending: AgentEvent[] = [];
   #baseTokens: number | undefined;
@@ -212,10 +213,13 @@ export class PiAgent extends BaseAgent {
     const items = this.#window.items(view.slice(0, cut));
     const tokensBefore = this.#context.tokensInWindow;
     let reply: Awaited<ReturnType<Compactor>>;
+    this.#compacting = true;
     try {
       reply = await this.#compactor({ reason, items, ...(signal ? { signal } : {}) });
     } catch (error) {
       reply = { error: errorMessage(error) };
+    } finally {
+      this.#compacting = false;
     }
     let end: EventOf<"compaction_end">;
     let details: { status?: number; code?: string } = {};
@@ -276,15 +280,17 @@ export class PiAgent extends BaseAgent {
         harness: "pi",
         error: describeProviderError(text),
         evidence: this.#evidence.evidence(),
-        replaysDone: 0,
+        replaysDone: turn.attempts - 1,
         afterCompactionRollover: this.#context.needsRollover,
       });
       emit({ type: "recovery", action: decision.action, reason: decision.reason });
       if (decision.kind === "context-overflow") {
         // The failed call carried nothing: drop it, as Pi does before recovering, then compact.
-        if (failed.content.length === 0) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
-        await this.#compact(this.agent.state.messages, "overflow", signal);
-        this.#materializeWindow();
+        if (failed.content.every((b) => b.type === "text" && b.text === "")) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
+        await this.#lock.run(async () => {
+          await this.#compact(this.agent.state.messages, "overflow", signal);
+          this.#materializeWindow();
+        });
       }
       if (signal.aborted) {
         turn.cancel("cancelled by the operator");
@@ -348,6 +354,9 @@ export class PiAgent extends BaseAgent {
   }
 
   protected override onCancel(): void {
+    // MC-9: a stop that interrupts a silent compaction only clears its "fired" flag; its failure is
+    // recorded as interrupted, never classified (no latch), and nothing re-runs it at once.
+    if (this.#compacting) this.#context.controller.interruptSilentCompaction();
     this.agent.abort();
   }
 

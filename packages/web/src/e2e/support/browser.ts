@@ -19,10 +19,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot under packages/web/test-artifacts/ (gitignored); returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot under packages/web/test-artifacts/ (gitignored); returns its path. Full page
+ * by default; `fullPage: false` keeps the viewport as it is (a full-page shot resizes it, which
+ * moves scrolled lists).
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }

@@ -24,7 +24,8 @@ async function newest(dir: string): Promise<number> {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || /\.test\.ts$/.test(entry.name)) continue;
     const path = join(entry.parentPath, entry.name);
-    if (path.includes(`${join("src", "e2e")}`)) continue;
+    // The tests and their fixtures are not part of the build.
+    if (path.includes(join("src", "e2e")) || path.includes("__fixtures__")) continue;
     latest = Math.max(latest, (await stat(path)).mtimeMs);
   }
   return latest;

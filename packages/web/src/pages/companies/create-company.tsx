@@ -1,7 +1,7 @@
 // Creating a company: a name and a goal. The API adds the CEO and a ready offline connector; a
 // refusal names the field at fault and is shown next to the form.
 import { useState } from "preact/hooks";
-import { type Api, ApiError } from "../../api/client.js";
+import type { Api } from "../../api/client.js";
 import type { CompanyView } from "../../api/types.js";
 
 export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: string): void }) {
@@ -17,7 +17,8 @@ export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: stri
       const created = await api.post<CompanyView>("/api/companies", { name: name.trim(), ...(goal.trim() ? { goal: goal.trim() } : {}) });
       onCreated(created.id);
     } catch (err) {
-      setError(err instanceof ApiError && err.fields ? `${err.message}` : err instanceof Error ? err.message : String(err));
+      // The API's message names the field at fault and what it accepts.
+      setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }

@@ -1,10 +1,10 @@
 // The CEO's mode, the state it was computed from (in the server's words), the company tools it
 // offers, and the operator's explicit trigger: "Start team building".
-import type { CompanyView } from "../../api/types.js";
+import type { ShownCompany } from "../../model/company-live.js";
 import { ModeBadge } from "./mode-badge.js";
 import type { Wake } from "./use-wake.js";
 
-export function ModePanel({ company, wake }: { company: CompanyView; wake: Wake }) {
+export function ModePanel({ company, wake }: { company: ShownCompany; wake: Wake }) {
   const ceo = company.ceoAgentId;
   const starting = wake.busy === ceo;
   return (
@@ -16,7 +16,9 @@ export function ModePanel({ company, wake }: { company: CompanyView; wake: Wake 
       <p data-testid="ceo-mode-reason">
         <strong>Why:</strong> {company.ceoModeReason}.
       </p>
-      <p class="muted">Company tools in this mode: {company.toolsInMode.length > 0 ? company.toolsInMode.join(", ") : "none (waiting for the operator)"}.</p>
+      <p class="muted" data-testid="mode-tools">
+        Company tools in this mode: {company.toolsPending ? "…" : company.toolsInMode.length > 0 ? company.toolsInMode.join(", ") : "none (waiting for the operator)"}.
+      </p>
       <button type="button" class="primary" disabled={starting} onClick={() => void wake.start(ceo, "start_team_building")}>
         {starting ? "Starting…" : "Start team building"}
       </button>

@@ -8,6 +8,8 @@ import { DEFAULT_SIZES, layoutOrgChart, type OrgBox } from "../../model/org-layo
 import { viaLabel } from "./via-label.js";
 
 const NARROW_PX = 640;
+/** A wide tree is shrunk to fit, down to this scale; past it the chart scrolls sideways instead. */
+const MIN_SCALE = 0.8;
 /** Rough width of one character of the card text (12–14px), to cut lines that would overflow the card. */
 const CHAR_PX = 6.6;
 
@@ -39,12 +41,13 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
     if (agents.length > 0) known.current = new Set(agents.map((a) => a.id));
   }, [agents]);
   const reports = agents.filter((a) => !a.isCeo && a.status === "active").length;
+  const shownWidth = Math.min(layout.width, Math.max(width, layout.width * MIN_SCALE));
   return (
     <div ref={box} class="org-chart" data-testid="org-chart" data-shape={shape}>
       {agents.length === 0 ? (
         <p class="muted">No agents yet.</p>
       ) : (
-        <svg viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} role="img" aria-labelledby="org-chart-title" style={{ maxWidth: "100%", height: "auto" }}>
+        <svg viewBox={`0 0 ${layout.width} ${layout.height}`} width={shownWidth} height={(layout.height * shownWidth) / layout.width} role="img" aria-labelledby="org-chart-title">
           <title id="org-chart-title">{`Org chart: the CEO and ${reports} active report(s)`}</title>
           {layout.links.map((l) => (
             <path key={`${l.from}-${l.to}`} d={l.path} class="org-link" />

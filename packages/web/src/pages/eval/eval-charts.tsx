@@ -27,13 +27,15 @@ export function EvalCharts({ report }: { report: EvalReport }) {
   const cache = useMemo(() => cacheRateSeries(report), [report]);
   const hireOptions = useMemo(() => barOptions(hires, "median hires"), [hires]);
   const cacheOptions = useMemo(() => barOptions(cache, "cache hit rate (%)"), [cache]);
+  const hireData = useMemo<uPlot.AlignedData>(() => [hires.x, hires.baseline, hires.candidate], [hires]);
+  const cacheData = useMemo<uPlot.AlignedData>(() => [cache.x, cache.baseline, cache.candidate], [cache]);
   return (
     <div class="charts">
       <section class="card wide">
-        <Chart options={hireOptions} data={[hires.x, hires.baseline, hires.candidate]} height={300} label="Median hires per scenario: baseline and candidate" testId="eval-hires-chart" />
+        <Chart options={hireOptions} data={hireData} height={300} label="Median hires per scenario: baseline and candidate" testId="eval-hires-chart" />
       </section>
       <section class="card wide">
-        <Chart options={cacheOptions} data={[cache.x, cache.baseline, cache.candidate]} height={300} label="Cache hit rate per scenario: baseline and candidate" testId="eval-cache-chart" />
+        <Chart options={cacheOptions} data={cacheData} height={300} label="Cache hit rate per scenario: baseline and candidate" testId="eval-cache-chart" />
       </section>
     </div>
   );

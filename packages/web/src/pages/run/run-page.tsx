@@ -6,6 +6,7 @@ import type { Api } from "../../api/client.js";
 import { useRun } from "../../hooks/use-run.js";
 import type { RunItem } from "../../model/run-fold.js";
 import { href } from "../../route.js";
+import { useThrottled } from "../../ui/use-throttled.js";
 import { VirtualList } from "../../ui/virtual-list.js";
 import { CacheChart } from "../usage/cache-chart.js";
 import { RunItemView } from "./run-item.js";
@@ -23,8 +24,9 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
     });
   }, []);
   const { fold, version } = live;
-  // A new array only when the number of model calls changed: the chart redraws per call, not per event.
-  const calls = useMemo(() => [...fold.calls], [fold, fold.calls.length]);
+  // The chart redraws when the number of model calls changed, at most once a second.
+  const callCount = useThrottled(fold.calls.length, 1000);
+  const calls = useMemo(() => fold.calls.slice(0, callCount), [fold, callCount]);
   return (
     <main class="page run-page">
       <p class="crumbs">
@@ -34,7 +36,7 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
         Run <code>{runId}</code>
       </h1>
       {live.error && <p class="alert error" role="alert">{live.error}</p>}
-      <RunSummary run={live.run} fold={fold} stream={live.stream} version={version} />
+      <RunSummary run={live.run} fold={fold} stream={live.stream} />
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
         <VirtualList<RunItem>

@@ -6,7 +6,7 @@ import { formatTime, formatTokens } from "../../model/format.js";
 import type { RunFold } from "../../model/run-fold.js";
 import { hitRate } from "../../model/usage-series.js";
 
-export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: RunFold; stream: StreamStatus; version: number }) {
+export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: RunFold; stream: StreamStatus }) {
   const sum = fold.calls.reduce((s, u) => ({ input: s.input + u.input, output: s.output + u.output, cacheRead: s.cacheRead + u.cacheRead, cacheWrite: s.cacheWrite + u.cacheWrite }), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
   const tools = fold.items.filter((i) => i.kind === "tool").length;
   const state = fold.state !== "running" ? fold.state : (run?.status ?? "running");

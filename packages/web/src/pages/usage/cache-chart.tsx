@@ -14,7 +14,7 @@ const OPTIONS: Omit<uPlot.Options, "width" | "height"> = {
   ],
   series: [
     { label: "call" },
-    { label: "this call", stroke: "#2563eb", width: 2, points: { show: true, size: 6 }, value: (_u, v) => (v === null ? "—" : `${v}%`) },
+    { label: "this call", stroke: "#2563eb", width: 2, points: { show: (u) => u.data[0].length <= 60, size: 6 }, value: (_u, v) => (v === null ? "—" : `${v}%`) },
     { label: "run so far", stroke: "#16a34a", width: 2, dash: [6, 4], value: (_u, v) => (v === null ? "—" : `${v}%`) },
   ],
 };

@@ -1,0 +1,110 @@
+// Folding a run's events into the run view's rows: streamed blocks become one row each, a tool
+// call gathers its arguments and result, and a replayed or re-delivered event never doubles a row.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../api/types.js";
+import { foldRun, RunFold } from "./run-fold.js";
+
+const seqd = (events: AgentEvent[]) => events.map((event, seq) => ({ seq, event }));
+
+/** One model call that says something, calls a tool and gets its result. */
+const TURN: AgentEvent[] = [
+  { type: "turn_start", turn: 1, model: "offline-scripted-1" },
+  { type: "text_start", index: 0 },
+  { type: "text_delta", index: 0, delta: "Hiring a " },
+  { type: "text_delta", index: 0, delta: "CTO." },
+  { type: "text_end", index: 0, text: "Hiring a CTO." },
+  { type: "toolcall_start", index: 1, id: "c1", name: "hire_agent" },
+  { type: "toolcall_delta", index: 1, delta: '{"name":' },
+  { type: "toolcall_delta", index: 1, delta: '"CTO"}' },
+  { type: "toolcall_end", index: 1, id: "c1", name: "hire_agent", input: { name: "CTO" } },
+  { type: "usage", usage: { input: 40, output: 20, cacheRead: 0, cacheWrite: 900 } },
+  { type: "tool_use", id: "c1", name: "hire_agent", input: { name: "CTO" } },
+  { type: "tool_result", toolUseId: "c1", name: "hire_agent", isError: false, content: [{ type: "text", text: '{"agentId":"agt_1"}' }] },
+  { type: "turn_end", turn: 1, stopReason: "tool_use" },
+];
+
+describe("RunFold", () => {
+  it("folds streamed text into one row and a tool call into one row with its arguments and result", () => {
+    const fold = foldRun(seqd([...TURN, { type: "terminal", status: "done" }]));
+    expect(fold.items.map((i) => i.kind)).toEqual(["turn", "text", "tool", "usage", "terminal"]);
+    expect(fold.items[0]).toMatchObject({ turn: 1, model: "offline-scripted-1", stopReason: "tool_use" });
+    expect(fold.items[1]).toMatchObject({ text: "Hiring a CTO.", streaming: false });
+    expect(fold.items[2]).toMatchObject({ name: "hire_agent", state: "done", args: '{\n  "name": "CTO"\n}', result: '{\n  "agentId": "agt_1"\n}' });
+    expect(fold.calls).toEqual([{ input: 40, output: 20, cacheRead: 0, cacheWrite: 900 }]);
+    expect(fold.state).toBe("done");
+    expect(fold.events).toBe(TURN.length + 1);
+  });
+
+  it("shows work in progress: text and arguments as they stream, a tool call running until its result", () => {
+    const fold = new RunFold();
+    TURN.slice(0, 3).forEach((e, seq) => fold.apply(seq, e));
+    expect(fold.items[1]).toMatchObject({ kind: "text", text: "Hiring a ", streaming: true });
+    TURN.slice(3, 8).forEach((e, i) => fold.apply(3 + i, e));
+    expect(fold.items[2]).toMatchObject({ kind: "tool", args: '{"name":"CTO"}', state: "composing" });
+    TURN.slice(8, 11).forEach((e, i) => fold.apply(8 + i, e));
+    expect(fold.items[2]).toMatchObject({ state: "running" });
+    expect(fold.state).toBe("running");
+  });
+
+  it("records failures: an error result, an error event, a failed terminal with its reason", () => {
+    const fold = foldRun(
+      seqd([
+        { type: "tool_use", id: "x", name: "file_approval", input: {} },
+        { type: "tool_result", toolUseId: "x", name: "file_approval", isError: true, content: [{ type: "text", text: "payload: required" }] },
+        { type: "error", message: "provider overloaded", code: "overloaded", retryable: true },
+        { type: "compaction_end", ok: false, error: "empty summary" },
+        { type: "unknown", vendor: "codex", vendorType: "x.y", raw: {} },
+        { type: "terminal", status: "failed", reason: "provider overloaded" },
+      ]),
+    );
+    expect(fold.items).toMatchObject([
+      { kind: "tool", name: "file_approval", state: "failed", args: "{}", result: "payload: required" },
+      { kind: "error", message: "provider overloaded", code: "overloaded" },
+      { kind: "compaction", ok: false, text: "compaction failed: empty summary" },
+      { kind: "unknown", vendor: "codex", vendorType: "x.y" },
+      { kind: "terminal", status: "failed", reason: "provider overloaded" },
+    ]);
+    expect(fold.state).toBe("failed");
+  });
+
+  it("ignores an event it already folded and counts a skipped one", () => {
+    const fold = new RunFold();
+    expect(fold.apply(0, TURN[0]!)).toBe(true);
+    expect(fold.apply(0, TURN[0]!)).toBe(false);
+    expect(fold.repeats).toBe(1);
+    fold.apply(2, TURN[1]!);
+    expect(fold.gaps).toBe(1);
+    expect(fold.items).toHaveLength(2);
+  });
+
+  it("replaces a changed row's object and keeps unchanged ones, so rows can be memoised", () => {
+    const fold = new RunFold();
+    TURN.slice(0, 3).forEach((e, seq) => fold.apply(seq, e));
+    const [turn, text] = fold.items;
+    fold.apply(3, TURN[3]!);
+    expect(fold.items[0]).toBe(turn);
+    expect(fold.items[1]).not.toBe(text);
+  });
+
+  it("gives the same rows however the stream is cut and however much is delivered twice", () => {
+    const events = seqd([...TURN, ...TURN.map((e) => (e.type === "turn_start" || e.type === "turn_end" ? { ...e, turn: 2 } : e)), { type: "terminal", status: "done" }]);
+    const expected = foldRun(events);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(events.length), fc.nat(6)), { maxLength: 12 }), (deliveries) => {
+        // Each delivery resumes up to `back` events before where the previous one ended (a
+        // reconnect that re-sends some) and goes on to `to`; a last one delivers the rest.
+        const fold = new RunFold();
+        let delivered = 0;
+        for (const [to, back] of [...deliveries, [events.length, 0] as const]) {
+          const end = Math.max(to, delivered);
+          for (const e of events.slice(Math.max(0, delivered - back), end)) fold.apply(e.seq, e.event);
+          delivered = end;
+        }
+        expect(fold.items).toEqual(expected.items);
+        expect(fold.events).toBe(events.length);
+        expect(fold.gaps).toBe(0);
+      }),
+    );
+  });
+});
