@@ -1,22 +1,6 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
-import { agentsCommand } from "./commands/agents.js";
-import { approvalsCommand } from "./commands/approvals.js";
-import { cacheReportCommand } from "./commands/cache-report.js";
-import { companyCommand } from "./commands/company.js";
-import { demoCommand } from "./commands/demo.js";
-import { mcpCommand } from "./commands/mcp.js";
-import { serveCommand } from "./commands/serve.js";
-import { sessionsCommand } from "./commands/sessions.js";
-import { migrateCommand } from "./commands/migrate.js";
-import { modelsCommand } from "./commands/models.js";
-import { promptsCommand } from "./commands/prompts.js";
-import { translateCommand } from "./commands/translate.js";
-import { usageCommand } from "./commands/usage.js";
-import { wakeCommand } from "./commands/wake.js";
-import { workerCommand } from "./commands/worker.js";
-import { remoteCommand } from "./client/remote.js";
 import { splitServerOption } from "./client/server-option.js";
 import { type CliIO, UsageError } from "./io.js";
 
@@ -55,24 +39,26 @@ Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
+// Each command is loaded on demand, so `cadre --help` or `cadre translate` does not pay for the
+// agent core, the SDKs and the store they never use.
 const COMMANDS: Record<string, Command> = {
-  demo: demoCommand,
-  company: companyCommand,
-  agents: agentsCommand,
-  approvals: approvalsCommand,
-  wake: wakeCommand,
-  serve: serveCommand,
-  usage: usageCommand,
-  sessions: sessionsCommand,
-  models: modelsCommand,
-  prompts: promptsCommand,
-  "cache-report": cacheReportCommand,
-  migrate: migrateCommand,
-  worker: workerCommand,
-  mcp: mcpCommand,
-  // Loaded on demand: the evaluation harness is heavy and most commands never need it.
-  eval: async (args, io) => (await import("./commands/eval.js")).evalCommand(args, io),
-  translate: (args, io) => translateCommand(args, { stdin: io.stdin, stdout: (line) => io.out(`${line}\n`), stderr: (line) => io.err(`${line}\n`) }),
+  demo: async (a, io) => (await import("./commands/demo.js")).demoCommand(a, io),
+  company: async (a, io) => (await import("./commands/company.js")).companyCommand(a, io),
+  agents: async (a, io) => (await import("./commands/agents.js")).agentsCommand(a, io),
+  approvals: async (a, io) => (await import("./commands/approvals.js")).approvalsCommand(a, io),
+  wake: async (a, io) => (await import("./commands/wake.js")).wakeCommand(a, io),
+  serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
+  usage: async (a, io) => (await import("./commands/usage.js")).usageCommand(a, io),
+  sessions: async (a, io) => (await import("./commands/sessions.js")).sessionsCommand(a, io),
+  models: async (a, io) => (await import("./commands/models.js")).modelsCommand(a, io),
+  prompts: async (a, io) => (await import("./commands/prompts.js")).promptsCommand(a, io),
+  "cache-report": async (a, io) => (await import("./commands/cache-report.js")).cacheReportCommand(a, io),
+  migrate: async (a, io) => (await import("./commands/migrate.js")).migrateCommand(a, io),
+  worker: async (a, io) => (await import("./commands/worker.js")).workerCommand(a, io),
+  mcp: async (a, io) => (await import("./commands/mcp.js")).mcpCommand(a, io),
+  eval: async (a, io) => (await import("./commands/eval.js")).evalCommand(a, io),
+  translate: async (a, io) =>
+    (await import("./commands/translate.js")).translateCommand(a, { stdin: io.stdin, stdout: (line) => io.out(`${line}\n`), stderr: (line) => io.err(`${line}\n`) }),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -88,7 +74,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   try {
     const { args: rest, target } = splitServerOption(args, io.env);
-    if (target) return await remoteCommand(name, rest, io, target);
+    if (target) return await (await import("./client/remote.js")).remoteCommand(name, rest, io, target);
     return await command(args, io);
   } catch (error) {
     if (error instanceof UsageError || error instanceof UserInputError) {
