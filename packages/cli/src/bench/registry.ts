@@ -2,6 +2,8 @@
 // function returning its figures; add yours to BENCHMARKS (one file per benchmark beside this one).
 import { eventQueueBench } from "./event-queue.js";
 import { promptAssemblyBench } from "./prompt-assembly.js";
+import { serverBench } from "./server.js";
+import { translatorsBench } from "./translators.js";
 import { workersBench } from "./workers.js";
 
 export interface BenchFigure {
@@ -27,4 +29,4 @@ export interface Benchmark {
   run(): Promise<BenchResult>;
 }
 
-export const BENCHMARKS: Benchmark[] = [eventQueueBench, promptAssemblyBench, workersBench];
+export const BENCHMARKS: Benchmark[] = [eventQueueBench, promptAssemblyBench, translatorsBench, serverBench, workersBench];

@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../types.js";
 import { reconstructMessages } from "../final.js";
 import { translatePiJsonl } from "./translator.js";
 
-const fixture = readFileSync(new URL("../../harness/pi/__fixtures__/tool-round-trip.jsonl", import.meta.url), "utf8");
+const fixture = readFileSync(new URL("./__fixtures__/tool-round-trip.jsonl", import.meta.url), "utf8");
 
 async function collect(input: string[]): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
