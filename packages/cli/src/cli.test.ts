@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIO } from "./io.js";
-import { main } from "./main.js";
+import { runCli } from "./testing/run-cli.js";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../bin/cadre.js", import.meta.url));
@@ -21,13 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let out = "";
-  let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
-  const code = await main(argv, io);
-  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
-}
+const cli = (...argv: string[]) => runCli(argv, ENV);
 
 interface DemoSummary {
   companyId: string;

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIO } from "../io.js";
-import { main } from "../main.js";
+import { runCli } from "../testing/run-cli.js";
 
 const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
 
@@ -13,13 +12,7 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]) {
-  let out = "";
-  let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
-  const code = await main(argv, io);
-  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
-}
+const cli = (...argv: string[]) => runCli(argv, ENV);
 
 describe("cadre cache-report", () => {
   it("--turns 30 --json: every stable segment identical on every call, session rate ≥ 97% of the theoretical max", async () => {

@@ -3,19 +3,12 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../io.js";
-import { main } from "../main.js";
+import { runCli } from "../testing/run-cli.js";
 
 const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
 let dir: string;
 
-async function cli(...argv: string[]) {
-  let out = "";
-  let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
-  const code = await main(argv, io);
-  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
-}
+const cli = (...argv: string[]) => runCli(argv, ENV);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-eval-cli-"));

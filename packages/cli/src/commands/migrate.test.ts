@@ -7,21 +7,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../testing/run-cli.js";
 import { dropTestSchemas, freshSchema, testDatabaseUrl } from "../../../store/src/testing/postgres.js";
-import type { CliIO } from "../io.js";
-import { main } from "../main.js";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
 const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", CADRE_DATABASE_URL: "" };
 
-async function cli(...argv: string[]) {
-  let out = "";
-  let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
-  const code = await main(argv, io);
-  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
-}
+const cli = (...argv: string[]) => runCli(argv, ENV);
 
 /** The test database, with the schema as the connection's search_path (a URL a user could write). */
 const urlWithSchema = (schema: string) => `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
