@@ -26,13 +26,16 @@ const WAKES = 200;
 /** Starts a CLI process; `ready` resolves with the first line matching `pattern` on the given stream. */
 function startCli(args: string[], env: NodeJS.ProcessEnv, stream: "stdout" | "stderr", pattern: RegExp): { child: ChildProcess; ready: Promise<RegExpMatchArray> } {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
-  (stream === "stdout" ? child.stderr! : child.stdout!).resume();
+  // Keep what the process said, so a failed start explains itself.
+  const said: string[] = [];
+  createInterface({ input: (stream === "stdout" ? child.stderr : child.stdout)! }).on("line", (line) => said.push(line));
   const ready = new Promise<RegExpMatchArray>((resolve, reject) => {
     createInterface({ input: child[stream]! }).on("line", (line) => {
+      said.push(line);
       const match = pattern.exec(line);
       if (match) resolve(match);
     });
-    child.once("exit", (code) => reject(new Error(`cadre ${args[0]} exited (${code}) before it was ready`)));
+    child.once("exit", (code) => reject(new Error(`cadre ${args[0]} exited (${code}) before it was ready:\n${said.slice(-20).join("\n")}`)));
   });
   return { child, ready };
 }
@@ -105,7 +108,12 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
       const company = await createCompany(store, { name: `Cluster ${i}` });
       companies.push({ id: company.id, ceo: (await store.listAgents(company.id))[0]!.id });
     }
-    const serving = [0, 1].map(() => startCli(["serve", "--database", url, "--no-worker", "--port", "0", "--data", data], env, "stdout", /^listening on (\S+)$/));
+    // The API instances start one after the other: a simultaneous first start on an empty schema
+    // once failed in CI (under full-suite load) with no output kept; startCli now keeps it.
+    const serveArgs = ["serve", "--database", url, "--no-worker", "--port", "0", "--data", data];
+    const first = startCli(serveArgs, env, "stdout", /^listening on (\S+)$/);
+    await first.ready;
+    const serving = [first, startCli(serveArgs, env, "stdout", /^listening on (\S+)$/)];
     const workerArgs = ["worker", "--database", url, "--queue-schema", queueSchema, "--concurrency", "2", "--lease-seconds", "2", "--data", data];
     const working = [0, 1, 2].map(() => startCli(workerArgs, env, "stderr", /^worker (\S+) ready: /));
     children.push(...[...serving, ...working].map((p) => p.child));
