@@ -5,32 +5,24 @@
 import type { AgentEvent, StopReason, Usage } from "../../types.js";
 import { runSse, type ByteStream, type SseTranslator } from "../drive.js";
 import { cutMessage, interrupted, malformed } from "../errors.js";
-import { parseObject, parseToolInput } from "../json.js";
+import { parseObject } from "../json.js";
+import { appendDelta, closeBlock, openBlock, type StreamBlock } from "../blocks.js";
 import { openaiUsage } from "../usage.js";
 import type { ChatChoiceDelta, ChatChunk } from "./wire.js";
 
 const VENDOR = "openai-chat";
-
-interface Block {
-  kind: "text" | "thinking" | "tool";
-  index: number;
-  body: string;
-  id: string;
-  name: string;
-  closed: boolean;
-}
 
 interface ChatState {
   turn: number;
   open: boolean;
   id: string | undefined;
   /** Blocks of the current completion in index order. */
-  blocks: Block[];
-  text: Block | undefined;
-  refusal: Block | undefined;
-  reasoning: Block | undefined;
+  blocks: StreamBlock[];
+  text: StreamBlock | undefined;
+  refusal: StreamBlock | undefined;
+  reasoning: StreamBlock | undefined;
   /** Tool-call blocks by the vendor's tool_call index. */
-  tools: (Block | undefined)[];
+  tools: (StreamBlock | undefined)[];
   finish: string | null;
   usage: Usage | undefined;
   done: boolean;
@@ -125,10 +117,10 @@ function applyChoice(s: ChatState, choice: ChatChoiceDelta, out: AgentEvent[]): 
   const d = choice.delta;
   if (d) {
     const reasoning = d.reasoning_content ?? d.reasoning;
-    if (reasoning) appendText(s.reasoning ??= openBlock(s, "thinking", out), reasoning, out);
-    if (d.content) appendText(s.text ??= openBlock(s, "text", out), d.content, out);
+    if (reasoning) appendDelta(s.reasoning ??= openBlock(s.blocks, "thinking", out), reasoning, out);
+    if (d.content) appendDelta(s.text ??= openBlock(s.blocks, "text", out), d.content, out);
     // A refusal is what the model said to the user: a text block of its own (stop reason "refusal").
-    if (d.refusal) appendText(s.refusal ??= openBlock(s, "text", out), d.refusal, out);
+    if (d.refusal) appendDelta(s.refusal ??= openBlock(s.blocks, "text", out), d.refusal, out);
     const calls = d.tool_calls;
     if (calls) {
       for (let i = 0; i < calls.length; i++) {
@@ -136,16 +128,13 @@ function applyChoice(s: ChatState, choice: ChatChoiceDelta, out: AgentEvent[]): 
         const slot = call.index ?? 0;
         let block = s.tools[slot];
         if (block === undefined) {
-          block = s.tools[slot] = openBlock(s, "tool", out, call.id ?? "", call.function?.name ?? "");
+          block = s.tools[slot] = openBlock(s.blocks, "tool", out, call.id ?? "", call.function?.name ?? "");
         } else {
           if (call.id) block.id = call.id;
           if (call.function?.name) block.name = call.function.name;
         }
         const args = call.function?.arguments;
-        if (args) {
-          block.body += args;
-          out.push({ type: "toolcall_delta", index: block.index, delta: args });
-        }
+        if (args) appendDelta(block, args, out);
       }
     }
   }
@@ -155,28 +144,8 @@ function applyChoice(s: ChatState, choice: ChatChoiceDelta, out: AgentEvent[]): 
   }
 }
 
-function openBlock(s: ChatState, kind: Block["kind"], out: AgentEvent[], id = "", name = ""): Block {
-  const block: Block = { kind, index: s.blocks.length, body: "", id, name, closed: false };
-  s.blocks.push(block);
-  if (kind === "text") out.push({ type: "text_start", index: block.index });
-  else if (kind === "thinking") out.push({ type: "thinking_start", index: block.index });
-  else out.push({ type: "toolcall_start", index: block.index, id, name });
-  return block;
-}
-
-function appendText(block: Block, delta: string, out: AgentEvent[]): void {
-  block.body += delta;
-  out.push(block.kind === "text" ? { type: "text_delta", index: block.index, delta } : { type: "thinking_delta", index: block.index, delta });
-}
-
 function closeBlocks(s: ChatState, out: AgentEvent[]): void {
-  for (const b of s.blocks) {
-    if (b.closed) continue;
-    b.closed = true;
-    if (b.kind === "text") out.push({ type: "text_end", index: b.index, text: b.body });
-    else if (b.kind === "thinking") out.push({ type: "thinking_end", index: b.index, thinking: b.body });
-    else out.push({ type: "toolcall_end", index: b.index, id: b.id, name: b.name, input: parseToolInput(b.body, {}) });
-  }
+  for (const b of s.blocks) closeBlock(b, out);
 }
 
 function finishTurn(s: ChatState, out: AgentEvent[]): void {

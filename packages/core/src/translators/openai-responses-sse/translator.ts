@@ -4,7 +4,8 @@
 import type { AgentEvent, StopReason } from "../../types.js";
 import { runSse, type ByteStream, type SseTranslator } from "../drive.js";
 import { cutMessage, interrupted, malformed } from "../errors.js";
-import { parseObject, parseToolInput } from "../json.js";
+import { parseObject } from "../json.js";
+import { appendDelta, closeBlock, openBlock, type StreamBlock } from "../blocks.js";
 import { openaiUsage } from "../usage.js";
 import type { ResponsesEvent, ResponsesItem, ResponsesResponse } from "./wire.js";
 
@@ -12,28 +13,19 @@ const VENDOR = "openai-responses";
 /** Summary parts of one reasoning item form one thinking block, joined as OpenAI's clients join them. */
 const SUMMARY_SEPARATOR = "\n\n";
 
-interface Block {
-  kind: "text" | "thinking" | "tool";
-  index: number;
-  body: string;
-  id: string;
-  name: string;
-  closed: boolean;
-}
-
 interface Item {
   kind: "message" | "reasoning" | "function_call" | "other";
   /** Reasoning and function-call items are one block. */
-  block: Block | undefined;
+  block: StreamBlock | undefined;
   /** Message content parts by content_index. */
-  parts: (Block | undefined)[];
+  parts: (StreamBlock | undefined)[];
 }
 
 interface ResponsesState {
   turn: number;
   open: boolean;
   items: (Item | undefined)[];
-  blocks: Block[];
+  blocks: StreamBlock[];
   calledTool: boolean;
   refused: boolean;
   sawError: boolean;
@@ -91,17 +83,17 @@ function handled(s: ResponsesState, ev: ResponsesEvent, out: AgentEvent[]): bool
     case "response.content_part.added": {
       const type = ev.part?.type;
       if (item?.kind !== "message" || typeof ev.content_index !== "number" || (type !== "output_text" && type !== "refusal")) return false;
-      const block = (item.parts[ev.content_index] = openBlock(s, "text", out));
+      const block = (item.parts[ev.content_index] = openBlock(s.blocks, "text", out));
       if (type === "refusal") s.refused = true;
       const initial = type === "refusal" ? ev.part?.refusal : ev.part?.text;
-      if (initial) append(block, initial, out);
+      if (initial) appendDelta(block, initial, out);
       return true;
     }
     case "response.output_text.delta":
     case "response.refusal.delta": {
       const block = typeof ev.content_index === "number" ? item?.parts[ev.content_index] : undefined;
       if (block === undefined || block.closed) return false;
-      if (ev.delta) append(block, ev.delta, out);
+      if (ev.delta) appendDelta(block, ev.delta, out);
       return true;
     }
     case "response.content_part.done": {
@@ -112,13 +104,13 @@ function handled(s: ResponsesState, ev: ResponsesEvent, out: AgentEvent[]): bool
     }
     case "response.reasoning_summary_part.added":
       if (item?.kind !== "reasoning" || item.block === undefined) return false;
-      if ((ev.summary_index ?? 0) > 0) append(item.block, SUMMARY_SEPARATOR, out);
+      if ((ev.summary_index ?? 0) > 0) appendDelta(item.block, SUMMARY_SEPARATOR, out);
       return true;
     case "response.reasoning_summary_text.delta":
     case "response.reasoning_text.delta":
     case "response.function_call_arguments.delta":
       if (item?.block === undefined || item.block.closed) return false;
-      if (ev.delta) append(item.block, ev.delta, out);
+      if (ev.delta) appendDelta(item.block, ev.delta, out);
       return true;
     case "response.output_item.done":
       return itemDone(s, item, ev.item, out);
@@ -167,13 +159,13 @@ function itemAdded(s: ResponsesState, outputIndex: number | undefined, raw: Resp
       return true;
     case "reasoning":
       item.kind = "reasoning";
-      item.block = openBlock(s, "thinking", out);
+      item.block = openBlock(s.blocks, "thinking", out);
       return true;
     case "function_call":
       item.kind = "function_call";
       // call_id is what a function_call_output must answer; `id` is only the item's own id.
-      item.block = openBlock(s, "tool", out, raw.call_id ?? raw.id ?? "", raw.name ?? "");
-      if (raw.arguments) append(item.block, raw.arguments, out);
+      item.block = openBlock(s.blocks, "tool", out, raw.call_id ?? raw.id ?? "", raw.name ?? "");
+      if (raw.arguments) appendDelta(item.block, raw.arguments, out);
       return true;
     default:
       return false; // web_search_call, file_search_call, computer_call, mcp_call, …
@@ -194,37 +186,6 @@ function itemDone(s: ResponsesState, item: Item | undefined, raw: ResponsesItem 
   }
   closeBlock(block, out, raw?.encrypted_content ?? undefined);
   return true;
-}
-
-function openBlock(s: ResponsesState, kind: Block["kind"], out: AgentEvent[], id = "", name = ""): Block {
-  const block: Block = { kind, index: s.blocks.length, body: "", id, name, closed: false };
-  s.blocks.push(block);
-  if (kind === "text") out.push({ type: "text_start", index: block.index });
-  else if (kind === "thinking") out.push({ type: "thinking_start", index: block.index });
-  else out.push({ type: "toolcall_start", index: block.index, id, name });
-  return block;
-}
-
-function append(block: Block, delta: string, out: AgentEvent[]): void {
-  block.body += delta;
-  const index = block.index;
-  if (block.kind === "text") out.push({ type: "text_delta", index, delta });
-  else if (block.kind === "thinking") out.push({ type: "thinking_delta", index, delta });
-  else out.push({ type: "toolcall_delta", index, delta });
-}
-
-/** `signature` of a reasoning item: its encrypted_content, what a stateless replay sends back. */
-function closeBlock(block: Block, out: AgentEvent[], signature?: string): void {
-  if (block.closed) return;
-  block.closed = true;
-  const index = block.index;
-  if (block.kind === "text") out.push({ type: "text_end", index, text: block.body });
-  else if (block.kind === "tool") out.push({ type: "toolcall_end", index, id: block.id, name: block.name, input: parseToolInput(block.body, {}) });
-  else {
-    const end: AgentEvent = { type: "thinking_end", index, thinking: block.body };
-    if (signature) end.signature = signature;
-    out.push(end);
-  }
 }
 
 function vendorError(s: ResponsesState, message: string | undefined, code: string | undefined, out: AgentEvent[], response?: ResponsesResponse): void {
