@@ -11,13 +11,16 @@ import { createToolServer } from "../../mcp/tool-server.js";
 import { claudeCodeTranslator } from "../../translators/claude-code-jsonl/translator.js";
 import type { RecordTranslator } from "../../translators/drive.js";
 import type { JsonObject } from "../../translators/json.js";
-import type { AgentEvent } from "../../types.js";
+import type { CompactionPath } from "../../context/index.js";
+import type { AgentEvent, ContextSnapshot } from "../../types.js";
+import { HarnessContext } from "../harness-context.js";
+import { COMPACT_COMMAND, isCompactCommand, keepNativeCompaction } from "./compact-command.js";
 import { type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
 export interface ClaudeCodeAgentOptions {
   /** Claude Code to start; default the native binary bundled with the SDK. A .js/.mjs path runs with node. */
   executablePath?: string;
-  /** The Claude Code process's whole environment (the SDK does not merge it with ours); default ours. */
+  /** The Claude Code process's whole environment (the SDK does not merge it with ours); default ours. Switches that would turn off Claude Code's own compaction are removed (MC-8). */
   env?: Record<string, string | undefined>;
   /** Working directory of the Claude Code process (the agent's working folder). */
   cwd?: string;
@@ -28,9 +31,23 @@ export interface ClaudeCodeAgentOptions {
   interruptGraceMs?: number;
   /** Claude Code's stderr, for diagnostics only: it never drives recovery (MC-11). */
   stderr?: (text: string) => void;
+  /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]. */
+  compactThreshold?: number;
 }
 
 const DEFAULT_INTERRUPT_GRACE_MS = 5_000;
+
+/**
+ * What one query() is for: a product turn's prompt, the /compact the host injects at the threshold
+ * (a silent compaction: its failures may latch), or a user's own /compact (manual: never latches).
+ */
+type QueryKind = "turn" | "inject" | "manual";
+
+interface QueryRun {
+  outcome: TurnOutcome;
+  /** Claude Code sent at least one message: the process started. */
+  started: boolean;
+}
 
 export class ClaudeCodeAgent extends BaseAgent {
   private readonly options: ClaudeCodeAgentOptions;
@@ -39,12 +56,22 @@ export class ClaudeCodeAgent extends BaseAgent {
   private readonly translator: RecordTranslator = claudeCodeTranslator();
   private line = 0;
   private sessionRef: string | undefined;
+  /** The session's context policy (MC-8, MC-9): occupancy, threshold, latch, digest, handoff items. */
+  private readonly context: HarnessContext;
+  /** The controller said "inject /compact" after the last turn: it goes in before the next send. */
+  private compactPending = false;
+  private injecting = false;
 
   constructor(config: SessionConfig, options: ClaudeCodeAgentOptions = {}) {
     super(config);
     this.options = options;
     this.policy = options.policy ?? DEFAULT_CLAUDE_CODE_POLICY;
     this.sessionRef = options.resume;
+    this.context = new HarnessContext({
+      harness: "claude-code",
+      model: config.model,
+      ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
+    });
   }
 
   /** Claude Code's own session id (from its init message); later turns resume it. */
@@ -52,7 +79,85 @@ export class ClaudeCodeAgent extends BaseAgent {
     return this.sessionRef;
   }
 
+  protected override contextSnapshot(): ContextSnapshot | undefined {
+    return this.context.snapshot();
+  }
+
+  /** Stop during a silent compaction only clears its "fired" flag; nothing re-injects (MC-9). */
+  protected override onCancel(): void {
+    if (this.injecting || this.context.compactionOpen) this.context.session.controller.interruptSilentCompaction();
+  }
+
   protected async execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome> {
+    const manual = isCompactCommand(prompt);
+    const preparation = this.context.prepareSend();
+    let rollover = preparation.action === "rollover-then-send" ? preparation.reason : undefined;
+    if (rollover === undefined && !manual && (preparation.action === "retry-compact" || this.compactPending)) {
+      // MC-8: the host's /compact goes in as the next user input of the same session, before the send.
+      const stop = await this.injectCompact(emit, signal);
+      if (stop) return stop;
+      // A deterministic failure of that compact latched: this send already goes to a fresh window.
+      if (this.context.session.needsRollover) rollover = `send: needsRollover latched (${this.context.session.latchReason ?? "compaction failed"})`;
+    }
+    this.compactPending = false;
+    let input = prompt;
+    if (rollover !== undefined) {
+      // MC-9: the latched session is closed for good (never resumed); a fresh one starts from the handoff.
+      const fresh = this.context.rollover(prompt, rollover);
+      this.sessionRef = undefined;
+      emit(fresh.event);
+      input = fresh.prompt;
+    }
+    this.context.transcript.prompt(prompt);
+    const { outcome } = await this.query(input, manual ? "manual" : "turn", emit, signal);
+    // After the turn: at the threshold with the window not full, /compact is due before the next send.
+    if (outcome.status !== "cancelled") this.compactPending = this.context.session.controller.shouldInjectCompact();
+    return outcome;
+  }
+
+  /** Runs the injected /compact; a turn outcome only when the product turn must end here. */
+  private async injectCompact(emit: Emit, signal: AbortSignal): Promise<TurnOutcome | undefined> {
+    this.compactPending = false;
+    this.injecting = true;
+    const endedBefore = this.context.session.controller.digest().count;
+    let run: QueryRun;
+    try {
+      run = await this.query(COMPACT_COMMAND, "inject", emit, signal);
+    } finally {
+      this.injecting = false;
+    }
+    // The compaction the controller fired ends exactly once, even when Claude Code said nothing about it.
+    if (this.context.compactionOpen || this.context.session.controller.digest().count === endedBefore) {
+      const why = signal.aborted ? "stopped before the compaction ended" : `no compaction result from Claude Code (${run.outcome.reason ?? run.outcome.status})`;
+      const events: AgentEvent[] = this.context.compactionOpen ? [] : [{ type: "compaction_start", reason: "threshold" }];
+      events.push({ type: "compaction_end", ok: false, error: why });
+      for (const event of events) {
+        this.context.observe(event, "silent");
+        emit(event);
+      }
+    }
+    if (signal.aborted) return { status: "cancelled", reason: "cancelled by the operator" };
+    if (!run.started) return run.outcome; // Claude Code cannot start: the prompt would fail the same way
+    return undefined;
+  }
+
+  /** One query() whose events feed the context policy before they reach the stream. */
+  private async query(prompt: string, kind: QueryKind, emit: Emit, signal: AbortSignal): Promise<QueryRun> {
+    const path: CompactionPath = kind === "manual" ? "manual" : "silent";
+    const observed: Emit = (event) => {
+      // Claude Code reports any /compact as trigger "manual"; the host's own is the threshold's.
+      if (event.type === "compaction_start" && kind !== "turn") event = { type: "compaction_start", reason: kind === "inject" ? "threshold" : "manual" };
+      // MC-8 occupancy: what each model call read (input + cache read + cache write) of the window.
+      if (event.type === "usage") this.context.session.observeUsage(event.usage);
+      this.context.observe(event, path);
+      emit(event);
+    };
+    const stats = { received: 0 };
+    const outcome = await this.runQuery(prompt, observed, signal, stats);
+    return { outcome, started: stats.received > 0 };
+  }
+
+  private async runQuery(prompt: string, emit: Emit, signal: AbortSignal, stats: { received: number }): Promise<TurnOutcome> {
     // The SDK is loaded on first use (it is large; most users of @cadre/core never start Claude Code).
     // A fresh MCP server per query: an MCP server serves one connection; the tool list is the session's, frozen.
     const [{ query }, server] = await Promise.all([import("@anthropic-ai/claude-agent-sdk"), this.config.tools.length > 0 ? createToolServer(this.config.tools) : undefined]);
@@ -74,12 +179,11 @@ export class ClaudeCodeAgent extends BaseAgent {
       for (let i = 0; i < out.length; i++) emit(out[i]!);
       out.length = 0;
     };
-    let received = 0;
     let result: SDKResultMessage | undefined;
     let failure: string | undefined;
     try {
       for await (const message of run) {
-        received++;
+        stats.received++;
         this.translator.record(message as unknown as JsonObject, ++this.line, out);
         flush();
         this.noteSession(message);
@@ -104,7 +208,7 @@ export class ClaudeCodeAgent extends BaseAgent {
       emit({ type: "error", code: "harness_exit", message: `Claude Code failed after its result line: ${failure}` });
       return { status: "failed", reason: failure };
     }
-    if (received === 0 && failure !== undefined) {
+    if (stats.received === 0 && failure !== undefined) {
       emit({ type: "error", code: "harness_start_failed", message: `Claude Code did not start: ${failure}` });
       return { status: "failed", reason: failure };
     }
@@ -135,7 +239,7 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (this.policy.permissionMode === "bypassPermissions") options.allowDangerouslySkipPermissions = true;
     if (this.sessionRef !== undefined) options.resume = this.sessionRef;
     if (o.executablePath !== undefined) options.pathToClaudeCodeExecutable = o.executablePath;
-    if (o.env !== undefined) options.env = o.env;
+    options.env = keepNativeCompaction(o.env ?? process.env);
     if (o.cwd !== undefined) options.cwd = o.cwd;
     if (o.stderr !== undefined) options.stderr = o.stderr;
     return options;

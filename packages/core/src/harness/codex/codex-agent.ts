@@ -3,21 +3,24 @@
 // its JSONL events come back through the codex translator. Codex runs the agent loop and starts the
 // MCP servers itself, so the company tools reach it as a stdio MCP server (`cadre mcp --agent ID`)
 // named in its configuration; the Cadre prompt is appended to Codex's own instructions as
-// `developer_instructions` (MC-3: harness preset first, product append after).
+// `developer_instructions` (MC-3: harness preset first, product append after). Codex compacts natively
+// (MC-8); the host consumes what the stream says about it, and a latched rollover (MC-9) starts a new
+// thread from the handoff instead of resuming the old one.
 //
 // Why the SDK and not `codex app-server`: the SDK's exec stream is the format our translator and its
 // fixtures cover, it is the vendor's supported embedding, and everything this harness needs — resume
 // by thread id, per-run config (MCP servers, instructions), abort — it offers. The app-server would
 // add in-process interrupts and approvals over JSON-RPC, which a headless `never`-approval company
 // does not use; a cancel here stops the exec process, after which the thread stays resumable.
-import type { CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
+import type { Codex, CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import { errorMessage } from "../../errors.js";
-import { codexTranslator } from "../../translators/codex-jsonl/translator.js";
-import type { RecordTranslator } from "../../translators/drive.js";
+import { codexTranslator, type CodexTranslator } from "../../translators/codex-jsonl/translator.js";
 import type { JsonObject } from "../../translators/json.js";
-import type { AgentEvent } from "../../types.js";
+import type { AgentEvent, ContextSnapshot } from "../../types.js";
+import { HarnessContext } from "../harness-context.js";
 import { type CodexPolicy, DEFAULT_CODEX_POLICY } from "./policy.js";
+import { CodexWindowReading } from "./window-reading.js";
 
 /** A stdio MCP server Codex starts for the session. */
 export interface CodexMcpServer {
@@ -43,18 +46,26 @@ export interface CodexAgentOptions {
   mcpServers?: Readonly<Record<string, CodexMcpServer>>;
   /** A Codex thread to continue on the first turn (later turns always resume this session's own). */
   resume?: string;
+  /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]; Codex compacts natively. */
+  compactThreshold?: number;
 }
 
 export class CodexAgent extends BaseAgent {
   private readonly codexOptions: CodexOptions;
   private readonly threadOptions: ThreadOptions;
   private readonly resume: string | undefined;
+  private codex: Codex | undefined;
   private thread: Thread | undefined;
+  /** A rollover closed the resumed thread: the next run starts a new one (MC-9). */
+  private rolledOver = false;
+  /** The session's context policy (MC-8, MC-9): occupancy, latch, digest, handoff items. */
+  private readonly context: HarnessContext;
+  private readonly window: CodexWindowReading;
   /**
    * One translator for the session: Codex reports thread-cumulative usage on every turn.completed
    * (resumed runs included), and the translator turns those totals into per-turn increments.
    */
-  private readonly translator: RecordTranslator = codexTranslator();
+  private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
@@ -74,26 +85,67 @@ export class CodexAgent extends BaseAgent {
     this.codexOptions = codexOptions;
     this.threadOptions = threadOptions;
     this.resume = options.resume;
+    this.context = new HarnessContext({
+      harness: "codex",
+      model: config.model,
+      ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
+    });
+    this.window = new CodexWindowReading({ resumed: options.resume !== undefined });
+  }
+
+  protected override contextSnapshot(): ContextSnapshot | undefined {
+    return this.context.snapshot();
   }
 
   /** Codex's thread id (known once the first run started); later turns resume it. */
   get vendorSessionId(): string | undefined {
-    return this.thread?.id ?? this.resume;
+    return this.thread?.id ?? (this.rolledOver ? undefined : this.resume);
   }
 
   /** The session's one thread, made on first use (the SDK is loaded then: most users of @cadre/core never start Codex). */
   private async sessionThread(): Promise<Thread> {
     if (this.thread) return this.thread;
-    const { Codex } = await import("@openai/codex-sdk");
-    const codex = new Codex(this.codexOptions);
-    this.thread = this.resume !== undefined ? codex.resumeThread(this.resume, this.threadOptions) : codex.startThread(this.threadOptions);
+    if (this.codex === undefined) {
+      const { Codex } = await import("@openai/codex-sdk");
+      this.codex = new Codex(this.codexOptions);
+    }
+    const resume = this.rolledOver ? undefined : this.resume;
+    this.thread = resume !== undefined ? this.codex.resumeThread(resume, this.threadOptions) : this.codex.startThread(this.threadOptions);
     return this.thread;
   }
 
+  /**
+   * MC-9 rollover: the latched thread is closed for good (never resumed again); a new thread starts
+   * from the code-built handoff, with this send's prompt after it.
+   */
+  private rollover(prompt: string, reason: string, emit: Emit): string {
+    const fresh = this.context.rollover(prompt, reason);
+    this.thread = undefined;
+    this.rolledOver = true;
+    this.translator.newThread();
+    this.window.newThread();
+    emit(fresh.event);
+    return fresh.prompt;
+  }
+
+  /** Every event feeds the context policy before it reaches the stream (MC-8). */
+  private observe(event: AgentEvent, emit: Emit): void {
+    const tokens = this.window.observe(event);
+    if (tokens !== undefined) this.context.session.observeUsage({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0 });
+    // Codex compacts by itself: every compaction is a silent one (a remote-compact hard failure latches, MC-9).
+    this.context.observe(event, "silent");
+    emit(event);
+  }
+
   protected async execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome> {
+    // MC-9: each product turn is an idle direct send and passes the same preparation. Ordinary
+    // timeouts and lone stripped-reasoning errors never latch, so they never get here (MC-11).
+    const preparation = this.context.prepareSend();
+    const input = preparation.action === "rollover-then-send" ? this.rollover(prompt, preparation.reason, emit) : prompt;
+    this.context.transcript.prompt(prompt);
     const out: AgentEvent[] = [];
     const flush = () => {
-      for (let i = 0; i < out.length; i++) emit(out[i]!);
+      for (let i = 0; i < out.length; i++) this.observe(out[i]!, emit);
       out.length = 0;
     };
     let received = 0;
@@ -102,7 +154,7 @@ export class CodexAgent extends BaseAgent {
     try {
       // A cancel aborts the exec process (the SDK passes the signal to spawn).
       const thread = await this.sessionThread();
-      const { events } = await thread.runStreamed(prompt, { signal });
+      const { events } = await thread.runStreamed(input, { signal });
       for await (const event of events) {
         received++;
         this.translator.record(event as unknown as JsonObject, ++this.line, out);

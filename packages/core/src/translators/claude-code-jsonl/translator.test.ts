@@ -100,6 +100,27 @@ describe("claude-code-jsonl translator", () => {
     expect(events.at(-1)).toMatchObject({ type: "unknown", vendorType: "result" });
   });
 
+  it("MC-8: status lines open and close a compaction once; the boundary's post_tokens is the window after it", async () => {
+    const events = await run("compaction-status.jsonl");
+    expect(events.filter((e) => e.type.startsWith("compaction"))).toEqual([
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: true, tokensBefore: 182400, tokensAfter: 12650 },
+    ]);
+    // The statuses were consumed, not carried twice; the local command's echo and the result are carried.
+    expect(ofType(events, "unknown").map((e) => e.vendorType)).toEqual(["user", "result"]);
+  });
+
+  it("MC-8: a failed compaction is one compaction_end with the CLI's error; one cut mid-compaction is closed failed", async () => {
+    const events = await run("compaction-failed.jsonl");
+    expect(events.filter((e) => e.type.startsWith("compaction"))).toEqual([
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: false, error: expect.stringContaining("overloaded_error") },
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: false, error: expect.any(String) },
+    ]);
+    expect(ofType(events, "unknown").map((e) => e.vendorType)).toEqual(["system:notification"]);
+  });
+
   it("turns synthetic API error messages and error results into error events, not model calls", async () => {
     const events = await run("errors.jsonl");
     expect(ofType(events, "error")).toEqual([

@@ -14,6 +14,7 @@ import type { AnthropicEvent, AnthropicUsage } from "../anthropic-sse/wire.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
 import { anthropicUsage } from "../usage.js";
 import { emitWholeBlock } from "./blocks.js";
+import { closeOpenCompaction, compactBoundary, compactionStatus, type CompactionState } from "./compaction.js";
 import { toolResultContent } from "./tool-result.js";
 import type { ClaudeCodeLine } from "./wire.js";
 
@@ -32,7 +33,7 @@ interface Message {
   calledTool: boolean;
 }
 
-interface ClaudeCodeState {
+interface ClaudeCodeState extends CompactionState {
   /** Translates partials; its turn counter numbers line-built messages too. */
   anth: AnthropicState;
   current: Message | undefined;
@@ -45,7 +46,7 @@ interface ClaudeCodeState {
 }
 
 export function claudeCodeTranslator(): RecordTranslator {
-  const s: ClaudeCodeState = { anth: createAnthropicState(VENDOR), current: undefined, toolNames: new Map(), settled: false, skipPartialsOf: undefined };
+  const s: ClaudeCodeState = { anth: createAnthropicState(VENDOR), current: undefined, toolNames: new Map(), settled: false, skipPartialsOf: undefined, compacting: false };
   return {
     record: (record, _line, out) => translateClaudeCodeLine(s, record as ClaudeCodeLine, out),
     end: (out, cut) => endClaudeCode(s, out, cut),
@@ -71,7 +72,14 @@ function translateClaudeCodeLine(s: ClaudeCodeState, line: ClaudeCodeLine, out: 
     case "result":
       return result(s, line, out);
     case "system":
-      if (line.subtype === "compact_boundary") return compaction(s, line, out);
+      if (line.subtype === "compact_boundary") {
+        closeCurrent(s, out);
+        return compactBoundary(s, line, out);
+      }
+      if (line.subtype === "status") {
+        if (line.status === "compacting" || line.compact_result !== undefined) closeCurrent(s, out);
+        if (compactionStatus(s, line, out)) return;
+      }
       break;
   }
   out.push(unknown(line.subtype ? `${line.type}:${line.subtype}` : String(line.type), line));
@@ -176,6 +184,7 @@ function user(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void
 function result(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void {
   closeCurrent(s, out);
   if (s.anth.open) failOpenMessage(s.anth, out, interrupted("message_stop", "the result line"));
+  closeOpenCompaction(s, "the run ended before the compaction did", out);
   s.settled = true;
   if (line.is_error) {
     const error: AgentEvent = { type: "error", message: line.result || line.errors?.join("; ") || line.subtype || "run failed" };
@@ -185,17 +194,8 @@ function result(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): vo
   out.push(unknown("result", line));
 }
 
-/** compact_boundary is written once compaction is done: it is both the start and the end. */
-function compaction(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void {
-  closeCurrent(s, out);
-  const meta = line.compact_metadata;
-  out.push({ type: "compaction_start", reason: meta?.trigger === "manual" ? "manual" : "threshold" });
-  const end: AgentEvent = { type: "compaction_end", ok: true };
-  if (typeof meta?.pre_tokens === "number") end.tokensBefore = meta.pre_tokens;
-  out.push(end);
-}
-
 function endClaudeCode(s: ClaudeCodeState, out: AgentEvent[], cut: string | undefined): void {
+  closeOpenCompaction(s, cut ?? "the stream ended during the compaction", out);
   if (s.anth.open) {
     endAnthropic(s.anth, out, cut);
     s.current = undefined;

@@ -33,7 +33,12 @@ export interface ClaudeCodeLine {
   /** synthetic assistant lines for API failures, e.g. "rate_limit", "authentication_failed". */
   error?: string;
   isApiErrorMessage?: boolean;
-  compact_metadata?: { trigger?: string; pre_tokens?: number };
+  compact_metadata?: { trigger?: string; pre_tokens?: number; post_tokens?: number };
+  /** system/status lines (SDKStatusMessage): "compacting" while a compaction runs, null after it. */
+  status?: string | null;
+  compact_result?: "success" | "failed";
+  /** Only some builds send the reason of a failed compaction. */
+  compact_error?: string;
   is_error?: boolean;
   result?: string;
   /** error results: what went wrong, e.g. "Reached maximum number of turns (2)". */

@@ -11,6 +11,21 @@ const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
   events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 describe("codex-jsonl translator", () => {
+  it("MC-8: Codex's compaction messages become compaction events; a lone stripped-reasoning 400 is only an error", async () => {
+    const events = await run("compaction-failed.jsonl");
+    const turns = [1, 2, 3].map((turn) => {
+      const from = events.findIndex((e) => e.type === "turn_start" && e.turn === turn);
+      const to = events.findIndex((e, i) => i > from && e.type === "turn_end");
+      return events.slice(from, to + 1).filter((e) => e.type.startsWith("compaction") || e.type === "error");
+    });
+    // The warning Codex writes after a local compaction is a finished compaction, not an error.
+    expect(turns[0]).toEqual([{ type: "compaction_start", reason: "threshold" }, { type: "compaction_end", ok: true }]);
+    // A failed remote compaction: reported once although the error event and turn.failed repeat it.
+    expect(turns[1]!.map((e) => e.type)).toEqual(["compaction_start", "compaction_end", "error", "error"]);
+    expect(turns[1]![1]).toMatchObject({ ok: false, error: expect.stringMatching(/^Error running remote compact task: .*invalid_encrypted_content/) });
+    expect(turns[2]!.map((e) => e.type)).toEqual(["error"]);
+  });
+
   it("translates the documented exec example, usage with cached input subtracted", async () => {
     const events = await run("exec.jsonl");
     expect(events.slice(0, 10)).toEqual([

@@ -6,6 +6,7 @@ import type { AgentEvent } from "../../types.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
 import { cutMessage, interrupted, truncated } from "../errors.js";
 import { openaiUsage } from "../usage.js";
+import { compactionEventsOf, isCompactionFailure } from "./compaction.js";
 import { TOOL_ITEM_TYPES, toolInput, toolName, toolOutcome } from "./tool-items.js";
 import type { CodexItem, CodexLine } from "./wire.js";
 
@@ -35,11 +36,22 @@ interface CodexState {
   /** Codex reports thread-cumulative totals; the previous turn's, to report increments. */
   totals: Totals | undefined;
   sawError: boolean;
+  /** This turn already reported a failed compaction (the error event and turn.failed repeat it). */
+  compactionFailed: boolean;
 }
 
-export function codexTranslator(): RecordTranslator {
-  const s: CodexState = { turn: 0, open: false, next: 0, items: new Map(), totals: undefined, sawError: false };
+/** The codex translator, plus what a session does when it starts a new thread. */
+export interface CodexTranslator extends RecordTranslator {
+  /** A new thread starts its own cumulative totals: forget the old thread's (MC-9 rollover). */
+  newThread(): void;
+}
+
+export function codexTranslator(): CodexTranslator {
+  const s: CodexState = { turn: 0, open: false, next: 0, items: new Map(), totals: undefined, sawError: false, compactionFailed: false };
   return {
+    newThread: () => {
+      s.totals = undefined;
+    },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
       if (s.open) {
@@ -77,11 +89,13 @@ function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): 
       break;
     case "turn.failed":
       s.sawError = true;
+      if (!s.compactionFailed) compaction(s, line.error?.message ?? "", out);
       out.push({ type: "error", message: line.error?.message ?? "turn failed" });
       if (s.open) closeTurn(s, out, false, undefined, "turn.failed");
       return;
     case "error":
       s.sawError = true;
+      compaction(s, line.message ?? "", out);
       out.push({ type: "error", message: line.message ?? "stream error" });
       return;
   }
@@ -94,6 +108,7 @@ function startTurn(s: CodexState, out: AgentEvent[]): void {
   s.open = true;
   s.next = 0;
   s.items.clear();
+  s.compactionFailed = false;
   out.push({ type: "turn_start", turn: s.turn });
 }
 
@@ -103,7 +118,7 @@ function item(s: CodexState, phase: Phase, raw: CodexItem, line: CodexLine, out:
   const type = raw.type ?? "";
   const isText = type === "agent_message" || type === "reasoning";
   if (!isText && !TOOL_ITEM_TYPES.has(type)) {
-    if (type === "error" && phase === "completed") out.push({ type: "error", message: raw.message ?? "error" });
+    if (type === "error" && phase === "completed") errorItem(s, raw.message ?? "error", out);
     else out.push({ type: "unknown", vendor: VENDOR, vendorType: line.type ?? "item", raw: line }); // todo_list, plan, collab calls
     return;
   }
@@ -130,6 +145,25 @@ function item(s: CodexState, phase: Phase, raw: CodexItem, line: CodexLine, out:
   const result: AgentEvent = { type: "tool_result", toolUseId: id ?? "", name: toolName(raw), content: outcome.content, isError: outcome.isError };
   if (outcome.details !== undefined) result.details = outcome.details;
   out.push(result);
+}
+
+/** Codex's compaction messages become compaction events (MC-8); the error text itself is kept. */
+function compaction(s: CodexState, message: string, out: AgentEvent[]): void {
+  const events = compactionEventsOf(message);
+  if (events.length === 0) return;
+  if (isCompactionFailure(message)) s.compactionFailed = true;
+  out.push(...events);
+}
+
+/** Non-fatal error items; the post-compaction warning is a finished compaction, not an error. */
+function errorItem(s: CodexState, message: string, out: AgentEvent[]): void {
+  const events = compactionEventsOf(message);
+  if (events.length > 0 && !isCompactionFailure(message)) {
+    out.push(...events);
+    return;
+  }
+  compaction(s, message, out);
+  out.push({ type: "error", message });
 }
 
 /** Snapshots of a text become deltas (the new suffix); completion closes the block. */

@@ -17,7 +17,10 @@
 //   {"$":"exit", code, stderr?}       die at once (a stream cut)
 //   {"$":"next_turn"}                 separates the turns of a resumed session
 // Sessions are kept under $CLAUDE_CONFIG_DIR/offline-sessions so `--resume ID` continues one (and an
-// unknown id fails as the real CLI does). What it received is appended to CADRE_OFFLINE_CLAUDE_LOG.
+// unknown id fails as the real CLI does). With CADRE_OFFLINE_CLAUDE_SEQUENTIAL=1 the scenario's turns
+// are played in order by whichever process comes next, resumed or fresh (a host-injected `/compact`
+// is one turn; a session started fresh after a rollover continues the scenario). What it received is
+// appended to CADRE_OFFLINE_CLAUDE_LOG.
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,7 +40,8 @@ const logPath = process.env.CADRE_OFFLINE_CLAUDE_LOG;
 const log = (entry) => {
   if (logPath) appendFileSync(logPath, `${JSON.stringify({ pid: process.pid, ...entry })}\n`);
 };
-log({ kind: "argv", argv });
+// The switches that would turn Claude Code's own compaction off (the host must never pass them, MC-8).
+log({ kind: "argv", argv, compactionOff: ["DISABLE_AUTO_COMPACT", "DISABLE_COMPACT"].filter((name) => process.env[name] !== undefined) });
 
 if (!has("--input-format") || flag("--input-format") !== "stream-json" || flag("--output-format") !== "stream-json") {
   process.stderr.write("offline-claude-code: expected --input-format stream-json --output-format stream-json\n");
@@ -206,8 +210,20 @@ async function play(prompt) {
   writeFileSync(join(sessionsDir, `${sessionId}.json`), JSON.stringify({ turns: turnIndex + 1 }));
 }
 
+// Sequential scenarios: the next turn is the one after the last turn any process played.
+function claimSequentialTurn() {
+  const counter = join(sessionsDir, ".played");
+  const played = existsSync(counter) ? Number(readFileSync(counter, "utf8")) : 0;
+  writeFileSync(counter, String(played + 1));
+  return played;
+}
+const sequential = process.env.CADRE_OFFLINE_CLAUDE_SEQUENTIAL === "1";
+
 function startSession() {
-  if (resume === undefined) return true;
+  if (resume === undefined) {
+    if (sequential) turnIndex = claimSequentialTurn();
+    return true;
+  }
   const file = join(sessionsDir, `${resume}.json`);
   if (!existsSync(file)) {
     sessionId = resume;
@@ -215,7 +231,7 @@ function startSession() {
     return false;
   }
   sessionId = resume;
-  turnIndex = JSON.parse(readFileSync(file, "utf8")).turns;
+  turnIndex = sequential ? claimSequentialTurn() : JSON.parse(readFileSync(file, "utf8")).turns;
   return true;
 }
 

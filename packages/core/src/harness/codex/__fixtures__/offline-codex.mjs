@@ -16,7 +16,9 @@
 //   {"$":"exit", code, stderr?}   die at once (a stream cut)
 //   {"$":"next_turn"}      separates the runs of a resumed thread
 // Threads are kept under $CODEX_HOME/offline-threads so `resume ID` continues one (an unknown id fails
-// as Codex does). What it received is appended to CADRE_OFFLINE_CODEX_LOG.
+// as Codex does). With CADRE_OFFLINE_CODEX_SEQUENTIAL=1 the scenario's runs are played in order by
+// whichever process comes next, resumed or on a new thread (a thread started after a rollover
+// continues the scenario). What it received is appended to CADRE_OFFLINE_CODEX_LOG.
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -113,6 +115,14 @@ async function mcpCall(line) {
 
 let threadId = randomUUID();
 let turnIndex = 0;
+// Sequential scenarios: the next run is the one after the last run any process played.
+function claimSequentialTurn() {
+  const counter = join(threadsDir, ".played");
+  const played = existsSync(counter) ? Number(readFileSync(counter, "utf8")) : 0;
+  writeFileSync(counter, String(played + 1));
+  return played;
+}
+const sequential = process.env.CADRE_OFFLINE_CODEX_SEQUENTIAL === "1";
 if (resume !== undefined) {
   const file = join(threadsDir, `${resume}.json`);
   if (!existsSync(file)) {
@@ -122,6 +132,7 @@ if (resume !== undefined) {
   threadId = resume;
   turnIndex = JSON.parse(readFileSync(file, "utf8")).turns;
 }
+if (sequential) turnIndex = claimSequentialTurn();
 
 let prompt = "";
 process.stdin.setEncoding("utf8");
