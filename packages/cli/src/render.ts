@@ -72,6 +72,10 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
         endText();
         write(`  ⇢ rollover: ${event.reason} (handoff ${event.handoffBytes} bytes)\n`);
         return;
+      case "compression":
+        endText();
+        write(`  ⇲ compression (${event.trigger}): ${event.action} — ${event.reason}\n`);
+        return;
       case "error":
         endText();
         write(`  ✗ error: ${event.message}\n`);

@@ -29,4 +29,6 @@ export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
 export * from "./session/index.js";
 export { digestCompactor, type CompactionReply, type CompactionRequest, type Compactor } from "./harness/pi/compactor.js";
+export { DEFAULT_PROMPT_TIMEOUT_MS, promptTimeoutText } from "./harness/pi/prompt-timeout.js";
+export { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget } from "./harness/pi/request-bytes.js";
 export * from "./translators/index.js";

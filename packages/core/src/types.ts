@@ -48,6 +48,10 @@ export type AgentEvent =
   | { type: "recovery"; action: "replay" | "fail-closed"; reason: string }
   // The native window was closed and a fresh one bootstrapped from a code-built handoff (MC-9, MC-13).
   | { type: "rollover"; reason: string; handoffBytes: number; tokensBefore?: number; tokensAfter?: number }
+  // The one compression flow's decision (MC-12) at a terminal error or the next send, when it acts:
+  // strip oversized inline images, hand off (the rollover path), or fail closed. `bytes` is the
+  // measured request against `byteLimit`; `strippedImages`/`bytesFreed` say what a strip removed.
+  | { type: "compression"; trigger: "terminal-error" | "next-send"; action: "strip-images" | "handoff-rebuild" | "fail-closed"; reason: string; bytes?: number; byteLimit?: number; strippedImages?: number; bytesFreed?: number }
   // The session's context state at the end of a product turn, for `cadre sessions inspect` (display only).
   | { type: "context"; snapshot: ContextSnapshot }
   // Failures never throw out of a stream: they become this event.

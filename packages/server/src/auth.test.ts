@@ -32,6 +32,7 @@ const MATRIX: Record<string, Cell> = {
   "POST /api/companies/{id}/agents": { method: "POST", path: (w) => `/api/companies/${w.companyA}/agents`, json: () => ({ ...HIRE, name: "CMO", department: "marketing" }), expect: company(201) },
   "GET /api/agents/{id}": { method: "GET", path: (w) => `/api/agents/${w.ctoA}`, expect: company(200) },
   "DELETE /api/agents/{id}": { method: "DELETE", path: (w) => `/api/agents/${w.ctoA}`, expect: operatorOnly(200) },
+  "PATCH /api/agents/{id}/model": { method: "PATCH", path: (w) => `/api/agents/${w.ctoA}/model`, json: () => ({ model: "offline-scripted-1" }), expect: operatorOnly(200) },
   "POST /api/agents/{id}/keys": { method: "POST", path: (w) => `/api/agents/${w.ctoA}/keys`, json: () => ({}), expect: operatorOnly(201) },
   "GET /api/agents/{id}/keys": { method: "GET", path: (w) => `/api/agents/${w.ctoA}/keys`, expect: operatorOnly(200) },
   "DELETE /api/agents/{id}/keys/{keyId}": { method: "DELETE", path: (w) => `/api/agents/${w.ctoA}/keys/${w.ctoKeyId}`, expect: operatorOnly(200) },

@@ -18,6 +18,10 @@ export class ApiClient {
     return this.call<T>("POST", path, body);
   }
 
+  patch<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    return this.call<T>("PATCH", path, body);
+  }
+
   private async call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
     let response: Response;
     try {

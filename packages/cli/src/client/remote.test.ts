@@ -34,6 +34,16 @@ describe("--server", () => {
     expect(demo.err).toMatch(/does not work with --server; these do: company show, agents list/);
   });
 
+  it("MC-13 agents set-model goes through PATCH /api/agents/:id/model: its refusal is exit 2 naming the allowed models", async () => {
+    const a = (await (await fetch(`${server.url}/api/companies`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" }, body: JSON.stringify({ name: "M" }) })).json()) as { ceoAgentId: string };
+    const refused = await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "set-model", a.ceoAgentId, "claude-haiku-4-5-20251001", "--server", server.url);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('allowed on connector "offline": offline-scripted-1');
+    const same = await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "set-model", a.ceoAgentId, "offline-scripted-1", "--server", server.url);
+    expect(same.code).toBe(0);
+    expect(same.out).toMatch(/already runs offline-scripted-1; nothing changed/);
+  });
+
   it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 1", async () => {
     const bad = await cli({ CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" }, "company", "show", "--server", server.url);
     expect(bad.code).toBe(2);

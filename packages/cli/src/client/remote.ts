@@ -6,8 +6,10 @@ import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
+import { modelChangeLine } from "../commands/agents.js";
+import type { ModelChange } from "@cadre/company";
 
-export const REMOTE_COMMANDS = ["company show", "agents list", "approvals list|approve|reject|revise", "wake"];
+export const REMOTE_COMMANDS = ["company show", "agents list", "agents set-model", "approvals list|approve|reject|revise", "wake"];
 
 const OPTIONS = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
@@ -71,6 +73,16 @@ async function agentsList(api: ApiClient, args: string[], io: CliIO, target: Ser
   return 0;
 }
 
+/** Through the server: a running wake's live session is asked first, in its session lock (MC-13). */
+async function agentsSetModel(api: ApiClient, args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse("agents set-model", args, OPTIONS, 2);
+  const [agentId, model] = positionals;
+  if (!agentId || !model) throw new UsageError("agents set-model: AGENT_ID and MODEL are required");
+  const change = await api.patch<ModelChange>(`/api/agents/${encodeURIComponent(agentId)}/model`, { model });
+  io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
+  return 0;
+}
+
 async function approvals(api: ApiClient, sub: string | undefined, args: string[], io: CliIO, target: ServerTarget): Promise<number> {
   if (sub === "list") {
     const { values } = parse("approvals list", args, { ...OPTIONS, company: { type: "string" }, status: { type: "string" } });
@@ -100,6 +112,7 @@ export async function remoteCommand(name: string, args: string[], io: CliIO, tar
   const [sub, ...rest] = args;
   if (name === "company" && sub === "show") return companyShow(api, rest, io, target);
   if (name === "agents" && sub === "list") return agentsList(api, rest, io, target);
+  if (name === "agents" && sub === "set-model") return agentsSetModel(api, rest, io);
   if (name === "approvals") return approvals(api, sub, rest, io, target);
   if (name === "wake") return remoteWake(api, args, io);
   throw new UsageError(`${name}${sub && !sub.startsWith("-") ? ` ${sub}` : ""} does not work with --server; these do: ${REMOTE_COMMANDS.join(", ")}`);

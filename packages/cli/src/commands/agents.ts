@@ -1,20 +1,32 @@
-// `cadre agents list`.
-import { COMMON_OPTIONS, parse } from "../args.js";
+// `cadre agents list` and `cadre agents set-model` (MC-13).
+import { type ModelChange, setAgentModel } from "@cadre/company";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
-export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--data DIR] [--json]
+export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--data DIR] [--database URL] [--json]
+       cadre agents set-model AGENT_ID MODEL [--data DIR] [--database URL] [--json]
 
-Lists the company's agents (active ones; --all includes terminated), with role, department,
-connector/model and the path that created each (tool, http or system).`;
+list       the company's agents (active ones; --all includes terminated), with role, department,
+           connector/model and the path that created each (tool, http or system)
+set-model  the model the agent's sessions route to: an explicit id enabled on its connector (a
+           refusal lists the allowed ones and writes nothing). Its next wake starts on it. A wake
+           running in a server is reached only through that server (--server URL, or PATCH
+           /api/agents/ID/model), which assesses the switch inside the live session's lock (MC-13).
+
+Options:
+  --json       one JSON line
+  --data DIR   data directory (default ./.cadre)
+${DATABASE_HELP}`;
 
 export async function agentsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return io.out(`${AGENTS_HELP}\n`), sub ? 0 : 2;
-  if (sub !== "list") throw new UsageError(`agents: unknown subcommand "${sub}"; use list`);
-  const { values } = parse("agents list", rest, { ...COMMON_OPTIONS, company: { type: "string" }, all: { type: "boolean" } });
+  if (sub === "set-model") return setModel(rest, io);
+  if (sub !== "list") throw new UsageError(`agents: unknown subcommand "${sub}"; use list or set-model`);
+  const { values } = parse("agents list", rest, { ...STORE_OPTIONS, company: { type: "string" }, all: { type: "boolean" } });
   if (values.help) return io.out(`${AGENTS_HELP}\n`), 0;
-  const { dataDir, store } = await openData(values.data);
+  const { dataDir, store } = await openData(values, io.env);
   try {
     const company = await pickCompany(store, values.company, dataDir);
     const agents = await store.listAgents(company.id, values.all ? {} : { status: "active" });
@@ -25,6 +37,30 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
     for (const a of agents) {
       io.out(`${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`);
     }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** One line saying what a model change did (local and --server). */
+export function modelChangeLine(change: ModelChange): string {
+  const who = `${change.agent.name} (${change.agent.id})`;
+  if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
+  const live = change.live === "no live session" ? "its next wake starts on it" : `its running session switched too (${change.live})`;
+  return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${live}\n`;
+}
+
+async function setModel(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse("agents set-model", args, STORE_OPTIONS, 2);
+  if (values.help) return io.out(`${AGENTS_HELP}\n`), 0;
+  const [agentId, model] = positionals;
+  if (!agentId || !model) throw new UsageError("agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)");
+  const { store } = await openData(values, io.env);
+  try {
+    // No live session in this process: the row changes, and the agent's next session routes to it.
+    const change = await setAgentModel(store, { agentId, model });
+    io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
     return 0;
   } finally {
     await store.close();

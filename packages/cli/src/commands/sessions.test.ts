@@ -2,7 +2,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FAULT_NAMES } from "@cadre/core";
+import { type AgentEvent, FAULT_NAMES } from "@cadre/core";
+import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIO } from "../io.js";
 import { main } from "../main.js";
@@ -36,6 +37,16 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(summary).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(summary["hires"]).toHaveLength(1);
     expect(r.out).toMatch(/✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/);
+  });
+
+  it("MC-11 prompt-timeout: the stalled call is aborted, the run fails without a replay; sessions inspect shows the handoff latched for the next send", async () => {
+    const r = await cli("demo", "--data", dir, "--faults", "prompt-timeout", "--seed", "7", "--json");
+    expect(r.code).toBe(1);
+    expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
+    expect(r.out).toMatch(/✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/);
+    const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
+    const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
+    expect(inspect.json()).toMatchObject({ latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) }, compressions: [], terminal: { status: "failed" } });
   });
 
   it("compact-empty-summary: one rollover, the run ends done; sessions inspect shows the classification", async () => {
@@ -94,6 +105,26 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
 });
 
 describe("cadre sessions", () => {
+  it("MC-12 shows each compression decision of a stored run, with its trigger, action, reason and sizes", async () => {
+    const created = await cli("company", "create", "--name", "Acme", "--data", dir, "--json");
+    const store = await openStore({ path: join(dir, "cadre.db") });
+    try {
+      const [ceo] = await store.listAgents(created.json()["id"] as string);
+      await store.insertRun({ id: "run_c", companyId: ceo!.companyId, agentId: ceo!.id, trigger: "routine", mode: "team-building", profile: "semantic", cue: "Go." });
+      const events: AgentEvent[] = [
+        { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 70_000, byteLimit: 51_200, strippedImages: 1, bytesFreed: 61_000 },
+        { type: "terminal", status: "done" },
+      ];
+      await store.appendRunEvents(events.map((data, seq) => ({ runId: "run_c", companyId: ceo!.companyId, seq, type: data.type, data })));
+    } finally {
+      await store.close();
+    }
+    const text = await cli("sessions", "inspect", "run_c", "--data", dir);
+    expect(text.out).toContain("⇲ compression at next-send: strip-images — MC-12: byte budget broken by strippable oversized images (request 70000 of 51200 bytes; 1 image(s) stripped, 61000 bytes freed)");
+    const json = await cli("sessions", "inspect", "run_c", "--data", dir, "--json");
+    expect(json.json()["compressions"]).toEqual([{ trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 70_000, byteLimit: 51_200, strippedImages: 1, bytesFreed: 61_000 }]);
+  });
+
   it("usage errors exit 2; an unknown run is named", async () => {
     expect((await cli("sessions", "--data", dir)).code).toBe(2);
     expect((await cli("sessions", "inspect", "--data", dir)).code).toBe(2);

@@ -3,11 +3,11 @@
 // continuation claims, the last compaction and how the one classifier classified it — read from the
 // run's stored events. A report only: nothing here re-creates a latch (it lives in the live session).
 import { type AgentEvent, contextReportOf, type ContextReport, NotFoundError } from "@cadre/core";
-import { COMMON_OPTIONS, parse } from "../args.js";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
-export const SESSIONS_HELP = `Usage: cadre sessions inspect RUN_ID [--data DIR] [--json]
+export const SESSIONS_HELP = `Usage: cadre sessions inspect RUN_ID [--data DIR] [--database URL] [--json]
 
 The context state of a run's session, as the run stored it (a snapshot at the end of each product
 turn, and every compaction, recovery and rollover event):
@@ -17,11 +17,13 @@ turn, and every compaction, recovery and rollover event):
   latch            needsRollover and why (live-session state: a restart never re-creates it)
   open claims      continuation claims still holding a product turn open
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
-  history          compactions, recoveries (replay or fail closed, with the rule) and rollovers
+  history          compactions, recoveries (replay or fail closed, with the rule), compression
+                   decisions (strip images, handoff rebuild, fail closed: MC-12) and rollovers
 
 Options:
   --json       one JSON line
-  --data DIR   data directory (default ./.cadre)`;
+  --data DIR   data directory (default ./.cadre)
+${DATABASE_HELP}`;
 
 const LATCH_SCOPE = "live session only: a restart never re-creates it from this report (MC-9)";
 
@@ -51,6 +53,7 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
     compactions: report.compactions,
     recoveries: report.recoveries,
     rollovers: report.rollovers,
+    compressions: report.compressions,
     replays: report.replays,
     terminal: report.terminal ?? null,
   };
@@ -74,17 +77,21 @@ function print(io: CliIO, runId: string, agentId: string, status: string, report
     io.out(`  ⟳ compaction (${c.reason}) ${c.ok ? "ok" : `failed: ${c.error ?? "no reason given"}`}${c.tokensBefore !== undefined ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ""} tokens` : ""}\n`);
   }
   for (const r of report.recoveries) io.out(`  ${r.action === "replay" ? "↻ replay" : "✗ fail closed"}: ${r.reason}\n`);
+  for (const c of report.compressions) {
+    const sizes = c.bytes !== undefined ? ` (request ${c.bytes} of ${c.byteLimit ?? "?"} bytes${c.strippedImages !== undefined ? `; ${c.strippedImages} image(s) stripped, ${c.bytesFreed ?? "?"} bytes freed` : ""})` : "";
+    io.out(`  ⇲ compression at ${c.trigger}: ${c.action} — ${c.reason}${sizes}\n`);
+  }
   for (const r of report.rollovers) io.out(`  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""})\n`);
   io.out(`  totals     replays ${report.replays}, rollovers ${report.rollovers.length}${report.terminal ? `; terminal ${report.terminal.status}${report.terminal.reason ? ` (${report.terminal.reason})` : ""}` : ""}\n`);
 }
 
 export async function sessionsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse("sessions", args, COMMON_OPTIONS, 2);
+  const { values, positionals } = parse("sessions", args, STORE_OPTIONS, 2);
   if (values.help) return io.out(`${SESSIONS_HELP}\n`), 0;
   const [sub, runId] = positionals;
   if (sub !== "inspect") throw new UsageError(`sessions: unknown subcommand "${sub ?? ""}"; use: cadre sessions inspect RUN_ID`);
   if (!runId) throw new UsageError("sessions inspect: RUN_ID is required (see `cadre usage` for run ids)");
-  const { store } = await openData(values.data);
+  const { store } = await openData(values, io.env);
   try {
     const run = await store.getRun(runId);
     if (!run) throw new NotFoundError(`sessions inspect: run ${runId} not found`);

@@ -34,9 +34,13 @@ export type CompressionDecision =
   | { action: "handoff-rebuild"; reason: string }
   | { action: "fail-closed"; reason: string };
 
-/** Only Codex measures the request byte budget today (MC-12); elsewhere a byte figure is a guess. */
+/**
+ * Who can measure the request byte budget (MC-12): Codex reports it; the Pi session builds each
+ * request in process, so it measures the exact bytes it sends. Claude Code's request is built inside
+ * its own process: a byte figure there is a guess.
+ */
 export function canMeasureBytes(harness: HarnessKind): boolean {
-  return harness === "codex";
+  return harness === "codex" || harness === "pi";
 }
 
 const isCount = (n: number) => Number.isFinite(n) && n >= 0;

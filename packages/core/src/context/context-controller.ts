@@ -192,6 +192,15 @@ export class ContextController {
     return { action: "none", reason: `${via}: session healthy` };
   }
 
+  /**
+   * The host's own reasons to hand off at the next send, beside MC-9's: a Pi prompt timeout (MC-11)
+   * and a broken token budget found at a terminal error (MC-12). Same latch, same preparation, so
+   * there is one rollover path. A remote session holds no latch (needsRollover stays false).
+   */
+  requestRollover(reason: string): void {
+    this.#latch(reason);
+  }
+
   /** The host closed the old native window, wrote a handoff and bootstrapped fresh (MC-9). */
   rolloverCompleted(tokensInFreshWindow: number): void {
     if (this.remote) throw new Error(`${REMOTE_NO_LOCAL_ROLLOVER}: a remote session cannot complete a local handoff`);

@@ -85,8 +85,10 @@ describe("ToolDefinition[] → MCP server", () => {
     expect(await c.callTool({ name: "greet", arguments: { name: "Mallory" } })).toEqual({ content: [{ type: "text", text: "greet refuses Mallory: not on the guest list." }], isError: true });
     expect(await c.callTool({ name: "greet", arguments: { name: "Bug" } })).toEqual({ content: [{ type: "text", text: "greet failed: the greeting service is down" }], isError: true });
     expect(await c.callTool({ name: "fire_everyone", arguments: {} })).toEqual({ content: [{ type: "text", text: 'Unknown tool "fire_everyone"; this server offers: greet.' }], isError: true });
-    // Without Claude Code's _meta the call still gets an id of its own.
-    expect(seen.map((s) => s.toolCallId)).toEqual([expect.stringMatching(/^mcp-\d+$/), expect.stringMatching(/^mcp-\d+$/)]);
+    // Without Claude Code's _meta the call still gets an id of its own, tagged with this server's
+    // random tag: request ids restart on every connection, and a tool-call id must not repeat in a run.
+    expect(seen.map((s) => s.toolCallId)).toEqual([expect.stringMatching(/^mcp-[0-9a-f]{8}-\d+$/), expect.stringMatching(/^mcp-[0-9a-f]{8}-\d+$/)]);
+    expect(new Set(seen.map((s) => s.toolCallId)).size).toBe(2);
   });
 
   it("carries image content", async () => {

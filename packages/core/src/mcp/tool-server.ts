@@ -4,6 +4,7 @@
 // `validate` before `execute`, and every refusal — invalid input, an unknown tool, a handler refusal or
 // a handler that threw — comes back as an `isError` result with readable text, never as a protocol
 // error the model cannot see.
+import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition, ToolOutcome } from "../agent/tool.js";
@@ -68,6 +69,7 @@ export async function createToolServer(tools: readonly ToolDefinition[], options
   const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/types.js")]);
   const frozen = Object.freeze([...tools]);
   const list = toolListOf(frozen);
+  const serverTag = randomUUID().slice(0, 8);
   const server = new McpServer(
     { name: options.name ?? TOOL_SERVER_NAME, version: options.version ?? "1.0.0" },
     { capabilities: { tools: { listChanged: false } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
@@ -78,7 +80,10 @@ export async function createToolServer(tools: readonly ToolDefinition[], options
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const toolUseId = meta?.[TOOL_USE_ID_META];
-    const toolCallId = typeof toolUseId === "string" && toolUseId.length > 0 ? toolUseId : `mcp-${String(extra.requestId)}`;
+    // Without the harness's id, request ids restart with every connection (a Codex turn starts a
+    // new server): the server's own random tag keeps the id unique within a run, since a tool call's
+    // id is its idempotency key there (a repeated id returns the first call's result).
+    const toolCallId = typeof toolUseId === "string" && toolUseId.length > 0 ? toolUseId : `mcp-${serverTag}-${String(extra.requestId)}`;
     return callTool(frozen, request.params.name, request.params.arguments, { toolCallId, signal: extra.signal });
   });
   return server;

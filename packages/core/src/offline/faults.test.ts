@@ -4,7 +4,8 @@ import { UserInputError } from "../errors.js";
 import { toPiModel } from "../harness/pi/pi-model.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../models/registry.js";
 import { describeProviderError } from "../session/provider-error.js";
-import { FAULT_NAMES, type FaultName, injectFaults, OVERLOADED_529, overflowText, parseFaultList, REQUEST_TIMED_OUT, STREAM_ENDED } from "./faults.js";
+import { rehearsalPromptTimeoutOf } from "../harness/pi/prompt-timeout.js";
+import { FAULT_NAMES, type FaultName, injectFaults, OVERLOADED_529, overflowText, parseFaultList, REHEARSAL_PROMPT_TIMEOUT_MS, REQUEST_TIMED_OUT, STREAM_ENDED } from "./faults.js";
 import { createScriptedStreamFn } from "./scripted-model.js";
 
 const model = toPiModel(resolveModel(OFFLINE_MODEL_ID));
@@ -64,6 +65,25 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
     const { events, message } = await call(["stream-cut"]);
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "error"]);
     expect(message).toMatchObject({ stopReason: "error", errorMessage: STREAM_ENDED, content: [{ type: "text", text: "Hiring a Chief Tech" }] });
+  });
+
+  it("MC-11 prompt-timeout: the stream says nothing until the call is aborted; the faulted provider asks for a short rehearsal timeout", async () => {
+    const provider = injectFaults(["prompt-timeout"], { streamFn: sayFn() });
+    expect(rehearsalPromptTimeoutOf(provider.streamFn)).toBe(REHEARSAL_PROMPT_TIMEOUT_MS);
+    expect(rehearsalPromptTimeoutOf(injectFaults(["timeout"], { streamFn: sayFn() }).streamFn)).toBeUndefined();
+    const controller = new AbortController();
+    const stream = await provider.streamFn(model, cue, { signal: controller.signal });
+    const events: AssistantMessageEvent[] = [];
+    const read = (async () => {
+      for await (const e of stream) events.push(e);
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual([]); // a stall: nothing at all
+    controller.abort();
+    await read;
+    expect(events.map((e) => e.type)).toEqual(["error"]);
+    expect((await stream.result()).stopReason).toBe("aborted");
+    expect((await call([], cue, provider)).message.stopReason).toBe("stop"); // once
   });
 
   it("each fault fires once; later calls pass through untouched", async () => {

@@ -17,6 +17,7 @@ import {
 } from "@mariozechner/pi-ai";
 import { UserInputError } from "../errors.js";
 import { type Compactor, digestCompactor } from "../harness/pi/compactor.js";
+import { REHEARSAL_PROMPT_TIMEOUT } from "../harness/pi/prompt-timeout.js";
 
 export const FAULT_NAMES = Object.freeze([
   "overflow-before-output",
@@ -25,9 +26,13 @@ export const FAULT_NAMES = Object.freeze([
   "compact-overloaded",
   "timeout",
   "stream-cut",
+  "prompt-timeout",
 ] as const);
 
 export type FaultName = (typeof FAULT_NAMES)[number];
+
+/** The Pi prompt timeout a `prompt-timeout` rehearsal runs with (the default is ten minutes). */
+export const REHEARSAL_PROMPT_TIMEOUT_MS = 1_000;
 
 /** What each fault does, for help texts. */
 export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.freeze({
@@ -35,9 +40,11 @@ export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.fr
   "overflow-after-tool": "the model call after the first successful hire_agent fails with a context overflow",
   "compact-empty-summary": "the window fills up; the compaction it triggers returns an empty summary",
   "compact-overloaded": "the window fills up; the compaction it triggers fails with 529 overloaded",
-  timeout: "the first model call times out",
+  timeout: "the first model call times out (an ordinary request timeout: report only)",
   "stream-cut": "the first model call's stream ends mid-message",
+  "prompt-timeout": `the first model call stalls; the Pi prompt timeout (${REHEARSAL_PROMPT_TIMEOUT_MS / 1000} s in rehearsal) aborts it and the next send hands off`,
 });
+
 
 /** Parses `--faults LIST` (comma-separated). Unknown or empty names are refused with the allowed ones. */
 export function parseFaultList(list: string): FaultName[] {
@@ -122,6 +129,7 @@ export function injectFaults(faults: readonly FaultName[], provider: { streamFn:
       if (name === "overflow-after-tool" && afterSuccessfulHire(context) && take(name)) return refused(model, overflowText(model.contextWindow));
       if (name === "timeout" && take(name)) return refused(model, REQUEST_TIMED_OUT);
       if (name === "stream-cut" && take(name)) return cut(model, await provider.streamFn(model, context, options));
+      if (name === "prompt-timeout" && take(name)) return stalled(model, options?.signal);
     }
     const inner = await provider.streamFn(model, context, options);
     // The compaction faults need a full window: until a compaction or a rollover replaces the
@@ -138,7 +146,22 @@ export function injectFaults(faults: readonly FaultName[], provider: { streamFn:
     return (provider.compactor ?? digestCompactor)(request);
   };
 
+  // A stall is only a failure once the session's prompt timeout gives up on it: rehearse it fast.
+  if (faults.includes("prompt-timeout")) Object.defineProperty(streamFn, REHEARSAL_PROMPT_TIMEOUT, { value: REHEARSAL_PROMPT_TIMEOUT_MS });
   return { streamFn, compactor, fired: () => [...fired] };
+}
+
+/** A provider that accepted the request and then says nothing at all, until the call is aborted. */
+function stalled(model: Model<any>, signal: AbortSignal | undefined): AssistantMessageEventStream {
+  const stream = createAssistantMessageEventStream();
+  const abort = () => {
+    const message: AssistantMessage = { ...failedMessage(model, "Request was aborted"), stopReason: "aborted" };
+    stream.push({ type: "error", reason: "aborted", error: message });
+    stream.end(message);
+  };
+  if (signal?.aborted) abort();
+  else signal?.addEventListener("abort", abort, { once: true });
+  return stream;
 }
 
 /** Passes a stream through, reporting `tokens` in the window on its final message. */

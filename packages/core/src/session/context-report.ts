@@ -10,12 +10,14 @@ export interface ContextReport {
   compactions: Array<{ reason: EventOf<"compaction_start">["reason"] | "unknown"; ok: boolean; error?: string; tokensBefore?: number; tokensAfter?: number }>;
   recoveries: Array<{ action: EventOf<"recovery">["action"]; reason: string }>;
   rollovers: Array<Omit<EventOf<"rollover">, "type">>;
+  /** MC-12 decisions that acted (strip images, handoff rebuild, fail closed), in order. */
+  compressions: Array<Omit<EventOf<"compression">, "type">>;
   replays: number;
   terminal?: { status: TerminalStatus; reason?: string };
 }
 
 export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
-  const report: ContextReport = { compactions: [], recoveries: [], rollovers: [], replays: 0 };
+  const report: ContextReport = { compactions: [], recoveries: [], rollovers: [], compressions: [], replays: 0 };
   let openReason: EventOf<"compaction_start">["reason"] | undefined;
   for (const event of events) {
     switch (event.type) {
@@ -42,6 +44,11 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
       case "rollover": {
         const { type: _type, ...rest } = event;
         report.rollovers.push(rest);
+        break;
+      }
+      case "compression": {
+        const { type: _type, ...rest } = event;
+        report.compressions.push(rest);
         break;
       }
       case "terminal":

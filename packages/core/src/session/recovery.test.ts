@@ -63,6 +63,19 @@ describe("decideRecovery after a failed model call (MC-10, MC-11)", () => {
     expect(decision.action).toBe("fail-closed");
   });
 
+  it("MC-11 the session's own Pi prompt timeout: never replayed, the next send hands off", () => {
+    const decision = decideRecovery({ harness: "pi", error: describeProviderError("Pi prompt timeout: nothing for 600000 ms"), evidence: CLEAN, replaysDone: 0, promptTimeout: true });
+    expect(decision).toEqual({ action: "fail-closed", kind: "timeout", reason: "MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff", handoff: true });
+  });
+
+  it("MC-11 a remote Pi prompt timeout has no local handoff; an ordinary timeout never hands off", () => {
+    const remote = decideRecovery({ harness: "pi", error: describeProviderError("x"), evidence: CLEAN, replaysDone: 0, promptTimeout: true, remote: true });
+    expect(remote.handoff).toBeUndefined();
+    expect(remote.action).toBe("fail-closed");
+    const ordinary = decideRecovery({ harness: "pi", error: describeProviderError("Request timed out."), evidence: CLEAN, replaysDone: 0 });
+    expect(ordinary.handoff).toBeUndefined();
+  });
+
   it("uses the replay gate's own overflow test (one definition)", () => {
     for (const raw of [ANTHROPIC_OVERFLOW, OPENAI_OVERFLOW, RESPONSES_OVERFLOW, ANTHROPIC_BAD_REQUEST, "Request timed out."]) {
       const described = describeProviderError(raw);

@@ -25,15 +25,26 @@ export interface FailedCallInput {
   /** The session is rolling over after a deterministic compaction failure (MC-9/MC-10). */
   afterCompactionRollover?: boolean;
   remote?: boolean;
+  /** The session's own Pi prompt timeout aborted this call (MC-11); only the session knows that. */
+  promptTimeout?: boolean;
 }
 
 export interface RecoveryDecision {
   action: "replay" | "fail-closed";
   kind: FailureKind;
   reason: string;
+  /** MC-11: the next send starts from a handoff (a Pi prompt timeout only). */
+  handoff?: true;
 }
 
 export function decideRecovery(input: FailedCallInput): RecoveryDecision {
+  if (input.promptTimeout) {
+    // Never replayed (the call may have streamed output); the policy says whether it may hand off.
+    const verdict = timeoutPolicy({ harness: input.harness, kind: "pi-prompt-timeout", source: "protocol", remote: input.remote ?? false });
+    return verdict.allowed.includes("handoff")
+      ? { action: "fail-closed", kind: "timeout", reason: `MC-11: ${verdict.reason}; no replay: the next send starts from a handoff`, handoff: true }
+      : { action: "fail-closed", kind: "timeout", reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
+  }
   const kind = failureKindOf(input.error, isExplicitContextOverflow);
   if (kind === "context-overflow") {
     const gate = decideReplay({
@@ -47,7 +58,7 @@ export function decideRecovery(input: FailedCallInput): RecoveryDecision {
       : { action: "fail-closed", kind, reason: `MC-10: context overflow, not replayed: ${gate.reason}` };
   }
   if (kind === "timeout" || kind === "network") {
-    // Our sessions have no prompt timeout of their own, so a timeout here is a request timeout.
+    // The session's own prompt timeout is flagged above; any other timeout is a request timeout.
     const verdict = timeoutPolicy({ harness: input.harness, kind: kind === "timeout" ? "request-timeout" : "network", source: input.error.source, remote: input.remote ?? false });
     return { action: "fail-closed", kind, reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
   }

@@ -82,6 +82,7 @@ describe("contextReportOf: what a stored run says (cadre sessions inspect)", () 
       { type: "rollover", reason: "latched", handoffBytes: 800, tokensBefore: 950, tokensAfter: 90 },
       { type: "recovery", action: "replay", reason: "MC-10 …" },
       { type: "recovery", action: "fail-closed", reason: "MC-11 …" },
+      { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12 …", bytes: 900, byteLimit: 500, strippedImages: 1, bytesFreed: 600 },
       { type: "context", snapshot: { ...ctx.snapshot(), rollovers: 9 } },
       { type: "context", snapshot: ctx.snapshot() },
       { type: "terminal", status: "failed", reason: "x" },
@@ -91,11 +92,12 @@ describe("contextReportOf: what a stored run says (cadre sessions inspect)", () 
     expect(report.compactions).toEqual([{ reason: "threshold", ok: false, error: "empty", tokensBefore: 950 }]);
     expect(report.rollovers).toEqual([{ reason: "latched", handoffBytes: 800, tokensBefore: 950, tokensAfter: 90 }]);
     expect(report.replays).toBe(1);
+    expect(report.compressions).toEqual([{ trigger: "next-send", action: "strip-images", reason: "MC-12 …", bytes: 900, byteLimit: 500, strippedImages: 1, bytesFreed: 600 }]);
     expect(report.recoveries.map((r) => r.action)).toEqual(["replay", "fail-closed"]);
     expect(report.terminal).toEqual({ status: "failed", reason: "x" });
   });
 
   it("a run without a snapshot (another harness) reports none, and never invents one", () => {
-    expect(contextReportOf([{ type: "terminal", status: "done" }])).toEqual({ compactions: [], recoveries: [], rollovers: [], replays: 0, terminal: { status: "done" } });
+    expect(contextReportOf([{ type: "terminal", status: "done" }])).toEqual({ compactions: [], recoveries: [], rollovers: [], compressions: [], replays: 0, terminal: { status: "done" } });
   });
 });

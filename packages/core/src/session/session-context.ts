@@ -112,6 +112,13 @@ export class SessionContext {
     return this.#controller.prepareSend({ idle });
   }
 
+  /** The host decided to hand off at the next send (MC-11 Pi prompt timeout, MC-12 broken token budget). */
+  requestRollover(reason: string): void {
+    const before = this.#controller.needsRollover;
+    this.#controller.requestRollover(reason);
+    if (!before && this.#controller.needsRollover) this.#latchReason = reason;
+  }
+
   /** The host closed the old window, wrote the handoff and bootstrapped fresh (MC-9). */
   rolloverCompleted(tokensInFreshWindow: number): void {
     this.#controller.rolloverCompleted(tokensInFreshWindow);

@@ -1,9 +1,9 @@
 // Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
-// handler, `via: "http"`), read and remove, and agent keys (operator only).
+// handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
 import { HIRE_AGENT_FIELDS, type HireAgentInput, hireAgent, mintAgentToken, validateHireAgentInput } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
 import type { BodySpec } from "../http/schema.js";
-import { terminateAgent } from "@cadre/company";
+import { setAgentModel, terminateAgent } from "@cadre/company";
 import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
@@ -11,6 +11,10 @@ import { type AgentScope, agentScope, type CompanyScope, companyScope } from "./
 
 export const MINT_KEY_BODY: BodySpec = {
   label: { kind: "string", required: false, maxLength: 100, description: "What the key is for, e.g. the host the agent runs on." },
+};
+
+export const SET_MODEL_BODY: BodySpec = {
+  model: { kind: "string", required: true, maxLength: 128, description: "An explicit model id enabled on the agent's connector (MC-6)." },
 };
 
 export const agentRoutes = [
@@ -39,7 +43,7 @@ export const agentRoutes = [
     body: { spec: HIRE_AGENT_FIELDS, validate: validateHireAgentInput },
     responses: { 201: "The new agent.", 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ c, ctx, principal, scope, body }) {
-      const result = await hireAgent(ctx.store, httpActor(principal, scope.companyId), body as HireAgentInput);
+      const result = await hireAgent(ctx.store, { ...httpActor(principal, scope.companyId), env: ctx.env }, body as HireAgentInput);
       if (!result.ok) throw refusal(result);
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
@@ -64,6 +68,24 @@ export const agentRoutes = [
     responses: { 200: "The agent, terminated.", 409: "The agent is the CEO." },
     async handle({ c, ctx, scope }) {
       return c.json(await terminateAgent(ctx.store, scope.agent.id));
+    },
+  }),
+  route<AgentScope>({
+    method: "patch",
+    path: "/api/agents/{id}/model",
+    summary:
+      "Switch the agent's model (MC-13). The model must be enabled on its connector. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
+    access: "operator",
+    scope: agentScope,
+    body: { spec: SET_MODEL_BODY },
+    responses: {
+      200: "{ agent, from, changed, live }: the agent with its model, the model before, whether it changed, and what the live session did (switch, handoff-then-switch, or no live session).",
+      409: "The live session refused the switch (a turn is running, a recovery is in flight), or the agent is terminated. Nothing was written.",
+    },
+    async handle({ c, ctx, scope, body }) {
+      const live = ctx.wakes.liveSession(scope.agent.id);
+      const change = await setAgentModel(ctx.store, { agentId: scope.agent.id, model: (body as { model: string }).model, live });
+      return c.json(change);
     },
   }),
   route<AgentScope>({

@@ -29,7 +29,7 @@ export interface RouteInput<S> {
 }
 
 export interface RouteSpec<S extends Scope | undefined = any> {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "patch" | "delete";
   /** OpenAPI style: /api/companies/{id} */
   path: string;
   summary: string;

@@ -132,6 +132,14 @@ export function agentContract(store: GetStore): void {
       await expect(store().setAgentStatus("missing", "terminated")).rejects.toBeInstanceOf(StoreError);
     });
 
+    it("changes model (MC-13)", async () => {
+      await seed(store());
+      await store().insertAgent(agent("a"));
+      await store().setAgentModel("a", "other-model-1");
+      expect((await store().getAgent("a"))?.model).toBe("other-model-1");
+      await expect(store().setAgentModel("missing", "other-model-1")).rejects.toBeInstanceOf(StoreError);
+    });
+
     it("rejects a duplicate id with a ConflictError naming it", async () => {
       await seed(store());
       await store().insertAgent(agent("cto"));

@@ -5,7 +5,8 @@ import { type AssistantMessage, type Message, streamSimple } from "@mariozechner
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import type { ToolDefinition } from "../../agent/tool.js";
-import { buildHandoff, type ModelSwitchVerdict, SessionLock, switchModel } from "../../context/index.js";
+import { buildHandoff, type CompressionTrigger, decideCompression, type ModelSwitchVerdict, SessionLock, switchModel } from "../../context/index.js";
+import { utf8Length } from "../../context/utf8-bytes.js";
 import { errorMessage, UserInputError } from "../../errors.js";
 import { placeAnthropicCacheBreakpoints } from "../../prompt/anthropic-breakpoints.js";
 import type { PromptSegment } from "../../prompt/assemble.js";
@@ -19,6 +20,8 @@ import { type Compactor, digestCompactor, PI_HANDOFF_OPTIONS } from "./compactor
 import { compactionCut, estimateTokens, PiWindow } from "./context-window.js";
 import { createPiTranslatorState, translatePiEvent } from "./translate.js";
 import { type PiRoute, toPiModel } from "./pi-model.js";
+import { DEFAULT_PROMPT_TIMEOUT_MS, rehearsalPromptTimeoutOf, withPromptTimeout } from "./prompt-timeout.js";
+import { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget, RequestBytes } from "./request-bytes.js";
 
 export interface PiAgentOptions {
   route?: PiRoute;
@@ -34,7 +37,23 @@ export interface PiAgentOptions {
   compactThreshold?: number;
   /** Pi's native compaction step (MC-8); default: a code-built digest, no model call. */
   compactor?: Compactor;
+  /**
+   * MC-11: a model call that produces nothing for this long is aborted, and the next send starts
+   * from a handoff. Default 10 minutes; connectors override it with `config.promptTimeoutMs`.
+   */
+  promptTimeoutMs?: number;
+  /** MC-12: the request byte budget and what counts as an oversized inline image. */
+  byteBudget?: Partial<PiByteBudget>;
 }
+
+function positive(name: string, value: number | undefined): void {
+  if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+    throw new UserInputError(`${name} must be a positive number (got ${typeof value === "number" ? value : JSON.stringify(value)})`);
+  }
+}
+
+/** Thrown inside the model-call preparation when the compression decision fails closed (MC-12). */
+class CompressionRefused extends Error {}
 
 /** The one factory point where company tools become Pi tools. */
 export function toPiTool(tool: ToolDefinition): AgentTool {
@@ -86,12 +105,23 @@ export class PiAgent extends BaseAgent {
   /** Events of work done between turns (a model switch's handoff), reported with the next turn. */
   #pending: AgentEvent[] = [];
   #baseTokens: number | undefined;
+  #baseBytes: number | undefined;
+  readonly #bytes: RequestBytes;
+  /** Failed calls our prompt timeout produced (MC-11): recognised by identity, never by their text. */
+  readonly #timedOut = new WeakSet<object>();
+  /** Why the compression decision refused this turn's call, when it did (MC-12). */
+  #refused: string | undefined;
 
   constructor(config: SessionConfig, options: PiAgentOptions = {}) {
     super(config);
     if (options.compactThreshold !== undefined && !(Number.isFinite(options.compactThreshold) && options.compactThreshold > 0 && options.compactThreshold <= 1)) {
       throw new UserInputError(`compaction threshold must be a fraction in (0, 1], e.g. 0.9 (got ${options.compactThreshold})`);
     }
+    positive("Pi prompt timeout (config.promptTimeoutMs, in ms)", options.promptTimeoutMs);
+    positive("request byte budget (byteBudget.requestBytes)", options.byteBudget?.requestBytes);
+    positive("oversized image size (byteBudget.oversizedImageBytes)", options.byteBudget?.oversizedImageBytes);
+    this.#bytes = new RequestBytes({ ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget });
+    const promptTimeoutMs = options.promptTimeoutMs ?? rehearsalPromptTimeoutOf(options.streamFn) ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#context = new SessionContext({ harness: "pi", model: config.model, ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}) });
     this.#turns = new ProductTurns(config.sessionId);
     this.#compactor = options.compactor ?? digestCompactor;
@@ -99,6 +129,9 @@ export class PiAgent extends BaseAgent {
     this.prefixGuard = new StablePrefixGuard(options.segments);
     const inner = options.streamFn ?? streamSimple;
     const onModelCall = options.onModelCall;
+    // Every model call runs under the Pi prompt timeout (MC-11).
+    const timed: StreamFn = (model, context, streamOptions) =>
+      withPromptTimeout(model, promptTimeoutMs, streamOptions?.signal, (signal) => inner(model, context, { ...streamOptions, signal }), (failed) => this.#timedOut.add(failed));
     // Every model call passes the stable-prefix check first (MC-3): a drifted system prompt or tool
     // list fails the turn closed, with an error event, before anything reaches the provider.
     const guarded: StreamFn = (model, context, streamOptions) => {
@@ -110,9 +143,9 @@ export class PiAgent extends BaseAgent {
         throw error;
       }
       onModelCall?.(prefix);
-      if (model.api !== "anthropic-messages") return inner(model, context, streamOptions);
+      if (model.api !== "anthropic-messages") return timed(model, context, streamOptions);
       const onPayload = streamOptions?.onPayload;
-      return inner(model, context, {
+      return timed(model, context, {
         ...streamOptions,
         onPayload: async (payload, m) => placeAnthropicCacheBreakpoints((await onPayload?.(payload, m)) ?? payload),
       });
@@ -190,6 +223,8 @@ export class PiAgent extends BaseAgent {
   #beforeModelCall(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]> {
     return this.#lock.run(async () => {
       this.#callsInTurn += 1;
+      // MC-12: the one compression decision at the next send (the session's opening never runs it).
+      this.#compress("next-send", messages);
       // MC-8: Pi compacts natively at contextWindow − reserveTokens (frozen at start/resume).
       if (!this.#context.needsRollover && this.#context.tokensInWindow >= this.#context.compactAt) {
         await this.#compact(messages, "threshold", signal);
@@ -201,11 +236,11 @@ export class PiAgent extends BaseAgent {
     });
   }
 
-  /** Pi's native compaction of the window (MC-8): events consumed for usage, UI and the digest. */
-  async #compact(messages: AgentMessage[], reason: "threshold" | "overflow", signal?: AbortSignal): Promise<void> {
+  /** Pi's native compaction of the window (MC-8): events consumed for usage, UI and the digest. True when it rebuilt the window. */
+  async #compact(messages: AgentMessage[], reason: "threshold" | "overflow", signal?: AbortSignal): Promise<boolean> {
     const view = this.#window.view(messages);
     const cut = compactionCut(view, (m) => this.#window.isBootstrap(m));
-    if (cut === undefined) return; // nothing before the latest exchange: Pi has nothing to compact
+    if (cut === undefined) return false; // nothing before the latest exchange: Pi has nothing to compact
     const emit = this.emitCurrent;
     const start: AgentEvent = { type: "compaction_start", reason };
     emit?.(start);
@@ -236,6 +271,46 @@ export class PiAgent extends BaseAgent {
     emit?.(end);
     // The one classifier decides: deterministic latches, transient retries natively next call (MC-9).
     this.#context.consume(end, details);
+    return end.ok;
+  }
+
+  /**
+   * MC-12: one decision over the live window, then its action. Strip → oversized inline images
+   * become placeholders in the transcript. Handoff rebuild → the rollover latch, so the one
+   * rollover path runs at this send's preparation (or the next send's, after a terminal error).
+   * Fail closed at a send → an error event and the call is refused; at a terminal error the turn is
+   * failing already. No model call either way.
+   */
+  #compress(trigger: Exclude<CompressionTrigger, "open">, messages: AgentMessage[], terminalOverflow = false): void {
+    this.#baseBytes ??= utf8Length(this.config.systemPrompt) + utf8Length(JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))));
+    const measured = this.#bytes.measure(this.#baseBytes, this.#window.view(messages));
+    const controller = this.#context.controller;
+    const decision = decideCompression({
+      harness: "pi",
+      remote: controller.remote,
+      trigger,
+      byteBudget: { limit: this.#bytes.limit, used: measured.bytes },
+      occupancy: controller.occupancy(),
+      terminalOverflow,
+      deterministicCompactFailure: controller.needsRollover && controller.digest().lastResult === "deterministic",
+      strippableImages: measured.images.map(({ id, bytes }) => ({ id, bytes })),
+    });
+    if (decision.action === "none") return;
+    const event: EventOf<"compression"> = { type: "compression", trigger, action: decision.action, reason: `MC-12: ${decision.reason}`, bytes: measured.bytes, byteLimit: this.#bytes.limit };
+    if (decision.action === "strip-images") {
+      const ids = new Set(decision.imageIds);
+      const images = measured.images.filter((image) => ids.has(image.id));
+      this.#bytes.strip(images);
+      event.strippedImages = images.length;
+      event.bytesFreed = measured.bytes - this.#bytes.measure(this.#baseBytes, this.#window.view(messages)).bytes;
+    }
+    this.emitCurrent?.(event);
+    if (decision.action === "handoff-rebuild") this.#context.requestRollover(event.reason);
+    if (decision.action === "fail-closed" && trigger === "next-send") {
+      this.#refused = event.reason;
+      this.emitCurrent?.({ type: "error", message: `the request was not sent: ${event.reason}`, code: "compression_fail_closed" });
+      throw new CompressionRefused(event.reason);
+    }
   }
 
   /**
@@ -274,6 +349,15 @@ export class PiAgent extends BaseAgent {
    */
   async #recover(failed: AssistantMessage, emit: Emit, turn: ProductTurn, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
     const text = failed.errorMessage ?? "the model call failed";
+    const empty = failed.content.every((b) => b.type === "text" && b.text === "");
+    if (this.#refused !== undefined) {
+      // The compression decision refused the call before it was sent (MC-12): nothing to recover.
+      const reason = this.#refused;
+      this.#refused = undefined;
+      if (empty) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
+      turn.failed(reason);
+      return undefined;
+    }
     this.#recovering = true;
     try {
       const decision = decideRecovery({
@@ -282,14 +366,19 @@ export class PiAgent extends BaseAgent {
         evidence: this.#evidence.evidence(),
         replaysDone: turn.attempts - 1,
         afterCompactionRollover: this.#context.needsRollover,
+        promptTimeout: this.#timedOut.has(failed),
       });
       emit({ type: "recovery", action: decision.action, reason: decision.reason });
+      // MC-11: a Pi prompt timeout hands off at the next send, through the one rollover path.
+      if (decision.handoff) this.#context.requestRollover(decision.reason);
+      let rebuilt = false;
       if (decision.kind === "context-overflow") {
         // The failed call carried nothing: drop it, as Pi does before recovering, then compact.
-        if (failed.content.every((b) => b.type === "text" && b.text === "")) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
-        await this.#lock.run(async () => {
-          await this.#compact(this.agent.state.messages, "overflow", signal);
+        if (empty) this.agent.state.messages = this.agent.state.messages.slice(0, -1);
+        rebuilt = await this.#lock.run(async () => {
+          const ok = await this.#compact(this.agent.state.messages, "overflow", signal);
           this.#materializeWindow();
+          return ok;
         });
       }
       if (signal.aborted) {
@@ -297,6 +386,11 @@ export class PiAgent extends BaseAgent {
         return undefined;
       }
       if (decision.action !== "replay") {
+        // MC-12 at a terminal error. Timeouts and network failures never trigger it (MC-11); an
+        // overflow Pi's native compaction already rebuilt (MC-8) no longer breaks the token budget.
+        if (decision.kind === "context-overflow" || decision.kind === "other") {
+          await this.#lock.run(async () => this.#compress("terminal-error", this.agent.state.messages, decision.kind === "context-overflow" && !rebuilt));
+        }
         turn.failed(text);
         return undefined;
       }
@@ -312,6 +406,7 @@ export class PiAgent extends BaseAgent {
     const turn = this.#turns.begin();
     this.#evidence.reset();
     this.#callsInTurn = 0;
+    this.#refused = undefined;
     const emitTurn: Emit = (event) => {
       this.#evidence.observe(event);
       emit(event);
