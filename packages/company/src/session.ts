@@ -1,6 +1,7 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type ToolDefinition, UserInputError } from "@cadre/core";
+import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type StreamFn, type ToolDefinition, UserInputError } from "@cadre/core";
+import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
 import { claudeCodeSessionOptions, codexSessionOptions } from "./harness-connectors.js";
@@ -23,6 +24,11 @@ export interface SessionInput {
   /** Failure rehearsal, offline connector only: faults injected at the provider boundary (`--faults`). */
   faults?: readonly FaultName[];
   env?: NodeJS.ProcessEnv;
+  /**
+   * Wraps the model call (evals' record/replay cassettes): the scripted model (with its faults) on
+   * the offline connector, pi-ai's streamSimple on a vendor one. Pi-routed connectors only.
+   */
+  wrapStreamFn?: (inner: StreamFn) => StreamFn;
   /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
   dataDir?: string;
   /** The run this session belongs to (codex: hires through `cadre mcp` are recorded against it). */
@@ -31,40 +37,51 @@ export interface SessionInput {
   cadreCommand?: readonly string[];
 }
 
+const PI_ROUTED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai", "openai-compatible"]);
+
+/** Harnesses that run their own loop call the model themselves: there is no model call to wrap. */
+export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, agentName: string): void {
+  if (PI_ROUTED.has(connector.kind)) return;
+  throw new UserInputError(`cassettes record Pi-routed connectors only (${[...PI_ROUTED].join(", ")}); ${agentName} runs on "${connector.id}" (${connector.kind}), whose harness calls the model itself`);
+}
+
 export function createSession(input: SessionInput): BaseAgent {
+  if (input.wrapStreamFn) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;
   const state = readiness(input.connector, env);
   if (!state.ready) throw new UserInputError(`connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`);
   const config: SessionConfig = { sessionId: input.sessionId, systemPrompt: input.systemPrompt, model: resolveModel(input.agent.model), tools: input.tools };
-  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector) };
+  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector), ...(input.connector.config["promptTimeoutMs"] !== undefined ? { promptTimeoutMs: input.connector.config["promptTimeoutMs"] as number } : {}) }; // MC-11: PiAgent validates it
   if (input.faults?.length && input.connector.kind !== "offline") {
     throw new UserInputError(`--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`);
   }
+  const wrap = input.wrapStreamFn ?? ((inner: StreamFn) => inner);
   switch (input.connector.kind) {
     case "offline": {
       const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
-      const streamFn = createScriptedStreamFn({ script, seed: input.seed });
-      if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn });
+      const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
+      if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn: wrap(streamFn) });
       const faulted = injectFaults(input.faults, { streamFn });
-      return new PiAgent(config, { ...prefix, streamFn: faulted.streamFn, compactor: faulted.compactor });
+      return new PiAgent(config, { ...prefix, streamFn: wrap(faulted.streamFn), compactor: faulted.compactor });
     }
     case "anthropic":
     case "openai": {
       const keyEnv = keyEnvOf(input.connector);
-      return new PiAgent(config, { ...prefix, getApiKey: () => (keyEnv ? env[keyEnv] : undefined) });
+      // streamSimple is PiAgent's default; passed explicitly so a wrapper has something to wrap.
+      return new PiAgent(config, { ...prefix, streamFn: wrap(streamSimple), getApiKey: () => (keyEnv ? env[keyEnv] : undefined) });
     }
     case "openai-compatible": {
       const keyEnv = keyEnvOf(input.connector);
       const baseUrl = String(input.connector.config["baseUrl"]);
       // Local servers usually need no key; pi-ai's OpenAI client still wants a non-empty one.
-      return new PiAgent(config, { ...prefix, route: { baseUrl }, getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed" });
+      return new PiAgent(config, { ...prefix, route: { baseUrl }, streamFn: wrap(streamSimple), getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed" });
     }
     // Harnesses that run their own loop: the company tools reach Claude Code as an in-process MCP
     // server built from `tools`, and Codex through `cadre mcp --agent ID` (the same definitions).
     case "claude-code":
-      return new ClaudeCodeAgent(config, claudeCodeSessionOptions(input, env));
+      return new ClaudeCodeAgent(config, { ...claudeCodeSessionOptions(input, env), ...compactThresholdOf(input.connector) });
     case "codex":
-      return new CodexAgent(config, codexSessionOptions(input, env));
+      return new CodexAgent(config, { ...codexSessionOptions(input, env), ...compactThresholdOf(input.connector) });
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }

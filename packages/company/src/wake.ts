@@ -2,14 +2,14 @@
 // usage recorded. Code decides the mode, the trigger and the governance; the model only acts.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentEvent, type FaultName, type Script, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
+import { type AgentEvent, type BaseAgent, type FaultName, type Script, type StreamFn, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
 import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";
-import { buildAgentPrompt } from "./prompts/build.js";
+import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { ceoCue, memberCue, type WakeTrigger } from "./prompts/cues.js";
-import { createSession } from "./session.js";
+import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
 import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
@@ -28,6 +28,8 @@ export interface WakeOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Called once the run row exists (so a caller can show or cancel it). */
   onStart?: (info: { run: RunRow; cue: string; cueTokens: number; mode: CeoMode }) => void;
+  /** Called with the live session before its turn starts (the server's model switch reaches it, MC-13). */
+  onSession?: (session: BaseAgent) => void;
   /** Prompt profile of this wake (C4-7); default: the company's settings.profile. Members always run semantic. */
   profile?: PromptProfile;
   /** Base URL of a running Cadre API. The legacy profile needs it: its CEO hires by HTTP against it. */
@@ -36,6 +38,10 @@ export interface WakeOptions {
   signal?: AbortSignal;
   /** Failure rehearsal on the offline connector (`--faults`): faults injected at the provider boundary. */
   faults?: readonly FaultName[];
+  /** Wraps the CEO's or member's model call (evals' cassettes); Pi-routed connectors only (see session.ts). */
+  wrapStreamFn?: (inner: StreamFn) => StreamFn;
+  /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
+  modeDocument?: ModeDocumentEdit;
 }
 
 export interface WakeResult {
@@ -90,13 +96,16 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   if (options.faults?.length && connector.kind !== "offline") {
     throw new UserInputError(`--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`);
   }
+  if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   const mode = state.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile = options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
   const cue = apiUrl !== undefined ? legacyCue(apiUrl, agent.companyId) : agent.isCeo ? ceoCue(mode, trigger) : memberCue(agent.role);
-  const prompt = buildAgentPrompt({ state, agent, mode, memoryIndex: await readMemoryIndex(options.dataDir, agent.id) });
+  const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
+  // Readiness in the prompt and in hire_agent is computed against the wake's environment.
+  const prompt = buildAgentPrompt({ state, agent, mode, memoryIndex, ...(options.env ? { env: options.env } : {}), ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}) });
 
   const runId = newId("run");
   const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile, cue });
@@ -126,15 +135,17 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       connector,
       systemPrompt: prompt.systemPrompt,
       segments: prompt.segments,
-      tools: legacy ? legacy.tools : companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId }),
+      tools: legacy ? legacy.tools : companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId, ...(options.env ? { env: options.env } : {}) }),
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       runId,
     });
+    options.onSession?.(session);
     const events = session.send(cue);
     cancel = () => session.cancel();
     if (options.signal?.aborted) cancel();

@@ -1,8 +1,9 @@
 // The harness's three jobs, as the CLI (and tests, and CI scripts) call them: run a profile over
 // the scenarios, record that run as a baseline, evaluate a candidate against a baseline.
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { defaultEnabledModels, readiness } from "@cadre/company";
+import { defaultEnabledModels, keyEnvOf, readiness } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
@@ -12,12 +13,17 @@ import { writeRecording } from "./recording/write.js";
 import { type ReportFiles, writeReport } from "./report/write.js";
 import { breakNamed, BREAKS } from "./runner/breaks.js";
 import { profileDriver } from "./runner/profiles.js";
-import { runSuite, type SuiteResult } from "./runner/run-suite.js";
+import { runSuite, type SuiteOptions, type SuiteResult } from "./runner/run-suite.js";
 import { freshRunSeed } from "./runner/seeds.js";
 import { loadScenarios } from "./scenario/load.js";
 import type { Trace } from "./trace/types.js";
 
 export const CEO_CONNECTORS = ["offline", "anthropic", "openai"] as const;
+export const CASSETTE_MODES = ["off", "record", "replay"] as const;
+export type CassetteSetting = (typeof CASSETTE_MODES)[number];
+
+/** What a replay puts in the environment for a vendor key that is not set: readiness needs one, nothing sends it. */
+export const REPLAY_PLACEHOLDER_KEY = "cadre-replay-placeholder";
 
 export interface RunOptions {
   profile: string;
@@ -35,7 +41,13 @@ export interface RunOptions {
   /** Only these scenario ids. */
   only?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Record every model answer to cassettesDir, or answer from there only (replay); default off. */
+  cassettes?: CassetteSetting;
+  /** Required when cassettes is not off (record and run default it: see recordBaseline, evaluateCandidate). */
+  cassettesDir?: string;
   onProgress?: (p: { done: number; total: number; trace: Trace }) => void;
+  /** Things the run did that a reader should know (e.g. placeholder keys under replay). */
+  onNotice?: (text: string) => void;
 }
 
 export function defaultConcurrency(): number {
@@ -48,10 +60,12 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
   if (!(CEO_CONNECTORS as readonly string[]).includes(connector)) throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
   const broken = options.break === undefined ? undefined : breakNamed(options.break);
   if (options.break !== undefined && !broken) throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
-  if (broken && connector !== "offline") throw new UserInputError(`a break wraps the offline CEO; it cannot be combined with the ${connector} connector`);
+  if (broken?.wrapStream && connector !== "offline") throw new UserInputError(`the break "${broken.name}" edits the offline CEO's requests; it cannot be combined with the ${connector} connector`);
+  const cassettes = await cassetteConfig(options);
+  const env = cassettes?.mode === "replay" ? replayEnv(options.env ?? process.env, options.onNotice) : (options.env ?? process.env);
   if (connector !== "offline") {
     const kind = connector as "anthropic" | "openai";
-    const ready = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, options.env ?? process.env);
+    const ready = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, env);
     if (!ready.ready) throw new UserInputError(`the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`);
   }
   const profile = profileDriver(options.profile);
@@ -62,15 +76,47 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
     seed: options.seed ?? freshRunSeed(),
     concurrency: options.concurrency ?? defaultConcurrency(),
     profile,
-    env: options.env ?? process.env,
+    env,
     ...(broken ? { break: broken } : {}),
+    ...(cassettes ? { cassettes } : {}),
     ...(connector !== "offline" ? { ceoKind: connector as "anthropic" | "openai" } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }
 
+async function cassetteConfig(options: RunOptions): Promise<SuiteOptions["cassettes"]> {
+  const mode = options.cassettes ?? "off";
+  if (!(CASSETTE_MODES as readonly string[]).includes(mode)) throw new UserInputError(`cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${mode}")`);
+  if (mode === "off") return undefined;
+  const dir = options.cassettesDir;
+  if (!dir) throw new UserInputError(`cassettes ${mode} needs a cassette directory`);
+  if (mode === "replay" && !(await stat(dir).catch(() => undefined))?.isDirectory()) {
+    throw new UserInputError(`${dir}: no cassettes to replay (record them with --cassettes record, or name them with --cassettes-dir)`);
+  }
+  return { mode, dir };
+}
+
+/**
+ * A replay answers from cassettes and never calls a vendor, but readiness (the seeded CEO, the
+ * prompt's connector list, hire_agent) still asks for the key: an unset vendor key gets a
+ * placeholder, so a replayed connector counts as ready as it did when it was recorded.
+ */
+function replayEnv(env: NodeJS.ProcessEnv, notice?: (text: string) => void): NodeJS.ProcessEnv {
+  const out = { ...env };
+  const filled: string[] = [];
+  for (const kind of ["anthropic", "openai"] as const) {
+    const name = keyEnvOf({ kind, config: {} });
+    if (name && !out[name]) {
+      out[name] = REPLAY_PLACEHOLDER_KEY;
+      filled.push(name);
+    }
+  }
+  if (filled.length > 0) notice?.(`replay: ${filled.join(", ")} set to a placeholder for readiness only; no model is called`);
+  return out;
+}
+
 export async function recordBaseline(options: RunOptions & { out: string }): Promise<{ result: SuiteResult; manifest: RecordingManifest }> {
-  const result = await runProfile(options);
+  const result = await runProfile({ ...options, cassettesDir: options.cassettesDir ?? join(options.out, "cassettes") });
   return { result, manifest: await writeRecording(options.out, result) };
 }
 
@@ -101,8 +147,11 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
   const baseline = await readRecording(options.baseline);
   // By default sample i of a scenario reuses the baseline's seed for it (common random numbers):
   // the offline model then draws the same plan, so a difference is the candidate's, not chance's.
-  const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed });
-  await writeRecording(join(options.out, "candidate"), result);
+  const candidateDir = join(options.out, "candidate");
+  // Replay answers from the baseline's cassettes; a recording goes beside the candidate's traces.
+  const cassettesDir = options.cassettesDir ?? join(options.cassettes === "replay" ? options.baseline : candidateDir, "cassettes");
+  const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
+  await writeRecording(candidateDir, result);
   const report = compareRuns(baseline, result, { ...DEFAULT_COMPARE_SETTINGS, ...options.settings });
   return { report, files: await writeReport(options.out, report), baseline };
 }

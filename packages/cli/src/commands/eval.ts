@@ -3,6 +3,8 @@
 import {
   BREAKS,
   BUILTIN_SCENARIOS_DIR,
+  CASSETTE_MODES,
+  type CassetteSetting,
   CEO_CONNECTORS,
   type CompareSettings,
   compareRecordings,
@@ -49,7 +51,15 @@ Run options:
   --connector ID       the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline; others need their API key)
   --scenarios DIR      scenario directory, repeatable (default ${BUILTIN_SCENARIOS_DIR})
   --only ID,ID         only these scenarios
-  --break NAME         a deliberately broken candidate: ${Object.values(BREAKS).map((b) => `${b.name} (${b.description})`).join("; ")}
+  --break NAME         a deliberately broken candidate (the gate it must fail in brackets):
+${Object.values(BREAKS).map((b) => `                         ${b.name} [${b.expectedFailure}]: ${b.description}`).join("\n")}
+  --cassettes MODE     ${CASSETTE_MODES.join(" | ")} (default off). record: store every model answer, keyed by the
+                       normalised request, under the recording's cassettes/ (record: --out DIR/cassettes; run:
+                       --out DIR/candidate/cassettes). replay: answer from cassettes only (run: the baseline's
+                       cassettes/), offline and with no key; a request never recorded stops the run naming its
+                       scenario, sample and key. Replayed samples are marked "replayed": their usage and latency
+                       are the recording's, not live evidence. Pi-routed connectors only (offline, anthropic, openai)
+  --cassettes-dir DIR  where cassettes are recorded or replayed from, instead of the default above
 Compare options:
   --out DIR            report directory (default ${DEFAULT_OUT})
   --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
@@ -70,6 +80,8 @@ const OPTIONS = {
   scenarios: { type: "string", multiple: true },
   only: { type: "string" },
   break: { type: "string" },
+  cassettes: { type: "string" },
+  "cassettes-dir": { type: "string" },
   out: { type: "string" },
   baseline: { type: "string" },
   candidate: { type: "string" },
@@ -96,22 +108,31 @@ function allowOnly(sub: string, values: Values, allowed: string[]): void {
   if (extra.length > 0) throw new UsageError(`eval ${sub}: --${extra[0]} does not apply here (see cadre eval --help)`);
 }
 
-const RUN_KEYS = ["profile", "samples", "seed", "concurrency", "connector", "scenarios", "only", "break"];
+const RUN_KEYS = ["profile", "samples", "seed", "concurrency", "connector", "scenarios", "only", "break", "cassettes", "cassettes-dir"];
 const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
 
 function runOptions(sub: string, values: Values, io: CliIO) {
+  if (values["cassettes-dir"] !== undefined && (values.cassettes ?? "off") === "off") throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record or --cassettes replay`);
   return {
     profile: need(sub, "profile", values.profile),
     samples: wholeNumber("samples", values.samples, 1) ?? 8,
     env: io.env,
     onProgress: (p: Parameters<typeof progressLine>[0]) => io.err(progressLine(p)),
+    onNotice: (text: string) => io.err(`${text}\n`),
     ...(values.seed !== undefined ? { seed: wholeNumber("seed", values.seed, 0) as number } : {}),
     ...(values.concurrency !== undefined ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number } : {}),
     ...(values.connector !== undefined ? { connector: values.connector } : {}),
     ...(values.scenarios ? { scenarioDirs: values.scenarios } : {}),
     ...(values.only ? { only: values.only.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
     ...(values.break !== undefined ? { break: values.break } : {}),
+    ...(values.cassettes !== undefined ? { cassettes: cassetteSetting(values.cassettes) } : {}),
+    ...(values["cassettes-dir"] !== undefined ? { cassettesDir: values["cassettes-dir"] } : {}),
   };
+}
+
+function cassetteSetting(raw: string): CassetteSetting {
+  if (!(CASSETTE_MODES as readonly string[]).includes(raw)) throw new UsageError(`eval: --cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${raw}")`);
+  return raw as CassetteSetting;
 }
 
 function compareSettings(values: Values): Partial<CompareSettings> {
@@ -168,7 +189,8 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       const { result, manifest } = await recordBaseline({ ...runOptions("record", values, io), out });
       const traces = [...result.traces.values()].flat();
       io.out(`recorded ${manifest.scenarios.length} scenarios × ${manifest.samples} samples (profile ${manifest.profile} on ${manifest.connector}, seed ${manifest.seed}) in ${out}\n`);
-      io.out(`${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires\n`);
+      const replayed = traces.filter((t) => t.source === "replayed").length;
+      io.out(`${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires${replayed ? `, ${replayed} replayed from cassettes` : ""}\n`);
       if (values.json) io.out(`${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id) })}\n`);
       return 0;
     }

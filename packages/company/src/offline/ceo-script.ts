@@ -123,7 +123,10 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
   // Drafting a strategy with a team below the smallest reasonable size (three), a model fills the
   // roles the goal clearly needs first; a hire it cannot make there is no reason not to file.
   const missing = Math.max(0, MIN_TEAM - view.directory.filter((m) => !m.self).length);
-  const planned = view.mode === "strategy-drafting" ? (canHire ? plan.roles.slice(0, missing) : []) : needsHires ? plan.roles : [];
+  const instructed = view.mode === "strategy-drafting" ? (canHire ? plan.roles.slice(0, missing) : []) : needsHires ? plan.roles : [];
+  // Instructions that never say to hire (a mode document that lost its hiring step) leave a model
+  // with a tool but no reason to build a team: it hires the one lead it cannot file without.
+  const planned = view.hiringInstructed ? instructed : view.mode === "team-building" && canHire ? plan.roles.slice(0, 1) : [];
   if (planned.length > 0 && !canHire) return text("I need to hire my team, but no way to hire is available to me in this session.");
 
   // Retry a refused hire once the refusal says how.

@@ -26,6 +26,8 @@ export interface PromptView {
   directory: MemberView[];
   operatorNote: string | undefined;
   tools: string[];
+  /** The instructions say to hire with hire_agent (only the mode documents name it in the system prompt). */
+  hiringInstructed: boolean;
 }
 
 const DEPARTMENT_WORDS = new Set(["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"]);
@@ -67,6 +69,7 @@ export function readPrompt(context: Context): PromptView {
     directory,
     operatorNote: line(system, "Operator's note"),
     tools: (context.tools ?? []).map((t) => t.name),
+    hiringInstructed: /\bhire_agent\b/.test(system),
   };
 }
 

@@ -17,7 +17,13 @@ export interface BuildPromptInput {
   memoryIndex: string | null;
   /** Remote sessions get no contacts segment (MC-3). */
   remote?: boolean;
+  /** Connector readiness is computed against this environment (the wake's); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Evals only: rewrites the CEO's mode document as a deliberately broken candidate would (the locked text is untouched). */
+  modeDocument?: ModeDocumentEdit;
 }
+
+export type ModeDocumentEdit = (mode: CeoMode, document: string) => string;
 
 function describeAgent(a: AgentRow, self: AgentRow): string {
   const parts = [a.role, a.department, `${a.connectorId}/${a.model}`].filter(Boolean);
@@ -38,7 +44,7 @@ function decisionLines(strategy: ApprovalRow | null): string[] {
   return lines;
 }
 
-export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: CeoMode): string {
+export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: CeoMode, env?: NodeJS.ProcessEnv): string {
   const lines = [
     "## Company",
     `Name: ${state.company.name}`,
@@ -48,7 +54,7 @@ export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: C
   if (agent.isCeo) lines.push(`Current phase: ${MODE_TITLES[mode]}`);
   lines.push("", "## Available connectors");
   for (const c of state.connectors) {
-    const r = readiness(c);
+    const r = readiness(c, env);
     lines.push(`- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`);
   }
   if (agent.isCeo) lines.push(...decisionLines(state.latestStrategy));
@@ -71,14 +77,15 @@ function recordValues(state: CompanyState, agent: AgentRow): string[] {
 export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   const { state, agent, mode } = input;
   const values = recordValues(state, agent);
-  const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${MODE_DOCUMENTS[mode]}` : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
+  const modeDocument = input.modeDocument ? input.modeDocument(mode, MODE_DOCUMENTS[mode]) : MODE_DOCUMENTS[mode];
+  const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}` : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
   const segments: SegmentInput[] = [
     { id: "harness-preset", text: HARNESS_PRESETS.pi },
     { id: "product-append", text: product, recordValues: values },
     { id: "memory-rules", text: MEMORY_RULES },
   ];
   if (!input.remote) segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
-  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode), recordValues: values });
+  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode, input.env), recordValues: values });
   const notes = input.memoryIndex?.trim() || "(no notes yet)";
   // MEMORY.md is the agent's own notes as read at session start: dated notes are its content.
   segments.push({ id: "memory-index", text: `## MEMORY.md\n${notes}`, recordValues: [notes] });

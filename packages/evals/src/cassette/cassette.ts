@@ -5,9 +5,9 @@
 // reported, so a run can never silently fall back to a live model.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssistantMessage, createAssistantMessageEventStream, type StreamFn } from "@cadre/core";
-import { atFile, child, fail, object, parseJson, requiredNumber, requiredString, schemaVersion } from "../data/fields.js";
-import { normaliseRequest, requestKey } from "./key.js";
+import { type AssistantMessage, createAssistantMessageEventStream, type StreamFn, UserInputError } from "@cadre/core";
+import { atFile, child, fail, object, parseJson, requiredNumber, requiredString, schemaVersion, stringList } from "../data/fields.js";
+import { normaliseRequest, remapVolatile, requestKey, volatileValues } from "./key.js";
 import { failedCall, replayMessage } from "./replay-stream.js";
 
 export type CassetteMode = "record" | "replay";
@@ -18,6 +18,8 @@ export interface CassetteEntry {
   key: string;
   /** The normalised request, kept so a miss can be diagnosed by diffing against it. */
   request: unknown;
+  /** The request's generated ids and loopback addresses, mapped onto a replay's (key.ts). */
+  volatiles: string[];
   response: AssistantMessage;
   latencyMs: number;
   recordedAt: string;
@@ -44,9 +46,22 @@ export interface CassetteOptions {
   inner?: StreamFn;
 }
 
+/** A replayed sample asked for an answer that was never recorded: the run stops here. */
+export class CassetteMissError extends UserInputError {
+  constructor(
+    readonly scenarioId: string,
+    readonly sample: number,
+    readonly key: string,
+    readonly dir: string,
+  ) {
+    super(`cassette miss: scenario ${scenarioId}, sample ${sample}: no recording for request ${key} in ${dir}. The candidate sent a request the recording never saw (a changed prompt, tool or seed); record again with --cassettes record`);
+    this.name = "CassetteMissError";
+  }
+}
+
 export function parseCassetteEntry(text: string, file: string): CassetteEntry {
   const at = atFile(file);
-  const o = object(parseJson(text, file), at, ["schemaVersion", "kind", "key", "request", "response", "latencyMs", "recordedAt"]);
+  const o = object(parseJson(text, file), at, ["schemaVersion", "kind", "key", "request", "volatiles", "response", "latencyMs", "recordedAt"]);
   schemaVersion(o, at, 1);
   requiredString(o, "kind", at, { oneOf: ["cadre-cassette"] });
   const response = object(o["response"] ?? fail(child(at, "response"), "is required"), child(at, "response"), Object.keys((o["response"] as object) ?? {}));
@@ -56,6 +71,7 @@ export function parseCassetteEntry(text: string, file: string): CassetteEntry {
     kind: "cadre-cassette",
     key: requiredString(o, "key", at, { pattern: /^[0-9a-f]{64}$/ }),
     request: o["request"],
+    volatiles: stringList(o, "volatiles", at) ?? [],
     response: response as unknown as AssistantMessage,
     latencyMs: requiredNumber(o, "latencyMs", at, { min: 0 }),
     recordedAt: requiredString(o, "recordedAt", at),
@@ -79,7 +95,7 @@ export function openCassette(options: CassetteOptions): Cassette {
     const entry = parseCassetteEntry(text, fileOf(key));
     if (entry.key !== key) fail(child(atFile(fileOf(key)), "key"), `is ${entry.key}, but the file is named for ${key}`);
     stats.replayed++;
-    return replayMessage(entry.response);
+    return replayMessage(remapVolatile(entry.response, entry.volatiles, volatileValues(context)));
   };
 
   const record: StreamFn = async (model, context, streamOptions) => {
@@ -95,7 +111,7 @@ export function openCassette(options: CassetteOptions): Cassette {
           // Written before the final event goes on, so a finished wake has its cassette on disk.
           if (final.stopReason !== "aborted") {
             await mkdir(options.dir, { recursive: true });
-            const entry: CassetteEntry = { schemaVersion: 1, kind: "cadre-cassette", key: requestKey(request), request, response: final, latencyMs: Math.round(performance.now() - started), recordedAt: new Date().toISOString() };
+            const entry: CassetteEntry = { schemaVersion: 1, kind: "cadre-cassette", key: requestKey(request), request, volatiles: volatileValues(context), response: final, latencyMs: Math.round(performance.now() - started), recordedAt: new Date().toISOString() };
             await writeFile(fileOf(entry.key), `${JSON.stringify(entry, null, 1)}\n`);
             stats.recorded++;
           }

@@ -4,7 +4,7 @@
 // salt separates samples: sample 3 replays sample 3's answers, not sample 0's.
 import type { PiContext } from "@cadre/core";
 import { hashOf } from "../data/hash.js";
-import { normaliseArgs } from "../trace/normalise.js";
+import { ID, LOOPBACK, normaliseArgs } from "../trace/normalise.js";
 
 type Message = PiContext["messages"][number];
 
@@ -15,6 +15,10 @@ export interface NormalisedRequest {
   tools: Array<{ name: string; description: string; parameters: unknown }>;
   messages: unknown[];
 }
+
+/** Record timestamps a tool result may echo (e.g. an HTTP response's createdAt). */
+const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\b/g;
+const untimed = (text: string) => text.replace(TIMESTAMP, "<time>");
 
 function normaliseMessage(message: Message, callIds: Map<string, string>): unknown {
   const callId = (id: string) => {
@@ -32,7 +36,7 @@ function normaliseMessage(message: Message, callIds: Map<string, string>): unkno
         ),
       };
     case "toolResult":
-      return { role: "toolResult", toolCallId: callId(message.toolCallId), toolName: message.toolName, isError: message.isError, content: message.content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : { type: "image", sha256: hashOf(c.data) })) };
+      return { role: "toolResult", toolCallId: callId(message.toolCallId), toolName: message.toolName, isError: message.isError, content: message.content.map((c) => (c.type === "text" ? { type: "text", text: untimed(c.text) } : { type: "image", sha256: hashOf(c.data) })) };
   }
 }
 
@@ -49,4 +53,46 @@ export function normaliseRequest(model: { provider: string; id: string }, contex
 
 export function requestKey(request: NormalisedRequest): string {
   return hashOf(request);
+}
+
+const VOLATILE = new RegExp(`${ID.source}|${LOOPBACK.source}`, "g");
+
+/** The texts a model reads in a request (where generated ids and ports can appear), in order. */
+function textsOf(context: PiContext): string[] {
+  const out = [context.systemPrompt ?? ""];
+  for (const m of context.messages) {
+    if (m.role === "user") out.push(typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
+    else if (m.role === "assistant") for (const b of m.content) out.push(b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : JSON.stringify(b.arguments));
+    else out.push(m.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
+  }
+  return out;
+}
+
+/**
+ * The distinct generated ids and loopback addresses of a request, in order of first appearance.
+ * Two requests with one key have them at the same places, so the recorded request's list maps
+ * onto the replayed one's: an answer that names the recorded company or server (a legacy CEO's
+ * fetch URL) is rewritten to name this run's.
+ */
+export function volatileValues(context: PiContext): string[] {
+  const seen = new Set<string>();
+  for (const text of textsOf(context)) for (const m of text.matchAll(VOLATILE)) seen.add(m[0]);
+  return [...seen];
+}
+
+/** Replaces recorded volatile values in every string of `value` with this run's. */
+export function remapVolatile<T>(value: T, recorded: readonly string[], current: readonly string[]): T {
+  const map = new Map<string, string>();
+  recorded.forEach((r, i) => {
+    const c = current[i];
+    if (c !== undefined && c !== r && !map.has(r)) map.set(r, c);
+  });
+  if (map.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return v.replace(VOLATILE, (m) => map.get(m) ?? m);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }

@@ -97,9 +97,15 @@ function g4Cell(c: ScenarioComparison): GateCell {
   };
 }
 
-function g5Cell(c: ScenarioComparison): GateCell {
+/** G5 weighs the cache rate: when it comes from cassettes, the evidence says it is not live. */
+function replayNote(traces: Trace[]): string {
+  const replayed = traces.filter((t) => t.source === "replayed").length;
+  return replayed === 0 ? "" : ` (usage of ${replayed}/${traces.length} candidate sample(s) replayed from cassettes: recorded, not live)`;
+}
+
+function g5Cell(c: ScenarioComparison, traces: Trace[]): GateCell {
   const problems = [...(c.passed ? [] : c.reasons), ...(c.candidate.httpHires > 0 ? [`${c.candidate.httpHires} hire(s) still via the legacy HTTP path`] : [])];
-  return { pass: problems.length === 0, evidence: problems.length === 0 ? `no regression; cache ${pct(c.cache.candidate)} vs ${pct(c.cache.baseline)}` : problems.join("; ") };
+  return { pass: problems.length === 0, evidence: problems.length === 0 ? `no regression; cache ${pct(c.cache.candidate)} vs ${pct(c.cache.baseline)}${replayNote(traces)}` : problems.join("; ") };
 }
 
 export function evaluateGates(input: GateInput): Gates {
@@ -107,7 +113,7 @@ export function evaluateGates(input: GateInput): Gates {
   const byId = new Map(comparisons.map((c) => [c.id, c]));
   const matrix = candidate.scenarios.map((loaded) => {
     const c = byId.get(loaded.scenario.id) as ScenarioComparison;
-    return { scenario: loaded.scenario.id, cells: { G1: g1Cell(input, loaded), G2: g2Cell(input, loaded), G3: g3Cell(c, settings), G4: g4Cell(c), G5: g5Cell(c) } };
+    return { scenario: loaded.scenario.id, cells: { G1: g1Cell(input, loaded), G2: g2Cell(input, loaded), G3: g3Cell(c, settings), G4: g4Cell(c), G5: g5Cell(c, candidate.traces.get(loaded.scenario.id) ?? []) } };
   });
   const cells = (g: GateId) => matrix.map((m) => ({ id: m.scenario, cell: m.cells[g] }));
   const failing = (g: GateId) => cells(g).filter((x) => x.cell.pass === false);
@@ -176,7 +182,7 @@ export function evaluateGates(input: GateInput): Gates {
   if (failing("G5").length > 0) g5Problems.push(`regressions: ${list(failing("G5"))}`);
   const g5: GateResult = {
     pass: g5Problems.length === 0,
-    evidence: [`${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points); ${http} hire(s) via HTTP`, ...g5Problems].join("; "),
+    evidence: [`${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`, ...g5Problems].join("; "),
   };
 
   return { gates: { G1: g1, G2: g2, G3: g3, G4: g4, G5: g5 }, matrix };

@@ -14,3 +14,14 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i] as number)).join("  ").trimEnd();
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
+
+const counts = (sources: Record<string, number>) =>
+  Object.entries(sources)
+    .map(([source, n]) => `${n} ${source}`)
+    .join(", ") || "none";
+
+/** Where the samples' answers came from; replayed usage and latency are the recording's, not live. */
+export function sourcesLine(sources: { baseline: Record<string, number>; candidate: Record<string, number> }): string {
+  const replayed = (sources.baseline["replayed"] ?? 0) + (sources.candidate["replayed"] ?? 0);
+  return `samples: baseline ${counts(sources.baseline)}; candidate ${counts(sources.candidate)}${replayed > 0 ? " — replayed samples answer from cassettes: their usage, cache and latency are the recording's, not live evidence" : ""}`;
+}

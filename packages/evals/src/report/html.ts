@@ -2,7 +2,7 @@
 // and attachable to a CI run. Every gate cell carries its evidence.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { fixed, mark, pct } from "./format.js";
+import { fixed, mark, pct, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 export function escapeHtml(text: string): string {
@@ -55,7 +55,8 @@ export function renderHtml(report: EvalReport): string {
 <h1>Behaviour evaluation <span class="badge ${report.passed ? "pass" : "fail"}">${report.passed ? "all gates pass" : `${failed.join(", ")} failed`}</span></h1>
 <p>Baseline <code>${escapeHtml(b.dir)}</code>: profile <b>${escapeHtml(b.profile)}</b> on ${escapeHtml(b.connector)}, ${b.samples} samples per scenario, seed ${b.seed}, recorded ${escapeHtml(b.createdAt)}.<br>
 Candidate: profile <b>${escapeHtml(c.profile)}</b> on ${escapeHtml(c.connector)}${c.break ? `, deliberately broken (<code>${escapeHtml(c.break)}</code>)` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}.<br>
-Tool coverage <b>${pct(report.toolCoverage)}</b> · initial cue ${report.baselineCueTokens} → <b>${report.cueTokens}</b> tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}.</p>
+Tool coverage <b>${pct(report.toolCoverage)}</b> · initial cue ${report.baselineCueTokens} → <b>${report.cueTokens}</b> tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}.<br>
+${escapeHtml(sourcesLine(report.sources))}.</p>
 <h2>Gates</h2>${gates}
 <h2>Gate matrix</h2>${matrix}
 <h2>Scenarios</h2>${htmlTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow), (i) => cls(report.scenarios[i]?.passed ?? null))}

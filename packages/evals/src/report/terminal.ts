@@ -1,7 +1,7 @@
 // The report as printed on the terminal: the scenario table, then the gate matrix.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { mark, pct, table } from "./format.js";
+import { mark, pct, sourcesLine, table } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 export function renderTerminal(report: EvalReport): string {
@@ -18,6 +18,7 @@ export function renderTerminal(report: EvalReport): string {
   lines.push(
     "",
     `tool coverage ${pct(report.toolCoverage)} · cue ${report.baselineCueTokens} → ${report.cueTokens} tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
+    sourcesLine(report.sources),
     "",
     "Gates",
     table(["gate", "result", "evidence"], GATE_IDS.map((g) => [g, mark(report.gates[g].pass), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`])),

@@ -1,7 +1,8 @@
-// Observes what the model is actually sent: a wrapper around the offline CEO's script that keeps
-// the first request's system prompt and tool list. Measuring the request itself (not a rebuilt
-// copy) means a profile that assembles its prompt differently is measured as it is.
-import type { Script, ScriptRequest } from "@cadre/core";
+// Observes what the model is actually sent: a stream-function wrapper that keeps the first
+// request's system prompt and tool list. Measuring the request itself (not a rebuilt copy) means a
+// profile that assembles its prompt differently is measured as it is, and it works the same for
+// the offline model, a live vendor and a replayed cassette.
+import type { StreamFn } from "@cadre/core";
 
 export interface CapturedRequest {
   systemPrompt: string;
@@ -9,22 +10,22 @@ export interface CapturedRequest {
 }
 
 export interface Capture {
-  script: Script;
+  wrap(inner: StreamFn): StreamFn;
   first(): CapturedRequest | undefined;
   calls(): number;
 }
 
-export function captureRequests(inner: Script): Capture {
+export function captureRequests(): Capture {
   let first: CapturedRequest | undefined;
   let calls = 0;
   return {
-    script: (request: ScriptRequest) => {
+    wrap: (inner) => (model, context, options) => {
       calls++;
       first ??= {
-        systemPrompt: request.context.systemPrompt ?? "",
-        tools: (request.context.tools ?? []).map((t) => ({ name: t.name, parameters: t.parameters })),
+        systemPrompt: context.systemPrompt ?? "",
+        tools: (context.tools ?? []).map((t) => ({ name: t.name, parameters: t.parameters })),
       };
-      return inner(request);
+      return inner(model, context, options);
     },
     first: () => first,
     calls: () => calls,

@@ -16,6 +16,19 @@ describe("bounded parallelism", () => {
     expect(peak).toBe(2);
     await expect(mapBounded([1], 0, async (x) => x)).rejects.toThrow(/concurrency/);
   });
+
+  it("starts no new task after one fails (a cassette miss ends the run), and reports that failure", async () => {
+    const started: number[] = [];
+    const run = mapBounded([0, 1, 2, 3, 4, 5], 2, async (x) => {
+      started.push(x);
+      await new Promise((r) => setTimeout(r, 5));
+      if (x === 1) throw new Error(`task ${x} failed`);
+      return x;
+    });
+    await expect(run).rejects.toThrow("task 1 failed");
+    await new Promise((r) => setTimeout(r, 30));
+    expect(started).toEqual([0, 1, 2]);
+  });
 });
 
 describe("sample seeds", () => {

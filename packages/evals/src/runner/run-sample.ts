@@ -1,7 +1,12 @@
 // One sample: a fresh in-memory store seeded with the scenario, one real CEO wake (real tools,
-// real Pi loop, the profile's offline CEO or a live connector), then the trace.
+// real Pi loop, the profile's offline CEO or a live connector), then the trace. The model call is
+// wrapped (outermost first): the break's request edit, the capture of what the model was shown,
+// and the cassette that records or replays the answer.
+import { join } from "node:path";
 import { loadCompanyState, type WakeResult, wakeAgent } from "@cadre/company";
+import type { StreamFn } from "@cadre/core";
 import { openStore } from "@cadre/store";
+import { type Cassette, CassetteMissError, type CassetteMode, openCassette } from "../cassette/cassette.js";
 import { checkSeededState } from "../scenario/check.js";
 import { seedScenario } from "../scenario/seed.js";
 import type { LoadedScenario } from "../scenario/types.js";
@@ -13,42 +18,66 @@ import type { ProfileDriver } from "./profiles.js";
 
 export interface SampleConfig {
   profile: ProfileDriver;
-  /** A deliberate break of the candidate (offline CEO only). */
+  /** A deliberate break of the candidate. */
   break?: Break;
   /** Run the CEO on a real connector of this kind; default: the scenario's (offline). */
   ceoKind?: "anthropic" | "openai";
+  /** Record every model answer under dir/<scenario>/, or answer from there only (replay). */
+  cassettes?: { mode: CassetteMode; dir: string };
   env: NodeJS.ProcessEnv;
+  /** Answers in place of the connector's own model call (tests record a vendor CEO's cassettes with no key). */
+  vendor?: StreamFn;
 }
 
 export async function runSample(loaded: LoadedScenario, sample: number, seed: number, config: SampleConfig): Promise<Trace> {
+  const id = loaded.scenario.id;
   const store = await openStore({ memory: true });
   try {
     const seeded = await seedScenario(store, loaded.scenario, { profile: config.profile.name, env: config.env, ...(config.ceoKind ? { ceoKind: config.ceoKind } : {}) });
-    await checkSeededState(store, loaded, seeded.companyId);
+    await checkSeededState(store, loaded, seeded.companyId, config.env);
     const before = await loadCompanyState(store, seeded.companyId);
     const offline = !config.ceoKind;
-    // The capture sits inside the break: it records what the (broken) candidate's model was shown.
-    const capture = captureRequests(config.profile.offlineScript);
-    const script = config.break ? config.break.wrap(capture.script) : capture.script;
+    const capture = captureRequests();
+    let cassette: Cassette | undefined;
+    const wrapStreamFn = (connectorCall: StreamFn): StreamFn => {
+      const inner = config.vendor ?? connectorCall;
+      if (config.cassettes) cassette = openCassette({ dir: join(config.cassettes.dir, id), mode: config.cassettes.mode, salt: `${id}#${sample}`, inner });
+      const seen = capture.wrap(cassette ? cassette.streamFn : inner);
+      return config.break?.wrapStream ? config.break.wrapStream(seen) : seen;
+    };
     const trigger = before.mode === "team-building" ? ("start_team_building" as const) : undefined;
     const session = await config.profile.open({ store, env: config.env });
     let result: WakeResult | undefined;
     let error: unknown;
     const started = performance.now();
     try {
-      result = await wakeAgent({ store, agentId: seeded.ceoId, seed, env: config.env, ...session.wake, ...(trigger ? { trigger } : {}), ...(offline ? { script } : {}) });
+      result = await wakeAgent({
+        store,
+        agentId: seeded.ceoId,
+        seed,
+        env: config.env,
+        wrapStreamFn,
+        ...session.wake,
+        ...(trigger ? { trigger } : {}),
+        ...(offline ? { script: config.profile.offlineScript } : {}),
+        ...(config.break?.modeDocument ? { modeDocument: config.break.modeDocument } : {}),
+      });
     } catch (thrown) {
       error = thrown;
     } finally {
       await session.close();
     }
     const latencyMs = Math.round(performance.now() - started);
+    // A replay never falls back to a model: a request with no recording ends the whole run.
+    const missed = cassette?.stats().misses[0];
+    if (missed) throw new CassetteMissError(id, sample, missed, join(config.cassettes?.dir ?? "", id));
+    const source = config.cassettes?.mode === "replay" ? "replayed" : offline ? "offline" : "live";
     return await collectTrace(
       store,
       seeded,
       { ...(result ? { result } : {}), ...(error !== undefined ? { error } : {}), trigger: trigger ?? "inferred", modeBefore: before.mode },
-      offline ? capture.first() : undefined,
-      { scenarioId: loaded.scenario.id, sample, seed, profile: config.profile.name, source: offline ? "offline" : "live", break: config.break?.name ?? null, latencyMs },
+      capture.first(),
+      { scenarioId: id, sample, seed, profile: config.profile.name, source, break: config.break?.name ?? null, latencyMs },
     );
   } finally {
     await store.close();

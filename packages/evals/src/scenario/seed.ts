@@ -79,7 +79,9 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
 
   const { ceoId, approvalIds } = await store.transaction(async (tx) => {
     await tx.insertCompany({ id: companyId, name: scenario.company.name, goal: scenario.company.goal, settings: { ...DEFAULT_SETTINGS, ...scenario.company.settings, profile: options.profile } });
-    for (const c of connectors) await tx.insertConnector(c);
+    // The store lists connectors by (createdAt, id): inserted in id order, they are listed (and
+    // shown in the prompt) in one order whether or not the inserts share a millisecond.
+    for (const c of [...connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await tx.insertConnector(c);
     const ceo = await tx.insertAgent({
       id: orderedId("agt", 0),
       companyId,
