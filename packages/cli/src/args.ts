@@ -12,6 +12,16 @@ export const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
 
+/** The options of every command that opens the store (see openData for their precedence). */
+export const STORE_OPTIONS = {
+  ...COMMON_OPTIONS,
+  database: { type: "string" },
+} as const satisfies Options;
+
+/** The --help line of --database, the same in every command that opens the store. */
+export const DATABASE_HELP = `  --database URL   keep the store in PostgreSQL, shared with \`cadre serve\` and workers (default:
+                   CADRE_DATABASE_URL; without either, the SQLite file in the data directory)`;
+
 export function parse<const O extends Options>(command: string, args: string[], options: O, maxPositionals = 0): Parsed<O> {
   let parsed: Parsed<O>;
   try {

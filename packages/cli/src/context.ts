@@ -11,21 +11,41 @@ export interface DataContext {
   store: Store;
 }
 
+/** Where a command's store lives, as given on its command line (STORE_OPTIONS). */
+export interface StoreArgs {
+  data?: string | undefined;
+  database?: string | undefined;
+}
+
+/** The PostgreSQL URL to use: `--database`, else CADRE_DATABASE_URL; undefined for the SQLite file. */
+export function databaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = args.database ?? env["CADRE_DATABASE_URL"];
+  if (url === undefined || url === "") return undefined;
+  if (!isPostgresUrl(url)) throw new UsageError(`the database (--database or CADRE_DATABASE_URL) must be a postgres:// URL, got "${redactUrl(url)}"`);
+  return url;
+}
+
 /**
  * The store is the data directory's SQLite file unless a PostgreSQL URL is given (`--database`, else
  * CADRE_DATABASE_URL): then every machine pointed at that URL shares one store. The data directory
  * still holds each agent's working folder.
  */
-export async function openData(data: string | undefined, database: string | undefined = process.env["CADRE_DATABASE_URL"]): Promise<DataContext> {
-  const dataDir = resolve(data ?? DEFAULT_DATA_DIR);
+export async function openData(args: StoreArgs, env: NodeJS.ProcessEnv = process.env): Promise<DataContext & { databaseUrl: string | undefined }> {
+  const dataDir = resolve(args.data ?? DEFAULT_DATA_DIR);
+  const url = databaseUrl(args, env);
   // Models for OpenAI-compatible endpoints: <dataDir>/cadre.config.json and CADRE_MODELS (MC-6).
-  await loadUserModels({ dataDir, env: process.env });
-  if (database) {
-    if (!isPostgresUrl(database)) throw new UsageError(`the database (--database or CADRE_DATABASE_URL) must be a postgres:// URL, got "${redactUrl(database)}"`);
-    return { dataDir, store: await openStore({ url: database }) };
-  }
-  const store = await openStore({ path: join(dataDir, "cadre.db") });
-  return { dataDir, store };
+  await loadUserModels({ dataDir, env });
+  const store = await openStore(url ? { url } : { path: join(dataDir, "cadre.db") });
+  return { dataDir, store, databaseUrl: url };
+}
+
+/**
+ * The environment for what a command starts (wakes, and the `cadre mcp` a Codex session starts):
+ * with the database URL in it, so that a child process opens the same store even when the URL
+ * came from --database.
+ */
+export function storeEnv(env: NodeJS.ProcessEnv, url: string | undefined): NodeJS.ProcessEnv {
+  return url === undefined ? env : { ...env, CADRE_DATABASE_URL: url };
 }
 
 /** The company named by --company, or the only/first one in the data dir. */

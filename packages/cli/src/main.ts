@@ -12,6 +12,8 @@ Commands:
   demo                         create a company from the built-in template, wake its CEO, stream it
   company show|create          the company, its CEO mode and why, connectors, team, approvals
   agents list                  the company's agents
+  agents set-model AGENT_ID MODEL
+                               switch an agent's model (enabled on its connector; MC-13)
   approvals list               the company's approvals
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
@@ -32,9 +34,10 @@ Commands:
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
 Common options: --data DIR (default ./.cadre), --json, -h/--help
---server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list, approvals, wake talk to
-a running API instead of the local store
-CADRE_DATABASE_URL=postgres://… keeps the store in PostgreSQL instead of the data dir's SQLite file
+--server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list|set-model, approvals, wake
+talk to a running API instead of the local store
+--database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
+PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
 type Command = (args: string[], io: CliIO) => Promise<number>;

@@ -24,3 +24,4 @@ export * from "./legacy/initial-turn.js";
 export * from "./legacy/locked-texts.js";
 export * from "./legacy/profile.js";
 export * from "./team.js";
+export * from "./agent-model.js";

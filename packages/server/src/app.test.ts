@@ -136,6 +136,8 @@ describe("wakes and runs", () => {
     const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, { json: { trigger: "start_team_building", seed: 7 } });
     expect(woken.status).toBe(202);
     expect(woken.body).toMatchObject({ runId: expect.stringMatching(/^run_/), profile: "semantic", mode: "team-building", trigger: "start_team_building" });
+    // SQLite: run by this process, no queue involved.
+    expect(woken.body).toMatchObject({ via: "in-process", wakeId: null, coalesced: false, status: "started" });
     const run = await untilRunEnds(woken.body.runId);
     expect(run).toMatchObject({ status: "done", companyId: id, agentId: ceoAgentId });
     const events = await app.request("GET", `/api/runs/${run.id}/events`);

@@ -18,7 +18,7 @@ import { errorResponse, HttpError } from "./http/errors.js";
 import { validateBody } from "./http/schema.js";
 import type { RouteSpec } from "./routes/define.js";
 import { ROUTES } from "./routes/index.js";
-import { WakeRunner } from "./wakes.js";
+import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
 
 export interface AppDeps {
   store: Store;
@@ -37,6 +37,13 @@ export interface AppDeps {
   retireLegacyPosts?: boolean;
   /** The built operator dashboard (packages/web/dist), served at `/`; none when absent. */
   webRoot?: string;
+  /**
+   * PostgreSQL with the cluster parts: the wake route enqueues wakes here for the workers instead
+   * of running them in this process (ClusterParts.queue).
+   */
+  queue?: WakeEnqueuer;
+  /** How long the wake route waits for a worker to start a queued wake's run; default 10 s. */
+  queueStartWaitMs?: number;
   /** Where internal errors (500s, failed background runs) are reported; default stderr. */
   log?: (line: string) => void;
 }
@@ -64,6 +71,8 @@ export function createApp(deps: AppDeps): CadreApp {
     apiUrl: deps.apiUrl ?? (() => undefined),
     env,
     ...(deps.dataDir ? { dataDir: deps.dataDir } : {}),
+    ...(deps.queue ? { queue: deps.queue } : {}),
+    ...(deps.queueStartWaitMs !== undefined ? { queueStartWaitMs: deps.queueStartWaitMs } : {}),
     onBackgroundError: (error) => log(`cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const ctx: ServerContext = {

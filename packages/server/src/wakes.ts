@@ -2,15 +2,27 @@
 // (wakeAgent's onStart), and the run's events reach clients through the store and the feed. Every
 // refusal that wakeAgent makes before the run starts (unknown agent, governance, a legacy wake
 // without an API) still reaches the caller as an error, with nothing written.
-import { type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
+//
+// On PostgreSQL with a wake queue, the wake is a job instead: whichever worker takes it runs it
+// (one running wake per agent, coalescing, leases; see cluster/). The route then waits, for a
+// while, for the worker to start the run, so that it answers as the in-process path does.
+import { setTimeout as sleep } from "node:timers/promises";
+import { cueTokenCount, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
 import type { CeoMode } from "@cadre/company";
+import { type BaseAgent, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
+import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
 
 export interface StartedWake {
   run: RunRow;
   cue: string;
   cueTokens: number;
   mode: CeoMode;
+}
+
+/** Where wakes go when they run elsewhere: ClusterParts.queue. */
+export interface WakeEnqueuer {
+  enqueue(wake: Omit<WakeJob, "wakeId">): Promise<Enqueued>;
 }
 
 export interface WakeRunnerOptions {
@@ -21,14 +33,67 @@ export interface WakeRunnerOptions {
   apiUrl: () => string | undefined;
   /** Told about runs that failed after they started (the run row records it too). */
   onBackgroundError?: (error: unknown) => void;
+  /** Present: wakes are enqueued for the workers rather than run in this process. */
+  queue?: WakeEnqueuer;
+  /** How long request() waits for a worker to start a queued wake's run; default 10 s. */
+  queueStartWaitMs?: number;
 }
 
 export type WakeRequest = Pick<WakeOptions, "agentId" | "trigger" | "profile" | "seed">;
 
+/** What the wake route answers: the run once it has started, and how the wake runs. */
+export interface WakeAnswer {
+  /** Null only for a queued wake whose run no worker has started yet (status "queued"). */
+  run: RunRow | null;
+  cue: string | null;
+  cueTokens: number | null;
+  mode: CeoMode | null;
+  /** "queue": taken by a worker of the shared queue (PostgreSQL); "in-process": run by this server. */
+  via: "queue" | "in-process";
+  /** The queued wake (the one that runs, if this request joined one); null in-process. */
+  wakeId: string | null;
+  /** True when an earlier wake of the agent was still waiting: this request joined it. */
+  coalesced: boolean;
+}
+
 export class WakeRunner {
   private readonly running = new Map<Promise<void>, AbortController>();
+  private readonly stopped = new AbortController();
+  /** Live sessions of in-process wakes, by agent: a model switch is assessed in their lock (MC-13). */
+  private readonly sessions = new Map<string, BaseAgent>();
 
   constructor(private readonly options: WakeRunnerOptions) {}
+
+  /** How the route wakes an agent: through the queue when there is one, else in this process. */
+  async request(request: WakeRequest): Promise<WakeAnswer> {
+    if (!this.options.queue) {
+      const started = await this.start(request);
+      return { ...started, via: "in-process", wakeId: null, coalesced: false };
+    }
+    const { seed, ...rest } = request;
+    const sent = await this.options.queue.enqueue({ ...rest, ...(seed !== undefined ? { seed } : {}) });
+    const run = await this.awaitRun(sent.wakeId);
+    const cue = run?.cue ?? null;
+    return { run, cue, cueTokens: cue === null ? null : cueTokenCount(cue), mode: (run?.mode as CeoMode | undefined) ?? null, via: "queue", wakeId: sent.wakeId, coalesced: !sent.queued };
+  }
+
+  /**
+   * The run a worker started for the wake; undefined when none has within the wait (no worker is
+   * free, or the agent runs another wake first). A wake that ended without a run was refused
+   * before it started (governance, an inactive agent…): that refusal is the caller's error.
+   */
+  private async awaitRun(wakeId: string): Promise<RunRow | null> {
+    const { store } = this.options;
+    const until = Date.now() + (this.options.queueStartWaitMs ?? 10_000);
+    for (;;) {
+      const wake = await store.getWake(wakeId);
+      const run = wake?.runId ? await store.getRun(wake.runId) : undefined;
+      if (run) return run;
+      if (wake?.status === "failed") throw new UserInputError(`the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`);
+      if (Date.now() >= until || this.stopped.signal.aborted) return null;
+      await sleep(100, undefined, { signal: this.stopped.signal }).catch(() => {});
+    }
+  }
 
   /** Resolves once the run has started; rejects with wakeAgent's refusal when it cannot start. */
   start(request: WakeRequest): Promise<StartedWake> {
@@ -36,6 +101,7 @@ export class WakeRunner {
     const apiUrl = this.options.apiUrl();
     return new Promise<StartedWake>((resolve, reject) => {
       let started = false;
+      let live: BaseAgent | undefined;
       const run: Promise<WakeResult> = wakeAgent({
         ...request,
         store: this.options.store,
@@ -47,6 +113,10 @@ export class WakeRunner {
           started = true;
           resolve(info);
         },
+        onSession: (session) => {
+          live = session;
+          this.sessions.set(request.agentId, session);
+        },
       });
       const settled = run.then(
         () => undefined,
@@ -56,8 +126,16 @@ export class WakeRunner {
         },
       );
       this.running.set(settled, controller);
-      void settled.finally(() => this.running.delete(settled));
+      void settled.finally(() => {
+        this.running.delete(settled);
+        if (live && this.sessions.get(request.agentId) === live) this.sessions.delete(request.agentId);
+      });
     });
+  }
+
+  /** The agent's live session in this process (a running in-process wake), if any. */
+  liveSession(agentId: string): BaseAgent | undefined {
+    return this.sessions.get(agentId);
   }
 
   get active(): number {
@@ -66,6 +144,7 @@ export class WakeRunner {
 
   /** Cancels every running wake (each ends with one `cancelled` terminal event) and waits for them. */
   async shutdown(): Promise<void> {
+    this.stopped.abort();
     for (const controller of this.running.values()) controller.abort();
     await Promise.all([...this.running.keys()]);
   }

@@ -3,7 +3,7 @@
 import type { Kysely, UpdateResult } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
 import { ConflictError, StoreError, toStoreError } from "./errors.js";
-import { type FeedJoinRow, toActivity, toAgent, toApiToken, toApproval, toApprovalEvent, toCompany, toConnector, toFeed, toRun, toRunEvent } from "./rows.js";
+import { type FeedJoinRow, toActivity, toAgent, toApiToken, toApproval, toApprovalEvent, toCompany, toConnector, toFeed, toRun, toRunEvent, toToolCall } from "./rows.js";
 import type { Database } from "./schema.js";
 import type {
   ActivityRow,
@@ -26,11 +26,13 @@ import type {
   NewConnector,
   NewRun,
   NewRunEvent,
+  NewToolCall,
   RunEventRow,
   RunRow,
   RunStatus,
   RunUsage,
   StoreQueries,
+  ToolCallRow,
   WakeClaim,
   WakeClaimResult,
   WakeRow,
@@ -201,6 +203,14 @@ export class KyselyQueries implements StoreQueries {
     const subject = `agent "${id}"`;
     return this.guard(subject, async () => {
       const result = await this.db.updateTable("agents").set({ status }).where("id", "=", id).executeTakeFirst();
+      expectUpdated(result, subject);
+    });
+  }
+
+  setAgentModel(id: string, model: string): Promise<void> {
+    const subject = `agent "${id}"`;
+    return this.guard(subject, async () => {
+      const result = await this.db.updateTable("agents").set({ model }).where("id", "=", id).executeTakeFirst();
       expectUpdated(result, subject);
     });
   }
@@ -508,6 +518,31 @@ export class KyselyQueries implements StoreQueries {
       query = "id" in match ? query.where("id", "=", match.id) : query.where("agent_id", "=", match.agentId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
+    });
+  }
+
+  insertToolCall(call: NewToolCall): Promise<ToolCallRow> {
+    return this.guard(`tool call "${call.toolCallId}" of run "${call.runId}"`, async () => {
+      const row = await this.db
+        .insertInto("tool_calls")
+        .values({
+          run_id: call.runId,
+          tool_call_id: call.toolCallId,
+          tool: call.tool,
+          input_hash: call.inputHash,
+          result: this.adapter.encodeJson(call.result),
+          created_at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toToolCall(row, this.adapter);
+    });
+  }
+
+  getToolCall(runId: string, toolCallId: string): Promise<ToolCallRow | undefined> {
+    return this.guard(`tool call "${toolCallId}" of run "${runId}"`, async () => {
+      const row = await this.db.selectFrom("tool_calls").selectAll().where("run_id", "=", runId).where("tool_call_id", "=", toolCallId).executeTakeFirst();
+      return row && toToolCall(row, this.adapter);
     });
   }
 

@@ -5,6 +5,7 @@ import type { DialectAdapter } from "./dialect.js";
 import { apiTokensMigration } from "./migration-002-api-tokens.js";
 import { companyFeedMigration } from "./migration-003-company-feed.js";
 import { wakesMigration } from "./migration-004-wakes.js";
+import { toolCallsMigration } from "./migration-005-tool-calls.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -139,6 +140,7 @@ export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Pr
     "002_api_tokens": apiTokensMigration(),
     "003_company_feed": companyFeedMigration(adapter),
     "004_wakes": wakesMigration(),
+    "005_tool_calls": toolCallsMigration(adapter),
   };
   const migrator = new Migrator({
     db,

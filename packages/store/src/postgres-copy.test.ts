@@ -46,6 +46,7 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
   await store.finishRun("r1", { status: "failed", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 1, cacheWriteTokens: 1 }, error: TEXT[4]! });
   await store.insertApiToken({ id: "tok1", hash: "ab".repeat(32), companyId: "co1", agentId: "ceo", runId: "r0", label: TEXT[0]! });
   await store.revokeApiTokens({ id: "tok1" });
+  await store.insertToolCall({ runId: "r0", toolCallId: "call_0", tool: "hire_agent", inputHash: "cd".repeat(32), result: { agentId: "0-report", name: TEXT[1], z: 1, a: [2.5] } });
   vi.useRealTimers();
   return { path, store };
 }
@@ -53,7 +54,7 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
 /** Everything a caller can read, through the Store interface. */
 async function everything(store: Store) {
   const companies = await store.listCompanies();
-  const out: Record<string, unknown> = { companies, counts: await store.counts(), runs: await store.listRuns() };
+  const out: Record<string, unknown> = { companies, counts: await store.counts(), runs: await store.listRuns(), toolCall: await store.getToolCall("r0", "call_0") };
   for (const c of companies) {
     out[`${c.id}/connectors`] = await store.listConnectors(c.id);
     out[`${c.id}/agents`] = await store.listAgents(c.id);

@@ -11,6 +11,7 @@ import type {
   ConnectorsTable,
   RunEventsTable,
   RunsTable,
+  ToolCallsTable,
   WakesTable,
 } from "./schema.js";
 import type {
@@ -25,6 +26,7 @@ import type {
   FeedRow,
   RunEventRow,
   RunRow,
+  ToolCallRow,
   WakeRow,
 } from "./types.js";
 
@@ -158,4 +160,8 @@ export function toWake(r: Selectable<WakesTable>): WakeRow {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+export function toToolCall(r: Selectable<ToolCallsTable>, a: DialectAdapter): ToolCallRow {
+  return { runId: r.run_id, toolCallId: r.tool_call_id, tool: r.tool, inputHash: r.input_hash, result: a.decodeJson(r.result), createdAt: r.created_at };
 }

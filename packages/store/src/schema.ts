@@ -154,6 +154,16 @@ export interface WakesTable {
   updated_at: Timestamp;
 }
 
+/** A side-effecting tool call's recorded result (migration 005). */
+export interface ToolCallsTable {
+  run_id: string;
+  tool_call_id: string;
+  tool: string;
+  input_hash: string;
+  result: JsonColumn;
+  created_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -166,6 +176,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   company_feed: CompanyFeedTable;
   wakes: WakesTable;
+  tool_calls: ToolCallsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -181,4 +192,5 @@ export const TABLES = [
   "api_tokens",
   "company_feed",
   "wakes",
+  "tool_calls",
 ] as const satisfies readonly (keyof Database)[];

@@ -150,6 +150,21 @@ export type FeedRow =
   | { id: number; companyId: string; kind: "agent_event"; event: RunEventRow }
   | { id: number; companyId: string; kind: "domain_event"; activity: ActivityRow };
 
+/**
+ * The result of a side-effecting tool call of a run (a hire, a filed approval), recorded in the
+ * transaction that made the side effect: the same call executed again returns it and writes nothing.
+ */
+export interface ToolCallRow {
+  runId: string;
+  /** The id the model (or the harness) gave the call; unique within its run. */
+  toolCallId: string;
+  tool: string;
+  /** A hash of the call's arguments: the same id with other arguments is a different call. */
+  inputHash: string;
+  result: unknown;
+  createdAt: string;
+}
+
 export type NewCompany = Omit<CompanyRow, "createdAt">;
 export type NewConnector = Omit<ConnectorRow, "createdAt">;
 export type NewAgent = Omit<AgentRow, "createdAt">;
@@ -157,6 +172,7 @@ export type NewApproval = Omit<ApprovalRow, "createdAt" | "decidedAt" | "decisio
 export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" | "error">;
 export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
 export type NewActivity = Omit<ActivityRow, "id" | "at">;
+export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
 
 export type WakeStatus = "running" | "retrying" | "done" | "failed";
@@ -218,6 +234,8 @@ export interface StoreQueries {
   /** Ordered by creation time, then id. */
   listAgents(companyId: string, filter?: { status?: AgentStatus }): Promise<AgentRow[]>;
   setAgentStatus(id: string, status: AgentStatus): Promise<void>;
+  /** The model the agent's next session routes to (MC-13; the caller validates it against the connector). */
+  setAgentModel(id: string, model: string): Promise<void>;
 
   /** Inserts the approval as `pending` and its first history row, in one transaction. */
   insertApproval(approval: NewApproval, actor: string): Promise<ApprovalRow>;
@@ -259,6 +277,10 @@ export interface StoreQueries {
   listApiTokens(agentId: string): Promise<ApiTokenRow[]>;
   /** Revokes the live tokens matched (one by id, or all of an agent's); returns how many. */
   revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number>;
+
+  /** Records a tool call's result; a ConflictError when its (runId, toolCallId) is recorded already. */
+  insertToolCall(call: NewToolCall): Promise<ToolCallRow>;
+  getToolCall(runId: string, toolCallId: string): Promise<ToolCallRow | undefined>;
 
   /**
    * Takes a wake for a worker, atomically: creates it running, or takes it back from `retrying`,

@@ -1,15 +1,17 @@
 // `cadre company show|create`.
 import { createCompany, loadCompanyState, MODE_TOOLS, readiness } from "@cadre/company";
-import { COMMON_OPTIONS, parse } from "../args.js";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
 export const COMPANY_HELP = `Usage:
-  cadre company show   [--company ID] [--data DIR] [--json]
-  cadre company create --name NAME [--goal TEXT] [--data DIR] [--json]
+  cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
+  cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
 
 show    the company, its CEO's mode and why, connectors with readiness, team and approvals
-create  a new company with a ready offline connector and its CEO`;
+create  a new company with a ready offline connector and its CEO
+
+${DATABASE_HELP}`;
 
 export async function companyCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -18,10 +20,10 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
     return sub ? 0 : 2;
   }
   if (sub === "create") {
-    const { values } = parse("company create", rest, { ...COMMON_OPTIONS, name: { type: "string" }, goal: { type: "string" } });
+    const { values } = parse("company create", rest, { ...STORE_OPTIONS, name: { type: "string" }, goal: { type: "string" } });
     if (values.help) return io.out(`${COMPANY_HELP}\n`), 0;
     if (!values.name) throw new UsageError("company create: --name is required");
-    const { store } = await openData(values.data);
+    const { store } = await openData(values, io.env);
     try {
       const company = await createCompany(store, { name: values.name, ...(values.goal ? { goal: values.goal } : {}) });
       io.out(values.json ? `${JSON.stringify(company)}\n` : `created company ${company.name} (${company.id})\n`);
@@ -31,9 +33,9 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
     }
   }
   if (sub !== "show") throw new UsageError(`company: unknown subcommand "${sub}"; use show or create`);
-  const { values } = parse("company show", rest, { ...COMMON_OPTIONS, company: { type: "string" } });
+  const { values } = parse("company show", rest, { ...STORE_OPTIONS, company: { type: "string" } });
   if (values.help) return io.out(`${COMPANY_HELP}\n`), 0;
-  const { dataDir, store } = await openData(values.data);
+  const { dataDir, store } = await openData(values, io.env);
   try {
     const company = await pickCompany(store, values.company, dataDir);
     const state = await loadCompanyState(store, company.id);

@@ -2,14 +2,14 @@
 import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
 import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, usageOfRun, wakeAgent, type WakeResult } from "@cadre/company";
 import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, findModel, parseFaultList, summariseUsage } from "@cadre/core";
-import { COMMON_OPTIONS, parse } from "../args.js";
-import { openData } from "../context.js";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
+import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { formatUsage } from "../usage-format.js";
 
-export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
+export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
 
 Creates a company from the built-in template (or reuses the one already in DIR), wakes its CEO and
 streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
@@ -17,6 +17,7 @@ filed, usage. Ends with a summary. Run it again on the same DIR to see the CEO i
 
 Options:
   --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
+${DATABASE_HELP}
   --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
                     (default: anthropic or openai when its API key is set, else offline)
   --seed N          seed of the offline model's variation (default: random per run)
@@ -55,7 +56,7 @@ async function ensureCompany(store: Store, io: CliIO, connector: string | undefi
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("demo", args, { ...COMMON_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" }, faults: { type: "string" } });
+  const { values } = parse("demo", args, { ...STORE_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" }, faults: { type: "string" } });
   if (values.help) {
     io.out(`${DEMO_HELP}\n`);
     return 0;
@@ -65,7 +66,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
   if (seed !== undefined && !/^\d{1,15}$/.test(seed)) throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
   const faults: FaultName[] | undefined = values.faults === undefined ? undefined : parseFaultList(values.faults);
   if (faults && values.connector !== undefined && values.connector !== "offline") throw new UsageError(`demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`);
-  const { dataDir, store } = await openData(values.data);
+  const { dataDir, store, databaseUrl } = await openData(values, io.env);
   try {
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
     const { company, created } = await ensureCompany(store, io, values.connector ?? (faults ? "offline" : undefined));
@@ -83,7 +84,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       store,
       agentId: before.ceo.id,
       dataDir,
-      env: io.env,
+      env: storeEnv(io.env, databaseUrl),
       ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
       ...(seed !== undefined ? { seed: Number(seed) } : {}),
       ...(faults ? { faults } : {}),

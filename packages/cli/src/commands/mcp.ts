@@ -4,23 +4,25 @@
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
 import { companyTools } from "@cadre/company";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
-import { COMMON_OPTIONS, parse } from "../args.js";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
-export const MCP_HELP = `Usage: cadre mcp --agent ID [--data DIR] [--run RUN_ID]
+export const MCP_HELP = `Usage: cadre mcp --agent ID [--data DIR] [--database URL] [--run RUN_ID]
 
 Serves the company tools (hire_agent, file_approval) to one agent as an MCP server over stdio
 (tools/list, tools/call), for Codex or any other MCP client. Every call is validated and handled
 exactly as in a wake, and what it creates is recorded as made through the tool. --run records the
 calls against that run of the agent. Stdout carries only the protocol; the server ends when the
-client closes its stdin.`;
+client closes its stdin.
+
+${DATABASE_HELP}`;
 
 export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("mcp", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, agent: { type: "string" }, run: { type: "string" } });
+  const { values } = parse("mcp", args, { data: STORE_OPTIONS.data, database: STORE_OPTIONS.database, help: STORE_OPTIONS.help, agent: { type: "string" }, run: { type: "string" } });
   if (values.help) return io.out(`${MCP_HELP}\n`), 0;
   if (!values.agent) throw new UsageError("mcp: --agent ID is required (see `cadre agents list`)");
-  const { dataDir, store } = await openData(values.data);
+  const { dataDir, store } = await openData(values, io.env);
   try {
     const agent = await store.getAgent(values.agent);
     if (!agent) throw new NotFoundError(`mcp: agent ${values.agent} not found in ${dataDir}`);

@@ -2,10 +2,10 @@
 import { fileURLToPath } from "node:url";
 import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
 import { COMMON_OPTIONS, parse } from "../args.js";
-import { openData } from "../context.js";
+import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
-export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--retire-legacy-posts]
+export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--queue-schema NAME] [--retire-legacy-posts]
 
 Serves the Cadre API on loopback (127.0.0.1) over the data directory's store: companies,
 connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/openapi.json.
@@ -21,6 +21,8 @@ Options:
                            instances and \`cadre worker\`s then share it; live events reach the SSE
                            subscribers of every instance
   --no-worker              on PostgreSQL, run no wakes from the shared queue in this process
+                           (wakes asked of this API are queued either way: workers run them)
+  --queue-schema NAME      on PostgreSQL, the wake queue's schema, as given to the workers (default pgboss)
   --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6, once the evaluation allows it)
   -h, --help               this help
 
@@ -42,32 +44,34 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("serve", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, port: { type: "string" }, "retire-legacy-posts": { type: "boolean" }, database: { type: "string" }, "no-worker": { type: "boolean" } });
+  const { values } = parse("serve", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, port: { type: "string" }, "retire-legacy-posts": { type: "boolean" }, database: { type: "string" }, "no-worker": { type: "boolean" }, "queue-schema": { type: "string" } });
   if (values.help) return io.out(`${SERVE_HELP}\n`), 0;
   if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)) throw new UsageError(`serve: --port must be a whole number from 0 to 65535 (got "${values.port}")`);
   const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
   if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
-  const databaseUrl = values.database ?? io.env["CADRE_DATABASE_URL"];
-  const { dataDir, store } = await openData(values.data, databaseUrl);
-  // On PostgreSQL: the LISTEN/NOTIFY feed bus, and a worker taking queued wakes unless --no-worker.
+  const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  // On PostgreSQL: the LISTEN/NOTIFY feed bus, the wake queue the API enqueues wakes on, and a
+  // worker taking queued wakes unless --no-worker (its legacy wakes call this server's API).
+  let ownUrl: string | undefined;
   const cluster = databaseUrl
-    ? await startClusterParts({ url: databaseUrl, worker: !values["no-worker"], dataDir, env: io.env, log: (line) => io.err(`${line}\n`) }).catch(async (error: unknown) => {
+    ? await startClusterParts({ url: databaseUrl, worker: !values["no-worker"], ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}), dataDir, env: storeEnv(io.env, databaseUrl), apiUrl: () => ownUrl, log: (line) => io.err(`${line}\n`) }).catch(async (error: unknown) => {
         await store.close();
         throw error;
       })
     : undefined;
   try {
     const server = await startServer({
-      ...(cluster ? { bus: cluster.bus } : {}),
+      ...(cluster ? { bus: cluster.bus, queue: cluster.queue } : {}),
       store,
       dataDir,
-      env: io.env,
+      env: storeEnv(io.env, databaseUrl),
       port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
       retireLegacyPosts: values["retire-legacy-posts"] ?? false,
       webRoot: WEB_ROOT,
       log: (line) => io.err(`${line}\n`),
       ...(fromEnv ? { operatorToken: fromEnv } : {}),
     });
+    ownUrl = server.url;
     io.out(`listening on ${server.url}\n`);
     if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
     // The token rides in the fragment, which browsers never send to a server; the dashboard moves it

@@ -1,11 +1,11 @@
 // `cadre usage`: tokens, cost and prompt-cache hit rate per run, per agent and per company.
 import { companyUsageReport, type CompanyUsageReport, runUsageReport } from "@cadre/company";
-import { COMMON_OPTIONS, parse } from "../args.js";
+import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
 import type { CliIO } from "../io.js";
 import { formatUsage } from "../usage-format.js";
 
-export const USAGE_HELP = `Usage: cadre usage [--company ID] [--run ID] [--data DIR] [--json]
+export const USAGE_HELP = `Usage: cadre usage [--company ID] [--run ID] [--data DIR] [--database URL] [--json]
 
 Token usage of stored runs: input (uncached), output, cache read, cache write, total, cost (USD, from
 the model registry's prices for the agent's model) and cache hit rate = cache read / (input + cache
@@ -15,7 +15,8 @@ Options:
   --company ID   only this company (default: every company in the data directory)
   --run ID       one run, with one line per model call
   --json         one JSON line: { companies: [...] } or, with --run, { run: {...} }
-  --data DIR     data directory (default ./.cadre)`;
+  --data DIR     data directory (default ./.cadre)
+${DATABASE_HELP}`;
 
 function printCompany(io: CliIO, report: CompanyUsageReport): void {
   io.out(`${report.name} (${report.companyId})\n  total      ${formatUsage(report.usage)}\n`);
@@ -24,9 +25,9 @@ function printCompany(io: CliIO, report: CompanyUsageReport): void {
 }
 
 export async function usageCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("usage", args, { ...COMMON_OPTIONS, company: { type: "string" }, run: { type: "string" } });
+  const { values } = parse("usage", args, { ...STORE_OPTIONS, company: { type: "string" }, run: { type: "string" } });
   if (values.help) return io.out(`${USAGE_HELP}\n`), 0;
-  const { store } = await openData(values.data);
+  const { store } = await openData(values, io.env);
   try {
     if (values.run) {
       const run = await runUsageReport(store, values.run);

@@ -1,5 +1,6 @@
 // Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { CeoMode } from "../modes.js";
 import { MODE_TITLES } from "./mode-documents.js";
 
@@ -29,4 +30,9 @@ export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {
 /** Cue for a non-CEO agent's wake. */
 export function memberCue(role: string): string {
   return `You are the ${role}. Review your operating instructions in the system prompt, then take action.`;
+}
+
+/** A cue's size as wakes report it (`cueTokens`), for callers that read a cue back from its run row. */
+export function cueTokenCount(cue: string): number {
+  return countTokens(cue);
 }

@@ -7,6 +7,8 @@ export interface Actor {
   agentId: string | null;
   via: Via;
   runId: string | null;
+  /** Connector readiness is computed against this environment (a wake's); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Expected refusals are values, not exceptions: the model reads them as an error tool result. */

@@ -8,6 +8,7 @@ import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
+import { runOnce, type ToolCallRef } from "./once.js";
 
 export const APPROVAL_TYPES: readonly ApprovalType[] = ["approve_ceo_strategy", "hire_agent"];
 
@@ -41,8 +42,9 @@ function refuse(field: string, why: string): ActionResult<never> {
   return { ok: false, message: `file_approval was not run, nothing was written. \`${field}\` ${why}.`, fields: { [field]: why } };
 }
 
-export async function fileApproval(store: Store, actor: Actor, input: FileApprovalInput): Promise<ActionResult<FileApprovalResult>> {
-  const result = await store.transaction(async (tx): Promise<ActionResult<ApprovalRow>> => {
+export async function fileApproval(store: Store, actor: Actor, input: FileApprovalInput, call: ToolCallRef = {}): Promise<ActionResult<FileApprovalResult>> {
+  // Once per tool call of a run (MC-10): a repeated call returns the recorded approval, filing none.
+  const { result, replayed } = await runOnce(store, actor, "file_approval", input, call, async (tx): Promise<ActionResult<FileApprovalResult>> => {
     const state = await loadCompanyState(tx, actor.companyId);
     const filer = state.activeAgents.find((a) => a.id === actor.agentId);
     if (actor.agentId !== null && !filer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
@@ -60,12 +62,10 @@ export async function fileApproval(store: Store, actor: Actor, input: FileApprov
     );
     await tx.insertActivity({ companyId: actor.companyId, agentId: filer?.id ?? null, runId: actor.runId, type: "approval.filed", data: { approvalId: row.id, type: row.type, title: row.title, via: row.via } });
     await recordModeChange(tx, state, actor.runId);
-    return { ok: true, value: row };
+    return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
   });
-  if (!result.ok) return result;
-  const row = result.value;
-  recordTelemetry("approval.filed", { "cadre.company_id": row.companyId, "cadre.approval_id": row.id, "cadre.type": row.type, "cadre.via": row.via });
-  return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
+  if (result.ok && !replayed) recordTelemetry("approval.filed", { "cadre.company_id": actor.companyId, "cadre.approval_id": result.value.approvalId, "cadre.type": result.value.type, "cadre.via": actor.via });
+  return result;
 }
 
 export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<FileApprovalInput> {
@@ -75,8 +75,8 @@ export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<Fil
     description: FILE_APPROVAL_DESCRIPTION,
     parameters: fileApprovalSchema,
     validate: validateFileApprovalInput,
-    async execute(input) {
-      const result = await fileApproval(store, actor, input);
+    async execute(input, context) {
+      const result = await fileApproval(store, actor, input, { toolCallId: context.toolCallId });
       return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
     },
   };

@@ -9,6 +9,7 @@ import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
 import type { ActionResult, Actor } from "./actor.js";
+import { runOnce, type ToolCallRef } from "./once.js";
 
 export const DEPARTMENTS: readonly Department[] = ["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"];
 
@@ -53,8 +54,9 @@ function refuse(field: string, why: string): ActionResult<never> {
  * The handler shared by the tool and the legacy route. Every rule is checked inside the write
  * transaction, so two concurrent hires cannot both pass the name or size checks.
  */
-export async function hireAgent(store: Store, actor: Actor, input: HireAgentInput): Promise<ActionResult<HireAgentResult>> {
-  const result = await store.transaction(async (tx): Promise<ActionResult<AgentRow>> => {
+export async function hireAgent(store: Store, actor: Actor, input: HireAgentInput, call: ToolCallRef = {}): Promise<ActionResult<HireAgentResult>> {
+  // Once per tool call of a run (MC-10): a repeated call returns the recorded hire, hiring nobody.
+  const { result, replayed } = await runOnce(store, actor, "hire_agent", input, call, async (tx): Promise<ActionResult<HireAgentResult>> => {
     const state = await loadCompanyState(tx, actor.companyId);
     const hirer = state.activeAgents.find((a) => a.id === actor.agentId);
     if (actor.agentId !== null && !hirer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
@@ -63,9 +65,9 @@ export async function hireAgent(store: Store, actor: Actor, input: HireAgentInpu
       return refuse("mode", `hiring is not available in the ${state.mode} phase (${state.modeReason}); it is available in: ${modesAllowing("hire_agent").join(", ")}`);
     }
     const connector = state.connectors.find((c) => c.id === input.connectorId);
-    const readyIds = state.connectors.filter((c) => readiness(c).ready).map((c) => c.id);
+    const readyIds = state.connectors.filter((c) => readiness(c, actor.env).ready).map((c) => c.id);
     if (!connector) return refuse("connectorId", `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`);
-    const ready = readiness(connector);
+    const ready = readiness(connector, actor.env);
     if (!ready.ready) return refuse("connectorId", `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`);
     // An alias gets the alias answer, naming explicit ids, before the enabled-models check (MC-6).
     const modelProblem = modelIdProblem(input.model);
@@ -105,13 +107,11 @@ export async function hireAgent(store: Store, actor: Actor, input: HireAgentInpu
       data: { agentId: row.id, name: row.name, role: row.role, department: row.department, connectorId: row.connectorId, model: row.model, via: row.via, hiredBy: hirer?.id ?? null },
     });
     await recordModeChange(tx, state, actor.runId);
-    return { ok: true, value: row };
+    return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
   });
-  if (!result.ok) return result;
-  // Only after the commit: telemetry never reports a hire that was rolled back.
-  const row = result.value;
-  recordTelemetry("agent.hired", { "cadre.company_id": row.companyId, "cadre.agent_id": row.id, "cadre.role": row.role, "cadre.via": row.via });
-  return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
+  // Only after the commit, and once: telemetry never reports a hire rolled back or replayed.
+  if (result.ok && !replayed) recordTelemetry("agent.hired", { "cadre.company_id": actor.companyId, "cadre.agent_id": result.value.agentId, "cadre.role": result.value.role, "cadre.via": actor.via });
+  return result;
 }
 
 export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<HireAgentInput> {
@@ -121,8 +121,8 @@ export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<HireAg
     description: HIRE_AGENT_DESCRIPTION,
     parameters: hireAgentSchema,
     validate: validateHireAgentInput,
-    async execute(input) {
-      const result = await hireAgent(store, actor, input);
+    async execute(input, context) {
+      const result = await hireAgent(store, actor, input, { toolCallId: context.toolCallId });
       return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
     },
   };

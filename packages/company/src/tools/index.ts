@@ -8,6 +8,7 @@ export * from "./actor.js";
 export * from "./fields.js";
 export * from "./file-approval.js";
 export * from "./hire-agent.js";
+export { type ToolCallRef } from "./once.js";
 
 /** The company tools, in a fixed order (MC-3: the tool list never changes within a session). */
 export function companyTools(store: Store, actor: Actor): ToolDefinition[] {

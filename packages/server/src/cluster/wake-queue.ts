@@ -4,6 +4,7 @@
 // `short` policy keeps at most one waiting wake per agent, so wakes sent while one waits join it.
 import { randomUUID } from "node:crypto";
 import type { WakeTrigger } from "@cadre/company";
+import type { PromptProfile } from "@cadre/store";
 import PgBoss from "pg-boss";
 
 export const DEFAULT_WAKE_QUEUE = "cadre-wakes";
@@ -14,6 +15,8 @@ export interface WakeJob {
   agentId: string;
   trigger?: WakeTrigger;
   seed?: number | string;
+  /** The prompt profile asked for (C4-7); default the company's. */
+  profile?: PromptProfile;
 }
 
 export type WakeJobRecord = PgBoss.JobWithMetadata<WakeJob>;
@@ -41,6 +44,7 @@ export interface WakeQueueOptions {
 }
 
 export interface Enqueued {
+  /** The wake that will run: the one sent, or the waiting one it joined; follow it with getWake. */
   wakeId: string;
   /** False: the agent already had a waiting wake, which this one joined (coalesced). */
   queued: boolean;
@@ -56,12 +60,14 @@ export class WakeQueue {
     readonly boss: PgBoss,
     readonly name: string,
     private readonly sendOptions: PgBoss.SendOptions,
+    private readonly schema: string,
   ) {}
 
   static async open(options: WakeQueueOptions): Promise<WakeQueue> {
+    const schema = options.schema ?? "pgboss";
     const boss = new PgBoss({
       connectionString: options.url,
-      schema: options.schema ?? "pgboss",
+      schema,
       max: options.poolSize ?? 4,
       application_name: "cadre-queue",
       supervise: options.supervise ?? true,
@@ -76,15 +82,32 @@ export class WakeQueue {
     const expireInSeconds = options.expireInSeconds ?? 900;
     // Idempotent: every process creates it; the first one does.
     await boss.createQueue(name, { name, policy: "short", ...retry, expireInSeconds });
-    return new WakeQueue(boss, name, { ...retry, expireInSeconds });
+    return new WakeQueue(boss, name, { ...retry, expireInSeconds }, schema);
   }
 
   /** Queues a wake of `agentId`, or joins the one already waiting for it. */
   async enqueue(wake: Omit<WakeJob, "wakeId"> & { wakeId?: string }): Promise<Enqueued> {
     const job: WakeJob = { ...wake, wakeId: wake.wakeId ?? `wake_${randomUUID().replace(/-/g, "")}` };
-    const id = await this.boss.send(this.name, job, { ...this.sendOptions, singletonKey: wake.agentId });
-    if (id !== null) await this.boss.getDb().executeSql("select pg_notify($1, '')", [wakeChannel(this.name)]);
-    return { wakeId: job.wakeId, queued: id !== null };
+    // The waiting wake can be taken by a worker between the refused send and the look-up: then
+    // nothing waits any more and the next send goes through.
+    for (let attempt = 0; ; attempt++) {
+      const id = await this.boss.send(this.name, job, { ...this.sendOptions, singletonKey: wake.agentId });
+      if (id !== null) {
+        await this.boss.getDb().executeSql("select pg_notify($1, '')", [wakeChannel(this.name)]);
+        return { wakeId: job.wakeId, queued: true };
+      }
+      const waiting = await this.waitingWake(wake.agentId);
+      if (waiting !== undefined || attempt >= 3) return { wakeId: waiting ?? job.wakeId, queued: false };
+    }
+  }
+
+  /** The wake id of the job waiting (not yet taken) for `agentId`, which a new wake joins. */
+  private async waitingWake(agentId: string): Promise<string | undefined> {
+    const { rows } = await this.boss.getDb().executeSql(
+      `select data->>'wakeId' as "wakeId" from ${this.schema}.job where name = $1 and singleton_key = $2 and state = 'created' limit 1`,
+      [this.name, agentId],
+    );
+    return (rows[0] as { wakeId?: string } | undefined)?.wakeId ?? undefined;
   }
 
   /** The next due wake, if any (the job becomes active: this worker's until completed or failed). */

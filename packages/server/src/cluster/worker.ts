@@ -31,6 +31,11 @@ export interface WorkerOptions {
   deferSeconds?: number;
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The API a legacy-profile wake's CEO calls (C4-7): `cadre serve`'s own URL for its embedded
+   * worker. Absent: legacy wakes fail, saying how to run one.
+   */
+  apiUrl?: () => string | undefined;
   workerId?: string;
   /** Extra options for every wake (tests: a scripted model). */
   wakeDefaults?: Partial<Pick<WakeOptions, "script">>;
@@ -208,7 +213,8 @@ export class WakeWorker {
   }
 
   private async run(job: WakeJobRecord, lease: WakeLease, attemptsBefore: number): Promise<WakeOutcome> {
-    const { wakeId, agentId, trigger, seed } = job.data;
+    const { wakeId, agentId, trigger, seed, profile } = job.data;
+    const apiUrl = this.options.apiUrl?.();
     const base = { wakeId, agentId };
     this.running.add(lease);
     lease.startHeartbeat();
@@ -222,6 +228,8 @@ export class WakeWorker {
         signal: AbortSignal.any([lease.signal, this.cancelAll.signal]),
         ...(trigger ? { trigger } : {}),
         ...(seed !== undefined ? { seed } : {}),
+        ...(profile ? { profile } : {}),
+        ...(apiUrl ? { apiUrl } : {}),
         ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
         ...(this.options.env ? { env: this.options.env } : {}),
       });

@@ -34,9 +34,10 @@ export function notifyingStore(store: Store, bus: FeedBus): Store {
   const publish: OnFeedWrite = (ids) => {
     for (const id of ids) bus.publish(id);
   };
-  const transaction: Store["transaction"] = async (fn) => {
+  const transaction: Store["transaction"] = async (fn, options) => {
     const touched = new Set<string>();
-    const result = await store.transaction((tx) => fn(intercept(tx, (ids) => { for (const id of ids) touched.add(id); })));
+    // The caller's isolation goes through unchanged (a lease's appends ask for read committed).
+    const result = await store.transaction((tx) => fn(intercept(tx, (ids) => { for (const id of ids) touched.add(id); })), options);
     publish(touched);
     return result;
   };

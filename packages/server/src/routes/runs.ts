@@ -25,15 +25,21 @@ export const runRoutes = [
   route<AgentScope>({
     method: "post",
     path: "/api/agents/{id}/wake",
-    summary: "Wake an agent. Answers once the run has started; the run goes on in the background.",
+    summary:
+      "Wake an agent. Answers once the run has started; the run goes on in the background. On PostgreSQL with workers the wake is queued and a worker runs it: the answer waits (up to 10 s) for the worker to start the run.",
     access: "operator",
     scope: agentScope,
     body: { spec: WAKE_BODY },
-    responses: { 202: "The run id, the mode and the cue it was woken with." },
+    responses: {
+      202:
+        "{ runId, profile, trigger, mode, cue, cueTokens } of the started run, and how it runs: via (\"in-process\" | \"queue\"), wakeId (the queued wake; null in-process), coalesced (it joined a wake of the agent still waiting), status (\"started\", or \"queued\" when no worker started the run within the wait: the run fields are then null).",
+      400: "The wake was refused before its run started (e.g. the strategy is not approved); nothing was written.",
+    },
     async handle({ c, ctx, scope, body }) {
       const input = body as WakeBody;
-      const started = await ctx.wakes.start({ agentId: scope.agent.id, ...input });
-      return c.json({ runId: started.run.id, profile: started.run.profile, trigger: started.run.trigger, mode: started.mode, cue: started.cue, cueTokens: started.cueTokens }, 202);
+      const { run, mode, cue, cueTokens, via, wakeId, coalesced } = await ctx.wakes.request({ agentId: scope.agent.id, ...input });
+      const started = { runId: run?.id ?? null, profile: run?.profile ?? null, trigger: run?.trigger ?? null, mode, cue, cueTokens };
+      return c.json({ ...started, via, wakeId, coalesced, status: run ? "started" : "queued" }, 202);
     },
   }),
   route<CompanyScope>({

@@ -9,6 +9,7 @@ import { agentContract, companyContract, connectorContract } from "./records.con
 import { runContract } from "./runs.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
+import { toolCallContract } from "./tool-calls.contract.js";
 import { transactionContract } from "./transactions.contract.js";
 import { wakeContract } from "./wakes.contract.js";
 
@@ -40,5 +41,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     feedContract(current);
     concurrencyContract(current);
     wakeContract(current);
+    toolCallContract(current);
   });
 }

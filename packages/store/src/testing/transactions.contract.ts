@@ -4,7 +4,7 @@ import { ConflictError, StoreError } from "../errors.js";
 import { agent, approval, company, run, runEvent, seed, type GetStore } from "./fixtures.js";
 
 // Spelled out rather than imported from schema.ts: the contract states what callers may rely on.
-const TABLES = ["companies", "connectors", "agents", "approvals", "approval_events", "runs", "run_events", "activity", "api_tokens", "company_feed", "wakes"];
+const TABLES = ["companies", "connectors", "agents", "approvals", "approval_events", "runs", "run_events", "activity", "api_tokens", "company_feed", "wakes", "tool_calls"];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {
   describe("transactions", () => {
