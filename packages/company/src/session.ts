@@ -1,6 +1,6 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, resolveModel, type Script, type SessionConfig, type StreamFn, type ToolDefinition, UserInputError } from "@cadre/core";
+import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, REHEARSAL_PROMPT_TIMEOUT_MS, resolveModel, type Script, type SessionConfig, type StreamFn, type ToolDefinition, UserInputError } from "@cadre/core";
 import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
@@ -51,7 +51,7 @@ export function createSession(input: SessionInput): BaseAgent {
   const state = readiness(input.connector, env);
   if (!state.ready) throw new UserInputError(`connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`);
   const config: SessionConfig = { sessionId: input.sessionId, systemPrompt: input.systemPrompt, model: resolveModel(input.agent.model), tools: input.tools };
-  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector), ...(input.connector.config["promptTimeoutMs"] !== undefined ? { promptTimeoutMs: input.connector.config["promptTimeoutMs"] as number } : {}) }; // MC-11: PiAgent validates it
+  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector), ...promptTimeoutOf(input.connector) };
   if (input.faults?.length && input.connector.kind !== "offline") {
     throw new UserInputError(`--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`);
   }
@@ -62,7 +62,9 @@ export function createSession(input: SessionInput): BaseAgent {
       const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
       if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn: wrap(streamFn) });
       const faulted = injectFaults(input.faults, { streamFn });
-      return new PiAgent(config, { ...prefix, streamFn: wrap(faulted.streamFn), compactor: faulted.compactor });
+      // Stated here, not left on the faulted function, so a wrapper (cassettes) cannot drop it.
+      const rehearsal = input.faults.includes("prompt-timeout") && prefix.promptTimeoutMs === undefined ? { promptTimeoutMs: REHEARSAL_PROMPT_TIMEOUT_MS } : {};
+      return new PiAgent(config, { ...prefix, ...rehearsal, streamFn: wrap(faulted.streamFn), compactor: faulted.compactor });
     }
     case "anthropic":
     case "openai": {
@@ -93,4 +95,12 @@ function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: numbe
   if (value === undefined) return {};
   if (typeof value !== "number") throw new UserInputError(`connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`);
   return { compactThreshold: value };
+}
+
+/** MC-11: a connector's Pi prompt timeout (`config.promptTimeoutMs`) overrides the 10-minute default; PiAgent checks its range. */
+function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: number } {
+  const value = connector.config["promptTimeoutMs"];
+  if (value === undefined) return {};
+  if (typeof value !== "number") throw new UserInputError(`connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`);
+  return { promptTimeoutMs: value };
 }

@@ -156,6 +156,22 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
     expect(a.isRunning).toBe(false);
   });
 
+  it("MC-11 codex: a silent run is closed by the reconnect watchdog — one failed terminal, report only, no rollover or replay", async () => {
+    const a = agent("hang.jsonl", { watchdogMs: 1_500 });
+    const events = await collect(a.send("hi"));
+    const error = ofType(events, "error").at(-1)!;
+    expect(error).toEqual({ type: "error", code: "watchdog", message: expect.stringContaining("reconnect watchdog closed the turn") });
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("report only, MC-11") }]);
+    // A turn the watchdog cut is closed, never left open (the stand-in may not have started one yet on a slow machine).
+    expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(ofType(events, "turn_start").map(() => "error"));
+    expect(events.some((e) => e.type === "rollover" || e.type === "recovery")).toBe(false);
+    expect(a.isRunning).toBe(false);
+  });
+
+  it("the watchdog option is checked: a non-positive value is refused at construction", () => {
+    expect(() => agent("hang.jsonl", { watchdogMs: 0 })).toThrow(/watchdogMs must be a positive number/);
+  });
+
   it("a missing executable is one readable error and a failed terminal", async () => {
     const events = await collect(agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-codex") }).send("hi"));
     expect(ofType(events, "error")).toEqual([{ type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-codex") }]);

@@ -14,13 +14,15 @@
 // does not use; a cancel here stops the exec process, after which the thread stays resumable.
 import type { Codex, CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
-import { errorMessage } from "../../errors.js";
+import { CODEX_RECONNECT_WATCHDOG_MS } from "../../context/timeout-policy.js";
+import { errorMessage, UserInputError } from "../../errors.js";
 import { codexTranslator, type CodexTranslator } from "../../translators/codex-jsonl/translator.js";
 import type { JsonObject } from "../../translators/json.js";
 import type { AgentEvent, ContextSnapshot } from "../../types.js";
 import { HarnessContext } from "../harness-context.js";
 import { type CodexPolicy, DEFAULT_CODEX_POLICY } from "./policy.js";
 import { CodexWindowReading } from "./window-reading.js";
+import { RunWatchdog } from "./watchdog.js";
 
 /** A stdio MCP server Codex starts for the session. */
 export interface CodexMcpServer {
@@ -48,6 +50,8 @@ export interface CodexAgentOptions {
   resume?: string;
   /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]; Codex compacts natively. */
   compactThreshold?: number;
+  /** Reconnect watchdog: a run silent this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
+  watchdogMs?: number;
 }
 
 export class CodexAgent extends BaseAgent {
@@ -67,6 +71,7 @@ export class CodexAgent extends BaseAgent {
    */
   private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
+  private readonly watchdogMs: number;
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -91,6 +96,9 @@ export class CodexAgent extends BaseAgent {
       ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
     });
     this.window = new CodexWindowReading({ resumed: options.resume !== undefined });
+    const watchdogMs = options.watchdogMs ?? CODEX_RECONNECT_WATCHDOG_MS;
+    if (!Number.isFinite(watchdogMs) || watchdogMs <= 0) throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
+    this.watchdogMs = watchdogMs;
   }
 
   protected override contextSnapshot(): ContextSnapshot | undefined {
@@ -151,11 +159,13 @@ export class CodexAgent extends BaseAgent {
     let received = 0;
     let ended: ThreadEvent | undefined; // turn.completed or turn.failed
     let failure: string | undefined;
+    const watchdog = new RunWatchdog(this.watchdogMs, signal);
     try {
-      // A cancel aborts the exec process (the SDK passes the signal to spawn).
+      // A cancel, or the watchdog, aborts the exec process (the SDK passes the signal to spawn).
       const thread = await this.sessionThread();
-      const { events } = await thread.runStreamed(input, { signal });
+      const { events } = await thread.runStreamed(input, { signal: watchdog.signal });
       for await (const event of events) {
+        watchdog.reset();
         received++;
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
@@ -164,12 +174,22 @@ export class CodexAgent extends BaseAgent {
     } catch (error) {
       // The SDK throws when the process fails to start, is aborted or exits non-zero.
       failure = errorMessage(error);
+    } finally {
+      watchdog.stop();
     }
 
     if (signal.aborted) {
       if (ended === undefined) this.translator.end(out, "the turn was cancelled");
       flush();
       return { status: "cancelled", reason: "cancelled by the operator" };
+    }
+    if (watchdog.fired && ended === undefined) {
+      // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
+      const reason = `no event from Codex for ${Math.round(this.watchdogMs / 1000)} s; the reconnect watchdog closed the turn (report only, MC-11)`;
+      this.translator.end(out, reason);
+      flush();
+      emit({ type: "error", code: "watchdog", message: reason });
+      return { status: "failed", reason };
     }
     if (ended?.type === "turn.failed") return { status: "failed", reason: ended.error.message }; // the translator reported it
     if (ended?.type === "turn.completed") {

@@ -149,7 +149,8 @@ for (const line of turns[turnIndex] ?? []) {
       await mcpCall(line);
       break;
     case "hang":
-      await new Promise(() => {});
+      // A timer keeps the process alive: a bare pending promise would let Node exit (code 13).
+      await new Promise(() => setInterval(() => {}, 60_000));
       break;
     case "exit":
       if (line.stderr) process.stderr.write(line.stderr);
