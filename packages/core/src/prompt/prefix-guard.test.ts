@@ -8,10 +8,10 @@ import { UserInputError } from "../errors.js";
 import { PiAgent } from "../harness/pi/pi-agent.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../models/registry.js";
 import { createScriptedStreamFn, type Script, serialiseRequest } from "../offline/scripted-model.js";
-import type { AgentEvent } from "../types.js";
 import { assembleSystemPrompt, SEGMENT_ORDER } from "./assemble.js";
 import type { ModelCallPrefix } from "./prefix-guard.js";
 import { ToolListFrozenError } from "./tool-list.js";
+import { collect } from "../testing/events.js";
 
 function tool(name: string, description = `The ${name} tool.`): ToolDefinition<{ text: string }> {
   return {
@@ -52,12 +52,6 @@ function session(seed: number, requests: string[][], prefixes: ModelCallPrefix[]
       streamFn: createScriptedStreamFn({ seed, script: (r) => (requests.push(serialiseRequest(r.context)), script(r)) }),
     },
   );
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
 }
 
 type Step = { send: number } | { rewind: true };

@@ -11,6 +11,7 @@ import { resolveModel } from "../../models/registry.js";
 import { contextReportOf } from "../../session/context-report.js";
 import type { AgentEvent } from "../../types.js";
 import { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
+import { collect, ofType, compactions, snapshotOf } from "../../testing/events.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const STAND_IN = join(FIXTURES, "offline-claude-code.mjs");
@@ -45,15 +46,6 @@ function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) 
   );
 }
 
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
-const snapshotOf = (events: AgentEvent[]) => ofType(events, "context").at(-1)!.snapshot;
 
 /** What each query() sent Claude Code: the prompt and the session it resumed (null: a fresh session). */
 async function sent(): Promise<Array<{ prompt: string; resume: string | null; sessionId: string }>> {

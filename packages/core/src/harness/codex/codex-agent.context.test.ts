@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../../models/registry.js";
-import type { AgentEvent } from "../../types.js";
 import { CodexAgent } from "./codex-agent.js";
+import { collect, ofType, compactions, snapshotOf } from "../../testing/events.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const STAND_IN = join(FIXTURES, "offline-codex.mjs");
@@ -36,15 +36,6 @@ function agent(scenario: string) {
   );
 }
 
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
-const snapshotOf = (events: AgentEvent[]) => ofType(events, "context").at(-1)!.snapshot;
 
 /** Each exec run: its prompt, the thread it resumed (null: a new thread) and the thread it ran on. */
 async function runs(): Promise<Array<{ prompt: string; resume: string | null; threadId: string }>> {

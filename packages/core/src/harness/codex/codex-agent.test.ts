@@ -14,6 +14,7 @@ import type { ToolDefinition } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
 import type { AgentEvent } from "../../types.js";
 import { CodexAgent, type CodexAgentOptions } from "./codex-agent.js";
+import { collect, ofType } from "../../testing/events.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const STAND_IN = join(FIXTURES, "offline-codex.mjs");
@@ -56,13 +57,6 @@ function agent(scenario: string, options: Partial<CodexAgentOptions> = {}) {
   );
 }
 
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 async function standInLog(): Promise<Array<Record<string, any>>> {
   return (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));

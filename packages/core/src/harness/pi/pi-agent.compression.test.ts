@@ -11,6 +11,7 @@ import { createScriptedStreamFn, type Script } from "../../offline/scripted-mode
 import type { AgentEvent, EventOf, ToolResultContent } from "../../types.js";
 import { PiAgent, type PiAgentOptions } from "./pi-agent.js";
 import { promptTimeoutText, REHEARSAL_PROMPT_TIMEOUT, rehearsalPromptTimeoutOf } from "./prompt-timeout.js";
+import { collect } from "../../testing/events.js";
 
 const OFFLINE = resolveModel(OFFLINE_MODEL_ID);
 const KB = 1024;
@@ -62,12 +63,6 @@ function session(options: { output?: () => ToolResultContent[]; wrap?: (s: Strea
     { streamFn: spy, ...(options.byteBudget ? { byteBudget: options.byteBudget } : {}), ...(options.promptTimeoutMs !== undefined ? { promptTimeoutMs: options.promptTimeoutMs } : {}) },
   );
   return { agent, runs, sent };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
 }
 
 const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);

@@ -11,6 +11,7 @@ import { createScriptedStreamFn, type Script } from "../../offline/scripted-mode
 import type { AgentEvent, ContextSnapshot, EventOf, ModelInfo } from "../../types.js";
 import type { Compactor } from "./compactor.js";
 import { PiAgent, type PiAgentOptions } from "./pi-agent.js";
+import { collect } from "../../testing/events.js";
 
 const OFFLINE = resolveModel(OFFLINE_MODEL_ID);
 const TEAM = ["CTO", "CFO", "COO"];
@@ -109,12 +110,6 @@ function session(options: { faults?: FaultName[]; rows?: string[]; sent?: Sent[]
     { streamFn: spy(streamFn, sent), ...(compactor ? { compactor } : {}), ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}) },
   );
   return { agent, rows, sent };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
 }
 
 const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);

@@ -4,8 +4,8 @@ import type { ToolDefinition } from "../../agent/tool.js";
 import { textOutcome } from "../../agent/tool.js";
 import { resolveModel, OFFLINE_MODEL_ID } from "../../models/registry.js";
 import { createScriptedStreamFn, type Script } from "../../offline/scripted-model.js";
-import type { AgentEvent } from "../../types.js";
 import { PiAgent } from "./pi-agent.js";
+import { collect } from "../../testing/events.js";
 
 const calls: unknown[] = [];
 const addTool: ToolDefinition<{ a: number; b: number }> = {
@@ -37,12 +37,6 @@ const script: Script = ({ context }) => {
   const [a, b] = userText.match(/-?\d+/g)?.map(Number) ?? [0, 0];
   return { content: [{ type: "text", text: "Let me add those." }, { type: "toolCall", name: "add", arguments: userText.includes("wrong") ? { a: "x", b } : { a, b } }] };
 };
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
 
 function agent(seed = 1) {
   return new PiAgent(

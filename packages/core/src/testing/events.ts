@@ -1,0 +1,19 @@
+// Reading a session's event stream in tests: every harness test collects a turn's events and picks
+// them by type, so these live once here (dependency-free, like the union they read).
+import type { AgentEvent, ContextSnapshot } from "../types.js";
+
+/** Every event of a stream, in order (a stream never throws, so this always returns). */
+export async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of stream) out.push(e);
+  return out;
+}
+
+export const ofType = <T extends AgentEvent["type"]>(events: readonly AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+
+/** The compaction start/end events, in order. */
+export const compactions = (events: readonly AgentEvent[]): AgentEvent[] => events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
+
+/** The context controller's snapshot at the end of the turn (the last `context` event). */
+export const snapshotOf = (events: readonly AgentEvent[]): ContextSnapshot => ofType(events, "context").at(-1)!.snapshot;
