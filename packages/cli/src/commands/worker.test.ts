@@ -90,6 +90,8 @@ it("refuses to start without a PostgreSQL database, or with a bad option, with e
   expect(err.join("")).toMatch(/--database postgres:\/\/…/);
   expect(await main(["worker", "--database", "sqlite:x"], io)).toBe(2);
   expect(await main(["worker", "--database", testDatabaseUrl(), "--concurrency", "0"], io)).toBe(2);
+  expect(await main(["worker", "--database", testDatabaseUrl(), "--api-url", "localhost:7420"], io)).toBe(2);
+  expect(err.join("")).toMatch(/--api-url must be an http\(s\) URL of a running `cadre serve`/);
 });
 
 it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, surviving a worker SIGKILLed mid-run", async () => {

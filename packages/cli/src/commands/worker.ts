@@ -4,10 +4,10 @@ import { resolve } from "node:path";
 import { redactUrl, isPostgresUrl } from "@cadre/store";
 import { WakeWorker } from "@cadre/server";
 import { parse } from "../args.js";
-import { DEFAULT_DATA_DIR } from "../context.js";
+import { DEFAULT_DATA_DIR, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
-export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR]
+export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR] [--api-url URL]
 
 Takes wakes from the shared queue in PostgreSQL and runs them, on as many machines as you like,
 until SIGINT or SIGTERM (it then stops taking wakes and lets running ones finish, up to 30 s).
@@ -18,7 +18,10 @@ failed (one terminal event) and is not run again.
   --concurrency N     wakes run at once by this worker (default 1)
   --lease-seconds N   how long a silent worker keeps its wakes (default 30; heartbeat every third)
   --data DIR          where agents' working folders live (default ./.cadre)
-  --queue-schema NAME pg-boss's schema (default pgboss)`;
+  --queue-schema NAME pg-boss's schema (default pgboss)
+  --api-url URL       a Cadre API (\`cadre serve\`) on the same database, for wakes on the legacy
+                      prompt profile: their CEO hires by HTTP against it (default: CADRE_API_URL;
+                      without either such wakes fail with a message saying so)`;
 
 const OPTIONS = {
   database: { type: "string" },
@@ -26,6 +29,7 @@ const OPTIONS = {
   "lease-seconds": { type: "string" },
   data: { type: "string" },
   "queue-schema": { type: "string" },
+  "api-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -35,6 +39,18 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   return Number(value);
 }
 
+function httpUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) throw new UsageError(`worker: --api-url must be an http(s) URL of a running \`cadre serve\`, e.g. http://127.0.0.1:7420 (got "${value}")`);
+  return value.replace(/\/+$/, "");
+}
+
 export async function workerCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("worker", args, OPTIONS);
   if (values.help) return io.out(`${WORKER_HELP}\n`), 0;
@@ -42,12 +58,15 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   if (!url || !isPostgresUrl(url)) throw new UsageError("worker: --database postgres://… (or CADRE_DATABASE_URL) is required; workers share a PostgreSQL store");
   const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
   const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
+  const apiUrl = httpUrl(values["api-url"] ?? io.env["CADRE_API_URL"]);
   const worker = await WakeWorker.start({
     url,
     concurrency,
     leaseMs: leaseSeconds * 1000,
     dataDir: resolve(values.data ?? DEFAULT_DATA_DIR),
-    env: io.env,
+    // The URL goes on to the processes a wake starts (Codex's \`cadre mcp\`), whichever way it was given.
+    env: storeEnv(io.env, url),
+    ...(apiUrl ? { apiUrl: () => apiUrl } : {}),
     ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}),
     log: (line) => io.err(`${line}\n`),
     onOutcome: (o) => io.err(`wake ${o.wakeId} (agent ${o.agentId}): ${o.outcome}${o.runId ? ` run ${o.runId}` : ""}${o.error ? ` — ${o.error}` : ""}\n`),
