@@ -1,6 +1,10 @@
 // The API's answers as the dashboard reads them (GET /api/openapi.json lists the routes). The
-// dashboard talks to the server over HTTP only, so these are the wire shapes, written out here
-// rather than imported from the server's packages.
+// HTTP shapes are written out here; the agent core's event model is imported from @cadre/core as
+// types only, so the run view follows every event core emits while the bundle carries none of
+// core's code (`import type` is erased by the build).
+import type { AgentEvent } from "@cadre/core";
+
+export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage } from "@cadre/core";
 
 export type CeoMode = "team-building" | "strategy-drafting" | "awaiting-approval" | "revising" | "operating";
 export type Via = "tool" | "http" | "system";
@@ -142,37 +146,6 @@ export interface CompanyUsageReport {
   agents: AgentUsageReport[];
   runs: RunUsageReport[];
 }
-
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-export type ToolResultContent = { type: "text"; text: string } | { type: "image"; mimeType: string; data: string };
-
-/** The agent core's event model (one per SSE `agent_event`). */
-export type AgentEvent =
-  | { type: "turn_start"; turn: number; messageId?: string; model?: string }
-  | { type: "turn_end"; turn: number; stopReason: string; vendorStopReason?: string }
-  | { type: "text_start"; index: number }
-  | { type: "text_delta"; index: number; delta: string }
-  | { type: "text_end"; index: number; text: string }
-  | { type: "thinking_start"; index: number; redacted?: boolean }
-  | { type: "thinking_delta"; index: number; delta: string }
-  | { type: "thinking_end"; index: number; thinking: string; signature?: string; redacted?: boolean }
-  | { type: "toolcall_start"; index: number; id: string; name: string }
-  | { type: "toolcall_delta"; index: number; delta: string }
-  | { type: "toolcall_end"; index: number; id: string; name: string; input: unknown }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; toolUseId: string; name: string; content: ToolResultContent[]; isError: boolean; details?: unknown }
-  | { type: "usage"; usage: Usage }
-  | { type: "compaction_start"; reason: string }
-  | { type: "compaction_end"; ok: boolean; summary?: string; error?: string; tokensBefore?: number; tokensAfter?: number }
-  | { type: "error"; message: string; code?: string; retryable?: boolean }
-  | { type: "unknown"; vendor: string; vendorType: string; raw: unknown }
-  | { type: "terminal"; status: "done" | "failed" | "cancelled"; reason?: string };
 
 /** One frame of GET /api/companies/{id}/events; `feedId` is also the SSE id. */
 export type FeedMessage =

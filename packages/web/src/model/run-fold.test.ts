@@ -1,8 +1,10 @@
 // Folding a run's events into the run view's rows: streamed blocks become one row each, a tool
-// call gathers its arguments and result, and a replayed or re-delivered event never doubles a row.
+// call gathers its arguments and result, context-policy decisions read as one line each, and a
+// replayed or re-delivered event never doubles a row.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../api/types.js";
+import type { AgentEvent, ContextSnapshot } from "../api/types.js";
+import { contextText } from "./policy-text.js";
 import { foldRun, RunFold } from "./run-fold.js";
 
 const seqd = (events: AgentEvent[]) => events.map((event, seq) => ({ seq, event }));
@@ -66,6 +68,55 @@ describe("RunFold", () => {
       { kind: "terminal", status: "failed", reason: "provider overloaded" },
     ]);
     expect(fold.state).toBe("failed");
+  });
+
+  it("shows the context policy's decisions as rows, with the rule's reason and whether the run could go on", () => {
+    const fold = foldRun(
+      seqd([
+        { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 33_500_000, byteLimit: 32_000_000, strippedImages: 2, bytesFreed: 2_100_000 },
+        { type: "compression", trigger: "terminal-error", action: "handoff-rebuild", reason: "MC-12: token budget broken: occupancy ≥ 100%" },
+        { type: "rollover", reason: "MC-12: token budget broken: occupancy ≥ 100%", handoffBytes: 4200, tokensBefore: 201_000, tokensAfter: 3100 },
+        { type: "error", message: "prompt is too long", code: "context_overflow" },
+        { type: "recovery", action: "replay", reason: "MC-10: clean turn: one wire-only replay of the failed user message" },
+        { type: "recovery", action: "fail-closed", reason: "MC-10: not an explicit context-overflow error: reported, never replayed" },
+        { type: "compression", trigger: "next-send", action: "fail-closed", reason: "MC-12: remote session: no local rescue", bytes: 40_000_000, byteLimit: 32_000_000 },
+      ]),
+    );
+    expect(fold.items.map((i) => (i.kind === "policy" ? [i.policy, i.text, i.ok] : [i.kind]))).toEqual([
+      ["compression", "compression before the next send: stripped 2 inline images (2.1 MB freed) — MC-12: byte budget broken by strippable oversized images · request 33.5 MB of 32.0 MB", true],
+      ["compression", "compression after a terminal error: handing off to a fresh window — MC-12: token budget broken: occupancy ≥ 100%", true],
+      ["rollover", "context rolled over to a fresh window: MC-12: token budget broken: occupancy ≥ 100% · handoff 4.2 KB · 201,000 → 3,100 tokens", undefined],
+      ["error"],
+      ["recovery", "recovery: replaying the failed message once — MC-10: clean turn: one wire-only replay of the failed user message", true],
+      ["recovery", "recovery: not replayed — MC-10: not an explicit context-overflow error: reported, never replayed", false],
+      ["compression", "compression before the next send: failed closed — MC-12: remote session: no local rescue · request 40.0 MB of 32.0 MB", false],
+    ]);
+    expect(fold.state).toBe("running");
+  });
+
+  it("keeps the last context snapshot for the summary line instead of adding a row", () => {
+    const snapshot: ContextSnapshot = {
+      harness: "pi",
+      model: "claude-sonnet-4-5",
+      contextWindow: 200_000,
+      tokensInWindow: 84_000,
+      occupancy: 0.42,
+      threshold: 0.8,
+      thresholdSource: "default",
+      remote: false,
+      needsRollover: false,
+      openClaims: [],
+      compactions: { count: 0, succeeded: 0 },
+      replays: 0,
+      rollovers: 0,
+    };
+    const latched = { ...snapshot, occupancy: 1.02, tokensInWindow: 204_000, threshold: 0.7, thresholdSource: "override" as const, needsRollover: true, latchReason: "occupancy ≥ 100%" };
+    const fold = foldRun(seqd([...TURN, { type: "context", snapshot }]));
+    expect(fold.items.map((i) => i.kind)).toEqual(["turn", "text", "tool", "usage"]);
+    expect(contextText(fold.context!)).toBe("42.0% of 200,000 tokens · compacts at 80% · rollover latch clear");
+    fold.apply(TURN.length + 1, { type: "context", snapshot: latched });
+    expect(contextText(fold.context!)).toBe("102.0% of 200,000 tokens · compacts at 70% (override) · rollover latch set: occupancy ≥ 100%");
+    expect(contextText({ ...snapshot, remote: true, latchReason: "occupancy ≥ 100%" })).toBe("42.0% of 200,000 tokens · compacts at 80% · rollover latch clear (remote session, noted: occupancy ≥ 100%)");
   });
 
   it("ignores an event it already folded and counts a skipped one", () => {

@@ -1,11 +1,14 @@
 // Folds a run's AgentEvents into what the run view shows: one item per streamed text, thinking
 // block, tool call (its arguments as they stream, then the result), model call usage, error,
-// compaction and the terminal state. Events arrive in `seq` order; one whose seq was already folded
-// is a repeat and is ignored, so replaying a stream over a view never doubles anything.
+// compaction, a context-policy decision (rollover, recovery, compression) and the terminal state;
+// the end-of-turn context snapshot is kept aside for the summary, not added as a row. Events
+// arrive in `seq` order; one whose seq was already folded is a repeat and is ignored, so replaying
+// a stream over a view never doubles anything.
 //
 // The fold mutates its item array in place (a 10,000-event run must not be copied per event) but
 // replaces an item object whenever it changes, so a row can be memoised on its item's identity.
-import type { AgentEvent, Usage } from "../api/types.js";
+import type { AgentEvent, ContextSnapshot, Usage } from "../api/types.js";
+import { compressionText, recoveryText, rolloverText } from "./policy-text.js";
 
 export type ToolState = "composing" | "called" | "running" | "done" | "failed";
 
@@ -16,6 +19,8 @@ export type RunItem =
   | { kind: "tool"; key: string; id: string; name: string; args: string; state: ToolState; result?: string }
   | { kind: "usage"; key: string; call: number; usage: Usage }
   | { kind: "compaction"; key: string; text: string; ok?: boolean }
+  /** `ok` is false when the rule failed closed (no replay, request not sent). */
+  | { kind: "policy"; key: string; policy: "rollover" | "recovery" | "compression"; text: string; ok?: boolean }
   | { kind: "error"; key: string; message: string; code?: string }
   | { kind: "unknown"; key: string; vendor: string; vendorType: string }
   | { kind: "terminal"; key: string; status: "done" | "failed" | "cancelled"; reason?: string };
@@ -27,6 +32,8 @@ export class RunFold {
   /** Usage of each model call, in order: the cache chart's data. */
   readonly calls: Usage[] = [];
   state: RunState = "running";
+  /** The latest end-of-turn context snapshot, if the harness reports one. */
+  context: ContextSnapshot | undefined;
   /** Events folded (repeats excluded). */
   events = 0;
   repeats = 0;
@@ -135,6 +142,18 @@ export class RunFold {
       case "compaction_end":
         this.push({ kind: "compaction", key, ok: e.ok, text: e.ok ? `compaction done${e.tokensBefore !== undefined && e.tokensAfter !== undefined ? `: ${e.tokensBefore} → ${e.tokensAfter} tokens` : ""}` : `compaction failed: ${e.error ?? "no reason given"}` });
         return;
+      case "rollover":
+        this.push({ kind: "policy", key, policy: "rollover", text: rolloverText(e) });
+        return;
+      case "recovery":
+        this.push({ kind: "policy", key, policy: "recovery", text: recoveryText(e), ok: e.action === "replay" });
+        return;
+      case "compression":
+        this.push({ kind: "policy", key, policy: "compression", text: compressionText(e), ok: e.action !== "fail-closed" });
+        return;
+      case "context":
+        this.context = e.snapshot;
+        return;
       case "error":
         this.push({ kind: "error", key, message: e.message, ...(e.code ? { code: e.code } : {}) });
         return;
@@ -145,6 +164,12 @@ export class RunFold {
         this.state = e.status;
         this.push({ kind: "terminal", key, status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
         return;
+      default: {
+        // An event type core adds later fails type checking here; at run time (a newer server
+        // than this bundle) it is skipped rather than breaking the view.
+        const unhandled: never = e;
+        void unhandled;
+      }
     }
   }
 }

@@ -31,6 +31,8 @@ export function estimateRow(item: RunItem): number {
     case "unknown":
     case "terminal":
       return ROW_CHROME + SMALL_LINE;
+    case "policy": // core's reasons can run past one line
+      return ROW_CHROME + SMALL_LINE * wrapped(item.text);
     case "text":
     case "thinking":
     case "error":

@@ -1,5 +1,6 @@
 // One row of the run view: a turn header, streamed text or thinking, a tool call with its
-// arguments and result, a model call's usage, an error, a compaction, the terminal state.
+// arguments and result, a model call's usage, an error, a compaction, a context-policy decision
+// (rollover, recovery, compression), the terminal state.
 import type { RunItem } from "../../model/run-fold.js";
 import { formatTokens } from "../../model/format.js";
 import { hitRate } from "../../model/usage-series.js";
@@ -54,6 +55,12 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
     }
     case "compaction":
       return <div class={`ev compaction ${item.ok === false ? "failed" : ""}`}>{item.text}</div>;
+    case "policy":
+      return (
+        <div class={`ev policy ${item.policy} ${item.ok === false ? "failed" : ""}`} data-testid="run-policy">
+          {item.text}
+        </div>
+      );
     case "error":
       return (
         <div class="ev error" role="note">

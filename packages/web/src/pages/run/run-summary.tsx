@@ -1,8 +1,9 @@
 // The run's header facts: agent, trigger, mode, profile, the cue it was woken with, its state and
-// totals so far.
+// totals so far, and how full the context window was at the end of the last turn.
 import type { StreamStatus } from "../../api/event-stream.js";
 import type { Run } from "../../api/types.js";
 import { formatTime, formatTokens } from "../../model/format.js";
+import { contextText } from "../../model/policy-text.js";
 import type { RunFold } from "../../model/run-fold.js";
 import { hitRate } from "../../model/usage-series.js";
 
@@ -63,6 +64,12 @@ export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: 
           <dt>Cache hit rate</dt>
           <dd>{(hitRate(sum) * 100).toFixed(1)}%</dd>
         </div>
+        {fold.context && (
+          <div>
+            <dt>Context</dt>
+            <dd data-testid="run-context">{contextText(fold.context)}</dd>
+          </div>
+        )}
       </dl>
       {run && (
         <div class="cue">
