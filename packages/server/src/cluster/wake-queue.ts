@@ -81,7 +81,7 @@ export class WakeQueue {
     const retry = { retryLimit: options.retryLimit ?? 3, retryDelay: options.retryDelaySeconds ?? 2, retryBackoff: true };
     const expireInSeconds = options.expireInSeconds ?? 900;
     // Idempotent: every process creates it; the first one does.
-    await boss.createQueue(name, { name, policy: "short", ...retry, expireInSeconds });
+    await createQueueOnce(boss, name, { name, policy: "short", ...retry, expireInSeconds });
     return new WakeQueue(boss, name, { ...retry, expireInSeconds }, schema);
   }
 
@@ -142,5 +142,24 @@ export class WakeQueue {
 
   stop(): Promise<void> {
     return this.boss.stop({ graceful: false, wait: true });
+  }
+}
+
+const DEADLOCK = "40P01";
+
+/**
+ * pg-boss's create_queue attaches a partition to its job table without a lock of its own, so
+ * instances starting at once on an empty database can deadlock there; PostgreSQL then aborts one
+ * of them. That one tries again: by then the queue exists and the call does nothing.
+ */
+async function createQueueOnce(boss: PgBoss, name: string, options: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, options);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== DEADLOCK || attempt >= 5) throw error;
+      await new Promise((done) => setTimeout(done, 25 * attempt + Math.random() * 50));
+    }
   }
 }
