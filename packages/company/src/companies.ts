@@ -2,7 +2,7 @@
 // operator's approval decisions, which move the CEO's mode.
 import { randomUUID } from "node:crypto";
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type { ApprovalRow, ApprovalStatus, CompanyRow, CompanySettings, ConnectorKind, NewConnector, Store } from "@cadre/store";
+import type { ApprovalRow, ApprovalStatus, CompanyRow, CompanySettings, ConnectorKind, NewAgent, NewConnector, Store } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
 import type { CeoMode } from "./modes.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
@@ -38,6 +38,21 @@ function checkText(field: string, value: unknown, max: number, required: boolean
   return text;
 }
 
+/** The CEO's agent record, as every company starts with it (created with the company, C4-9). */
+export function ceoAgent(input: { id: string; companyId: string; connectorId: string; model: string }): NewAgent {
+  return {
+    ...input,
+    name: "CEO",
+    role: "Chief Executive Officer",
+    description: "Leads the company: builds the team, sets the strategy and answers to the operator.",
+    department: null,
+    reportsTo: null,
+    isCeo: true,
+    status: "active",
+    via: "system",
+  };
+}
+
 export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
   const name = checkText("name", input.name, 100, true);
   const goal = checkText("goal", input.goal, 1000, false);
@@ -63,20 +78,7 @@ export async function createCompany(store: Store, input: CreateCompanyInput): Pr
   const company = await store.transaction(async (tx) => {
     const row = await tx.insertCompany({ id: companyId, name, goal, settings });
     for (const c of connectors) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent({
-      id: newId("agt"),
-      companyId,
-      name: "CEO",
-      role: "Chief Executive Officer",
-      description: "Leads the company: builds the team, sets the strategy and answers to the operator.",
-      department: null,
-      connectorId: ceoConnector.id,
-      model: ceoConnector.enabledModels[0] as string,
-      reportsTo: null,
-      isCeo: true,
-      status: "active",
-      via: "system",
-    });
+    const ceo = await tx.insertAgent(ceoAgent({ id: newId("agt"), companyId, connectorId: ceoConnector.id, model: ceoConnector.enabledModels[0] as string }));
     await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) } });
     return row;
   });

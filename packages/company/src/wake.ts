@@ -4,11 +4,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentEvent, type BaseAgent, type FaultName, type Script, type StreamFn, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
 import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { ceoCue, memberCue, type WakeTrigger } from "./prompts/cues.js";
+import { ceoCue, cueTokenCount, memberCue, type WakeTrigger } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -109,7 +108,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
 
   const runId = newId("run");
   const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile, cue });
-  const cueTokens = countTokens(cue);
+  const cueTokens = cueTokenCount(cue);
   options.onStart?.({ run, cue, cueTokens, mode });
 
   const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -139,10 +139,10 @@ export interface FeedJoinRow {
 
 export function toFeed(r: FeedJoinRow, a: DialectAdapter): FeedRow {
   if (r.r_id !== null) {
-    const event: RunEventRow = { id: r.r_id, runId: r.r_run_id as string, companyId: r.company_id, seq: r.r_seq as number, type: r.r_type as string, data: a.decodeJson(r.r_data), at: r.r_at as string };
+    const event = toRunEvent({ id: r.r_id, run_id: r.r_run_id as string, company_id: r.company_id, seq: r.r_seq as number, type: r.r_type as string, data: r.r_data, at: r.r_at as string }, a);
     return { id: r.feed_id, companyId: r.company_id, kind: "agent_event", event };
   }
-  const activity: ActivityRow = { id: r.a_id as number, companyId: r.company_id, agentId: r.a_agent_id, runId: r.a_run_id, type: r.a_type as string, data: a.decodeJson(r.a_data), at: r.a_at as string };
+  const activity = toActivity({ id: r.a_id as number, company_id: r.company_id, agent_id: r.a_agent_id, run_id: r.a_run_id, type: r.a_type as string, data: r.a_data, at: r.a_at as string }, a);
   return { id: r.feed_id, companyId: r.company_id, kind: "domain_event", activity };
 }
 

@@ -7,12 +7,12 @@ import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
 import { modelChangeLine } from "../commands/agents.js";
+import { STATUSES } from "../commands/approvals.js";
 import type { ModelChange } from "@cadre/company";
 
 export const REMOTE_COMMANDS = ["company show", "agents list", "agents set-model", "approvals list|approve|reject|revise", "wake"];
 
 const OPTIONS = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
-const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
 const DECISION_PATH = { approve: "approve", reject: "reject", revise: "request-revision" } as const;
 
 interface CompanyView extends CompanyRow {

@@ -15,7 +15,8 @@ The next wake of the CEO says so in its cue and instructions.
 
 ${DATABASE_HELP}`;
 
-const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
+/** The statuses `approvals list --status` accepts (local and --server). */
+export const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
 
 export async function approvalsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;

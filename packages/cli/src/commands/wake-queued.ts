@@ -37,13 +37,14 @@ export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<num
   }
   io.out(`${sent.queued ? `wake ${sent.wakeId} queued` : `joined wake ${sent.wakeId}, already waiting for ${agent.name}`}; a worker runs it (cadre worker, or cadre serve)\n`);
   const run = await awaitRun(store, sent.wakeId, io);
-  io.out(`run ${run.id} — mode ${run.mode}, trigger ${run.trigger}\ncue "${run.cue}" (${cueTokenCount(run.cue)} tokens)\n`);
+  const cueTokens = cueTokenCount(run.cue);
+  io.out(`run ${run.id} — mode ${run.mode}, trigger ${run.trigger}\ncue "${run.cue}" (${cueTokens} tokens)\n`);
   const ended = await follow(store, run.id, createRenderer(io.out, agent.name));
   const modeAfter = (await loadCompanyState(store, agent.companyId)).mode;
   io.out(`mode: ${run.mode} → ${modeAfter}\n`);
   if (input.json) {
     const usage = { ...ended.usage, cacheHitRate: cacheHitRate(ended.usage) };
-    io.out(`${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokenCount(run.cue) }, usage, wakeId: sent.wakeId, via: "queue" })}\n`);
+    io.out(`${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, wakeId: sent.wakeId, via: "queue" })}\n`);
   }
   return ended.status === "done" ? 0 : 1;
 }

@@ -1,16 +1,16 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentEvent, type ModelCallPrefix, OFFLINE_MODEL_ID, type Script, serialiseRequest } from "@cadre/core";
+import { type AgentEvent, type ModelCallPrefix, OFFLINE_MODEL_ID, type Script, type ScriptRequest, serialiseRequest } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { createSession } from "../session.js";
-import { loadCompanyState } from "../state.js";
+import { type CompanyState, loadCompanyState } from "../state.js";
 import { hireAgent } from "../tools/hire-agent.js";
 import { companyTools } from "../tools/index.js";
 import { wakeAgent } from "../wake.js";
-import { buildAgentPrompt, buildSession } from "./build.js";
+import { buildAgentPrompt, buildSession, type SessionBuild } from "./build.js";
 
 let store: Store;
 let dir: string;
@@ -38,6 +38,23 @@ async function setup(goal = "Build warehouse robots.") {
   return { company, state, actor };
 }
 
+/** The CEO's offline session on a build; `see` observes every request, and each model call's prefix is kept. */
+function openSession(sessionId: string, state: CompanyState, build: SessionBuild, see: (r: ScriptRequest) => void) {
+  const prefixes: ModelCallPrefix[] = [];
+  const session = createSession({
+    sessionId,
+    agent: state.ceo,
+    connector: state.connectors[0]!,
+    systemPrompt: build.prompt.systemPrompt,
+    segments: build.prompt.segments,
+    onModelCall: (p) => prefixes.push(p),
+    tools: build.tools,
+    seed: 1,
+    script: (r) => (see(r), say(r)),
+  });
+  return { session, prefixes };
+}
+
 describe("MC-3 contacts segment", () => {
   it("is evaluated once per build, with tool registration, and stays constant for the session while the company changes", async () => {
     const { company, state, actor } = await setup();
@@ -48,19 +65,8 @@ describe("MC-3 contacts segment", () => {
     // Same snapshot, same bytes.
     expect(buildAgentPrompt({ state, agent: state.ceo, mode: state.mode, memoryIndex: null })).toEqual(build.prompt);
 
-    const prefixes: ModelCallPrefix[] = [];
     const requests: string[][] = [];
-    const session = createSession({
-      sessionId: "contacts",
-      agent: state.ceo,
-      connector: state.connectors[0]!,
-      systemPrompt: build.prompt.systemPrompt,
-      segments: build.prompt.segments,
-      onModelCall: (p) => prefixes.push(p),
-      tools: build.tools,
-      seed: 1,
-      script: (r) => (requests.push(serialiseRequest(r.context)), say(r)),
-    });
+    const { session, prefixes } = openSession("contacts", state, build, (r) => requests.push(serialiseRequest(r.context)));
     await collect(session.send("first"));
     await hireAgent(store, actor, { name: "CTO", role: "Chief Technology Officer", description: "Leads engineering.", connectorId: "offline", model: OFFLINE_MODEL_ID });
     await collect(session.send("second"));
@@ -88,18 +94,7 @@ describe("MC-3 MEMORY.md snapshot", () => {
     const build = buildSession({ state, agent: state.ceo, mode: state.mode, memoryIndex: await readFile(memoryPath, "utf8"), tools: companyTools(store, actor) });
     const snapshot = build.prompt.segments.find((s) => s.id === "memory-index")!;
     const systems: string[] = [];
-    const prefixes: ModelCallPrefix[] = [];
-    const session = createSession({
-      sessionId: "memory",
-      agent: state.ceo,
-      connector: state.connectors[0]!,
-      systemPrompt: build.prompt.systemPrompt,
-      segments: build.prompt.segments,
-      onModelCall: (p) => prefixes.push(p),
-      tools: build.tools,
-      seed: 1,
-      script: (r) => (systems.push(r.context.systemPrompt ?? ""), say(r)),
-    });
+    const { session, prefixes } = openSession("memory", state, build, (r) => systems.push(r.context.systemPrompt ?? ""));
     await collect(session.send("one"));
     await collect(session.send("two"));
     await writeFile(memoryPath, "- plan.md: the first plan\n- secret.md: written after the session started\n");

@@ -4,7 +4,7 @@
 // tool call that succeeded is a decision with the call's own input, so a fresh window never does it twice.
 import type { TranscriptItem } from "../context/index.js";
 import type { AgentEvent } from "../types.js";
-import { boundItems } from "./pi/context-window.js";
+import { boundItems, succeededCall } from "./pi/context-window.js";
 
 export class EventTranscript {
   #items: TranscriptItem[] = [];
@@ -29,7 +29,7 @@ export class EventTranscript {
         this.#items.push({ kind: "tool_result", name: event.name, isError: event.isError, body: "" });
         const call = this.#calls.get(event.toolUseId);
         this.#calls.delete(event.toolUseId);
-        if (!event.isError && call) this.#items.push({ kind: "decision", text: `${call.name} succeeded: ${JSON.stringify(call.input)}` });
+        if (!event.isError && call) this.#items.push(succeededCall(call));
         break;
       }
       default:

@@ -2,9 +2,9 @@
 // them by type, so these live once here (dependency-free, like the union they read).
 import type { AgentEvent, ContextSnapshot } from "../types.js";
 
-/** Every event of a stream, in order (a stream never throws, so this always returns). */
-export async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
+/** Every item of a stream, in order (an event stream never throws, so this always returns). */
+export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
   for await (const e of stream) out.push(e);
   return out;
 }

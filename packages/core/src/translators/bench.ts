@@ -2,7 +2,7 @@
 // complete fixtures, against the floor (decode + split + JSON.parse of the same data lines)
 // and against the vendor SDKs' own accumulators, all in this process. Not on the hot path.
 import { performance } from "node:perf_hooks";
-import { readFixtures, type Fixture } from "./fixtures.js";
+import { chunked, readFixtures, type Fixture } from "./fixtures.js";
 import { TRANSLATOR_FORMATS, TRANSLATORS, type TranslatorFormat } from "./registry.js";
 
 export interface BenchResult {
@@ -50,12 +50,8 @@ export async function benchTranslators(): Promise<BenchResult[]> {
 
 async function countEvents(format: TranslatorFormat, bytes: Uint8Array): Promise<number> {
   let n = 0;
-  for await (const _event of TRANSLATORS[format](chunks(bytes))) n++;
+  for await (const _event of TRANSLATORS[format](chunked(bytes, CHUNK))) n++;
   return n;
-}
-
-async function* chunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
 }
 
 function parseDataLines(bytes: Uint8Array): void {

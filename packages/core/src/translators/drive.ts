@@ -4,7 +4,7 @@
 import type { AgentEvent } from "../types.js";
 import { SseParser } from "./sse.js";
 import { JsonlParser } from "./jsonl.js";
-import type { JsonObject } from "./json.js";
+import { parseObject, type JsonObject } from "./json.js";
 import { malformed, streamFailure } from "./errors.js";
 
 /** Stdin-like input: byte chunks (split anywhere) or already-decoded text. */
@@ -16,6 +16,17 @@ export interface SseTranslator {
   event(eventType: string, data: string, line: number, out: AgentEvent[]): boolean;
   /** Input ended; `cut` describes an abnormal end already known to the parser. Emits what closes the stream. */
   end(out: AgentEvent[], cut: string | undefined): void;
+}
+
+/**
+ * The `data` of an SSE event that must be a JSON object with a string `type` (Anthropic, OpenAI
+ * Responses); undefined after pushing the malformed_input error that stops the translation.
+ */
+export function parseTypedEvent(data: string, line: number, out: AgentEvent[]): JsonObject | undefined {
+  const ev = parseObject(data);
+  if (ev !== undefined && typeof ev.type === "string") return ev;
+  out.push(malformed(line, 'a JSON object with a "type" field after "data:"', data));
+  return undefined;
 }
 
 /** A translator over JSONL records. */

@@ -14,7 +14,7 @@ export const INPUT_ERROR_CODES: ReadonlySet<string> = new Set([MALFORMED_INPUT, 
 const SNIPPET_LENGTH = 60;
 
 /** The start of an offending text, quoted, so a message shows what was found. */
-export function snippet(text: string): string {
+function snippet(text: string): string {
   return JSON.stringify(text.length > SNIPPET_LENGTH ? text.slice(0, SNIPPET_LENGTH) + "…" : text);
 }
 

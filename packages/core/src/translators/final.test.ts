@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../types.js";
-import { collect } from "./fixtures.js";
+import { collect } from "../testing/events.js";
 import { reconstructMessages } from "./final.js";
 
 describe("reconstructMessages", () => {

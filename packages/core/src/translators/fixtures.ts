@@ -35,9 +35,3 @@ export async function* splitAt(bytes: Uint8Array, ...offsets: number[]): AsyncGe
   }
   yield bytes.subarray(from);
 }
-
-export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}

@@ -1,6 +1,7 @@
 // Gates G1–G5 (SPEC C4-8), each decided from the evidence gathered above and reported with it:
 // per gate overall, and per scenario as the cells of a matrix.
 import type { Recording } from "../recording/types.js";
+import type { SuiteResult } from "../runner/run-suite.js";
 import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
 import type { ScenarioComparison } from "./scenario.js";
@@ -28,15 +29,8 @@ export interface GateCell {
   evidence: string;
 }
 
-export interface CandidateRun {
-  profile: string;
-  connector: string;
-  samples: number;
-  seed: number;
-  break: string | null;
-  scenarios: LoadedScenario[];
-  traces: Map<string, Trace[]>;
-}
+/** A candidate run: a suite's result, whether just run or read back from a recording. */
+export type CandidateRun = SuiteResult;
 
 export interface GateInput {
   baseline: Recording;

@@ -1,6 +1,6 @@
 // Canonical JSON (keys sorted at every level) and its SHA-256: the identity of a scenario, a tool
 // schema or a cassette request, independent of key order and formatting.
-import { createHash } from "node:crypto";
+import { sha256 } from "@cadre/core";
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
@@ -17,10 +17,6 @@ function sortKeys(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 export function hashOf(value: unknown): string {

@@ -12,15 +12,12 @@ export interface CapturedRequest {
 export interface Capture {
   wrap(inner: StreamFn): StreamFn;
   first(): CapturedRequest | undefined;
-  calls(): number;
 }
 
 export function captureRequests(): Capture {
   let first: CapturedRequest | undefined;
-  let calls = 0;
   return {
     wrap: (inner) => (model, context, options) => {
-      calls++;
       first ??= {
         systemPrompt: context.systemPrompt ?? "",
         tools: (context.tools ?? []).map((t) => ({ name: t.name, parameters: t.parameters })),
@@ -28,6 +25,5 @@ export function captureRequests(): Capture {
       return inner(model, context, options);
     },
     first: () => first,
-    calls: () => calls,
   };
 }

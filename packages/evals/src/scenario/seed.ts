@@ -2,9 +2,9 @@
 // company, its connectors and CEO in one transaction (as createCompany does), the team, and the
 // approvals — decided ones through the real decision path, so activity and mode history are real.
 import { randomUUID } from "node:crypto";
-import { connectorLabel, DEFAULT_SETTINGS, decideApproval, defaultEnabledModels, loadCompanyState, newId, readiness, type Decision } from "@cadre/company";
+import { ceoAgent, connectorLabel, DEFAULT_SETTINGS, decideApproval, defaultEnabledModels, loadCompanyState, newId, readiness, type Decision } from "@cadre/company";
 import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
-import type { ConnectorKind, NewConnector, PromptProfile, Store } from "@cadre/store";
+import type { NewConnector, PromptProfile, Store } from "@cadre/store";
 import type { Scenario, ScenarioConnector } from "./types.js";
 
 /** The key variable of a vendor connector declared not ready: surely unset, checked below. */
@@ -62,7 +62,7 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
   const connectors: NewConnector[] = scenario.connectors.map((c) => ({
     companyId,
     id: c.id,
-    kind: c.kind as ConnectorKind,
+    kind: c.kind,
     label: connectorLabel(c.kind),
     enabledModels: c.enabledModels,
     config: connectorConfig(c, env),
@@ -82,20 +82,7 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
     // The store lists connectors by (createdAt, id): inserted in id order, they are listed (and
     // shown in the prompt) in one order whether or not the inserts share a millisecond.
     for (const c of [...connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent({
-      id: orderedId("agt", 0),
-      companyId,
-      name: "CEO",
-      role: "Chief Executive Officer",
-      description: "Leads the company: builds the team, sets the strategy and answers to the operator.",
-      department: null,
-      connectorId: ceoConnector.id,
-      model: ceoModel,
-      reportsTo: null,
-      isCeo: true,
-      status: "active",
-      via: "system",
-    });
+    const ceo = await tx.insertAgent(ceoAgent({ id: orderedId("agt", 0), companyId, connectorId: ceoConnector.id, model: ceoModel }));
     await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name: scenario.company.name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id), scenario: scenario.id } });
     for (const [i, m] of scenario.team.entries()) {
       await tx.insertAgent({ id: orderedId("agt", i + 1), companyId, ...m, reportsTo: ceo.id, isCeo: false });

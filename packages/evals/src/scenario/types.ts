@@ -1,12 +1,12 @@
 // A scenario: one initial company state the CEO is woken in (SPEC C4-8). Scenarios are data
 // files (evals/scenarios/*.json, or a user's own directory), validated by scenario/parse.ts.
 import type { CeoMode } from "@cadre/company";
-import type { ApprovalStatus, ApprovalType, Department, Via } from "@cadre/store";
+import type { AgentRow, ApprovalStatus, ApprovalType, ConnectorKind } from "@cadre/store";
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 
 /** Connector kinds a scenario can declare (the harnesses this build can seed). */
-export const SCENARIO_CONNECTOR_KINDS = ["offline", "anthropic", "openai", "openai-compatible"] as const;
+export const SCENARIO_CONNECTOR_KINDS = ["offline", "anthropic", "openai", "openai-compatible"] as const satisfies readonly ConnectorKind[];
 export type ScenarioConnectorKind = (typeof SCENARIO_CONNECTOR_KINDS)[number];
 
 export interface ScenarioConnector {
@@ -24,16 +24,8 @@ export interface ScenarioConnector {
   baseUrl?: string;
 }
 
-export interface ScenarioMember {
-  name: string;
-  role: string;
-  description: string;
-  department: Department | null;
-  connectorId: string;
-  model: string;
-  status: "active" | "terminated";
-  via: Via;
-}
+/** A team member as the store keeps it, less what seeding decides (id, company, manager, CEO flag). */
+export type ScenarioMember = Pick<AgentRow, "name" | "role" | "description" | "department" | "connectorId" | "model" | "status" | "via">;
 
 export interface ScenarioApproval {
   type: ApprovalType;

@@ -8,7 +8,6 @@ import { type FeedBus, InProcessFeedBus } from "../feed/bus.js";
 
 export class PostgresFeedBus implements FeedBus {
   private readonly local = new InProcessFeedBus();
-  private readonly subscribed = new Map<string, number>();
 
   private constructor() {}
 
@@ -18,7 +17,7 @@ export class PostgresFeedBus implements FeedBus {
     await notifications.listen(feedChannel(schema), (companyId) => bus.local.publish(companyId));
     // Signals may have been missed while the connection was down: every subscriber re-reads once.
     notifications.onReconnect(() => {
-      for (const companyId of bus.subscribed.keys()) bus.local.publish(companyId);
+      for (const companyId of bus.local.companies()) bus.local.publish(companyId);
     });
     await notifications.start();
     return bus;
@@ -30,16 +29,12 @@ export class PostgresFeedBus implements FeedBus {
   }
 
   subscribe(companyId: string, onChange: () => void): () => void {
-    this.subscribed.set(companyId, (this.subscribed.get(companyId) ?? 0) + 1);
     const unsubscribe = this.local.subscribe(companyId, onChange);
     let done = false;
     return () => {
       if (done) return;
       done = true;
       unsubscribe();
-      const left = (this.subscribed.get(companyId) ?? 1) - 1;
-      if (left > 0) this.subscribed.set(companyId, left);
-      else this.subscribed.delete(companyId);
     };
   }
 }

@@ -4,7 +4,7 @@
 // `short` policy keeps at most one waiting wake per agent, so wakes sent while one waits join it.
 import { randomUUID } from "node:crypto";
 import type { WakeTrigger } from "@cadre/company";
-import type { PromptProfile } from "@cadre/store";
+import { type PromptProfile, sqlState } from "@cadre/store";
 import PgBoss from "pg-boss";
 
 export const DEFAULT_WAKE_QUEUE = "cadre-wakes";
@@ -158,7 +158,7 @@ async function createQueueOnce(boss: PgBoss, name: string, options: PgBoss.Queue
       await boss.createQueue(name, options);
       return;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DEADLOCK || attempt >= 5) throw error;
+      if (sqlState(error) !== DEADLOCK || attempt >= 5) throw error;
       await new Promise((done) => setTimeout(done, 25 * attempt + Math.random() * 50));
     }
   }

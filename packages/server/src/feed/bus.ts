@@ -35,6 +35,11 @@ export class InProcessFeedBus implements FeedBus {
     };
   }
 
+  /** Companies with at least one subscriber. */
+  companies(): string[] {
+    return [...this.listeners.keys()];
+  }
+
   /** Subscriber count, for tests and the benchmark. */
   size(companyId: string): number {
     return this.listeners.get(companyId)?.size ?? 0;

@@ -1,30 +1,27 @@
-// The API's answers as the dashboard reads them (GET /api/openapi.json lists the routes). The
-// HTTP shapes are written out here; the agent core's event model is imported from @cadre/core as
-// types only, so the run view follows every event core emits while the bundle carries none of
-// core's code (`import type` is erased by the build).
+// The API's answers as the dashboard reads them (GET /api/openapi.json lists the routes). Where the
+// server sends a record exactly as a package types it (store rows passed through, company's usage
+// reports and decisions, core's event model), the type is imported from that package as a type
+// only, so the dashboard follows every change while the bundle carries none of their code
+// (`import type` / `export type` are erased by the build). The shapes the server builds for HTTP
+// alone (views with readiness or the CEO's mode, the wake answer, the feed frames) are written out
+// here.
 import type { AgentEvent } from "@cadre/core";
+import type { CeoMode, WakeTrigger } from "@cadre/company";
+import type { CompanyRow, PromptProfile, RunStatus, RunUsage, Via } from "@cadre/store";
 
-export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage } from "@cadre/core";
-
-export type CeoMode = "team-building" | "strategy-drafting" | "awaiting-approval" | "revising" | "operating";
-export type Via = "tool" | "http" | "system";
-
-export interface Company {
-  id: string;
-  name: string;
-  goal: string;
-  settings: { maxTeamSize: number; requireHireApproval: boolean; profile: "semantic" | "legacy" };
-  createdAt: string;
-}
+export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
+export type { AgentUsageReport, CeoMode, CompanyUsageReport, DecisionResult, RunUsageReport, WakeTrigger } from "@cadre/company";
+export type { ApprovalRow as Approval, ApprovalStatus, CompanyRow as Company, RunStatus, Via } from "@cadre/store";
 
 /** GET /api/companies/{id}: the company with its CEO's mode and why. */
-export interface CompanyView extends Company {
+export interface CompanyView extends CompanyRow {
   ceoAgentId: string;
   ceoMode: CeoMode;
   ceoModeReason: string;
   toolsInMode: string[];
 }
 
+/** The store's AgentRow as sent, except `department`: any text here, the store's union there. */
 export interface Agent {
   id: string;
   companyId: string;
@@ -41,6 +38,7 @@ export interface Agent {
   createdAt: string;
 }
 
+/** GET /api/companies/{id}/connectors: the stored connector, secrets redacted, with its readiness. */
 export interface Connector {
   companyId: string;
   id: string;
@@ -54,42 +52,17 @@ export interface Connector {
   createdAt: string;
 }
 
-export type ApprovalStatus = "pending" | "approved" | "rejected" | "revision_requested";
-
-export interface Approval {
-  id: string;
-  companyId: string;
-  type: "approve_ceo_strategy" | "hire_agent";
-  title: string;
-  payload: string;
-  status: ApprovalStatus;
-  filedByAgentId: string | null;
-  via: Via;
-  decisionNote: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-}
-
-/** POST /api/approvals/{id}/approve|reject|request-revision */
-export interface DecisionResult {
-  approval: Approval;
-  modeBefore: CeoMode;
-  modeAfter: CeoMode;
-}
-
-export type RunStatus = "running" | "done" | "failed" | "cancelled";
-export type WakeTrigger = "start_team_building" | "approval_decided" | "routine";
-
+/** The store's RunRow as sent, with `trigger` and `mode` (plain strings in the store) narrowed. */
 export interface Run {
   id: string;
   companyId: string;
   agentId: string;
   trigger: WakeTrigger;
   mode: CeoMode;
-  profile: "semantic" | "legacy";
+  profile: PromptProfile;
   cue: string;
   status: RunStatus;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+  usage: RunUsage;
   error: string | null;
   startedAt: string;
   endedAt: string | null;
@@ -103,48 +76,6 @@ export interface WakeStarted {
   mode: CeoMode;
   cue: string;
   cueTokens: number;
-}
-
-export interface UsageSummary {
-  /** Uncached input tokens. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  total: number;
-  /** USD; null when the model's prices are unknown. */
-  cost: number | null;
-  /** cacheRead / (input + cacheRead + cacheWrite). */
-  hitRate: number;
-}
-
-export interface RunUsageReport {
-  runId: string;
-  agentId: string;
-  agentName: string;
-  model: string;
-  status: RunStatus;
-  startedAt: string;
-  usage: UsageSummary;
-  /** One per model call, in order (GET /api/runs/{id}/usage). */
-  turns?: Array<{ turn: number; usage: UsageSummary }>;
-}
-
-export interface AgentUsageReport {
-  agentId: string;
-  name: string;
-  role: string;
-  model: string;
-  runs: number;
-  usage: UsageSummary;
-}
-
-export interface CompanyUsageReport {
-  companyId: string;
-  name: string;
-  usage: UsageSummary;
-  agents: AgentUsageReport[];
-  runs: RunUsageReport[];
 }
 
 /** One frame of GET /api/companies/{id}/events; `feedId` is also the SSE id. */

@@ -13,6 +13,7 @@ import { resolveModel } from "../../models/registry.js";
 import { reconstructMessages } from "../../translators/final.js";
 import type { AgentEvent } from "../../types.js";
 import { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
+import { collect, ofType } from "../../testing/events.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const STAND_IN = join(FIXTURES, "offline-claude-code.mjs");
@@ -56,14 +57,6 @@ function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) 
     },
   );
 }
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 async function standInLog(): Promise<Array<Record<string, any>>> {
   return (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));

@@ -105,11 +105,16 @@ export class PiWindow {
         const call = calls.get(message.toolCallId);
         // A tool that ran to success is a decision already taken: the fresh window must know it, or
         // the work (a hire, an approval) would be done twice. Its input is the assistant's own call.
-        if (!message.isError && call) out.push({ kind: "decision", text: `${call.name} succeeded: ${JSON.stringify(call.input)}` });
+        if (!message.isError && call) out.push(succeededCall(call));
       }
     }
     return out;
   }
+}
+
+/** The decision item of a tool call that succeeded: its name and its own input (shared with EventTranscript). */
+export function succeededCall(call: { name: string; input: unknown }): TranscriptItem {
+  return { kind: "decision", text: `${call.name} succeeded: ${JSON.stringify(call.input)}` };
 }
 
 /**
@@ -136,9 +141,7 @@ export function estimateTokens(messages: readonly AgentMessage[]): number {
   let total = 0;
   for (const message of messages) {
     if (!isMessage(message)) continue;
-    if (message.role === "user") total += countTokens(textOf(message.content));
-    else if (message.role === "assistant") total += countTokens(JSON.stringify(message.content));
-    else total += countTokens(JSON.stringify(message.content));
+    total += countTokens(message.role === "user" ? textOf(message.content) : JSON.stringify(message.content));
   }
   return total;
 }

@@ -282,7 +282,7 @@ export class PiAgent extends BaseAgent {
    * failing already. No model call either way.
    */
   #compress(trigger: Exclude<CompressionTrigger, "open">, messages: AgentMessage[], terminalOverflow = false): void {
-    this.#baseBytes ??= utf8Length(this.config.systemPrompt) + utf8Length(JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))));
+    this.#baseBytes ??= utf8Length(this.config.systemPrompt) + utf8Length(this.#toolsJson());
     const measured = this.#bytes.measure(this.#baseBytes, this.#window.view(messages));
     const controller = this.#context.controller;
     const decision = decideCompression({
@@ -333,8 +333,13 @@ export class PiAgent extends BaseAgent {
 
   /** Estimated tokens of the window the next call sends (system prompt, tools, messages). */
   #windowTokens(messages: AgentMessage[]): number {
-    this.#baseTokens ??= countTokens(this.config.systemPrompt) + countTokens(JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))));
+    this.#baseTokens ??= countTokens(this.config.systemPrompt) + countTokens(this.#toolsJson());
     return this.#baseTokens + estimateTokens(this.#window.view(messages));
+  }
+
+  /** The tool list as a request carries it (name, description, parameters), for the fixed part of a window. */
+  #toolsJson(): string {
+    return JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
   }
 
   #materializeWindow(): void {

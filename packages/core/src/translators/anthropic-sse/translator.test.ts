@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../types.js";
-import { chunked, collect, readFixtures, splitAt } from "../fixtures.js";
+import { chunked, readFixtures, splitAt } from "../fixtures.js";
+import { collect, ofType } from "../../testing/events.js";
 import { translateAnthropicSse } from "./translator.js";
 
 const fixtures = await readFixtures("anthropic-sse");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
 const run = (name: string, size = 1 << 20) => collect(translateAnthropicSse(chunked(bytesOf(name), size)));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 describe("anthropic-sse translator", () => {
   it("translates a text message into the exact event sequence", async () => {

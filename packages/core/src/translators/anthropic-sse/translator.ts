@@ -1,8 +1,6 @@
 // Anthropic Messages SSE bytes → AgentEvents.
 import type { AgentEvent } from "../../types.js";
-import { runSse, type ByteStream, type SseTranslator } from "../drive.js";
-import { malformed } from "../errors.js";
-import { parseObject } from "../json.js";
+import { parseTypedEvent, runSse, type ByteStream, type SseTranslator } from "../drive.js";
 import { createAnthropicState, endAnthropic, translateAnthropicEvent } from "./events.js";
 import type { AnthropicEvent } from "./wire.js";
 
@@ -10,11 +8,8 @@ export function anthropicSseTranslator(): SseTranslator {
   const state = createAnthropicState();
   return {
     event(_eventType, data, line, out) {
-      const ev = parseObject(data);
-      if (ev === undefined || typeof ev.type !== "string") {
-        out.push(malformed(line, 'a JSON object with a "type" field after "data:"', data));
-        return false;
-      }
+      const ev = parseTypedEvent(data, line, out);
+      if (ev === undefined) return false;
       translateAnthropicEvent(state, ev as AnthropicEvent, out);
       return true;
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../types.js";
-import { chunked, collect, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../fixtures.js";
+import { collect, ofType } from "../../testing/events.js";
 import { reconstructMessages } from "../final.js";
 import { translateClaudeCodeJsonl } from "./translator.js";
 
@@ -8,8 +8,6 @@ const fixtures = await readFixtures("claude-code-jsonl");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
 const runBytes = (bytes: Uint8Array) => collect(translateClaudeCodeJsonl(chunked(bytes, 1 << 20)));
 const run = (name: string) => runBytes(bytesOf(name));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 /** The fixture without its stream_event partials: what Claude Code writes without --include-partial-messages. */
 const withoutPartials = (name: string) =>
   new TextEncoder().encode(new TextDecoder().decode(bytesOf(name)).split("\n").filter((l) => !l.includes('"type":"stream_event"')).join("\n"));

@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../types.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
 import { cutMessage, interrupted, truncated } from "../errors.js";
 import { openaiUsage } from "../usage.js";
-import { compactionEventsOf, isCompactionFailure } from "./compaction.js";
+import { compactionEventsOf, isCompactionFailure, isCompactionWarning } from "./compaction.js";
 import { TOOL_ITEM_TYPES, toolInput, toolName, toolOutcome } from "./tool-items.js";
 import type { CodexItem, CodexLine } from "./wire.js";
 
@@ -157,9 +157,8 @@ function compaction(s: CodexState, message: string, out: AgentEvent[]): void {
 
 /** Non-fatal error items; the post-compaction warning is a finished compaction, not an error. */
 function errorItem(s: CodexState, message: string, out: AgentEvent[]): void {
-  const events = compactionEventsOf(message);
-  if (events.length > 0 && !isCompactionFailure(message)) {
-    out.push(...events);
+  if (isCompactionWarning(message)) {
+    out.push(...compactionEventsOf(message));
     return;
   }
   compaction(s, message, out);

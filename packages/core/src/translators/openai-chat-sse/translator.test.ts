@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../types.js";
-import { chunked, collect, readFixtures, splitAt } from "../fixtures.js";
+import { chunked, readFixtures, splitAt } from "../fixtures.js";
+import { collect, ofType } from "../../testing/events.js";
 import { translateOpenAIChatSse } from "./translator.js";
 
 const fixtures = await readFixtures("openai-chat-sse");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
 const run = (name: string) => collect(translateOpenAIChatSse(chunked(bytesOf(name), 1 << 20)));
 const runText = (text: string) => collect(translateOpenAIChatSse(chunked(new TextEncoder().encode(text), 3)));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 describe("openai-chat-sse translator", () => {
   it("translates a text completion, its usage-only final chunk and [DONE]", async () => {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../types.js";
-import { chunked, collect, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../fixtures.js";
+import { collect, ofType } from "../../testing/events.js";
 import { reconstructMessages } from "../final.js";
 import { translateOpenAIResponsesSse } from "./translator.js";
 
 const fixtures = await readFixtures("openai-responses-sse");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
 const run = (name: string) => collect(translateOpenAIResponsesSse(chunked(bytesOf(name), 1 << 20)));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 describe("openai-responses-sse translator", () => {
   it("translates a text response into the exact event sequence", async () => {

@@ -2,9 +2,8 @@
 // and content parts by content_index; each message content part, reasoning item and function
 // call becomes one block, numbered in the order it appears.
 import type { AgentEvent, StopReason } from "../../types.js";
-import { runSse, type ByteStream, type SseTranslator } from "../drive.js";
-import { cutMessage, interrupted, malformed } from "../errors.js";
-import { parseObject } from "../json.js";
+import { parseTypedEvent, runSse, type ByteStream, type SseTranslator } from "../drive.js";
+import { cutMessage, interrupted } from "../errors.js";
 import { appendDelta, closeBlock, openBlock, type StreamBlock } from "../blocks.js";
 import { openaiUsage } from "../usage.js";
 import type { ResponsesEvent, ResponsesItem, ResponsesResponse } from "./wire.js";
@@ -35,11 +34,8 @@ export function openaiResponsesSseTranslator(): SseTranslator {
   const s: ResponsesState = { turn: 0, open: false, items: [], blocks: [], calledTool: false, refused: false, sawError: false };
   return {
     event(_eventType, data, line, out) {
-      const ev = parseObject(data);
-      if (ev === undefined || typeof ev.type !== "string") {
-        out.push(malformed(line, 'a JSON object with a "type" field after "data:"', data));
-        return false;
-      }
+      const ev = parseTypedEvent(data, line, out);
+      if (ev === undefined) return false;
       translateResponsesEvent(s, ev as ResponsesEvent, out);
       return true;
     },

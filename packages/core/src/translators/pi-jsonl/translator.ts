@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../types.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
 import { cutMessage } from "../errors.js";
 
-export function piJsonlTranslator(): RecordTranslator {
+function piJsonlTranslator(): RecordTranslator {
   const state = createPiTranslatorState();
   let ended = false;
   return {
