@@ -11,7 +11,10 @@ import type { ApiClient } from "./api-client.js";
 const POLL_MS = 150;
 
 interface Started {
-  runId: string;
+  /** Null when the server queued the wake and no worker started its run within the server's wait. */
+  runId: string | null;
+  wakeId?: string | null;
+  status?: "started" | "queued";
   profile: string;
   trigger: string;
   mode: string;
@@ -33,12 +36,19 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
     ...(values.profile ? { profile: values.profile } : {}),
   });
-  io.out(`run ${started.runId} — mode ${started.mode}, trigger ${started.trigger}, profile ${started.profile}\ncue "${started.cue}" (${started.cueTokens} tokens)\n`);
+  if (started.runId === null) {
+    // Nothing to follow yet: the wake waits in the queue for a worker (PostgreSQL installations).
+    io.out(`wake ${started.wakeId ?? "?"} queued: no worker has started it yet; its run appears in the dashboard and \`cadre agents list\` once one does (start one with \`cadre worker\`)\n`);
+    if (values.json) io.out(`${JSON.stringify({ wakeId: started.wakeId ?? null, agentId, status: "queued" })}\n`);
+    return 0;
+  }
+  const runId = started.runId;
+  io.out(`run ${runId} — mode ${started.mode}, trigger ${started.trigger}, profile ${started.profile}\ncue "${started.cue}" (${started.cueTokens} tokens)\n`);
   const render = createRenderer(io.out, agent.name);
   let after: number | undefined;
   let run: RunRow;
   for (;;) {
-    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(`/api/runs/${started.runId}/events${after !== undefined ? `?after=${after}` : ""}`);
+    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(`/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`);
     for (const e of page.events) {
       render(e.data as AgentEvent);
       after = e.id;

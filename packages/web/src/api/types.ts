@@ -69,14 +69,13 @@ export interface Run {
 }
 
 /** POST /api/agents/{id}/wake (202) */
-export interface WakeStarted {
-  runId: string;
-  profile: string;
-  trigger: WakeTrigger;
-  mode: CeoMode;
-  cue: string;
-  cueTokens: number;
-}
+/**
+ * POST /api/agents/{id}/wake. On PostgreSQL the wake is a job: when no worker started its run within
+ * the server's wait, `status` is "queued" and the run fields are null.
+ */
+export type WakeStarted =
+  | { status?: "started"; wakeId?: string | null; runId: string; profile: string; trigger: WakeTrigger; mode: CeoMode; cue: string; cueTokens: number }
+  | { status: "queued"; wakeId: string; runId: null; profile: null; trigger: null; mode: null; cue: null; cueTokens: null };
 
 /** One frame of GET /api/companies/{id}/events; `feedId` is also the SSE id. */
 export type FeedMessage =

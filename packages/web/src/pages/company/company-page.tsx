@@ -40,7 +40,12 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
           Live updates interrupted; reconnecting…
         </p>
       )}
-      {started && (
+      {started?.runId === null && (
+        <p class="alert ok" role="status" data-testid="wake-queued">
+          Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under Runs once one does.
+        </p>
+      )}
+      {started && started.runId !== null && (
         <p class="alert ok" role="status" data-testid="run-started">
           Run <code>{started.runId}</code> started ({started.trigger.replace(/_/g, " ")}, mode {started.mode}).{" "}
           <a href={href({ page: "run", companyId, runId: started.runId })}>Watch it live</a>
