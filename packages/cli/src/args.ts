@@ -22,12 +22,19 @@ export const STORE_OPTIONS = {
 export const DATABASE_HELP = `  --database URL   keep the store in PostgreSQL, shared with \`cadre serve\` and workers (default:
                    CADRE_DATABASE_URL; without either, the SQLite file in the data directory)`;
 
-export function parse<const O extends Options>(command: string, args: string[], options: O, maxPositionals = 0): Parsed<O> {
+export function parse<const O extends Options>(
+  command: string,
+  args: string[],
+  options: O,
+  maxPositionals = 0,
+): Parsed<O> {
   let parsed: Parsed<O>;
   try {
     parsed = parseArgs<Config<O>>({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`);
+    throw new UsageError(
+      `${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`,
+    );
   }
   if (parsed.positionals.length > maxPositionals && !(parsed.values as Record<string, unknown>)["help"]) {
     throw new UsageError(`${command}: unexpected argument "${parsed.positionals[maxPositionals]}"`);

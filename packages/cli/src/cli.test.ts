@@ -27,24 +27,59 @@ interface DemoSummary {
   ceo: { agentId: string; connectorId: string; model: string };
   ceoMode: string;
   initialCue: { text: string; tokens: number };
-  hires: Array<{ agentId: string; name: string; role: string; department: string | null; connectorId: string; model: string; via: string }>;
+  hires: Array<{
+    agentId: string;
+    name: string;
+    role: string;
+    department: string | null;
+    connectorId: string;
+    model: string;
+    via: string;
+  }>;
   approvals: Array<{ id: string; type: string; status: string }>;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; cacheHitRate: number };
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+    cacheHitRate: number;
+  };
 }
 
 describe("cadre CLI (built bin, real process)", () => {
   it("`cadre demo --json` runs offline with no keys; the last stdout line is the SPEC §4 summary", async () => {
-    const { stdout } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], { env: ENV });
+    const { stdout } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], {
+      env: ENV,
+    });
     const lines = stdout.trim().split("\n");
     const summary = JSON.parse(lines.at(-1) as string) as DemoSummary;
-    expect(Object.keys(summary).sort()).toEqual(["approvals", "ceo", "ceoMode", "companyId", "hires", "initialCue", "usage"]);
+    expect(Object.keys(summary).sort()).toEqual([
+      "approvals",
+      "ceo",
+      "ceoMode",
+      "companyId",
+      "hires",
+      "initialCue",
+      "usage",
+    ]);
     expect(summary.ceo).toMatchObject({ connectorId: "offline", model: "offline-scripted-1" });
     expect(summary.ceoMode).toBe("awaiting-approval");
     expect(summary.hires.length).toBeGreaterThanOrEqual(3);
     expect(summary.hires.length).toBeLessThanOrEqual(5);
-    for (const h of summary.hires) expect(Object.keys(h).sort()).toEqual(["agentId", "connectorId", "department", "model", "name", "role", "via"]);
+    for (const h of summary.hires)
+      expect(Object.keys(h).sort()).toEqual([
+        "agentId",
+        "connectorId",
+        "department",
+        "model",
+        "name",
+        "role",
+        "via",
+      ]);
     expect(summary.hires.every((h) => h.via === "tool")).toBe(true);
-    expect(summary.approvals).toEqual([{ id: expect.stringMatching(/^apr_/), type: "approve_ceo_strategy", status: "pending" }]);
+    expect(summary.approvals).toEqual([
+      { id: expect.stringMatching(/^apr_/), type: "approve_ceo_strategy", status: "pending" },
+    ]);
     expect(summary.initialCue.tokens).toBeLessThanOrEqual(80);
     expect(summary.usage.cacheHitRate).toBeGreaterThan(0);
     expect(summary.usage.cacheHitRate).toBeLessThan(1);
@@ -74,7 +109,10 @@ describe("cadre CLI (in process)", () => {
     expect(show.json()).toMatchObject({ ceoMode: "operating" });
     const wake = await cli("wake", a.ceo.agentId, "--data", dir, "--json");
     expect(wake.code).toBe(0);
-    expect(wake.json()).toMatchObject({ modeBefore: "operating", initialCue: { text: expect.stringMatching(/decided.*Operating Phase/) } });
+    expect(wake.json()).toMatchObject({
+      modeBefore: "operating",
+      initialCue: { text: expect.stringMatching(/decided.*Operating Phase/) },
+    });
     // Team members may work now.
     const member = await cli("wake", a.hires[0]!.agentId, "--data", dir);
     expect(member.code).toBe(0);
@@ -85,9 +123,16 @@ describe("cadre CLI (in process)", () => {
     const reject = await cli("approvals", "reject", a.approvals[0]!.id, "--note", "Too vague", "--data", dir);
     expect(reject.out).toMatch(/awaiting-approval → revising/);
     const wake = await cli("wake", a.ceo.agentId, "--data", dir, "--json");
-    expect(wake.json()).toMatchObject({ modeBefore: "revising", modeAfter: "awaiting-approval", initialCue: { text: expect.stringMatching(/Revision Phase/) } });
+    expect(wake.json()).toMatchObject({
+      modeBefore: "revising",
+      modeAfter: "awaiting-approval",
+      initialCue: { text: expect.stringMatching(/Revision Phase/) },
+    });
     const list = await cli("approvals", "list", "--data", dir, "--json");
-    expect((list.json() as Array<{ status: string; payload: string }>).map((x) => x.status)).toEqual(["rejected", "pending"]);
+    expect((list.json() as Array<{ status: string; payload: string }>).map((x) => x.status)).toEqual([
+      "rejected",
+      "pending",
+    ]);
   });
 
   it("bad usage exits 2 with a message on stderr and changes nothing", async () => {
@@ -110,7 +155,9 @@ describe("cadre CLI (in process)", () => {
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.err.length, argv.join(" ")).toBeGreaterThan(10);
     }
-    expect((await cli("demo", "--data", join(dir, "other"), "--connector", "anthropic")).err).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect((await cli("demo", "--data", join(dir, "other"), "--connector", "anthropic")).err).toMatch(
+      /ANTHROPIC_API_KEY is not set/,
+    );
     expect((await cli("company", "show", "--data", dir, "--json")).out).toBe(before);
   });
 
@@ -123,7 +170,14 @@ describe("cadre CLI (in process)", () => {
   });
 
   it("--help on every command explains it and exits 0", async () => {
-    for (const argv of [["--help"], ["demo", "--help"], ["company", "--help"], ["agents", "--help"], ["approvals", "--help"], ["wake", "--help"]]) {
+    for (const argv of [
+      ["--help"],
+      ["demo", "--help"],
+      ["company", "--help"],
+      ["agents", "--help"],
+      ["approvals", "--help"],
+      ["wake", "--help"],
+    ]) {
       const r = await cli(...argv);
       expect(r.code, argv.join(" ")).toBe(0);
       expect(r.out).toMatch(/Usage/);

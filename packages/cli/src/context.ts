@@ -21,7 +21,10 @@ export interface StoreArgs {
 export function databaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const url = args.database ?? env["CADRE_DATABASE_URL"];
   if (url === undefined || url === "") return undefined;
-  if (!isPostgresUrl(url)) throw new UsageError(`the database (--database or CADRE_DATABASE_URL) must be a postgres:// URL, got "${redactUrl(url)}"`);
+  if (!isPostgresUrl(url))
+    throw new UsageError(
+      `the database (--database or CADRE_DATABASE_URL) must be a postgres:// URL, got "${redactUrl(url)}"`,
+    );
   return url;
 }
 
@@ -30,7 +33,10 @@ export function databaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv = process.en
  * CADRE_DATABASE_URL): then every machine pointed at that URL shares one store. The data directory
  * still holds each agent's working folder.
  */
-export async function openData(args: StoreArgs, env: NodeJS.ProcessEnv = process.env): Promise<DataContext & { databaseUrl: string | undefined }> {
+export async function openData(
+  args: StoreArgs,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DataContext & { databaseUrl: string | undefined }> {
   const dataDir = resolve(args.data ?? DEFAULT_DATA_DIR);
   const url = databaseUrl(args, env);
   // Models for OpenAI-compatible endpoints: <dataDir>/cadre.config.json and CADRE_MODELS (MC-6).
@@ -49,16 +55,23 @@ export function storeEnv(env: NodeJS.ProcessEnv, url: string | undefined): NodeJ
 }
 
 /** The company named by --company, or the only/first one in the data dir. */
-export async function pickCompany(store: Store, companyId: string | undefined, dataDir: string): Promise<CompanyRow> {
+export async function pickCompany(
+  store: Store,
+  companyId: string | undefined,
+  dataDir: string,
+): Promise<CompanyRow> {
   if (companyId) {
     const company = await store.getCompany(companyId);
     if (!company) throw new NotFoundError(`company ${companyId} not found in ${dataDir}`);
     return company;
   }
   const companies = await store.listCompanies();
-  if (companies.length === 0) throw new UsageError(`no company in ${dataDir} yet; run \`cadre demo --data ${dataDir}\` first`);
+  if (companies.length === 0)
+    throw new UsageError(`no company in ${dataDir} yet; run \`cadre demo --data ${dataDir}\` first`);
   if (companies.length > 1) {
-    throw new UsageError(`${dataDir} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`);
+    throw new UsageError(
+      `${dataDir} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`,
+    );
   }
   return companies[0] as CompanyRow;
 }

@@ -61,7 +61,11 @@ const COMMANDS: Record<string, Command> = {
   mcp: async (a, io) => (await import("./commands/mcp.js")).mcpCommand(a, io),
   eval: async (a, io) => (await import("./commands/eval.js")).evalCommand(a, io),
   translate: async (a, io) =>
-    (await import("./commands/translate.js")).translateCommand(a, { stdin: io.stdin, stdout: (line) => io.out(`${line}\n`), stderr: (line) => io.err(`${line}\n`) }),
+    (await import("./commands/translate.js")).translateCommand(a, {
+      stdin: io.stdin,
+      stdout: (line) => io.out(`${line}\n`),
+      stderr: (line) => io.err(`${line}\n`),
+    }),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -72,7 +76,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`cadre: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(", ")}. See cadre --help.\n`);
+    io.err(
+      `cadre: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(", ")}. See cadre --help.\n`,
+    );
     return 2;
   }
   try {
@@ -82,10 +88,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError || error instanceof UserInputError) {
       // Messages from subcommands already start with their name ("approvals list: …").
-      io.err(error.message.startsWith(name) ? `cadre ${error.message}\n` : `cadre ${name}: ${error.message}\n`);
+      io.err(
+        error.message.startsWith(name) ? `cadre ${error.message}\n` : `cadre ${name}: ${error.message}\n`,
+      );
       return 2;
     }
-    io.err(`cadre ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.err(
+      `cadre ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return 1;
   }
 }

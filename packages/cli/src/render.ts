@@ -55,7 +55,9 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
       }
       case "usage":
         endText();
-        write(`  usage: input ${event.usage.input}, output ${event.usage.output}, cache read ${event.usage.cacheRead}, cache write ${event.usage.cacheWrite}\n`);
+        write(
+          `  usage: input ${event.usage.input}, output ${event.usage.output}, cache read ${event.usage.cacheRead}, cache write ${event.usage.cacheWrite}\n`,
+        );
         return;
       case "compaction_start":
         endText();

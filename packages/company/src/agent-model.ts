@@ -4,7 +4,15 @@
 // first, through its setModel — inside the session lock shared with send — and a refusal there (a
 // turn is running, a recovery is in flight) is a conflict, with nothing written. The agent row and
 // its activity entry are one transaction.
-import { ConflictStateError, type ModelInfo, type ModelSwitchVerdict, modelIdProblem, NotFoundError, resolveModel, UserInputError } from "@cadre/core";
+import {
+  ConflictStateError,
+  type ModelInfo,
+  type ModelSwitchVerdict,
+  modelIdProblem,
+  NotFoundError,
+  resolveModel,
+  UserInputError,
+} from "@cadre/core";
 import type { AgentRow, StoreQueries, Store } from "@cadre/store";
 
 /** What the server knows about an agent's live session: PiAgent switches live, other harnesses do not. */
@@ -22,38 +30,74 @@ export interface ModelChange {
 }
 
 /** The agent, active, and the model allowed on its connector; throws a clear error otherwise. */
-async function checked(q: StoreQueries, agentId: string, model: string): Promise<{ agent: AgentRow; target: ModelInfo }> {
+async function checked(
+  q: StoreQueries,
+  agentId: string,
+  model: string,
+): Promise<{ agent: AgentRow; target: ModelInfo }> {
   const agent = await q.getAgent(agentId);
   if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
-  if (agent.status !== "active") throw new ConflictStateError(`${agent.name} (${agent.id}) is ${agent.status}; only an active agent's model can be changed`);
+  if (agent.status !== "active")
+    throw new ConflictStateError(
+      `${agent.name} (${agent.id}) is ${agent.status}; only an active agent's model can be changed`,
+    );
   const connector = await q.getConnector(agent.companyId, agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
   const allowed = `allowed on connector "${connector.id}": ${connector.enabledModels.join(", ") || "none"}`;
   // An alias gets the alias answer first, naming explicit ids (MC-6).
   const problem = modelIdProblem(model);
-  if (problem?.kind === "alias") throw new UserInputError(`${problem.message}; ${allowed}`, { model: allowed });
-  if (!connector.enabledModels.includes(model)) throw new UserInputError(`"${model}" is not enabled on connector "${connector.id}" of ${agent.name}; ${allowed}`, { model: allowed });
-  if (problem) throw new UserInputError(`"${model}" is not a model Cadre can route (${problem.message})`, { model: allowed });
+  if (problem?.kind === "alias")
+    throw new UserInputError(`${problem.message}; ${allowed}`, { model: allowed });
+  if (!connector.enabledModels.includes(model))
+    throw new UserInputError(
+      `"${model}" is not enabled on connector "${connector.id}" of ${agent.name}; ${allowed}`,
+      { model: allowed },
+    );
+  if (problem)
+    throw new UserInputError(`"${model}" is not a model Cadre can route (${problem.message})`, {
+      model: allowed,
+    });
   return { agent, target: resolveModel(model) };
 }
 
-export async function setAgentModel(store: Store, input: { agentId: string; model: string; live?: LiveSession | undefined }): Promise<ModelChange> {
+export async function setAgentModel(
+  store: Store,
+  input: { agentId: string; model: string; live?: LiveSession | undefined },
+): Promise<ModelChange> {
   const { agent, target } = await checked(store, input.agentId, input.model);
   if (agent.model === target.id) return { agent, from: agent.model, changed: false, live: "no live session" };
   let live: ModelChange["live"] = "no live session";
   if (input.live?.setModel) {
     // MC-13: assessed against the target window inside the session's lock; never a hot switch mid-turn.
     const verdict = await input.live.setModel(target);
-    if (verdict.action === "fail-closed") throw new ConflictStateError(`${agent.name}'s live session refused the switch to ${target.id}: ${verdict.reason}`);
+    if (verdict.action === "fail-closed")
+      throw new ConflictStateError(
+        `${agent.name}'s live session refused the switch to ${target.id}: ${verdict.reason}`,
+      );
     live = verdict.action;
   } else if (input.live?.isRunning) {
     // A harness that cannot switch live: its running turn keeps its model, so refuse rather than pretend.
-    throw new ConflictStateError(`${agent.name}'s live session refused the switch to ${target.id}: a turn is running: no hot switch then send`);
+    throw new ConflictStateError(
+      `${agent.name}'s live session refused the switch to ${target.id}: a turn is running: no hot switch then send`,
+    );
   }
   return store.transaction(async (tx) => {
     const current = (await checked(tx, input.agentId, input.model)).agent;
     await tx.setAgentModel(current.id, target.id);
-    await tx.insertActivity({ companyId: current.companyId, agentId: current.id, runId: null, type: "agent.model_changed", data: { agentId: current.id, name: current.name, connectorId: current.connectorId, from: current.model, to: target.id, live } });
+    await tx.insertActivity({
+      companyId: current.companyId,
+      agentId: current.id,
+      runId: null,
+      type: "agent.model_changed",
+      data: {
+        agentId: current.id,
+        name: current.name,
+        connectorId: current.connectorId,
+        from: current.model,
+        to: target.id,
+        live,
+      },
+    });
     return { agent: { ...current, model: target.id }, from: current.model, changed: true, live };
   });
 }

@@ -2,20 +2,38 @@
 // operator's approval decisions, which move the CEO's mode.
 import { randomUUID } from "node:crypto";
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type { ApprovalRow, ApprovalStatus, CompanyRow, CompanySettings, ConnectorKind, NewAgent, NewConnector, Store } from "@cadre/store";
+import type {
+  ApprovalRow,
+  ApprovalStatus,
+  CompanyRow,
+  CompanySettings,
+  ConnectorKind,
+  NewAgent,
+  NewConnector,
+  Store,
+} from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
 import type { CeoMode } from "./modes.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { visibleLength } from "./tools/fields.js";
 
-export const DEFAULT_SETTINGS: CompanySettings = { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" };
+export const DEFAULT_SETTINGS: CompanySettings = {
+  maxTeamSize: 8,
+  requireHireApproval: false,
+  profile: "semantic",
+};
 
 export interface CreateCompanyInput {
   name: string;
   goal?: string;
   /** Extra connectors besides the always-present offline one. */
-  connectors?: Array<{ id?: string; kind: ConnectorKind; enabledModels?: string[]; config?: Record<string, unknown> }>;
+  connectors?: Array<{
+    id?: string;
+    kind: ConnectorKind;
+    enabledModels?: string[];
+    config?: Record<string, unknown>;
+  }>;
   /** Connector the CEO runs on; must be ready. Default "offline". */
   ceoConnectorId?: string;
   settings?: Partial<CompanySettings>;
@@ -30,16 +48,27 @@ function checkText(field: string, value: unknown, max: number, required: boolean
     if (required) throw new UserInputError(`${field} is required`, { [field]: "required" });
     return "";
   }
-  if (typeof value !== "string") throw new UserInputError(`${field} must be a string`, { [field]: "must be a string" });
+  if (typeof value !== "string")
+    throw new UserInputError(`${field} must be a string`, { [field]: "must be a string" });
   const text = value.normalize("NFC").trim();
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) throw new UserInputError(`${field} contains control characters`, { [field]: "control characters" });
-  if (visibleLength(text) > max) throw new UserInputError(`${field} is too long (at most ${max} characters)`, { [field]: `at most ${max} characters` });
-  if (required && text.length === 0) throw new UserInputError(`${field} must not be empty`, { [field]: "empty" });
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text))
+    throw new UserInputError(`${field} contains control characters`, { [field]: "control characters" });
+  if (visibleLength(text) > max)
+    throw new UserInputError(`${field} is too long (at most ${max} characters)`, {
+      [field]: `at most ${max} characters`,
+    });
+  if (required && text.length === 0)
+    throw new UserInputError(`${field} must not be empty`, { [field]: "empty" });
   return text;
 }
 
 /** The CEO's agent record, as every company starts with it (created with the company, C4-9). */
-export function ceoAgent(input: { id: string; companyId: string; connectorId: string; model: string }): NewAgent {
+export function ceoAgent(input: {
+  id: string;
+  companyId: string;
+  connectorId: string;
+  model: string;
+}): NewAgent {
   return {
     ...input,
     name: "CEO",
@@ -58,28 +87,68 @@ export async function createCompany(store: Store, input: CreateCompanyInput): Pr
   const goal = checkText("goal", input.goal, 1000, false);
   const settings: CompanySettings = { ...DEFAULT_SETTINGS, ...input.settings };
   if (!Number.isInteger(settings.maxTeamSize) || settings.maxTeamSize < 1 || settings.maxTeamSize > 200) {
-    throw new UserInputError("settings.maxTeamSize must be an integer from 1 to 200", { maxTeamSize: "1..200" });
+    throw new UserInputError("settings.maxTeamSize must be an integer from 1 to 200", {
+      maxTeamSize: "1..200",
+    });
   }
   const companyId = newId("cmp");
-  const connectors: NewConnector[] = [{ companyId, id: "offline", kind: "offline", label: connectorLabel("offline"), enabledModels: defaultEnabledModels("offline"), config: {} }];
+  const connectors: NewConnector[] = [
+    {
+      companyId,
+      id: "offline",
+      kind: "offline",
+      label: connectorLabel("offline"),
+      enabledModels: defaultEnabledModels("offline"),
+      config: {},
+    },
+  ];
   for (const c of input.connectors ?? []) {
     const id = c.id ?? c.kind;
-    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new UserInputError(`connector id "${id}" is not valid: lowercase letters, digits and -, at most 64`, { connectorId: "format" });
-    if (connectors.some((x) => x.id === id)) throw new UserInputError(`connector id "${id}" is used twice`, { connectorId: "duplicate" });
+    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id))
+      throw new UserInputError(
+        `connector id "${id}" is not valid: lowercase letters, digits and -, at most 64`,
+        { connectorId: "format" },
+      );
+    if (connectors.some((x) => x.id === id))
+      throw new UserInputError(`connector id "${id}" is used twice`, { connectorId: "duplicate" });
     const enabledModels = c.enabledModels ?? defaultEnabledModels(c.kind);
     validateEnabledModels(c.kind, enabledModels);
-    connectors.push({ companyId, id, kind: c.kind, label: connectorLabel(c.kind), enabledModels, config: c.config ?? {} });
+    connectors.push({
+      companyId,
+      id,
+      kind: c.kind,
+      label: connectorLabel(c.kind),
+      enabledModels,
+      config: c.config ?? {},
+    });
   }
   const ceoConnector = connectors.find((c) => c.id === (input.ceoConnectorId ?? "offline"));
-  if (!ceoConnector) throw new UserInputError(`connector "${input.ceoConnectorId}" is not one of this company's connectors: ${connectors.map((c) => c.id).join(", ")}`);
+  if (!ceoConnector)
+    throw new UserInputError(
+      `connector "${input.ceoConnectorId}" is not one of this company's connectors: ${connectors.map((c) => c.id).join(", ")}`,
+    );
   const ready = readiness(ceoConnector);
-  if (!ready.ready) throw new UserInputError(`the CEO's connector "${ceoConnector.id}" is not ready: ${ready.missing}`);
+  if (!ready.ready)
+    throw new UserInputError(`the CEO's connector "${ceoConnector.id}" is not ready: ${ready.missing}`);
 
   const company = await store.transaction(async (tx) => {
     const row = await tx.insertCompany({ id: companyId, name, goal, settings });
     for (const c of connectors) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent(ceoAgent({ id: newId("agt"), companyId, connectorId: ceoConnector.id, model: ceoConnector.enabledModels[0] as string }));
-    await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) } });
+    const ceo = await tx.insertAgent(
+      ceoAgent({
+        id: newId("agt"),
+        companyId,
+        connectorId: ceoConnector.id,
+        model: ceoConnector.enabledModels[0] as string,
+      }),
+    );
+    await tx.insertActivity({
+      companyId,
+      agentId: ceo.id,
+      runId: null,
+      type: "company.created",
+      data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) },
+    });
     return row;
   });
   recordTelemetry("company.created", { "cadre.company_id": company.id });
@@ -88,7 +157,11 @@ export async function createCompany(store: Store, input: CreateCompanyInput): Pr
 
 export type Decision = "approve" | "reject" | "revise";
 
-const DECISION_STATUS: Record<Decision, Exclude<ApprovalStatus, "pending">> = { approve: "approved", reject: "rejected", revise: "revision_requested" };
+const DECISION_STATUS: Record<Decision, Exclude<ApprovalStatus, "pending">> = {
+  approve: "approved",
+  reject: "rejected",
+  revise: "revision_requested",
+};
 
 export interface DecisionResult {
   approval: ApprovalRow;
@@ -97,16 +170,32 @@ export interface DecisionResult {
 }
 
 /** The operator decides a pending approval; exactly one of several concurrent decisions wins. */
-export async function decideApproval(store: Store, approvalId: string, decision: Decision, note: string | null, actor = "operator"): Promise<DecisionResult> {
-  if (!(decision in DECISION_STATUS)) throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
+export async function decideApproval(
+  store: Store,
+  approvalId: string,
+  decision: Decision,
+  note: string | null,
+  actor = "operator",
+): Promise<DecisionResult> {
+  if (!(decision in DECISION_STATUS))
+    throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
   const cleanNote = checkText("note", note ?? "", 2000, false) || null;
   return store.transaction(async (tx) => {
     const existing = await tx.getApproval(approvalId);
     if (!existing) throw new NotFoundError(`approval ${approvalId} not found`);
     const before = await loadCompanyState(tx, existing.companyId);
     const decided = await tx.decideApproval(approvalId, DECISION_STATUS[decision], cleanNote, actor);
-    if (!decided) throw new ConflictStateError(`approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`);
-    await tx.insertActivity({ companyId: decided.companyId, agentId: null, runId: null, type: "approval.decided", data: { approvalId, status: decided.status, note: cleanNote } });
+    if (!decided)
+      throw new ConflictStateError(
+        `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
+      );
+    await tx.insertActivity({
+      companyId: decided.companyId,
+      agentId: null,
+      runId: null,
+      type: "approval.decided",
+      data: { approvalId, status: decided.status, note: cleanNote },
+    });
     const after = await recordModeChange(tx, before, null);
     return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
   });

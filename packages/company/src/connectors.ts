@@ -4,7 +4,14 @@ import { OFFLINE_MODEL_ID, UserInputError, resolveModel } from "@cadre/core";
 import type { ConnectorKind, ConnectorRow } from "@cadre/store";
 import { harnessReadiness } from "./harness-connectors.js";
 
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ["offline", "anthropic", "openai", "openai-compatible", "claude-code", "codex"];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
+  "offline",
+  "anthropic",
+  "openai",
+  "openai-compatible",
+  "claude-code",
+  "codex",
+];
 
 export interface Readiness {
   ready: boolean;
@@ -23,16 +30,35 @@ interface KindSpec {
 
 const KINDS: Record<ConnectorKind, KindSpec> = {
   offline: { label: "Offline scripted model (deterministic, no network)", defaultModels: [OFFLINE_MODEL_ID] },
-  anthropic: { label: "Anthropic Messages API", defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"], keyEnv: "ANTHROPIC_API_KEY" },
-  openai: { label: "OpenAI API", defaultModels: ["gpt-5-mini-2025-08-07", "gpt-5-2025-08-07"], keyEnv: "OPENAI_API_KEY" },
+  anthropic: {
+    label: "Anthropic Messages API",
+    defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"],
+    keyEnv: "ANTHROPIC_API_KEY",
+  },
+  openai: {
+    label: "OpenAI API",
+    defaultModels: ["gpt-5-mini-2025-08-07", "gpt-5-2025-08-07"],
+    keyEnv: "OPENAI_API_KEY",
+  },
   "openai-compatible": { label: "OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp)", defaultModels: [] },
-  "claude-code": { label: "Claude Code (agent harness, Claude Agent SDK)", defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"], provider: "anthropic" },
-  codex: { label: "Codex (agent harness, Codex SDK)", defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"], provider: "openai" },
+  "claude-code": {
+    label: "Claude Code (agent harness, Claude Agent SDK)",
+    defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"],
+    provider: "anthropic",
+  },
+  codex: {
+    label: "Codex (agent harness, Codex SDK)",
+    defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"],
+    provider: "openai",
+  },
 };
 
 function spec(kind: ConnectorKind): KindSpec {
   const found = (KINDS as Record<string, KindSpec>)[kind];
-  if (!found) throw new UserInputError(`connector kind "${kind}" is not supported here; allowed: ${CONNECTOR_KINDS.join(", ")}`);
+  if (!found)
+    throw new UserInputError(
+      `connector kind "${kind}" is not supported here; allowed: ${CONNECTOR_KINDS.join(", ")}`,
+    );
   return found;
 }
 
@@ -50,7 +76,10 @@ export function keyEnvOf(connector: Pick<ConnectorRow, "kind" | "config">): stri
   return typeof configured === "string" && configured.length > 0 ? configured : spec(connector.kind).keyEnv;
 }
 
-export function readiness(connector: Pick<ConnectorRow, "kind" | "config" | "enabledModels">, env: NodeJS.ProcessEnv = process.env): Readiness {
+export function readiness(
+  connector: Pick<ConnectorRow, "kind" | "config" | "enabledModels">,
+  env: NodeJS.ProcessEnv = process.env,
+): Readiness {
   if (connector.enabledModels.length === 0) return { ready: false, missing: "no enabled models" };
   switch (connector.kind) {
     case "offline":
@@ -62,7 +91,9 @@ export function readiness(connector: Pick<ConnectorRow, "kind" | "config" | "ena
     }
     case "openai-compatible": {
       const baseUrl = connector.config["baseUrl"];
-      return typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl) ? { ready: true } : { ready: false, missing: "config.baseUrl (http(s) URL of the endpoint) is not set" };
+      return typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl)
+        ? { ready: true }
+        : { ready: false, missing: "config.baseUrl (http(s) URL of the endpoint) is not set" };
     }
     case "claude-code":
     case "codex":
@@ -78,7 +109,8 @@ export function validateEnabledModels(kind: ConnectorKind, models: string[]): vo
   for (const id of models) {
     const info = resolveModel(id);
     const expected = spec(kind).provider ?? kind;
-    if (info.provider !== expected) throw new UserInputError(`model "${id}" belongs to ${info.provider}, not to a ${kind} connector`);
+    if (info.provider !== expected)
+      throw new UserInputError(`model "${id}" belongs to ${info.provider}, not to a ${kind} connector`);
   }
 }
 

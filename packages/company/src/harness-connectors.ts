@@ -31,7 +31,9 @@ export interface HarnessReadiness {
 function configuredPath(connector: Pick<ConnectorRow, "config">): string | undefined | Error {
   const value = connector.config["executablePath"];
   if (value === undefined) return undefined;
-  return typeof value === "string" && value.length > 0 ? value : new Error("config.executablePath must be a path to the executable");
+  return typeof value === "string" && value.length > 0
+    ? value
+    : new Error("config.executablePath must be a path to the executable");
 }
 
 function locate(kind: HarnessKind, connector: Pick<ConnectorRow, "config">, env: NodeJS.ProcessEnv): Located {
@@ -41,7 +43,11 @@ function locate(kind: HarnessKind, connector: Pick<ConnectorRow, "config">, env:
 }
 
 /** Executable found, credentials present, policy valid: otherwise every missing piece, in that order. */
-export function harnessReadiness(kind: HarnessKind, connector: Pick<ConnectorRow, "config">, env: NodeJS.ProcessEnv): HarnessReadiness {
+export function harnessReadiness(
+  kind: HarnessKind,
+  connector: Pick<ConnectorRow, "config">,
+  env: NodeJS.ProcessEnv,
+): HarnessReadiness {
   const missing: string[] = [];
   const executable = locate(kind, connector, env);
   if (!executable.found) missing.push(executable.missing);
@@ -73,14 +79,22 @@ export interface HarnessSessionInput {
  * harness's read-only tools could otherwise browse.
  */
 function workingFolder(dataDir: string | undefined, agentId: string): string {
-  const dir = dataDir !== undefined ? join(dataDir, "agents", agentId) : join(tmpdir(), "cadre-agents", agentId);
+  const dir =
+    dataDir !== undefined ? join(dataDir, "agents", agentId) : join(tmpdir(), "cadre-agents", agentId);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
 
-export function claudeCodeSessionOptions(input: HarnessSessionInput, env: NodeJS.ProcessEnv): ClaudeCodeAgentOptions {
+export function claudeCodeSessionOptions(
+  input: HarnessSessionInput,
+  env: NodeJS.ProcessEnv,
+): ClaudeCodeAgentOptions {
   const executable = locate("claude-code", input.connector, env);
-  const options: ClaudeCodeAgentOptions = { env, policy: parseClaudeCodePolicy(input.connector.config), cwd: workingFolder(input.dataDir, input.agent.id) };
+  const options: ClaudeCodeAgentOptions = {
+    env,
+    policy: parseClaudeCodePolicy(input.connector.config),
+    cwd: workingFolder(input.dataDir, input.agent.id),
+  };
   if (executable.found && executable.path !== undefined) options.executablePath = executable.path;
   return options;
 }
@@ -89,13 +103,17 @@ export function claudeCodeSessionOptions(input: HarnessSessionInput, env: NodeJS
 function defaultCadreCommand(): string[] {
   const script = process.argv[1];
   if (script !== undefined && /^cadre(\.js)?$/.test(basename(script))) return [process.execPath, script];
-  throw new UserInputError("the codex harness reaches the company tools through `cadre mcp`, but this process is not the cadre CLI; pass cadreCommand (the argv that starts cadre)");
+  throw new UserInputError(
+    "the codex harness reaches the company tools through `cadre mcp`, but this process is not the cadre CLI; pass cadreCommand (the argv that starts cadre)",
+  );
 }
 
 export function codexSessionOptions(input: HarnessSessionInput, env: NodeJS.ProcessEnv): CodexAgentOptions {
   const { agent } = input;
   if (input.dataDir === undefined && !env["CADRE_DATABASE_URL"]) {
-    throw new UserInputError(`agent ${agent.name} runs on Codex, which reaches the company tools through \`cadre mcp --agent ${agent.id} --data DIR\`: the session needs the data directory (or CADRE_DATABASE_URL)`);
+    throw new UserInputError(
+      `agent ${agent.name} runs on Codex, which reaches the company tools through \`cadre mcp --agent ${agent.id} --data DIR\`: the session needs the data directory (or CADRE_DATABASE_URL)`,
+    );
   }
   const [command, ...prefix] = input.cadreCommand ?? defaultCadreCommand();
   if (command === undefined) throw new UserInputError("cadreCommand must name the program that starts cadre");
@@ -110,7 +128,15 @@ export function codexSessionOptions(input: HarnessSessionInput, env: NodeJS.Proc
     // Codex gives a stdio MCP server only a small default environment; `cadre mcp` must see the same
     // credentials, database URL and model config as this process, or readiness would answer differently.
     // Names only: the values never appear on a command line.
-    mcpServers: { [TOOL_SERVER_NAME]: { command, args, envVars: Object.keys(env).filter((k) => env[k] !== undefined).sort() } },
+    mcpServers: {
+      [TOOL_SERVER_NAME]: {
+        command,
+        args,
+        envVars: Object.keys(env)
+          .filter((k) => env[k] !== undefined)
+          .sort(),
+      },
+    },
   };
   if (executable.found && executable.path !== undefined) options.executablePath = executable.path;
   return options;

@@ -14,18 +14,43 @@ afterEach(async () => store.close());
 
 describe("MC-6 aliases are refused where a model enters", () => {
   it("connector enabledModels (company creation) refuses an alias, naming the explicit ids, and writes nothing", async () => {
-    await expect(createCompany(store, { name: "Acme", connectors: [{ kind: "anthropic", enabledModels: ["sonnet"] }] })).rejects.toThrow(
+    await expect(
+      createCompany(store, { name: "Acme", connectors: [{ kind: "anthropic", enabledModels: ["sonnet"] }] }),
+    ).rejects.toThrow(
       'model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
     );
-    expect(() => validateEnabledModels("openai", ["gpt-5"])).toThrow('model "gpt-5" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: gpt-5-2025-08-07');
+    expect(() => validateEnabledModels("openai", ["gpt-5"])).toThrow(
+      'model "gpt-5" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: gpt-5-2025-08-07',
+    );
     expect(await store.listCompanies()).toEqual([]);
   });
 
   it("hire_agent answers an alias with the alias message and the explicit ids, before the enabled-models check", async () => {
-    const company = await createCompany(store, { name: "Acme", connectors: [{ id: "anthropic", kind: "anthropic", enabledModels: ["claude-sonnet-4-5-20250929"], config: { apiKeyEnv: "PATH" } }] });
+    const company = await createCompany(store, {
+      name: "Acme",
+      connectors: [
+        {
+          id: "anthropic",
+          kind: "anthropic",
+          enabledModels: ["claude-sonnet-4-5-20250929"],
+          config: { apiKeyEnv: "PATH" },
+        },
+      ],
+    });
     const state = await loadCompanyState(store, company.id);
-    const tool = hireAgentTool(store, { companyId: company.id, agentId: state.ceo.id, via: "tool", runId: null });
-    const input = { name: "CTO", role: "Chief Technology Officer", description: "Leads engineering.", connectorId: "anthropic", model: "claude-sonnet-4-5" };
+    const tool = hireAgentTool(store, {
+      companyId: company.id,
+      agentId: state.ceo.id,
+      via: "tool",
+      runId: null,
+    });
+    const input = {
+      name: "CTO",
+      role: "Chief Technology Officer",
+      description: "Leads engineering.",
+      connectorId: "anthropic",
+      model: "claude-sonnet-4-5",
+    };
     const outcome = await tool.execute(input, { toolCallId: "t1", signal: undefined });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toEqual([
@@ -35,7 +60,11 @@ describe("MC-6 aliases are refused where a model enters", () => {
       },
     ]);
     const family = await tool.execute({ ...input, model: "opus" }, { toolCallId: "t2", signal: undefined });
-    expect(family.content[0]).toMatchObject({ text: expect.stringContaining('`model` "opus" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-opus-4-7, claude-opus-4-6') });
+    expect(family.content[0]).toMatchObject({
+      text: expect.stringContaining(
+        '`model` "opus" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-opus-4-7, claude-opus-4-6',
+      ),
+    });
     expect((await store.listAgents(company.id)).length).toBe(1);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CEO_MODES, CEO_TRANSITIONS, type CeoMode, type CeoModeEvent, type CeoModeState, MODE_TOOLS, resolveCeoMode } from "./modes.js";
+import {
+  CEO_MODES,
+  CEO_TRANSITIONS,
+  type CeoMode,
+  type CeoModeEvent,
+  type CeoModeState,
+  MODE_TOOLS,
+  resolveCeoMode,
+} from "./modes.js";
 
 describe("C4-4 resolveCeoMode", () => {
   const table: Array<[CeoModeState, CeoMode]> = [
@@ -33,11 +41,15 @@ describe("C4-4 resolveCeoMode", () => {
   const apply = (s: CeoModeState, e: CeoModeEvent): CeoModeState | undefined => {
     switch (e) {
       case "hire":
-        return MODE_TOOLS[resolveCeoMode(s)].includes("hire_agent") ? { ...s, activeReports: s.activeReports + 1 } : undefined;
+        return MODE_TOOLS[resolveCeoMode(s)].includes("hire_agent")
+          ? { ...s, activeReports: s.activeReports + 1 }
+          : undefined;
       case "last-report-leaves":
         return s.activeReports === 1 && s.latestStrategy === null ? { ...s, activeReports: 0 } : undefined;
       case "file-strategy":
-        return MODE_TOOLS[resolveCeoMode(s)].includes("file_approval") ? { ...s, latestStrategy: "pending" } : undefined;
+        return MODE_TOOLS[resolveCeoMode(s)].includes("file_approval")
+          ? { ...s, latestStrategy: "pending" }
+          : undefined;
       case "approve":
         return s.latestStrategy === "pending" ? { ...s, latestStrategy: "approved" } : undefined;
       case "reject":
@@ -46,7 +58,14 @@ describe("C4-4 resolveCeoMode", () => {
         return s.latestStrategy === "pending" ? { ...s, latestStrategy: "revision_requested" } : undefined;
     }
   };
-  const events: CeoModeEvent[] = ["hire", "last-report-leaves", "file-strategy", "approve", "reject", "request-revision"];
+  const events: CeoModeEvent[] = [
+    "hire",
+    "last-report-leaves",
+    "file-strategy",
+    "approve",
+    "reject",
+    "request-revision",
+  ];
   for (const mode of CEO_MODES) {
     for (const event of events) {
       it(`transition ${mode} --${event}--> ${CEO_TRANSITIONS[mode][event] ?? "(not allowed)"}`, () => {

@@ -2,7 +2,13 @@
 // which cue is sent and which mode document the prompt loads, so the two can never drift.
 import type { ApprovalStatus } from "@cadre/store";
 
-export const CEO_MODES = ["team-building", "strategy-drafting", "awaiting-approval", "revising", "operating"] as const;
+export const CEO_MODES = [
+  "team-building",
+  "strategy-drafting",
+  "awaiting-approval",
+  "revising",
+  "operating",
+] as const;
 export type CeoMode = (typeof CEO_MODES)[number];
 
 /** What the mode is computed from: facts from the store, nothing else. */
@@ -44,7 +50,8 @@ export function explainCeoMode(state: CeoModeState): string {
 }
 
 /** The events that move the machine; used by the transition table and its tests. */
-export type CeoModeEvent = "hire" | "last-report-leaves" | "file-strategy" | "approve" | "reject" | "request-revision";
+export type CeoModeEvent =
+  "hire" | "last-report-leaves" | "file-strategy" | "approve" | "reject" | "request-revision";
 
 /**
  * The transition table, derived from `resolveCeoMode` by applying each event to a representative
@@ -52,7 +59,11 @@ export type CeoModeEvent = "hire" | "last-report-leaves" | "file-strategy" | "ap
  */
 export const CEO_TRANSITIONS: Readonly<Record<CeoMode, Partial<Record<CeoModeEvent, CeoMode>>>> = {
   "team-building": { hire: "strategy-drafting" },
-  "strategy-drafting": { hire: "strategy-drafting", "last-report-leaves": "team-building", "file-strategy": "awaiting-approval" },
+  "strategy-drafting": {
+    hire: "strategy-drafting",
+    "last-report-leaves": "team-building",
+    "file-strategy": "awaiting-approval",
+  },
   "awaiting-approval": { approve: "operating", reject: "revising", "request-revision": "revising" },
   revising: { hire: "revising", "file-strategy": "awaiting-approval" },
   operating: { hire: "operating" },

@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 async function company() {
-  const row = await createCompany(store, { name: "Acme", goal: "Sell robots to farms", connectors: [{ kind: "anthropic" }, { kind: "claude-code" }] });
+  const row = await createCompany(store, {
+    name: "Acme",
+    goal: "Sell robots to farms",
+    connectors: [{ kind: "anthropic" }, { kind: "claude-code" }],
+  });
   return loadCompanyState(store, row.id);
 }
 
@@ -59,7 +63,13 @@ describe("wrapStreamFn", () => {
     const state = await company();
     const connector = state.connectors.find((c) => c.kind === "anthropic")!;
     let wrapped: StreamFn | undefined;
-    const prompt = buildAgentPrompt({ state, agent: state.ceo, mode: state.mode, memoryIndex: null, env: { ANTHROPIC_API_KEY: "k" } });
+    const prompt = buildAgentPrompt({
+      state,
+      agent: state.ceo,
+      mode: state.mode,
+      memoryIndex: null,
+      env: { ANTHROPIC_API_KEY: "k" },
+    });
     const session = createSession({
       sessionId: "s",
       agent: { ...state.ceo, connectorId: connector.id, model: "claude-sonnet-4-5-20250929" },
@@ -68,7 +78,10 @@ describe("wrapStreamFn", () => {
       tools: [],
       seed: 1,
       env: { ANTHROPIC_API_KEY: "k" },
-      wrapStreamFn: (inner) => ((wrapped = inner), createScriptedStreamFn({ script: offlineCeoScript, seed: 1 }) as StreamFn),
+      wrapStreamFn: (inner) => (
+        (wrapped = inner),
+        createScriptedStreamFn({ script: offlineCeoScript, seed: 1 }) as StreamFn
+      ),
     });
     const events = await drain(session.send("Begin."));
     expect(wrapped).toBe(streamSimple);
@@ -79,8 +92,19 @@ describe("wrapStreamFn", () => {
     const state = await company();
     const connector = state.connectors.find((c) => c.kind === "claude-code")!;
     expect(() =>
-      createSession({ sessionId: "s", agent: { ...state.ceo, model: "claude-sonnet-4-5-20250929" }, connector, systemPrompt: "p", tools: [], seed: 1, env: {}, wrapStreamFn: (inner) => inner }),
-    ).toThrow(/cassettes record Pi-routed connectors only \(offline, anthropic, openai, openai-compatible\); CEO runs on "claude-code" \(claude-code\), whose harness calls the model itself/);
+      createSession({
+        sessionId: "s",
+        agent: { ...state.ceo, model: "claude-sonnet-4-5-20250929" },
+        connector,
+        systemPrompt: "p",
+        tools: [],
+        seed: 1,
+        env: {},
+        wrapStreamFn: (inner) => inner,
+      }),
+    ).toThrow(
+      /cassettes record Pi-routed connectors only \(offline, anthropic, openai, openai-compatible\); CEO runs on "claude-code" \(claude-code\), whose harness calls the model itself/,
+    );
   });
 });
 
@@ -88,11 +112,29 @@ describe("buildAgentPrompt's evals-only inputs", () => {
   it("readiness follows the given env; a mode-document edit changes the prompt, never the locked text", async () => {
     const state = await company();
     const locked = MODE_DOCUMENTS["team-building"];
-    const withKey = buildAgentPrompt({ state, agent: state.ceo, mode: state.mode, memoryIndex: null, env: { ANTHROPIC_API_KEY: "k" } });
-    const without = buildAgentPrompt({ state, agent: state.ceo, mode: state.mode, memoryIndex: null, env: {} });
+    const withKey = buildAgentPrompt({
+      state,
+      agent: state.ceo,
+      mode: state.mode,
+      memoryIndex: null,
+      env: { ANTHROPIC_API_KEY: "k" },
+    });
+    const without = buildAgentPrompt({
+      state,
+      agent: state.ceo,
+      mode: state.mode,
+      memoryIndex: null,
+      env: {},
+    });
     expect(withKey.systemPrompt).toMatch(/- anthropic: .*\. Ready\. Models:/);
     expect(without.systemPrompt).toMatch(/- anthropic: .*\. Not ready \(/);
-    const edited = buildAgentPrompt({ state, agent: state.ceo, mode: state.mode, memoryIndex: null, modeDocument: (mode, doc) => `${doc}\n(edited in ${mode})` });
+    const edited = buildAgentPrompt({
+      state,
+      agent: state.ceo,
+      mode: state.mode,
+      memoryIndex: null,
+      modeDocument: (mode, doc) => `${doc}\n(edited in ${mode})`,
+    });
     expect(edited.systemPrompt).toContain("(edited in team-building)");
     expect(MODE_DOCUMENTS["team-building"]).toBe(locked);
   });

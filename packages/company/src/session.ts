@@ -1,6 +1,23 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { type BaseAgent, ClaudeCodeAgent, CodexAgent, createScriptedStreamFn, type FaultName, injectFaults, type ModelCallPrefix, PiAgent, type PromptSegment, REHEARSAL_PROMPT_TIMEOUT_MS, resolveModel, type Script, type SessionConfig, type StreamFn, type ToolDefinition, UserInputError } from "@cadre/core";
+import {
+  type BaseAgent,
+  ClaudeCodeAgent,
+  CodexAgent,
+  createScriptedStreamFn,
+  type FaultName,
+  injectFaults,
+  type ModelCallPrefix,
+  PiAgent,
+  type PromptSegment,
+  REHEARSAL_PROMPT_TIMEOUT_MS,
+  resolveModel,
+  type Script,
+  type SessionConfig,
+  type StreamFn,
+  type ToolDefinition,
+  UserInputError,
+} from "@cadre/core";
 import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
@@ -42,18 +59,35 @@ const PI_ROUTED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai"
 /** Harnesses that run their own loop call the model themselves: there is no model call to wrap. */
 export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, agentName: string): void {
   if (PI_ROUTED.has(connector.kind)) return;
-  throw new UserInputError(`cassettes record Pi-routed connectors only (${[...PI_ROUTED].join(", ")}); ${agentName} runs on "${connector.id}" (${connector.kind}), whose harness calls the model itself`);
+  throw new UserInputError(
+    `cassettes record Pi-routed connectors only (${[...PI_ROUTED].join(", ")}); ${agentName} runs on "${connector.id}" (${connector.kind}), whose harness calls the model itself`,
+  );
 }
 
 export function createSession(input: SessionInput): BaseAgent {
   if (input.wrapStreamFn) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;
   const state = readiness(input.connector, env);
-  if (!state.ready) throw new UserInputError(`connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`);
-  const config: SessionConfig = { sessionId: input.sessionId, systemPrompt: input.systemPrompt, model: resolveModel(input.agent.model), tools: input.tools };
-  const prefix = { ...(input.segments ? { segments: input.segments } : {}), ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}), ...compactThresholdOf(input.connector), ...promptTimeoutOf(input.connector) };
+  if (!state.ready)
+    throw new UserInputError(
+      `connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`,
+    );
+  const config: SessionConfig = {
+    sessionId: input.sessionId,
+    systemPrompt: input.systemPrompt,
+    model: resolveModel(input.agent.model),
+    tools: input.tools,
+  };
+  const prefix = {
+    ...(input.segments ? { segments: input.segments } : {}),
+    ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}),
+    ...compactThresholdOf(input.connector),
+    ...promptTimeoutOf(input.connector),
+  };
   if (input.faults?.length && input.connector.kind !== "offline") {
-    throw new UserInputError(`--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`);
+    throw new UserInputError(
+      `--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`,
+    );
   }
   const wrap = input.wrapStreamFn ?? ((inner: StreamFn) => inner);
   switch (input.connector.kind) {
@@ -63,27 +97,50 @@ export function createSession(input: SessionInput): BaseAgent {
       if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn: wrap(streamFn) });
       const faulted = injectFaults(input.faults, { streamFn });
       // Stated here, not left on the faulted function, so a wrapper (cassettes) cannot drop it.
-      const rehearsal = input.faults.includes("prompt-timeout") && prefix.promptTimeoutMs === undefined ? { promptTimeoutMs: REHEARSAL_PROMPT_TIMEOUT_MS } : {};
-      return new PiAgent(config, { ...prefix, ...rehearsal, streamFn: wrap(faulted.streamFn), compactor: faulted.compactor });
+      const rehearsal =
+        input.faults.includes("prompt-timeout") && prefix.promptTimeoutMs === undefined
+          ? { promptTimeoutMs: REHEARSAL_PROMPT_TIMEOUT_MS }
+          : {};
+      return new PiAgent(config, {
+        ...prefix,
+        ...rehearsal,
+        streamFn: wrap(faulted.streamFn),
+        compactor: faulted.compactor,
+      });
     }
     case "anthropic":
     case "openai": {
       const keyEnv = keyEnvOf(input.connector);
       // streamSimple is PiAgent's default; passed explicitly so a wrapper has something to wrap.
-      return new PiAgent(config, { ...prefix, streamFn: wrap(streamSimple), getApiKey: () => (keyEnv ? env[keyEnv] : undefined) });
+      return new PiAgent(config, {
+        ...prefix,
+        streamFn: wrap(streamSimple),
+        getApiKey: () => (keyEnv ? env[keyEnv] : undefined),
+      });
     }
     case "openai-compatible": {
       const keyEnv = keyEnvOf(input.connector);
       const baseUrl = String(input.connector.config["baseUrl"]);
       // Local servers usually need no key; pi-ai's OpenAI client still wants a non-empty one.
-      return new PiAgent(config, { ...prefix, route: { baseUrl }, streamFn: wrap(streamSimple), getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed" });
+      return new PiAgent(config, {
+        ...prefix,
+        route: { baseUrl },
+        streamFn: wrap(streamSimple),
+        getApiKey: () => (keyEnv && env[keyEnv]) || "not-needed",
+      });
     }
     // Harnesses that run their own loop: the company tools reach Claude Code as an in-process MCP
     // server built from `tools`, and Codex through `cadre mcp --agent ID` (the same definitions).
     case "claude-code":
-      return new ClaudeCodeAgent(config, { ...claudeCodeSessionOptions(input, env), ...compactThresholdOf(input.connector) });
+      return new ClaudeCodeAgent(config, {
+        ...claudeCodeSessionOptions(input, env),
+        ...compactThresholdOf(input.connector),
+      });
     case "codex":
-      return new CodexAgent(config, { ...codexSessionOptions(input, env), ...compactThresholdOf(input.connector) });
+      return new CodexAgent(config, {
+        ...codexSessionOptions(input, env),
+        ...compactThresholdOf(input.connector),
+      });
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }
@@ -93,7 +150,10 @@ export function createSession(input: SessionInput): BaseAgent {
 function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: number } {
   const value = connector.config["compactThreshold"];
   if (value === undefined) return {};
-  if (typeof value !== "number") throw new UserInputError(`connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`);
+  if (typeof value !== "number")
+    throw new UserInputError(
+      `connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`,
+    );
   return { compactThreshold: value };
 }
 
@@ -101,6 +161,9 @@ function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: numbe
 function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: number } {
   const value = connector.config["promptTimeoutMs"];
   if (value === undefined) return {};
-  if (typeof value !== "number") throw new UserInputError(`connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`);
+  if (typeof value !== "number")
+    throw new UserInputError(
+      `connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`,
+    );
   return { promptTimeoutMs: value };
 }

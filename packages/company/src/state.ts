@@ -30,7 +30,16 @@ export async function loadCompanyState(q: StoreQueries, companyId: string): Prom
     activeReports: activeAgents.filter((a) => a.reportsTo === ceo.id).length,
     latestStrategy: latestStrategy?.status ?? null,
   };
-  return { company, connectors, activeAgents, ceo, latestStrategy, modeState, mode: resolveCeoMode(modeState), modeReason: explainCeoMode(modeState) };
+  return {
+    company,
+    connectors,
+    activeAgents,
+    ceo,
+    latestStrategy,
+    modeState,
+    mode: resolveCeoMode(modeState),
+    modeReason: explainCeoMode(modeState),
+  };
 }
 
 /**
@@ -38,10 +47,20 @@ export async function loadCompanyState(q: StoreQueries, companyId: string): Prom
  * Called inside the transaction that made them, so the change is recorded exactly once, whichever
  * path (tool, legacy HTTP, operator decision) caused it.
  */
-export async function recordModeChange(q: StoreQueries, before: CompanyState, runId: string | null): Promise<CompanyState> {
+export async function recordModeChange(
+  q: StoreQueries,
+  before: CompanyState,
+  runId: string | null,
+): Promise<CompanyState> {
   const after = await loadCompanyState(q, before.company.id);
   if (after.mode !== before.mode) {
-    await q.insertActivity({ companyId: after.company.id, agentId: after.ceo.id, runId, type: "mode.changed", data: { from: before.mode, to: after.mode, reason: after.modeReason } });
+    await q.insertActivity({
+      companyId: after.company.id,
+      agentId: after.ceo.id,
+      runId,
+      type: "mode.changed",
+      data: { from: before.mode, to: after.mode, reason: after.modeReason },
+    });
   }
   return after;
 }

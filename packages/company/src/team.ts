@@ -2,7 +2,13 @@
 // domain operations shared by every path (HTTP API today, CLI and web tomorrow).
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import type { AgentRow, ConnectorKind, ConnectorRow, Store } from "@cadre/store";
-import { CONNECTOR_KINDS, connectorLabel, defaultEnabledModels, isSecretKey, validateEnabledModels } from "./connectors.js";
+import {
+  CONNECTOR_KINDS,
+  connectorLabel,
+  defaultEnabledModels,
+  isSecretKey,
+  validateEnabledModels,
+} from "./connectors.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 
 /**
@@ -19,7 +25,13 @@ export async function terminateAgent(store: Store, agentId: string): Promise<Age
     const before = await loadCompanyState(tx, agent.companyId);
     await tx.setAgentStatus(agentId, "terminated");
     const revoked = await tx.revokeApiTokens({ agentId });
-    await tx.insertActivity({ companyId: agent.companyId, agentId, runId: null, type: "agent.terminated", data: { agentId, name: agent.name, role: agent.role, keysRevoked: revoked } });
+    await tx.insertActivity({
+      companyId: agent.companyId,
+      agentId,
+      runId: null,
+      type: "agent.terminated",
+      data: { agentId, name: agent.name, role: agent.role, keysRevoked: revoked },
+    });
     await recordModeChange(tx, before, null);
     return { ...agent, status: "terminated" };
   });
@@ -33,20 +45,48 @@ export interface AddConnectorInput {
 }
 
 /** Adds a connector with the rules of company creation (id format, explicit models of its provider) and no secret in config. */
-export async function addConnector(store: Store, companyId: string, input: AddConnectorInput): Promise<ConnectorRow> {
-  if (!CONNECTOR_KINDS.includes(input.kind)) throw new UserInputError(`kind must be one of: ${CONNECTOR_KINDS.join(", ")}`, { kind: CONNECTOR_KINDS.join(", ") });
+export async function addConnector(
+  store: Store,
+  companyId: string,
+  input: AddConnectorInput,
+): Promise<ConnectorRow> {
+  if (!CONNECTOR_KINDS.includes(input.kind))
+    throw new UserInputError(`kind must be one of: ${CONNECTOR_KINDS.join(", ")}`, {
+      kind: CONNECTOR_KINDS.join(", "),
+    });
   const id = input.id ?? input.kind;
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new UserInputError(`connector id "${id}" is not valid: lowercase letters, digits and -, at most 64`, { id: "lowercase letters, digits and -" });
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id))
+    throw new UserInputError(
+      `connector id "${id}" is not valid: lowercase letters, digits and -, at most 64`,
+      { id: "lowercase letters, digits and -" },
+    );
   const secret = Object.keys(input.config ?? {}).find(isSecretKey);
   if (secret) {
-    throw new UserInputError(`config.${secret} looks like a secret; secrets are never stored. Put the key in the server's environment and name the variable with config.apiKeyEnv`, { config: `no secrets (${secret})` });
+    throw new UserInputError(
+      `config.${secret} looks like a secret; secrets are never stored. Put the key in the server's environment and name the variable with config.apiKeyEnv`,
+      { config: `no secrets (${secret})` },
+    );
   }
   const enabledModels = input.enabledModels ?? defaultEnabledModels(input.kind);
   validateEnabledModels(input.kind, enabledModels);
   return store.transaction(async (tx) => {
-    if (await tx.getConnector(companyId, id)) throw new ConflictStateError(`company ${companyId} already has a connector "${id}"`);
-    const row = await tx.insertConnector({ companyId, id, kind: input.kind, label: connectorLabel(input.kind), enabledModels, config: input.config ?? {} });
-    await tx.insertActivity({ companyId, agentId: null, runId: null, type: "connector.added", data: { connectorId: id, kind: input.kind, enabledModels } });
+    if (await tx.getConnector(companyId, id))
+      throw new ConflictStateError(`company ${companyId} already has a connector "${id}"`);
+    const row = await tx.insertConnector({
+      companyId,
+      id,
+      kind: input.kind,
+      label: connectorLabel(input.kind),
+      enabledModels,
+      config: input.config ?? {},
+    });
+    await tx.insertActivity({
+      companyId,
+      agentId: null,
+      runId: null,
+      type: "connector.added",
+      data: { connectorId: id, kind: input.kind, enabledModels },
+    });
     return row;
   });
 }

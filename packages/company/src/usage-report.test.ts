@@ -20,9 +20,26 @@ describe("usage reports per run, per agent, per company", () => {
 
     const run = await runUsageReport(store, first.run.id);
     expect(run.turns!.length).toBeGreaterThan(1);
-    const summed = run.turns!.reduce((t, x) => ({ input: t.input + x.usage.input, output: t.output + x.usage.output, cacheRead: t.cacheRead + x.usage.cacheRead, cacheWrite: t.cacheWrite + x.usage.cacheWrite }), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
-    expect(summed).toEqual({ input: first.usage.inputTokens, output: first.usage.outputTokens, cacheRead: first.usage.cacheReadTokens, cacheWrite: first.usage.cacheWriteTokens });
-    expect(run.usage).toMatchObject({ ...summed, total: summed.input + summed.output + summed.cacheRead + summed.cacheWrite, cost: 0 });
+    const summed = run.turns!.reduce(
+      (t, x) => ({
+        input: t.input + x.usage.input,
+        output: t.output + x.usage.output,
+        cacheRead: t.cacheRead + x.usage.cacheRead,
+        cacheWrite: t.cacheWrite + x.usage.cacheWrite,
+      }),
+      { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    );
+    expect(summed).toEqual({
+      input: first.usage.inputTokens,
+      output: first.usage.outputTokens,
+      cacheRead: first.usage.cacheReadTokens,
+      cacheWrite: first.usage.cacheWriteTokens,
+    });
+    expect(run.usage).toMatchObject({
+      ...summed,
+      total: summed.input + summed.output + summed.cacheRead + summed.cacheWrite,
+      cost: 0,
+    });
     expect(run.usage.hitRate).toBeCloseTo(first.usage.cacheHitRate, 12);
     expect(run.turns![0]!.usage.cacheRead).toBe(0); // cold first call
     expect(run.turns![1]!.usage.hitRate).toBeGreaterThan(0.5);
@@ -33,6 +50,8 @@ describe("usage reports per run, per agent, per company", () => {
     expect(ceoReport.runs).toBe(2);
     expect(ceoReport.usage.input).toBe(first.usage.inputTokens + second.usage.inputTokens);
     expect(report.usage.total).toBe(report.runs.reduce((n, r) => n + r.usage.total, 0));
-    expect(report.agents.filter((a) => a.agentId !== ceo.id).every((a) => a.runs === 0 && a.usage.total === 0)).toBe(true);
+    expect(
+      report.agents.filter((a) => a.agentId !== ceo.id).every((a) => a.runs === 0 && a.usage.total === 0),
+    ).toBe(true);
   });
 });

@@ -41,12 +41,25 @@ export interface CompanyUsageReport {
 }
 
 export function usageOfRun(u: RunUsage): Usage {
-  return { input: u.inputTokens, output: u.outputTokens, cacheRead: u.cacheReadTokens, cacheWrite: u.cacheWriteTokens };
+  return {
+    input: u.inputTokens,
+    output: u.outputTokens,
+    cacheRead: u.cacheReadTokens,
+    cacheWrite: u.cacheWriteTokens,
+  };
 }
 
 function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
   const model = agent?.model ?? "unknown";
-  return { runId: run.id, agentId: run.agentId, agentName: agent?.name ?? "(unknown agent)", model, status: run.status, startedAt: run.startedAt, usage: summariseUsage(usageOfRun(run.usage), findModel(model)) };
+  return {
+    runId: run.id,
+    agentId: run.agentId,
+    agentName: agent?.name ?? "(unknown agent)",
+    model,
+    status: run.status,
+    startedAt: run.startedAt,
+    usage: summariseUsage(usageOfRun(run.usage), findModel(model)),
+  };
 }
 
 /** Per model call usage of a run, from its stored `usage` events (one per model call, incremental). */
@@ -73,7 +86,20 @@ export async function companyUsageReport(store: Store, companyId: string): Promi
   const runReports = runs.map((r) => runReport(r, byId.get(r.agentId)));
   const agentReports: AgentUsageReport[] = agents.map((a) => {
     const own = runReports.filter((r) => r.agentId === a.id);
-    return { agentId: a.id, name: a.name, role: a.role, model: a.model, runs: own.length, usage: combineSummaries(own.map((r) => r.usage)) };
+    return {
+      agentId: a.id,
+      name: a.name,
+      role: a.role,
+      model: a.model,
+      runs: own.length,
+      usage: combineSummaries(own.map((r) => r.usage)),
+    };
   });
-  return { companyId, name: company.name, usage: combineSummaries(runReports.map((r) => r.usage)), agents: agentReports, runs: runReports };
+  return {
+    companyId,
+    name: company.name,
+    usage: combineSummaries(runReports.map((r) => r.usage)),
+    agents: agentReports,
+    runs: runReports,
+  };
 }

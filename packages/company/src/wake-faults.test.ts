@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 async function rehearse(faults: FaultName[], seed = 7) {
-  const company = await createCompany(store, { name: "Acme Robotics", goal: "Build warehouse robots and sell them to logistics companies." });
+  const company = await createCompany(store, {
+    name: "Acme Robotics",
+    goal: "Build warehouse robots and sell them to logistics companies.",
+  });
   const { ceo } = await loadCompanyState(store, company.id);
   const result = await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed, faults });
   const stored = (await store.listRunEvents(result.run.id)).map((r) => r.data as AgentEvent);
@@ -35,12 +38,22 @@ describe("--faults through the wake runner (offline connector)", () => {
     expect(hires).toHaveLength(1);
     expect(hired).toHaveLength(1);
     expect(approvals).toEqual([]);
-    expect(report.recoveries).toEqual([{ action: "fail-closed", reason: "MC-10: context overflow, not replayed: the turn had tool side effects" }]);
+    expect(report.recoveries).toEqual([
+      {
+        action: "fail-closed",
+        reason: "MC-10: context overflow, not replayed: the turn had tool side effects",
+      },
+    ]);
   });
 
   it("MC-10 overflow-before-output: exactly one wire-only replay; the run ends done with a normal team", async () => {
     const { result, hires, approvals, report } = await rehearse(["overflow-before-output"]);
-    expect(result).toMatchObject({ terminal: "done", replays: 1, rollovers: 0, modeAfter: "awaiting-approval" });
+    expect(result).toMatchObject({
+      terminal: "done",
+      replays: 1,
+      rollovers: 0,
+      modeAfter: "awaiting-approval",
+    });
     expect(hires.length).toBeGreaterThanOrEqual(3);
     expect(new Set(hires.map((h) => h.department)).size).toBe(hires.length);
     expect(approvals.map((a) => a.status)).toEqual(["pending"]);
@@ -49,13 +62,22 @@ describe("--faults through the wake runner (offline connector)", () => {
 
   it("MC-9 compact-empty-summary: latch → a fresh window from the handoff (rollovers = 1); no hire is made twice", async () => {
     const { result, hires, approvals, report } = await rehearse(["compact-empty-summary"]);
-    expect(result).toMatchObject({ terminal: "done", replays: 0, rollovers: 1, modeAfter: "awaiting-approval" });
+    expect(result).toMatchObject({
+      terminal: "done",
+      replays: 0,
+      rollovers: 1,
+      modeAfter: "awaiting-approval",
+    });
     expect(new Set(hires.map((h) => h.department)).size).toBe(hires.length);
     expect(hires.length).toBeGreaterThanOrEqual(3);
     // The strategy filed after the rollover still names every lead, once.
     const payload = approvals[0]!.payload;
     for (const h of hires) expect(payload.split(`${h.name} (`).length - 1).toBe(1);
-    expect(report.snapshot).toMatchObject({ rollovers: 1, needsRollover: false, lastCompaction: { result: "deterministic" } });
+    expect(report.snapshot).toMatchObject({
+      rollovers: 1,
+      needsRollover: false,
+      lastCompaction: { result: "deterministic" },
+    });
   });
 
   it("MC-9 compact-overloaded: transient, no latch, no rollover; the compaction is retried and succeeds", async () => {
@@ -65,31 +87,49 @@ describe("--faults through the wake runner (offline connector)", () => {
     expect(report.snapshot).toMatchObject({ needsRollover: false, lastCompaction: { result: "ok" } });
   });
 
-  it.each([["timeout"], ["stream-cut"]] as const)("MC-11 %s: failed terminal, no replay, no rollover, nothing hired", async (fault) => {
-    const { result, stored, hires, report } = await rehearse([fault]);
-    expect(result).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
-    expect(stored.filter((e) => e.type === "error")).toHaveLength(1);
-    expect(stored.filter((e) => e.type === "terminal")).toHaveLength(1);
-    expect(hires).toEqual([]);
-    expect(report.recoveries.map((r) => r.action)).toEqual(["fail-closed"]);
-  });
+  it.each([["timeout"], ["stream-cut"]] as const)(
+    "MC-11 %s: failed terminal, no replay, no rollover, nothing hired",
+    async (fault) => {
+      const { result, stored, hires, report } = await rehearse([fault]);
+      expect(result).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
+      expect(stored.filter((e) => e.type === "error")).toHaveLength(1);
+      expect(stored.filter((e) => e.type === "terminal")).toHaveLength(1);
+      expect(hires).toEqual([]);
+      expect(report.recoveries.map((r) => r.action)).toEqual(["fail-closed"]);
+    },
+  );
 
   it("refuses faults on a connector that is not offline, before any run is written", async () => {
     const company = await createCompany(store, {
       name: "Beta",
       goal: "Software",
-      connectors: [{ id: "anthropic", kind: "anthropic", enabledModels: ["claude-sonnet-4-5-20250929"], config: { apiKeyEnv: "PATH" } }],
+      connectors: [
+        {
+          id: "anthropic",
+          kind: "anthropic",
+          enabledModels: ["claude-sonnet-4-5-20250929"],
+          config: { apiKeyEnv: "PATH" },
+        },
+      ],
       ceoConnectorId: "anthropic",
     });
     const { ceo } = await loadCompanyState(store, company.id);
     await expect(wakeAgent({ store, agentId: ceo.id, faults: ["timeout"] })).rejects.toThrow(UserInputError);
-    await expect(wakeAgent({ store, agentId: ceo.id, faults: ["timeout"] })).rejects.toThrow(/offline connector only/);
+    await expect(wakeAgent({ store, agentId: ceo.id, faults: ["timeout"] })).rejects.toThrow(
+      /offline connector only/,
+    );
     expect(await store.listRuns({ agentId: ceo.id })).toEqual([]);
   });
 
   it("without faults a wake reports no replay and no rollover, and stores its context snapshot for inspection", async () => {
     const { result, report } = await rehearse([]);
     expect(result).toMatchObject({ terminal: "done", replays: 0, rollovers: 0 });
-    expect(report.snapshot).toMatchObject({ harness: "pi", threshold: 0.9, reserveTokens: 12_800, openClaims: [], needsRollover: false });
+    expect(report.snapshot).toMatchObject({
+      harness: "pi",
+      threshold: 0.9,
+      reserveTokens: 12_800,
+      openClaims: [],
+      needsRollover: false,
+    });
   });
 });

@@ -13,7 +13,10 @@ afterEach(async () => {
 });
 
 async function newCompany() {
-  const company = await createCompany(store, { name: "Acme Robotics", goal: "Build warehouse robots and sell them to logistics companies." });
+  const company = await createCompany(store, {
+    name: "Acme Robotics",
+    goal: "Build warehouse robots and sell them to logistics companies.",
+  });
   const state = await loadCompanyState(store, company.id);
   return { company, ceo: state.ceo };
 }
@@ -22,16 +25,26 @@ describe("CEO team building through the real Pi agent loop and the offline conne
   it("hires 3–5 agents via the tool, files one pending strategy, ends in awaiting-approval; approve → operating", async () => {
     const { company, ceo } = await newCompany();
     const events: string[] = [];
-    const result = await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 7, onEvent: (e) => events.push(e.type) });
+    const result = await wakeAgent({
+      store,
+      agentId: ceo.id,
+      trigger: "start_team_building",
+      seed: 7,
+      onEvent: (e) => events.push(e.type),
+    });
     expect(result.terminal).toBe("done");
     expect(result.modeBefore).toBe("team-building");
     expect(result.modeAfter).toBe("awaiting-approval");
     const agents = (await store.listAgents(company.id)).filter((a) => !a.isCeo);
     expect(agents.length).toBeGreaterThanOrEqual(3);
     expect(agents.length).toBeLessThanOrEqual(5);
-    expect(agents.every((a) => a.via === "tool" && a.reportsTo === ceo.id && a.connectorId === "offline")).toBe(true);
+    expect(
+      agents.every((a) => a.via === "tool" && a.reportsTo === ceo.id && a.connectorId === "offline"),
+    ).toBe(true);
     const approvals = await store.listApprovals(company.id);
-    expect(approvals.map((a) => [a.type, a.status, a.via])).toEqual([["approve_ceo_strategy", "pending", "tool"]]);
+    expect(approvals.map((a) => [a.type, a.status, a.via])).toEqual([
+      ["approve_ceo_strategy", "pending", "tool"],
+    ]);
     expect((await store.listActivity(company.id, { type: "agent.hired" })).length).toBe(agents.length);
     expect(events.filter((t) => t === "terminal")).toHaveLength(1);
     expect(events).toContain("tool_use");
@@ -51,7 +64,12 @@ describe("CEO team building through the real Pi agent loop and the offline conne
     const { company, ceo } = await newCompany();
     await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 3 });
     const [strategy] = await store.listApprovals(company.id);
-    const decided = await decideApproval(store, strategy!.id, "reject", "Add a finance lead and cut the marketing spend.");
+    const decided = await decideApproval(
+      store,
+      strategy!.id,
+      "reject",
+      "Add a finance lead and cut the marketing spend.",
+    );
     expect(decided.modeAfter).toBe("revising");
     const next = await wakeAgent({ store, agentId: ceo.id, seed: 3 });
     expect(next.modeBefore).toBe("revising");

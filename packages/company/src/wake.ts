@@ -2,7 +2,17 @@
 // usage recorded. Code decides the mode, the trigger and the governance; the model only acts.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentEvent, type BaseAgent, type FaultName, type Script, type StreamFn, type TerminalStatus, UserInputError, NotFoundError, errorMessage } from "@cadre/core";
+import {
+  type AgentEvent,
+  type BaseAgent,
+  type FaultName,
+  type Script,
+  type StreamFn,
+  type TerminalStatus,
+  UserInputError,
+  NotFoundError,
+  errorMessage,
+} from "@cadre/core";
 import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";
@@ -84,30 +94,58 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const { store } = options;
   const agent = await store.getAgent(options.agentId);
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
-  if (agent.status !== "active") throw new UserInputError(`agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents can be woken`);
+  if (agent.status !== "active")
+    throw new UserInputError(
+      `agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents can be woken`,
+    );
   const state = await loadCompanyState(store, agent.companyId);
   // Governance in code (C4-4): the team's work needs an approved strategy.
   if (!agent.isCeo && state.mode !== "operating") {
-    throw new UserInputError(`${agent.name} cannot start work yet: the company strategy is not approved (CEO phase: ${state.mode}). Approve the strategy first.`);
+    throw new UserInputError(
+      `${agent.name} cannot start work yet: the company strategy is not approved (CEO phase: ${state.mode}). Approve the strategy first.`,
+    );
   }
   const connector = state.connectors.find((c) => c.id === agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
   if (options.faults?.length && connector.kind !== "offline") {
-    throw new UserInputError(`--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`);
+    throw new UserInputError(
+      `--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`,
+    );
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   const mode = state.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
-  const profile: PromptProfile = options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
+  const profile: PromptProfile =
+    options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
-  const cue = apiUrl !== undefined ? legacyCue(apiUrl, agent.companyId) : agent.isCeo ? ceoCue(mode, trigger) : memberCue(agent.role);
+  const cue =
+    apiUrl !== undefined
+      ? legacyCue(apiUrl, agent.companyId)
+      : agent.isCeo
+        ? ceoCue(mode, trigger)
+        : memberCue(agent.role);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
   // Readiness in the prompt and in hire_agent is computed against the wake's environment.
-  const prompt = buildAgentPrompt({ state, agent, mode, memoryIndex, ...(options.env ? { env: options.env } : {}), ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}) });
+  const prompt = buildAgentPrompt({
+    state,
+    agent,
+    mode,
+    memoryIndex,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}),
+  });
 
   const runId = newId("run");
-  const run = await store.insertRun({ id: runId, companyId: agent.companyId, agentId: agent.id, trigger, mode, profile, cue });
+  const run = await store.insertRun({
+    id: runId,
+    companyId: agent.companyId,
+    agentId: agent.id,
+    trigger,
+    mode,
+    profile,
+    cue,
+  });
   const cueTokens = cueTokenCount(cue);
   options.onStart?.({ run, cue, cueTokens, mode });
 
@@ -127,14 +165,29 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   let legacy: LegacyRun | undefined;
   let cancel: (() => void) | undefined;
   try {
-    if (apiUrl !== undefined) legacy = await prepareLegacyRun({ store, agent, runId, apiUrl, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+    if (apiUrl !== undefined)
+      legacy = await prepareLegacyRun({
+        store,
+        agent,
+        runId,
+        apiUrl,
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      });
     const session = createSession({
       sessionId: runId,
       agent,
       connector,
       systemPrompt: prompt.systemPrompt,
       segments: prompt.segments,
-      tools: legacy ? legacy.tools : companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId, ...(options.env ? { env: options.env } : {}) }),
+      tools: legacy
+        ? legacy.tools
+        : companyTools(store, {
+            companyId: agent.companyId,
+            agentId: agent.id,
+            via: "tool",
+            runId,
+            ...(options.env ? { env: options.env } : {}),
+          }),
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
@@ -185,5 +238,15 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   // Mode changes were recorded by the tool handlers that caused them, inside their transactions.
   const after = await loadCompanyState(store, agent.companyId);
   const finished = (await store.getRun(runId)) as RunRow;
-  return { run: finished, cue, cueTokens, modeBefore: mode, modeAfter: after.mode, terminal, usage: { ...usage, cacheHitRate: cacheHitRate(usage) }, replays, rollovers };
+  return {
+    run: finished,
+    cue,
+    cueTokens,
+    modeBefore: mode,
+    modeAfter: after.mode,
+    terminal,
+    usage: { ...usage, cacheHitRate: cacheHitRate(usage) },
+    replays,
+    rollovers,
+  };
 }

@@ -11,24 +11,34 @@ async function drain<T>(queue: EventQueue<T>): Promise<T[]> {
 describe("EventQueue (MC-4)", () => {
   it("property: items come out in push order across chunk boundaries, whatever the interleaving of pushes and reads", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(fc.integer({ min: 1, max: 700 }).map((n) => ({ push: n })), fc.integer({ min: 1, max: 700 }).map((n) => ({ read: n }))), { maxLength: 12 }), async (ops) => {
-        const queue = new EventQueue<number>({ highWaterMark: 10_000 });
-        const iterator = queue[Symbol.asyncIterator]();
-        let pushed = 0;
-        let read = 0;
-        for (const op of ops) {
-          if ("push" in op) for (let i = 0; i < op.push; i++) queue.push(pushed++);
-          else
-            for (let i = 0; i < op.read && read < pushed; i++) {
-              const r = await iterator.next();
-              expect(r).toEqual({ value: read++, done: false });
-            }
-          expect(queue.size).toBe(pushed - read);
-        }
-        queue.close();
-        for (let r = await iterator.next(); !r.done; r = await iterator.next()) expect(r.value).toBe(read++);
-        expect(read).toBe(pushed);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 1, max: 700 }).map((n) => ({ push: n })),
+            fc.integer({ min: 1, max: 700 }).map((n) => ({ read: n })),
+          ),
+          { maxLength: 12 },
+        ),
+        async (ops) => {
+          const queue = new EventQueue<number>({ highWaterMark: 10_000 });
+          const iterator = queue[Symbol.asyncIterator]();
+          let pushed = 0;
+          let read = 0;
+          for (const op of ops) {
+            if ("push" in op) for (let i = 0; i < op.push; i++) queue.push(pushed++);
+            else
+              for (let i = 0; i < op.read && read < pushed; i++) {
+                const r = await iterator.next();
+                expect(r).toEqual({ value: read++, done: false });
+              }
+            expect(queue.size).toBe(pushed - read);
+          }
+          queue.close();
+          for (let r = await iterator.next(); !r.done; r = await iterator.next())
+            expect(r.value).toBe(read++);
+          expect(read).toBe(pushed);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -14,7 +14,12 @@ export * from "./offline/seeded-random.js";
 export * from "./offline/scripted-model.js";
 export * from "./offline/faults.js";
 // Pi's stream-function protocol, for wrappers around a provider call (evals' record/replay cassettes).
-export { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context as PiContext } from "@mariozechner/pi-ai";
+export {
+  createAssistantMessageEventStream,
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  type Context as PiContext,
+} from "@mariozechner/pi-ai";
 export type { StreamFn } from "@mariozechner/pi-agent-core";
 export * from "./prompt/assemble.js";
 export * from "./prompt/tool-list.js";
@@ -28,7 +33,12 @@ export * from "./usage/normalise.js";
 export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
 export * from "./session/index.js";
-export { digestCompactor, type CompactionReply, type CompactionRequest, type Compactor } from "./harness/pi/compactor.js";
+export {
+  digestCompactor,
+  type CompactionReply,
+  type CompactionRequest,
+  type Compactor,
+} from "./harness/pi/compactor.js";
 export { DEFAULT_PROMPT_TIMEOUT_MS, promptTimeoutText } from "./harness/pi/prompt-timeout.js";
 export { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget } from "./harness/pi/request-bytes.js";
 export * from "./translators/index.js";

@@ -10,12 +10,22 @@ export interface Usage {
 }
 
 /** Normalised stop reason; the vendor's own value is kept beside it in `vendorStopReason`. */
-export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause" | "error" | "aborted" | "other";
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "refusal"
+  | "pause"
+  | "error"
+  | "aborted"
+  | "other";
 
 /** How a product turn ended (MC-14: exactly one per product turn). */
 export type TerminalStatus = "done" | "failed" | "cancelled";
 
-export type ToolResultContent = { type: "text"; text: string } | { type: "image"; mimeType: string; data: string };
+export type ToolResultContent =
+  { type: "text"; text: string } | { type: "image"; mimeType: string; data: string };
 
 /**
  * The event model shared by every harness. Plain objects discriminated by `type`.
@@ -37,12 +47,26 @@ export type AgentEvent =
   | { type: "toolcall_end"; index: number; id: string; name: string; input: unknown }
   // Host side: a tool call handed to execution, and what came back.
   | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; toolUseId: string; name: string; content: ToolResultContent[]; isError: boolean; details?: unknown }
+  | {
+      type: "tool_result";
+      toolUseId: string;
+      name: string;
+      content: ToolResultContent[];
+      isError: boolean;
+      details?: unknown;
+    }
   // Accounting, one per model call (incremental, never cumulative).
   | { type: "usage"; usage: Usage }
   // Context management.
   | { type: "compaction_start"; reason: "threshold" | "overflow" | "manual" }
-  | { type: "compaction_end"; ok: boolean; summary?: string; error?: string; tokensBefore?: number; tokensAfter?: number }
+  | {
+      type: "compaction_end";
+      ok: boolean;
+      summary?: string;
+      error?: string;
+      tokensBefore?: number;
+      tokensAfter?: number;
+    }
   // The host's recovery decision after a failed model call (MC-10, MC-11): one wire-only replay of
   // the failed user message, or fail closed (reported, never replayed).
   | { type: "recovery"; action: "replay" | "fail-closed"; reason: string }
@@ -51,7 +75,16 @@ export type AgentEvent =
   // The one compression flow's decision (MC-12) at a terminal error or the next send, when it acts:
   // strip oversized inline images, hand off (the rollover path), or fail closed. `bytes` is the
   // measured request against `byteLimit`; `strippedImages`/`bytesFreed` say what a strip removed.
-  | { type: "compression"; trigger: "terminal-error" | "next-send"; action: "strip-images" | "handoff-rebuild" | "fail-closed"; reason: string; bytes?: number; byteLimit?: number; strippedImages?: number; bytesFreed?: number }
+  | {
+      type: "compression";
+      trigger: "terminal-error" | "next-send";
+      action: "strip-images" | "handoff-rebuild" | "fail-closed";
+      reason: string;
+      bytes?: number;
+      byteLimit?: number;
+      strippedImages?: number;
+      bytesFreed?: number;
+    }
   // The session's context state at the end of a product turn, for `cadre sessions inspect` (display only).
   | { type: "context"; snapshot: ContextSnapshot }
   // Failures never throw out of a stream: they become this event.
@@ -83,7 +116,12 @@ export interface ContextSnapshot {
   latchReason?: string;
   openClaims: string[];
   compactions: { count: number; succeeded: number };
-  lastCompaction?: { result: "ok" | "deterministic" | "transient" | "not-a-compaction-failure" | "interrupted"; reason: string; tokensBefore?: number; tokensAfter?: number };
+  lastCompaction?: {
+    result: "ok" | "deterministic" | "transient" | "not-a-compaction-failure" | "interrupted";
+    reason: string;
+    tokensBefore?: number;
+    tokensAfter?: number;
+  };
   replays: number;
   rollovers: number;
 }

@@ -29,7 +29,9 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     expect(rec.manifest.scenarios.length).toBeGreaterThanOrEqual(12);
     expect(hires.length).toBeGreaterThan(20);
     expect(hires.every((h) => h.via === "http")).toBe(true);
-    expect(traces.filter((t) => t.hires.length > 0).every((t) => t.tools.map((x) => x.name).join() === "bash")).toBe(true);
+    expect(
+      traces.filter((t) => t.hires.length > 0).every((t) => t.tools.map((x) => x.name).join() === "bash"),
+    ).toBe(true);
     const cue = Math.max(...traces.map((t) => t.cue.tokens));
     expect(cue).toBeGreaterThan(350);
     expect(cue).toBeLessThan(500);
@@ -37,8 +39,15 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
 
   it("the semantic candidate passes G1–G5: tool coverage 100%, cue ≈400 → ≤80 tokens", async () => {
     const out = join(root, "semantic-report");
-    const { report, files } = await evaluateCandidate({ profile: "semantic", samples: 1, concurrency: 2, baseline, out });
-    for (const g of ["G1", "G2", "G3", "G4", "G5"] as const) expect({ gate: g, ...report.gates[g] }).toMatchObject({ gate: g, pass: true });
+    const { report, files } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 1,
+      concurrency: 2,
+      baseline,
+      out,
+    });
+    for (const g of ["G1", "G2", "G3", "G4", "G5"] as const)
+      expect({ gate: g, ...report.gates[g] }).toMatchObject({ gate: g, pass: true });
     expect(report.passed).toBe(true);
     expect(report.toolCoverage).toBe(1);
     expect(report.baselineCueTokens).toBeGreaterThan(350);
@@ -47,7 +56,9 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     expect(report.scenarios.every((s) => s.passed)).toBe(true);
     // The reports: JSON as computed, markdown with the gates, HTML self-contained.
     expect(JSON.parse(await readFile(files.json, "utf8"))).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(await readFile(files.md, "utf8")).toMatch(/\| G5 \| the legacy path can be retired with no regression \| PASS \|/);
+    expect(await readFile(files.md, "utf8")).toMatch(
+      /\| G5 \| the legacy path can be retired with no regression \| PASS \|/,
+    );
     const html = await readFile(files.html, "utf8");
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("<svg");
@@ -55,21 +66,39 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
   });
 
   it("a candidate that hides hire_agent fails G3 with a readable reason; G1 and G2 still hold", async () => {
-    const { report } = await evaluateCandidate({ profile: "semantic", samples: 1, concurrency: 2, break: "hide-tool", baseline, out: join(root, "hide-tool") });
+    const { report } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 1,
+      concurrency: 2,
+      break: "hide-tool",
+      baseline,
+      out: join(root, "hide-tool"),
+    });
     expect(report.gates.G1.pass).toBe(true);
     expect(report.gates.G2.pass).toBe(true);
     expect(report.gates.G3.pass).toBe(false);
-    expect(report.gates.G3.evidence).toMatch(/hire_agent carries ≥95\.0% of hires in 0 state\(s\); 10 required/);
+    expect(report.gates.G3.evidence).toMatch(
+      /hire_agent carries ≥95\.0% of hires in 0 state\(s\); 10 required/,
+    );
     expect(report.gates.G3.evidence).toMatch(/failing states: empty-no-goal \(no hire in 1 sample\(s\)/);
     expect(report.gates.G5.pass).toBe(false);
     expect(report.passed).toBe(false);
   });
 
   it("a candidate that stops after one hire still uses the tool (G3) but fails G4 on hire counts", async () => {
-    const { report } = await evaluateCandidate({ profile: "semantic", samples: 1, concurrency: 2, break: "single-hire", baseline, out: join(root, "single-hire") });
+    const { report } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 1,
+      concurrency: 2,
+      break: "single-hire",
+      baseline,
+      out: join(root, "single-hire"),
+    });
     expect(report.gates.G3.pass).toBe(true);
     expect(report.gates.G4.pass).toBe(false);
-    expect(report.gates.G4.evidence).toMatch(/behaviour differs in \d+ scenario\(s\): .*hireCount: 1 hire\(s\) \(baseline band/);
+    expect(report.gates.G4.evidence).toMatch(
+      /behaviour differs in \d+ scenario\(s\): .*hireCount: 1 hire\(s\) \(baseline band/,
+    );
     const cell = report.matrix.find((m) => m.scenario === "empty-single-connector")!.cells;
     expect(cell.G3.pass).toBe(true);
     expect(cell.G4.pass).toBe(false);
@@ -85,20 +114,41 @@ describe("semantic baseline, semantic candidate", () => {
 
   it("passes G3 and G4 (and every gate); the same seed reproduces the same behaviour", async () => {
     const out = join(root, "semantic-vs-semantic");
-    const { report } = await evaluateCandidate({ profile: "semantic", samples: 2, concurrency: 2, baseline, out });
+    const { report } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 2,
+      concurrency: 2,
+      baseline,
+      out,
+    });
     expect(report.candidate.seed).toBe(9);
     expect(report.gates.G3.pass).toBe(true);
     expect(report.gates.G4.pass).toBe(true);
     expect(report.passed).toBe(true);
     const [base, cand] = await Promise.all([readRecording(baseline), readRecording(join(out, "candidate"))]);
     // Usage is left out: generated ids (random UUIDs) in tool results shift token counts slightly.
-    const behaviour = (r: typeof base) => [...r.traces.values()].flat().map((t) => ({ seed: t.seed, calls: t.toolCalls, trajectory: t.trajectory, hires: t.hires, final: t.finalState, modelCalls: t.usage.modelCalls }));
+    const behaviour = (r: typeof base) =>
+      [...r.traces.values()].flat().map((t) => ({
+        seed: t.seed,
+        calls: t.toolCalls,
+        trajectory: t.trajectory,
+        hires: t.hires,
+        final: t.finalState,
+        modelCalls: t.usage.modelCalls,
+      }));
     expect(behaviour(cand)).toEqual(behaviour(base));
     expect(Math.abs(report.cacheHitRate.candidate - report.cacheHitRate.baseline)).toBeLessThan(0.01);
   });
 
   it("with fresh seeds the candidate still uses the tool everywhere (G3), and flakiness is reported per scenario", async () => {
-    const { report } = await evaluateCandidate({ profile: "semantic", samples: 2, seed: 77, concurrency: 2, baseline, out: join(root, "fresh") });
+    const { report } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 2,
+      seed: 77,
+      concurrency: 2,
+      baseline,
+      out: join(root, "fresh"),
+    });
     expect(report.candidate.seed).toBe(77);
     expect(report.gates.G3.pass).toBe(true);
     for (const s of report.scenarios) {

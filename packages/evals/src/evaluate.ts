@@ -55,18 +55,30 @@ export function defaultConcurrency(): number {
 }
 
 export async function runProfile(options: RunOptions): Promise<SuiteResult> {
-  if (!Number.isInteger(options.samples) || options.samples < 1) throw new UserInputError(`samples must be a whole number ≥ 1 (got ${options.samples})`);
+  if (!Number.isInteger(options.samples) || options.samples < 1)
+    throw new UserInputError(`samples must be a whole number ≥ 1 (got ${options.samples})`);
   const connector = options.connector ?? "offline";
-  if (!(CEO_CONNECTORS as readonly string[]).includes(connector)) throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
+  if (!(CEO_CONNECTORS as readonly string[]).includes(connector))
+    throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
   const broken = options.break === undefined ? undefined : breakNamed(options.break);
-  if (options.break !== undefined && !broken) throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
-  if (broken?.wrapStream && connector !== "offline") throw new UserInputError(`the break "${broken.name}" edits the offline CEO's requests; it cannot be combined with the ${connector} connector`);
+  if (options.break !== undefined && !broken)
+    throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
+  if (broken?.wrapStream && connector !== "offline")
+    throw new UserInputError(
+      `the break "${broken.name}" edits the offline CEO's requests; it cannot be combined with the ${connector} connector`,
+    );
   const cassettes = await cassetteConfig(options);
-  const env = cassettes?.mode === "replay" ? replayEnv(options.env ?? process.env, options.onNotice) : (options.env ?? process.env);
+  const env =
+    cassettes?.mode === "replay"
+      ? replayEnv(options.env ?? process.env, options.onNotice)
+      : (options.env ?? process.env);
   if (connector !== "offline") {
     const kind = connector as "anthropic" | "openai";
     const ready = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, env);
-    if (!ready.ready) throw new UserInputError(`the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`);
+    if (!ready.ready)
+      throw new UserInputError(
+        `the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`,
+      );
   }
   const profile = profileDriver(options.profile);
   const scenarios = await loadScenarios(options.scenarioDirs, options.only);
@@ -86,12 +98,15 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
 
 async function cassetteConfig(options: RunOptions): Promise<SuiteOptions["cassettes"]> {
   const mode = options.cassettes ?? "off";
-  if (!(CASSETTE_MODES as readonly string[]).includes(mode)) throw new UserInputError(`cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${mode}")`);
+  if (!(CASSETTE_MODES as readonly string[]).includes(mode))
+    throw new UserInputError(`cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${mode}")`);
   if (mode === "off") return undefined;
   const dir = options.cassettesDir;
   if (!dir) throw new UserInputError(`cassettes ${mode} needs a cassette directory`);
   if (mode === "replay" && !(await stat(dir).catch(() => undefined))?.isDirectory()) {
-    throw new UserInputError(`${dir}: no cassettes to replay (record them with --cassettes record, or name them with --cassettes-dir)`);
+    throw new UserInputError(
+      `${dir}: no cassettes to replay (record them with --cassettes record, or name them with --cassettes-dir)`,
+    );
   }
   return { mode, dir };
 }
@@ -111,12 +126,18 @@ function replayEnv(env: NodeJS.ProcessEnv, notice?: (text: string) => void): Nod
       filled.push(name);
     }
   }
-  if (filled.length > 0) notice?.(`replay: ${filled.join(", ")} set to a placeholder for readiness only; no model is called`);
+  if (filled.length > 0)
+    notice?.(`replay: ${filled.join(", ")} set to a placeholder for readiness only; no model is called`);
   return out;
 }
 
-export async function recordBaseline(options: RunOptions & { out: string }): Promise<{ result: SuiteResult; manifest: RecordingManifest }> {
-  const result = await runProfile({ ...options, cassettesDir: options.cassettesDir ?? join(options.out, "cassettes") });
+export async function recordBaseline(
+  options: RunOptions & { out: string },
+): Promise<{ result: SuiteResult; manifest: RecordingManifest }> {
+  const result = await runProfile({
+    ...options,
+    cassettesDir: options.cassettesDir ?? join(options.out, "cassettes"),
+  });
   return { result, manifest: await writeRecording(options.out, result) };
 }
 
@@ -134,11 +155,28 @@ export interface Evaluation {
 }
 
 /** Compares an already recorded candidate with a baseline (no run). */
-export async function compareRecordings(baselineDir: string, candidateDir: string, out: string, settings: Partial<CompareSettings> = {}): Promise<Evaluation> {
+export async function compareRecordings(
+  baselineDir: string,
+  candidateDir: string,
+  out: string,
+  settings: Partial<CompareSettings> = {},
+): Promise<Evaluation> {
   const baseline = await readRecording(baselineDir);
   const candidate = await readRecording(candidateDir);
   const m = candidate.manifest;
-  const report = compareRuns(baseline, { profile: m.profile, connector: m.connector, samples: m.samples, seed: m.seed, break: m.break, scenarios: candidate.scenarios, traces: candidate.traces }, { ...DEFAULT_COMPARE_SETTINGS, ...settings });
+  const report = compareRuns(
+    baseline,
+    {
+      profile: m.profile,
+      connector: m.connector,
+      samples: m.samples,
+      seed: m.seed,
+      break: m.break,
+      scenarios: candidate.scenarios,
+      traces: candidate.traces,
+    },
+    { ...DEFAULT_COMPARE_SETTINGS, ...settings },
+  );
   return { report, files: await writeReport(out, report), baseline };
 }
 
@@ -149,7 +187,9 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
   // the offline model then draws the same plan, so a difference is the candidate's, not chance's.
   const candidateDir = join(options.out, "candidate");
   // Replay answers from the baseline's cassettes; a recording goes beside the candidate's traces.
-  const cassettesDir = options.cassettesDir ?? join(options.cassettes === "replay" ? options.baseline : candidateDir, "cassettes");
+  const cassettesDir =
+    options.cassettesDir ??
+    join(options.cassettes === "replay" ? options.baseline : candidateDir, "cassettes");
   const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
   await writeRecording(candidateDir, result);
   const report = compareRuns(baseline, result, { ...DEFAULT_COMPARE_SETTINGS, ...options.settings });

@@ -15,9 +15,24 @@ afterEach(async () => app.close());
 async function world() {
   app = await testApp();
   const { id, ceoAgentId } = await apiCompany(app);
-  const added = await app.request("POST", `/api/companies/${id}/connectors`, { json: { kind: "anthropic", enabledModels: [SONNET, HAIKU] } });
+  const added = await app.request("POST", `/api/companies/${id}/connectors`, {
+    json: { kind: "anthropic", enabledModels: [SONNET, HAIKU] },
+  });
   expect(added.status).toBe(201);
-  const agent = await app.store.insertAgent({ id: "agt_writer", companyId: id, name: "Writer", role: "Writer", description: "Writes.", department: null, connectorId: "anthropic", model: SONNET, reportsTo: ceoAgentId, isCeo: false, status: "active", via: "system" });
+  const agent = await app.store.insertAgent({
+    id: "agt_writer",
+    companyId: id,
+    name: "Writer",
+    role: "Writer",
+    description: "Writes.",
+    department: null,
+    connectorId: "anthropic",
+    model: SONNET,
+    reportsTo: ceoAgentId,
+    isCeo: false,
+    status: "active",
+    via: "system",
+  });
   return { companyId: id, ceoAgentId, agentId: agent.id };
 }
 
@@ -25,12 +40,18 @@ async function world() {
 function heldSession() {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const inner = createScriptedStreamFn({ script: () => ({ content: [{ type: "text", text: "ok" }] }), seed: 1 }) as StreamFn;
+  const inner = createScriptedStreamFn({
+    script: () => ({ content: [{ type: "text", text: "ok" }] }),
+    seed: 1,
+  }) as StreamFn;
   const streamFn: StreamFn = async (model, context, options) => {
     await gate;
     return inner(model, context, options);
   };
-  const session = new PiAgent({ sessionId: "live", systemPrompt: "s", model: resolveModel(OFFLINE_MODEL_ID), tools: [] }, { streamFn });
+  const session = new PiAgent(
+    { sessionId: "live", systemPrompt: "s", model: resolveModel(OFFLINE_MODEL_ID), tools: [] },
+    { streamFn },
+  );
   return { session, release };
 }
 
@@ -38,9 +59,13 @@ describe("MC-13 PATCH /api/agents/:id/model", () => {
   it("MC-13 a model not enabled on the agent's connector, or an alias, is refused naming the allowed ones; nothing is written", async () => {
     const { agentId, ceoAgentId } = await world();
     const before = await app.store.counts();
-    const off = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: "claude-opus-4-7" } });
+    const off = await app.request("PATCH", `/api/agents/${agentId}/model`, {
+      json: { model: "claude-opus-4-7" },
+    });
     expect(off.status).toBe(400);
-    expect(off.body.error.message).toBe(`"claude-opus-4-7" is not enabled on connector "anthropic" of Writer; allowed on connector "anthropic": ${SONNET}, ${HAIKU}`);
+    expect(off.body.error.message).toBe(
+      `"claude-opus-4-7" is not enabled on connector "anthropic" of Writer; allowed on connector "anthropic": ${SONNET}, ${HAIKU}`,
+    );
     expect(off.body.error.fields).toEqual({ model: `allowed on connector "anthropic": ${SONNET}, ${HAIKU}` });
     const alias = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: "sonnet" } });
     expect(alias.status).toBe(400);
@@ -49,8 +74,13 @@ describe("MC-13 PATCH /api/agents/:id/model", () => {
     expect(ceo.status).toBe(400);
     expect(ceo.body.error.message).toContain(`allowed on connector "offline": ${OFFLINE_MODEL_ID}`);
     // The one schema: a missing or unknown field is a 400 naming it, before the handler.
-    expect((await app.request("PATCH", `/api/agents/${agentId}/model`, { json: {} })).body.error.fields).toHaveProperty("model");
-    expect((await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU, x: 1 } })).body.error.fields).toHaveProperty("x");
+    expect(
+      (await app.request("PATCH", `/api/agents/${agentId}/model`, { json: {} })).body.error.fields,
+    ).toHaveProperty("model");
+    expect(
+      (await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU, x: 1 } })).body
+        .error.fields,
+    ).toHaveProperty("x");
     expect(await app.store.counts()).toEqual(before);
     expect((await app.store.getAgent(agentId))?.model).toBe(SONNET);
   });
@@ -58,17 +88,26 @@ describe("MC-13 PATCH /api/agents/:id/model", () => {
   it("MC-13 operator only: an agent token gets 403", async () => {
     const { agentId, ceoAgentId } = await world();
     const token = await apiKey(app, ceoAgentId);
-    expect((await app.request("PATCH", `/api/agents/${agentId}/model`, { token, json: { model: HAIKU } })).status).toBe(403);
+    expect(
+      (await app.request("PATCH", `/api/agents/${agentId}/model`, { token, json: { model: HAIKU } })).status,
+    ).toBe(403);
   });
 
   it("MC-13 without a live session: the row and one agent.model_changed activity, in one transaction; the same model again writes nothing", async () => {
     const { agentId, companyId } = await world();
     const switched = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU } });
     expect(switched.status).toBe(200);
-    expect(switched.body).toMatchObject({ agent: { id: agentId, model: HAIKU }, from: SONNET, changed: true, live: "no live session" });
+    expect(switched.body).toMatchObject({
+      agent: { id: agentId, model: HAIKU },
+      from: SONNET,
+      changed: true,
+      live: "no live session",
+    });
     expect((await app.store.getAgent(agentId))?.model).toBe(HAIKU);
     const activity = await app.store.listActivity(companyId, { type: "agent.model_changed" });
-    expect(activity.map((a) => a.data)).toEqual([{ agentId, name: "Writer", connectorId: "anthropic", from: SONNET, to: HAIKU, live: "no live session" }]);
+    expect(activity.map((a) => a.data)).toEqual([
+      { agentId, name: "Writer", connectorId: "anthropic", from: SONNET, to: HAIKU, live: "no live session" },
+    ]);
     const before = await app.store.counts();
     const again = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU } });
     expect(again.body).toMatchObject({ changed: false });
@@ -85,7 +124,10 @@ describe("MC-13 PATCH /api/agents/:id/model", () => {
     const before = await app.store.counts();
     const refused = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU } });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: "conflict", message: `Writer's live session refused the switch to ${HAIKU}: a turn is running: no hot switch then send` });
+    expect(refused.body.error).toMatchObject({
+      code: "conflict",
+      message: `Writer's live session refused the switch to ${HAIKU}: a turn is running: no hot switch then send`,
+    });
     expect(await app.store.counts()).toEqual(before);
     expect((await app.store.getAgent(agentId))?.model).toBe(SONNET);
     expect(session.model.id).toBe(OFFLINE_MODEL_ID);
@@ -109,7 +151,8 @@ describe("the wake registry behind it", () => {
     const store = new Proxy(raw, {
       get(target, key, receiver) {
         const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== "appendRunEvents" || typeof value !== "function") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        if (key !== "appendRunEvents" || typeof value !== "function")
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         return async (...args: unknown[]) => {
           if (holding) await held;
           return (value as (...a: unknown[]) => unknown).apply(target, args);
@@ -118,7 +161,9 @@ describe("the wake registry behind it", () => {
     }) as Store;
     app = testAppOver(raw, { store });
     const { ceoAgentId } = await apiCompany(app);
-    const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, { json: { trigger: "start_team_building", seed: 1 } });
+    const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, {
+      json: { trigger: "start_team_building", seed: 1 },
+    });
     expect(woken.status).toBe(202);
     expect(app.cadre.wakes.liveSession(ceoAgentId)).toBeInstanceOf(PiAgent);
     holding = false;

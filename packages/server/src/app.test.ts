@@ -20,29 +20,60 @@ async function untilRunEnds(runId: string) {
 
 describe("companies and connectors", () => {
   it("creates a company with its CEO and a ready offline connector; lists and reads it", async () => {
-    const created = await app.request("POST", "/api/companies", { json: { name: "  Acme  ", goal: "Robots." } });
+    const created = await app.request("POST", "/api/companies", {
+      json: { name: "  Acme  ", goal: "Robots." },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "Acme", goal: "Robots.", ceoMode: "team-building", toolsInMode: ["hire_agent"], settings: { profile: "semantic" } });
+    expect(created.body).toMatchObject({
+      name: "Acme",
+      goal: "Robots.",
+      ceoMode: "team-building",
+      toolsInMode: ["hire_agent"],
+      settings: { profile: "semantic" },
+    });
     const id = created.body.id as string;
     expect((await app.request("GET", "/api/companies")).body.map((c: { id: string }) => c.id)).toEqual([id]);
-    expect((await app.request("GET", `/api/companies/${id}`)).body).toMatchObject({ id, ceoAgentId: created.body.ceoAgentId });
+    expect((await app.request("GET", `/api/companies/${id}`)).body).toMatchObject({
+      id,
+      ceoAgentId: created.body.ceoAgentId,
+    });
     const connectors = await app.request("GET", `/api/companies/${id}/connectors`);
-    expect(connectors.body).toEqual([expect.objectContaining({ id: "offline", kind: "offline", ready: true, enabledModels: ["offline-scripted-1"] })]);
+    expect(connectors.body).toEqual([
+      expect.objectContaining({
+        id: "offline",
+        kind: "offline",
+        ready: true,
+        enabledModels: ["offline-scripted-1"],
+      }),
+    ]);
     const agents = await app.request("GET", `/api/companies/${id}/agents`);
     expect(agents.body).toEqual([expect.objectContaining({ isCeo: true, via: "system" })]);
   });
 
   it("adds a connector, says why it is not ready, and refuses a secret in config", async () => {
     const { id } = await apiCompany(app);
-    const added = await app.request("POST", `/api/companies/${id}/connectors`, { json: { kind: "anthropic", config: { apiKeyEnv: "MY_ANTHROPIC_KEY" } } });
+    const added = await app.request("POST", `/api/companies/${id}/connectors`, {
+      json: { kind: "anthropic", config: { apiKeyEnv: "MY_ANTHROPIC_KEY" } },
+    });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ id: "anthropic", ready: false, missing: "MY_ANTHROPIC_KEY is not set", config: { apiKeyEnv: "MY_ANTHROPIC_KEY" } });
-    const secret = await app.request("POST", `/api/companies/${id}/connectors`, { json: { id: "oa", kind: "openai", config: { apiKey: "sk-live-123" } } });
+    expect(added.body).toMatchObject({
+      id: "anthropic",
+      ready: false,
+      missing: "MY_ANTHROPIC_KEY is not set",
+      config: { apiKeyEnv: "MY_ANTHROPIC_KEY" },
+    });
+    const secret = await app.request("POST", `/api/companies/${id}/connectors`, {
+      json: { id: "oa", kind: "openai", config: { apiKey: "sk-live-123" } },
+    });
     expect(secret.status).toBe(400);
     expect(JSON.stringify(secret.body)).not.toContain("sk-live-123");
-    const again = await app.request("POST", `/api/companies/${id}/connectors`, { json: { kind: "anthropic" } });
+    const again = await app.request("POST", `/api/companies/${id}/connectors`, {
+      json: { kind: "anthropic" },
+    });
     expect(again.status).toBe(409);
-    expect((await app.request("GET", `/api/companies/${id}/connectors`)).body.map((c: { id: string }) => c.id)).toEqual(["offline", "anthropic"]);
+    expect(
+      (await app.request("GET", `/api/companies/${id}/connectors`)).body.map((c: { id: string }) => c.id),
+    ).toEqual(["offline", "anthropic"]);
   });
 });
 
@@ -51,36 +82,70 @@ describe("the legacy POST routes (C4-6)", () => {
     const { id, ceoAgentId } = await apiCompany(app);
     const byOperator = await app.request("POST", `/api/companies/${id}/agents`, { json: HIRE });
     expect(byOperator.status).toBe(201);
-    expect(byOperator.body).toMatchObject({ ...HIRE, companyId: id, via: "http", reportsTo: ceoAgentId, isCeo: false, status: "active" });
+    expect(byOperator.body).toMatchObject({
+      ...HIRE,
+      companyId: id,
+      via: "http",
+      reportsTo: ceoAgentId,
+      isCeo: false,
+      status: "active",
+    });
     const token = await apiKey(app, ceoAgentId);
-    const byCeo = await app.request("POST", `/api/companies/${id}/agents`, { token, json: { ...HIRE, name: "CMO", role: "Chief Marketing Officer", department: "marketing" } });
+    const byCeo = await app.request("POST", `/api/companies/${id}/agents`, {
+      token,
+      json: { ...HIRE, name: "CMO", role: "Chief Marketing Officer", department: "marketing" },
+    });
     expect(byCeo.status).toBe(201);
     expect(byCeo.body).toMatchObject({ via: "http", reportsTo: ceoAgentId });
     const hired = (await app.store.listActivity(id, { type: "agent.hired" })).map((a) => a.data);
-    expect(hired).toEqual([expect.objectContaining({ via: "http", hiredBy: null }), expect.objectContaining({ via: "http", hiredBy: ceoAgentId })]);
+    expect(hired).toEqual([
+      expect.objectContaining({ via: "http", hiredBy: null }),
+      expect.objectContaining({ via: "http", hiredBy: ceoAgentId }),
+    ]);
     // The handler's rules: a name already taken is refused, naming the field, and nothing is written.
     const before = await app.store.counts();
-    const taken = await app.request("POST", `/api/companies/${id}/agents`, { json: { ...HIRE, name: "cto" } });
+    const taken = await app.request("POST", `/api/companies/${id}/agents`, {
+      json: { ...HIRE, name: "cto" },
+    });
     expect(taken.status).toBe(400);
-    expect(taken.body.error).toMatchObject({ code: "invalid_input", fields: { name: expect.stringContaining("already") } });
+    expect(taken.body.error).toMatchObject({
+      code: "invalid_input",
+      fields: { name: expect.stringContaining("already") },
+    });
     expect(await app.store.counts()).toEqual(before);
   });
 
   it("files an approval with via http; the operator decides it; a second decision is a 409", async () => {
     const { id } = await apiCompany(app);
     await app.request("POST", `/api/companies/${id}/agents`, { json: HIRE });
-    const filed = await app.request("POST", `/api/companies/${id}/approvals`, { json: { type: "approve_ceo_strategy", title: "Plan", payload: "1. Build\n2. Sell" } });
+    const filed = await app.request("POST", `/api/companies/${id}/approvals`, {
+      json: { type: "approve_ceo_strategy", title: "Plan", payload: "1. Build\n2. Sell" },
+    });
     expect(filed.status).toBe(201);
-    expect(filed.body).toMatchObject({ type: "approve_ceo_strategy", status: "pending", via: "http", companyId: id });
+    expect(filed.body).toMatchObject({
+      type: "approve_ceo_strategy",
+      status: "pending",
+      via: "http",
+      companyId: id,
+    });
     expect((await app.request("GET", `/api/companies/${id}`)).body.ceoMode).toBe("awaiting-approval");
-    const decided = await app.request("POST", `/api/approvals/${filed.body.id}/request-revision`, { json: { note: "Add finance" } });
+    const decided = await app.request("POST", `/api/approvals/${filed.body.id}/request-revision`, {
+      json: { note: "Add finance" },
+    });
     expect(decided.status).toBe(200);
-    expect(decided.body).toMatchObject({ approval: { status: "revision_requested", decisionNote: "Add finance" }, modeBefore: "awaiting-approval", modeAfter: "revising" });
+    expect(decided.body).toMatchObject({
+      approval: { status: "revision_requested", decisionNote: "Add finance" },
+      modeBefore: "awaiting-approval",
+      modeAfter: "revising",
+    });
     const again = await app.request("POST", `/api/approvals/${filed.body.id}/approve`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");
     const one = await app.request("GET", `/api/approvals/${filed.body.id}`);
-    expect(one.body.history.map((h: { toStatus: string }) => h.toStatus)).toEqual(["pending", "revision_requested"]);
+    expect(one.body.history.map((h: { toStatus: string }) => h.toStatus)).toEqual([
+      "pending",
+      "revision_requested",
+    ]);
     expect((await app.request("GET", `/api/companies/${id}/approvals?status=pending`)).body).toEqual([]);
   });
 
@@ -108,16 +173,32 @@ describe("agents and keys", () => {
     expect(removed.body).toMatchObject({ id: cto.id, status: "terminated" });
     expect((await app.request("GET", `/api/agents/${cto.id}`, { token })).status).toBe(401);
     expect((await app.request("DELETE", `/api/agents/${cto.id}`)).status).toBe(200);
-    expect((await app.request("GET", `/api/companies/${id}/agents?status=active`)).body.map((a: { id: string }) => a.id)).toEqual([ceoAgentId]);
+    expect(
+      (await app.request("GET", `/api/companies/${id}/agents?status=active`)).body.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual([ceoAgentId]);
     expect((await app.request("DELETE", `/api/agents/${ceoAgentId}`)).status).toBe(409);
-    expect((await app.store.listActivity(id)).map((a) => a.type)).toEqual(["company.created", "agent.hired", "mode.changed", "agent.terminated", "mode.changed"]);
+    expect((await app.store.listActivity(id)).map((a) => a.type)).toEqual([
+      "company.created",
+      "agent.hired",
+      "mode.changed",
+      "agent.terminated",
+      "mode.changed",
+    ]);
   });
 
   it("mints keys shown once and stored hashed; a revoked key stops working at once", async () => {
     const { id, ceoAgentId } = await apiCompany(app);
     const minted = await app.request("POST", `/api/agents/${ceoAgentId}/keys`, { json: { label: "laptop" } });
     expect(minted.status).toBe(201);
-    expect(minted.body).toMatchObject({ agentId: ceoAgentId, companyId: id, label: "laptop", revokedAt: null, token: expect.stringMatching(/^cadre_agt_[\w-]{43}$/) });
+    expect(minted.body).toMatchObject({
+      agentId: ceoAgentId,
+      companyId: id,
+      label: "laptop",
+      revokedAt: null,
+      token: expect.stringMatching(/^cadre_agt_[\w-]{43}$/),
+    });
     const token = minted.body.token as string;
     const listed = await app.request("GET", `/api/agents/${ceoAgentId}/keys`);
     expect(JSON.stringify(listed.body)).not.toContain(token);
@@ -133,19 +214,37 @@ describe("agents and keys", () => {
 describe("wakes and runs", () => {
   it("answers a wake at once with its run id; the run goes on in the background and its events are readable", async () => {
     const { id, ceoAgentId } = await apiCompany(app);
-    const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, { json: { trigger: "start_team_building", seed: 7 } });
+    const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, {
+      json: { trigger: "start_team_building", seed: 7 },
+    });
     expect(woken.status).toBe(202);
-    expect(woken.body).toMatchObject({ runId: expect.stringMatching(/^run_/), profile: "semantic", mode: "team-building", trigger: "start_team_building" });
+    expect(woken.body).toMatchObject({
+      runId: expect.stringMatching(/^run_/),
+      profile: "semantic",
+      mode: "team-building",
+      trigger: "start_team_building",
+    });
     // SQLite: run by this process, no queue involved.
-    expect(woken.body).toMatchObject({ via: "in-process", wakeId: null, coalesced: false, status: "started" });
+    expect(woken.body).toMatchObject({
+      via: "in-process",
+      wakeId: null,
+      coalesced: false,
+      status: "started",
+    });
     const run = await untilRunEnds(woken.body.runId);
     expect(run).toMatchObject({ status: "done", companyId: id, agentId: ceoAgentId });
     const events = await app.request("GET", `/api/runs/${run.id}/events`);
     expect(events.body.run.status).toBe("done");
     expect(events.body.events.at(-1).data).toMatchObject({ type: "terminal", status: "done" });
-    const page = await app.request("GET", `/api/runs/${run.id}/events?after=${events.body.events[1].id}&limit=2`);
+    const page = await app.request(
+      "GET",
+      `/api/runs/${run.id}/events?after=${events.body.events[1].id}&limit=2`,
+    );
     expect(page.body.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
-    const agents = (await app.request("GET", `/api/companies/${id}/agents`)).body as Array<{ via: string; isCeo: boolean }>;
+    const agents = (await app.request("GET", `/api/companies/${id}/agents`)).body as Array<{
+      via: string;
+      isCeo: boolean;
+    }>;
     expect(agents.filter((a) => !a.isCeo).every((a) => a.via === "tool")).toBe(true);
     expect((await app.request("GET", `/api/companies/${id}`)).body.ceoMode).toBe("awaiting-approval");
   });
@@ -157,7 +256,9 @@ describe("wakes and runs", () => {
     const member = await app.request("POST", `/api/agents/${cto.id}/wake`);
     expect(member.status).toBe(400);
     expect(member.body.error.message).toMatch(/strategy is not approved/);
-    const legacy = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, { json: { profile: "legacy" } });
+    const legacy = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, {
+      json: { profile: "legacy" },
+    });
     expect(legacy.status).toBe(400);
     expect(legacy.body.error.message).toMatch(/legacy profile needs a running Cadre API/);
     expect(await app.store.counts()).toEqual(before);
@@ -166,7 +267,10 @@ describe("wakes and runs", () => {
 
 describe("meta", () => {
   it("answers /healthz without a token", async () => {
-    expect(await app.request("GET", "/healthz", { token: null })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await app.request("GET", "/healthz", { token: null })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
   });
 
   it("serves an OpenAPI document generated from the route table, with the tools' own schemas for the legacy bodies", async () => {
@@ -178,7 +282,8 @@ describe("meta", () => {
     expect(hire.properties).toEqual(tool.properties);
     expect(hire.required.sort()).toEqual([...tool.required].sort());
     expect(hire.additionalProperties).toBe(false);
-    const file = doc.paths["/api/companies/{id}/approvals"].post.requestBody.content["application/json"].schema;
+    const file =
+      doc.paths["/api/companies/{id}/approvals"].post.requestBody.content["application/json"].schema;
     expect(file.properties).toEqual(JSON.parse(JSON.stringify(fileApprovalSchema)).properties);
     expect(doc.paths["/api/approvals/{id}/approve"].post.description).toMatch(/operator/);
   });

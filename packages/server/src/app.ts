@@ -73,7 +73,10 @@ export function createApp(deps: AppDeps): CadreApp {
     ...(deps.dataDir ? { dataDir: deps.dataDir } : {}),
     ...(deps.queue ? { queue: deps.queue } : {}),
     ...(deps.queueStartWaitMs !== undefined ? { queueStartWaitMs: deps.queueStartWaitMs } : {}),
-    onBackgroundError: (error) => log(`cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onBackgroundError: (error) =>
+      log(
+        `cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
   });
   const ctx: ServerContext = {
     store,
@@ -97,16 +100,35 @@ export function createApp(deps: AppDeps): CadreApp {
   if (deps.webRoot) {
     const dashboard = dashboardHandler(deps.webRoot);
     // After the API's own routes; an unknown /api/ path stays the API's JSON 404.
-    app.on(["GET", "HEAD"], "*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : ((await dashboard(c)) ?? next())));
+    app.on(["GET", "HEAD"], "*", async (c, next) =>
+      c.req.path.startsWith("/api/") ? next() : ((await dashboard(c)) ?? next()),
+    );
   }
-  app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}; see GET /api/openapi.json` } }, 404));
+  app.notFound((c) =>
+    c.json(
+      {
+        error: {
+          code: "not_found",
+          message: `no route ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
+        },
+      },
+      404,
+    ),
+  );
   app.onError((error, c) => {
-    const mapped = errorResponse(error, (e) => log(`cadre server: internal error on ${c.req.method} ${c.req.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    const mapped = errorResponse(error, (e) =>
+      log(
+        `cadre server: internal error on ${c.req.method} ${c.req.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      ),
+    );
     return c.json(mapped.body, mapped.status as ContentfulStatusCode);
   });
 
   async function handle(spec: RouteSpec, c: Parameters<Parameters<Hono["on"]>[2]>[0]): Promise<Response> {
-    const principal: Caller = spec.access === "public" ? { kind: "anonymous" } : await ctx.auth.authenticate(c.req.header("authorization"));
+    const principal: Caller =
+      spec.access === "public"
+        ? { kind: "anonymous" }
+        : await ctx.auth.authenticate(c.req.header("authorization"));
     if (spec.access === "operator") requireOperator(principal);
     const params = c.req.param() as Record<string, string>;
     const scope = spec.scope ? await spec.scope(ctx, params) : undefined;

@@ -2,7 +2,15 @@
 // another company} → the expected status. Each cell runs on a fresh world; a refused cell writes
 // nothing.
 import { describe, expect, it } from "vitest";
-import { apiKey, HIRE, OPERATOR_TOKEN, send, testWorld as world, type Who, type World } from "./testing/harness.js";
+import {
+  apiKey,
+  HIRE,
+  OPERATOR_TOKEN,
+  send,
+  testWorld as world,
+  type Who,
+  type World,
+} from "./testing/harness.js";
 import { ROUTES } from "./routes/index.js";
 
 const WHO: Who[] = ["none", "bad", "operator", "agentHere", "agentElsewhere"];
@@ -16,44 +24,165 @@ interface Cell {
   expect: Record<Who, number>;
 }
 
-const all = (n: number): Record<Who, number> => ({ none: n, bad: n, operator: n, agentHere: n, agentElsewhere: n });
-const operatorOnly = (ok: number) => ({ none: 401, bad: 401, operator: ok, agentHere: 403, agentElsewhere: 403 });
+const all = (n: number): Record<Who, number> => ({
+  none: n,
+  bad: n,
+  operator: n,
+  agentHere: n,
+  agentElsewhere: n,
+});
+const operatorOnly = (ok: number) => ({
+  none: 401,
+  bad: 401,
+  operator: ok,
+  agentHere: 403,
+  agentElsewhere: 403,
+});
 const company = (ok: number) => ({ none: 401, bad: 401, operator: ok, agentHere: ok, agentElsewhere: 403 });
 
 const MATRIX: Record<string, Cell> = {
   "GET /healthz": { method: "GET", path: () => "/healthz", expect: all(200) },
   "GET /api/openapi.json": { method: "GET", path: () => "/api/openapi.json", expect: all(200) },
-  "POST /api/companies": { method: "POST", path: () => "/api/companies", json: () => ({ name: "New Co" }), expect: operatorOnly(201) },
-  "GET /api/companies": { method: "GET", path: () => "/api/companies", expect: { none: 401, bad: 401, operator: 200, agentHere: 200, agentElsewhere: 200 } },
-  "GET /api/companies/{id}": { method: "GET", path: (w) => `/api/companies/${w.companyA}`, expect: company(200) },
-  "GET /api/companies/{id}/connectors": { method: "GET", path: (w) => `/api/companies/${w.companyA}/connectors`, expect: company(200) },
-  "POST /api/companies/{id}/connectors": { method: "POST", path: (w) => `/api/companies/${w.companyA}/connectors`, json: () => ({ id: "second", kind: "offline" }), expect: operatorOnly(201) },
-  "GET /api/companies/{id}/agents": { method: "GET", path: (w) => `/api/companies/${w.companyA}/agents`, expect: company(200) },
-  "POST /api/companies/{id}/agents": { method: "POST", path: (w) => `/api/companies/${w.companyA}/agents`, json: () => ({ ...HIRE, name: "CMO", department: "marketing" }), expect: company(201) },
+  "POST /api/companies": {
+    method: "POST",
+    path: () => "/api/companies",
+    json: () => ({ name: "New Co" }),
+    expect: operatorOnly(201),
+  },
+  "GET /api/companies": {
+    method: "GET",
+    path: () => "/api/companies",
+    expect: { none: 401, bad: 401, operator: 200, agentHere: 200, agentElsewhere: 200 },
+  },
+  "GET /api/companies/{id}": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}`,
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/connectors": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/connectors`,
+    expect: company(200),
+  },
+  "POST /api/companies/{id}/connectors": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/connectors`,
+    json: () => ({ id: "second", kind: "offline" }),
+    expect: operatorOnly(201),
+  },
+  "GET /api/companies/{id}/agents": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/agents`,
+    expect: company(200),
+  },
+  "POST /api/companies/{id}/agents": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/agents`,
+    json: () => ({ ...HIRE, name: "CMO", department: "marketing" }),
+    expect: company(201),
+  },
   "GET /api/agents/{id}": { method: "GET", path: (w) => `/api/agents/${w.ctoA}`, expect: company(200) },
-  "DELETE /api/agents/{id}": { method: "DELETE", path: (w) => `/api/agents/${w.ctoA}`, expect: operatorOnly(200) },
-  "PATCH /api/agents/{id}/model": { method: "PATCH", path: (w) => `/api/agents/${w.ctoA}/model`, json: () => ({ model: "offline-scripted-1" }), expect: operatorOnly(200) },
-  "POST /api/agents/{id}/keys": { method: "POST", path: (w) => `/api/agents/${w.ctoA}/keys`, json: () => ({}), expect: operatorOnly(201) },
-  "GET /api/agents/{id}/keys": { method: "GET", path: (w) => `/api/agents/${w.ctoA}/keys`, expect: operatorOnly(200) },
-  "DELETE /api/agents/{id}/keys/{keyId}": { method: "DELETE", path: (w) => `/api/agents/${w.ctoA}/keys/${w.ctoKeyId}`, expect: operatorOnly(200) },
-  "GET /api/companies/{id}/approvals": { method: "GET", path: (w) => `/api/companies/${w.companyA}/approvals`, expect: company(200) },
-  "POST /api/companies/{id}/approvals": { method: "POST", path: (w) => `/api/companies/${w.companyA}/approvals`, json: () => ({ type: "approve_ceo_strategy", title: "Plan", payload: "Build, then sell." }), expect: company(201) },
-  "GET /api/approvals/{id}": { method: "GET", path: (w) => `/api/approvals/${w.approvalA}`, expect: company(200) },
-  "POST /api/approvals/{id}/approve": { method: "POST", path: (w) => `/api/approvals/${w.approvalA}/approve`, json: () => ({ note: "ok" }), expect: operatorOnly(200) },
-  "POST /api/approvals/{id}/reject": { method: "POST", path: (w) => `/api/approvals/${w.approvalA}/reject`, json: () => ({}), expect: operatorOnly(200) },
-  "POST /api/approvals/{id}/request-revision": { method: "POST", path: (w) => `/api/approvals/${w.approvalA}/request-revision`, json: () => ({ note: "more" }), expect: operatorOnly(200) },
-  "POST /api/agents/{id}/wake": { method: "POST", path: (w) => `/api/agents/${w.ceoA}/wake`, json: () => ({ seed: 1 }), expect: operatorOnly(202) },
+  "DELETE /api/agents/{id}": {
+    method: "DELETE",
+    path: (w) => `/api/agents/${w.ctoA}`,
+    expect: operatorOnly(200),
+  },
+  "PATCH /api/agents/{id}/model": {
+    method: "PATCH",
+    path: (w) => `/api/agents/${w.ctoA}/model`,
+    json: () => ({ model: "offline-scripted-1" }),
+    expect: operatorOnly(200),
+  },
+  "POST /api/agents/{id}/keys": {
+    method: "POST",
+    path: (w) => `/api/agents/${w.ctoA}/keys`,
+    json: () => ({}),
+    expect: operatorOnly(201),
+  },
+  "GET /api/agents/{id}/keys": {
+    method: "GET",
+    path: (w) => `/api/agents/${w.ctoA}/keys`,
+    expect: operatorOnly(200),
+  },
+  "DELETE /api/agents/{id}/keys/{keyId}": {
+    method: "DELETE",
+    path: (w) => `/api/agents/${w.ctoA}/keys/${w.ctoKeyId}`,
+    expect: operatorOnly(200),
+  },
+  "GET /api/companies/{id}/approvals": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/approvals`,
+    expect: company(200),
+  },
+  "POST /api/companies/{id}/approvals": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/approvals`,
+    json: () => ({ type: "approve_ceo_strategy", title: "Plan", payload: "Build, then sell." }),
+    expect: company(201),
+  },
+  "GET /api/approvals/{id}": {
+    method: "GET",
+    path: (w) => `/api/approvals/${w.approvalA}`,
+    expect: company(200),
+  },
+  "POST /api/approvals/{id}/approve": {
+    method: "POST",
+    path: (w) => `/api/approvals/${w.approvalA}/approve`,
+    json: () => ({ note: "ok" }),
+    expect: operatorOnly(200),
+  },
+  "POST /api/approvals/{id}/reject": {
+    method: "POST",
+    path: (w) => `/api/approvals/${w.approvalA}/reject`,
+    json: () => ({}),
+    expect: operatorOnly(200),
+  },
+  "POST /api/approvals/{id}/request-revision": {
+    method: "POST",
+    path: (w) => `/api/approvals/${w.approvalA}/request-revision`,
+    json: () => ({ note: "more" }),
+    expect: operatorOnly(200),
+  },
+  "POST /api/agents/{id}/wake": {
+    method: "POST",
+    path: (w) => `/api/agents/${w.ceoA}/wake`,
+    json: () => ({ seed: 1 }),
+    expect: operatorOnly(202),
+  },
   "GET /api/runs/{id}": { method: "GET", path: (w) => `/api/runs/${w.runA}`, expect: company(200) },
-  "GET /api/runs/{id}/events": { method: "GET", path: (w) => `/api/runs/${w.runA}/events`, expect: company(200) },
-  "GET /api/companies/{id}/runs": { method: "GET", path: (w) => `/api/companies/${w.companyA}/runs`, expect: company(200) },
-  "GET /api/companies/{id}/usage": { method: "GET", path: (w) => `/api/companies/${w.companyA}/usage`, expect: company(200) },
-  "GET /api/runs/{id}/usage": { method: "GET", path: (w) => `/api/runs/${w.runA}/usage`, expect: company(200) },
-  "GET /api/companies/{id}/events": { method: "GET", path: (w) => `/api/companies/${w.companyA}/events`, stream: true, expect: company(200) },
+  "GET /api/runs/{id}/events": {
+    method: "GET",
+    path: (w) => `/api/runs/${w.runA}/events`,
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/runs": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/runs`,
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/usage": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/usage`,
+    expect: company(200),
+  },
+  "GET /api/runs/{id}/usage": {
+    method: "GET",
+    path: (w) => `/api/runs/${w.runA}/usage`,
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/events": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/events`,
+    stream: true,
+    expect: company(200),
+  },
 };
 
 describe("auth matrix", () => {
   it("covers every route of the table", () => {
-    expect(Object.keys(MATRIX).sort()).toEqual(ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort());
+    expect(Object.keys(MATRIX).sort()).toEqual(
+      ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort(),
+    );
   });
 
   for (const [name, cell] of Object.entries(MATRIX)) {
@@ -64,17 +193,22 @@ describe("auth matrix", () => {
         try {
           const before = await w.app.store.counts();
           const token = w.tokens[who];
-          const options = { ...(token === undefined ? {} : { token }), ...(cell.json ? { json: cell.json(w) } : {}) };
+          const options = {
+            ...(token === undefined ? {} : { token }),
+            ...(cell.json ? { json: cell.json(w) } : {}),
+          };
           if (cell.stream) {
             const bearer = token === undefined ? OPERATOR_TOKEN : token;
-            const headers: Record<string, string> = bearer === null ? {} : { authorization: `Bearer ${bearer}` };
+            const headers: Record<string, string> =
+              bearer === null ? {} : { authorization: `Bearer ${bearer}` };
             const response = await w.app.cadre.app.request(cell.path(w), { method: cell.method, headers });
             seen[who] = response.status;
             await response.body?.cancel();
           } else {
             seen[who] = (await send(w.app.cadre, cell.method, cell.path(w), options)).status;
           }
-          if (seen[who]! >= 400) expect(await w.app.store.counts(), `${name} as ${who} wrote something`).toEqual(before);
+          if (seen[who]! >= 400)
+            expect(await w.app.store.counts(), `${name} as ${who} wrote something`).toEqual(before);
         } finally {
           await w.app.close();
         }
@@ -89,8 +223,13 @@ describe("agent tokens", () => {
     const w = await world();
     try {
       const ctoToken = await apiKey(w.app, w.ctoA);
-      expect((await w.app.request("GET", `/api/companies/${w.companyA}/agents`, { token: ctoToken })).status).toBe(200);
-      const hire = await w.app.request("POST", `/api/companies/${w.companyA}/agents`, { token: ctoToken, json: { ...HIRE, name: "CFO", department: "finance" } });
+      expect(
+        (await w.app.request("GET", `/api/companies/${w.companyA}/agents`, { token: ctoToken })).status,
+      ).toBe(200);
+      const hire = await w.app.request("POST", `/api/companies/${w.companyA}/agents`, {
+        token: ctoToken,
+        json: { ...HIRE, name: "CFO", department: "finance" },
+      });
       expect(hire.status).toBe(400);
       expect(hire.body.error.fields).toEqual({ agent: "only the CEO may hire in this company" });
     } finally {

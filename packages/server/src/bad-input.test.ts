@@ -10,15 +10,36 @@ import { HIRE, type RequestOptions, send, testWorld, type World } from "./testin
 
 /** A valid body and a concrete path for every POST route, in world A. */
 const VALID: Record<string, { path: (w: World) => string; body: Record<string, unknown> }> = {
-  "/api/companies": { path: () => "/api/companies", body: { name: "New Co", goal: "Grow.", connector: "offline", profile: "legacy" } },
-  "/api/companies/{id}/connectors": { path: (w) => `/api/companies/${w.companyA}/connectors`, body: { id: "second", kind: "offline", enabledModels: ["offline-scripted-1"], config: { seed: 1 } } },
-  "/api/companies/{id}/agents": { path: (w) => `/api/companies/${w.companyA}/agents`, body: { ...HIRE, name: "CMO", department: "marketing" } },
+  "/api/companies": {
+    path: () => "/api/companies",
+    body: { name: "New Co", goal: "Grow.", connector: "offline", profile: "legacy" },
+  },
+  "/api/companies/{id}/connectors": {
+    path: (w) => `/api/companies/${w.companyA}/connectors`,
+    body: { id: "second", kind: "offline", enabledModels: ["offline-scripted-1"], config: { seed: 1 } },
+  },
+  "/api/companies/{id}/agents": {
+    path: (w) => `/api/companies/${w.companyA}/agents`,
+    body: { ...HIRE, name: "CMO", department: "marketing" },
+  },
   "/api/agents/{id}/keys": { path: (w) => `/api/agents/${w.ctoA}/keys`, body: { label: "laptop" } },
-  "/api/companies/{id}/approvals": { path: (w) => `/api/companies/${w.companyA}/approvals`, body: { type: "approve_ceo_strategy", title: "Plan", payload: "Build.\n\tThen sell." } },
-  "/api/approvals/{id}/approve": { path: (w) => `/api/approvals/${w.approvalA}/approve`, body: { note: "ok" } },
+  "/api/companies/{id}/approvals": {
+    path: (w) => `/api/companies/${w.companyA}/approvals`,
+    body: { type: "approve_ceo_strategy", title: "Plan", payload: "Build.\n\tThen sell." },
+  },
+  "/api/approvals/{id}/approve": {
+    path: (w) => `/api/approvals/${w.approvalA}/approve`,
+    body: { note: "ok" },
+  },
   "/api/approvals/{id}/reject": { path: (w) => `/api/approvals/${w.approvalA}/reject`, body: { note: "no" } },
-  "/api/approvals/{id}/request-revision": { path: (w) => `/api/approvals/${w.approvalA}/request-revision`, body: { note: "more" } },
-  "/api/agents/{id}/wake": { path: (w) => `/api/agents/${w.ceoA}/wake`, body: { trigger: "routine", profile: "semantic", seed: 3 } },
+  "/api/approvals/{id}/request-revision": {
+    path: (w) => `/api/approvals/${w.approvalA}/request-revision`,
+    body: { note: "more" },
+  },
+  "/api/agents/{id}/wake": {
+    path: (w) => `/api/agents/${w.ceoA}/wake`,
+    body: { trigger: "routine", profile: "semantic", seed: 3 },
+  },
 };
 
 interface Case {
@@ -30,7 +51,10 @@ interface Case {
 }
 
 const json = (body: unknown): RequestOptions => ({ json: body });
-const raw = (text: string | Uint8Array, type = "application/json"): RequestOptions => ({ raw: text, headers: { "content-type": type } });
+const raw = (text: string | Uint8Array, type = "application/json"): RequestOptions => ({
+  raw: text,
+  headers: { "content-type": type },
+});
 
 function genericCases(valid: Record<string, unknown>): Case[] {
   const text = JSON.stringify(valid);
@@ -44,10 +68,24 @@ function genericCases(valid: Record<string, unknown>): Case[] {
     { name: "an array", options: json([valid]), status: 400 },
     { name: "null", options: raw("null"), status: 400 },
     { name: "a string", options: raw('"hello"'), status: 400 },
-    { name: "invalid UTF-8", options: raw(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])), status: 400 },
+    {
+      name: "invalid UTF-8",
+      options: raw(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
+      status: 400,
+    },
     { name: "an extra field", options: json({ ...valid, admin: true }), status: 400, field: "admin" },
-    { name: "a __proto__ key", options: raw(`{"__proto__": {"isCeo": true}, ${text.slice(1)}`), status: 400, field: "__proto__" },
-    { name: "a constructor key", options: json({ ...valid, constructor: { prototype: {} } }), status: 400, field: "constructor" },
+    {
+      name: "a __proto__ key",
+      options: raw(`{"__proto__": {"isCeo": true}, ${text.slice(1)}`),
+      status: 400,
+      field: "__proto__",
+    },
+    {
+      name: "a constructor key",
+      options: json({ ...valid, constructor: { prototype: {} } }),
+      status: 400,
+      field: "constructor",
+    },
     { name: "a body over the limit", options: raw(big), status: 413 },
   ];
 }
@@ -65,27 +103,76 @@ function fieldCases(spec: Record<string, BodyField>, valid: Record<string, unkno
     }
     switch (f.kind) {
       case "string":
-        for (const v of WRONG_TYPES) cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
-        cases.push({ name: `${field} too long`, options: withField("é".repeat(f.maxLength + 1)), status: 400, field });
+        for (const v of WRONG_TYPES)
+          cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
+        cases.push({
+          name: `${field} too long`,
+          options: withField("é".repeat(f.maxLength + 1)),
+          status: 400,
+          field,
+        });
         cases.push({ name: `${field} blank`, options: withField("   "), status: 400, field });
         cases.push({ name: `${field} with NUL`, options: withField("a\u0000b"), status: 400, field });
-        cases.push({ name: `${field} with an escape sequence`, options: withField("a\u001b[31mb"), status: 400, field });
-        cases.push({ name: `${field} with a bidi override`, options: withField("a\u202eb"), status: 400, field });
-        if (!f.multiline) cases.push({ name: `${field} with a newline`, options: withField("a\nb"), status: 400, field });
-        if (f.enum) cases.push({ name: `${field} not allowed`, options: withField("🦄 nope"), status: 400, field });
+        cases.push({
+          name: `${field} with an escape sequence`,
+          options: withField("a\u001b[31mb"),
+          status: 400,
+          field,
+        });
+        cases.push({
+          name: `${field} with a bidi override`,
+          options: withField("a\u202eb"),
+          status: 400,
+          field,
+        });
+        if (!f.multiline)
+          cases.push({ name: `${field} with a newline`, options: withField("a\nb"), status: 400, field });
+        if (f.enum)
+          cases.push({ name: `${field} not allowed`, options: withField("🦄 nope"), status: 400, field });
         break;
       case "integer":
-        for (const v of ["3", 1.5, -1, f.max + 1, [1]]) cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
+        for (const v of ["3", 1.5, -1, f.max + 1, [1]])
+          cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
         break;
       case "string-list":
-        for (const v of ["x", [1], [""], ["a\u0000"], Array(f.maxItems + 1).fill("offline-scripted-1"), ["x".repeat(f.itemMaxLength + 1)]]) {
-          cases.push({ name: `${field} = ${JSON.stringify(v).slice(0, 40)}`, options: withField(v), status: 400, field });
+        for (const v of [
+          "x",
+          [1],
+          [""],
+          ["a\u0000"],
+          Array(f.maxItems + 1).fill("offline-scripted-1"),
+          ["x".repeat(f.itemMaxLength + 1)],
+        ]) {
+          cases.push({
+            name: `${field} = ${JSON.stringify(v).slice(0, 40)}`,
+            options: withField(v),
+            status: 400,
+            field,
+          });
         }
         break;
       case "object":
-        for (const v of ["x", [1], 3]) cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
-        cases.push({ name: `${field} with many keys`, options: withField(Object.fromEntries(Array.from({ length: f.maxKeys + 1 }, (_, i) => [`k${i}`, i]))), status: 400, field });
-        cases.push({ name: `${field} with __proto__`, options: raw(JSON.stringify({ ...valid, [field]: {} }).replace(`"${field}":{}`, `"${field}":{"__proto__":{"x":1}}`)), status: 400, field });
+        for (const v of ["x", [1], 3])
+          cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
+        cases.push({
+          name: `${field} with many keys`,
+          options: withField(
+            Object.fromEntries(Array.from({ length: f.maxKeys + 1 }, (_, i) => [`k${i}`, i])),
+          ),
+          status: 400,
+          field,
+        });
+        cases.push({
+          name: `${field} with __proto__`,
+          options: raw(
+            JSON.stringify({ ...valid, [field]: {} }).replace(
+              `"${field}":{}`,
+              `"${field}":{"__proto__":{"x":1}}`,
+            ),
+          ),
+          status: 400,
+          field,
+        });
         break;
     }
   }
@@ -112,7 +199,8 @@ describe("bad input on every POST route", () => {
           expect(response.status, c.name).toBe(c.status);
           expect(response.body?.error?.code, c.name).toEqual(expect.any(String));
           expect(response.body.error.message.length, c.name).toBeGreaterThan(10);
-          if (c.field !== undefined) expect(Object.keys(response.body.error.fields ?? {}), c.name).toContain(c.field);
+          if (c.field !== undefined)
+            expect(Object.keys(response.body.error.fields ?? {}), c.name).toContain(c.field);
         }
         expect(await w.app.store.counts()).toEqual(before);
         // The valid body is accepted: the table above refuses for the reason it names, not by accident.
@@ -136,7 +224,15 @@ describe("bad input on every POST route", () => {
           else controller.close();
         },
       });
-      const response = await w.app.cadre.app.request("/api/companies", { method: "POST", body, duplex: "half", headers: { "content-type": "application/json", authorization: "Bearer test-operator-token-0123456789abcdef" } } as RequestInit);
+      const response = await w.app.cadre.app.request("/api/companies", {
+        method: "POST",
+        body,
+        duplex: "half",
+        headers: {
+          "content-type": "application/json",
+          authorization: "Bearer test-operator-token-0123456789abcdef",
+        },
+      } as RequestInit);
       expect(response.status).toBe(413);
       expect(sent).toBeLessThan(10);
       expect(await w.app.store.counts()).toEqual(before);
@@ -148,7 +244,9 @@ describe("bad input on every POST route", () => {
   it("accepts unicode that is not a control character, counted in code points", async () => {
     const w = await testWorld();
     try {
-      const r = await w.app.request("POST", "/api/companies", { json: { name: "🦄".repeat(100), goal: "Données\tet\nemoji 👩‍💻" } });
+      const r = await w.app.request("POST", "/api/companies", {
+        json: { name: "🦄".repeat(100), goal: "Données\tet\nemoji 👩‍💻" },
+      });
       expect(r.status).toBe(201);
       expect(r.body.name).toBe("🦄".repeat(100));
     } finally {

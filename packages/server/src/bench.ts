@@ -32,17 +32,37 @@ function percentile(sorted: number[], p: number): number {
 
 type Autocannon = typeof autocannonFn;
 
-async function measureHealthz(autocannon: Autocannon, server: RunningServer, requests: number, connections: number) {
+async function measureHealthz(
+  autocannon: Autocannon,
+  server: RunningServer,
+  requests: number,
+  connections: number,
+) {
   const r = await autocannon({ url: `${server.url}/healthz`, connections, amount: requests });
-  return { requestsPerSec: round(r.requests.total / r.duration), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return {
+    requestsPerSec: round(r.requests.total / r.duration),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 /** Hires spread over companies of the maximum team size, so that every request is a real hire. */
-async function measureHires(autocannon: Autocannon, server: RunningServer, requests: number, connections: number) {
+async function measureHires(
+  autocannon: Autocannon,
+  server: RunningServer,
+  requests: number,
+  connections: number,
+) {
   const perCompany = 150;
   const companies: string[] = [];
   for (let i = 0; i * perCompany < requests + connections; i++) {
-    const c = await createCompany(server.cadre.store, { name: `Bench ${i}`, goal: "Measure hires.", settings: { maxTeamSize: 200 } });
+    const c = await createCompany(server.cadre.store, {
+      name: `Bench ${i}`,
+      goal: "Measure hires.",
+      settings: { maxTeamSize: 200 },
+    });
     companies.push(c.id);
   }
   let n = 0;
@@ -56,18 +76,45 @@ async function measureHires(autocannon: Autocannon, server: RunningServer, reque
         headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
         setupRequest: (request) => {
           const i = n++;
-          const body = { name: `Lead ${i}`, role: "Engineering Lead", description: "Leads one engineering team.", connectorId: "offline", model: "offline-scripted-1", department: "engineering" };
-          return { ...request, path: `/api/companies/${companies[i % companies.length]}/agents`, body: JSON.stringify(body) };
+          const body = {
+            name: `Lead ${i}`,
+            role: "Engineering Lead",
+            description: "Leads one engineering team.",
+            connectorId: "offline",
+            model: "offline-scripted-1",
+            department: "engineering",
+          };
+          return {
+            ...request,
+            path: `/api/companies/${companies[i % companies.length]}/agents`,
+            body: JSON.stringify(body),
+          };
         },
       },
     ],
   });
-  return { hiresPerSec: round(r.requests.total / r.duration), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return {
+    hiresPerSec: round(r.requests.total / r.duration),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 /** One subscriber: counts agent events and records, per event, how long after its write it arrived. */
-async function subscribe(server: RunningServer, companyId: string, after: number, expected: number, lags: number[], abort: AbortSignal): Promise<number> {
-  const response = await fetch(`${server.url}/api/companies/${companyId}/events`, { headers: { authorization: `Bearer ${server.operatorToken}`, "last-event-id": String(after) }, signal: abort });
+async function subscribe(
+  server: RunningServer,
+  companyId: string,
+  after: number,
+  expected: number,
+  lags: number[],
+  abort: AbortSignal,
+): Promise<number> {
+  const response = await fetch(`${server.url}/api/companies/${companyId}/events`, {
+    headers: { authorization: `Bearer ${server.operatorToken}`, "last-event-id": String(after) },
+    signal: abort,
+  });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -99,19 +146,35 @@ interface FanoutPhase {
 }
 
 /** Appends `events` run events in batches (about what a wake flushes at once), `pauseMs` apart, to `subscribers` live subscribers. */
-async function fanoutPhase(server: RunningServer, subscribers: number, events: number, pauseMs: number): Promise<FanoutPhase> {
+async function fanoutPhase(
+  server: RunningServer,
+  subscribers: number,
+  events: number,
+  pauseMs: number,
+): Promise<FanoutPhase> {
   const store = server.cadre.store;
   const company = await createCompany(store, { name: "Fan-out", goal: "Measure SSE." });
   const ceo = (await loadCompanyState(store, company.id)).ceo;
   const runId = `run_bench_${company.id}`;
-  await store.insertRun({ id: runId, companyId: company.id, agentId: ceo.id, trigger: "routine", mode: "team-building", profile: "semantic", cue: "bench" });
+  await store.insertRun({
+    id: runId,
+    companyId: company.id,
+    agentId: ceo.id,
+    trigger: "routine",
+    mode: "team-building",
+    profile: "semantic",
+    cue: "bench",
+  });
   const head = (await store.listFeed(company.id)).at(-1)?.id ?? 0;
   const abort = new AbortController();
   const lags: number[] = [];
   const bus = server.cadre.bus as { size?: (id: string) => number };
-  const receiving = Array.from({ length: subscribers }, () => subscribe(server, company.id, head, events, lags, abort.signal));
+  const receiving = Array.from({ length: subscribers }, () =>
+    subscribe(server, company.id, head, events, lags, abort.signal),
+  );
   // Every subscriber attached first: the measurement is delivery, not connection set-up.
-  while ((bus.size?.(company.id) ?? subscribers) < subscribers) await new Promise((resolve) => setTimeout(resolve, 5));
+  while ((bus.size?.(company.id) ?? subscribers) < subscribers)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   const started = performance.now();
   const batch = 16;
   for (let seq = 0; seq < events; seq += batch) {
@@ -142,8 +205,19 @@ async function measureFanout(server: RunningServer, subscribers: number, events:
   const steady = await fanoutPhase(server, subscribers, batches * 16, Math.round((16 / paced) * 1000));
   return {
     subscribers,
-    burst: { events, deliveredPerSec: round(burst.deliveredPerSec), lagP50Ms: round(percentile(burst.lags, 50)), lagP99Ms: round(percentile(burst.lags, 99)) },
-    steady: { eventsPerSec: paced, events: batches * 16, lagP50Ms: round(percentile(steady.lags, 50)), lagP99Ms: round(percentile(steady.lags, 99)), lagMaxMs: round(steady.lags.at(-1) ?? 0) },
+    burst: {
+      events,
+      deliveredPerSec: round(burst.deliveredPerSec),
+      lagP50Ms: round(percentile(burst.lags, 50)),
+      lagP99Ms: round(percentile(burst.lags, 99)),
+    },
+    steady: {
+      eventsPerSec: paced,
+      events: batches * 16,
+      lagP50Ms: round(percentile(steady.lags, 50)),
+      lagP99Ms: round(percentile(steady.lags, 99)),
+      lagMaxMs: round(steady.lags.at(-1) ?? 0),
+    },
   };
 }
 
@@ -161,7 +235,12 @@ export async function benchServer(options: BenchOptions = {}): Promise<Record<st
     const healthz = await measureHealthz(autocannon, server, requests, connections);
     const hire = await measureHires(autocannon, server, options.hires ?? 1000, connections);
     const fanout = await measureFanout(server, options.subscribers ?? 100, options.events ?? 2000);
-    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", node: process.version, platform: process.platform };
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      node: process.version,
+      platform: process.platform,
+    };
     const result = {
       machine,
       store: "sqlite (file, WAL)",
@@ -173,13 +252,27 @@ export async function benchServer(options: BenchOptions = {}): Promise<Record<st
         throughputVsBaseline: round(hire.hiresPerSec / healthz.requestsPerSec, 3),
         p99VsBaseline: round(hire.p99Ms / Math.max(healthz.p99Ms, 1), 2),
       },
-      sseFanout: { ...fanout, deliveredVsBaselineRequests: round(fanout.burst.deliveredPerSec / healthz.requestsPerSec, 2), steadyLagP99VsBaselineP99: round(fanout.steady.lagP99Ms / Math.max(healthz.p99Ms, 1), 2) },
+      sseFanout: {
+        ...fanout,
+        deliveredVsBaselineRequests: round(fanout.burst.deliveredPerSec / healthz.requestsPerSec, 2),
+        steadyLagP99VsBaselineP99: round(fanout.steady.lagP99Ms / Math.max(healthz.p99Ms, 1), 2),
+      },
     };
-    log(`server bench on ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}, ${result.store}; load generator in the same process`);
-    log(`  baseline GET /healthz     ${healthz.requestsPerSec} req/s, p50 ${healthz.p50Ms} ms, p99 ${healthz.p99Ms} ms (${connections} connections)`);
-    log(`  legacy hire POST          ${hire.hiresPerSec} hires/s, p50 ${hire.p50Ms} ms, p99 ${hire.p99Ms} ms, non-2xx ${hire.non2xx} — ${result.legacyHire.throughputVsBaseline}× baseline throughput, p99 ${result.legacyHire.p99VsBaseline}× baseline`);
-    log(`  SSE fan-out, burst        ${fanout.subscribers} subscribers × ${fanout.burst.events} events: ${fanout.burst.deliveredPerSec} events delivered/s (${result.sseFanout.deliveredVsBaselineRequests}× baseline req/s)`);
-    log(`  SSE fan-out, steady       ${fanout.steady.eventsPerSec} events/s to each of ${fanout.subscribers}: lag p50 ${fanout.steady.lagP50Ms} ms, p99 ${fanout.steady.lagP99Ms} ms, max ${fanout.steady.lagMaxMs} ms (p99 ${result.sseFanout.steadyLagP99VsBaselineP99}× baseline p99)`);
+    log(
+      `server bench on ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}, ${result.store}; load generator in the same process`,
+    );
+    log(
+      `  baseline GET /healthz     ${healthz.requestsPerSec} req/s, p50 ${healthz.p50Ms} ms, p99 ${healthz.p99Ms} ms (${connections} connections)`,
+    );
+    log(
+      `  legacy hire POST          ${hire.hiresPerSec} hires/s, p50 ${hire.p50Ms} ms, p99 ${hire.p99Ms} ms, non-2xx ${hire.non2xx} — ${result.legacyHire.throughputVsBaseline}× baseline throughput, p99 ${result.legacyHire.p99VsBaseline}× baseline`,
+    );
+    log(
+      `  SSE fan-out, burst        ${fanout.subscribers} subscribers × ${fanout.burst.events} events: ${fanout.burst.deliveredPerSec} events delivered/s (${result.sseFanout.deliveredVsBaselineRequests}× baseline req/s)`,
+    );
+    log(
+      `  SSE fan-out, steady       ${fanout.steady.eventsPerSec} events/s to each of ${fanout.subscribers}: lag p50 ${fanout.steady.lagP50Ms} ms, p99 ${fanout.steady.lagP99Ms} ms, max ${fanout.steady.lagMaxMs} ms (p99 ${result.sseFanout.steadyLagP99VsBaselineP99}× baseline p99)`,
+    );
     return result;
   } finally {
     await server.close();

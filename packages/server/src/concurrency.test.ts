@@ -11,7 +11,13 @@ afterEach(async () => w.app.close());
 
 it("20 concurrent decisions on one approval: exactly one 200, the rest 409, one history row", async () => {
   const kinds = ["approve", "reject", "request-revision"] as const;
-  const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => w.app.request("POST", `/api/approvals/${w.approvalA}/${kinds[i % 3]}`, { json: { note: `decision ${i}` } })));
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      w.app.request("POST", `/api/approvals/${w.approvalA}/${kinds[i % 3]}`, {
+        json: { note: `decision ${i}` },
+      }),
+    ),
+  );
   const statuses = responses.map((r) => r.status).sort();
   expect(statuses).toEqual([200, ...Array(19).fill(409)]);
   const winner = responses.find((r) => r.status === 200)!;
@@ -22,7 +28,13 @@ it("20 concurrent decisions on one approval: exactly one 200, the rest 409, one 
 });
 
 it("concurrent hires of one name through the legacy route: exactly one agent", async () => {
-  const responses = await Promise.all(Array.from({ length: 10 }, () => w.app.request("POST", `/api/companies/${w.companyA}/agents`, { json: { ...HIRE, name: "CFO", department: "finance" } })));
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      w.app.request("POST", `/api/companies/${w.companyA}/agents`, {
+        json: { ...HIRE, name: "CFO", department: "finance" },
+      }),
+    ),
+  );
   expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(400)]);
   expect((await w.app.store.listAgents(w.companyA)).filter((a) => a.name === "CFO")).toHaveLength(1);
 });

@@ -3,7 +3,14 @@
 // one run or one kind that still resume exactly with Last-Event-ID.
 import { afterEach, describe, expect, it } from "vitest";
 import { feedPredicate } from "./feed/filter.js";
-import { apiCompany, OPERATOR_TOKEN, readSse, type SseEvent, type TestApp, testApp } from "./testing/harness.js";
+import {
+  apiCompany,
+  OPERATOR_TOKEN,
+  readSse,
+  type SseEvent,
+  type TestApp,
+  testApp,
+} from "./testing/harness.js";
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -11,12 +18,16 @@ afterEach(async () => {
   app = undefined;
 });
 
-const auth = (extra: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...extra } });
+const auth = (extra: Record<string, string> = {}) => ({
+  headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...extra },
+});
 
 /** A company whose CEO ran team building to the end (hires, strategy filed), and a second run. */
 async function companyWithRuns(a: TestApp) {
   const company = await apiCompany(a);
-  const first = await a.request("POST", `/api/agents/${company.ceoAgentId}/wake`, { json: { trigger: "start_team_building", seed: 3 } });
+  const first = await a.request("POST", `/api/agents/${company.ceoAgentId}/wake`, {
+    json: { trigger: "start_team_building", seed: 3 },
+  });
   expect(first.status).toBe(202);
   await a.cadre.wakes.idle();
   const second = await a.request("POST", `/api/agents/${company.ceoAgentId}/wake`, { json: { seed: 3 } });
@@ -49,13 +60,22 @@ describe("runs and usage routes", () => {
     const runs = await app.request("GET", `/api/companies/${id}/runs`);
     expect(runs.status).toBe(200);
     expect(runs.body.map((r: { id: string }) => r.id)).toEqual(runIds);
-    expect(runs.body[0]).toMatchObject({ agentId: ceoAgentId, trigger: "start_team_building", mode: "team-building", status: "done", cue: expect.stringContaining("CEO") });
+    expect(runs.body[0]).toMatchObject({
+      agentId: ceoAgentId,
+      trigger: "start_team_building",
+      mode: "team-building",
+      status: "done",
+      cue: expect.stringContaining("CEO"),
+    });
 
     const usage = await app.request("GET", `/api/companies/${id}/usage`);
     expect(usage.status).toBe(200);
     expect(usage.body.runs.map((r: { runId: string }) => r.runId)).toEqual(runIds);
     const ceo = usage.body.agents.find((a: { agentId: string }) => a.agentId === ceoAgentId);
-    expect(ceo).toMatchObject({ runs: 2, usage: { total: expect.any(Number), cost: expect.any(Number), hitRate: expect.any(Number) } });
+    expect(ceo).toMatchObject({
+      runs: 2,
+      usage: { total: expect.any(Number), cost: expect.any(Number), hitRate: expect.any(Number) },
+    });
     expect(ceo.usage.total).toBeGreaterThan(0);
     expect(usage.body.usage.total).toBe(ceo.usage.total);
 
@@ -79,7 +99,9 @@ describe("narrowed event streams", () => {
     app = await testApp();
     const { id, runIds } = await companyWithRuns(app);
     const feed = await app.store.listFeed(id);
-    const ofRun = feed.filter((r) => (r.kind === "agent_event" ? r.event.runId : r.activity.runId) === runIds[0]);
+    const ofRun = feed.filter(
+      (r) => (r.kind === "agent_event" ? r.event.runId : r.activity.runId) === runIds[0],
+    );
     expect(ofRun.length).toBeGreaterThan(20);
     expect(ofRun.length).toBeLessThan(feed.length);
 
@@ -88,7 +110,9 @@ describe("narrowed event streams", () => {
 
     const cut = 7;
     const first = all.slice(0, cut);
-    const rest = await take(`/api/companies/${id}/events?run=${runIds[0]}`, ofRun.length - cut, { "last-event-id": first.at(-1)!.id! });
+    const rest = await take(`/api/companies/${id}/events?run=${runIds[0]}`, ofRun.length - cut, {
+      "last-event-id": first.at(-1)!.id!,
+    });
     expect([...first, ...rest].map((e) => e.id)).toEqual(all.map((e) => e.id));
   });
 
@@ -102,7 +126,10 @@ describe("narrowed event streams", () => {
     expect(got.map((e) => JSON.parse(e.data).type)).toContain("agent.hired");
 
     const agentOfSecond = feed.filter((r) => r.kind === "agent_event" && r.event.runId === runIds[1]);
-    const narrowed = await take(`/api/companies/${id}/events?kind=agent_event&run=${runIds[1]}`, agentOfSecond.length);
+    const narrowed = await take(
+      `/api/companies/${id}/events?kind=agent_event&run=${runIds[1]}`,
+      agentOfSecond.length,
+    );
     expect(narrowed.map((e) => Number(e.id))).toEqual(agentOfSecond.map((r) => r.id));
 
     for (const bad of ["kind=everything", "run=a%20b", `run=${"x".repeat(65)}`]) {
@@ -114,7 +141,12 @@ describe("narrowed event streams", () => {
   it("the predicate keeps everything without a filter and matches domain rows by their run", () => {
     expect(feedPredicate({})).toBeUndefined();
     const keep = feedPredicate({ runId: "r1" })!;
-    const activity = (runId: string | null) => ({ id: 1, companyId: "c", kind: "domain_event" as const, activity: { id: 1, companyId: "c", agentId: null, runId, type: "agent.hired", data: {}, at: "" } });
+    const activity = (runId: string | null) => ({
+      id: 1,
+      companyId: "c",
+      kind: "domain_event" as const,
+      activity: { id: 1, companyId: "c", agentId: null, runId, type: "agent.hired", data: {}, at: "" },
+    });
     expect(keep(activity("r1"))).toBe(true);
     expect(keep(activity(null))).toBe(false);
     expect(keep(activity("r2"))).toBe(false);

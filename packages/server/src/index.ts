@@ -5,7 +5,14 @@ export type { Access } from "./auth/access.js";
 export type { Caller, Principal } from "./auth/principal.js";
 export type { ServerLimits } from "./context.js";
 export { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
-export { type FeedFailure, type FeedItem, type FeedPage, FeedReader, followFeed, followFeedPages } from "./feed/follow.js";
+export {
+  type FeedFailure,
+  type FeedItem,
+  type FeedPage,
+  FeedReader,
+  followFeed,
+  followFeedPages,
+} from "./feed/follow.js";
 export { type FeedMessage, feedMessage } from "./feed/sse.js";
 export { notifyingStore } from "./feed/notifying-store.js";
 export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";

@@ -43,10 +43,18 @@ describe("startServer", () => {
     const hold = holdCall(raw, "transaction", 2);
     const server = await startServer({ store: hold.store, port: 0, env: {}, log: () => {} });
     const auth = { authorization: `Bearer ${server.operatorToken}` };
-    const company = (await (await fetch(`${server.url}/api/companies`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: "Acme", goal: "Robots." }) })).json()) as { id: string; ceoAgentId: string };
+    const company = (await (
+      await fetch(`${server.url}/api/companies`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Acme", goal: "Robots." }),
+      })
+    ).json()) as { id: string; ceoAgentId: string };
     const events = await fetch(`${server.url}/api/companies/${company.id}/events`, { headers: auth });
     const reader = events.body!.getReader();
-    const woken = (await (await fetch(`${server.url}/api/agents/${company.ceoAgentId}/wake`, { method: "POST", headers: auth })).json()) as { runId: string };
+    const woken = (await (
+      await fetch(`${server.url}/api/agents/${company.ceoAgentId}/wake`, { method: "POST", headers: auth })
+    ).json()) as { runId: string };
     await hold.held;
 
     const closing = server.close();

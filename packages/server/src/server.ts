@@ -31,7 +31,14 @@ export interface RunningServer {
 
 function listen(server: ServerType, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new UserInputError(`port ${port} is already in use; choose another with --port (0 picks a free one)`) : error);
+    const onError = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new UserInputError(
+              `port ${port} is already in use; choose another with --port (0 picks a free one)`,
+            )
+          : error,
+      );
     server.once("error", onError);
     server.once("listening", () => {
       server.off("error", onError);
@@ -42,9 +49,11 @@ function listen(server: ServerType, port: number): Promise<AddressInfo> {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  if (!LOOPBACK.has(host)) throw new UserInputError(`the API listens on loopback only (127.0.0.1, ::1 or localhost), not "${host}"`);
+  if (!LOOPBACK.has(host))
+    throw new UserInputError(`the API listens on loopback only (127.0.0.1, ::1 or localhost), not "${host}"`);
   const port = options.port ?? DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserInputError(`port must be a whole number from 0 to 65535 (got ${port})`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UserInputError(`port must be a whole number from 0 to 65535 (got ${port})`);
   const operatorToken = options.operatorToken ?? generateToken(OPERATOR_TOKEN_PREFIX);
   // Known once listening; the legacy profile's wakes (which only start after that) read it.
   const own: { url?: string } = {};

@@ -6,7 +6,15 @@ import { join } from "node:path";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InProcessFeedBus } from "./feed/bus.js";
-import { apiCompany, OPERATOR_TOKEN, readSse, type SseEvent, type TestApp, testApp, testAppOver } from "./testing/harness.js";
+import {
+  apiCompany,
+  OPERATOR_TOKEN,
+  readSse,
+  type SseEvent,
+  type TestApp,
+  testApp,
+  testAppOver,
+} from "./testing/harness.js";
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -14,10 +22,19 @@ afterEach(async () => {
   app = undefined;
 });
 
-const auth = (extra: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...extra } });
+const auth = (extra: Record<string, string> = {}) => ({
+  headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...extra },
+});
 
-async function connect(a: TestApp, companyId: string, lastEventId?: string): Promise<AsyncGenerator<SseEvent>> {
-  const response = await a.cadre.app.request(`/api/companies/${companyId}/events`, auth(lastEventId ? { "last-event-id": lastEventId } : {}));
+async function connect(
+  a: TestApp,
+  companyId: string,
+  lastEventId?: string,
+): Promise<AsyncGenerator<SseEvent>> {
+  const response = await a.cadre.app.request(
+    `/api/companies/${companyId}/events`,
+    auth(lastEventId ? { "last-event-id": lastEventId } : {}),
+  );
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
   return readSse(response.body!);
@@ -57,7 +74,11 @@ describe("company events (SSE)", () => {
     const { id: companyId, ceoAgentId } = await apiCompany(app);
 
     const first = await connect(app, companyId);
-    const wake = await cadre.app.request(`/api/agents/${ceoAgentId}/wake`, { method: "POST", ...auth({ "content-type": "application/json" }), body: JSON.stringify({ trigger: "start_team_building", seed: 5 }) });
+    const wake = await cadre.app.request(`/api/agents/${ceoAgentId}/wake`, {
+      method: "POST",
+      ...auth({ "content-type": "application/json" }),
+      body: JSON.stringify({ trigger: "start_team_building", seed: 5 }),
+    });
     const { runId } = (await wake.json()) as { runId: string };
     const seenFirst: SseEvent[] = [];
     for await (const e of first) {
@@ -84,9 +105,13 @@ describe("company events (SSE)", () => {
     for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]!);
     expect(seenSecond[0]!.id).not.toBe(lastId);
     // Agent events and domain events, interleaved in commit order.
-    const kinds = new Set(seenSecond.map((e) => (e.event === "domain_event" ? JSON.parse(e.data).type : e.event)));
+    const kinds = new Set(
+      seenSecond.map((e) => (e.event === "domain_event" ? JSON.parse(e.data).type : e.event)),
+    );
     expect(kinds).toEqual(new Set(["agent_event", "agent.hired", "approval.filed", "mode.changed"]));
-    const terminal = seenSecond.filter((e) => e.event === "agent_event" && JSON.parse(e.data).event.type === "terminal");
+    const terminal = seenSecond.filter(
+      (e) => e.event === "agent_event" && JSON.parse(e.data).event.type === "terminal",
+    );
     expect(terminal).toHaveLength(1);
     expect(JSON.parse(terminal[0]!.data)).toMatchObject({ runId, event: { status: "done" } });
   });
@@ -94,10 +119,26 @@ describe("company events (SSE)", () => {
   it("replays from any id, accepts ?after= when the header cannot be set, and refuses a malformed id", async () => {
     app = await testApp();
     const { id } = await apiCompany(app);
-    await app.request("POST", `/api/companies/${id}/agents`, { json: { name: "CTO", role: "CTO", description: "Tech.", connectorId: "offline", model: "offline-scripted-1" } });
-    await app.request("POST", `/api/companies/${id}/approvals`, { json: { type: "approve_ceo_strategy", title: "Plan", payload: "Go." } });
+    await app.request("POST", `/api/companies/${id}/agents`, {
+      json: {
+        name: "CTO",
+        role: "CTO",
+        description: "Tech.",
+        connectorId: "offline",
+        model: "offline-scripted-1",
+      },
+    });
+    await app.request("POST", `/api/companies/${id}/approvals`, {
+      json: { type: "approve_ceo_strategy", title: "Plan", payload: "Go." },
+    });
     const feed = await app.store.listFeed(id);
-    expect(feed.map((f) => (f.kind === "domain_event" ? f.activity.type : f.kind))).toEqual(["company.created", "agent.hired", "mode.changed", "approval.filed", "mode.changed"]);
+    expect(feed.map((f) => (f.kind === "domain_event" ? f.activity.type : f.kind))).toEqual([
+      "company.created",
+      "agent.hired",
+      "mode.changed",
+      "approval.filed",
+      "mode.changed",
+    ]);
     const fromHeader = await connect(app, id, String(feed[0]!.id));
     const got: SseEvent[] = [];
     for await (const e of fromHeader) {
@@ -105,7 +146,12 @@ describe("company events (SSE)", () => {
       if (got.length === 2) break;
     }
     expect(got.map((e) => Number(e.id))).toEqual([feed[1]!.id, feed[2]!.id]);
-    expect(JSON.parse(got[0]!.data)).toMatchObject({ feedId: feed[1]!.id, kind: "domain_event", type: "agent.hired", data: { name: "CTO", via: "http" } });
+    expect(JSON.parse(got[0]!.data)).toMatchObject({
+      feedId: feed[1]!.id,
+      kind: "domain_event",
+      type: "agent.hired",
+      data: { name: "CTO", via: "http" },
+    });
     const viaQuery = await app.cadre.app.request(`/api/companies/${id}/events?after=${feed[1]!.id}`, auth());
     for await (const e of readSse(viaQuery.body!)) {
       expect(Number(e.id)).toBe(feed[2]!.id);
@@ -120,13 +166,21 @@ describe("company events (SSE)", () => {
   it("delivers the same sequence to every subscriber, and writes from another process by polling", async () => {
     const dir = await mkdtemp(join(tmpdir(), "cadre-sse-"));
     const path = join(dir, "cadre.db");
-    const a = testAppOver(await openStore({ path }), { limits: { ssePollMs: 20 } }, () => rm(dir, { recursive: true, force: true }));
+    const a = testAppOver(await openStore({ path }), { limits: { ssePollMs: 20 } }, () =>
+      rm(dir, { recursive: true, force: true }),
+    );
     app = a;
     const { id } = await apiCompany(a);
     const subscribers = await Promise.all(Array.from({ length: 5 }, () => connect(a, id)));
     // Another process on the same data: its writes do not go through this server's bus.
     const other = await openStore({ path });
-    await other.insertActivity({ companyId: id, agentId: null, runId: null, type: "note.added", data: { from: "cli" } });
+    await other.insertActivity({
+      companyId: id,
+      agentId: null,
+      runId: null,
+      type: "note.added",
+      data: { from: "cli" },
+    });
     await other.close();
     const sequences = await Promise.all(
       subscribers.map(async (s) => {

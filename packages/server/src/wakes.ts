@@ -74,7 +74,15 @@ export class WakeRunner {
     const sent = await this.options.queue.enqueue({ ...rest, ...(seed !== undefined ? { seed } : {}) });
     const run = await this.awaitRun(sent.wakeId);
     const cue = run?.cue ?? null;
-    return { run, cue, cueTokens: cue === null ? null : cueTokenCount(cue), mode: (run?.mode as CeoMode | undefined) ?? null, via: "queue", wakeId: sent.wakeId, coalesced: !sent.queued };
+    return {
+      run,
+      cue,
+      cueTokens: cue === null ? null : cueTokenCount(cue),
+      mode: (run?.mode as CeoMode | undefined) ?? null,
+      via: "queue",
+      wakeId: sent.wakeId,
+      coalesced: !sent.queued,
+    };
   }
 
   /**
@@ -89,7 +97,10 @@ export class WakeRunner {
       const wake = await store.getWake(wakeId);
       const run = wake?.runId ? await store.getRun(wake.runId) : undefined;
       if (run) return run;
-      if (wake?.status === "failed") throw new UserInputError(`the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`);
+      if (wake?.status === "failed")
+        throw new UserInputError(
+          `the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`,
+        );
       if (Date.now() >= until || this.stopped.signal.aborted) return null;
       await sleep(100, undefined, { signal: this.stopped.signal }).catch(() => {});
     }

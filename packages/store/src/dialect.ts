@@ -27,7 +27,11 @@ export interface DialectAdapter {
    * conflict: `fn` may then run more than once, so it must touch nothing outside the transaction.
    * Absent: a plain transaction (SQLite already runs one writer at a time).
    */
-  transaction?<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, isolation: Isolation): Promise<T>;
+  transaction?<T>(
+    db: Kysely<Database>,
+    fn: (trx: Transaction<Database>) => Promise<T>,
+    isolation: Isolation,
+  ): Promise<T>;
   /**
    * Called inside a transaction before it appends to these companies' feeds (run events, activity).
    * PostgreSQL makes their ids commit in increasing order, so a reader resuming after an id never
@@ -40,6 +44,11 @@ export interface DialectAdapter {
 }
 
 /** Runs `fn` in a transaction the adapter's way. */
-export function transact<T>(db: Kysely<Database>, adapter: DialectAdapter, fn: (trx: Transaction<Database>) => Promise<T>, isolation: Isolation): Promise<T> {
+export function transact<T>(
+  db: Kysely<Database>,
+  adapter: DialectAdapter,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+  isolation: Isolation,
+): Promise<T> {
   return adapter.transaction ? adapter.transaction(db, fn, isolation) : db.transaction().execute(fn);
 }

@@ -28,7 +28,9 @@ export function toStoreError(error: unknown, subject: string, adapter: DialectAd
     case "unique":
       return new ConflictError(`${subject} already exists`, { cause: error });
     case "foreign-key":
-      return new StoreError(`${subject} refers to a record that does not exist (${detail})`, { cause: error });
+      return new StoreError(`${subject} refers to a record that does not exist (${detail})`, {
+        cause: error,
+      });
     default:
       return new StoreError(`storage failure on ${subject}: ${detail}`, { cause: error });
   }

@@ -26,7 +26,9 @@ it("back-fills existing rows in time order when the feed table is created", asyn
   // Back to the schema as it was before 003: no feed table, migration not applied.
   const raw = new SqliteDatabase(path);
   // Later migrations go too (Kysely applies migrations in order only).
-  raw.exec("drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls');");
+  raw.exec(
+    "drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls');",
+  );
   raw.close();
 
   const reopened = await openStore({ path });

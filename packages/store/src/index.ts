@@ -11,7 +11,15 @@ export { ConflictError, StoreError } from "./errors.js";
 export { isPostgresUrl, redactUrl, type PostgresLocation } from "./postgres.js";
 export { feedChannel, sqlState } from "./postgres-adapter.js";
 export { PgNotifications, storeSchema } from "./postgres-notifications.js";
-export { copySqliteToPostgres, CopyMismatchError, sidesMatch, TargetNotEmptyError, type CopyOptions, type CopyReport, type TableReport } from "./postgres-copy.js";
+export {
+  copySqliteToPostgres,
+  CopyMismatchError,
+  sidesMatch,
+  TargetNotEmptyError,
+  type CopyOptions,
+  type CopyReport,
+  type TableReport,
+} from "./postgres-copy.js";
 /** For tests and benchmarks: a PostgreSQL server of its own, from the local binaries. */
 export { findPostgresBin, startThrowawayPostgres, type ThrowawayPostgres } from "./postgres-throwaway.js";
 

@@ -3,7 +3,20 @@
 import type { Kysely, UpdateResult } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
 import { ConflictError, StoreError, toStoreError } from "./errors.js";
-import { type FeedJoinRow, toActivity, toAgent, toApiToken, toApproval, toApprovalEvent, toCompany, toConnector, toFeed, toRun, toRunEvent, toToolCall } from "./rows.js";
+import {
+  type FeedJoinRow,
+  toActivity,
+  toAgent,
+  toApiToken,
+  toApproval,
+  toApprovalEvent,
+  toCompany,
+  toConnector,
+  toFeed,
+  toRun,
+  toRunEvent,
+  toToolCall,
+} from "./rows.js";
 import type { Database } from "./schema.js";
 import type {
   ActivityRow,
@@ -68,7 +81,12 @@ export class KyselyQueries implements StoreQueries {
     if (this.db.isTransaction) return fn(this);
     // The methods' own transactions need no more than read committed: each relies on its own
     // conditions, row locks and unique keys (e.g. decideApproval's `status = pending`).
-    return transact(this.db, this.adapter, (trx) => fn(new KyselyQueries(trx, this.adapter)), "read committed");
+    return transact(
+      this.db,
+      this.adapter,
+      (trx) => fn(new KyselyQueries(trx, this.adapter)),
+      "read committed",
+    );
   }
 
   insertCompany(company: NewCompany): Promise<CompanyRow> {
@@ -97,7 +115,12 @@ export class KyselyQueries implements StoreQueries {
 
   listCompanies(): Promise<CompanyRow[]> {
     return this.guard("companies", async () => {
-      const rows = await this.db.selectFrom("companies").selectAll().orderBy("created_at").orderBy("id").execute();
+      const rows = await this.db
+        .selectFrom("companies")
+        .selectAll()
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map((r) => toCompany(r, this.adapter));
     });
   }
@@ -202,7 +225,11 @@ export class KyselyQueries implements StoreQueries {
   setAgentStatus(id: string, status: AgentStatus): Promise<void> {
     const subject = `agent "${id}"`;
     return this.guard(subject, async () => {
-      const result = await this.db.updateTable("agents").set({ status }).where("id", "=", id).executeTakeFirst();
+      const result = await this.db
+        .updateTable("agents")
+        .set({ status })
+        .where("id", "=", id)
+        .executeTakeFirst();
       expectUpdated(result, subject);
     });
   }
@@ -210,7 +237,11 @@ export class KyselyQueries implements StoreQueries {
   setAgentModel(id: string, model: string): Promise<void> {
     const subject = `agent "${id}"`;
     return this.guard(subject, async () => {
-      const result = await this.db.updateTable("agents").set({ model }).where("id", "=", id).executeTakeFirst();
+      const result = await this.db
+        .updateTable("agents")
+        .set({ model })
+        .where("id", "=", id)
+        .executeTakeFirst();
       expectUpdated(result, subject);
     });
   }
@@ -238,7 +269,14 @@ export class KyselyQueries implements StoreQueries {
           .executeTakeFirstOrThrow();
         await q.db
           .insertInto("approval_events")
-          .values({ approval_id: approval.id, from_status: null, to_status: "pending", note: null, actor, at })
+          .values({
+            approval_id: approval.id,
+            from_status: null,
+            to_status: "pending",
+            note: null,
+            actor,
+            at,
+          })
           .execute();
         return toApproval(row);
       }),
@@ -252,7 +290,10 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listApprovals(companyId: string, filter: { status?: ApprovalStatus; type?: ApprovalType } = {}): Promise<ApprovalRow[]> {
+  listApprovals(
+    companyId: string,
+    filter: { status?: ApprovalStatus; type?: ApprovalType } = {},
+  ): Promise<ApprovalRow[]> {
     return this.guard(`approvals of company "${companyId}"`, async () => {
       let query = this.db.selectFrom("approvals").selectAll().where("company_id", "=", companyId);
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
@@ -284,7 +325,11 @@ export class KyselyQueries implements StoreQueries {
           .insertInto("approval_events")
           .values({ approval_id: id, from_status: "pending", to_status: status, note, actor, at })
           .execute();
-        const row = await q.db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        const row = await q.db
+          .selectFrom("approvals")
+          .selectAll()
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
         return toApproval(row);
       }),
     );
@@ -346,7 +391,10 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  finishRun(id: string, end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null }): Promise<void> {
+  finishRun(
+    id: string,
+    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+  ): Promise<void> {
     const subject = `run "${id}"`;
     return this.guard(subject, async () => {
       const result = await this.db
@@ -390,7 +438,10 @@ export class KyselyQueries implements StoreQueries {
               .returningAll()
               .executeTakeFirstOrThrow(),
           );
-          await q.db.insertInto("company_feed").values({ company_id: row.company_id, run_event_id: row.id, activity_id: null }).execute();
+          await q.db
+            .insertInto("company_feed")
+            .values({ company_id: row.company_id, run_event_id: row.id, activity_id: null })
+            .execute();
           rows.push(toRunEvent(row, q.adapter));
         }
         return rows;
@@ -409,7 +460,11 @@ export class KyselyQueries implements StoreQueries {
 
   listCompanyEvents(companyId: string, afterId?: number, limit?: number): Promise<RunEventRow[]> {
     return this.guard(`events of company "${companyId}"`, async () => {
-      let query = this.db.selectFrom("run_events").selectAll().where("company_id", "=", companyId).orderBy("id");
+      let query = this.db
+        .selectFrom("run_events")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .orderBy("id");
       if (afterId !== undefined) query = query.where("id", ">", afterId);
       if (limit !== undefined) query = query.limit(limit);
       const rows = await query.execute();
@@ -418,23 +473,28 @@ export class KyselyQueries implements StoreQueries {
   }
 
   insertActivity(activity: NewActivity): Promise<ActivityRow> {
-    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, () => this.atomic(async (q) => {
-      await q.adapter.beforeFeedWrite?.(q.db, [activity.companyId]);
-      const row = await q.db
-        .insertInto("activity")
-        .values({
-          company_id: activity.companyId,
-          agent_id: activity.agentId,
-          run_id: activity.runId,
-          type: activity.type,
-          data: q.adapter.encodeJson(activity.data),
-          at: now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await q.db.insertInto("company_feed").values({ company_id: row.company_id, run_event_id: null, activity_id: row.id }).execute();
-      return toActivity(row, q.adapter);
-    }));
+    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, () =>
+      this.atomic(async (q) => {
+        await q.adapter.beforeFeedWrite?.(q.db, [activity.companyId]);
+        const row = await q.db
+          .insertInto("activity")
+          .values({
+            company_id: activity.companyId,
+            agent_id: activity.agentId,
+            run_id: activity.runId,
+            type: activity.type,
+            data: q.adapter.encodeJson(activity.data),
+            at: now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await q.db
+          .insertInto("company_feed")
+          .values({ company_id: row.company_id, run_event_id: null, activity_id: row.id })
+          .execute();
+        return toActivity(row, q.adapter);
+      }),
+    );
   }
 
   listActivity(companyId: string, filter: { type?: string } = {}): Promise<ActivityRow[]> {
@@ -499,14 +559,24 @@ export class KyselyQueries implements StoreQueries {
 
   findApiToken(hash: string): Promise<ApiTokenRow | undefined> {
     return this.guard("API token", async () => {
-      const row = await this.db.selectFrom("api_tokens").selectAll().where("hash", "=", hash).executeTakeFirst();
+      const row = await this.db
+        .selectFrom("api_tokens")
+        .selectAll()
+        .where("hash", "=", hash)
+        .executeTakeFirst();
       return row && toApiToken(row);
     });
   }
 
   listApiTokens(agentId: string): Promise<ApiTokenRow[]> {
     return this.guard(`API tokens of agent "${agentId}"`, async () => {
-      const rows = await this.db.selectFrom("api_tokens").selectAll().where("agent_id", "=", agentId).orderBy("created_at").orderBy("id").execute();
+      const rows = await this.db
+        .selectFrom("api_tokens")
+        .selectAll()
+        .where("agent_id", "=", agentId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map(toApiToken);
     });
   }
@@ -514,7 +584,10 @@ export class KyselyQueries implements StoreQueries {
   revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number> {
     const subject = "id" in match ? `API token "${match.id}"` : `API tokens of agent "${match.agentId}"`;
     return this.guard(subject, async () => {
-      let query = this.db.updateTable("api_tokens").set({ revoked_at: now() }).where("revoked_at", "is", null);
+      let query = this.db
+        .updateTable("api_tokens")
+        .set({ revoked_at: now() })
+        .where("revoked_at", "is", null);
       query = "id" in match ? query.where("id", "=", match.id) : query.where("agent_id", "=", match.agentId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
@@ -541,7 +614,12 @@ export class KyselyQueries implements StoreQueries {
 
   getToolCall(runId: string, toolCallId: string): Promise<ToolCallRow | undefined> {
     return this.guard(`tool call "${toolCallId}" of run "${runId}"`, async () => {
-      const row = await this.db.selectFrom("tool_calls").selectAll().where("run_id", "=", runId).where("tool_call_id", "=", toolCallId).executeTakeFirst();
+      const row = await this.db
+        .selectFrom("tool_calls")
+        .selectAll()
+        .where("run_id", "=", runId)
+        .where("tool_call_id", "=", toolCallId)
+        .executeTakeFirst();
       return row && toToolCall(row, this.adapter);
     });
   }
@@ -549,7 +627,8 @@ export class KyselyQueries implements StoreQueries {
   // The wake lease: the queries are in wake-queries.ts.
 
   async claimWake(claim: WakeClaim): Promise<WakeClaimResult> {
-    const attempt = () => this.guard(`wake "${claim.id}"`, () => this.atomic((q) => wakes.claimWake(q.db, claim)));
+    const attempt = () =>
+      this.guard(`wake "${claim.id}"`, () => this.atomic((q) => wakes.claimWake(q.db, claim)));
     try {
       return await attempt();
     } catch (error) {
@@ -571,7 +650,11 @@ export class KyselyQueries implements StoreQueries {
     return this.guard(`wake "${id}"`, () => wakes.setWakeRun(this.db, id, workerId, runId));
   }
 
-  releaseWake(id: string, workerId: string, end: { status: Exclude<WakeStatus, "running">; error: string | null }): Promise<boolean> {
+  releaseWake(
+    id: string,
+    workerId: string,
+    end: { status: Exclude<WakeStatus, "running">; error: string | null },
+  ): Promise<boolean> {
     return this.guard(`wake "${id}"`, () => wakes.releaseWake(this.db, id, workerId, end));
   }
 

@@ -21,15 +21,20 @@ export class KyselyStore extends KyselyQueries implements Store {
   async transaction<T>(fn: (tx: StoreQueries) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     let fnFailed = false;
     try {
-      return await transact(this.db, this.adapter, async (trx) => {
-        fnFailed = false; // each attempt of a retried transaction starts afresh
-        try {
-          return await fn(new KyselyQueries(trx, this.adapter));
-        } catch (error) {
-          fnFailed = true;
-          throw error;
-        }
-      }, options.isolation ?? "serializable");
+      return await transact(
+        this.db,
+        this.adapter,
+        async (trx) => {
+          fnFailed = false; // each attempt of a retried transaction starts afresh
+          try {
+            return await fn(new KyselyQueries(trx, this.adapter));
+          } catch (error) {
+            fnFailed = true;
+            throw error;
+          }
+        },
+        options.isolation ?? "serializable",
+      );
     } catch (error) {
       // The caller's own errors pass through as thrown; only BEGIN/COMMIT failures are ours.
       if (fnFailed) throw error;

@@ -16,7 +16,11 @@ export function apiTokensMigration(): Migration {
         .addColumn("created_at", "text", (c) => c.notNull())
         .addColumn("revoked_at", "text")
         .execute();
-      await db.schema.createIndex("api_tokens_agent_created").on("api_tokens").columns(["agent_id", "created_at", "id"]).execute();
+      await db.schema
+        .createIndex("api_tokens_agent_created")
+        .on("api_tokens")
+        .columns(["agent_id", "created_at", "id"])
+        .execute();
     },
   };
 }

@@ -16,7 +16,11 @@ export function companyFeedMigration(adapter: DialectAdapter): Migration {
         .addColumn("activity_id", "integer", (c) => c.unique().references("activity.id"))
         .addCheckConstraint("company_feed_one_ref", sql`(run_event_id is null) <> (activity_id is null)`)
         .execute();
-      await db.schema.createIndex("company_feed_company").on("company_feed").columns(["company_id", "id"]).execute();
+      await db.schema
+        .createIndex("company_feed_company")
+        .on("company_feed")
+        .columns(["company_id", "id"])
+        .execute();
       await sql`
         insert into company_feed (company_id, run_event_id, activity_id)
         select company_id, run_event_id, activity_id from (

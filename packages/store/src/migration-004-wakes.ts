@@ -21,8 +21,18 @@ export function wakesMigration(): Migration {
         .addColumn("created_at", "text", (c) => c.notNull())
         .addColumn("updated_at", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("wakes_one_running_per_agent").on("wakes").column("agent_id").unique().where(sql.ref("status"), "=", "running").execute();
-      await db.schema.createIndex("wakes_status_lease").on("wakes").columns(["status", "lease_until"]).execute();
+      await db.schema
+        .createIndex("wakes_one_running_per_agent")
+        .on("wakes")
+        .column("agent_id")
+        .unique()
+        .where(sql.ref("status"), "=", "running")
+        .execute();
+      await db.schema
+        .createIndex("wakes_status_lease")
+        .on("wakes")
+        .columns(["status", "lease_until"])
+        .execute();
     },
   };
 }

@@ -51,9 +51,16 @@ function initial(adapter: DialectAdapter): Migration {
         .addColumn("via", "text", (c) => c.notNull())
         .addColumn("created_at", "text", (c) => c.notNull())
         // An agent's connector belongs to the agent's own company.
-        .addForeignKeyConstraint("agents_connector_fk", ["company_id", "connector_id"], "connectors", ["company_id", "id"])
+        .addForeignKeyConstraint("agents_connector_fk", ["company_id", "connector_id"], "connectors", [
+          "company_id",
+          "id",
+        ])
         .execute();
-      await db.schema.createIndex("agents_company_created").on("agents").columns(["company_id", "created_at", "id"]).execute();
+      await db.schema
+        .createIndex("agents_company_created")
+        .on("agents")
+        .columns(["company_id", "created_at", "id"])
+        .execute();
 
       await db.schema
         .createTable("approvals")
@@ -69,7 +76,11 @@ function initial(adapter: DialectAdapter): Migration {
         .addColumn("created_at", "text", (c) => c.notNull())
         .addColumn("decided_at", "text")
         .execute();
-      await db.schema.createIndex("approvals_company_created").on("approvals").columns(["company_id", "created_at", "id"]).execute();
+      await db.schema
+        .createIndex("approvals_company_created")
+        .on("approvals")
+        .columns(["company_id", "created_at", "id"])
+        .execute();
 
       await db.schema
         .createTable("approval_events")
@@ -81,7 +92,11 @@ function initial(adapter: DialectAdapter): Migration {
         .addColumn("actor", "text", (c) => c.notNull())
         .addColumn("at", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("approval_events_approval").on("approval_events").columns(["approval_id", "id"]).execute();
+      await db.schema
+        .createIndex("approval_events_approval")
+        .on("approval_events")
+        .columns(["approval_id", "id"])
+        .execute();
 
       await db.schema
         .createTable("runs")
@@ -102,8 +117,16 @@ function initial(adapter: DialectAdapter): Migration {
         .addColumn("started_at", "text", (c) => c.notNull())
         .addColumn("ended_at", "text")
         .execute();
-      await db.schema.createIndex("runs_company_started").on("runs").columns(["company_id", "started_at", "id"]).execute();
-      await db.schema.createIndex("runs_agent_started").on("runs").columns(["agent_id", "started_at", "id"]).execute();
+      await db.schema
+        .createIndex("runs_company_started")
+        .on("runs")
+        .columns(["company_id", "started_at", "id"])
+        .execute();
+      await db.schema
+        .createIndex("runs_agent_started")
+        .on("runs")
+        .columns(["agent_id", "started_at", "id"])
+        .execute();
 
       await db.schema
         .createTable("run_events")
@@ -116,7 +139,11 @@ function initial(adapter: DialectAdapter): Migration {
         .addColumn("at", "text", (c) => c.notNull())
         .addUniqueConstraint("run_events_run_seq", ["run_id", "seq"])
         .execute();
-      await db.schema.createIndex("run_events_company").on("run_events").columns(["company_id", "id"]).execute();
+      await db.schema
+        .createIndex("run_events_company")
+        .on("run_events")
+        .columns(["company_id", "id"])
+        .execute();
 
       await db.schema
         .createTable("activity")

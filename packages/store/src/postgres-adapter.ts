@@ -15,7 +15,11 @@ const MAX_ATTEMPTS = 30;
 
 /** The first SQLSTATE found on the error or its causes (the store wraps driver errors). */
 export function sqlState(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e !== null && typeof e === "object" && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== null && typeof e === "object" && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
@@ -26,7 +30,9 @@ export function sqlState(error: unknown): string | undefined {
 export function feedChannel(schema: string): string {
   const channel = `cadre_feed.${schema}`;
   // Channel names are identifiers: at most 63 bytes.
-  return Buffer.byteLength(channel) <= 63 ? channel : `cadre_feed.${createHash("sha256").update(schema).digest("hex").slice(0, 40)}`;
+  return Buffer.byteLength(channel) <= 63
+    ? channel
+    : `cadre_feed.${createHash("sha256").update(schema).digest("hex").slice(0, 40)}`;
 }
 
 /** Key spaces of the two-int advisory locks, so that ours never collide with another program's. */
@@ -80,7 +86,9 @@ export function postgresAdapter(schema: string): DialectAdapter {
     async beforeFeedWrite(trx, companyIds) {
       // One order for everyone (sorted), so that two multi-company appends cannot deadlock.
       for (const companyId of [...companyIds].sort()) {
-        await sql`select pg_advisory_xact_lock(${LOCK_CLASS.feed}::int, hashtext(${`${schema}:${companyId}`})), pg_notify(${feedChannel(schema)}, ${companyId})`.execute(trx);
+        await sql`select pg_advisory_xact_lock(${LOCK_CLASS.feed}::int, hashtext(${`${schema}:${companyId}`})), pg_notify(${feedChannel(schema)}, ${companyId})`.execute(
+          trx,
+        );
       }
     },
     migrationSchema: schema,

@@ -20,7 +20,13 @@ export interface TableSide {
 
 /** Columns of every table in `schema`, as PostgreSQL describes them (the copy's one type source). */
 export async function readColumns(db: Kysely<any>, schema: string): Promise<Map<string, Column[]>> {
-  const { rows } = await sql<{ table_name: string; column_name: string; data_type: string; is_identity: string; pk: number | null }>`
+  const { rows } = await sql<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_identity: string;
+    pk: number | null;
+  }>`
     select c.table_name, c.column_name, c.data_type, c.is_identity,
       (select k.ordinal_position from information_schema.table_constraints t
         join information_schema.key_column_usage k
@@ -33,7 +39,12 @@ export async function readColumns(db: Kysely<any>, schema: string): Promise<Map<
   const tables = new Map<string, Column[]>();
   for (const r of rows) {
     const list = tables.get(r.table_name) ?? [];
-    list.push({ name: r.column_name, type: r.data_type, identity: r.is_identity === "YES", primaryKey: r.pk === null ? null : Number(r.pk) });
+    list.push({
+      name: r.column_name,
+      type: r.data_type,
+      identity: r.is_identity === "YES",
+      primaryKey: r.pk === null ? null : Number(r.pk),
+    });
     tables.set(r.table_name, list);
   }
   return tables;
@@ -54,7 +65,12 @@ const MOD = 1n << 128n;
  * name) and the table's checksum is their sum modulo 2^128: independent of the read order, which
  * the two databases' collations may make differ, while any changed, lost or extra row changes it.
  */
-export async function tableChecksum(db: Kysely<any>, table: string, columns: Column[], batch: number): Promise<TableSide> {
+export async function tableChecksum(
+  db: Kysely<any>,
+  table: string,
+  columns: Column[],
+  batch: number,
+): Promise<TableSide> {
   const byName = [...columns].sort((a, b) => (a.name < b.name ? -1 : 1));
   const key = columns.filter((c) => c.primaryKey !== null).sort((a, b) => a.primaryKey! - b.primaryKey!);
   if (key.length === 0) throw new Error(`table ${table} has no primary key to page by`);
@@ -64,7 +80,11 @@ export async function tableChecksum(db: Kysely<any>, table: string, columns: Col
   let sum = 0n;
   for (;;) {
     const after = last === undefined ? sql`true` : sql`(${keyRefs}) > (${sql.join(last)})`;
-    const page = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} where ${after} order by ${keyRefs} limit ${batch}`.execute(db)).rows;
+    const page = (
+      await sql<
+        Record<string, unknown>
+      >`select * from ${sql.table(table)} where ${after} order by ${keyRefs} limit ${batch}`.execute(db)
+    ).rows;
     if (page.length === 0) break;
     for (const row of page) {
       const canonical = JSON.stringify(byName.map((c) => [c.name, normalise(row[c.name], c.type)]));

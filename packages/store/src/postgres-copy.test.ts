@@ -8,7 +8,17 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { copySqliteToPostgres, openStore, StoreError, TargetNotEmptyError, type Store } from "./index.js";
 import { readColumns, tableChecksum } from "./postgres-checksum.js";
 import { openPostgres } from "./postgres.js";
-import { activity, agent, approval, company, connector, run, runEvent, seed, setClock } from "./testing/fixtures.js";
+import {
+  activity,
+  agent,
+  approval,
+  company,
+  connector,
+  run,
+  runEvent,
+  seed,
+  setClock,
+} from "./testing/fixtures.js";
 import { dropTestSchemas, freshSchema, testDatabaseUrl } from "./testing/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cadre-copy-"));
@@ -18,19 +28,36 @@ afterAll(async () => {
 });
 let files = 0;
 
-const TEXT = ["emoji 👩‍💻🚀", "公司目标 · مرحبا · é vs é", "controls \u0001\u0007\t\n\r\u001b\u007f\u2028", `quotes ' " \\ % _ ;`, ""];
+const TEXT = [
+  "emoji 👩‍💻🚀",
+  "公司目标 · مرحبا · é vs é",
+  "controls \u0001\u0007\t\n\r\u001b\u007f\u2028",
+  `quotes ' " \\ % _ ;`,
+  "",
+];
 
 /** A SQLite store holding rows of every table, with the awkward cases a copy could get wrong. */
 async function richSqlite(): Promise<{ path: string; store: Store }> {
   const path = join(dir, `src${++files}`, "cadre.db");
   const store = await openStore({ path });
   await seed(store);
-  await store.insertCompany(company("co2", { name: TEXT[0]!, settings: { maxTeamSize: 3, requireHireApproval: false, profile: "legacy" } }));
-  await store.insertConnector(connector("co2", "offline", { config: { z: 1, a: { "ключ": [1.5, null, true] } } }));
+  await store.insertCompany(
+    company("co2", {
+      name: TEXT[0]!,
+      settings: { maxTeamSize: 3, requireHireApproval: false, profile: "legacy" },
+    }),
+  );
+  await store.insertConnector(
+    connector("co2", "offline", { config: { z: 1, a: { ключ: [1.5, null, true] } } }),
+  );
   setClock("2025-01-01T00:00:00.000Z");
   // "a-boss" is written before "0-report" but sorts after it: the copy must follow write order.
-  await store.insertAgent(agent("a-boss", { companyId: "co2", isCeo: true, department: null, name: TEXT[1]! }));
-  await store.insertAgent(agent("0-report", { companyId: "co2", reportsTo: "a-boss", description: TEXT[2]! }));
+  await store.insertAgent(
+    agent("a-boss", { companyId: "co2", isCeo: true, department: null, name: TEXT[1]! }),
+  );
+  await store.insertAgent(
+    agent("0-report", { companyId: "co2", reportsTo: "a-boss", description: TEXT[2]! }),
+  );
   await store.setAgentStatus("0-report", "terminated");
   for (const [i, text] of TEXT.entries()) {
     await store.insertApproval(approval(`ap${i}`, { title: text, payload: text }), text);
@@ -39,14 +66,43 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
   await store.decideApproval("ap2", "revision_requested", null, "operator");
   for (let r = 0; r < 3; r++) {
     await store.insertRun(run(`r${r}`, { cue: TEXT[r]! }));
-    await store.appendRunEvents(Array.from({ length: 40 }, (_, seq) => runEvent(`r${r}`, seq, { data: { seq, text: TEXT[seq % TEXT.length], n: seq / 7, deep: { b: [seq], a: null } } })));
-    await store.insertActivity(activity("agent.hired", { runId: `r${r}`, agentId: "ceo", data: { r, z: "last", a: "first" } }));
+    await store.appendRunEvents(
+      Array.from({ length: 40 }, (_, seq) =>
+        runEvent(`r${r}`, seq, {
+          data: { seq, text: TEXT[seq % TEXT.length], n: seq / 7, deep: { b: [seq], a: null } },
+        }),
+      ),
+    );
+    await store.insertActivity(
+      activity("agent.hired", { runId: `r${r}`, agentId: "ceo", data: { r, z: "last", a: "first" } }),
+    );
   }
-  await store.finishRun("r0", { status: "done", usage: { inputTokens: 2 ** 31 - 1, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 1 }, error: null });
-  await store.finishRun("r1", { status: "failed", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 1, cacheWriteTokens: 1 }, error: TEXT[4]! });
-  await store.insertApiToken({ id: "tok1", hash: "ab".repeat(32), companyId: "co1", agentId: "ceo", runId: "r0", label: TEXT[0]! });
+  await store.finishRun("r0", {
+    status: "done",
+    usage: { inputTokens: 2 ** 31 - 1, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 1 },
+    error: null,
+  });
+  await store.finishRun("r1", {
+    status: "failed",
+    usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 1, cacheWriteTokens: 1 },
+    error: TEXT[4]!,
+  });
+  await store.insertApiToken({
+    id: "tok1",
+    hash: "ab".repeat(32),
+    companyId: "co1",
+    agentId: "ceo",
+    runId: "r0",
+    label: TEXT[0]!,
+  });
   await store.revokeApiTokens({ id: "tok1" });
-  await store.insertToolCall({ runId: "r0", toolCallId: "call_0", tool: "hire_agent", inputHash: "cd".repeat(32), result: { agentId: "0-report", name: TEXT[1], z: 1, a: [2.5] } });
+  await store.insertToolCall({
+    runId: "r0",
+    toolCallId: "call_0",
+    tool: "hire_agent",
+    inputHash: "cd".repeat(32),
+    result: { agentId: "0-report", name: TEXT[1], z: 1, a: [2.5] },
+  });
   vi.useRealTimers();
   return { path, store };
 }
@@ -54,7 +110,12 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
 /** Everything a caller can read, through the Store interface. */
 async function everything(store: Store) {
   const companies = await store.listCompanies();
-  const out: Record<string, unknown> = { companies, counts: await store.counts(), runs: await store.listRuns(), toolCall: await store.getToolCall("r0", "call_0") };
+  const out: Record<string, unknown> = {
+    companies,
+    counts: await store.counts(),
+    runs: await store.listRuns(),
+    toolCall: await store.getToolCall("r0", "call_0"),
+  };
   for (const c of companies) {
     out[`${c.id}/connectors`] = await store.listConnectors(c.id);
     out[`${c.id}/agents`] = await store.listAgents(c.id);
@@ -77,7 +138,12 @@ describe("copySqliteToPostgres", () => {
     const schema = freshSchema();
     const progress: string[] = [];
 
-    const report = await copySqliteToPostgres({ from: join(path, ".."), to: { url: testDatabaseUrl(), schema }, batchSize: 7, onProgress: (m) => progress.push(m) });
+    const report = await copySqliteToPostgres({
+      from: join(path, ".."),
+      to: { url: testDatabaseUrl(), schema },
+      batchSize: 7,
+      onProgress: (m) => progress.push(m),
+    });
 
     expect(report.sqlitePath).toBe(path);
     const counts = expected["counts"] as Record<string, number>;
@@ -110,12 +176,18 @@ describe("copySqliteToPostgres", () => {
     await target.insertCompany(company("extra"));
     const before = await target.counts();
 
-    const error = await copySqliteToPostgres({ from: path, to: { url: testDatabaseUrl(), schema } }).catch((e: unknown) => e);
+    const error = await copySqliteToPostgres({ from: path, to: { url: testDatabaseUrl(), schema } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TargetNotEmptyError);
     expect((error as TargetNotEmptyError).counts).toEqual(before);
     expect(await target.counts()).toEqual(before);
 
-    const report = await copySqliteToPostgres({ from: path, to: { url: testDatabaseUrl(), schema }, replace: true });
+    const report = await copySqliteToPostgres({
+      from: path,
+      to: { url: testDatabaseUrl(), schema },
+      replace: true,
+    });
     expect(report.tables.every((t) => t.source.checksum === t.target.checksum)).toBe(true);
     expect(await target.getCompany("extra")).toBeUndefined();
     expect((await target.counts())["companies"]).toBe(2);
@@ -131,7 +203,11 @@ describe("copySqliteToPostgres", () => {
     try {
       const columns = (await readColumns(db, schema)).get("run_events")!;
       const before = await tableChecksum(db as Kysely<any>, "run_events", columns, 50);
-      await (db as Kysely<any>).updateTable("run_events").set({ data: '{"seq":3}' }).where("id", "=", 4).execute();
+      await (db as Kysely<any>)
+        .updateTable("run_events")
+        .set({ data: '{"seq":3}' })
+        .where("id", "=", 4)
+        .execute();
       const after = await tableChecksum(db as Kysely<any>, "run_events", columns, 50);
       expect(after.rows).toBe(before.rows);
       expect(after.checksum).not.toBe(before.checksum);
@@ -142,7 +218,11 @@ describe("copySqliteToPostgres", () => {
 
   it("refuses a missing source without creating it", async () => {
     const missing = join(dir, "nothing", "cadre.db");
-    await expect(copySqliteToPostgres({ from: missing, to: { url: testDatabaseUrl(), schema: freshSchema() } })).rejects.toThrow(StoreError);
-    await expect(copySqliteToPostgres({ from: missing, to: { url: testDatabaseUrl(), schema: freshSchema() } })).rejects.toThrow(/no SQLite store/);
+    await expect(
+      copySqliteToPostgres({ from: missing, to: { url: testDatabaseUrl(), schema: freshSchema() } }),
+    ).rejects.toThrow(StoreError);
+    await expect(
+      copySqliteToPostgres({ from: missing, to: { url: testDatabaseUrl(), schema: freshSchema() } }),
+    ).rejects.toThrow(/no SQLite store/);
   });
 });

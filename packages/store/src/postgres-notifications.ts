@@ -56,7 +56,11 @@ export class PgNotifications {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: "cadre-listen", keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: "cadre-listen",
+      keepAlive: true,
+    });
     client.on("notification", (message) => {
       for (const handler of this.handlers.get(message.channel) ?? []) {
         try {
@@ -71,7 +75,8 @@ export class PgNotifications {
     await client.connect();
     // Set first: a channel registered from now on is LISTENed on by listen() (twice is harmless).
     this.client = client;
-    for (const channel of [...this.handlers.keys()]) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    for (const channel of [...this.handlers.keys()])
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
   }
 
   private lost(client: pg.Client, error: Error): void {

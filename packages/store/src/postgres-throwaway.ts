@@ -25,7 +25,9 @@ export function findPostgresBin(): string | undefined {
   }
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(root, v, "bin")).find((dir) => existsSync(join(dir, "initdb")));
 }
 
@@ -35,7 +37,9 @@ function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -47,7 +51,9 @@ function runAs(): { prefix: string[]; uid?: number; gid?: number } {
   try {
     return { prefix: ["runuser", "-u", "postgres", "--"], uid: id("-u"), gid: id("-g") };
   } catch {
-    throw new Error("running as root, and there is no `postgres` user to run a throwaway PostgreSQL server as");
+    throw new Error(
+      "running as root, and there is no `postgres` user to run a throwaway PostgreSQL server as",
+    );
   }
 }
 
@@ -61,7 +67,9 @@ function watchdog(pid: number, stop: string[], dir: string): void {
   spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
 }
 
-export async function startThrowawayPostgres(options: { database?: string; stopWhenGone?: number } = {}): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(
+  options: { database?: string; stopWhenGone?: number } = {},
+): Promise<ThrowawayPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(INSTALL_HINT);
   const user = runAs();
@@ -81,7 +89,12 @@ export async function startThrowawayPostgres(options: { database?: string; stopW
     const settings = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
     pgCtl("-w", "-t", "60", "-o", settings, "start");
     started = true;
-    if (options.stopWhenGone !== undefined) watchdog(options.stopWhenGone, [...user.prefix, join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"], dir);
+    if (options.stopWhenGone !== undefined)
+      watchdog(
+        options.stopWhenGone,
+        [...user.prefix, join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
+        dir,
+      );
     const database = options.database ?? "cadre_test";
     const admin = new pg.Client({ connectionString: `postgres://cadre@127.0.0.1:${port}/postgres` });
     await admin.connect();
@@ -110,6 +123,8 @@ export async function startThrowawayPostgres(options: { database?: string; stopW
     }
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(`could not start a throwaway PostgreSQL server: ${stderr || (error as Error).message}`, { cause: error });
+    throw new Error(`could not start a throwaway PostgreSQL server: ${stderr || (error as Error).message}`, {
+      cause: error,
+    });
   }
 }

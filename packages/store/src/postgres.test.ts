@@ -24,11 +24,15 @@ async function query<R extends pg.QueryResultRow>(text: string): Promise<R[]> {
 describe("postgres store", () => {
   it("migrates once when several instances open the same empty schema at the same moment", async () => {
     const schema = freshSchema();
-    const stores = await Promise.all(Array.from({ length: 6 }, () => openStore({ url: testDatabaseUrl(), schema, poolSize: 2 })));
+    const stores = await Promise.all(
+      Array.from({ length: 6 }, () => openStore({ url: testDatabaseUrl(), schema, poolSize: 2 })),
+    );
     try {
       await seed(stores[0]!);
       for (const store of stores) expect((await store.getAgent("ceo"))?.isCeo).toBe(true);
-      const applied = await query<{ name: string }>(`select name from "${schema}".kysely_migration order by name`);
+      const applied = await query<{ name: string }>(
+        `select name from "${schema}".kysely_migration order by name`,
+      );
       expect(applied.map((r) => r.name)).toEqual([...new Set(applied.map((r) => r.name))]);
       expect(applied[0]?.name).toBe("001_initial");
     } finally {
@@ -46,7 +50,9 @@ describe("postgres store", () => {
     const second = await openStore({ url: testDatabaseUrl(), schema });
     try {
       expect(await second.counts()).toEqual(counts);
-      const tables = await query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = '${schema}' and table_name = 'companies'`);
+      const tables = await query<{ table_name: string }>(
+        `select table_name from information_schema.tables where table_schema = '${schema}' and table_name = 'companies'`,
+      );
       expect(tables).toHaveLength(1);
     } finally {
       await second.close();
@@ -57,7 +63,9 @@ describe("postgres store", () => {
     const store = await openFreshPostgresStore();
     try {
       await seed(store);
-      const written = await store.insertActivity(activity("agent.hired", { data: { z: 1, a: [2.50, "x"], m: { y: null, b: true } } }));
+      const written = await store.insertActivity(
+        activity("agent.hired", { data: { z: 1, a: [2.5, "x"], m: { y: null, b: true } } }),
+      );
       const [read] = await store.listActivity("co1");
       expect(read).toEqual(written);
       expect(JSON.stringify(read?.data)).toBe('{"z":1,"a":[2.5,"x"],"m":{"y":null,"b":true}}');
@@ -68,9 +76,13 @@ describe("postgres store", () => {
 
   it("refuses what is not a reachable PostgreSQL with a StoreError that hides the password", async () => {
     await expect(openStore({ url: "mysql://u:p@localhost/db" })).rejects.toBeInstanceOf(StoreError);
-    await expect(openStore({ url: testDatabaseUrl(), schema: "bad name;" })).rejects.toThrow(/plain identifier/);
+    await expect(openStore({ url: testDatabaseUrl(), schema: "bad name;" })).rejects.toThrow(
+      /plain identifier/,
+    );
     // Port 1 on loopback: nothing listens there, the connection is refused at once.
-    const error = await openStore({ url: "postgres://cadre:s3cret@127.0.0.1:1/cadre" }).catch((e: unknown) => e);
+    const error = await openStore({ url: "postgres://cadre:s3cret@127.0.0.1:1/cadre" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toContain("postgres://cadre:***@127.0.0.1:1/cadre");
     expect((error as Error).message).not.toContain("s3cret");

@@ -32,7 +32,8 @@ const types = {
     if (oid === INT8) {
       return (value: string) => {
         const n = Number(value);
-        if (!Number.isSafeInteger(n)) throw new StoreError(`integer ${value} is beyond what JavaScript numbers hold exactly`);
+        if (!Number.isSafeInteger(n))
+          throw new StoreError(`integer ${value} is beyond what JavaScript numbers hold exactly`);
         return n;
       };
     }
@@ -69,9 +70,12 @@ export interface OpenPostgres {
 /** The migrated database under a store (for the store itself and for `cadre migrate`). */
 export async function openPostgres(location: PostgresLocation): Promise<OpenPostgres> {
   const where = redactUrl(location.url);
-  if (!isPostgresUrl(location.url)) throw new StoreError(`not a PostgreSQL URL: ${where} (expected postgres://…)`);
+  if (!isPostgresUrl(location.url))
+    throw new StoreError(`not a PostgreSQL URL: ${where} (expected postgres://…)`);
   if (location.schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(location.schema)) {
-    throw new StoreError(`schema "${location.schema}" is not a plain identifier (letters, digits, _; at most 63)`);
+    throw new StoreError(
+      `schema "${location.schema}" is not a plain identifier (letters, digits, _; at most 63)`,
+    );
   }
   const pool = new pg.Pool({
     connectionString: location.url,
@@ -88,7 +92,12 @@ export async function openPostgres(location: PostgresLocation): Promise<OpenPost
     dialect: new PostgresDialect({
       pool,
       // Per connection, so that every query of the store resolves its tables in the one schema.
-      ...(schema !== undefined ? { onCreateConnection: (c) => c.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdent(schema)}`)).then(() => {}) } : {}),
+      ...(schema !== undefined
+        ? {
+            onCreateConnection: (c) =>
+              c.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdent(schema)}`)).then(() => {}),
+          }
+        : {}),
     }),
   });
   try {
@@ -99,14 +108,17 @@ export async function openPostgres(location: PostgresLocation): Promise<OpenPost
   } catch (error) {
     await db.destroy().catch(() => {});
     if (error instanceof StoreError) throw error;
-    throw new StoreError(`cannot open PostgreSQL store at ${where}: ${(error as Error).message}`, { cause: error });
+    throw new StoreError(`cannot open PostgreSQL store at ${where}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
 async function currentSchema(db: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
-  if (!schema) throw new StoreError("the connection's search_path names no existing schema; create it or pass a schema");
+  if (!schema)
+    throw new StoreError("the connection's search_path names no existing schema; create it or pass a schema");
   return schema;
 }
 
@@ -115,7 +127,12 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
  * per schema makes them migrate one after the other (the later ones then find nothing to do).
  * Everything runs on the one connection that holds the lock, so a pool of one suffices.
  */
-async function migrateExclusively(db: Kysely<Database>, adapter: DialectAdapter, schema: string, create: boolean): Promise<void> {
+async function migrateExclusively(
+  db: Kysely<Database>,
+  adapter: DialectAdapter,
+  schema: string,
+  create: boolean,
+): Promise<void> {
   await db.connection().execute(async (conn) => {
     const key = sql`${LOCK_CLASS.migrate}::int, hashtext(${schema})`;
     await sql`select pg_advisory_lock(${key})`.execute(conn);

@@ -31,7 +31,13 @@ import type {
 } from "./types.js";
 
 export function toCompany(r: Selectable<CompaniesTable>, a: DialectAdapter): CompanyRow {
-  return { id: r.id, name: r.name, goal: r.goal, settings: a.decodeJson(r.settings) as CompanySettings, createdAt: r.created_at };
+  return {
+    id: r.id,
+    name: r.name,
+    goal: r.goal,
+    settings: a.decodeJson(r.settings) as CompanySettings,
+    createdAt: r.created_at,
+  };
 }
 
 export function toConnector(r: Selectable<ConnectorsTable>, a: DialectAdapter): ConnectorRow {
@@ -81,7 +87,15 @@ export function toApproval(r: Selectable<ApprovalsTable>): ApprovalRow {
 }
 
 export function toApprovalEvent(r: Selectable<ApprovalEventsTable>): ApprovalEventRow {
-  return { id: r.id, approvalId: r.approval_id, fromStatus: r.from_status, toStatus: r.to_status, note: r.note, actor: r.actor, at: r.at };
+  return {
+    id: r.id,
+    approvalId: r.approval_id,
+    fromStatus: r.from_status,
+    toStatus: r.to_status,
+    note: r.note,
+    actor: r.actor,
+    at: r.at,
+  };
 }
 
 export function toRun(r: Selectable<RunsTable>): RunRow {
@@ -107,16 +121,40 @@ export function toRun(r: Selectable<RunsTable>): RunRow {
 }
 
 export function toRunEvent(r: Selectable<RunEventsTable>, a: DialectAdapter): RunEventRow {
-  return { id: r.id, runId: r.run_id, companyId: r.company_id, seq: r.seq, type: r.type, data: a.decodeJson(r.data), at: r.at };
+  return {
+    id: r.id,
+    runId: r.run_id,
+    companyId: r.company_id,
+    seq: r.seq,
+    type: r.type,
+    data: a.decodeJson(r.data),
+    at: r.at,
+  };
 }
 
 export function toActivity(r: Selectable<ActivityTable>, a: DialectAdapter): ActivityRow {
-  return { id: r.id, companyId: r.company_id, agentId: r.agent_id, runId: r.run_id, type: r.type, data: a.decodeJson(r.data), at: r.at };
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    agentId: r.agent_id,
+    runId: r.run_id,
+    type: r.type,
+    data: a.decodeJson(r.data),
+    at: r.at,
+  };
 }
 
 /** The hash is left behind on purpose: nothing above the store ever reads it back. */
 export function toApiToken(r: Selectable<ApiTokensTable>): ApiTokenRow {
-  return { id: r.id, companyId: r.company_id, agentId: r.agent_id, runId: r.run_id, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at };
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    agentId: r.agent_id,
+    runId: r.run_id,
+    label: r.label,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+  };
 }
 
 /** A company_feed row joined with the run event or activity row it points to (see listFeed). */
@@ -139,10 +177,32 @@ export interface FeedJoinRow {
 
 export function toFeed(r: FeedJoinRow, a: DialectAdapter): FeedRow {
   if (r.r_id !== null) {
-    const event = toRunEvent({ id: r.r_id, run_id: r.r_run_id as string, company_id: r.company_id, seq: r.r_seq as number, type: r.r_type as string, data: r.r_data, at: r.r_at as string }, a);
+    const event = toRunEvent(
+      {
+        id: r.r_id,
+        run_id: r.r_run_id as string,
+        company_id: r.company_id,
+        seq: r.r_seq as number,
+        type: r.r_type as string,
+        data: r.r_data,
+        at: r.r_at as string,
+      },
+      a,
+    );
     return { id: r.feed_id, companyId: r.company_id, kind: "agent_event", event };
   }
-  const activity = toActivity({ id: r.a_id as number, company_id: r.company_id, agent_id: r.a_agent_id, run_id: r.a_run_id, type: r.a_type as string, data: r.a_data, at: r.a_at as string }, a);
+  const activity = toActivity(
+    {
+      id: r.a_id as number,
+      company_id: r.company_id,
+      agent_id: r.a_agent_id,
+      run_id: r.a_run_id,
+      type: r.a_type as string,
+      data: r.a_data,
+      at: r.a_at as string,
+    },
+    a,
+  );
   return { id: r.feed_id, companyId: r.company_id, kind: "domain_event", activity };
 }
 
@@ -163,5 +223,12 @@ export function toWake(r: Selectable<WakesTable>): WakeRow {
 }
 
 export function toToolCall(r: Selectable<ToolCallsTable>, a: DialectAdapter): ToolCallRow {
-  return { runId: r.run_id, toolCallId: r.tool_call_id, tool: r.tool, inputHash: r.input_hash, result: a.decodeJson(r.result), createdAt: r.created_at };
+  return {
+    runId: r.run_id,
+    toolCallId: r.tool_call_id,
+    tool: r.tool,
+    inputHash: r.input_hash,
+    result: a.decodeJson(r.result),
+    createdAt: r.created_at,
+  };
 }

@@ -34,7 +34,13 @@ describe("sqlite file store", () => {
     const raw = new SqliteDatabase(path, { readonly: true });
     try {
       expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(raw.prepare("select name from kysely_migration").pluck().all()).toEqual(["001_initial", "002_api_tokens", "003_company_feed", "004_wakes", "005_tool_calls"]);
+      expect(raw.prepare("select name from kysely_migration").pluck().all()).toEqual([
+        "001_initial",
+        "002_api_tokens",
+        "003_company_feed",
+        "004_wakes",
+        "005_tool_calls",
+      ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {
       raw.close();

@@ -42,7 +42,9 @@ export function openSqlite(location: SqliteLocation): Kysely<Database> {
     db.pragma("foreign_keys = ON");
   } catch (error) {
     db?.close();
-    throw new StoreError(`cannot open SQLite store at ${filename}: ${(error as Error).message}`, { cause: error });
+    throw new StoreError(`cannot open SQLite store at ${filename}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
 }

@@ -1,8 +1,10 @@
 // Records and the one store interface. Dependency-free: callers (company, cli, server) only see
 // these shapes, never a dialect. Timestamps are ISO-8601 strings in UTC.
 
-export type ConnectorKind = "offline" | "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
-export type Department = "engineering" | "product" | "design" | "marketing" | "sales" | "operations" | "legal" | "finance";
+export type ConnectorKind =
+  "offline" | "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
+export type Department =
+  "engineering" | "product" | "design" | "marketing" | "sales" | "operations" | "legal" | "finance";
 export type AgentStatus = "active" | "terminated";
 /** Which path created a record: a model-facing tool, the legacy HTTP route, or the system itself. */
 export type Via = "tool" | "http" | "system";
@@ -241,19 +243,30 @@ export interface StoreQueries {
   insertApproval(approval: NewApproval, actor: string): Promise<ApprovalRow>;
   getApproval(id: string): Promise<ApprovalRow | undefined>;
   /** Ordered by creation time, then id. */
-  listApprovals(companyId: string, filter?: { status?: ApprovalStatus; type?: ApprovalType }): Promise<ApprovalRow[]>;
+  listApprovals(
+    companyId: string,
+    filter?: { status?: ApprovalStatus; type?: ApprovalType },
+  ): Promise<ApprovalRow[]>;
   /**
    * Moves a *pending* approval to `status` and appends a history row, atomically.
    * Returns undefined (and writes nothing) when the approval is missing or no longer pending,
    * so that of several concurrent decisions exactly one wins.
    */
-  decideApproval(id: string, status: Exclude<ApprovalStatus, "pending">, note: string | null, actor: string): Promise<ApprovalRow | undefined>;
+  decideApproval(
+    id: string,
+    status: Exclude<ApprovalStatus, "pending">,
+    note: string | null,
+    actor: string,
+  ): Promise<ApprovalRow | undefined>;
   listApprovalEvents(approvalId: string): Promise<ApprovalEventRow[]>;
 
   insertRun(run: NewRun): Promise<RunRow>;
   getRun(id: string): Promise<RunRow | undefined>;
   listRuns(filter?: { companyId?: string; agentId?: string }): Promise<RunRow[]>;
-  finishRun(id: string, end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null }): Promise<void>;
+  finishRun(
+    id: string,
+    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+  ): Promise<void>;
 
   /** Appends events in order, in one transaction; returns them with their ids. */
   appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]>;
@@ -293,7 +306,11 @@ export interface StoreQueries {
   /** Records the run the holder started (attempts + 1); false when it no longer holds the wake. */
   setWakeRun(id: string, workerId: string, runId: string): Promise<boolean>;
   /** The holder ends the wake, or hands it back for a retry; false when it no longer holds it. */
-  releaseWake(id: string, workerId: string, end: { status: Exclude<WakeStatus, "running">; error: string | null }): Promise<boolean>;
+  releaseWake(
+    id: string,
+    workerId: string,
+    end: { status: Exclude<WakeStatus, "running">; error: string | null },
+  ): Promise<boolean>;
   /** Running wakes whose lease ran out before `now` (ISO): their worker is gone or cut off. */
   listExpiredWakes(now: string): Promise<WakeRow[]>;
   /**

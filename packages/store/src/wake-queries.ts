@@ -10,7 +10,8 @@ const now = (): string => new Date().toISOString();
 /** Run inside one transaction (read committed is enough: see the writes). */
 export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise<WakeClaimResult> {
   const existing = await db.selectFrom("wakes").selectAll().where("id", "=", claim.id).executeTakeFirst();
-  if (existing && (existing.status === "done" || existing.status === "failed")) return { outcome: "finished", wake: toWake(existing) };
+  if (existing && (existing.status === "done" || existing.status === "failed"))
+    return { outcome: "finished", wake: toWake(existing) };
   if (existing?.status === "running") return { outcome: "held", wake: toWake(existing) };
   const other = await db
     .selectFrom("wakes")
@@ -20,15 +21,35 @@ export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise
     .executeTakeFirst();
   if (other) return { outcome: "busy", wake: toWake(other) };
   const at = now();
-  const lease = { status: "running" as const, worker_id: claim.workerId, lease_until: claim.leaseUntil, updated_at: at };
+  const lease = {
+    status: "running" as const,
+    worker_id: claim.workerId,
+    lease_until: claim.leaseUntil,
+    updated_at: at,
+  };
   // The writes decide, not the reads above (another claimer may be between them and us): the update
   // only takes a wake still handed back, and the unique keys refuse a second wake id or a second
   // running wake of the agent (a ConflictError, after which the caller reads again).
   const row = existing
-    ? await db.updateTable("wakes").set(lease).where("id", "=", claim.id).where("status", "=", "retrying").returningAll().executeTakeFirst()
+    ? await db
+        .updateTable("wakes")
+        .set(lease)
+        .where("id", "=", claim.id)
+        .where("status", "=", "retrying")
+        .returningAll()
+        .executeTakeFirst()
     : await db
         .insertInto("wakes")
-        .values({ id: claim.id, company_id: claim.companyId, agent_id: claim.agentId, run_id: null, attempts: 0, error: null, created_at: at, ...lease })
+        .values({
+          id: claim.id,
+          company_id: claim.companyId,
+          agent_id: claim.agentId,
+          run_id: null,
+          attempts: 0,
+          error: null,
+          created_at: at,
+          ...lease,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
   if (!row) return claimWake(db, claim);
@@ -42,15 +63,31 @@ export async function getWake(db: Kysely<Database>, id: string): Promise<WakeRow
 
 /** The condition of every holder's write: still running, still under this worker's lease. */
 function held(db: Kysely<Database>, id: string, workerId: string) {
-  return db.updateTable("wakes").where("id", "=", id).where("worker_id", "=", workerId).where("status", "=", "running");
+  return db
+    .updateTable("wakes")
+    .where("id", "=", id)
+    .where("worker_id", "=", workerId)
+    .where("status", "=", "running");
 }
 
-export async function renewWake(db: Kysely<Database>, id: string, workerId: string, leaseUntil: string): Promise<boolean> {
-  const result = await held(db, id, workerId).set({ lease_until: leaseUntil, updated_at: now() }).executeTakeFirst();
+export async function renewWake(
+  db: Kysely<Database>,
+  id: string,
+  workerId: string,
+  leaseUntil: string,
+): Promise<boolean> {
+  const result = await held(db, id, workerId)
+    .set({ lease_until: leaseUntil, updated_at: now() })
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function setWakeRun(db: Kysely<Database>, id: string, workerId: string, runId: string): Promise<boolean> {
+export async function setWakeRun(
+  db: Kysely<Database>,
+  id: string,
+  workerId: string,
+  runId: string,
+): Promise<boolean> {
   const result = await held(db, id, workerId)
     .set((eb) => ({ run_id: runId, attempts: eb("attempts", "+", 1), updated_at: now() }))
     .executeTakeFirst();
@@ -81,12 +118,22 @@ export async function listExpiredWakes(db: Kysely<Database>, before: string): Pr
   return rows.map(toWake);
 }
 
-export async function expireWake(db: Kysely<Database>, id: string, before: string, error: string): Promise<boolean> {
+export async function expireWake(
+  db: Kysely<Database>,
+  id: string,
+  before: string,
+  error: string,
+): Promise<boolean> {
   // A wake whose lost holder had started no run did nothing: it goes back for a retry.
   const result = await db
     .updateTable("wakes")
     .set((eb) => ({
-      status: eb.case().when("run_id", "is", null).then("retrying").else("failed").end() as unknown as WakeStatus,
+      status: eb
+        .case()
+        .when("run_id", "is", null)
+        .then("retrying")
+        .else("failed")
+        .end() as unknown as WakeStatus,
       error,
       worker_id: null,
       lease_until: null,

@@ -20,7 +20,8 @@ export function App({ linkToken }: { linkToken: string | undefined }) {
       </main>
     );
   }
-  if (session.status === "signed-out") return <SignIn {...(session.error ? { error: session.error } : {})} onSubmit={(t) => void signIn(t)} />;
+  if (session.status === "signed-out")
+    return <SignIn {...(session.error ? { error: session.error } : {})} onSubmit={(t) => void signIn(t)} />;
   return (
     <>
       <header class="top">

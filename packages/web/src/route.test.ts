@@ -16,6 +16,7 @@ describe("routes", () => {
   });
 
   it("sends anything unknown to the companies list", () => {
-    for (const hash of ["", "#", "#/nope", "#/companies/a b", "#/companies/c1/secret", "#token=x"]) expect(parseRoute(hash)).toEqual({ page: "companies" });
+    for (const hash of ["", "#", "#/nope", "#/companies/a b", "#/companies/c1/secret", "#token=x"])
+      expect(parseRoute(hash)).toEqual({ page: "companies" });
   });
 });

@@ -15,8 +15,10 @@ const ID = "[A-Za-z0-9_-]+";
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, "");
   let m: RegExpExecArray | null;
-  if ((m = new RegExp(`^/companies/(${ID})/runs/(${ID})$`).exec(path))) return { page: "run", companyId: m[1]!, runId: m[2]! };
-  if ((m = new RegExp(`^/companies/(${ID})(?:/(${COMPANY_TABS.join("|")}))?$`).exec(path))) return { page: "company", companyId: m[1]!, tab: (m[2] as CompanyTab | undefined) ?? "overview" };
+  if ((m = new RegExp(`^/companies/(${ID})/runs/(${ID})$`).exec(path)))
+    return { page: "run", companyId: m[1]!, runId: m[2]! };
+  if ((m = new RegExp(`^/companies/(${ID})(?:/(${COMPANY_TABS.join("|")}))?$`).exec(path)))
+    return { page: "company", companyId: m[1]!, tab: (m[2] as CompanyTab | undefined) ?? "overview" };
   if (path === "/eval") return { page: "eval" };
   return { page: "companies" };
 }
@@ -26,7 +28,9 @@ export function href(route: Route): string {
     case "companies":
       return "#/";
     case "company":
-      return route.tab === "overview" ? `#/companies/${route.companyId}` : `#/companies/${route.companyId}/${route.tab}`;
+      return route.tab === "overview"
+        ? `#/companies/${route.companyId}`
+        : `#/companies/${route.companyId}/${route.tab}`;
     case "run":
       return `#/companies/${route.companyId}/runs/${route.runId}`;
     case "eval":

@@ -38,7 +38,14 @@ function arrayIterator<T>(items: readonly T[]): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator]() {
       let i = 0;
-      return { next: () => Promise.resolve(i < items.length ? { value: items[i++] as T, done: false } : { value: undefined as T, done: true }) };
+      return {
+        next: () =>
+          Promise.resolve(
+            i < items.length
+              ? { value: items[i++] as T, done: false }
+              : { value: undefined as T, done: true },
+          ),
+      };
     },
   };
 }
@@ -89,14 +96,21 @@ function shapeFigures(shape: string, m: { floor: Sample; generator: Sample; queu
     { label: `${shape}: queue ÷ bare async iterator`, value: m.queue.ms / m.generator.ms, unit: "× time" },
     { label: `${shape}: queue ÷ floor`, value: m.queue.ms / m.floor.ms, unit: "× time" },
     { label: `${shape}: queue allocation`, value: m.queue.allocatedBytes / EVENTS, unit: "bytes/event" },
-    { label: `${shape}: bare async iterator allocation`, value: m.generator.allocatedBytes / EVENTS, unit: "bytes/event" },
+    {
+      label: `${shape}: bare async iterator allocation`,
+      value: m.generator.allocatedBytes / EVENTS,
+      unit: "bytes/event",
+    },
     { label: `${shape}: floor allocation`, value: m.floor.allocatedBytes / EVENTS, unit: "bytes/event" },
   ];
 }
 
 function target(shape: string, m: { generator: Sample; queue: Sample }): BenchTarget {
   const ratio = m.queue.ms / m.generator.ms;
-  return { description: `${shape}: event queue ≤ ${Math.round((TARGET_RATIO - 1) * 100)}% over a bare async iterator on the same stream (${ratio.toFixed(3)}×)`, pass: ratio <= TARGET_RATIO };
+  return {
+    description: `${shape}: event queue ≤ ${Math.round((TARGET_RATIO - 1) * 100)}% over a bare async iterator on the same stream (${ratio.toFixed(3)}×)`,
+    pass: ratio <= TARGET_RATIO,
+  };
 }
 
 export const eventQueueBench: Benchmark = {
@@ -105,8 +119,16 @@ export const eventQueueBench: Benchmark = {
   async run() {
     const events = buildEvents(EVENTS);
     const floor = () => consume(arrayIterator(events));
-    const burst = await measureVariants({ floor, generator: () => consume(generatorBurst(events)), queue: () => queueBurst(events) });
-    const live = await measureVariants({ floor, generator: () => consume(generatorLive(events)), queue: () => queueLive(events) });
+    const burst = await measureVariants({
+      floor,
+      generator: () => consume(generatorBurst(events)),
+      queue: () => queueBurst(events),
+    });
+    const live = await measureVariants({
+      floor,
+      generator: () => consume(generatorLive(events)),
+      queue: () => queueLive(events),
+    });
     if (sink === 0) throw new Error("benchmark work was optimised away");
     return {
       figures: [...shapeFigures("burst", burst), ...shapeFigures("live hand-off", live)],

@@ -22,14 +22,20 @@ export async function sample(work: () => Promise<void> | void): Promise<Sample> 
   const ms = performance.now() - start;
   const after = process.memoryUsage().heapUsed;
   const { statistics } = profiler.stop();
-  const reclaimed = statistics.reduce((sum, gc) => sum + Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize), 0);
+  const reclaimed = statistics.reduce(
+    (sum, gc) =>
+      sum + Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize),
+    0,
+  );
   return { ms, allocatedBytes: Math.max(0, after - before + reclaimed) };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export type Work = () => Promise<void> | void;
@@ -39,7 +45,10 @@ export type Work = () => Promise<void> | void;
  * them alike) after one warm-up each. Time is the best round (the run least disturbed by other
  * processes); allocation is the median round.
  */
-export async function measureVariants<K extends string>(variants: Record<K, Work>, rounds = 15): Promise<Record<K, Sample>> {
+export async function measureVariants<K extends string>(
+  variants: Record<K, Work>,
+  rounds = 15,
+): Promise<Record<K, Sample>> {
   const names = Object.keys(variants) as K[];
   for (const name of names) await variants[name]();
   const samples = Object.fromEntries(names.map((n) => [n, [] as Sample[]])) as Record<K, Sample[]>;
@@ -50,7 +59,15 @@ export async function measureVariants<K extends string>(variants: Record<K, Work
       samples[name].push(await sample(variants[name]));
     }
   }
-  return Object.fromEntries(names.map((n) => [n, { ms: Math.min(...samples[n].map((s) => s.ms)), allocatedBytes: median(samples[n].map((s) => s.allocatedBytes)) }])) as Record<K, Sample>;
+  return Object.fromEntries(
+    names.map((n) => [
+      n,
+      {
+        ms: Math.min(...samples[n].map((s) => s.ms)),
+        allocatedBytes: median(samples[n].map((s) => s.allocatedBytes)),
+      },
+    ]),
+  ) as Record<K, Sample>;
 }
 
 export interface Comparison {

@@ -3,7 +3,19 @@
 // volatile-content check; the prefix check (string comparison, tool list, one hash per segment as
 // sent) = a bare comparison of the system prompt. Both run once per session / per model call,
 // never per event.
-import { buildAgentPrompt, companyTools, contactsSegment, createCompany, hireAgent, hostRuntimeSegment, loadCompanyState, MEMORY_RULES, HARNESS_PRESETS, CEO_PRODUCT_APPEND, MODE_DOCUMENTS } from "@cadre/company";
+import {
+  buildAgentPrompt,
+  companyTools,
+  contactsSegment,
+  createCompany,
+  hireAgent,
+  hostRuntimeSegment,
+  loadCompanyState,
+  MEMORY_RULES,
+  HARNESS_PRESETS,
+  CEO_PRODUCT_APPEND,
+  MODE_DOCUMENTS,
+} from "@cadre/company";
 import { OFFLINE_MODEL_ID, StablePrefixGuard } from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { compare } from "./measure.js";
@@ -15,14 +27,26 @@ const MEMORY = "- goals.md: the company goal in my words\n- market.md: logistics
 
 export const promptAssemblyBench: Benchmark = {
   name: "prompt-assembly",
-  description: "system-prompt assembly (hash, offsets, volatile check) and the per-call stable-prefix check vs plain baselines",
+  description:
+    "system-prompt assembly (hash, offsets, volatile check) and the per-call stable-prefix check vs plain baselines",
   async run() {
     const store = await openStore({ memory: true });
     try {
-      const company = await createCompany(store, { name: "Northwind Robotics", goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies." });
+      const company = await createCompany(store, {
+        name: "Northwind Robotics",
+        goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
+      });
       const ceoId = (await loadCompanyState(store, company.id)).ceo.id;
-      for (const [name, role] of [["CTO", "Chief Technology Officer"], ["CFO", "Chief Financial Officer"], ["CMO", "Chief Marketing Officer"]] as const) {
-        await hireAgent(store, { companyId: company.id, agentId: ceoId, via: "tool", runId: null }, { name, role, description: `Leads as ${role}.`, connectorId: "offline", model: OFFLINE_MODEL_ID });
+      for (const [name, role] of [
+        ["CTO", "Chief Technology Officer"],
+        ["CFO", "Chief Financial Officer"],
+        ["CMO", "Chief Marketing Officer"],
+      ] as const) {
+        await hireAgent(
+          store,
+          { companyId: company.id, agentId: ceoId, via: "tool", runId: null },
+          { name, role, description: `Leads as ${role}.`, connectorId: "offline", model: OFFLINE_MODEL_ID },
+        );
       }
       const state = await loadCompanyState(store, company.id);
       const agent = state.ceo;
@@ -31,7 +55,14 @@ export const promptAssemblyBench: Benchmark = {
       const assemble = await compare(
         () => {
           for (let i = 0; i < BUILDS; i++) {
-            const text = [HARNESS_PRESETS.pi, `${CEO_PRODUCT_APPEND}\n\n${MODE_DOCUMENTS[state.mode]}`, MEMORY_RULES, contactsSegment(state, agent), hostRuntimeSegment(state, agent, state.mode), `## MEMORY.md\n${MEMORY.trim()}`].join("\n\n");
+            const text = [
+              HARNESS_PRESETS.pi,
+              `${CEO_PRODUCT_APPEND}\n\n${MODE_DOCUMENTS[state.mode]}`,
+              MEMORY_RULES,
+              contactsSegment(state, agent),
+              hostRuntimeSegment(state, agent, state.mode),
+              `## MEMORY.md\n${MEMORY.trim()}`,
+            ].join("\n\n");
             sink += text.length;
           }
         },
@@ -40,7 +71,12 @@ export const promptAssemblyBench: Benchmark = {
         },
       );
       const prompt = buildAgentPrompt(input);
-      const tools = companyTools(store, { companyId: company.id, agentId: agent.id, via: "tool", runId: null });
+      const tools = companyTools(store, {
+        companyId: company.id,
+        agentId: agent.id,
+        via: "tool",
+        runId: null,
+      });
       const guard = new StablePrefixGuard(prompt.segments);
       guard.check(prompt.systemPrompt, tools);
       // Worst case for the check: an equal but distinct string (a full byte comparison) and a new tools array.
@@ -56,14 +92,42 @@ export const promptAssemblyBench: Benchmark = {
       if (sink === 0) throw new Error("benchmark work was optimised away");
       return {
         figures: [
-          { label: "assembly: buildAgentPrompt", value: BUILDS / (assemble.candidate.ms / 1000), unit: "prompts/s" },
-          { label: "assembly: plain render + join", value: BUILDS / (assemble.baseline.ms / 1000), unit: "prompts/s" },
+          {
+            label: "assembly: buildAgentPrompt",
+            value: BUILDS / (assemble.candidate.ms / 1000),
+            unit: "prompts/s",
+          },
+          {
+            label: "assembly: plain render + join",
+            value: BUILDS / (assemble.baseline.ms / 1000),
+            unit: "prompts/s",
+          },
           { label: "assembly: time ÷ plain", value: assemble.timeRatio, unit: "×" },
-          { label: "assembly: allocation", value: assemble.candidate.allocatedBytes / BUILDS, unit: "bytes/prompt" },
-          { label: "assembly: plain allocation", value: assemble.baseline.allocatedBytes / BUILDS, unit: "bytes/prompt" },
-          { label: "prefix check per model call", value: (check.candidate.ms * 1000) / CHECKS, unit: "µs/call" },
-          { label: "prefix check: bare comparison of the system prompt", value: (check.baseline.ms * 1000) / CHECKS, unit: "µs/call" },
-          { label: "prefix check allocation", value: check.candidate.allocatedBytes / CHECKS, unit: "bytes/call" },
+          {
+            label: "assembly: allocation",
+            value: assemble.candidate.allocatedBytes / BUILDS,
+            unit: "bytes/prompt",
+          },
+          {
+            label: "assembly: plain allocation",
+            value: assemble.baseline.allocatedBytes / BUILDS,
+            unit: "bytes/prompt",
+          },
+          {
+            label: "prefix check per model call",
+            value: (check.candidate.ms * 1000) / CHECKS,
+            unit: "µs/call",
+          },
+          {
+            label: "prefix check: bare comparison of the system prompt",
+            value: (check.baseline.ms * 1000) / CHECKS,
+            unit: "µs/call",
+          },
+          {
+            label: "prefix check allocation",
+            value: check.candidate.allocatedBytes / CHECKS,
+            unit: "bytes/call",
+          },
         ],
       };
     } finally {

@@ -29,4 +29,10 @@ export interface Benchmark {
   run(): Promise<BenchResult>;
 }
 
-export const BENCHMARKS: Benchmark[] = [eventQueueBench, promptAssemblyBench, translatorsBench, serverBench, workersBench];
+export const BENCHMARKS: Benchmark[] = [
+  eventQueueBench,
+  promptAssemblyBench,
+  translatorsBench,
+  serverBench,
+  workersBench,
+];

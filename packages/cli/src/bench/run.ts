@@ -10,11 +10,16 @@ function format(value: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { only: { type: "string" }, json: { type: "boolean" } }, strict: true });
+  const { values } = parseArgs({
+    options: { only: { type: "string" }, json: { type: "boolean" } },
+    strict: true,
+  });
   const only = values.only?.split(",").map((s) => s.trim());
   const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
   if (unknown.length > 0) {
-    process.stderr.write(`bench: unknown benchmark(s) ${unknown.join(", ")}; registered: ${BENCHMARKS.map((b) => b.name).join(", ")}\n`);
+    process.stderr.write(
+      `bench: unknown benchmark(s) ${unknown.join(", ")}; registered: ${BENCHMARKS.map((b) => b.name).join(", ")}\n`,
+    );
     return 2;
   }
   const results: Array<{ name: string } & BenchResult> = [];
@@ -22,8 +27,10 @@ async function main(): Promise<number> {
   for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
     process.stdout.write(`\n${bench.name} — ${bench.description}\n`);
     const result = await bench.run();
-    for (const f of result.figures) process.stdout.write(`  ${f.label.padEnd(48)} ${format(f.value).padStart(14)} ${f.unit}\n`);
-    for (const t of result.targets ?? []) process.stdout.write(`  target ${t.pass ? "✓" : "✗"} ${t.description}\n`);
+    for (const f of result.figures)
+      process.stdout.write(`  ${f.label.padEnd(48)} ${format(f.value).padStart(14)} ${f.unit}\n`);
+    for (const t of result.targets ?? [])
+      process.stdout.write(`  target ${t.pass ? "✓" : "✗"} ${t.description}\n`);
     results.push({ name: bench.name, ...result });
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ benchmarks: results })}\n`);

@@ -13,11 +13,15 @@ export const translatorsBench: Benchmark = {
         { label: `${r.format}: throughput`, value: r.mbPerSec, unit: "MB/s" },
         { label: `${r.format}: events`, value: r.eventsPerSec, unit: "events/s" },
         { label: `${r.format}: time ÷ JSON.parse`, value: r.ratioVsJsonParse, unit: "×" },
-        ...(r.ratioVsSdk !== undefined ? [{ label: `${r.format}: time ÷ SDK accumulator`, value: r.ratioVsSdk, unit: "×" }] : []),
+        ...(r.ratioVsSdk !== undefined
+          ? [{ label: `${r.format}: time ÷ SDK accumulator`, value: r.ratioVsSdk, unit: "×" }]
+          : []),
       ]),
       targets: results.flatMap((r) => [
         { description: `${r.format} within 2× of bare JSON.parse`, pass: r.ratioVsJsonParse <= 2 },
-        ...(r.ratioVsSdk !== undefined ? [{ description: `${r.format} at least as fast as the SDK accumulator`, pass: r.ratioVsSdk <= 1 }] : []),
+        ...(r.ratioVsSdk !== undefined
+          ? [{ description: `${r.format} at least as fast as the SDK accumulator`, pass: r.ratioVsSdk <= 1 }]
+          : []),
       ]),
     };
   },

@@ -6,7 +6,14 @@
 import { mkdir, writeFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildSession, companyTools, createCompany, createSession, loadCompanyState } from "@cadre/company";
-import { cacheHitRate, firstDifferingByte, type ModelCallPrefix, serialiseRequest, theoreticalMaxHitRate, type Usage } from "@cadre/core";
+import {
+  cacheHitRate,
+  firstDifferingByte,
+  type ModelCallPrefix,
+  serialiseRequest,
+  theoreticalMaxHitRate,
+  type Usage,
+} from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { cacheReportScript, REPLY_ONLY } from "./script.js";
 
@@ -41,15 +48,27 @@ export interface CacheScenarioOptions {
 export async function runCacheScenario(options: CacheScenarioOptions): Promise<CacheScenarioResult> {
   const store = await openStore({ memory: true });
   try {
-    const company = await createCompany(store, { name: "Northwind Robotics", goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies." });
+    const company = await createCompany(store, {
+      name: "Northwind Robotics",
+      goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
+    });
     const state = await loadCompanyState(store, company.id);
     const ceo = state.ceo;
     const memoryPath = join(options.workDir, "agents", ceo.id, "MEMORY.md");
     await mkdir(join(options.workDir, "agents", ceo.id), { recursive: true });
-    await writeFile(memoryPath, "- goals.md: the company goal in my words\n- market.md: logistics customers to call first\n");
+    await writeFile(
+      memoryPath,
+      "- goals.md: the company goal in my words\n- market.md: logistics customers to call first\n",
+    );
     const memoryIndex = await readFile(memoryPath, "utf8"); // the snapshot, taken at session start
     const runId = "run_cache_report";
-    const build = buildSession({ state, agent: ceo, mode: state.mode, memoryIndex, tools: companyTools(store, { companyId: company.id, agentId: ceo.id, via: "tool", runId }) });
+    const build = buildSession({
+      state,
+      agent: ceo,
+      mode: state.mode,
+      memoryIndex,
+      tools: companyTools(store, { companyId: company.id, agentId: ceo.id, via: "tool", runId }),
+    });
 
     const requests: string[][] = [];
     const prefixes: ModelCallPrefix[] = [];
@@ -70,7 +89,8 @@ export async function runCacheScenario(options: CacheScenarioOptions): Promise<C
 
     const usages: Usage[] = [];
     const notesBefore = new Map<number, string[]>([[1, ["cold start"]]]);
-    const note = (call: number, text: string) => notesBefore.set(call, [...(notesBefore.get(call) ?? []), text]);
+    const note = (call: number, text: string) =>
+      notesBefore.set(call, [...(notesBefore.get(call) ?? []), text]);
     let exchange = 0;
     let rewound = false;
     let memoryEdited = false;
@@ -83,11 +103,15 @@ export async function runCacheScenario(options: CacheScenarioOptions): Promise<C
       for await (const event of session.send(prompt)) {
         if (event.type === "usage") usages.push(event.usage);
         if (event.type === "turn_end" || event.type === "tool_result") added++;
-        if (event.type === "error") throw new Error(`cache report: model call ${usages.length + 1} failed: ${event.message}`);
+        if (event.type === "error")
+          throw new Error(`cache report: model call ${usages.length + 1} failed: ${event.message}`);
       }
       const next = usages.length + 1;
       if (!memoryEdited && next > options.turns / 3) {
-        await writeFile(memoryPath, "- goals.md: the company goal in my words\n- market.md: logistics customers to call first\n- hires.md: who joined and why\n");
+        await writeFile(
+          memoryPath,
+          "- goals.md: the company goal in my words\n- market.md: logistics customers to call first\n- hires.md: who joined and why\n",
+        );
         memoryEdited = true;
         note(next, "MEMORY.md changed on disk (the session keeps its start snapshot)");
       }
@@ -104,14 +128,18 @@ export async function runCacheScenario(options: CacheScenarioOptions): Promise<C
       return {
         turn: i + 1,
         segmentHashes: { ...prefix.segmentHashes, tools: prefix.toolsHash },
-        firstDifferingByte: i === 0 ? null : firstDifferingByte((requests[i - 1] as string[]).join("\n"), request),
+        firstDifferingByte:
+          i === 0 ? null : firstDifferingByte((requests[i - 1] as string[]).join("\n"), request),
         hitRate: cacheHitRate(usage),
         usage,
         notes: notesBefore.get(i + 1) ?? [],
         requestBytes: Buffer.byteLength(request, "utf8"),
       };
     });
-    const total = usages.reduce((t, u) => ({ read: t.read + u.cacheRead, prompt: t.prompt + u.input + u.cacheRead + u.cacheWrite }), { read: 0, prompt: 0 });
+    const total = usages.reduce(
+      (t, u) => ({ read: t.read + u.cacheRead, prompt: t.prompt + u.input + u.cacheRead + u.cacheWrite }),
+      { read: 0, prompt: 0 },
+    );
     const reference = JSON.stringify(turns[0]?.segmentHashes);
     return {
       turns,

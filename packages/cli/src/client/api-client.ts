@@ -27,11 +27,16 @@ export class ApiClient {
     try {
       response = await fetch(`${this.target.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.target.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+        headers: {
+          authorization: `Bearer ${this.target.token}`,
+          ...(body ? { "content-type": "application/json" } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
     } catch (error) {
-      throw new Error(`cannot reach the Cadre API at ${this.target.url}: ${(error as Error).message}`, { cause: error });
+      throw new Error(`cannot reach the Cadre API at ${this.target.url}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const text = await response.text();
     let parsed: unknown;
@@ -41,8 +46,11 @@ export class ApiClient {
       parsed = undefined;
     }
     if (response.ok) return parsed as T;
-    const message = (parsed as { error?: { message?: string } } | undefined)?.error?.message ?? `${response.status} ${response.statusText}`;
-    if (response.status >= 400 && response.status < 500) throw new UserInputError(`the API refused ${method} ${path} (${response.status}): ${message}`);
+    const message =
+      (parsed as { error?: { message?: string } } | undefined)?.error?.message ??
+      `${response.status} ${response.statusText}`;
+    if (response.status >= 400 && response.status < 500)
+      throw new UserInputError(`the API refused ${method} ${path} (${response.status}): ${message}`);
     throw new Error(`the API failed on ${method} ${path} (${response.status}): ${message}`);
   }
 }

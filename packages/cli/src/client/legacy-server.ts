@@ -9,7 +9,8 @@ export const PROFILES: readonly PromptProfile[] = ["semantic", "legacy"];
 
 export function parseProfile(command: string, value: string | undefined): PromptProfile | undefined {
   if (value === undefined) return undefined;
-  if (!(PROFILES as readonly string[]).includes(value)) throw new UsageError(`${command}: --profile must be one of ${PROFILES.join(", ")} (got "${value}")`);
+  if (!(PROFILES as readonly string[]).includes(value))
+    throw new UsageError(`${command}: --profile must be one of ${PROFILES.join(", ")} (got "${value}")`);
   return value as PromptProfile;
 }
 
@@ -23,7 +24,13 @@ export async function withProfile<T>(
   const company = agent && (await store.getCompany(agent.companyId));
   const effective = input.profile ?? (agent?.isCeo ? company?.settings.profile : undefined) ?? "semantic";
   if (effective !== "legacy") return wake(input.profile ? { profile: input.profile } : {});
-  const server = await startServer({ store, port: 0, dataDir: input.dataDir, env: io.env, log: (line) => io.err(`${line}\n`) });
+  const server = await startServer({
+    store,
+    port: 0,
+    dataDir: input.dataDir,
+    env: io.env,
+    log: (line) => io.err(`${line}\n`),
+  });
   io.out(`legacy profile: the API for this wake is served at ${server.url}\n`);
   try {
     return await wake({ profile: "legacy", apiUrl: server.url });

@@ -16,10 +16,24 @@ async function api(): Promise<{ url: string; paths: string[] }> {
   server = createServer((req, res) => {
     paths.push(`${req.method} ${req.url}`);
     res.setHeader("content-type", "application/json");
-    if (req.method === "GET" && req.url === "/api/agents/agt_1") return void res.end(JSON.stringify({ id: "agt_1", name: "CEO" }));
+    if (req.method === "GET" && req.url === "/api/agents/agt_1")
+      return void res.end(JSON.stringify({ id: "agt_1", name: "CEO" }));
     if (req.method === "POST" && req.url === "/api/agents/agt_1/wake") {
       res.statusCode = 202;
-      return void res.end(JSON.stringify({ runId: null, profile: null, trigger: null, mode: null, cue: null, cueTokens: null, via: "queue", wakeId: "wake_1", coalesced: false, status: "queued" }));
+      return void res.end(
+        JSON.stringify({
+          runId: null,
+          profile: null,
+          trigger: null,
+          mode: null,
+          cue: null,
+          cueTokens: null,
+          via: "queue",
+          wakeId: "wake_1",
+          coalesced: false,
+          status: "queued",
+        }),
+      );
     }
     res.statusCode = 404;
     res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
@@ -31,7 +45,12 @@ async function api(): Promise<{ url: string; paths: string[] }> {
 it("a wake the server queued (no run yet) is reported as queued, with its wake id, and no run is polled", async () => {
   const { url, paths } = await api();
   const out: string[] = [];
-  const io: CliIO = { out: (t) => void out.push(t), err: () => {}, env: {}, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: (t) => void out.push(t),
+    err: () => {},
+    env: {},
+    stdin: (async function* () {})(),
+  };
   expect(await remoteWake(new ApiClient({ url, token: "t" }), ["agt_1", "--json"], io)).toBe(0);
   expect(out.join("")).toMatch(/^wake wake_1 queued: no worker has started it yet/);
   expect(JSON.parse(out.at(-1)!)).toEqual({ wakeId: "wake_1", agentId: "agt_1", status: "queued" });

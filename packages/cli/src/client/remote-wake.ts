@@ -23,13 +23,22 @@ interface Started {
 }
 
 export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Promise<number> {
-  const options = { json: { type: "boolean" }, help: { type: "boolean", short: "h" }, trigger: { type: "string" }, seed: { type: "string" }, profile: { type: "string" } } as const;
+  const options = {
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+    trigger: { type: "string" },
+    seed: { type: "string" },
+    profile: { type: "string" },
+  } as const;
   const { values, positionals } = parse("wake", args, options, 1);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("wake: AGENT_ID is required (see `cadre agents list`)");
-  if (values.trigger && !(WAKE_TRIGGERS as readonly string[]).includes(values.trigger)) throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
-  if (values.seed !== undefined && !/^\d{1,9}$/.test(values.seed)) throw new UsageError("wake: --seed must be a whole number");
-  if (values.profile !== undefined && values.profile !== "legacy" && values.profile !== "semantic") throw new UsageError("wake: --profile must be legacy or semantic");
+  if (values.trigger && !(WAKE_TRIGGERS as readonly string[]).includes(values.trigger))
+    throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
+  if (values.seed !== undefined && !/^\d{1,9}$/.test(values.seed))
+    throw new UsageError("wake: --seed must be a whole number");
+  if (values.profile !== undefined && values.profile !== "legacy" && values.profile !== "semantic")
+    throw new UsageError("wake: --profile must be legacy or semantic");
   const agent = await api.get<AgentRow>(`/api/agents/${encodeURIComponent(agentId)}`);
   const started = await api.post<Started>(`/api/agents/${encodeURIComponent(agentId)}/wake`, {
     ...(values.trigger ? { trigger: values.trigger } : {}),
@@ -38,17 +47,24 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   });
   if (started.runId === null) {
     // Nothing to follow yet: the wake waits in the queue for a worker (PostgreSQL installations).
-    io.out(`wake ${started.wakeId ?? "?"} queued: no worker has started it yet; its run appears in the dashboard and \`cadre agents list\` once one does (start one with \`cadre worker\`)\n`);
-    if (values.json) io.out(`${JSON.stringify({ wakeId: started.wakeId ?? null, agentId, status: "queued" })}\n`);
+    io.out(
+      `wake ${started.wakeId ?? "?"} queued: no worker has started it yet; its run appears in the dashboard and \`cadre agents list\` once one does (start one with \`cadre worker\`)\n`,
+    );
+    if (values.json)
+      io.out(`${JSON.stringify({ wakeId: started.wakeId ?? null, agentId, status: "queued" })}\n`);
     return 0;
   }
   const runId = started.runId;
-  io.out(`run ${runId} — mode ${started.mode}, trigger ${started.trigger}, profile ${started.profile}\ncue "${started.cue}" (${started.cueTokens} tokens)\n`);
+  io.out(
+    `run ${runId} — mode ${started.mode}, trigger ${started.trigger}, profile ${started.profile}\ncue "${started.cue}" (${started.cueTokens} tokens)\n`,
+  );
   const render = createRenderer(io.out, agent.name);
   let after: number | undefined;
   let run: RunRow;
   for (;;) {
-    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(`/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`);
+    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(
+      `/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`,
+    );
     for (const e of page.events) {
       render(e.data as AgentEvent);
       after = e.id;
@@ -64,7 +80,9 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   io.out(`mode: ${started.mode} → ${modeAfter}\n`);
   if (values.json) {
     const usage = { ...run.usage, cacheHitRate: cacheHitRate(run.usage) };
-    io.out(`${JSON.stringify({ runId: run.id, agentId, terminal: run.status, modeBefore: started.mode, modeAfter, initialCue: { text: started.cue, tokens: started.cueTokens }, usage })}\n`);
+    io.out(
+      `${JSON.stringify({ runId: run.id, agentId, terminal: run.status, modeBefore: started.mode, modeAfter, initialCue: { text: started.cue, tokens: started.cueTokens }, usage })}\n`,
+    );
   }
   return run.status === "done" ? 0 : 1;
 }

@@ -19,7 +19,12 @@ afterEach(async () => {
 async function cli(env: Record<string, string>, ...argv: string[]) {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env,
+    stdin: (async function* () {})(),
+  };
   return { code: await main(argv, io), out, err };
 }
 
@@ -28,30 +33,77 @@ describe("--server", () => {
     expect((await cli({}, "agents", "list", "--server", server.url)).err).toMatch(/needs a token/);
     expect((await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "ftp://host")).code).toBe(2);
     expect((await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server")).code).toBe(2);
-    expect((await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "list", "--server", server.url, "--data", "/tmp/x")).err).toMatch(/--data has no meaning/);
+    expect(
+      (
+        await cli(
+          { CADRE_TOKEN: server.operatorToken },
+          "agents",
+          "list",
+          "--server",
+          server.url,
+          "--data",
+          "/tmp/x",
+        )
+      ).err,
+    ).toMatch(/--data has no meaning/);
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
     expect(demo.err).toMatch(/does not work with --server; these do: company show, agents list/);
   });
 
   it("MC-13 agents set-model goes through PATCH /api/agents/:id/model: its refusal is exit 2 naming the allowed models", async () => {
-    const a = (await (await fetch(`${server.url}/api/companies`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" }, body: JSON.stringify({ name: "M" }) })).json()) as { ceoAgentId: string };
-    const refused = await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "set-model", a.ceoAgentId, "claude-haiku-4-5-20251001", "--server", server.url);
+    const a = (await (
+      await fetch(`${server.url}/api/companies`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "M" }),
+      })
+    ).json()) as { ceoAgentId: string };
+    const refused = await cli(
+      { CADRE_TOKEN: server.operatorToken },
+      "agents",
+      "set-model",
+      a.ceoAgentId,
+      "claude-haiku-4-5-20251001",
+      "--server",
+      server.url,
+    );
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('allowed on connector "offline": offline-scripted-1');
-    const same = await cli({ CADRE_TOKEN: server.operatorToken }, "agents", "set-model", a.ceoAgentId, "offline-scripted-1", "--server", server.url);
+    const same = await cli(
+      { CADRE_TOKEN: server.operatorToken },
+      "agents",
+      "set-model",
+      a.ceoAgentId,
+      "offline-scripted-1",
+      "--server",
+      server.url,
+    );
     expect(same.code).toBe(0);
     expect(same.out).toMatch(/already runs offline-scripted-1; nothing changed/);
   });
 
   it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 1", async () => {
-    const bad = await cli({ CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" }, "company", "show", "--server", server.url);
+    const bad = await cli(
+      { CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" },
+      "company",
+      "show",
+      "--server",
+      server.url,
+    );
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/\(401\): the token is not valid/);
     const none = await cli({ CADRE_TOKEN: server.operatorToken }, "company", "show", "--server", server.url);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no company on/);
-    const missing = await cli({ CADRE_TOKEN: server.operatorToken }, "approvals", "approve", "apr_missing", "--server", server.url);
+    const missing = await cli(
+      { CADRE_TOKEN: server.operatorToken },
+      "approvals",
+      "approve",
+      "apr_missing",
+      "--server",
+      server.url,
+    );
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/404.*not found/);
     const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "http://127.0.0.1:9");
@@ -60,14 +112,33 @@ describe("--server", () => {
   });
 
   it("an agent token sees only its own company and cannot decide approvals", async () => {
-    const create = async (name: string) => (await fetch(`${server.url}/api/companies`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" }, body: JSON.stringify({ name }) })).json() as Promise<{ id: string; ceoAgentId: string }>;
+    const create = async (name: string) =>
+      (
+        await fetch(`${server.url}/api/companies`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ name }),
+        })
+      ).json() as Promise<{ id: string; ceoAgentId: string }>;
     const a = await create("A");
     await create("B");
-    const key = (await (await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, { method: "POST", headers: { authorization: `Bearer ${server.operatorToken}` } })).json()) as { token: string };
+    const key = (await (
+      await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.operatorToken}` },
+      })
+    ).json()) as { token: string };
     const show = await cli({ CADRE_TOKEN: key.token }, "company", "show", "--server", server.url, "--json");
     expect(show.code).toBe(0);
     expect(JSON.parse(show.out).company.id).toBe(a.id);
-    const decide = await cli({ CADRE_TOKEN: key.token }, "approvals", "approve", "apr_any", "--server", server.url);
+    const decide = await cli(
+      { CADRE_TOKEN: key.token },
+      "approvals",
+      "approve",
+      "apr_any",
+      "--server",
+      server.url,
+    );
     expect(decide.code).toBe(2);
     expect(decide.err).toMatch(/403/);
   });

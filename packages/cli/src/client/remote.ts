@@ -10,7 +10,13 @@ import { modelChangeLine } from "../commands/agents.js";
 import { STATUSES } from "../commands/approvals.js";
 import type { ModelChange } from "@cadre/company";
 
-export const REMOTE_COMMANDS = ["company show", "agents list", "agents set-model", "approvals list|approve|reject|revise", "wake"];
+export const REMOTE_COMMANDS = [
+  "company show",
+  "agents list",
+  "agents set-model",
+  "approvals list|approve|reject|revise",
+  "wake",
+];
 
 const OPTIONS = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 const DECISION_PATH = { approve: "approve", reject: "reject", revise: "request-revision" } as const;
@@ -31,11 +37,18 @@ interface ConnectorView {
 }
 
 /** The company named by --company, or the only one the token can see. */
-async function pickCompany(api: ApiClient, companyId: string | undefined, target: ServerTarget): Promise<CompanyView> {
+async function pickCompany(
+  api: ApiClient,
+  companyId: string | undefined,
+  target: ServerTarget,
+): Promise<CompanyView> {
   if (companyId) return api.get<CompanyView>(`/api/companies/${encodeURIComponent(companyId)}`);
   const companies = await api.get<CompanyRow[]>("/api/companies");
   if (companies.length === 0) throw new UsageError(`no company on ${target.url} yet`);
-  if (companies.length > 1) throw new UsageError(`${target.url} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`);
+  if (companies.length > 1)
+    throw new UsageError(
+      `${target.url} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`,
+    );
   return api.get<CompanyView>(`/api/companies/${(companies[0] as CompanyRow).id}`);
 }
 
@@ -43,32 +56,59 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
   const { values } = parse("company show", args, { ...OPTIONS, company: { type: "string" } });
   const company = await pickCompany(api, values.company, target);
   const base = `/api/companies/${company.id}`;
-  const [connectors, agents, approvals] = await Promise.all([api.get<ConnectorView[]>(`${base}/connectors`), api.get<AgentRow[]>(`${base}/agents?status=active`), api.get<ApprovalRow[]>(`${base}/approvals`)]);
+  const [connectors, agents, approvals] = await Promise.all([
+    api.get<ConnectorView[]>(`${base}/connectors`),
+    api.get<AgentRow[]>(`${base}/agents?status=active`),
+    api.get<ApprovalRow[]>(`${base}/approvals`),
+  ]);
   const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, ...row } = company;
   if (values.json) {
     const ceo = agents.find((a) => a.id === ceoAgentId);
-    io.out(`${JSON.stringify({ company: row, ceo, ceoMode, ceoModeReason, toolsInMode, connectors, agents, approvals })}\n`);
+    io.out(
+      `${JSON.stringify({ company: row, ceo, ceoMode, ceoModeReason, toolsInMode, connectors, agents, approvals })}\n`,
+    );
     return 0;
   }
   io.out(`${company.name} (${company.id}) — via ${target.url}\n  goal: ${company.goal || "(none)"}\n`);
-  io.out(`  CEO mode: ${ceoMode} — ${ceoModeReason}\n  tools in this mode: ${toolsInMode.join(", ") || "none"}\n`);
-  io.out(`  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`);
+  io.out(
+    `  CEO mode: ${ceoMode} — ${ceoModeReason}\n  tools in this mode: ${toolsInMode.join(", ") || "none"}\n`,
+  );
+  io.out(
+    `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`,
+  );
   io.out(`connectors\n`);
-  for (const c of connectors) io.out(`  ${c.id} (${c.kind}) ${c.ready ? "ready" : `NOT READY: ${c.missing}`} — models ${c.enabledModels.join(", ")}\n`);
+  for (const c of connectors)
+    io.out(
+      `  ${c.id} (${c.kind}) ${c.ready ? "ready" : `NOT READY: ${c.missing}`} — models ${c.enabledModels.join(", ")}\n`,
+    );
   io.out(`team (${agents.length} active)\n`);
-  for (const a of agents) io.out(`  ${a.id}  ${a.name} — ${a.role}${a.department ? `, ${a.department}` : ""} on ${a.connectorId}/${a.model} (via ${a.via})\n`);
+  for (const a of agents)
+    io.out(
+      `  ${a.id}  ${a.name} — ${a.role}${a.department ? `, ${a.department}` : ""} on ${a.connectorId}/${a.model} (via ${a.via})\n`,
+    );
   io.out(`approvals (${approvals.length})\n`);
-  for (const a of approvals) io.out(`  ${a.id}  ${a.type} "${a.title}" — ${a.status}${a.decisionNote ? ` (note: ${a.decisionNote})` : ""}\n`);
+  for (const a of approvals)
+    io.out(
+      `  ${a.id}  ${a.type} "${a.title}" — ${a.status}${a.decisionNote ? ` (note: ${a.decisionNote})` : ""}\n`,
+    );
   return 0;
 }
 
 async function agentsList(api: ApiClient, args: string[], io: CliIO, target: ServerTarget): Promise<number> {
-  const { values } = parse("agents list", args, { ...OPTIONS, company: { type: "string" }, all: { type: "boolean" } });
+  const { values } = parse("agents list", args, {
+    ...OPTIONS,
+    company: { type: "string" },
+    all: { type: "boolean" },
+  });
   const company = await pickCompany(api, values.company, target);
-  const agents = await api.get<AgentRow[]>(`/api/companies/${company.id}/agents${values.all ? "" : "?status=active"}`);
-  if (values.json) return io.out(`${JSON.stringify(agents)}\n`), 0;
+  const agents = await api.get<AgentRow[]>(
+    `/api/companies/${company.id}/agents${values.all ? "" : "?status=active"}`,
+  );
+  if (values.json) return (io.out(`${JSON.stringify(agents)}\n`), 0);
   for (const a of agents) {
-    io.out(`${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`);
+    io.out(
+      `${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`,
+    );
   }
   return 0;
 }
@@ -83,31 +123,65 @@ async function agentsSetModel(api: ApiClient, args: string[], io: CliIO): Promis
   return 0;
 }
 
-async function approvals(api: ApiClient, sub: string | undefined, args: string[], io: CliIO, target: ServerTarget): Promise<number> {
+async function approvals(
+  api: ApiClient,
+  sub: string | undefined,
+  args: string[],
+  io: CliIO,
+  target: ServerTarget,
+): Promise<number> {
   if (sub === "list") {
-    const { values } = parse("approvals list", args, { ...OPTIONS, company: { type: "string" }, status: { type: "string" } });
+    const { values } = parse("approvals list", args, {
+      ...OPTIONS,
+      company: { type: "string" },
+      status: { type: "string" },
+    });
     const status = values.status as (typeof STATUSES)[number] | undefined;
-    if (status && !STATUSES.includes(status)) throw new UsageError(`approvals list: --status must be one of ${STATUSES.join(", ")}`);
+    if (status && !STATUSES.includes(status))
+      throw new UsageError(`approvals list: --status must be one of ${STATUSES.join(", ")}`);
     const company = await pickCompany(api, values.company, target);
-    const list = await api.get<ApprovalRow[]>(`/api/companies/${company.id}/approvals${status ? `?status=${status}` : ""}`);
-    if (values.json) return io.out(`${JSON.stringify(list)}\n`), 0;
+    const list = await api.get<ApprovalRow[]>(
+      `/api/companies/${company.id}/approvals${status ? `?status=${status}` : ""}`,
+    );
+    if (values.json) return (io.out(`${JSON.stringify(list)}\n`), 0);
     if (list.length === 0) io.out("no approvals\n");
-    for (const a of list) io.out(`${a.id}  ${a.type}  ${a.status.padEnd(18)} "${a.title}" (via ${a.via})${a.decisionNote ? ` note: ${a.decisionNote}` : ""}\n`);
+    for (const a of list)
+      io.out(
+        `${a.id}  ${a.type}  ${a.status.padEnd(18)} "${a.title}" (via ${a.via})${a.decisionNote ? ` note: ${a.decisionNote}` : ""}\n`,
+      );
     return 0;
   }
-  if (sub !== "approve" && sub !== "reject" && sub !== "revise") throw new UsageError(`approvals: unknown subcommand "${sub ?? ""}"; use list, approve, reject or revise`);
-  const { values, positionals } = parse(`approvals ${sub}`, args, { ...OPTIONS, note: { type: "string" } }, 1);
+  if (sub !== "approve" && sub !== "reject" && sub !== "revise")
+    throw new UsageError(`approvals: unknown subcommand "${sub ?? ""}"; use list, approve, reject or revise`);
+  const { values, positionals } = parse(
+    `approvals ${sub}`,
+    args,
+    { ...OPTIONS, note: { type: "string" } },
+    1,
+  );
   const id = positionals[0];
-  if (!id) throw new UsageError(`approvals ${sub}: the approval ID is required (see \`cadre approvals list\`)`);
-  const result = await api.post<{ approval: ApprovalRow; modeBefore: string; modeAfter: string }>(`/api/approvals/${encodeURIComponent(id)}/${DECISION_PATH[sub]}`, values.note !== undefined ? { note: values.note } : {});
-  if (values.json) return io.out(`${JSON.stringify(result)}\n`), 0;
-  io.out(`${result.approval.id} is now ${result.approval.status}${result.approval.decisionNote ? ` (note: ${result.approval.decisionNote})` : ""}\n`);
+  if (!id)
+    throw new UsageError(`approvals ${sub}: the approval ID is required (see \`cadre approvals list\`)`);
+  const result = await api.post<{ approval: ApprovalRow; modeBefore: string; modeAfter: string }>(
+    `/api/approvals/${encodeURIComponent(id)}/${DECISION_PATH[sub]}`,
+    values.note !== undefined ? { note: values.note } : {},
+  );
+  if (values.json) return (io.out(`${JSON.stringify(result)}\n`), 0);
+  io.out(
+    `${result.approval.id} is now ${result.approval.status}${result.approval.decisionNote ? ` (note: ${result.approval.decisionNote})` : ""}\n`,
+  );
   io.out(`CEO mode: ${result.modeBefore} → ${result.modeAfter}\n`);
   return 0;
 }
 
-export async function remoteCommand(name: string, args: string[], io: CliIO, target: ServerTarget): Promise<number> {
-  if (args.includes("--data") || args.some((a) => a.startsWith("--data="))) throw new UsageError(`${name}: --data has no meaning with --server (the server keeps its own data)`);
+export async function remoteCommand(
+  name: string,
+  args: string[],
+  io: CliIO,
+  target: ServerTarget,
+): Promise<number> {
+  if (args.includes("--data") || args.some((a) => a.startsWith("--data=")))
+    throw new UsageError(`${name}: --data has no meaning with --server (the server keeps its own data)`);
   const api = new ApiClient(target);
   const [sub, ...rest] = args;
   if (name === "company" && sub === "show") return companyShow(api, rest, io, target);
@@ -115,5 +189,7 @@ export async function remoteCommand(name: string, args: string[], io: CliIO, tar
   if (name === "agents" && sub === "set-model") return agentsSetModel(api, rest, io);
   if (name === "approvals") return approvals(api, sub, rest, io, target);
   if (name === "wake") return remoteWake(api, args, io);
-  throw new UsageError(`${name}${sub && !sub.startsWith("-") ? ` ${sub}` : ""} does not work with --server; these do: ${REMOTE_COMMANDS.join(", ")}`);
+  throw new UsageError(
+    `${name}${sub && !sub.startsWith("-") ? ` ${sub}` : ""} does not work with --server; these do: ${REMOTE_COMMANDS.join(", ")}`,
+  );
 }

@@ -11,7 +11,13 @@ import type { CliIO } from "../io.js";
 import { main } from "../main.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", CADRE_OPERATOR_TOKEN: undefined, CADRE_TOKEN: undefined };
+const ENV = {
+  ...process.env,
+  ANTHROPIC_API_KEY: "",
+  OPENAI_API_KEY: "",
+  CADRE_OPERATOR_TOKEN: undefined,
+  CADRE_TOKEN: undefined,
+};
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -19,7 +25,8 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-serve-"));
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -32,7 +39,10 @@ interface Served {
 
 /** Starts `cadre serve` and resolves once it printed what it prints at start. */
 function serve(args: string[], env: NodeJS.ProcessEnv = ENV, expectedLines = 2): Promise<Served> {
-  const child = spawn("node", [BIN, "serve", "--data", dir, ...args], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("node", [BIN, "serve", "--data", dir, ...args], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let stderr = "";
@@ -42,22 +52,34 @@ function serve(args: string[], env: NodeJS.ProcessEnv = ENV, expectedLines = 2):
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       const lines = out.split("\n").filter((l) => l.length > 0);
-      if (lines.length >= expectedLines) resolve({ child, lines, url: (lines[0] ?? "").replace("listening on ", ""), exited });
+      if (lines.length >= expectedLines)
+        resolve({ child, lines, url: (lines[0] ?? "").replace("listening on ", ""), exited });
     });
-    void exited.then((code) => reject(new Error(`cadre serve exited (${code}) before it was ready: ${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`cadre serve exited (${code}) before it was ready: ${stderr}`)),
+    );
   });
 }
 
 async function cli(env: Record<string, string | undefined>, ...argv: string[]) {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: { ...ENV, ...env }, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: { ...ENV, ...env },
+    stdin: (async function* () {})(),
+  };
   const code = await main(argv, io);
   return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
 }
 
 async function post(url: string, token: string, path: string, body: unknown) {
-  const r = await fetch(`${url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json()) as any };
 }
 
@@ -70,19 +92,52 @@ describe("cadre serve", () => {
     const token = s.lines[1]!.slice("operator token: ".length);
     // The dashboard's sign-in link carries the token in the fragment.
     expect(s.lines[2]).toBe(`dashboard: ${s.url}/#token=${token}`);
-    const company = await post(s.url, token, "/api/companies", { name: "Northwind Robotics", goal: "Build warehouse robots." });
+    const company = await post(s.url, token, "/api/companies", {
+      name: "Northwind Robotics",
+      goal: "Build warehouse robots.",
+    });
     expect(company.status).toBe(201);
 
     const env = { CADRE_TOKEN: token };
-    const wake = await cli(env, "wake", company.body.ceoAgentId, "--server", s.url, "--trigger", "start_team_building", "--seed", "4", "--json");
+    const wake = await cli(
+      env,
+      "wake",
+      company.body.ceoAgentId,
+      "--server",
+      s.url,
+      "--trigger",
+      "start_team_building",
+      "--seed",
+      "4",
+      "--json",
+    );
     expect(wake.code).toBe(0);
     expect(wake.out).toMatch(/→ hire_agent \{"name":/);
-    expect(wake.json()).toMatchObject({ terminal: "done", modeBefore: "team-building", modeAfter: "awaiting-approval", initialCue: { tokens: expect.any(Number) } });
+    expect(wake.json()).toMatchObject({
+      terminal: "done",
+      modeBefore: "team-building",
+      modeAfter: "awaiting-approval",
+      initialCue: { tokens: expect.any(Number) },
+    });
     const agents = await cli(env, "agents", "list", "--server", s.url, "--json");
     expect((agents.json() as Array<{ via: string }>).length).toBeGreaterThanOrEqual(4);
-    const list = (await cli(env, "approvals", "list", "--server", s.url, "--json")).json() as Array<{ id: string; status: string }>;
+    const list = (await cli(env, "approvals", "list", "--server", s.url, "--json")).json() as Array<{
+      id: string;
+      status: string;
+    }>;
     expect(list.map((a) => a.status)).toEqual(["pending"]);
-    const approve = await cli({}, "approvals", "approve", list[0]!.id, "--note", "Ship it", "--server", s.url, "--token", token);
+    const approve = await cli(
+      {},
+      "approvals",
+      "approve",
+      list[0]!.id,
+      "--note",
+      "Ship it",
+      "--server",
+      s.url,
+      "--token",
+      token,
+    );
     expect(approve.code).toBe(0);
     expect(approve.out).toMatch(/awaiting-approval → operating/);
     const show = await cli(env, "company", "show", "--server", s.url, "--json");
@@ -98,8 +153,13 @@ describe("cadre serve", () => {
   it("takes its operator token from CADRE_OPERATOR_TOKEN and then does not print one", async () => {
     const s = await serve(["--port", "0"], { ...ENV, CADRE_OPERATOR_TOKEN: "my-own-operator-token-123" }, 2);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(s.lines).toEqual([expect.stringMatching(/^listening on /), `dashboard: ${s.url}/ (sign in with CADRE_OPERATOR_TOKEN)`]);
-    expect((await post(s.url, "my-own-operator-token-123", "/api/companies", { name: "A" })).status).toBe(201);
+    expect(s.lines).toEqual([
+      expect.stringMatching(/^listening on /),
+      `dashboard: ${s.url}/ (sign in with CADRE_OPERATOR_TOKEN)`,
+    ]);
+    expect((await post(s.url, "my-own-operator-token-123", "/api/companies", { name: "A" })).status).toBe(
+      201,
+    );
     expect((await post(s.url, "wrong-token-000000000000", "/api/companies", { name: "B" })).status).toBe(401);
     s.child.kill("SIGINT");
     expect(await s.exited).toBe(0);
@@ -110,8 +170,19 @@ describe("cadre serve", () => {
     const token = first.lines[1]!.slice("operator token: ".length);
     const company = await post(first.url, token, "/api/companies", { name: "Durable Co" });
     const acknowledged: string[] = [];
-    for (const [name, department] of [["CTO", "engineering"], ["CMO", "marketing"], ["CFO", "finance"]] as const) {
-      const hire = await post(first.url, token, `/api/companies/${company.body.id}/agents`, { name, role: name, description: "Leads.", connectorId: "offline", model: "offline-scripted-1", department });
+    for (const [name, department] of [
+      ["CTO", "engineering"],
+      ["CMO", "marketing"],
+      ["CFO", "finance"],
+    ] as const) {
+      const hire = await post(first.url, token, `/api/companies/${company.body.id}/agents`, {
+        name,
+        role: name,
+        description: "Leads.",
+        connectorId: "offline",
+        model: "offline-scripted-1",
+        department,
+      });
       expect(hire.status).toBe(201);
       acknowledged.push(hire.body.id);
     }
@@ -120,8 +191,12 @@ describe("cadre serve", () => {
     const second = await serve(["--port", "0"]);
     const token2 = second.lines[1]!.slice("operator token: ".length);
     expect(token2).not.toBe(token);
-    const agents = await fetch(`${second.url}/api/companies/${company.body.id}/agents`, { headers: { authorization: `Bearer ${token2}` } });
-    const ids = ((await agents.json()) as Array<{ id: string; isCeo: boolean }>).filter((a) => !a.isCeo).map((a) => a.id);
+    const agents = await fetch(`${second.url}/api/companies/${company.body.id}/agents`, {
+      headers: { authorization: `Bearer ${token2}` },
+    });
+    const ids = ((await agents.json()) as Array<{ id: string; isCeo: boolean }>)
+      .filter((a) => !a.isCeo)
+      .map((a) => a.id);
     expect(ids.sort()).toEqual(acknowledged.sort());
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
@@ -138,7 +213,10 @@ describe("cadre serve", () => {
     } finally {
       blocker.close();
     }
-    for (const bad of ["-1", "70000", "abc"]) expect((await cli({}, "serve", "--port", bad, "--data", dir)).code, bad).toBe(2);
-    expect((await cli({ CADRE_OPERATOR_TOKEN: "short" }, "serve", "--port", "0", "--data", dir)).code).toBe(2);
+    for (const bad of ["-1", "70000", "abc"])
+      expect((await cli({}, "serve", "--port", bad, "--data", dir)).code, bad).toBe(2);
+    expect((await cli({ CADRE_OPERATOR_TOKEN: "short" }, "serve", "--port", "0", "--data", dir)).code).toBe(
+      2,
+    );
   });
 });

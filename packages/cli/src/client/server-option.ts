@@ -30,8 +30,14 @@ export function splitServerOption(args: string[], env: NodeJS.ProcessEnv): Serve
   const server = take(args, "server");
   if (server.value === undefined) return { args, target: undefined };
   const token = take(server.rest, "token");
-  if (!/^https?:\/\/[^\s/]+(\/.*)?$/.test(server.value)) throw new UsageError(`--server must be the API's http(s) URL, e.g. http://127.0.0.1:7420 (got "${server.value}")`);
+  if (!/^https?:\/\/[^\s/]+(\/.*)?$/.test(server.value))
+    throw new UsageError(
+      `--server must be the API's http(s) URL, e.g. http://127.0.0.1:7420 (got "${server.value}")`,
+    );
   const value = token.value ?? env["CADRE_TOKEN"];
-  if (!value) throw new UsageError("--server needs a token: pass --token TOKEN or set CADRE_TOKEN (the operator token `cadre serve` printed, or an agent key)");
+  if (!value)
+    throw new UsageError(
+      "--server needs a token: pass --token TOKEN or set CADRE_TOKEN (the operator token `cadre serve` printed, or an agent key)",
+    );
   return { args: token.rest, target: { url: server.value.replace(/\/+$/, ""), token: value } };
 }

@@ -24,8 +24,28 @@ async function seed(): Promise<{ ceoId: string; writerId: string }> {
   const store = await openStore({ path: join(dir, "cadre.db") });
   try {
     const [ceo] = await store.listAgents(created.json().id as string);
-    await store.insertConnector({ companyId: ceo!.companyId, id: "anthropic", kind: "anthropic", label: "Anthropic", enabledModels: [SONNET, HAIKU], config: {} });
-    await store.insertAgent({ id: "agt_writer", companyId: ceo!.companyId, name: "Writer", role: "Writer", description: "Writes.", department: null, connectorId: "anthropic", model: SONNET, reportsTo: ceo!.id, isCeo: false, status: "active", via: "system" });
+    await store.insertConnector({
+      companyId: ceo!.companyId,
+      id: "anthropic",
+      kind: "anthropic",
+      label: "Anthropic",
+      enabledModels: [SONNET, HAIKU],
+      config: {},
+    });
+    await store.insertAgent({
+      id: "agt_writer",
+      companyId: ceo!.companyId,
+      name: "Writer",
+      role: "Writer",
+      description: "Writes.",
+      department: null,
+      connectorId: "anthropic",
+      model: SONNET,
+      reportsTo: ceo!.id,
+      isCeo: false,
+      status: "active",
+      via: "system",
+    });
     return { ceoId: ceo!.id, writerId: "agt_writer" };
   } finally {
     await store.close();
@@ -46,7 +66,9 @@ describe("cadre agents set-model (MC-13)", () => {
     const { writerId } = await seed();
     const r = await runCli(["agents", "set-model", writerId, HAIKU, "--data", dir]);
     expect(r.code).toBe(0);
-    expect(r.out).toBe(`Writer (agt_writer): ${SONNET} → ${HAIKU} on connector anthropic; its next wake starts on it\n`);
+    expect(r.out).toBe(
+      `Writer (agt_writer): ${SONNET} → ${HAIKU} on connector anthropic; its next wake starts on it\n`,
+    );
     expect(await modelOf(writerId)).toBe(HAIKU);
     const again = await runCli(["agents", "set-model", writerId, HAIKU, "--data", dir, "--json"]);
     expect(again.json()).toMatchObject({ changed: false, from: HAIKU, live: "no live session" });

@@ -21,11 +21,15 @@ ${DATABASE_HELP}`;
 
 export async function agentsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") return io.out(`${AGENTS_HELP}\n`), sub ? 0 : 2;
+  if (!sub || sub === "--help" || sub === "-h") return (io.out(`${AGENTS_HELP}\n`), sub ? 0 : 2);
   if (sub === "set-model") return setModel(rest, io);
   if (sub !== "list") throw new UsageError(`agents: unknown subcommand "${sub}"; use list or set-model`);
-  const { values } = parse("agents list", rest, { ...STORE_OPTIONS, company: { type: "string" }, all: { type: "boolean" } });
-  if (values.help) return io.out(`${AGENTS_HELP}\n`), 0;
+  const { values } = parse("agents list", rest, {
+    ...STORE_OPTIONS,
+    company: { type: "string" },
+    all: { type: "boolean" },
+  });
+  if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const { dataDir, store } = await openData(values, io.env);
   try {
     const company = await pickCompany(store, values.company, dataDir);
@@ -35,7 +39,9 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
       return 0;
     }
     for (const a of agents) {
-      io.out(`${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`);
+      io.out(
+        `${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`,
+      );
     }
     return 0;
   } finally {
@@ -47,15 +53,21 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
 export function modelChangeLine(change: ModelChange): string {
   const who = `${change.agent.name} (${change.agent.id})`;
   if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
-  const live = change.live === "no live session" ? "its next wake starts on it" : `its running session switched too (${change.live})`;
+  const live =
+    change.live === "no live session"
+      ? "its next wake starts on it"
+      : `its running session switched too (${change.live})`;
   return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${live}\n`;
 }
 
 async function setModel(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse("agents set-model", args, STORE_OPTIONS, 2);
-  if (values.help) return io.out(`${AGENTS_HELP}\n`), 0;
+  if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const [agentId, model] = positionals;
-  if (!agentId || !model) throw new UsageError("agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)");
+  if (!agentId || !model)
+    throw new UsageError(
+      "agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)",
+    );
   const { store } = await openData(values, io.env);
   try {
     // No live session in this process: the row changes, and the agent's next session routes to it.

@@ -18,14 +18,34 @@ describe("cadre cache-report", () => {
   it("--turns 30 --json: every stable segment identical on every call, session rate ≥ 97% of the theoretical max", async () => {
     const r = await cli("cache-report", "--turns", "30", "--json");
     expect(r.code).toBe(0);
-    const report = r.json() as { turns: Array<{ turn: number; segmentHashes: Record<string, string>; firstDifferingByte: number | null; hitRate: number }>; sessionHitRate: number; theoreticalMaxHitRate: number };
+    const report = r.json() as {
+      turns: Array<{
+        turn: number;
+        segmentHashes: Record<string, string>;
+        firstDifferingByte: number | null;
+        hitRate: number;
+      }>;
+      sessionHitRate: number;
+      theoreticalMaxHitRate: number;
+    };
     expect(Object.keys(report).sort()).toEqual(["sessionHitRate", "theoreticalMaxHitRate", "turns"]);
     expect(report.turns.map((t) => t.turn)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    for (const t of report.turns) expect(Object.keys(t).sort()).toEqual(["firstDifferingByte", "hitRate", "segmentHashes", "turn"]);
-    expect(Object.keys(report.turns[0]!.segmentHashes)).toEqual(["harness-preset", "product-append", "memory-rules", "contacts", "host-runtime", "memory-index", "tools"]);
+    for (const t of report.turns)
+      expect(Object.keys(t).sort()).toEqual(["firstDifferingByte", "hitRate", "segmentHashes", "turn"]);
+    expect(Object.keys(report.turns[0]!.segmentHashes)).toEqual([
+      "harness-preset",
+      "product-append",
+      "memory-rules",
+      "contacts",
+      "host-runtime",
+      "memory-index",
+      "tools",
+    ]);
     for (const t of report.turns) expect(t.segmentHashes).toEqual(report.turns[0]!.segmentHashes);
     expect(report.turns[0]).toMatchObject({ firstDifferingByte: null, hitRate: 0 });
-    expect(report.turns.slice(1).every((t) => typeof t.firstDifferingByte === "number" && t.hitRate > 0.5)).toBe(true);
+    expect(
+      report.turns.slice(1).every((t) => typeof t.firstDifferingByte === "number" && t.hitRate > 0.5),
+    ).toBe(true);
     expect(report.sessionHitRate).toBeGreaterThanOrEqual(0.97 * report.theoreticalMaxHitRate);
     // The rewind shows up as a request that differs inside the history, not at its end.
     expect(r.out).toMatch(/rewind: the last exchange \(\d+ messages\) dropped/);

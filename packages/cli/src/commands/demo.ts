@@ -1,7 +1,24 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
 import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
-import { CONNECTOR_KINDS, createCompany, loadCompanyState, preferredConnectorKind, readiness, defaultEnabledModels, usageOfRun, wakeAgent, type WakeResult } from "@cadre/company";
-import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, findModel, parseFaultList, summariseUsage } from "@cadre/core";
+import {
+  CONNECTOR_KINDS,
+  createCompany,
+  loadCompanyState,
+  preferredConnectorKind,
+  readiness,
+  defaultEnabledModels,
+  usageOfRun,
+  wakeAgent,
+  type WakeResult,
+} from "@cadre/company";
+import {
+  FAULT_DESCRIPTIONS,
+  FAULT_NAMES,
+  type FaultName,
+  findModel,
+  parseFaultList,
+  summariseUsage,
+} from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -34,7 +51,11 @@ export const DEMO_TEMPLATE = {
   goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
 };
 
-async function ensureCompany(store: Store, io: CliIO, connector: string | undefined): Promise<{ company: CompanyRow; created: boolean }> {
+async function ensureCompany(
+  store: Store,
+  io: CliIO,
+  connector: string | undefined,
+): Promise<{ company: CompanyRow; created: boolean }> {
   const existing = await store.listCompanies();
   if (existing.length > 0) {
     const company = existing[0] as CompanyRow;
@@ -42,10 +63,16 @@ async function ensureCompany(store: Store, io: CliIO, connector: string | undefi
     return { company, created: false };
   }
   const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
-  if (!CONNECTOR_KINDS.includes(kind)) throw new UsageError(`demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`);
+  if (!CONNECTOR_KINDS.includes(kind))
+    throw new UsageError(
+      `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
+    );
   if (kind !== "offline") {
     const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, io.env);
-    if (!state.ready) throw new UsageError(`demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`);
+    if (!state.ready)
+      throw new UsageError(
+        `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
+      );
   }
   const company = await createCompany(store, {
     ...DEMO_TEMPLATE,
@@ -56,66 +83,116 @@ async function ensureCompany(store: Store, io: CliIO, connector: string | undefi
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("demo", args, { ...STORE_OPTIONS, connector: { type: "string" }, seed: { type: "string" }, profile: { type: "string" }, faults: { type: "string" } });
+  const { values } = parse("demo", args, {
+    ...STORE_OPTIONS,
+    connector: { type: "string" },
+    seed: { type: "string" },
+    profile: { type: "string" },
+    faults: { type: "string" },
+  });
   if (values.help) {
     io.out(`${DEMO_HELP}\n`);
     return 0;
   }
   const seed = values.seed;
   const profile = parseProfile("demo", values.profile);
-  if (seed !== undefined && !/^\d{1,15}$/.test(seed)) throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
-  const faults: FaultName[] | undefined = values.faults === undefined ? undefined : parseFaultList(values.faults);
-  if (faults && values.connector !== undefined && values.connector !== "offline") throw new UsageError(`demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`);
+  if (seed !== undefined && !/^\d{1,15}$/.test(seed))
+    throw new UsageError(`demo: --seed must be a whole number (got "${seed}")`);
+  const faults: FaultName[] | undefined =
+    values.faults === undefined ? undefined : parseFaultList(values.faults);
+  if (faults && values.connector !== undefined && values.connector !== "offline")
+    throw new UsageError(
+      `demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`,
+    );
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
   try {
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
-    const { company, created } = await ensureCompany(store, io, values.connector ?? (faults ? "offline" : undefined));
+    const { company, created } = await ensureCompany(
+      store,
+      io,
+      values.connector ?? (faults ? "offline" : undefined),
+    );
     const before = await loadCompanyState(store, company.id);
     const connector = before.connectors.find((c) => c.id === before.ceo.connectorId);
-    if (faults && connector?.kind !== "offline") throw new UsageError(`demo: --faults rehearses failures on the offline connector only; this company's CEO runs on ${before.ceo.connectorId}`);
+    if (faults && connector?.kind !== "offline")
+      throw new UsageError(
+        `demo: --faults rehearses failures on the offline connector only; this company's CEO runs on ${before.ceo.connectorId}`,
+      );
     io.out(`cadre demo — data in ${dataDir}\n`);
-    io.out(`company   ${company.name} (${company.id})${created ? ", created from the built-in template" : ", reused"}\n`);
+    io.out(
+      `company   ${company.name} (${company.id})${created ? ", created from the built-in template" : ", reused"}\n`,
+    );
     io.out(`goal      ${company.goal}\n`);
-    io.out(`CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`);
+    io.out(
+      `CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`,
+    );
     io.out(`mode      ${before.mode} (${before.modeReason})\n`);
     const render = createRenderer(io.out, "CEO");
-    const result: WakeResult = await withProfile({ store, dataDir, io, agentId: before.ceo.id, profile }, (byProfile) => wakeAgent({
-      ...byProfile,
-      store,
-      agentId: before.ceo.id,
-      dataDir,
-      env: storeEnv(io.env, databaseUrl),
-      ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
-      ...(seed !== undefined ? { seed: Number(seed) } : {}),
-      ...(faults ? { faults } : {}),
-      onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
-      onEvent: render,
-    }));
+    const result: WakeResult = await withProfile(
+      { store, dataDir, io, agentId: before.ceo.id, profile },
+      (byProfile) =>
+        wakeAgent({
+          ...byProfile,
+          store,
+          agentId: before.ceo.id,
+          dataDir,
+          env: storeEnv(io.env, databaseUrl),
+          ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
+          ...(seed !== undefined ? { seed: Number(seed) } : {}),
+          ...(faults ? { faults } : {}),
+          onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
+          onEvent: render,
+        }),
+    );
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
     io.out(`\nSummary\n`);
     io.out(`  CEO mode   ${result.modeBefore} → ${result.modeAfter}\n`);
-    io.out(`  team       ${hires.length} hire(s): ${hires.map((a) => `${a.name} (${a.role}, via ${a.via})`).join("; ") || "none"}\n`);
+    io.out(
+      `  team       ${hires.length} hire(s): ${hires.map((a) => `${a.name} (${a.role}, via ${a.via})`).join("; ") || "none"}\n`,
+    );
     for (const a of approvals) io.out(`  approval   ${a.id} ${a.type} — ${a.status}\n`);
     const u = result.usage;
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
     const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
-    if (faults) io.out(`  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`);
+    if (faults)
+      io.out(
+        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+      );
     const pending = approvals.find((a) => a.status === "pending");
-    if (pending) io.out(`  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`);
+    if (pending)
+      io.out(
+        `  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`,
+      );
     if (values.json) {
       const line = {
         companyId: company.id,
         ceo: { agentId: before.ceo.id, connectorId: before.ceo.connectorId, model: before.ceo.model },
         ceoMode: result.modeAfter,
         initialCue: { text: result.cue, tokens: result.cueTokens },
-        hires: hires.map((a) => ({ agentId: a.id, name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
+        hires: hires.map((a) => ({
+          agentId: a.id,
+          name: a.name,
+          role: a.role,
+          department: a.department,
+          connectorId: a.connectorId,
+          model: a.model,
+          via: a.via,
+        })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
-        usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, cacheHitRate: summary.hitRate },
-        ...(faults ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers } : {}),
+        usage: {
+          inputTokens: u.inputTokens,
+          outputTokens: u.outputTokens,
+          cacheReadTokens: u.cacheReadTokens,
+          cacheWriteTokens: u.cacheWriteTokens,
+          cacheHitRate: summary.hitRate,
+        },
+        ...(faults
+          ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
+          : {}),
       };
       io.out(`${JSON.stringify(line)}\n`);
     }

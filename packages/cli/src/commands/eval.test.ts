@@ -22,21 +22,59 @@ describe("cadre eval", () => {
     const help = await cli("eval", "--help");
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/cadre eval record --profile P --out DIR/);
-    expect(help.out).toMatch(/no-hiring-instruction \[G4\]: the team-building mode document drops its hiring instruction/);
+    expect(help.out).toMatch(
+      /no-hiring-instruction \[G4\]: the team-building mode document drops its hiring instruction/,
+    );
     expect(help.out).toMatch(/--cassettes MODE +off \| record \| replay/);
-    const strayDir = await cli("eval", "run", "--profile", "semantic", "--baseline", dir, "--cassettes-dir", dir);
-    expect(strayDir).toMatchObject({ code: 2, err: expect.stringMatching(/eval run: --cassettes-dir needs --cassettes record or --cassettes replay/) });
-    const badMode = await cli("eval", "record", "--profile", "semantic", "--out", join(dir, "x"), "--cassettes", "yes");
-    expect(badMode).toMatchObject({ code: 2, err: expect.stringMatching(/--cassettes must be one of off, record, replay \(got "yes"\)/) });
+    const strayDir = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--baseline",
+      dir,
+      "--cassettes-dir",
+      dir,
+    );
+    expect(strayDir).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/eval run: --cassettes-dir needs --cassettes record or --cassettes replay/),
+    });
+    const badMode = await cli(
+      "eval",
+      "record",
+      "--profile",
+      "semantic",
+      "--out",
+      join(dir, "x"),
+      "--cassettes",
+      "yes",
+    );
+    expect(badMode).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--cassettes must be one of off, record, replay \(got "yes"\)/),
+    });
     expect((await cli("eval")).code).toBe(2);
     const noBaseline = await cli("eval", "run", "--profile", "semantic");
-    expect(noBaseline).toMatchObject({ code: 2, err: expect.stringMatching(/eval run: --baseline is required/) });
+    expect(noBaseline).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/eval run: --baseline is required/),
+    });
     const badProfile = await cli("eval", "record", "--profile", "nope", "--out", join(dir, "x"));
-    expect(badProfile).toMatchObject({ code: 2, err: expect.stringMatching(/unknown profile "nope"; profiles: semantic, legacy/) });
+    expect(badProfile).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown profile "nope"; profiles: semantic, legacy/),
+    });
     const misplaced = await cli("eval", "scenarios", "--baseline", dir);
-    expect(misplaced).toMatchObject({ code: 2, err: expect.stringMatching(/eval scenarios: --baseline does not apply here/) });
+    expect(misplaced).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/eval scenarios: --baseline does not apply here/),
+    });
     const notARecording = await cli("eval", "run", "--profile", "semantic", "--baseline", dir);
-    expect(notARecording).toMatchObject({ code: 2, err: expect.stringMatching(/manifest\.json: cannot read the recording manifest/) });
+    expect(notARecording).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/manifest\.json: cannot read the recording manifest/),
+    });
   });
 
   it("`eval scenarios` lists the built-in states; a bad user file is named with its field (exit 2)", async () => {
@@ -47,7 +85,17 @@ describe("cadre eval", () => {
     const mine = join(dir, "mine");
     await rm(mine, { recursive: true, force: true });
     await mkdir(mine);
-    await writeFile(join(mine, "broken.json"), JSON.stringify({ schemaVersion: 1, id: "b", title: "B", expectMode: "team-building", company: { name: "B" }, connectors: [{ id: "offline", kind: "offline", ready: "yes" }] }));
+    await writeFile(
+      join(mine, "broken.json"),
+      JSON.stringify({
+        schemaVersion: 1,
+        id: "b",
+        title: "B",
+        expectMode: "team-building",
+        company: { name: "B" },
+        connectors: [{ id: "offline", kind: "offline", ready: "yes" }],
+      }),
+    );
     const bad = await cli("eval", "scenarios", "--scenarios", mine);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/broken\.json: connectors\[0\]\.ready: must be true or false, got a string/);
@@ -55,40 +103,116 @@ describe("cadre eval", () => {
 
   it("record, then run --json: progress on stderr, tables and gate matrix on stdout, the SPEC §4 line last, exit 0", async () => {
     const baseline = join(dir, "baseline");
-    const recorded = await cli("eval", "record", "--profile", "semantic", "--samples", "1", "--seed", "4", "--out", baseline, "--cassettes", "record");
+    const recorded = await cli(
+      "eval",
+      "record",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--seed",
+      "4",
+      "--out",
+      baseline,
+      "--cassettes",
+      "record",
+    );
     expect(recorded.code).toBe(0);
     expect(recorded.err).toMatch(/^\[ ?\d+\/16\] \S+ #0 /m);
-    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", baseline, "--out", join(dir, "report"), "--json");
+    const run = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--baseline",
+      baseline,
+      "--out",
+      join(dir, "report"),
+      "--json",
+    );
     expect(run.err).toMatch(/\[16\/16\]/);
     expect(run.out).toMatch(/Gate matrix/);
     expect(run.code).toBe(0);
     const summary = run.json();
-    expect(Object.keys(summary)).toEqual(expect.arrayContaining(["scenarios", "toolCoverage", "cueTokens", "gates"]));
+    expect(Object.keys(summary)).toEqual(
+      expect.arrayContaining(["scenarios", "toolCoverage", "cueTokens", "gates"]),
+    );
     expect(summary.scenarios[0]).toMatchObject({ id: expect.any(String), passed: true });
     expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
-    for (const g of Object.values(summary.gates) as Array<{ pass: boolean; evidence: string }>) expect(g).toEqual({ pass: true, evidence: expect.any(String) });
+    for (const g of Object.values(summary.gates) as Array<{ pass: boolean; evidence: string }>)
+      expect(g).toEqual({ pass: true, evidence: expect.any(String) });
     expect(summary.toolCoverage).toBe(1);
     expect(summary.cueTokens).toBeLessThanOrEqual(80);
 
-    const compared = await cli("eval", "compare", "--baseline", baseline, "--candidate", join(dir, "report", "candidate"), "--out", join(dir, "compare"));
+    const compared = await cli(
+      "eval",
+      "compare",
+      "--baseline",
+      baseline,
+      "--candidate",
+      join(dir, "report", "candidate"),
+      "--out",
+      join(dir, "compare"),
+    );
     expect(compared.code).toBe(0);
   });
 
   it("a broken candidate exits 1 and says which gate failed and why", async () => {
     const baseline = join(dir, "baseline");
-    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", baseline, "--break", "hide-tool", "--out", join(dir, "broken"), "--json");
+    const run = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--baseline",
+      baseline,
+      "--break",
+      "hide-tool",
+      "--out",
+      join(dir, "broken"),
+      "--json",
+    );
     expect(run.code).toBe(1);
-    expect(run.json().gates.G3).toEqual({ pass: false, evidence: expect.stringMatching(/in 0 state\(s\); 10 required/) });
+    expect(run.json().gates.G3).toEqual({
+      pass: false,
+      evidence: expect.stringMatching(/in 0 state\(s\); 10 required/),
+    });
     expect(run.out).toMatch(/RESULT: G3, G4, G5 failed/);
   });
 
   it("a mode document without the hiring instruction: the CEO still hires with the tool (G3 holds) but only one lead, so G4 fails and says why", async () => {
-    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", join(dir, "baseline"), "--break", "no-hiring-instruction", "--out", join(dir, "no-hiring"), "--json");
+    const run = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--baseline",
+      join(dir, "baseline"),
+      "--break",
+      "no-hiring-instruction",
+      "--out",
+      join(dir, "no-hiring"),
+      "--json",
+    );
     expect(run.code).toBe(1);
     const { gates, scenarios } = run.json();
     expect(gates.G3.pass).toBe(true);
-    expect(gates.G4).toEqual({ pass: false, evidence: expect.stringMatching(/behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: failing checks hireCount 1\/1.*hireCount: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/) });
-    expect(scenarios.find((s: { id: string }) => s.id === "empty-single-connector")).toMatchObject({ passed: false, hires: { candidateMedian: 1 } });
+    expect(gates.G4).toEqual({
+      pass: false,
+      evidence: expect.stringMatching(
+        /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: failing checks hireCount 1\/1.*hireCount: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
+      ),
+    });
+    expect(scenarios.find((s: { id: string }) => s.id === "empty-single-connector")).toMatchObject({
+      passed: false,
+      hires: { candidateMedian: 1 },
+    });
     // States that are not team building keep their mode document, and their behaviour.
     expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({ passed: true });
     expect(run.out).toMatch(/BROKEN: no-hiring-instruction/);
@@ -96,11 +220,49 @@ describe("cadre eval", () => {
 
   it("replays the baseline's cassettes offline, marks the samples replayed, and stops on a request it never recorded", async () => {
     const baseline = join(dir, "baseline");
-    const run = await cli("eval", "run", "--profile", "semantic", "--samples", "1", "--baseline", baseline, "--cassettes", "replay", "--out", join(dir, "replayed"), "--json");
+    const run = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--baseline",
+      baseline,
+      "--cassettes",
+      "replay",
+      "--out",
+      join(dir, "replayed"),
+      "--json",
+    );
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/samples: baseline 16 offline; candidate 16 replayed — replayed samples answer from cassettes/);
-    expect(run.json().gates.G5.evidence).toMatch(/usage of 16\/16 candidate sample\(s\) replayed from cassettes: recorded, not live/);
-    const missing = await cli("eval", "run", "--profile", "semantic", "--samples", "2", "--only", "partial-team", "--baseline", baseline, "--cassettes", "replay", "--out", join(dir, "missing"));
-    expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/cassette miss: scenario partial-team, sample 1: no recording for request [0-9a-f]{64} in \S+partial-team/) });
+    expect(run.out).toMatch(
+      /samples: baseline 16 offline; candidate 16 replayed — replayed samples answer from cassettes/,
+    );
+    expect(run.json().gates.G5.evidence).toMatch(
+      /usage of 16\/16 candidate sample\(s\) replayed from cassettes: recorded, not live/,
+    );
+    const missing = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "2",
+      "--only",
+      "partial-team",
+      "--baseline",
+      baseline,
+      "--cassettes",
+      "replay",
+      "--out",
+      join(dir, "missing"),
+    );
+    expect(missing).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(
+        /cassette miss: scenario partial-team, sample 1: no recording for request [0-9a-f]{64} in \S+partial-team/,
+      ),
+    });
   });
 });

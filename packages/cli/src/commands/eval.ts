@@ -52,7 +52,9 @@ Run options:
   --scenarios DIR      scenario directory, repeatable (default ${BUILTIN_SCENARIOS_DIR})
   --only ID,ID         only these scenarios
   --break NAME         a deliberately broken candidate (the gate it must fail in brackets):
-${Object.values(BREAKS).map((b) => `                         ${b.name} [${b.expectedFailure}]: ${b.description}`).join("\n")}
+${Object.values(BREAKS)
+  .map((b) => `                         ${b.name} [${b.expectedFailure}]: ${b.description}`)
+  .join("\n")}
   --cassettes MODE     ${CASSETTE_MODES.join(" | ")} (default off). record: store every model answer, keyed by the
                        normalised request, under the recording's cassettes/ (record: --out DIR/cassettes; run:
                        --out DIR/candidate/cassettes). replay: answer from cassettes only (run: the baseline's
@@ -94,7 +96,8 @@ type Values = ReturnType<typeof parse<typeof OPTIONS>>["values"];
 
 function wholeNumber(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < min) throw new UsageError(`eval: --${name} must be a whole number ≥ ${min} (got "${raw}")`);
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`eval: --${name} must be a whole number ≥ ${min} (got "${raw}")`);
   return Number(raw);
 }
 
@@ -105,14 +108,27 @@ function need(sub: string, name: string, value: string | undefined): string {
 
 function allowOnly(sub: string, values: Values, allowed: string[]): void {
   const extra = Object.keys(values).filter((k) => !allowed.includes(k) && !["help", "json"].includes(k));
-  if (extra.length > 0) throw new UsageError(`eval ${sub}: --${extra[0]} does not apply here (see cadre eval --help)`);
+  if (extra.length > 0)
+    throw new UsageError(`eval ${sub}: --${extra[0]} does not apply here (see cadre eval --help)`);
 }
 
-const RUN_KEYS = ["profile", "samples", "seed", "concurrency", "connector", "scenarios", "only", "break", "cassettes", "cassettes-dir"];
+const RUN_KEYS = [
+  "profile",
+  "samples",
+  "seed",
+  "concurrency",
+  "connector",
+  "scenarios",
+  "only",
+  "break",
+  "cassettes",
+  "cassettes-dir",
+];
 const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
 
 function runOptions(sub: string, values: Values, io: CliIO) {
-  if (values["cassettes-dir"] !== undefined && (values.cassettes ?? "off") === "off") throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record or --cassettes replay`);
+  if (values["cassettes-dir"] !== undefined && (values.cassettes ?? "off") === "off")
+    throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record or --cassettes replay`);
   return {
     profile: need(sub, "profile", values.profile),
     samples: wholeNumber("samples", values.samples, 1) ?? 8,
@@ -120,10 +136,19 @@ function runOptions(sub: string, values: Values, io: CliIO) {
     onProgress: (p: Parameters<typeof progressLine>[0]) => io.err(progressLine(p)),
     onNotice: (text: string) => io.err(`${text}\n`),
     ...(values.seed !== undefined ? { seed: wholeNumber("seed", values.seed, 0) as number } : {}),
-    ...(values.concurrency !== undefined ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number } : {}),
+    ...(values.concurrency !== undefined
+      ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number }
+      : {}),
     ...(values.connector !== undefined ? { connector: values.connector } : {}),
     ...(values.scenarios ? { scenarioDirs: values.scenarios } : {}),
-    ...(values.only ? { only: values.only.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(values.only
+      ? {
+          only: values.only
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(values.break !== undefined ? { break: values.break } : {}),
     ...(values.cassettes !== undefined ? { cassettes: cassetteSetting(values.cassettes) } : {}),
     ...(values["cassettes-dir"] !== undefined ? { cassettesDir: values["cassettes-dir"] } : {}),
@@ -131,7 +156,8 @@ function runOptions(sub: string, values: Values, io: CliIO) {
 }
 
 function cassetteSetting(raw: string): CassetteSetting {
-  if (!(CASSETTE_MODES as readonly string[]).includes(raw)) throw new UsageError(`eval: --cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${raw}")`);
+  if (!(CASSETTE_MODES as readonly string[]).includes(raw))
+    throw new UsageError(`eval: --cassettes must be one of ${CASSETTE_MODES.join(", ")} (got "${raw}")`);
   return raw as CassetteSetting;
 }
 
@@ -141,11 +167,13 @@ function compareSettings(values: Values): Partial<CompareSettings> {
   if (k !== undefined) settings.k = k;
   if (values["min-pass"] !== undefined) {
     const x = Number(values["min-pass"]);
-    if (!(x >= 0 && x <= 1)) throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
+    if (!(x >= 0 && x <= 1))
+      throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
     settings.minPassK = x;
   }
   if (values.trajectory !== undefined) {
-    if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory)) throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
+    if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory))
+      throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
     settings.trajectory = values.trajectory as TrajectoryMode;
   }
   return settings;
@@ -163,12 +191,16 @@ async function scenariosCommand(values: Values, io: CliIO): Promise<number> {
   const loaded = await loadScenarios(values.scenarios, values.only?.split(","));
   for (const { scenario: s, file } of loaded) {
     const ready = s.connectors.filter((c) => c.ready).map((c) => c.id);
-    io.out(`${s.id.padEnd(34)} ${s.expectMode.padEnd(18)} team ${s.team.filter((m) => m.status === "active").length}, approvals ${s.approvals.map((a) => a.status).join("/") || "none"}, ready: ${ready.join(", ") || "none"}\n`);
+    io.out(
+      `${s.id.padEnd(34)} ${s.expectMode.padEnd(18)} team ${s.team.filter((m) => m.status === "active").length}, approvals ${s.approvals.map((a) => a.status).join("/") || "none"}, ready: ${ready.join(", ") || "none"}\n`,
+    );
     io.out(`${"".padEnd(34)} ${s.title} — ${file}\n`);
   }
   io.out(`${loaded.length} scenario(s)\n`);
   if (values.json) {
-    io.out(`${JSON.stringify({ scenarios: loaded.map(({ scenario: s, file, hash }) => ({ id: s.id, title: s.title, mode: s.expectMode, file, hash, connectors: s.connectors.map((c) => ({ id: c.id, kind: c.kind, ready: c.ready, enabledModels: c.enabledModels })), team: s.team.length, approvals: s.approvals.map((a) => ({ type: a.type, status: a.status })) })) })}\n`);
+    io.out(
+      `${JSON.stringify({ scenarios: loaded.map(({ scenario: s, file, hash }) => ({ id: s.id, title: s.title, mode: s.expectMode, file, hash, connectors: s.connectors.map((c) => ({ id: c.id, kind: c.kind, ready: c.ready, enabledModels: c.enabledModels })), team: s.team.length, approvals: s.approvals.map((a) => ({ type: a.type, status: a.status })) })) })}\n`,
+    );
   }
   return 0;
 }
@@ -188,21 +220,38 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       const out = need("record", "out", values.out);
       const { result, manifest } = await recordBaseline({ ...runOptions("record", values, io), out });
       const traces = [...result.traces.values()].flat();
-      io.out(`recorded ${manifest.scenarios.length} scenarios × ${manifest.samples} samples (profile ${manifest.profile} on ${manifest.connector}, seed ${manifest.seed}) in ${out}\n`);
+      io.out(
+        `recorded ${manifest.scenarios.length} scenarios × ${manifest.samples} samples (profile ${manifest.profile} on ${manifest.connector}, seed ${manifest.seed}) in ${out}\n`,
+      );
       const replayed = traces.filter((t) => t.source === "replayed").length;
-      io.out(`${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires${replayed ? `, ${replayed} replayed from cassettes` : ""}\n`);
-      if (values.json) io.out(`${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id) })}\n`);
+      io.out(
+        `${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires${replayed ? `, ${replayed} replayed from cassettes` : ""}\n`,
+      );
+      if (values.json)
+        io.out(
+          `${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id) })}\n`,
+        );
       return 0;
     }
     case "run": {
       allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS]);
       const baseline = need("run", "baseline", values.baseline);
-      const evaluation = await evaluateCandidate({ ...runOptions("run", values, io), baseline, out: values.out ?? DEFAULT_OUT, settings: compareSettings(values) });
+      const evaluation = await evaluateCandidate({
+        ...runOptions("run", values, io),
+        baseline,
+        out: values.out ?? DEFAULT_OUT,
+        settings: compareSettings(values),
+      });
       return printEvaluation(io, evaluation, values.json);
     }
     case "compare": {
       allowOnly("compare", values, [...COMPARE_KEYS, "candidate"]);
-      const evaluation = await compareRecordings(need("compare", "baseline", values.baseline), need("compare", "candidate", values.candidate), values.out ?? DEFAULT_OUT, compareSettings(values));
+      const evaluation = await compareRecordings(
+        need("compare", "baseline", values.baseline),
+        need("compare", "candidate", values.candidate),
+        values.out ?? DEFAULT_OUT,
+        compareSettings(values),
+      );
       return printEvaluation(io, evaluation, values.json);
     }
     default:

@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { companyTools, createCompany, createSession, hireAgentSchema, loadCompanyState } from "@cadre/company";
+import {
+  companyTools,
+  createCompany,
+  createSession,
+  hireAgentSchema,
+  loadCompanyState,
+} from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,11 +22,22 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-const CODEX_STAND_IN = fileURLToPath(new URL("../../../core/src/harness/codex/__fixtures__/offline-codex.mjs", import.meta.url));
-const CODEX_HIRE = fileURLToPath(new URL("../../../core/src/harness/codex/__fixtures__/hire.jsonl", import.meta.url));
+const CODEX_STAND_IN = fileURLToPath(
+  new URL("../../../core/src/harness/codex/__fixtures__/offline-codex.mjs", import.meta.url),
+);
+const CODEX_HIRE = fileURLToPath(
+  new URL("../../../core/src/harness/codex/__fixtures__/hire.jsonl", import.meta.url),
+);
 const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
 
-const CTO = { name: "CTO", role: "Chief Technology Officer", description: "Owns the technical strategy.", connectorId: "offline", model: "offline-scripted-1", department: "engineering" };
+const CTO = {
+  name: "CTO",
+  role: "Chief Technology Officer",
+  description: "Owns the technical strategy.",
+  connectorId: "offline",
+  model: "offline-scripted-1",
+  department: "engineering",
+};
 
 let dir: string;
 let store: Store;
@@ -42,7 +59,12 @@ async function company() {
 }
 
 async function connect(...args: string[]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env: ENV as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", ...args],
+    env: ENV as Record<string, string>,
+    stderr: "pipe",
+  });
   client = new Client({ name: "cadre-mcp-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -59,7 +81,12 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
     expect(tools.map((t) => t.name)).toEqual(["hire_agent", "file_approval"]);
     expect(tools[0]!.inputSchema).toEqual(JSON.parse(JSON.stringify(hireAgentSchema)));
     // The same list a wake hands the model.
-    const inProcess = companyTools(store, { companyId: ceo.companyId, agentId: ceo.id, via: "tool", runId: null });
+    const inProcess = companyTools(store, {
+      companyId: ceo.companyId,
+      agentId: ceo.id,
+      via: "tool",
+      runId: null,
+    });
     expect(tools.map((t) => [t.name, t.description])).toEqual(inProcess.map((t) => [t.name, t.description]));
   });
 
@@ -70,37 +97,90 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
     const ok = await c.callTool({ name: "hire_agent", arguments: CTO });
     expect(ok.isError).toBe(false);
     const value = JSON.parse((ok.content as Array<{ text: string }>)[0]!.text) as { agentId: string };
-    expect(value).toEqual({ agentId: expect.stringMatching(/^agt_/), name: "CTO", role: "Chief Technology Officer" });
+    expect(value).toEqual({
+      agentId: expect.stringMatching(/^agt_/),
+      name: "CTO",
+      role: "Chief Technology Officer",
+    });
     const [cto] = await hires(state.company.id);
-    expect(cto).toMatchObject({ id: value.agentId, name: "CTO", via: "tool", reportsTo: state.ceo.id, department: "engineering" });
-    expect((await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => [a.agentId, a.runId])).toEqual([[value.agentId, null]]);
+    expect(cto).toMatchObject({
+      id: value.agentId,
+      name: "CTO",
+      via: "tool",
+      reportsTo: state.ceo.id,
+      department: "engineering",
+    });
+    expect(
+      (await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => [a.agentId, a.runId]),
+    ).toEqual([[value.agentId, null]]);
 
-    const alias = await c.callTool({ name: "hire_agent", arguments: { ...CTO, name: "CFO", role: "Chief Financial Officer", model: "sonnet" } });
-    expect(alias).toEqual({ content: [{ type: "text", text: expect.stringMatching(/^hire_agent was not run, nothing was written\. `model` "sonnet" is an alias/) }], isError: true });
+    const alias = await c.callTool({
+      name: "hire_agent",
+      arguments: { ...CTO, name: "CFO", role: "Chief Financial Officer", model: "sonnet" },
+    });
+    expect(alias).toEqual({
+      content: [
+        {
+          type: "text",
+          text: expect.stringMatching(
+            /^hire_agent was not run, nothing was written\. `model` "sonnet" is an alias/,
+          ),
+        },
+      ],
+      isError: true,
+    });
     const badType = await c.callTool({ name: "hire_agent", arguments: { ...CTO, name: 42 } });
-    expect(badType).toEqual({ content: [{ type: "text", text: "hire_agent was not run, nothing was written. Fix: `name` must be a string, got number." }], isError: true });
+    expect(badType).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "hire_agent was not run, nothing was written. Fix: `name` must be a string, got number.",
+        },
+      ],
+      isError: true,
+    });
     const duplicate = await c.callTool({ name: "hire_agent", arguments: CTO });
-    expect(duplicate).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('"CTO" is already the name of an active agent') }] });
+    expect(duplicate).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('"CTO" is already the name of an active agent') }],
+    });
     expect((await hires(state.company.id)).map((a) => a.name)).toEqual(["CTO"]);
   });
 
   it("--run records the calls against that run of the agent", async () => {
     const state = await company();
-    await store.insertRun({ id: "run_mcp_test", companyId: state.company.id, agentId: state.ceo.id, trigger: "start_team_building", mode: "team-building", profile: "semantic", cue: "cue" });
+    await store.insertRun({
+      id: "run_mcp_test",
+      companyId: state.company.id,
+      agentId: state.ceo.id,
+      trigger: "start_team_building",
+      mode: "team-building",
+      profile: "semantic",
+      cue: "cue",
+    });
     const c = await connect("--agent", state.ceo.id, "--data", dir, "--run", "run_mcp_test");
     expect((await c.callTool({ name: "hire_agent", arguments: CTO })).isError).toBe(false);
-    expect((await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => a.runId)).toEqual(["run_mcp_test"]);
+    expect((await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => a.runId)).toEqual(
+      ["run_mcp_test"],
+    );
   });
 
   it("bad usage exits 2 with a message and serves nothing", async () => {
     const state = await company();
     const fails = async (...args: string[]) => {
-      const error = (await run("node", [BIN, "mcp", ...args], { env: ENV }).then(() => undefined, (e: unknown) => e)) as { code: number; stderr: string; stdout: string };
+      const error = (await run("node", [BIN, "mcp", ...args], { env: ENV }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code: number; stderr: string; stdout: string };
       expect(error?.code).toBe(2);
       expect(error.stdout).toBe("");
       return error.stderr;
     };
-    const [noAgent, unknownAgent, otherRun] = await Promise.all([fails("--data", dir), fails("--agent", "agt_nobody", "--data", dir), fails("--agent", state.ceo.id, "--data", dir, "--run", "run_other")]);
+    const [noAgent, unknownAgent, otherRun] = await Promise.all([
+      fails("--data", dir),
+      fails("--agent", "agt_nobody", "--data", dir),
+      fails("--agent", state.ceo.id, "--data", dir, "--run", "run_other"),
+    ]);
     expect(noAgent).toMatch(/--agent ID is required/);
     expect(unknownAgent).toMatch(/agent agt_nobody not found/);
     expect(otherRun).toMatch(/run run_other is not a run of agent/);
@@ -111,9 +191,31 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
   it("a Codex session (real Codex SDK, offline stand-in) hires through `cadre mcp`: a row via the tool, recorded against the run; the refusal writes nothing", async () => {
     const state = await company();
     const runId = "run_codex_hire";
-    await store.insertRun({ id: runId, companyId: state.company.id, agentId: state.ceo.id, trigger: "start_team_building", mode: "team-building", profile: "semantic", cue: "cue" });
-    const codexConnector = { companyId: state.company.id, id: "codex", kind: "codex" as const, label: "Codex", enabledModels: ["gpt-5-2025-08-07"], config: { executablePath: CODEX_STAND_IN }, createdAt: "" };
-    const env = { ...ENV, OPENAI_API_KEY: "sk-offline-never-sent", CODEX_HOME: dir, CADRE_OFFLINE_CODEX_SCENARIO: CODEX_HIRE, CADRE_OFFLINE_CODEX_LOG: join(dir, "codex.log.jsonl") };
+    await store.insertRun({
+      id: runId,
+      companyId: state.company.id,
+      agentId: state.ceo.id,
+      trigger: "start_team_building",
+      mode: "team-building",
+      profile: "semantic",
+      cue: "cue",
+    });
+    const codexConnector = {
+      companyId: state.company.id,
+      id: "codex",
+      kind: "codex" as const,
+      label: "Codex",
+      enabledModels: ["gpt-5-2025-08-07"],
+      config: { executablePath: CODEX_STAND_IN },
+      createdAt: "",
+    };
+    const env = {
+      ...ENV,
+      OPENAI_API_KEY: "sk-offline-never-sent",
+      CODEX_HOME: dir,
+      CADRE_OFFLINE_CODEX_SCENARIO: CODEX_HIRE,
+      CADRE_OFFLINE_CODEX_LOG: join(dir, "codex.log.jsonl"),
+    };
     const session = createSession({
       sessionId: runId,
       runId,
@@ -130,16 +232,28 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
     for await (const e of session.send("You are the CEO. Your team is currently empty.")) events.push(e);
     expect(events.at(-1)).toEqual({ type: "terminal", status: "done" });
 
-    const results = events.filter((e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result");
+    const results = events.filter(
+      (e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result",
+    );
     expect(results.map((r) => [r.name, r.isError])).toEqual([
       ["mcp__cadre__hire_agent", false],
       ["mcp__cadre__hire_agent", true],
     ]);
     const [cto] = await hires(state.company.id);
-    expect(JSON.parse((results[0]!.content[0] as { text: string }).text)).toEqual({ agentId: cto!.id, name: "CTO", role: "Chief Technology Officer" });
+    expect(JSON.parse((results[0]!.content[0] as { text: string }).text)).toEqual({
+      agentId: cto!.id,
+      name: "CTO",
+      role: "Chief Technology Officer",
+    });
     expect((results[1]!.content[0] as { text: string }).text).toMatch(/`model` "sonnet" is an alias/);
-    expect((await hires(state.company.id)).map((a) => [a.name, a.via, a.reportsTo])).toEqual([["CTO", "tool", state.ceo.id]]);
-    expect((await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => [a.agentId, a.runId])).toEqual([[cto!.id, runId]]);
-    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: { input: 6424, output: 410, cacheRead: 24576, cacheWrite: 0 } }]);
+    expect((await hires(state.company.id)).map((a) => [a.name, a.via, a.reportsTo])).toEqual([
+      ["CTO", "tool", state.ceo.id],
+    ]);
+    expect(
+      (await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => [a.agentId, a.runId]),
+    ).toEqual([[cto!.id, runId]]);
+    expect(events.filter((e) => e.type === "usage")).toEqual([
+      { type: "usage", usage: { input: 6424, output: 410, cacheRead: 24576, cacheWrite: 0 } },
+    ]);
   });
 });

@@ -19,20 +19,37 @@ client closes its stdin.
 ${DATABASE_HELP}`;
 
 export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("mcp", args, { data: STORE_OPTIONS.data, database: STORE_OPTIONS.database, help: STORE_OPTIONS.help, agent: { type: "string" }, run: { type: "string" } });
-  if (values.help) return io.out(`${MCP_HELP}\n`), 0;
+  const { values } = parse("mcp", args, {
+    data: STORE_OPTIONS.data,
+    database: STORE_OPTIONS.database,
+    help: STORE_OPTIONS.help,
+    agent: { type: "string" },
+    run: { type: "string" },
+  });
+  if (values.help) return (io.out(`${MCP_HELP}\n`), 0);
   if (!values.agent) throw new UsageError("mcp: --agent ID is required (see `cadre agents list`)");
   const { dataDir, store } = await openData(values, io.env);
   try {
     const agent = await store.getAgent(values.agent);
     if (!agent) throw new NotFoundError(`mcp: agent ${values.agent} not found in ${dataDir}`);
-    if (agent.status !== "active") throw new UserInputError(`mcp: agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get the company tools`);
+    if (agent.status !== "active")
+      throw new UserInputError(
+        `mcp: agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get the company tools`,
+      );
     if (values.run !== undefined) {
       const run = await store.getRun(values.run);
-      if (!run || run.agentId !== agent.id) throw new NotFoundError(`mcp: run ${values.run} is not a run of agent ${agent.id}`);
+      if (!run || run.agentId !== agent.id)
+        throw new NotFoundError(`mcp: run ${values.run} is not a run of agent ${agent.id}`);
     }
-    const tools = companyTools(store, { companyId: agent.companyId, agentId: agent.id, via: "tool", runId: values.run ?? null });
-    io.err(`cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio\n`);
+    const tools = companyTools(store, {
+      companyId: agent.companyId,
+      agentId: agent.id,
+      via: "tool",
+      runId: values.run ?? null,
+    });
+    io.err(
+      `cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio\n`,
+    );
     await serveToolsOverStdio(tools, { name: TOOL_SERVER_NAME });
     return 0;
   } finally {

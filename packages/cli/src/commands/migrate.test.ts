@@ -17,7 +17,8 @@ const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", CADRE_D
 const cli = (...argv: string[]) => runCli(argv, ENV);
 
 /** The test database, with the schema as the connection's search_path (a URL a user could write). */
-const urlWithSchema = (schema: string) => `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const urlWithSchema = (schema: string) =>
+  `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 let dir: string;
 beforeAll(async () => {
@@ -33,7 +34,16 @@ afterAll(async () => {
 describe("cadre migrate", () => {
   it("copies a demo installation, reports every table on both sides, and the CLI then reads it from PostgreSQL", async () => {
     const schema = freshSchema();
-    const result = await cli("migrate", "--from", `sqlite:${dir}`, "--to", testDatabaseUrl(), "--schema", schema, "--json");
+    const result = await cli(
+      "migrate",
+      "--from",
+      `sqlite:${dir}`,
+      "--to",
+      testDatabaseUrl(),
+      "--schema",
+      schema,
+      "--json",
+    );
     expect(result.err).toContain("agents: ");
     expect(result.code).toBe(0);
     const report = result.json();
@@ -45,13 +55,32 @@ describe("cadre migrate", () => {
     for (const t of report.tables) expect(t).toMatchObject({ match: true, target: t.source });
 
     const fromSqlite = await run("node", [BIN, "agents", "list", "--data", dir, "--json"], { env: ENV });
-    const fromPostgres = await run("node", [BIN, "agents", "list", "--data", dir, "--json"], { env: { ...ENV, CADRE_DATABASE_URL: urlWithSchema(schema) } });
+    const fromPostgres = await run("node", [BIN, "agents", "list", "--data", dir, "--json"], {
+      env: { ...ENV, CADRE_DATABASE_URL: urlWithSchema(schema) },
+    });
     expect(JSON.parse(fromPostgres.stdout)).toEqual(JSON.parse(fromSqlite.stdout));
 
-    const again = await cli("migrate", "--from", `sqlite:${dir}`, "--to", testDatabaseUrl(), "--schema", schema);
+    const again = await cli(
+      "migrate",
+      "--from",
+      `sqlite:${dir}`,
+      "--to",
+      testDatabaseUrl(),
+      "--schema",
+      schema,
+    );
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/already holds rows.*--replace/);
-    const replaced = await cli("migrate", "--from", `sqlite:${dir}`, "--to", testDatabaseUrl(), "--schema", schema, "--replace");
+    const replaced = await cli(
+      "migrate",
+      "--from",
+      `sqlite:${dir}`,
+      "--to",
+      testDatabaseUrl(),
+      "--schema",
+      schema,
+      "--replace",
+    );
     expect(replaced.code).toBe(0);
     expect(replaced.out).not.toContain("DIFFERENT");
   });
@@ -59,12 +88,24 @@ describe("cadre migrate", () => {
   it("refuses bad usage and a missing source with exit 2", async () => {
     expect((await cli("migrate", "--to", testDatabaseUrl())).code).toBe(2);
     expect((await cli("migrate", "--from", `sqlite:${dir}`, "--to", "mysql://x")).code).toBe(2);
-    const missing = await cli("migrate", "--from", `sqlite:${join(dir, "nope.db")}`, "--to", testDatabaseUrl(), "--schema", freshSchema());
+    const missing = await cli(
+      "migrate",
+      "--from",
+      `sqlite:${join(dir, "nope.db")}`,
+      "--to",
+      testDatabaseUrl(),
+      "--schema",
+      freshSchema(),
+    );
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("no SQLite store");
   });
 
   it("refuses a CADRE_DATABASE_URL that is not PostgreSQL with exit 2", async () => {
-    await expect(run("node", [BIN, "agents", "list", "--data", dir], { env: { ...ENV, CADRE_DATABASE_URL: "sqlite:x" } })).rejects.toMatchObject({ code: 2 });
+    await expect(
+      run("node", [BIN, "agents", "list", "--data", dir], {
+        env: { ...ENV, CADRE_DATABASE_URL: "sqlite:x" },
+      }),
+    ).rejects.toMatchObject({ code: 2 });
   });
 });

@@ -1,6 +1,15 @@
 // `cadre migrate --from sqlite:PATH --to postgres://…`: moves an embedded installation to
 // PostgreSQL. The copy and its verification live in the store; this parses, reports, sets exit codes.
-import { type CopyReport, CopyMismatchError, copySqliteToPostgres, isPostgresUrl, redactUrl, sidesMatch, StoreError, TargetNotEmptyError } from "@cadre/store";
+import {
+  type CopyReport,
+  CopyMismatchError,
+  copySqliteToPostgres,
+  isPostgresUrl,
+  redactUrl,
+  sidesMatch,
+  StoreError,
+  TargetNotEmptyError,
+} from "@cadre/store";
 import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 
@@ -30,10 +39,14 @@ const OPTIONS = {
 } as const;
 
 function printReport(io: CliIO, report: CopyReport): void {
-  io.out(`${"table".padEnd(16)} ${"rows (sqlite → postgres)".padEnd(26)} ${"checksum sqlite".padEnd(33)} ${"checksum postgres".padEnd(33)}\n`);
+  io.out(
+    `${"table".padEnd(16)} ${"rows (sqlite → postgres)".padEnd(26)} ${"checksum sqlite".padEnd(33)} ${"checksum postgres".padEnd(33)}\n`,
+  );
   for (const t of report.tables) {
     const rows = `${t.source.rows} → ${t.target.rows}`;
-    io.out(`${t.table.padEnd(16)} ${rows.padEnd(26)} ${t.source.checksum} ${t.target.checksum} ${sidesMatch(t) ? "ok" : "DIFFERENT"}\n`);
+    io.out(
+      `${t.table.padEnd(16)} ${rows.padEnd(26)} ${t.source.checksum} ${t.target.checksum} ${sidesMatch(t) ? "ok" : "DIFFERENT"}\n`,
+    );
   }
 }
 
@@ -48,11 +61,14 @@ function jsonReport(report: CopyReport, to: string) {
 
 export async function migrateCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("migrate", args, OPTIONS);
-  if (values.help) return io.out(`${MIGRATE_HELP}\n`), 0;
+  if (values.help) return (io.out(`${MIGRATE_HELP}\n`), 0);
   if (!values.from?.startsWith("sqlite:") || values.from.length === "sqlite:".length) {
-    throw new UsageError("migrate: --from sqlite:PATH is required (the SQLite file or data directory to copy)");
+    throw new UsageError(
+      "migrate: --from sqlite:PATH is required (the SQLite file or data directory to copy)",
+    );
   }
-  if (!values.to || !isPostgresUrl(values.to)) throw new UsageError("migrate: --to postgres://… is required (the PostgreSQL database to fill)");
+  if (!values.to || !isPostgresUrl(values.to))
+    throw new UsageError("migrate: --to postgres://… is required (the PostgreSQL database to fill)");
   const from = values.from.slice("sqlite:".length);
   const to = values.to;
   io.err(`copying sqlite:${from} → ${redactUrl(to)}${values.schema ? ` (schema ${values.schema})` : ""}\n`);
@@ -72,11 +88,14 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<number>
       io.err(`cadre migrate: ${error.message}\n`);
       return 1;
     }
-    if (error instanceof StoreError && /^no SQLite store/.test(error.message)) throw new UsageError(`migrate: ${error.message}`);
+    if (error instanceof StoreError && /^no SQLite store/.test(error.message))
+      throw new UsageError(`migrate: ${error.message}`);
     throw error;
   }
   printReport(io, report);
-  io.err(`copied ${report.tables.reduce((n, t) => n + t.target.rows, 0)} rows in ${report.tables.length} tables; every count and checksum matches\n`);
+  io.err(
+    `copied ${report.tables.reduce((n, t) => n + t.target.rows, 0)} rows in ${report.tables.length} tables; every count and checksum matches\n`,
+  );
   if (values.json) io.out(`${JSON.stringify(jsonReport(report, to))}\n`);
   return 0;
 }

@@ -15,7 +15,12 @@ refused with the explicit ids they could mean. Prices are USD per million tokens
 OpenAI-compatible endpoint come from the "models" array of DIR/cadre.config.json or the
 CADRE_MODELS environment variable (a JSON array), each { id, contextWindow, maxOutput, price? }.`;
 
-const PROVIDERS: ReadonlyArray<ModelInfo["provider"]> = ["anthropic", "openai", "openai-compatible", "offline"];
+const PROVIDERS: ReadonlyArray<ModelInfo["provider"]> = [
+  "anthropic",
+  "openai",
+  "openai-compatible",
+  "offline",
+];
 
 function line(m: ModelInfo): string {
   const p = m.price;
@@ -28,14 +33,20 @@ export async function modelsCommand(args: string[], io: CliIO): Promise<number> 
     io.out(`${MODELS_HELP}\n`);
     return sub ? 0 : 2;
   }
-  const { values, positionals } = parse(`models ${sub}`, rest, { ...COMMON_OPTIONS, provider: { type: "string" } }, sub === "show" ? 1 : 0);
-  if (values.help) return io.out(`${MODELS_HELP}\n`), 0;
+  const { values, positionals } = parse(
+    `models ${sub}`,
+    rest,
+    { ...COMMON_OPTIONS, provider: { type: "string" } },
+    sub === "show" ? 1 : 0,
+  );
+  if (values.help) return (io.out(`${MODELS_HELP}\n`), 0);
   await loadUserModels({ dataDir: resolve(values.data ?? DEFAULT_DATA_DIR), env: io.env });
   if (sub === "list") {
     const provider = values.provider as ModelInfo["provider"] | undefined;
-    if (provider && !PROVIDERS.includes(provider)) throw new UsageError(`models list: --provider must be one of ${PROVIDERS.join(", ")}`);
+    if (provider && !PROVIDERS.includes(provider))
+      throw new UsageError(`models list: --provider must be one of ${PROVIDERS.join(", ")}`);
     const models = listModels(provider);
-    if (values.json) return io.out(`${JSON.stringify({ models })}\n`), 0;
+    if (values.json) return (io.out(`${JSON.stringify({ models })}\n`), 0);
     for (const m of models) io.out(`${line(m)}\n`);
     return 0;
   }

@@ -42,11 +42,25 @@ describe("cadre prompts (on a copy of the committed lock)", () => {
     const missing = await cli("prompts", "lock", "--lock", lock, "--reason", "restore");
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--effect is required/);
-    const relock = await cli("prompts", "lock", "--lock", lock, "--reason", "restore the wording", "--effect", "none", "--json");
+    const relock = await cli(
+      "prompts",
+      "lock",
+      "--lock",
+      lock,
+      "--reason",
+      "restore the wording",
+      "--effect",
+      "none",
+      "--json",
+    );
     expect(relock.code).toBe(0);
-    expect(relock.json().records).toMatchObject([{ id: "mode/operating", reason: "restore the wording", effect: "none" }]);
+    expect(relock.json().records).toMatchObject([
+      { id: "mode/operating", reason: "restore the wording", effect: "none" },
+    ]);
     expect((await cli("prompts", "check", "--lock", lock)).code).toBe(0);
-    expect((await readFile(logPathFor(lock), "utf8")).trim().split("\n").at(-1)).toContain('"id":"mode/operating"');
+    expect((await readFile(logPathFor(lock), "utf8")).trim().split("\n").at(-1)).toContain(
+      '"id":"mode/operating"',
+    );
   });
 
   it("list shows every text with its hash", async () => {

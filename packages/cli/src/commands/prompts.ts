@@ -3,7 +3,15 @@
 // `npm run check` runs `cadre prompts check`, so an unrecorded change fails the build.
 import { fileURLToPath } from "node:url";
 import { lockedTexts } from "@cadre/company";
-import { comparePromptLock, diffLines, type PromptLockComparison, readPromptLock, readPromptLockLog, relockPrompts, sha256 } from "@cadre/core";
+import {
+  comparePromptLock,
+  diffLines,
+  type PromptLockComparison,
+  readPromptLock,
+  readPromptLockLog,
+  relockPrompts,
+  sha256,
+} from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 
@@ -11,7 +19,9 @@ import { type CliIO, UsageError } from "../io.js";
 export const DEFAULT_LOCK_PATH = fileURLToPath(new URL("../../../../prompts.lock.json", import.meta.url));
 
 export function logPathFor(lockPath: string): string {
-  return lockPath.endsWith(".json") ? `${lockPath.slice(0, -".json".length)}.log.jsonl` : `${lockPath}.log.jsonl`;
+  return lockPath.endsWith(".json")
+    ? `${lockPath.slice(0, -".json".length)}.log.jsonl`
+    : `${lockPath}.log.jsonl`;
 }
 
 export const PROMPTS_HELP = `Usage:
@@ -27,12 +37,18 @@ documents, cues, tool names/descriptions/schemas and the generated segments' tem
 Default lock: ${DEFAULT_LOCK_PATH} (log: prompts.lock.log.jsonl beside it).`;
 
 async function compare(lockPath: string): Promise<PromptLockComparison> {
-  return comparePromptLock(await readPromptLock(lockPath), await readPromptLockLog(logPathFor(lockPath)), lockedTexts());
+  return comparePromptLock(
+    await readPromptLock(lockPath),
+    await readPromptLockLog(logPathFor(lockPath)),
+    lockedTexts(),
+  );
 }
 
 function summary(c: PromptLockComparison): string[] {
   return [
-    ...c.changed.map((x) => `changed  ${x.id} (${x.lockedHash.slice(0, 12)} → ${x.currentHash.slice(0, 12)})`),
+    ...c.changed.map(
+      (x) => `changed  ${x.id} (${x.lockedHash.slice(0, 12)} → ${x.currentHash.slice(0, 12)})`,
+    ),
     ...c.added.map((x) => `added    ${x.id} (${x.currentHash.slice(0, 12)})`),
     ...c.removed.map((x) => `removed  ${x.id} (was ${x.lockedHash.slice(0, 12)})`),
     ...c.problems.map((p) => `lock     ${p}`),
@@ -45,46 +61,86 @@ export async function promptsCommand(args: string[], io: CliIO): Promise<number>
     io.out(`${PROMPTS_HELP}\n`);
     return sub ? 0 : 2;
   }
-  const { values } = parse(`prompts ${sub}`, rest, { ...COMMON_OPTIONS, lock: { type: "string" }, reason: { type: "string" }, effect: { type: "string" } });
-  if (values.help) return io.out(`${PROMPTS_HELP}\n`), 0;
+  const { values } = parse(`prompts ${sub}`, rest, {
+    ...COMMON_OPTIONS,
+    lock: { type: "string" },
+    reason: { type: "string" },
+    effect: { type: "string" },
+  });
+  if (values.help) return (io.out(`${PROMPTS_HELP}\n`), 0);
   const lockPath = values.lock ?? DEFAULT_LOCK_PATH;
   switch (sub) {
     case "check": {
       const c = await compare(lockPath);
-      if (values.json) io.out(`${JSON.stringify({ ok: c.ok, changed: c.changed.map((x) => x.id), added: c.added.map((x) => x.id), removed: c.removed.map((x) => x.id), problems: c.problems })}\n`);
+      if (values.json)
+        io.out(
+          `${JSON.stringify({ ok: c.ok, changed: c.changed.map((x) => x.id), added: c.added.map((x) => x.id), removed: c.removed.map((x) => x.id), problems: c.problems })}\n`,
+        );
       if (c.ok) {
         if (!values.json) io.out(`prompts: ${lockedTexts().length} texts match ${lockPath}\n`);
         return 0;
       }
-      io.err(`cadre prompts check: the system-prompt texts differ from ${lockPath} (MC-7):\n${summary(c).map((l) => `  ${l}\n`).join("")}See \`cadre prompts diff\`; accept with \`cadre prompts lock --reason "…" --effect "…"\` (why it changed, expected effect on behaviour and on the prompt cache).\n`);
+      io.err(
+        `cadre prompts check: the system-prompt texts differ from ${lockPath} (MC-7):\n${summary(c)
+          .map((l) => `  ${l}\n`)
+          .join(
+            "",
+          )}See \`cadre prompts diff\`; accept with \`cadre prompts lock --reason "…" --effect "…"\` (why it changed, expected effect on behaviour and on the prompt cache).\n`,
+      );
       return 1;
     }
     case "diff": {
       const c = await compare(lockPath);
       if (values.json) {
-        io.out(`${JSON.stringify({ changed: c.changed.map((x) => ({ id: x.id, lockedHash: x.lockedHash, currentHash: x.currentHash, diff: diffLines(x.lockedText, x.currentText) })), added: c.added.map((x) => x.id), removed: c.removed.map((x) => x.id), problems: c.problems })}\n`);
+        io.out(
+          `${JSON.stringify({ changed: c.changed.map((x) => ({ id: x.id, lockedHash: x.lockedHash, currentHash: x.currentHash, diff: diffLines(x.lockedText, x.currentText) })), added: c.added.map((x) => x.id), removed: c.removed.map((x) => x.id), problems: c.problems })}\n`,
+        );
         return 0;
       }
-      if (c.ok) return io.out("prompts: no change since the lock\n"), 0;
-      for (const x of c.changed) io.out(`--- locked/${x.id}\n+++ current/${x.id}\n${diffLines(x.lockedText, x.currentText)}\n`);
-      for (const x of c.added) io.out(`+++ new text ${x.id}\n${x.currentText.split("\n").map((l) => `+${l}`).join("\n")}\n`);
+      if (c.ok) return (io.out("prompts: no change since the lock\n"), 0);
+      for (const x of c.changed)
+        io.out(`--- locked/${x.id}\n+++ current/${x.id}\n${diffLines(x.lockedText, x.currentText)}\n`);
+      for (const x of c.added)
+        io.out(
+          `+++ new text ${x.id}\n${x.currentText
+            .split("\n")
+            .map((l) => `+${l}`)
+            .join("\n")}\n`,
+        );
       for (const x of c.removed) io.out(`--- removed text ${x.id}\n`);
       for (const p of c.problems) io.out(`lock: ${p}\n`);
       return 0;
     }
     case "lock": {
-      if (!values.reason?.trim()) throw new UsageError("prompts lock: --reason is required (why the texts changed)");
-      if (!values.effect?.trim()) throw new UsageError("prompts lock: --effect is required (the expected effect on behaviour and on the prompt cache)");
-      const records = await relockPrompts({ lockPath, logPath: logPathFor(lockPath), texts: lockedTexts(), reason: values.reason, effect: values.effect });
-      if (values.json) return io.out(`${JSON.stringify({ records })}\n`), 0;
-      if (records.length === 0) return io.out("prompts: nothing to lock, every text matches\n"), 0;
-      for (const r of records) io.out(`locked ${r.id}: ${r.oldHash?.slice(0, 12) ?? "(new)"} → ${r.newHash?.slice(0, 12) ?? "(removed)"}\n`);
+      if (!values.reason?.trim())
+        throw new UsageError("prompts lock: --reason is required (why the texts changed)");
+      if (!values.effect?.trim())
+        throw new UsageError(
+          "prompts lock: --effect is required (the expected effect on behaviour and on the prompt cache)",
+        );
+      const records = await relockPrompts({
+        lockPath,
+        logPath: logPathFor(lockPath),
+        texts: lockedTexts(),
+        reason: values.reason,
+        effect: values.effect,
+      });
+      if (values.json) return (io.out(`${JSON.stringify({ records })}\n`), 0);
+      if (records.length === 0) return (io.out("prompts: nothing to lock, every text matches\n"), 0);
+      for (const r of records)
+        io.out(
+          `locked ${r.id}: ${r.oldHash?.slice(0, 12) ?? "(new)"} → ${r.newHash?.slice(0, 12) ?? "(removed)"}\n`,
+        );
       io.out(`${records.length} record(s) appended to ${logPathFor(lockPath)}\n`);
       return 0;
     }
     case "list": {
-      const texts = lockedTexts().map((t) => ({ id: t.id, sha256: sha256(t.text), characters: t.text.length }));
-      if (values.json) return io.out(`${JSON.stringify({ texts })}\n`), 0;
+      const texts = lockedTexts().map((t) => ({
+        id: t.id,
+        sha256: sha256(t.text),
+        characters: t.text.length,
+      }));
+      if (values.json) return (io.out(`${JSON.stringify({ texts })}\n`), 0);
       for (const t of texts) io.out(`${t.sha256.slice(0, 12)}  ${t.id} (${t.characters} characters)\n`);
       return 0;
     }

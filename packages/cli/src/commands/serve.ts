@@ -44,17 +44,35 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("serve", args, { data: COMMON_OPTIONS.data, help: COMMON_OPTIONS.help, port: { type: "string" }, "retire-legacy-posts": { type: "boolean" }, database: { type: "string" }, "no-worker": { type: "boolean" }, "queue-schema": { type: "string" } });
-  if (values.help) return io.out(`${SERVE_HELP}\n`), 0;
-  if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)) throw new UsageError(`serve: --port must be a whole number from 0 to 65535 (got "${values.port}")`);
+  const { values } = parse("serve", args, {
+    data: COMMON_OPTIONS.data,
+    help: COMMON_OPTIONS.help,
+    port: { type: "string" },
+    "retire-legacy-posts": { type: "boolean" },
+    database: { type: "string" },
+    "no-worker": { type: "boolean" },
+    "queue-schema": { type: "string" },
+  });
+  if (values.help) return (io.out(`${SERVE_HELP}\n`), 0);
+  if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535))
+    throw new UsageError(`serve: --port must be a whole number from 0 to 65535 (got "${values.port}")`);
   const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
-  if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
+  if (fromEnv !== undefined && fromEnv.length < 16)
+    throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
   // On PostgreSQL: the LISTEN/NOTIFY feed bus, the wake queue the API enqueues wakes on, and a
   // worker taking queued wakes unless --no-worker (its legacy wakes call this server's API).
   let ownUrl: string | undefined;
   const cluster = databaseUrl
-    ? await startClusterParts({ url: databaseUrl, worker: !values["no-worker"], ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}), dataDir, env: storeEnv(io.env, databaseUrl), apiUrl: () => ownUrl, log: (line) => io.err(`${line}\n`) }).catch(async (error: unknown) => {
+    ? await startClusterParts({
+        url: databaseUrl,
+        worker: !values["no-worker"],
+        ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}),
+        dataDir,
+        env: storeEnv(io.env, databaseUrl),
+        apiUrl: () => ownUrl,
+        log: (line) => io.err(`${line}\n`),
+      }).catch(async (error: unknown) => {
         await store.close();
         throw error;
       })
@@ -76,7 +94,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
     // The token rides in the fragment, which browsers never send to a server; the dashboard moves it
     // to the tab's session storage and removes it from the address bar.
-    io.out(fromEnv ? `dashboard: ${server.url}/ (sign in with CADRE_OPERATOR_TOKEN)\n` : `dashboard: ${server.url}/#token=${server.operatorToken}\n`);
+    io.out(
+      fromEnv
+        ? `dashboard: ${server.url}/ (sign in with CADRE_OPERATOR_TOKEN)\n`
+        : `dashboard: ${server.url}/#token=${server.operatorToken}\n`,
+    );
     const signal = await untilSignal();
     io.err(`cadre serve: ${signal}, shutting down\n`);
     await server.close();

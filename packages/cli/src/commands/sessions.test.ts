@@ -21,9 +21,19 @@ afterEach(async () => {
 async function cli(...argv: string[]) {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: ENV, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: ENV,
+    stdin: (async function* () {})(),
+  };
   const code = await main(argv, io);
-  return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) as Record<string, unknown> };
+  return {
+    code,
+    out,
+    err,
+    json: () => JSON.parse(out.trim().split("\n").at(-1) as string) as Record<string, unknown>,
+  };
 }
 
 const BASE_KEYS = ["approvals", "ceo", "ceoMode", "companyId", "hires", "initialCue", "usage"];
@@ -36,24 +46,39 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(Object.keys(summary).sort()).toEqual([...BASE_KEYS, "replays", "rollovers", "terminal"].sort());
     expect(summary).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(summary["hires"]).toHaveLength(1);
-    expect(r.out).toMatch(/✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/);
+    expect(r.out).toMatch(
+      /✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/,
+    );
   });
 
   it("MC-11 prompt-timeout: the stalled call is aborted, the run fails without a replay; sessions inspect shows the handoff latched for the next send", async () => {
     const r = await cli("demo", "--data", dir, "--faults", "prompt-timeout", "--seed", "7", "--json");
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
-    expect(r.out).toMatch(/✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/);
+    expect(r.out).toMatch(
+      /✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/,
+    );
     const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
-    expect(inspect.json()).toMatchObject({ latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) }, compressions: [], terminal: { status: "failed" } });
+    expect(inspect.json()).toMatchObject({
+      latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) },
+      compressions: [],
+      terminal: { status: "failed" },
+    });
   });
 
   it("compact-empty-summary: one rollover, the run ends done; sessions inspect shows the classification", async () => {
     const r = await cli("demo", "--data", dir, "--faults", "compact-empty-summary", "--seed", "7", "--json");
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ terminal: "done", replays: 0, rollovers: 1, ceoMode: "awaiting-approval" });
-    expect(r.out).toMatch(/⇢ rollover: send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/);
+    expect(r.json()).toMatchObject({
+      terminal: "done",
+      replays: 0,
+      rollovers: 1,
+      ceoMode: "awaiting-approval",
+    });
+    expect(r.out).toMatch(
+      /⇢ rollover: send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
+    );
     const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.code).toBe(0);
@@ -73,7 +98,9 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
       terminal: { status: "done" },
     });
     const text = await cli("sessions", "inspect", runId, "--data", dir);
-    expect(text.out).toMatch(/threshold {2}90\.0% \(default\); Pi reserveTokens 12800 \(frozen at start\), compacts at 115200 tokens/);
+    expect(text.out).toMatch(
+      /threshold {2}90\.0% \(default\); Pi reserveTokens 12800 \(frozen at start\), compacts at 115200 tokens/,
+    );
     expect(text.out).toMatch(/latch {6}needsRollover clear — live session only/);
     expect(text.out).toMatch(/last: deterministic — pi\/silent: compaction produced an empty summary/);
   });
@@ -86,7 +113,10 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
   it.each([
     [["--faults", "bogus"], new RegExp(`unknown fault "bogus"; allowed: ${FAULT_NAMES.join(", ")}`)],
     [["--faults", "timeout,"], /unknown fault ""/],
-    [["--faults", "timeout", "--connector", "anthropic"], /--faults rehearses failures on the offline connector only/],
+    [
+      ["--faults", "timeout", "--connector", "anthropic"],
+      /--faults rehearses failures on the offline connector only/,
+    ],
   ])("bad usage %j: exit 2, the reason on stderr, nothing created", async (args, message) => {
     const r = await cli("demo", "--data", dir, ...args);
     expect(r.code).toBe(2);
@@ -95,7 +125,9 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
   });
 
   it("cadre wake --faults: the JSON line carries replays and rollovers", async () => {
-    const first = (await cli("demo", "--data", dir, "--seed", "5", "--json")).json() as { ceo: { agentId: string } };
+    const first = (await cli("demo", "--data", dir, "--seed", "5", "--json")).json() as {
+      ceo: { agentId: string };
+    };
     const r = await cli("wake", first.ceo.agentId, "--data", dir, "--faults", "timeout", "--json");
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
@@ -110,19 +142,56 @@ describe("cadre sessions", () => {
     const store = await openStore({ path: join(dir, "cadre.db") });
     try {
       const [ceo] = await store.listAgents(created.json()["id"] as string);
-      await store.insertRun({ id: "run_c", companyId: ceo!.companyId, agentId: ceo!.id, trigger: "routine", mode: "team-building", profile: "semantic", cue: "Go." });
+      await store.insertRun({
+        id: "run_c",
+        companyId: ceo!.companyId,
+        agentId: ceo!.id,
+        trigger: "routine",
+        mode: "team-building",
+        profile: "semantic",
+        cue: "Go.",
+      });
       const events: AgentEvent[] = [
-        { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 70_000, byteLimit: 51_200, strippedImages: 1, bytesFreed: 61_000 },
+        {
+          type: "compression",
+          trigger: "next-send",
+          action: "strip-images",
+          reason: "MC-12: byte budget broken by strippable oversized images",
+          bytes: 70_000,
+          byteLimit: 51_200,
+          strippedImages: 1,
+          bytesFreed: 61_000,
+        },
         { type: "terminal", status: "done" },
       ];
-      await store.appendRunEvents(events.map((data, seq) => ({ runId: "run_c", companyId: ceo!.companyId, seq, type: data.type, data })));
+      await store.appendRunEvents(
+        events.map((data, seq) => ({
+          runId: "run_c",
+          companyId: ceo!.companyId,
+          seq,
+          type: data.type,
+          data,
+        })),
+      );
     } finally {
       await store.close();
     }
     const text = await cli("sessions", "inspect", "run_c", "--data", dir);
-    expect(text.out).toContain("⇲ compression at next-send: strip-images — MC-12: byte budget broken by strippable oversized images (request 70000 of 51200 bytes; 1 image(s) stripped, 61000 bytes freed)");
+    expect(text.out).toContain(
+      "⇲ compression at next-send: strip-images — MC-12: byte budget broken by strippable oversized images (request 70000 of 51200 bytes; 1 image(s) stripped, 61000 bytes freed)",
+    );
     const json = await cli("sessions", "inspect", "run_c", "--data", dir, "--json");
-    expect(json.json()["compressions"]).toEqual([{ trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 70_000, byteLimit: 51_200, strippedImages: 1, bytesFreed: 61_000 }]);
+    expect(json.json()["compressions"]).toEqual([
+      {
+        trigger: "next-send",
+        action: "strip-images",
+        reason: "MC-12: byte budget broken by strippable oversized images",
+        bytes: 70_000,
+        byteLimit: 51_200,
+        strippedImages: 1,
+        bytesFreed: 61_000,
+      },
+    ]);
   });
 
   it("usage errors exit 2; an unknown run is named", async () => {

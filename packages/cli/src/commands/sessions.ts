@@ -49,7 +49,10 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
     latch: { needsRollover: s?.needsRollover ?? null, reason: s?.latchReason ?? null, scope: LATCH_SCOPE },
     openClaims: s?.openClaims ?? [],
     lastCompaction: s?.lastCompaction ?? null,
-    compactionCount: s?.compactions ?? { count: report.compactions.length, succeeded: report.compactions.filter((c) => c.ok).length },
+    compactionCount: s?.compactions ?? {
+      count: report.compactions.length,
+      succeeded: report.compactions.filter((c) => c.ok).length,
+    },
     compactions: report.compactions,
     recoveries: report.recoveries,
     rollovers: report.rollovers,
@@ -63,33 +66,55 @@ function print(io: CliIO, runId: string, agentId: string, status: string, report
   const s = report.snapshot;
   io.out(`run ${runId} — agent ${agentId}, ${status}\n`);
   if (!s) {
-    io.out("  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n");
+    io.out(
+      "  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n",
+    );
   } else {
-    io.out(`  harness    ${s.harness}${s.remote ? " (remote)" : ""}, model ${s.model}, window ${s.contextWindow} tokens\n`);
+    io.out(
+      `  harness    ${s.harness}${s.remote ? " (remote)" : ""}, model ${s.model}, window ${s.contextWindow} tokens\n`,
+    );
     io.out(`  occupancy  ${pct(s.occupancy)} (${s.tokensInWindow} of ${s.contextWindow} tokens)\n`);
-    io.out(`  threshold  ${pct(s.threshold)} (${s.thresholdSource})${s.reserveTokens !== undefined ? `; Pi reserveTokens ${s.reserveTokens} (frozen at start), compacts at ${s.contextWindow - s.reserveTokens} tokens` : ""}\n`);
-    io.out(`  latch      needsRollover ${s.needsRollover ? `SET: ${s.latchReason ?? "reason not recorded"}` : "clear"} — ${LATCH_SCOPE}\n`);
+    io.out(
+      `  threshold  ${pct(s.threshold)} (${s.thresholdSource})${s.reserveTokens !== undefined ? `; Pi reserveTokens ${s.reserveTokens} (frozen at start), compacts at ${s.contextWindow - s.reserveTokens} tokens` : ""}\n`,
+    );
+    io.out(
+      `  latch      needsRollover ${s.needsRollover ? `SET: ${s.latchReason ?? "reason not recorded"}` : "clear"} — ${LATCH_SCOPE}\n`,
+    );
     io.out(`  claims     ${s.openClaims.length === 0 ? "none open" : s.openClaims.join(", ")}\n`);
     const last = s.lastCompaction;
-    io.out(`  compaction ${s.compactions.count} (${s.compactions.succeeded} ok)${last ? `; last: ${last.result} — ${last.reason}${last.tokensBefore !== undefined ? ` (${last.tokensBefore}${last.tokensAfter !== undefined ? ` → ${last.tokensAfter}` : ""} tokens)` : ""}` : ""}\n`);
+    io.out(
+      `  compaction ${s.compactions.count} (${s.compactions.succeeded} ok)${last ? `; last: ${last.result} — ${last.reason}${last.tokensBefore !== undefined ? ` (${last.tokensBefore}${last.tokensAfter !== undefined ? ` → ${last.tokensAfter}` : ""} tokens)` : ""}` : ""}\n`,
+    );
   }
   for (const c of report.compactions) {
-    io.out(`  ⟳ compaction (${c.reason}) ${c.ok ? "ok" : `failed: ${c.error ?? "no reason given"}`}${c.tokensBefore !== undefined ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ""} tokens` : ""}\n`);
+    io.out(
+      `  ⟳ compaction (${c.reason}) ${c.ok ? "ok" : `failed: ${c.error ?? "no reason given"}`}${c.tokensBefore !== undefined ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ""} tokens` : ""}\n`,
+    );
   }
-  for (const r of report.recoveries) io.out(`  ${r.action === "replay" ? "↻ replay" : "✗ fail closed"}: ${r.reason}\n`);
+  for (const r of report.recoveries)
+    io.out(`  ${r.action === "replay" ? "↻ replay" : "✗ fail closed"}: ${r.reason}\n`);
   for (const c of report.compressions) {
-    const sizes = c.bytes !== undefined ? ` (request ${c.bytes} of ${c.byteLimit ?? "?"} bytes${c.strippedImages !== undefined ? `; ${c.strippedImages} image(s) stripped, ${c.bytesFreed ?? "?"} bytes freed` : ""})` : "";
+    const sizes =
+      c.bytes !== undefined
+        ? ` (request ${c.bytes} of ${c.byteLimit ?? "?"} bytes${c.strippedImages !== undefined ? `; ${c.strippedImages} image(s) stripped, ${c.bytesFreed ?? "?"} bytes freed` : ""})`
+        : "";
     io.out(`  ⇲ compression at ${c.trigger}: ${c.action} — ${c.reason}${sizes}\n`);
   }
-  for (const r of report.rollovers) io.out(`  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""})\n`);
-  io.out(`  totals     replays ${report.replays}, rollovers ${report.rollovers.length}${report.terminal ? `; terminal ${report.terminal.status}${report.terminal.reason ? ` (${report.terminal.reason})` : ""}` : ""}\n`);
+  for (const r of report.rollovers)
+    io.out(
+      `  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""})\n`,
+    );
+  io.out(
+    `  totals     replays ${report.replays}, rollovers ${report.rollovers.length}${report.terminal ? `; terminal ${report.terminal.status}${report.terminal.reason ? ` (${report.terminal.reason})` : ""}` : ""}\n`,
+  );
 }
 
 export async function sessionsCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse("sessions", args, STORE_OPTIONS, 2);
-  if (values.help) return io.out(`${SESSIONS_HELP}\n`), 0;
+  if (values.help) return (io.out(`${SESSIONS_HELP}\n`), 0);
   const [sub, runId] = positionals;
-  if (sub !== "inspect") throw new UsageError(`sessions: unknown subcommand "${sub ?? ""}"; use: cadre sessions inspect RUN_ID`);
+  if (sub !== "inspect")
+    throw new UsageError(`sessions: unknown subcommand "${sub ?? ""}"; use: cadre sessions inspect RUN_ID`);
   if (!runId) throw new UsageError("sessions inspect: RUN_ID is required (see `cadre usage` for run ids)");
   const { store } = await openData(values, io.env);
   try {

@@ -12,7 +12,11 @@ async function translate(args: string[], input: Uint8Array | string = "") {
     const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
     for (let i = 0; i < bytes.length; i += 64) yield bytes.subarray(i, i + 64);
   })();
-  const code = await translateCommand(args, { stdin, stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l) });
+  const code = await translateCommand(args, {
+    stdin,
+    stdout: (l) => stdout.push(l),
+    stderr: (l) => stderr.push(l),
+  });
   return { code, stdout, stderr, json: () => stdout.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
@@ -20,7 +24,9 @@ describe("cadre translate", () => {
   it("prints help listing every format", async () => {
     const { code, stdout } = await translate(["--help"]);
     expect(code).toBe(0);
-    expect(stdout.join("\n")).toMatch(/Usage: cadre translate --from FORMAT \[--final\][\s\S]*anthropic-sse, openai-chat-sse, openai-responses-sse, claude-code-jsonl, codex-jsonl/);
+    expect(stdout.join("\n")).toMatch(
+      /Usage: cadre translate --from FORMAT \[--final\][\s\S]*anthropic-sse, openai-chat-sse, openai-responses-sse, claude-code-jsonl, codex-jsonl/,
+    );
   });
 
   it.each([
@@ -30,7 +36,9 @@ describe("cadre translate", () => {
     const { code, stderr, stdout } = await translate(args);
     expect(code).toBe(2);
     expect(stdout).toEqual([]);
-    expect(stderr).toEqual([`cadre translate: ${message}; allowed formats: anthropic-sse, openai-chat-sse, openai-responses-sse, claude-code-jsonl, codex-jsonl, pi-jsonl`]);
+    expect(stderr).toEqual([
+      `cadre translate: ${message}; allowed formats: anthropic-sse, openai-chat-sse, openai-responses-sse, claude-code-jsonl, codex-jsonl, pi-jsonl`,
+    ]);
   });
 
   it("exits 2 for an unknown option", async () => {
@@ -40,13 +48,27 @@ describe("cadre translate", () => {
   });
 
   it("streams one AgentEvent JSON line per event", async () => {
-    const { code, json, stderr } = await translate(["--from", "anthropic-sse"], await fixture("anthropic-sse/__fixtures__/text.sse"));
+    const { code, json, stderr } = await translate(
+      ["--from", "anthropic-sse"],
+      await fixture("anthropic-sse/__fixtures__/text.sse"),
+    );
     expect([code, stderr]).toEqual([0, []]);
-    expect(json().map((e) => e.type)).toEqual(["turn_start", "text_start", "text_delta", "text_delta", "text_end", "usage", "turn_end"]);
+    expect(json().map((e) => e.type)).toEqual([
+      "turn_start",
+      "text_start",
+      "text_delta",
+      "text_delta",
+      "text_end",
+      "usage",
+      "turn_end",
+    ]);
   });
 
   it("writes one SPEC §4 message per line with --final", async () => {
-    const { code, json } = await translate(["--from", "openai-chat-sse", "--final"], await fixture("openai-chat-sse/__fixtures__/parallel-tool-calls.sse"));
+    const { code, json } = await translate(
+      ["--from", "openai-chat-sse", "--final"],
+      await fixture("openai-chat-sse/__fixtures__/parallel-tool-calls.sse"),
+    );
     expect(code).toBe(0);
     expect(json()).toEqual([
       {
@@ -64,7 +86,10 @@ describe("cadre translate", () => {
   });
 
   it("counts Claude Code lines sharing a message.id as one message with --final", async () => {
-    const { code, json } = await translate(["--from", "claude-code-jsonl", "--final"], await fixture("claude-code-jsonl/__fixtures__/session.jsonl"));
+    const { code, json } = await translate(
+      ["--from", "claude-code-jsonl", "--final"],
+      await fixture("claude-code-jsonl/__fixtures__/session.jsonl"),
+    );
     expect(code).toBe(0);
     expect(json().map((m) => [(m.content as { type: string }[]).map((c) => c.type), m.usage])).toEqual([
       [["text", "tool_use"], { input: 3, output: 112, cacheRead: 12988, cacheWrite: 4210 }],
@@ -73,7 +98,8 @@ describe("cadre translate", () => {
   });
 
   it("writes everything valid before a malformed line, then exits 2 naming the line", async () => {
-    const input = '{"type":"thread.started","thread_id":"t"}\n{"type":"turn.started"}\nnot json\n{"type":"turn.started"}\n';
+    const input =
+      '{"type":"thread.started","thread_id":"t"}\n{"type":"turn.started"}\nnot json\n{"type":"turn.started"}\n';
     const { code, json, stderr } = await translate(["--from", "codex-jsonl"], input);
     expect(code).toBe(2);
     expect(json().map((e) => e.type)).toEqual(["unknown", "turn_start"]);
@@ -81,14 +107,28 @@ describe("cadre translate", () => {
   });
 
   it("keeps a cut stream's error event in the output and exits 2", async () => {
-    const { code, json, stderr } = await translate(["--from", "anthropic-sse"], await fixture("anthropic-sse/__fixtures__/truncated.sse"));
+    const { code, json, stderr } = await translate(
+      ["--from", "anthropic-sse"],
+      await fixture("anthropic-sse/__fixtures__/truncated.sse"),
+    );
     expect(code).toBe(2);
-    expect(json().slice(-3).map((e) => [e.type, e.code])).toEqual([["error", "truncated"], ["usage", undefined], ["turn_end", undefined]]);
+    expect(
+      json()
+        .slice(-3)
+        .map((e) => [e.type, e.code]),
+    ).toEqual([
+      ["error", "truncated"],
+      ["usage", undefined],
+      ["turn_end", undefined],
+    ]);
     expect(stderr[0]).toMatch(/^cadre translate: line 11: .*before message_stop$/);
   });
 
   it("notes a vendor error on stderr with --final and still exits 0", async () => {
-    const { code, stdout, stderr } = await translate(["--from", "anthropic-sse", "--final"], await fixture("anthropic-sse/__fixtures__/mid-stream-error.sse"));
+    const { code, stdout, stderr } = await translate(
+      ["--from", "anthropic-sse", "--final"],
+      await fixture("anthropic-sse/__fixtures__/mid-stream-error.sse"),
+    );
     expect([code, stdout]).toEqual([0, []]);
     expect(stderr).toEqual(["cadre translate: the stream reports an error (overloaded_error): Overloaded"]);
   });

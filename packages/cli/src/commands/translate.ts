@@ -35,7 +35,11 @@ Exit codes: 0 translated (vendor errors inside the stream are events, not failur
 problem is written first, and stderr names the line and what was expected; 1 the input could
 not be read.`;
 
-const OPTIONS = { from: { type: "string" }, final: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+const OPTIONS = {
+  from: { type: "string" },
+  final: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 export async function translateCommand(args: string[], io: TranslateIO): Promise<number> {
   let values: { from?: string; final?: boolean; help?: boolean };
@@ -58,7 +62,8 @@ export async function translateCommand(args: string[], io: TranslateIO): Promise
   }
   const problem: Problem = { exitCode: 0, message: undefined };
   const events = watch(TRANSLATORS[from](io.stdin), problem, values.final === true ? io.stderr : undefined);
-  if (values.final) for await (const message of reconstructMessages(events)) io.stdout(JSON.stringify(message));
+  if (values.final)
+    for await (const message of reconstructMessages(events)) io.stdout(JSON.stringify(message));
   else for await (const event of events) io.stdout(JSON.stringify(event));
   if (problem.message !== undefined) io.stderr(`cadre translate: ${problem.message}`);
   return problem.exitCode;
@@ -75,7 +80,11 @@ interface Problem {
  * output, since translators emit it as part of the stream. With --final, where events are not
  * printed, vendor errors are noted on stderr so they are not silently lost.
  */
-async function* watch(events: AsyncIterable<AgentEvent>, problem: Problem, noteVendorError: ((line: string) => void) | undefined): AsyncGenerator<AgentEvent> {
+async function* watch(
+  events: AsyncIterable<AgentEvent>,
+  problem: Problem,
+  noteVendorError: ((line: string) => void) | undefined,
+): AsyncGenerator<AgentEvent> {
   for await (const event of events) {
     if (event.type === "error") {
       const code = event.code ?? "";
@@ -86,7 +95,9 @@ async function* watch(events: AsyncIterable<AgentEvent>, problem: Problem, noteV
         }
         if (code === MALFORMED_INPUT) continue;
       } else if (noteVendorError) {
-        noteVendorError(`cadre translate: the stream reports an error${event.code ? ` (${event.code})` : ""}: ${event.message}`);
+        noteVendorError(
+          `cadre translate: the stream reports an error${event.code ? ` (${event.code})` : ""}: ${event.message}`,
+        );
       }
     }
     yield event;

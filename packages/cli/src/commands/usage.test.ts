@@ -18,11 +18,17 @@ describe("cadre usage", () => {
   it("reports per company, per agent and per run, and one run per model call", async () => {
     const demo = await cli("demo", "--data", dir, "--json", "--seed", "5");
     expect(demo.code).toBe(0);
-    expect(demo.out).toMatch(/usage {6}input \d+, output \d+, cache read \d+, cache write \d+, total \d+, cost \$0\.0000, cache hit rate \d+\.\d%/);
+    expect(demo.out).toMatch(
+      /usage {6}input \d+, output \d+, cache read \d+, cache write \d+, total \d+, cost \$0\.0000, cache hit rate \d+\.\d%/,
+    );
     const all = await cli("usage", "--data", dir, "--json");
     const [company] = all.json().companies;
     expect(company.companyId).toBe(demo.json().companyId);
-    expect(company.usage).toMatchObject({ input: demo.json().usage.inputTokens, cacheRead: demo.json().usage.cacheReadTokens, cost: 0 });
+    expect(company.usage).toMatchObject({
+      input: demo.json().usage.inputTokens,
+      cacheRead: demo.json().usage.cacheReadTokens,
+      cost: 0,
+    });
     expect(company.usage.hitRate).toBeCloseTo(demo.json().usage.cacheHitRate, 12);
     expect(company.agents.length).toBeGreaterThan(1);
     const runId = company.runs[0].runId;

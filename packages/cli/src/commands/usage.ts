@@ -20,27 +20,34 @@ ${DATABASE_HELP}`;
 
 function printCompany(io: CliIO, report: CompanyUsageReport): void {
   io.out(`${report.name} (${report.companyId})\n  total      ${formatUsage(report.usage)}\n`);
-  for (const a of report.agents) io.out(`  agent      ${a.name} (${a.agentId}, ${a.model}), ${a.runs} run(s): ${formatUsage(a.usage)}\n`);
-  for (const r of report.runs) io.out(`  run        ${r.runId} ${r.agentName} ${r.status} ${r.startedAt}: ${formatUsage(r.usage)}\n`);
+  for (const a of report.agents)
+    io.out(`  agent      ${a.name} (${a.agentId}, ${a.model}), ${a.runs} run(s): ${formatUsage(a.usage)}\n`);
+  for (const r of report.runs)
+    io.out(`  run        ${r.runId} ${r.agentName} ${r.status} ${r.startedAt}: ${formatUsage(r.usage)}\n`);
 }
 
 export async function usageCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse("usage", args, { ...STORE_OPTIONS, company: { type: "string" }, run: { type: "string" } });
-  if (values.help) return io.out(`${USAGE_HELP}\n`), 0;
+  const { values } = parse("usage", args, {
+    ...STORE_OPTIONS,
+    company: { type: "string" },
+    run: { type: "string" },
+  });
+  if (values.help) return (io.out(`${USAGE_HELP}\n`), 0);
   const { store } = await openData(values, io.env);
   try {
     if (values.run) {
       const run = await runUsageReport(store, values.run);
-      if (values.json) return io.out(`${JSON.stringify({ run })}\n`), 0;
+      if (values.json) return (io.out(`${JSON.stringify({ run })}\n`), 0);
       io.out(`run ${run.runId} — ${run.agentName} (${run.agentId}) on ${run.model}, ${run.status}\n`);
-      for (const t of run.turns ?? []) io.out(`  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}\n`);
+      for (const t of run.turns ?? [])
+        io.out(`  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}\n`);
       io.out(`  total     ${formatUsage(run.usage)}\n`);
       return 0;
     }
     const ids = values.company ? [values.company] : (await store.listCompanies()).map((c) => c.id);
     const companies: CompanyUsageReport[] = [];
     for (const id of ids) companies.push(await companyUsageReport(store, id));
-    if (values.json) return io.out(`${JSON.stringify({ companies })}\n`), 0;
+    if (values.json) return (io.out(`${JSON.stringify({ companies })}\n`), 0);
     if (companies.length === 0) io.out("no companies yet; run `cadre demo` first\n");
     for (const c of companies) printCompany(io, c);
     return 0;

@@ -23,7 +23,15 @@ beforeAll(async () => {
   // The schema exists before a URL's search_path can name it.
   await (await openStore({ url: testDatabaseUrl(), schema })).close();
   url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  worker = await WakeWorker.start({ url: testDatabaseUrl(), schema, queue: { schema: queueSchema }, pollMs: 200, env: OFFLINE_ENV, dataDir: data, log: () => {} });
+  worker = await WakeWorker.start({
+    url: testDatabaseUrl(),
+    schema,
+    queue: { schema: queueSchema },
+    pollMs: 200,
+    env: OFFLINE_ENV,
+    dataDir: data,
+    log: () => {},
+  });
 });
 afterAll(async () => {
   await worker?.stop(5000);
@@ -33,13 +41,19 @@ afterAll(async () => {
 
 describe("--database URL", () => {
   it("opens the PostgreSQL store on every store command, over CADRE_DATABASE_URL and instead of the data dir's file", async () => {
-    const created = await runCli(["company", "create", "--name", "Flag Co", "--database", url, "--data", data, "--json"], env);
+    const created = await runCli(
+      ["company", "create", "--name", "Flag Co", "--database", url, "--data", data, "--json"],
+      env,
+    );
     expect(created.code).toBe(0);
     const listed = await runCli(["agents", "list", "--database", url, "--data", data, "--json"], env);
     expect(listed.code).toBe(0);
     expect(listed.json()).toMatchObject([{ isCeo: true }]);
     // Nothing went to the data directory's SQLite file.
-    const local = await runCli(["company", "show", "--data", data], { ...OFFLINE_ENV, CADRE_DATABASE_URL: "" });
+    const local = await runCli(["company", "show", "--data", data], {
+      ...OFFLINE_ENV,
+      CADRE_DATABASE_URL: "",
+    });
     expect(local.code).toBe(2);
     expect(local.err).toMatch(/no company in/);
   });
@@ -48,7 +62,16 @@ describe("--database URL", () => {
     const bad = await runCli(["usage", "--database", "sqlite:x.db"], env);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/must be a postgres:\/\/ URL, got "sqlite:x.db"/);
-    for (const command of [["agents"], ["company"], ["approvals"], ["usage"], ["sessions"], ["wake"], ["demo"], ["mcp"]]) {
+    for (const command of [
+      ["agents"],
+      ["company"],
+      ["approvals"],
+      ["usage"],
+      ["sessions"],
+      ["wake"],
+      ["demo"],
+      ["mcp"],
+    ]) {
       expect((await runCli([...command, "--help"], env)).out, command[0]).toMatch(/--database URL/);
     }
   });
@@ -57,13 +80,36 @@ describe("--database URL", () => {
 describe("cadre wake on PostgreSQL", () => {
   it("queues the wake for the workers and follows its run to the end, printing its events", async () => {
     const ceo = (await runCli(["agents", "list", "--database", url, "--json"], env)).json()[0].id as string;
-    const woken = await runCli(["wake", ceo, "--database", url, "--queue-schema", queueSchema, "--trigger", "start_team_building", "--seed", "3", "--json"], env);
+    const woken = await runCli(
+      [
+        "wake",
+        ceo,
+        "--database",
+        url,
+        "--queue-schema",
+        queueSchema,
+        "--trigger",
+        "start_team_building",
+        "--seed",
+        "3",
+        "--json",
+      ],
+      env,
+    );
     expect(woken.err).toBe("");
     expect(woken.code).toBe(0);
     expect(woken.out).toMatch(/^wake wake_\w+ queued; a worker runs it/);
-    expect(woken.out).toMatch(/run run_\w+ — mode team-building, trigger start_team_building\ncue ".+" \(\d+ tokens\)/);
+    expect(woken.out).toMatch(
+      /run run_\w+ — mode team-building, trigger start_team_building\ncue ".+" \(\d+ tokens\)/,
+    );
     expect(woken.out).toMatch(/hire_agent/);
-    expect(woken.json()).toMatchObject({ terminal: "done", modeBefore: "team-building", modeAfter: "awaiting-approval", via: "queue", wakeId: expect.stringMatching(/^wake_/) });
+    expect(woken.json()).toMatchObject({
+      terminal: "done",
+      modeBefore: "team-building",
+      modeAfter: "awaiting-approval",
+      via: "queue",
+      wakeId: expect.stringMatching(/^wake_/),
+    });
   });
 
   it("runs in this process with --in-process, and refuses what only this process can do without it", async () => {

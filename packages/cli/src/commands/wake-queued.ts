@@ -28,23 +28,39 @@ export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<num
   if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
   // pg-boss is loaded only here: SQLite installations never pay for it.
   const { WakeQueue } = await import("@cadre/server");
-  const queue = await WakeQueue.open({ url: input.url, ...(input.queueSchema ? { schema: input.queueSchema } : {}), supervise: false, log: (line) => io.err(`${line}\n`) });
+  const queue = await WakeQueue.open({
+    url: input.url,
+    ...(input.queueSchema ? { schema: input.queueSchema } : {}),
+    supervise: false,
+    log: (line) => io.err(`${line}\n`),
+  });
   let sent;
   try {
-    sent = await queue.enqueue({ agentId, ...(input.trigger ? { trigger: input.trigger } : {}), ...(input.seed !== undefined ? { seed: input.seed } : {}), ...(input.profile ? { profile: input.profile } : {}) });
+    sent = await queue.enqueue({
+      agentId,
+      ...(input.trigger ? { trigger: input.trigger } : {}),
+      ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      ...(input.profile ? { profile: input.profile } : {}),
+    });
   } finally {
     await queue.stop();
   }
-  io.out(`${sent.queued ? `wake ${sent.wakeId} queued` : `joined wake ${sent.wakeId}, already waiting for ${agent.name}`}; a worker runs it (cadre worker, or cadre serve)\n`);
+  io.out(
+    `${sent.queued ? `wake ${sent.wakeId} queued` : `joined wake ${sent.wakeId}, already waiting for ${agent.name}`}; a worker runs it (cadre worker, or cadre serve)\n`,
+  );
   const run = await awaitRun(store, sent.wakeId, io);
   const cueTokens = cueTokenCount(run.cue);
-  io.out(`run ${run.id} — mode ${run.mode}, trigger ${run.trigger}\ncue "${run.cue}" (${cueTokens} tokens)\n`);
+  io.out(
+    `run ${run.id} — mode ${run.mode}, trigger ${run.trigger}\ncue "${run.cue}" (${cueTokens} tokens)\n`,
+  );
   const ended = await follow(store, run.id, createRenderer(io.out, agent.name));
   const modeAfter = (await loadCompanyState(store, agent.companyId)).mode;
   io.out(`mode: ${run.mode} → ${modeAfter}\n`);
   if (input.json) {
     const usage = { ...ended.usage, cacheHitRate: cacheHitRate(ended.usage) };
-    io.out(`${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, wakeId: sent.wakeId, via: "queue" })}\n`);
+    io.out(
+      `${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, wakeId: sent.wakeId, via: "queue" })}\n`,
+    );
   }
   return ended.status === "done" ? 0 : 1;
 }
@@ -57,10 +73,15 @@ async function awaitRun(store: Store, wakeId: string, io: CliIO): Promise<RunRow
     const wake = await store.getWake(wakeId);
     const run = wake?.runId ? await store.getRun(wake.runId) : undefined;
     if (run) return run;
-    if (wake?.status === "failed") throw new UserInputError(`the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`);
+    if (wake?.status === "failed")
+      throw new UserInputError(
+        `the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`,
+      );
     if (!hinted && Date.now() > hintAt) {
       hinted = true;
-      io.err(`cadre wake: no worker has started wake ${wakeId} yet (busy, or none running); it stays queued if you stop waiting. --in-process runs a wake here instead.\n`);
+      io.err(
+        `cadre wake: no worker has started wake ${wakeId} yet (busy, or none running); it stays queued if you stop waiting. --in-process runs a wake here instead.\n`,
+      );
     }
     await sleep(POLL_MS);
   }

@@ -31,42 +31,77 @@ queue's schema when the workers were started with it (default pgboss).
 ${DATABASE_HELP}`;
 
 export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
-  const options = { ...STORE_OPTIONS, trigger: { type: "string" }, seed: { type: "string" }, profile: { type: "string" }, faults: { type: "string" }, "in-process": { type: "boolean" }, "queue-schema": { type: "string" } } as const;
+  const options = {
+    ...STORE_OPTIONS,
+    trigger: { type: "string" },
+    seed: { type: "string" },
+    profile: { type: "string" },
+    faults: { type: "string" },
+    "in-process": { type: "boolean" },
+    "queue-schema": { type: "string" },
+  } as const;
   const { values, positionals } = parse("wake", args, options, 1);
-  if (values.help) return io.out(`${WAKE_HELP}\n`), 0;
+  if (values.help) return (io.out(`${WAKE_HELP}\n`), 0);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("wake: AGENT_ID is required (see `cadre agents list`)");
   const trigger = values.trigger as WakeTrigger | undefined;
-  if (trigger && !WAKE_TRIGGERS.includes(trigger)) throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
-  if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed)) throw new UsageError(`wake: --seed must be a whole number`);
+  if (trigger && !WAKE_TRIGGERS.includes(trigger))
+    throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
+  if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
+    throw new UsageError(`wake: --seed must be a whole number`);
   const profile = parseProfile("wake", values.profile);
   const faults = values.faults === undefined ? undefined : parseFaultList(values.faults);
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
   try {
     if (databaseUrl !== undefined && !values["in-process"]) {
       // What only this process can do is refused rather than silently run elsewhere without it.
-      if (faults) throw new UsageError("wake: --faults rehearses failures in this process; on PostgreSQL add --in-process (queued wakes run on the workers)");
-      if (profile === "legacy") throw new UsageError("wake: --profile legacy serves the API for the wake from this process; on PostgreSQL add --in-process");
+      if (faults)
+        throw new UsageError(
+          "wake: --faults rehearses failures in this process; on PostgreSQL add --in-process (queued wakes run on the workers)",
+        );
+      if (profile === "legacy")
+        throw new UsageError(
+          "wake: --profile legacy serves the API for the wake from this process; on PostgreSQL add --in-process",
+        );
       const seed = values.seed !== undefined ? Number(values.seed) : undefined;
-      return await queuedWake({ store, url: databaseUrl, agentId, ...(values["queue-schema"] ? { queueSchema: values["queue-schema"] } : {}), json: values.json ?? false, ...(trigger ? { trigger } : {}), ...(seed !== undefined ? { seed } : {}), ...(profile ? { profile } : {}) }, io);
+      return await queuedWake(
+        {
+          store,
+          url: databaseUrl,
+          agentId,
+          ...(values["queue-schema"] ? { queueSchema: values["queue-schema"] } : {}),
+          json: values.json ?? false,
+          ...(trigger ? { trigger } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          ...(profile ? { profile } : {}),
+        },
+        io,
+      );
     }
     const agent = await store.getAgent(agentId);
     const render = createRenderer(io.out, agent?.name ?? "agent");
-    const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) => wakeAgent({
-      ...byProfile,
-      store,
-      agentId,
-      dataDir,
-      env: storeEnv(io.env, databaseUrl),
-      ...(trigger ? { trigger } : {}),
-      ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
-      ...(faults ? { faults } : {}),
-      onStart: ({ run, cue, cueTokens, mode }) => io.out(`run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`),
-      onEvent: render,
-    }));
+    const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) =>
+      wakeAgent({
+        ...byProfile,
+        store,
+        agentId,
+        dataDir,
+        env: storeEnv(io.env, databaseUrl),
+        ...(trigger ? { trigger } : {}),
+        ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+        ...(faults ? { faults } : {}),
+        onStart: ({ run, cue, cueTokens, mode }) =>
+          io.out(
+            `run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`,
+          ),
+        onEvent: render,
+      }),
+    );
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
     if (values.json) {
-      io.out(`${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`);
+      io.out(
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+      );
     }
     return result.terminal === "done" ? 0 : 1;
   } finally {

@@ -24,27 +24,45 @@ const COMPANIES = 20;
 const WAKES = 200;
 
 /** Starts a CLI process; `ready` resolves with the first line matching `pattern` on the given stream. */
-function startCli(args: string[], env: NodeJS.ProcessEnv, stream: "stdout" | "stderr", pattern: RegExp): { child: ChildProcess; ready: Promise<RegExpMatchArray> } {
+function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stream: "stdout" | "stderr",
+  pattern: RegExp,
+): { child: ChildProcess; ready: Promise<RegExpMatchArray> } {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   // Keep what the process said, so a failed start explains itself.
   const said: string[] = [];
-  createInterface({ input: (stream === "stdout" ? child.stderr : child.stdout)! }).on("line", (line) => said.push(line));
+  createInterface({ input: (stream === "stdout" ? child.stderr : child.stdout)! }).on("line", (line) =>
+    said.push(line),
+  );
   const ready = new Promise<RegExpMatchArray>((resolve, reject) => {
     createInterface({ input: child[stream]! }).on("line", (line) => {
       said.push(line);
       const match = pattern.exec(line);
       if (match) resolve(match);
     });
-    child.once("exit", (code) => reject(new Error(`cadre ${args[0]} exited (${code}) before it was ready:\n${said.slice(-20).join("\n")}`)));
+    child.once("exit", (code) =>
+      reject(
+        new Error(`cadre ${args[0]} exited (${code}) before it was ready:\n${said.slice(-20).join("\n")}`),
+      ),
+    );
   });
   return { child, ready };
 }
 
 /** One SSE subscriber: the feed ids of the frames it received, in order. */
-function subscribe(api: string, companyId: string, signal: AbortSignal): { ids: number[]; done: Promise<void> } {
+function subscribe(
+  api: string,
+  companyId: string,
+  signal: AbortSignal,
+): { ids: number[]; done: Promise<void> } {
   const ids: number[] = [];
   const done = (async () => {
-    const response = await fetch(`${api}/api/companies/${companyId}/events`, { headers: { authorization: `Bearer ${TOKEN}` }, signal });
+    const response = await fetch(`${api}/api/companies/${companyId}/events`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal,
+    });
     if (!response.ok || !response.body) throw new Error(`SSE ${response.status}`);
     const decoder = new TextDecoder();
     let buffer = "";
@@ -76,16 +94,24 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms: 
 
 async function expectNothingDuplicated(store: Store, companyId: string): Promise<void> {
   const agents = await store.listAgents(companyId);
-  expect(new Set(agents.map((a) => a.name.toLowerCase())).size, `agent names of ${companyId}`).toBe(agents.length);
+  expect(new Set(agents.map((a) => a.name.toLowerCase())).size, `agent names of ${companyId}`).toBe(
+    agents.length,
+  );
   expect(agents.filter((a) => a.isCeo)).toHaveLength(1);
   const approvals = await store.listApprovals(companyId, { type: "approve_ceo_strategy" });
   expect(approvals.length, `strategies of ${companyId}`).toBeLessThanOrEqual(1);
-  for (const a of approvals) expect((await store.listApprovalEvents(a.id)).map((e) => e.toStatus)).toEqual(["pending"]);
+  for (const a of approvals)
+    expect((await store.listApprovalEvents(a.id)).map((e) => e.toStatus)).toEqual(["pending"]);
 }
 
 it("refuses to start without a PostgreSQL database, or with a bad option, with exit 2", async () => {
   const err: string[] = [];
-  const io: CliIO = { out: () => {}, err: (t) => void err.push(t), env: { CADRE_DATABASE_URL: "" }, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: () => {},
+    err: (t) => void err.push(t),
+    env: { CADRE_DATABASE_URL: "" },
+    stdin: (async function* () {})(),
+  };
   expect(await main(["worker"], io)).toBe(2);
   expect(err.join("")).toMatch(/--database postgres:\/\/…/);
   expect(await main(["worker", "--database", "sqlite:x"], io)).toBe(2);
@@ -99,9 +125,20 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
   const queueSchema = freshSchema();
   const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const store = await openStore({ url: testDatabaseUrl(), schema });
-  const queue = await WakeQueue.open({ url: testDatabaseUrl(), schema: queueSchema, supervise: false, log: () => {} });
+  const queue = await WakeQueue.open({
+    url: testDatabaseUrl(),
+    schema: queueSchema,
+    supervise: false,
+    log: () => {},
+  });
   const data = await mkdtemp(join(tmpdir(), "cadre-cluster-"));
-  const env = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", CADRE_OPERATOR_TOKEN: TOKEN, CADRE_DATABASE_URL: "" };
+  const env = {
+    ...process.env,
+    ANTHROPIC_API_KEY: "",
+    OPENAI_API_KEY: "",
+    CADRE_OPERATOR_TOKEN: TOKEN,
+    CADRE_DATABASE_URL: "",
+  };
   const children: ChildProcess[] = [];
   const stop = new AbortController();
   try {
@@ -116,12 +153,28 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
     const first = startCli(serveArgs, env, "stdout", /^listening on (\S+)$/);
     await first.ready;
     const serving = [first, startCli(serveArgs, env, "stdout", /^listening on (\S+)$/)];
-    const workerArgs = ["worker", "--database", url, "--queue-schema", queueSchema, "--concurrency", "2", "--lease-seconds", "2", "--data", data];
+    const workerArgs = [
+      "worker",
+      "--database",
+      url,
+      "--queue-schema",
+      queueSchema,
+      "--concurrency",
+      "2",
+      "--lease-seconds",
+      "2",
+      "--data",
+      data,
+    ];
     const working = [0, 1, 2].map(() => startCli(workerArgs, env, "stderr", /^worker (\S+) ready: /));
     children.push(...[...serving, ...working].map((p) => p.child));
     const apis = (await Promise.all(serving.map((p) => p.ready))).map((match) => match[1]!);
-    const workers = await Promise.all(working.map(async ({ child, ready }) => ({ child, id: (await ready)[1]! })));
-    const subscribers = companies.flatMap((c) => apis.map((api) => ({ companyId: c.id, ...subscribe(api, c.id, stop.signal) })));
+    const workers = await Promise.all(
+      working.map(async ({ child, ready }) => ({ child, id: (await ready)[1]! })),
+    );
+    const subscribers = companies.flatMap((c) =>
+      apis.map((api) => ({ companyId: c.id, ...subscribe(api, c.id, stop.signal) })),
+    );
 
     // 200 wakes in ten waves of one per company: some run, some join a wake still waiting.
     const sent: Array<{ wakeId: string; queued: boolean }> = [];
@@ -130,25 +183,35 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
       for (const c of companies) sent.push(await queue.enqueue({ agentId: c.ceo }));
       if (wave === 2) {
         // SIGKILL a worker while it holds a running wake.
-        await until("a worker holds a running wake", async () => {
-          const running = (await Promise.all(sent.map((s) => store.getWake(s.wakeId)))).find((w) => w?.status === "running" && w.runId);
-          const victim = running && workers.find((w) => w.id === running.workerId);
-          if (victim) {
-            killed = running.id;
-            victim.child.kill("SIGKILL");
-          }
-          return victim !== undefined;
-        }, 30_000);
+        await until(
+          "a worker holds a running wake",
+          async () => {
+            const running = (await Promise.all(sent.map((s) => store.getWake(s.wakeId)))).find(
+              (w) => w?.status === "running" && w.runId,
+            );
+            const victim = running && workers.find((w) => w.id === running.workerId);
+            if (victim) {
+              killed = running.id;
+              victim.child.kill("SIGKILL");
+            }
+            return victim !== undefined;
+          },
+          30_000,
+        );
       }
       await new Promise((r) => setTimeout(r, 150));
     }
     expect(sent).toHaveLength(WAKES);
     const queued = sent.filter((s) => s.queued);
 
-    await until("every queued wake ended", async () => {
-      const wakes = await Promise.all(queued.map((s) => store.getWake(s.wakeId)));
-      return wakes.every((w) => w?.status === "done" || w?.status === "failed");
-    }, 150_000);
+    await until(
+      "every queued wake ended",
+      async () => {
+        const wakes = await Promise.all(queued.map((s) => store.getWake(s.wakeId)));
+        return wakes.every((w) => w?.status === "done" || w?.status === "failed");
+      },
+      150_000,
+    );
 
     // Every wake ended exactly once: one wake row, a final status, at most one run per attempt.
     const wakes = (await Promise.all(queued.map((s) => store.getWake(s.wakeId)))).map((w) => w!);
@@ -160,7 +223,10 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
     expect(runs.length).toBe(wakes.reduce((n, w) => n + w.attempts, 0));
     for (const run of runs) {
       const events = await store.listRunEvents(run.id);
-      expect(events.filter((e) => e.type === "terminal"), `terminal events of ${run.id}`).toHaveLength(1);
+      expect(
+        events.filter((e) => e.type === "terminal"),
+        `terminal events of ${run.id}`,
+      ).toHaveLength(1);
       expect(run.status).not.toBe("running");
     }
     expect(killed).toBeDefined();
@@ -179,7 +245,11 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
   } finally {
     stop.abort();
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once("exit", r)))));
+    await Promise.all(
+      children.map((c) =>
+        c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once("exit", r)),
+      ),
+    );
     await queue.stop();
     await store.close();
     await rm(data, { recursive: true, force: true });

@@ -35,7 +35,8 @@ const OPTIONS = {
 
 function positiveInt(name: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`worker: --${name} must be a whole number from 1 to ${max}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new UsageError(`worker: --${name} must be a whole number from 1 to ${max}`);
   return Number(value);
 }
 
@@ -47,15 +48,21 @@ function httpUrl(value: string | undefined): string | undefined {
   } catch {
     parsed = undefined;
   }
-  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) throw new UsageError(`worker: --api-url must be an http(s) URL of a running \`cadre serve\`, e.g. http://127.0.0.1:7420 (got "${value}")`);
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+    throw new UsageError(
+      `worker: --api-url must be an http(s) URL of a running \`cadre serve\`, e.g. http://127.0.0.1:7420 (got "${value}")`,
+    );
   return value.replace(/\/+$/, "");
 }
 
 export async function workerCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("worker", args, OPTIONS);
-  if (values.help) return io.out(`${WORKER_HELP}\n`), 0;
+  if (values.help) return (io.out(`${WORKER_HELP}\n`), 0);
   const url = values.database ?? io.env["CADRE_DATABASE_URL"];
-  if (!url || !isPostgresUrl(url)) throw new UsageError("worker: --database postgres://… (or CADRE_DATABASE_URL) is required; workers share a PostgreSQL store");
+  if (!url || !isPostgresUrl(url))
+    throw new UsageError(
+      "worker: --database postgres://… (or CADRE_DATABASE_URL) is required; workers share a PostgreSQL store",
+    );
   const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
   const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
   const apiUrl = httpUrl(values["api-url"] ?? io.env["CADRE_API_URL"]);
@@ -69,9 +76,14 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
     ...(apiUrl ? { apiUrl: () => apiUrl } : {}),
     ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}),
     log: (line) => io.err(`${line}\n`),
-    onOutcome: (o) => io.err(`wake ${o.wakeId} (agent ${o.agentId}): ${o.outcome}${o.runId ? ` run ${o.runId}` : ""}${o.error ? ` — ${o.error}` : ""}\n`),
+    onOutcome: (o) =>
+      io.err(
+        `wake ${o.wakeId} (agent ${o.agentId}): ${o.outcome}${o.runId ? ` run ${o.runId}` : ""}${o.error ? ` — ${o.error}` : ""}\n`,
+      ),
   });
-  io.err(`worker ${worker.workerId} ready: taking wakes from ${redactUrl(url)} (concurrency ${concurrency}, lease ${leaseSeconds} s)\n`);
+  io.err(
+    `worker ${worker.workerId} ready: taking wakes from ${redactUrl(url)} (concurrency ${concurrency}, lease ${leaseSeconds} s)\n`,
+  );
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", () => done("SIGINT"));
     process.once("SIGTERM", () => done("SIGTERM"));

@@ -16,7 +16,12 @@ export interface CliRun {
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = OFFLINE_ENV): Promise<CliRun> {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env, stdin: (async function* () {})() };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env,
+    stdin: (async function* () {})(),
+  };
   const code = await main(argv, io);
   return { code, out, err, json: () => JSON.parse(out.trim().split("\n").at(-1) as string) };
 }

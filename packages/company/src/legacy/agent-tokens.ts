@@ -25,10 +25,16 @@ export interface MintedToken {
   row: ApiTokenRow;
 }
 
-export async function mintAgentToken(q: StoreQueries, input: { agentId: string; label?: string; runId?: string | null }): Promise<MintedToken> {
+export async function mintAgentToken(
+  q: StoreQueries,
+  input: { agentId: string; label?: string; runId?: string | null },
+): Promise<MintedToken> {
   const agent = await q.getAgent(input.agentId);
   if (!agent) throw new NotFoundError(`agent ${input.agentId} not found`);
-  if (agent.status !== "active") throw new UserInputError(`agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get keys`);
+  if (agent.status !== "active")
+    throw new UserInputError(
+      `agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get keys`,
+    );
   const token = generateToken(AGENT_TOKEN_PREFIX);
   const row = await q.insertApiToken({
     id: newId("key"),

@@ -29,7 +29,11 @@ function alive(pid: number): boolean {
 }
 
 const exec = async (command: string, options: { timeoutMs?: number; maxOutputBytes?: number } = {}) => {
-  const tool = bashTool({ cwd, env: { CADRE_API_URL: "http://127.0.0.1:1", CADRE_AGENT_TOKEN: "cadre_agt_x" }, ...options });
+  const tool = bashTool({
+    cwd,
+    env: { CADRE_API_URL: "http://127.0.0.1:1", CADRE_AGENT_TOKEN: "cadre_agt_x" },
+    ...options,
+  });
   const input = tool.validate({ command });
   if (!input.ok) throw new Error(input.message);
   const outcome = await tool.execute(input.value, { toolCallId: "t", signal: undefined });
@@ -40,11 +44,21 @@ describe("bash tool", () => {
   it("runs in the run's folder with only PATH, HOME, LANG and the Cadre variables in its environment", async () => {
     process.env["CADRE_TEST_SECRET_KEY"] = "sk-must-not-leak";
     try {
-      const r = await exec('pwd; echo "url=$CADRE_API_URL token=$CADRE_AGENT_TOKEN secret=${CADRE_TEST_SECRET_KEY:-none}"; node -e "console.log(process.version)"');
+      const r = await exec(
+        'pwd; echo "url=$CADRE_API_URL token=$CADRE_AGENT_TOKEN secret=${CADRE_TEST_SECRET_KEY:-none}"; node -e "console.log(process.version)"',
+      );
       expect(r.isError).toBe(false);
-      expect(r.text).toBe(`${cwd}\nurl=http://127.0.0.1:1 token=cadre_agt_x secret=none\n${process.version}\n[exit code 0]`);
+      expect(r.text).toBe(
+        `${cwd}\nurl=http://127.0.0.1:1 token=cadre_agt_x secret=none\n${process.version}\n[exit code 0]`,
+      );
       const names = (await exec("env | cut -d= -f1 | sort")).text.split("\n").slice(0, -1);
-      expect(names.filter((n) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(n))).toEqual(["CADRE_AGENT_TOKEN", "CADRE_API_URL", "HOME", "LANG", "PATH"]);
+      expect(names.filter((n) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(n))).toEqual([
+        "CADRE_AGENT_TOKEN",
+        "CADRE_API_URL",
+        "HOME",
+        "LANG",
+        "PATH",
+      ]);
     } finally {
       delete process.env["CADRE_TEST_SECRET_KEY"];
     }

@@ -8,10 +8,17 @@ import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/
 import { type FieldSpec, schemaOf, validateFields } from "../tools/fields.js";
 
 export const BASH_FIELDS: FieldSpec = {
-  command: { kind: "string", required: true, maxLength: 16_000, multiline: true, description: "The bash command to run." },
+  command: {
+    kind: "string",
+    required: true,
+    maxLength: 16_000,
+    multiline: true,
+    description: "The bash command to run.",
+  },
 };
 
-export const BASH_DESCRIPTION = "Run a bash command in your working folder and read its output (stdout, stderr and exit code).";
+export const BASH_DESCRIPTION =
+  "Run a bash command in your working folder and read its output (stdout, stderr and exit code).";
 
 export interface BashToolOptions {
   cwd: string;
@@ -42,7 +49,11 @@ function baseEnv(cwd: string): Record<string, string> {
 }
 
 /** Runs one command; resolves when the process and its pipes are done. Never rejects. */
-export function runBash(command: string, options: BashToolOptions, signal?: AbortSignal): Promise<BashResult> {
+export function runBash(
+  command: string,
+  options: BashToolOptions,
+  signal?: AbortSignal,
+): Promise<BashResult> {
   const timeoutMs = options.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   const cap = options.maxOutputBytes ?? BASH_DEFAULT_MAX_OUTPUT;
   return new Promise((resolve) => {
@@ -87,8 +98,16 @@ export function runBash(command: string, options: BashToolOptions, signal?: Abor
     const finish = (exitCode: number | null, exitSignal: string | null, spawnError?: Error) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      const stderr = Buffer.concat(err).toString("utf8") + (spawnError ? `cannot run bash: ${spawnError.message}` : "");
-      resolve({ exitCode, signal: exitSignal, timedOut, stdout: Buffer.concat(out).toString("utf8"), stderr, droppedBytes });
+      const stderr =
+        Buffer.concat(err).toString("utf8") + (spawnError ? `cannot run bash: ${spawnError.message}` : "");
+      resolve({
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr,
+        droppedBytes,
+      });
     };
     child.on("error", (error) => finish(null, null, error));
     child.on("close", (code, exitSignal) => finish(code, exitSignal));
@@ -111,11 +130,17 @@ export function bashTool(options: BashToolOptions): ToolDefinition<{ command: st
     label: "Bash",
     description: BASH_DESCRIPTION,
     parameters: schemaOf(BASH_FIELDS),
-    validate: (raw: unknown): ValidationResult<{ command: string }> => validateFields<{ command: string }>("bash", BASH_FIELDS, raw),
+    validate: (raw: unknown): ValidationResult<{ command: string }> =>
+      validateFields<{ command: string }>("bash", BASH_FIELDS, raw),
     async execute(input, context) {
       const result = await runBash(input.command, options, context.signal);
       const failed = result.timedOut || result.exitCode !== 0;
-      return textOutcome(formatBashResult(result, timeoutMs), failed, { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, droppedBytes: result.droppedBytes });
+      return textOutcome(formatBashResult(result, timeoutMs), failed, {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.timedOut,
+        droppedBytes: result.droppedBytes,
+      });
     },
   };
 }

@@ -22,7 +22,9 @@ export function fetchPostCommand(url: string, body: Record<string, unknown>): st
 }
 
 /** The URL and body of a command written by fetchPostCommand; undefined for any other command. */
-export function readFetchPostCommand(command: string): { url: string; body: Record<string, unknown> } | undefined {
+export function readFetchPostCommand(
+  command: string,
+): { url: string; body: Record<string, unknown> } | undefined {
   if (!command.startsWith("node -e ")) return undefined;
   const js = shellUnquote(command.slice("node -e ".length));
   if (js === undefined) return undefined;

@@ -8,7 +8,17 @@ import { legacyInitialTurn } from "./initial-turn.js";
 export function legacyLockedTexts(): LockedText[] {
   const bash = bashTool({ cwd: "{run folder}", env: {} });
   return [
-    { id: "cue/legacy/initial-turn", text: legacyInitialTurn({ apiUrl: "{api url}", companyId: "{company id}" }) },
-    { id: "tool/bash", text: JSON.stringify({ name: bash.name, description: bash.description, parameters: bash.parameters }, null, 2) },
+    {
+      id: "cue/legacy/initial-turn",
+      text: legacyInitialTurn({ apiUrl: "{api url}", companyId: "{company id}" }),
+    },
+    {
+      id: "tool/bash",
+      text: JSON.stringify(
+        { name: bash.name, description: bash.description, parameters: bash.parameters },
+        null,
+        2,
+      ),
+    },
   ];
 }

@@ -28,7 +28,17 @@ describe("legacy initial turn", () => {
     const tokens = countTokens(turn);
     expect(tokens).toBeGreaterThanOrEqual(350);
     expect(tokens).toBeLessThanOrEqual(450);
-    for (const part of ["`bash`", "node -e", "fetch", "3–5", "approve_ceo_strategy", "NOW", "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/agents ", "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/approvals ", "$CADRE_AGENT_TOKEN"]) {
+    for (const part of [
+      "`bash`",
+      "node -e",
+      "fetch",
+      "3–5",
+      "approve_ceo_strategy",
+      "NOW",
+      "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/agents ",
+      "POST http://127.0.0.1:7420/api/companies/cmp_0123456789abcdef/approvals ",
+      "$CADRE_AGENT_TOKEN",
+    ]) {
       expect(turn).toContain(part);
     }
   });
@@ -47,17 +57,47 @@ describe("legacy locked texts (MC-7)", () => {
 describe("legacy profile selection", () => {
   it("refuses a legacy wake with no API to call, and a legacy wake of a member, writing nothing", async () => {
     const { company: c, ceo } = await company("legacy");
-    const member = await store.insertAgent({ id: "agt_m", companyId: c.id, name: "CTO", role: "CTO", description: "Tech.", department: "engineering", connectorId: "offline", model: "offline-scripted-1", reportsTo: ceo.id, isCeo: false, status: "active", via: "tool" });
+    const member = await store.insertAgent({
+      id: "agt_m",
+      companyId: c.id,
+      name: "CTO",
+      role: "CTO",
+      description: "Tech.",
+      department: "engineering",
+      connectorId: "offline",
+      model: "offline-scripted-1",
+      reportsTo: ceo.id,
+      isCeo: false,
+      status: "active",
+      via: "tool",
+    });
     // An approved strategy, so that the member may work at all and the profile rule is what refuses.
-    await store.insertApproval({ id: "apr_1", companyId: c.id, type: "approve_ceo_strategy", title: "Plan", payload: "Go.", filedByAgentId: ceo.id, via: "tool" }, ceo.id);
+    await store.insertApproval(
+      {
+        id: "apr_1",
+        companyId: c.id,
+        type: "approve_ceo_strategy",
+        title: "Plan",
+        payload: "Go.",
+        filedByAgentId: ceo.id,
+        via: "tool",
+      },
+      ceo.id,
+    );
     await store.decideApproval("apr_1", "approved", null, "operator");
     const before = await store.counts();
-    await expect(wakeAgent({ store, agentId: ceo.id })).rejects.toThrow(/legacy profile needs a running Cadre API/);
+    await expect(wakeAgent({ store, agentId: ceo.id })).rejects.toThrow(
+      /legacy profile needs a running Cadre API/,
+    );
     const semanticCompany = await company();
     const before2 = await store.counts();
-    await expect(wakeAgent({ store, agentId: semanticCompany.ceo.id, profile: "legacy" })).rejects.toThrow(/cadre serve/);
+    await expect(wakeAgent({ store, agentId: semanticCompany.ceo.id, profile: "legacy" })).rejects.toThrow(
+      /cadre serve/,
+    );
     expect(await store.counts()).toEqual(before2);
-    await expect(wakeAgent({ store, agentId: member.id, profile: "legacy", apiUrl: "http://127.0.0.1:1" })).rejects.toThrow(/CEO's wake only/);
+    await expect(
+      wakeAgent({ store, agentId: member.id, profile: "legacy", apiUrl: "http://127.0.0.1:1" }),
+    ).rejects.toThrow(/CEO's wake only/);
     expect((await store.counts())["runs"]).toBe(before["runs"]);
   });
 
@@ -70,13 +110,28 @@ describe("legacy profile selection", () => {
 
   it("mints a token for the run, scoped to the CEO, and revokes it when the run closes", async () => {
     const { company: c, ceo } = await company();
-    await store.insertRun({ id: "run_1", companyId: c.id, agentId: ceo.id, trigger: "routine", mode: "team-building", profile: "legacy", cue: "x" });
+    await store.insertRun({
+      id: "run_1",
+      companyId: c.id,
+      agentId: ceo.id,
+      trigger: "routine",
+      mode: "team-building",
+      profile: "legacy",
+      cue: "x",
+    });
     const run = await prepareLegacyRun({ store, agent: ceo, runId: "run_1", apiUrl: "http://127.0.0.1:9" });
     expect(run.tools.map((t) => t.name)).toEqual(["bash"]);
     expect(run.cue).toContain(`http://127.0.0.1:9/api/companies/${c.id}/agents`);
-    const echoed = await run.tools[0]!.execute({ command: "echo $CADRE_AGENT_TOKEN" }, { toolCallId: "t", signal: undefined });
+    const echoed = await run.tools[0]!.execute(
+      { command: "echo $CADRE_AGENT_TOKEN" },
+      { toolCallId: "t", signal: undefined },
+    );
     const token = (echoed.content[0] as { text: string }).text.split("\n")[0]!;
-    expect(await store.findApiToken(hashToken(token))).toMatchObject({ agentId: ceo.id, runId: "run_1", revokedAt: null });
+    expect(await store.findApiToken(hashToken(token))).toMatchObject({
+      agentId: ceo.id,
+      runId: "run_1",
+      revokedAt: null,
+    });
     await run.close();
     expect((await store.findApiToken(hashToken(token)))?.revokedAt).toEqual(expect.any(String));
   });

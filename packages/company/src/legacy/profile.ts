@@ -13,7 +13,10 @@ import { legacyInitialTurn } from "./initial-turn.js";
 
 /** Refuses, before anything is written, a legacy wake with no API to call. */
 export function requireLegacyApi(agent: AgentRow, apiUrl: string | undefined): string {
-  if (!agent.isCeo) throw new UserInputError(`the legacy profile exists for the CEO's wake only; ${agent.name} (${agent.id}) runs the semantic profile`);
+  if (!agent.isCeo)
+    throw new UserInputError(
+      `the legacy profile exists for the CEO's wake only; ${agent.name} (${agent.id}) runs the semantic profile`,
+    );
   if (apiUrl === undefined || !/^https?:\/\/[^\s/]+/.test(apiUrl)) {
     throw new UserInputError(
       "the legacy profile needs a running Cadre API: its CEO hires by running `node -e` fetch POSTs against it. " +
@@ -49,8 +52,18 @@ export async function prepareLegacyRun(input: LegacyRunInput): Promise<LegacyRun
   const { store, agent, runId, apiUrl } = input;
   const workDir = join(input.dataDir ?? join(tmpdir(), "cadre"), "runs", runId);
   await mkdir(workDir, { recursive: true });
-  const { token, row } = await mintAgentToken(store, { agentId: agent.id, runId, label: `legacy run ${runId}` });
-  const env = { CADRE_API_URL: apiUrl, CADRE_AGENT_TOKEN: token, CADRE_COMPANY_ID: agent.companyId, CADRE_AGENT_ID: agent.id, CADRE_RUN_ID: runId };
+  const { token, row } = await mintAgentToken(store, {
+    agentId: agent.id,
+    runId,
+    label: `legacy run ${runId}`,
+  });
+  const env = {
+    CADRE_API_URL: apiUrl,
+    CADRE_AGENT_TOKEN: token,
+    CADRE_COMPANY_ID: agent.companyId,
+    CADRE_AGENT_ID: agent.id,
+    CADRE_RUN_ID: runId,
+  };
   return {
     cue: legacyCue(apiUrl, agent.companyId),
     tools: [bashTool({ cwd: workDir, env, ...input.bash })],

@@ -16,7 +16,12 @@ function text(t: string): ScriptReply {
 }
 
 function call(name: string, args: Record<string, unknown>, say: string): ScriptReply {
-  return { content: [{ type: "text", text: say }, { type: "toolCall", name, arguments: args }] };
+  return {
+    content: [
+      { type: "text", text: say },
+      { type: "toolCall", name, arguments: args },
+    ],
+  };
 }
 
 interface Plan {
@@ -46,7 +51,12 @@ export function chooseRoute(view: PromptView): { connectorId: string; model: str
 
 function afterColon(message: string, label: string): string[] {
   const m = new RegExp(`${label}: ([^;.]+?)(?:[;.]|$)`).exec(message);
-  return m ? (m[1] as string).split(", ").map((s) => s.trim()).filter((s) => s && s !== "none") : [];
+  return m
+    ? (m[1] as string)
+        .split(", ")
+        .map((s) => s.trim())
+        .filter((s) => s && s !== "none")
+    : [];
 }
 
 /** Adjusts the last refused hire from what the refusal says; undefined = give up on that role. */
@@ -65,7 +75,11 @@ export function repairHire(last: ToolCallRecord, view: PromptView): Record<strin
     if (!next) return undefined;
     return { ...args, connectorId: next.id, model: next.models[0] };
   }
-  if (message.includes("`name`")) return { ...args, name: `${String(args["name"])} (${String(args["department"] ?? "lead")})`.slice(0, 50) };
+  if (message.includes("`name`"))
+    return {
+      ...args,
+      name: `${String(args["name"])} (${String(args["department"] ?? "lead")})`.slice(0, 50),
+    };
   return undefined;
 }
 
@@ -83,14 +97,16 @@ export function strategyText(view: PromptView, team: string[]): string {
     "- Ship a first version the earliest customers can use, and learn from them.",
     "- Review progress with the operator and adjust the team if the goal needs it.",
   ];
-  if (view.operatorNote) lines.push("", "## Changes in answer to the operator's note", `- ${view.operatorNote}`);
+  if (view.operatorNote)
+    lines.push("", "## Changes in answer to the operator's note", `- ${view.operatorNote}`);
   return lines.join("\n");
 }
 
 export const offlineCeoScript: Script = ({ context, seed }) => {
   // The legacy profile (C4-7) offers a shell instead of the company tools.
   const offered = (context.tools ?? []).map((t) => t.name);
-  if (offered.includes("bash") && !offered.includes("hire_agent")) return offlineLegacyCeoScript({ context, seed });
+  if (offered.includes("bash") && !offered.includes("hire_agent"))
+    return offlineLegacyCeoScript({ context, seed });
   const view = readPrompt(context);
   const history = toolHistory(context.messages);
   const last = history.at(-1);
@@ -100,16 +116,28 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
   const canHire = view.tools.includes("hire_agent");
   const canFile = view.tools.includes("file_approval");
 
-  if (filed) return text(`I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hires.length} leads. I will continue once it is decided.`);
-  if (history.length >= MAX_TOOL_CALLS) return text("I stopped here: too many of my requests were refused. The operator should review the connectors and limits.");
-  if (lastMessage?.role === "toolResult" && last?.name === "file_approval" && !last.ok) return text(`The strategy could not be filed: ${last.resultText}`);
+  if (filed)
+    return text(
+      `I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hires.length} leads. I will continue once it is decided.`,
+    );
+  if (history.length >= MAX_TOOL_CALLS)
+    return text(
+      "I stopped here: too many of my requests were refused. The operator should review the connectors and limits.",
+    );
+  if (lastMessage?.role === "toolResult" && last?.name === "file_approval" && !last.ok)
+    return text(`The strategy could not be filed: ${last.resultText}`);
 
   switch (view.mode) {
     case "awaiting-approval":
       return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
     case "operating": {
       const team = view.directory.filter((m) => !m.self);
-      return text(["The strategy is approved. First work for each lead:", ...team.map((m) => `- ${m.name} (${m.role}): start on the first milestone of the approved plan.`)].join("\n"));
+      return text(
+        [
+          "The strategy is approved. First work for each lead:",
+          ...team.map((m) => `- ${m.name} (${m.role}): start on the first milestone of the approved plan.`),
+        ].join("\n"),
+      );
     }
     case undefined:
       return text("I could not find my phase instructions in the system prompt, so I will not act.");
@@ -119,45 +147,85 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
 
   // team-building, strategy-drafting, revising
   const plan = planTeam(view, seed);
-  const needsHires = view.mode === "team-building" || (view.mode === "revising" && plan.roles.length > 0 && Boolean(view.operatorNote));
+  const needsHires =
+    view.mode === "team-building" ||
+    (view.mode === "revising" && plan.roles.length > 0 && Boolean(view.operatorNote));
   // Drafting a strategy with a team below the smallest reasonable size (three), a model fills the
   // roles the goal clearly needs first; a hire it cannot make there is no reason not to file.
   const missing = Math.max(0, MIN_TEAM - view.directory.filter((m) => !m.self).length);
-  const instructed = view.mode === "strategy-drafting" ? (canHire ? plan.roles.slice(0, missing) : []) : needsHires ? plan.roles : [];
+  const instructed =
+    view.mode === "strategy-drafting"
+      ? canHire
+        ? plan.roles.slice(0, missing)
+        : []
+      : needsHires
+        ? plan.roles
+        : [];
   // Instructions that never say to hire (a mode document that lost its hiring step) leave a model
   // with a tool but no reason to build a team: it hires the one lead it cannot file without.
-  const planned = view.hiringInstructed ? instructed : view.mode === "team-building" && canHire ? plan.roles.slice(0, 1) : [];
-  if (planned.length > 0 && !canHire) return text("I need to hire my team, but no way to hire is available to me in this session.");
+  const planned = view.hiringInstructed
+    ? instructed
+    : view.mode === "team-building" && canHire
+      ? plan.roles.slice(0, 1)
+      : [];
+  if (planned.length > 0 && !canHire)
+    return text("I need to hire my team, but no way to hire is available to me in this session.");
 
   // Retry a refused hire once the refusal says how.
   if (lastMessage?.role === "toolResult" && last?.name === "hire_agent" && !last.ok) {
-    const attempts = history.filter((h) => h.name === "hire_agent" && h.arguments["department"] === last.arguments["department"]).length;
+    const attempts = history.filter(
+      (h) => h.name === "hire_agent" && h.arguments["department"] === last.arguments["department"],
+    ).length;
     const stop = /`(mode|team|agent)`/.test(last.resultText);
     const repaired = !stop && attempts < 3 ? repairHire(last, view) : undefined;
     if (repaired) return call("hire_agent", repaired, `That hire was refused; correcting it.`);
-    if (stop && hires.length === 0 && view.mode === "team-building") return text(`I cannot hire right now: ${last.resultText}`);
+    if (stop && hires.length === 0 && view.mode === "team-building")
+      return text(`I cannot hire right now: ${last.resultText}`);
   }
 
-  const attempted = new Set(history.filter((h) => h.name === "hire_agent").map((h) => h.arguments["department"]));
+  const attempted = new Set(
+    history.filter((h) => h.name === "hire_agent").map((h) => h.arguments["department"]),
+  );
   const next = planned.find((r) => !attempted.has(r.option.department));
   const route = chooseRoute(view);
   if (next && route && !(last && !last.ok && /`(mode|team)`/.test(last.resultText))) {
     return call(
       "hire_agent",
-      { name: next.name, role: next.role, description: next.option.duty, connectorId: route.connectorId, model: route.model, department: next.option.department },
+      {
+        name: next.name,
+        role: next.role,
+        description: next.option.duty,
+        connectorId: route.connectorId,
+        model: route.model,
+        department: next.option.department,
+      },
       `Hiring a ${next.role}.`,
     );
   }
-  if (next && !route && hires.length === 0) return text("No connector is ready, so I cannot hire anyone yet. The operator needs to make a connector ready.");
+  if (next && !route && hires.length === 0)
+    return text(
+      "No connector is ready, so I cannot hire anyone yet. The operator needs to make a connector ready.",
+    );
 
-  if (!canFile) return text("My team is in place, but no way to file the strategy is available to me in this session.");
+  if (!canFile)
+    return text("My team is in place, but no way to file the strategy is available to me in this session.");
   const team = [
     ...view.directory.filter((m) => !m.self).map((m) => `${m.name} (${m.role}): continues in the role.`),
-    ...hires.map((h) => `${String(h.arguments["name"])} (${String(h.arguments["role"])}): ${String(h.arguments["description"])}`),
+    ...hires.map(
+      (h) =>
+        `${String(h.arguments["name"])} (${String(h.arguments["role"])}): ${String(h.arguments["description"])}`,
+    ),
   ];
   return call(
     "file_approval",
-    { type: "approve_ceo_strategy", title: view.mode === "revising" ? `Revised strategy for ${view.companyName}` : `Strategy for ${view.companyName}`, payload: strategyText(view, team) },
+    {
+      type: "approve_ceo_strategy",
+      title:
+        view.mode === "revising"
+          ? `Revised strategy for ${view.companyName}`
+          : `Strategy for ${view.companyName}`,
+      payload: strategyText(view, team),
+    },
     "Filing the strategy for the operator's decision.",
   );
 };
@@ -166,5 +234,7 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
 export const offlineMemberScript: Script = ({ context }) => {
   const view = readPrompt(context);
   const self = view.directory.find((m) => m.self);
-  return text(`As ${self?.role ?? "a member of the team"} at ${view.companyName}, my first step is to break the approved strategy into my own deliverables and report progress to the CEO.`);
+  return text(
+    `As ${self?.role ?? "a member of the team"} at ${view.companyName}, my first step is to break the approved strategy into my own deliverables and report progress to the CEO.`,
+  );
 };

@@ -33,17 +33,25 @@ function text(t: string): ScriptReply {
 }
 
 function post(url: string, body: Record<string, unknown>, say: string): ScriptReply {
-  return { content: [{ type: "text", text: say }, { type: "toolCall", name: "bash", arguments: { command: fetchPostCommand(url, body) } }] };
+  return {
+    content: [
+      { type: "text", text: say },
+      { type: "toolCall", name: "bash", arguments: { command: fetchPostCommand(url, body) } },
+    ],
+  };
 }
 
 /** Reads the endpoints from the first user turn, the way a model reads its instructions. */
 function readLegacyApi(context: Context): LegacyApi | undefined {
   const first = context.messages.find((m) => m.role === "user");
   const content = first?.content ?? "";
-  const turn = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  const turn =
+    typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
   const agents = /POST (https?:\/\/\S+\/agents) /.exec(turn);
   const approvals = /POST (https?:\/\/\S+\/approvals) /.exec(turn);
-  return agents && approvals ? { agentsUrl: agents[1] as string, approvalsUrl: approvals[1] as string } : undefined;
+  return agents && approvals
+    ? { agentsUrl: agents[1] as string, approvalsUrl: approvals[1] as string }
+    : undefined;
 }
 
 function apiMessage(output: string): string {
@@ -62,8 +70,14 @@ function httpCalls(context: Context, api: LegacyApi): HttpCall[] {
     .filter((h) => h.name === "bash")
     .map((h) => {
       const sent = readFetchPostCommand(String(h.arguments["command"] ?? ""));
-      const kind = sent?.url === api.agentsUrl ? "hire" : sent?.url === api.approvalsUrl ? "strategy" : "other";
-      return { kind, body: sent?.body ?? {}, status: readFetchOutput(h.resultText)?.status, message: apiMessage(h.resultText) };
+      const kind =
+        sent?.url === api.agentsUrl ? "hire" : sent?.url === api.approvalsUrl ? "strategy" : "other";
+      return {
+        kind,
+        body: sent?.body ?? {},
+        status: readFetchOutput(h.resultText)?.status,
+        message: apiMessage(h.resultText),
+      };
     });
 }
 
@@ -72,11 +86,15 @@ function plannedHires(view: PromptView, seed: number | string) {
   const plan = planTeam(view, seed);
   const others = view.directory.filter((m) => !m.self).length;
   if (view.mode === "strategy-drafting") return plan.roles.slice(0, Math.max(0, MIN_TEAM - others));
-  if (view.mode === "team-building" || (view.mode === "revising" && Boolean(view.operatorNote))) return plan.roles;
+  if (view.mode === "team-building" || (view.mode === "revising" && Boolean(view.operatorNote)))
+    return plan.roles;
   return [];
 }
 
-export function offlineLegacyCeoScript({ context, seed }: Pick<ScriptRequest, "context" | "seed">): ScriptReply {
+export function offlineLegacyCeoScript({
+  context,
+  seed,
+}: Pick<ScriptRequest, "context" | "seed">): ScriptReply {
   const view = readPrompt(context);
   const api = readLegacyApi(context);
   if (!api) return text("My instructions name no API to send my requests to, so I cannot hire.");
@@ -86,23 +104,37 @@ export function offlineLegacyCeoScript({ context, seed }: Pick<ScriptRequest, "c
   const lastWasResult = context.messages.at(-1)?.role === "toolResult";
 
   if (calls.some((c) => c.kind === "strategy" && c.status === 201)) {
-    return text(`I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hired.length} leads.`);
+    return text(
+      `I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hired.length} leads.`,
+    );
   }
   if (calls.length >= MAX_TOOL_CALLS) return text("I stopped here: too many of my requests were refused.");
-  if (lastWasResult && last?.kind === "strategy") return text(`The strategy could not be filed: ${last.message}`);
-  if (lastWasResult && last && last.status === undefined) return text(`My request did not reach the API: ${last.message}`);
-  if (lastWasResult && (last?.status === 401 || last?.status === 403)) return text(`The API refused my credentials (${last.status}): ${last.message}`);
-  if (view.mode === undefined) return text("I could not find my phase instructions in the system prompt, so I will not act.");
-  if (view.mode === "awaiting-approval") return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
-  if (view.mode === "operating") return text("The strategy is approved; my team starts on its first milestones.");
+  if (lastWasResult && last?.kind === "strategy")
+    return text(`The strategy could not be filed: ${last.message}`);
+  if (lastWasResult && last && last.status === undefined)
+    return text(`My request did not reach the API: ${last.message}`);
+  if (lastWasResult && (last?.status === 401 || last?.status === 403))
+    return text(`The API refused my credentials (${last.status}): ${last.message}`);
+  if (view.mode === undefined)
+    return text("I could not find my phase instructions in the system prompt, so I will not act.");
+  if (view.mode === "awaiting-approval")
+    return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
+  if (view.mode === "operating")
+    return text("The strategy is approved; my team starts on its first milestones.");
 
   // Retry a refused hire once the refusal says how.
   if (lastWasResult && last?.kind === "hire" && last.status !== 201) {
     const stop = /`(mode|team|agent)`/.test(last.message);
-    const attempts = calls.filter((c) => c.kind === "hire" && c.body["department"] === last.body["department"]).length;
-    const repaired = !stop && attempts < 3 ? repairHire({ name: "hire_agent", arguments: last.body, ok: false, resultText: last.message }, view) : undefined;
+    const attempts = calls.filter(
+      (c) => c.kind === "hire" && c.body["department"] === last.body["department"],
+    ).length;
+    const repaired =
+      !stop && attempts < 3
+        ? repairHire({ name: "hire_agent", arguments: last.body, ok: false, resultText: last.message }, view)
+        : undefined;
     if (repaired) return post(api.agentsUrl, repaired, "That hire was refused; correcting it.");
-    if (stop && hired.length === 0 && view.mode === "team-building") return text(`I cannot hire right now: ${last.message}`);
+    if (stop && hired.length === 0 && view.mode === "team-building")
+      return text(`I cannot hire right now: ${last.message}`);
   }
 
   const attempted = new Set(calls.filter((c) => c.kind === "hire").map((c) => c.body["department"]));
@@ -110,15 +142,32 @@ export function offlineLegacyCeoScript({ context, seed }: Pick<ScriptRequest, "c
   const route = chooseRoute(view);
   const blocked = last?.kind === "hire" && /`(mode|team)`/.test(last.message);
   if (next && route && !blocked) {
-    const body = { name: next.name, role: next.role, description: next.option.duty, connectorId: route.connectorId, model: route.model, department: next.option.department };
+    const body = {
+      name: next.name,
+      role: next.role,
+      description: next.option.duty,
+      connectorId: route.connectorId,
+      model: route.model,
+      department: next.option.department,
+    };
     return post(api.agentsUrl, body, `Hiring a ${next.role}.`);
   }
-  if (next && !route && hired.length === 0) return text("No connector is ready, so I cannot hire anyone yet.");
+  if (next && !route && hired.length === 0)
+    return text("No connector is ready, so I cannot hire anyone yet.");
 
   const team = [
     ...view.directory.filter((m) => !m.self).map((m) => `${m.name} (${m.role}): continues in the role.`),
-    ...hired.map((h) => `${String(h.body["name"])} (${String(h.body["role"])}): ${String(h.body["description"])}`),
+    ...hired.map(
+      (h) => `${String(h.body["name"])} (${String(h.body["role"])}): ${String(h.body["description"])}`,
+    ),
   ];
-  const title = view.mode === "revising" ? `Revised strategy for ${view.companyName}` : `Strategy for ${view.companyName}`;
-  return post(api.approvalsUrl, { type: "approve_ceo_strategy", title, payload: strategyText(view, team) }, "Filing the strategy for the operator's decision.");
+  const title =
+    view.mode === "revising"
+      ? `Revised strategy for ${view.companyName}`
+      : `Strategy for ${view.companyName}`;
+  return post(
+    api.approvalsUrl,
+    { type: "approve_ceo_strategy", title, payload: strategyText(view, team) },
+    "Filing the strategy for the operator's decision.",
+  );
 }

@@ -30,7 +30,16 @@ export interface PromptView {
   hiringInstructed: boolean;
 }
 
-const DEPARTMENT_WORDS = new Set(["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"]);
+const DEPARTMENT_WORDS = new Set([
+  "engineering",
+  "product",
+  "design",
+  "marketing",
+  "sales",
+  "operations",
+  "legal",
+  "finance",
+]);
 
 function line(system: string, label: string): string | undefined {
   const match = new RegExp(`^${label}: (.*)$`, "m").exec(system);
@@ -48,18 +57,30 @@ function section(system: string, heading: string): string[] {
 export function readPrompt(context: Context): PromptView {
   const system = context.systemPrompt ?? "";
   const phase = line(system, "Current phase");
-  const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(([, title]) => title === phase)?.[0];
+  const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(
+    ([, title]) => title === phase,
+  )?.[0];
   const connectors: ConnectorView[] = [];
   for (const l of section(system, "Available connectors")) {
     const m = /^- (\S+): .*?\. (Ready|Not ready \(.*\))\. Models: (.*)$/.exec(l);
-    if (m) connectors.push({ id: m[1] as string, ready: m[2] === "Ready", models: m[3] === "none" ? [] : (m[3] as string).split(", ") });
+    if (m)
+      connectors.push({
+        id: m[1] as string,
+        ready: m[2] === "Ready",
+        models: m[3] === "none" ? [] : (m[3] as string).split(", "),
+      });
   }
   const directory: MemberView[] = [];
   for (const l of section(system, "Company directory")) {
     const m = /^- (.+?): (.+?)( \(you\))?$/.exec(l);
     if (!m) continue;
     const parts = (m[2] as string).split(", ");
-    directory.push({ name: m[1] as string, role: parts[0] as string, department: parts.find((p) => DEPARTMENT_WORDS.has(p)), self: Boolean(m[3]) });
+    directory.push({
+      name: m[1] as string,
+      role: parts[0] as string,
+      department: parts.find((p) => DEPARTMENT_WORDS.has(p)),
+      self: Boolean(m[3]),
+    });
   }
   return {
     companyName: line(system, "Name") ?? "the company",
@@ -95,7 +116,12 @@ function handedOffCalls(text: string): ToolCallRecord[] {
     const m = DECISION_LINE.exec(line);
     if (!m) continue;
     try {
-      out.push({ name: m[1] as string, arguments: JSON.parse(m[2] as string) as Record<string, unknown>, ok: true, resultText: "" });
+      out.push({
+        name: m[1] as string,
+        arguments: JSON.parse(m[2] as string) as Record<string, unknown>,
+        ok: true,
+        resultText: "",
+      });
     } catch {
       // A line cut by the handoff's byte cap is not evidence of anything: skip it.
     }
@@ -109,14 +135,23 @@ export function toolHistory(messages: Message[]): ToolCallRecord[] {
   const out: ToolCallRecord[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      const text = typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      const text =
+        typeof message.content === "string"
+          ? message.content
+          : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
       out.push(...handedOffCalls(text));
     } else if (message.role === "assistant") {
-      for (const block of message.content) if (block.type === "toolCall") calls.set(block.id, { name: block.name, arguments: block.arguments });
+      for (const block of message.content)
+        if (block.type === "toolCall") calls.set(block.id, { name: block.name, arguments: block.arguments });
     } else if (message.role === "toolResult") {
       const call = calls.get(message.toolCallId);
       const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-      out.push({ name: call?.name ?? message.toolName, arguments: call?.arguments ?? {}, ok: !message.isError, resultText: text });
+      out.push({
+        name: call?.name ?? message.toolName,
+        arguments: call?.arguments ?? {},
+        ok: !message.isError,
+        resultText: text,
+      });
     }
   }
   return out;

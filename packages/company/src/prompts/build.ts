@@ -1,12 +1,23 @@
 // Builds an agent's system prompt from the company state, in the MC-3 segment order. Everything
 // here changes only between sessions (a hire, a decision); nothing volatile goes in.
-import { type AssembledPrompt, assembleSystemPrompt, type SegmentInput, type ToolDefinition } from "@cadre/core";
+import {
+  type AssembledPrompt,
+  assembleSystemPrompt,
+  type SegmentInput,
+  type ToolDefinition,
+} from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
 import type { CeoMode } from "../modes.js";
 import type { CompanyState } from "../state.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
-import { CEO_PRODUCT_APPEND, CONTACTS_EMPTY, HARNESS_PRESETS, MEMBER_PRODUCT_APPEND, MEMORY_RULES } from "./segments.js";
+import {
+  CEO_PRODUCT_APPEND,
+  CONTACTS_EMPTY,
+  HARNESS_PRESETS,
+  MEMBER_PRODUCT_APPEND,
+  MEMORY_RULES,
+} from "./segments.js";
 
 export interface BuildPromptInput {
   state: CompanyState;
@@ -38,13 +49,22 @@ export function contactsSegment(state: CompanyState, self: AgentRow): string {
 
 function decisionLines(strategy: ApprovalRow | null): string[] {
   if (!strategy || strategy.status === "pending") return [];
-  const verdict = { approved: "approved", rejected: "rejected", revision_requested: "sent back for revision" }[strategy.status];
+  const verdict = {
+    approved: "approved",
+    rejected: "rejected",
+    revision_requested: "sent back for revision",
+  }[strategy.status];
   const lines = ["", "## Operator's latest decision", `Your strategy "${strategy.title}" was ${verdict}.`];
   if (strategy.decisionNote) lines.push(`Operator's note: ${strategy.decisionNote}`);
   return lines;
 }
 
-export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: CeoMode, env?: NodeJS.ProcessEnv): string {
+export function hostRuntimeSegment(
+  state: CompanyState,
+  agent: AgentRow,
+  mode: CeoMode,
+  env?: NodeJS.ProcessEnv,
+): string {
   const lines = [
     "## Company",
     `Name: ${state.company.name}`,
@@ -55,7 +75,9 @@ export function hostRuntimeSegment(state: CompanyState, agent: AgentRow, mode: C
   lines.push("", "## Available connectors");
   for (const c of state.connectors) {
     const r = readiness(c, env);
-    lines.push(`- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`);
+    lines.push(
+      `- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`,
+    );
   }
   if (agent.isCeo) lines.push(...decisionLines(state.latestStrategy));
   return lines.join("\n");
@@ -77,15 +99,24 @@ function recordValues(state: CompanyState, agent: AgentRow): string[] {
 export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   const { state, agent, mode } = input;
   const values = recordValues(state, agent);
-  const modeDocument = input.modeDocument ? input.modeDocument(mode, MODE_DOCUMENTS[mode]) : MODE_DOCUMENTS[mode];
-  const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}` : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
+  const modeDocument = input.modeDocument
+    ? input.modeDocument(mode, MODE_DOCUMENTS[mode])
+    : MODE_DOCUMENTS[mode];
+  const product = agent.isCeo
+    ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}`
+    : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;
   const segments: SegmentInput[] = [
     { id: "harness-preset", text: HARNESS_PRESETS.pi },
     { id: "product-append", text: product, recordValues: values },
     { id: "memory-rules", text: MEMORY_RULES },
   ];
-  if (!input.remote) segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
-  segments.push({ id: "host-runtime", text: hostRuntimeSegment(state, agent, mode, input.env), recordValues: values });
+  if (!input.remote)
+    segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
+  segments.push({
+    id: "host-runtime",
+    text: hostRuntimeSegment(state, agent, mode, input.env),
+    recordValues: values,
+  });
   const notes = input.memoryIndex?.trim() || "(no notes yet)";
   // MEMORY.md is the agent's own notes as read at session start: dated notes are its content.
   segments.push({ id: "memory-index", text: `## MEMORY.md\n${notes}`, recordValues: [notes] });

@@ -9,7 +9,9 @@ describe("C4-3 semantic cues", () => {
     const cue = ceoCue("team-building", "start_team_building");
     expect(cue).toContain("You are the CEO.");
     expect(cue).toContain("Your team is currently empty.");
-    expect(cue).toContain("Review your Team Building Phase operating instructions in the system prompt, then take action.");
+    expect(cue).toContain(
+      "Review your Team Building Phase operating instructions in the system prompt, then take action.",
+    );
   });
 
   for (const mode of CEO_MODES) {
@@ -17,7 +19,9 @@ describe("C4-3 semantic cues", () => {
       const cue = ceoCue(mode, trigger);
       it(`${mode}/${trigger}: ≤80 o200k tokens, no tool names, paths, digits, shell or urgency words`, () => {
         expect(countTokens(cue)).toBeLessThanOrEqual(80);
-        expect(cue).not.toMatch(/hire_agent|file_approval|\bbash\b|fetch|https?|\/api\/|node -e|\bNOW\b|urgent|immediately|asap/i);
+        expect(cue).not.toMatch(
+          /hire_agent|file_approval|\bbash\b|fetch|https?|\/api\/|node -e|\bNOW\b|urgent|immediately|asap/i,
+        );
         expect(cue).not.toMatch(/\d/);
         expect(cue).not.toMatch(/[/\\]\w/);
         // The cue names the same phase whose document the prompt loads (C4-4: one decision).
@@ -33,7 +37,8 @@ describe("C4-3 semantic cues", () => {
   });
 
   it("C4-5 mode documents name no shell, fetch or HTTP detail", () => {
-    for (const doc of Object.values(MODE_DOCUMENTS)) expect(doc).not.toMatch(/\bbash\b|fetch|https?:|\/api\/|curl|node -e|POST/i);
+    for (const doc of Object.values(MODE_DOCUMENTS))
+      expect(doc).not.toMatch(/\bbash\b|fetch|https?:|\/api\/|curl|node -e|POST/i);
     expect(MODE_DOCUMENTS["team-building"]).toMatch(/three to five/);
   });
 });

@@ -23,7 +23,12 @@ const TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
 };
 
 export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {
-  const parts = ["You are the CEO.", TRIGGER_LINE[trigger], SITUATION[mode], `Review your ${MODE_TITLES[mode]} operating instructions in the system prompt, then take action.`];
+  const parts = [
+    "You are the CEO.",
+    TRIGGER_LINE[trigger],
+    SITUATION[mode],
+    `Review your ${MODE_TITLES[mode]} operating instructions in the system prompt, then take action.`,
+  ];
   return parts.filter((p) => p.length > 0).join(" ");
 }
 

@@ -12,33 +12,85 @@ import { companyTools } from "../tools/index.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue, WAKE_TRIGGERS } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
-import { CEO_PRODUCT_APPEND, CONTACTS_EMPTY, HARNESS_PRESETS, MEMBER_PRODUCT_APPEND, MEMORY_RULES } from "./segments.js";
+import {
+  CEO_PRODUCT_APPEND,
+  CONTACTS_EMPTY,
+  HARNESS_PRESETS,
+  MEMBER_PRODUCT_APPEND,
+  MEMORY_RULES,
+} from "./segments.js";
 
 // The tool factories only close over the store; building the definitions never touches it. This
 // stand-in throws if that ever changes, instead of locking something a real store produced.
 const NO_STORE = new Proxy({} as Store, {
   get(_target, key) {
-    throw new Error(`lockedTexts() builds tool definitions only; the tools tried to use the store (${String(key)})`);
+    throw new Error(
+      `lockedTexts() builds tool definitions only; the tools tried to use the store (${String(key)})`,
+    );
   },
 });
 
 function toolText(tool: ToolDefinition): string {
-  return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }, null, 2);
+  return JSON.stringify(
+    { name: tool.name, description: tool.description, parameters: tool.parameters },
+    null,
+    2,
+  );
 }
 
 const AT = "2000-01-01T00:00:00.000Z";
 
 function sampleAgent(id: string, name: string, role: string, isCeo: boolean): AgentRow {
-  return { id, companyId: "cmp_sample", name, role, description: `{${name} responsibilities}`, department: isCeo ? null : "engineering", connectorId: "offline", model: "{model}", reportsTo: isCeo ? null : "agt_ceo", isCeo, status: "active", via: isCeo ? "system" : "tool", createdAt: AT };
+  return {
+    id,
+    companyId: "cmp_sample",
+    name,
+    role,
+    description: `{${name} responsibilities}`,
+    department: isCeo ? null : "engineering",
+    connectorId: "offline",
+    model: "{model}",
+    reportsTo: isCeo ? null : "agt_ceo",
+    isCeo,
+    status: "active",
+    via: isCeo ? "system" : "tool",
+    createdAt: AT,
+  };
 }
 
 /** A fixed company that exercises every branch of the generated segments' templates. */
 function sampleState(mode: CeoMode): CompanyState {
-  const company: CompanyRow = { id: "cmp_sample", name: "{company name}", goal: "{company goal}", settings: { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" }, createdAt: AT };
-  const connector = (id: string, kind: ConnectorRow["kind"]): ConnectorRow => ({ companyId: company.id, id, kind, label: kind, enabledModels: ["{model}"], config: {}, createdAt: AT });
+  const company: CompanyRow = {
+    id: "cmp_sample",
+    name: "{company name}",
+    goal: "{company goal}",
+    settings: { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" },
+    createdAt: AT,
+  };
+  const connector = (id: string, kind: ConnectorRow["kind"]): ConnectorRow => ({
+    companyId: company.id,
+    id,
+    kind,
+    label: kind,
+    enabledModels: ["{model}"],
+    config: {},
+    createdAt: AT,
+  });
   const ceo = sampleAgent("agt_ceo", "CEO", "{CEO role}", true);
   const member = sampleAgent("agt_member", "{member name}", "{member role}", false);
-  const strategy: ApprovalRow = { id: "apr_sample", companyId: company.id, type: "approve_ceo_strategy", title: "{strategy title}", payload: "", status: "rejected", filedByAgentId: ceo.id, via: "tool", decisionNote: "{operator note}", createdAt: AT, decidedAt: AT };
+  const strategy: ApprovalRow = {
+    id: "apr_sample",
+    companyId: company.id,
+    type: "approve_ceo_strategy",
+    title: "{strategy title}",
+    payload: "",
+    status: "rejected",
+    filedByAgentId: ceo.id,
+    via: "tool",
+    decisionNote: "{operator note}",
+    createdAt: AT,
+    decidedAt: AT,
+  };
   return {
     company,
     // offline is always ready; an openai-compatible connector without a base URL is never ready.
@@ -55,7 +107,8 @@ function sampleState(mode: CeoMode): CompanyState {
 /** Every locked text, each under a stable id. */
 export function lockedTexts(): LockedText[] {
   const texts: LockedText[] = [];
-  for (const [harness, text] of Object.entries(HARNESS_PRESETS)) texts.push({ id: `segment/harness-preset/${harness}`, text });
+  for (const [harness, text] of Object.entries(HARNESS_PRESETS))
+    texts.push({ id: `segment/harness-preset/${harness}`, text });
   texts.push({ id: "segment/product-append/ceo", text: CEO_PRODUCT_APPEND });
   texts.push({ id: "segment/product-append/member", text: MEMBER_PRODUCT_APPEND });
   texts.push({ id: "segment/memory-rules", text: MEMORY_RULES });
@@ -63,7 +116,8 @@ export function lockedTexts(): LockedText[] {
   for (const mode of CEO_MODES) {
     texts.push({ id: `mode/${mode}`, text: MODE_DOCUMENTS[mode] });
     texts.push({ id: `mode-title/${mode}`, text: MODE_TITLES[mode] });
-    for (const trigger of WAKE_TRIGGERS) texts.push({ id: `cue/${mode}/${trigger}`, text: ceoCue(mode, trigger) });
+    for (const trigger of WAKE_TRIGGERS)
+      texts.push({ id: `cue/${mode}/${trigger}`, text: ceoCue(mode, trigger) });
   }
   texts.push({ id: "cue/member", text: memberCue("{role}") });
   const tools = companyTools(NO_STORE, { companyId: "cmp_sample", agentId: null, via: "tool", runId: null });
@@ -74,8 +128,25 @@ export function lockedTexts(): LockedText[] {
   texts.push({ id: "template/contacts/roster", text: contactsSegment(state, ceo) });
   texts.push({ id: "template/host-runtime/ceo", text: hostRuntimeSegment(state, ceo, "revising") });
   texts.push({ id: "template/host-runtime/member", text: hostRuntimeSegment(state, member, "operating") });
-  texts.push({ id: "template/system-prompt/member", text: buildAgentPrompt({ state: sampleState("operating"), agent: member, mode: "operating", memoryIndex: "{MEMORY.md}" }).systemPrompt });
-  texts.push({ id: "template/system-prompt/ceo-remote", text: buildAgentPrompt({ state: sampleState("team-building"), agent: ceo, mode: "team-building", memoryIndex: null, remote: true }).systemPrompt });
+  texts.push({
+    id: "template/system-prompt/member",
+    text: buildAgentPrompt({
+      state: sampleState("operating"),
+      agent: member,
+      mode: "operating",
+      memoryIndex: "{MEMORY.md}",
+    }).systemPrompt,
+  });
+  texts.push({
+    id: "template/system-prompt/ceo-remote",
+    text: buildAgentPrompt({
+      state: sampleState("team-building"),
+      agent: ceo,
+      mode: "team-building",
+      memoryIndex: null,
+      remote: true,
+    }).systemPrompt,
+  });
   // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
   texts.push(...legacyLockedTexts());
   return texts;

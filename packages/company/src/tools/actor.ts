@@ -12,4 +12,5 @@ export interface Actor {
 }
 
 /** Expected refusals are values, not exceptions: the model reads them as an error tool result. */
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string; fields: Record<string, string> };
+export type ActionResult<T> =
+  { ok: true; value: T } | { ok: false; message: string; fields: Record<string, string> };

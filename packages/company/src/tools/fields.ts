@@ -25,7 +25,12 @@ export function schemaOf(spec: FieldSpec): TSchema {
   const properties: Record<string, TSchema> = {};
   for (const [name, field] of Object.entries(spec)) {
     const base = { description: field.description, maxLength: field.maxLength, minLength: 1 };
-    const schema = field.enum ? Type.Union(field.enum.map((v) => Type.Literal(v)), { description: field.description }) : Type.String(base);
+    const schema = field.enum
+      ? Type.Union(
+          field.enum.map((v) => Type.Literal(v)),
+          { description: field.description },
+        )
+      : Type.String(base);
     properties[name] = field.required ? schema : Type.Optional(schema);
   }
   return Type.Object(properties, { additionalProperties: false });
@@ -42,16 +47,22 @@ export function validateFields<T>(toolName: string, spec: FieldSpec, raw: unknow
   // Null prototype: a field literally named "__proto__" must be recorded, not swallowed.
   const fields: Record<string, string> = Object.create(null);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, message: `${toolName} was not run, nothing was written. The input must be an object with the fields ${Object.keys(spec).join(", ")}.`, fields: { "": "not an object" } };
+    return {
+      ok: false,
+      message: `${toolName} was not run, nothing was written. The input must be an object with the fields ${Object.keys(spec).join(", ")}.`,
+      fields: { "": "not an object" },
+    };
   }
   // Own keys only, read without touching the prototype: a "__proto__" key is just an extra field.
   const input = raw as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!Object.prototype.hasOwnProperty.call(spec, key)) fields[key] = `unknown field; allowed fields: ${Object.keys(spec).join(", ")}`;
+    if (!Object.prototype.hasOwnProperty.call(spec, key))
+      fields[key] = `unknown field; allowed fields: ${Object.keys(spec).join(", ")}`;
   }
   const value: Record<string, string> = Object.create(null);
   for (const [name, field] of Object.entries(spec)) {
-    const present = Object.prototype.hasOwnProperty.call(input, name) && input[name] !== undefined && input[name] !== null;
+    const present =
+      Object.prototype.hasOwnProperty.call(input, name) && input[name] !== undefined && input[name] !== null;
     if (!present) {
       if (field.required) fields[name] = "is required";
       continue;
@@ -67,7 +78,9 @@ export function validateFields<T>(toolName: string, spec: FieldSpec, raw: unknow
       continue;
     }
     if ((field.multiline ? FORBIDDEN_MULTI : FORBIDDEN_SINGLE).test(text)) {
-      fields[name] = field.multiline ? "contains control characters (only newlines and tabs are allowed)" : "contains control or line-break characters; use one line of plain text";
+      fields[name] = field.multiline
+        ? "contains control characters (only newlines and tabs are allowed)"
+        : "contains control or line-break characters; use one line of plain text";
       continue;
     }
     const length = visibleLength(text);
@@ -84,7 +97,11 @@ export function validateFields<T>(toolName: string, spec: FieldSpec, raw: unknow
   const problems = Object.entries(fields);
   if (problems.length > 0) {
     const list = problems.map(([f, why]) => `\`${f}\` ${why}`).join("; ");
-    return { ok: false, message: `${toolName} was not run, nothing was written. Fix: ${list}.`, fields: { ...fields } };
+    return {
+      ok: false,
+      message: `${toolName} was not run, nothing was written. Fix: ${list}.`,
+      fields: { ...fields },
+    };
   }
   return { ok: true, value: { ...value } as T };
 }

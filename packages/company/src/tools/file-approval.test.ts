@@ -10,7 +10,13 @@ let store: Store;
 let ceo: Actor;
 let companyId: string;
 const strategy = { type: "approve_ceo_strategy" as const, title: "Strategy", payload: "# Plan\n- ship" };
-const hire = { name: "CTO", role: "Chief Technology Officer", description: "Leads engineering.", connectorId: "offline", model: "offline-scripted-1" };
+const hire = {
+  name: "CTO",
+  role: "Chief Technology Officer",
+  description: "Leads engineering.",
+  connectorId: "offline",
+  model: "offline-scripted-1",
+};
 
 beforeEach(async () => {
   store = await openStore({ memory: true });
@@ -25,14 +31,20 @@ async function callTool(actor: Actor, raw: unknown) {
   const v = tool.validate(raw);
   if (!v.ok) return { isError: true, text: v.message };
   const outcome = await tool.execute(v.value, { toolCallId: "t", signal: undefined });
-  return { isError: outcome.isError, text: outcome.content.map((c) => (c.type === "text" ? c.text : "")).join("") };
+  return {
+    isError: outcome.isError,
+    text: outcome.content.map((c) => (c.type === "text" ? c.text : "")).join(""),
+  };
 }
 
 describe("C4-2 file_approval", () => {
   it("refuses a strategy before the team exists (team-building phase), writing nothing", async () => {
     const before = await store.counts();
     const r = await callTool(ceo, strategy);
-    expect(r).toMatchObject({ isError: true, text: expect.stringMatching(/`mode` a strategy cannot be filed in the team-building phase/) });
+    expect(r).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/`mode` a strategy cannot be filed in the team-building phase/),
+    });
     expect(await store.counts()).toEqual(before);
   });
 
@@ -43,8 +55,15 @@ describe("C4-2 file_approval", () => {
     const result = JSON.parse(r.text) as { approvalId: string; status: string; type: string };
     expect(result).toMatchObject({ status: "pending", type: "approve_ceo_strategy" });
     const [row] = await store.listApprovals(companyId);
-    expect(row).toMatchObject({ id: result.approvalId, via: "tool", filedByAgentId: ceo.agentId, payload: "# Plan\n- ship" });
-    expect(await store.listApprovalEvents(result.approvalId)).toMatchObject([{ fromStatus: null, toStatus: "pending" }]);
+    expect(row).toMatchObject({
+      id: result.approvalId,
+      via: "tool",
+      filedByAgentId: ceo.agentId,
+      payload: "# Plan\n- ship",
+    });
+    expect(await store.listApprovalEvents(result.approvalId)).toMatchObject([
+      { fromStatus: null, toStatus: "pending" },
+    ]);
     expect(await store.listActivity(companyId, { type: "approval.filed" })).toHaveLength(1);
     const again = await callTool(ceo, strategy);
     expect(again.text).toMatch(/awaiting-approval phase/);
@@ -54,11 +73,18 @@ describe("C4-2 file_approval", () => {
     await hireAgent(store, ceo, hire);
     const first = await fileApproval(store, ceo, strategy);
     if (!first.ok) throw new Error(first.message);
-    expect((await decideApproval(store, first.value.approvalId, "revise", "More detail")).modeAfter).toBe("revising");
+    expect((await decideApproval(store, first.value.approvalId, "revise", "More detail")).modeAfter).toBe(
+      "revising",
+    );
     const second = await fileApproval(store, ceo, { ...strategy, title: "Strategy v2" });
     if (!second.ok) throw new Error(second.message);
-    expect((await decideApproval(store, second.value.approvalId, "approve", null)).modeAfter).toBe("operating");
-    expect((await store.listApprovals(companyId)).map((a) => a.status)).toEqual(["revision_requested", "approved"]);
+    expect((await decideApproval(store, second.value.approvalId, "approve", null)).modeAfter).toBe(
+      "operating",
+    );
+    expect((await store.listApprovals(companyId)).map((a) => a.status)).toEqual([
+      "revision_requested",
+      "approved",
+    ]);
   });
 
   it("only the CEO files the strategy; hire approvals only where the company requires them", async () => {
@@ -66,11 +92,17 @@ describe("C4-2 file_approval", () => {
     if (!hired.ok) throw new Error(hired.message);
     const member: Actor = { ...ceo, agentId: hired.value.agentId };
     expect((await callTool(member, strategy)).text).toMatch(/only the CEO files the company strategy/);
-    expect((await callTool(ceo, { ...strategy, type: "hire_agent" })).text).toMatch(/does not require approval for hires/);
+    expect((await callTool(ceo, { ...strategy, type: "hire_agent" })).text).toMatch(
+      /does not require approval for hires/,
+    );
   });
 
   it.each([
-    ["unknown type", { ...strategy, type: "budget" }, /`type` must be one of: approve_ceo_strategy, hire_agent/],
+    [
+      "unknown type",
+      { ...strategy, type: "budget" },
+      /`type` must be one of: approve_ceo_strategy, hire_agent/,
+    ],
     ["missing payload", { type: "approve_ceo_strategy", title: "x" }, /`payload` is required/],
     ["payload too long", { ...strategy, payload: "x".repeat(20_001) }, /`payload` is too long/],
     ["control character in title", { ...strategy, title: "a\u0000b" }, /`title` contains control/],
@@ -88,9 +120,17 @@ describe("C4-2 file_approval", () => {
     await hireAgent(store, ceo, hire);
     const filed = await fileApproval(store, ceo, strategy);
     if (!filed.ok) throw new Error(filed.message);
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => decideApproval(store, filed.value.approvalId, i % 2 ? "approve" : "reject", `n${i}`)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        decideApproval(store, filed.value.approvalId, i % 2 ? "approve" : "reject", `n${i}`),
+      ),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-    expect(outcomes.filter((o) => o.status === "rejected").every((o) => /already decided/.test(String((o as PromiseRejectedResult).reason)))).toBe(true);
+    expect(
+      outcomes
+        .filter((o) => o.status === "rejected")
+        .every((o) => /already decided/.test(String((o as PromiseRejectedResult).reason))),
+    ).toBe(true);
     expect(await store.listApprovalEvents(filed.value.approvalId)).toHaveLength(2);
   });
 });

@@ -13,12 +13,31 @@ import { runOnce, type ToolCallRef } from "./once.js";
 export const APPROVAL_TYPES: readonly ApprovalType[] = ["approve_ceo_strategy", "hire_agent"];
 
 export const FILE_APPROVAL_FIELDS: FieldSpec = {
-  type: { kind: "string", required: true, maxLength: 40, enum: APPROVAL_TYPES, description: "approve_ceo_strategy for your strategy; hire_agent only where the company requires approval for hires." },
-  title: { kind: "string", required: true, maxLength: 200, description: "A short title for the operator's inbox." },
-  payload: { kind: "string", required: true, maxLength: 20_000, multiline: true, description: "The strategy or plan, in plain text or markdown." },
+  type: {
+    kind: "string",
+    required: true,
+    maxLength: 40,
+    enum: APPROVAL_TYPES,
+    description:
+      "approve_ceo_strategy for your strategy; hire_agent only where the company requires approval for hires.",
+  },
+  title: {
+    kind: "string",
+    required: true,
+    maxLength: 200,
+    description: "A short title for the operator's inbox.",
+  },
+  payload: {
+    kind: "string",
+    required: true,
+    maxLength: 20_000,
+    multiline: true,
+    description: "The strategy or plan, in plain text or markdown.",
+  },
 };
 
-export const FILE_APPROVAL_DESCRIPTION = "File a request for the operator's decision, such as your company strategy. Returns the approval id and its status.";
+export const FILE_APPROVAL_DESCRIPTION =
+  "File a request for the operator's decision, such as your company strategy. Returns the approval id and its status.";
 
 export interface FileApprovalInput {
   type: ApprovalType;
@@ -39,32 +58,72 @@ export function validateFileApprovalInput(raw: unknown): ValidationResult<FileAp
 }
 
 function refuse(field: string, why: string): ActionResult<never> {
-  return { ok: false, message: `file_approval was not run, nothing was written. \`${field}\` ${why}.`, fields: { [field]: why } };
+  return {
+    ok: false,
+    message: `file_approval was not run, nothing was written. \`${field}\` ${why}.`,
+    fields: { [field]: why },
+  };
 }
 
-export async function fileApproval(store: Store, actor: Actor, input: FileApprovalInput, call: ToolCallRef = {}): Promise<ActionResult<FileApprovalResult>> {
+export async function fileApproval(
+  store: Store,
+  actor: Actor,
+  input: FileApprovalInput,
+  call: ToolCallRef = {},
+): Promise<ActionResult<FileApprovalResult>> {
   // Once per tool call of a run (MC-10): a repeated call returns the recorded approval, filing none.
-  const { result, replayed } = await runOnce(store, actor, "file_approval", input, call, async (tx): Promise<ActionResult<FileApprovalResult>> => {
-    const state = await loadCompanyState(tx, actor.companyId);
-    const filer = state.activeAgents.find((a) => a.id === actor.agentId);
-    if (actor.agentId !== null && !filer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
-    if (input.type === "approve_ceo_strategy") {
-      if (filer && !filer.isCeo) return refuse("type", "only the CEO files the company strategy");
-      if (!modeAllows(state.mode, "file_approval")) {
-        return refuse("mode", `a strategy cannot be filed in the ${state.mode} phase (${state.modeReason}); it can be filed in: ${modesAllowing("file_approval").join(", ")}`);
+  const { result, replayed } = await runOnce(
+    store,
+    actor,
+    "file_approval",
+    input,
+    call,
+    async (tx): Promise<ActionResult<FileApprovalResult>> => {
+      const state = await loadCompanyState(tx, actor.companyId);
+      const filer = state.activeAgents.find((a) => a.id === actor.agentId);
+      if (actor.agentId !== null && !filer)
+        return refuse("agent", `${actor.agentId} is not an active agent of this company`);
+      if (input.type === "approve_ceo_strategy") {
+        if (filer && !filer.isCeo) return refuse("type", "only the CEO files the company strategy");
+        if (!modeAllows(state.mode, "file_approval")) {
+          return refuse(
+            "mode",
+            `a strategy cannot be filed in the ${state.mode} phase (${state.modeReason}); it can be filed in: ${modesAllowing("file_approval").join(", ")}`,
+          );
+        }
+      } else if (!state.company.settings.requireHireApproval) {
+        return refuse("type", "this company does not require approval for hires; hire directly instead");
       }
-    } else if (!state.company.settings.requireHireApproval) {
-      return refuse("type", "this company does not require approval for hires; hire directly instead");
-    }
-    const row = await tx.insertApproval(
-      { id: `apr_${randomUUID().replace(/-/g, "").slice(0, 16)}`, companyId: actor.companyId, type: input.type, title: input.title, payload: input.payload, filedByAgentId: filer?.id ?? null, via: actor.via },
-      filer?.id ?? "operator",
-    );
-    await tx.insertActivity({ companyId: actor.companyId, agentId: filer?.id ?? null, runId: actor.runId, type: "approval.filed", data: { approvalId: row.id, type: row.type, title: row.title, via: row.via } });
-    await recordModeChange(tx, state, actor.runId);
-    return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
-  });
-  if (result.ok && !replayed) recordTelemetry("approval.filed", { "cadre.company_id": actor.companyId, "cadre.approval_id": result.value.approvalId, "cadre.type": result.value.type, "cadre.via": actor.via });
+      const row = await tx.insertApproval(
+        {
+          id: `apr_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+          companyId: actor.companyId,
+          type: input.type,
+          title: input.title,
+          payload: input.payload,
+          filedByAgentId: filer?.id ?? null,
+          via: actor.via,
+        },
+        filer?.id ?? "operator",
+      );
+      await tx.insertActivity({
+        companyId: actor.companyId,
+        agentId: filer?.id ?? null,
+        runId: actor.runId,
+        type: "approval.filed",
+        data: { approvalId: row.id, type: row.type, title: row.title, via: row.via },
+      });
+      await recordModeChange(tx, state, actor.runId);
+      return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
+    },
+  );
+  if (result.ok && !replayed)
+    recordTelemetry("approval.filed", {
+      "cadre.company_id": actor.companyId,
+      "cadre.approval_id": result.value.approvalId,
+      "cadre.type": result.value.type,
+      "cadre.via": actor.via,
+    });
   return result;
 }
 
@@ -77,7 +136,9 @@ export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<Fil
     validate: validateFileApprovalInput,
     async execute(input, context) {
       const result = await fileApproval(store, actor, input, { toolCallId: context.toolCallId });
-      return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
+      return result.ok
+        ? textOutcome(JSON.stringify(result.value), false, result.value)
+        : textOutcome(result.message, true, { fields: result.fields });
     },
   };
 }

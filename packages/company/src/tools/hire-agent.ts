@@ -11,15 +11,56 @@ import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { runOnce, type ToolCallRef } from "./once.js";
 
-export const DEPARTMENTS: readonly Department[] = ["engineering", "product", "design", "marketing", "sales", "operations", "legal", "finance"];
+export const DEPARTMENTS: readonly Department[] = [
+  "engineering",
+  "product",
+  "design",
+  "marketing",
+  "sales",
+  "operations",
+  "legal",
+  "finance",
+];
 
 export const HIRE_AGENT_FIELDS: FieldSpec = {
-  name: { kind: "string", required: true, maxLength: 50, description: 'Short name of the new agent, unique in the company, e.g. "CTO".' },
-  role: { kind: "string", required: true, maxLength: 100, description: "Business role title, e.g. Chief Technology Officer." },
-  description: { kind: "string", required: true, maxLength: 500, multiline: true, description: "One or two sentences on what this agent is responsible for." },
-  connectorId: { kind: "string", required: true, maxLength: 64, description: "Id of a ready connector from the available connectors listed in your instructions." },
-  model: { kind: "string", required: true, maxLength: 128, description: "A model id enabled on that connector." },
-  department: { kind: "string", required: false, maxLength: 20, enum: DEPARTMENTS, description: "The department the agent belongs to." },
+  name: {
+    kind: "string",
+    required: true,
+    maxLength: 50,
+    description: 'Short name of the new agent, unique in the company, e.g. "CTO".',
+  },
+  role: {
+    kind: "string",
+    required: true,
+    maxLength: 100,
+    description: "Business role title, e.g. Chief Technology Officer.",
+  },
+  description: {
+    kind: "string",
+    required: true,
+    maxLength: 500,
+    multiline: true,
+    description: "One or two sentences on what this agent is responsible for.",
+  },
+  connectorId: {
+    kind: "string",
+    required: true,
+    maxLength: 64,
+    description: "Id of a ready connector from the available connectors listed in your instructions.",
+  },
+  model: {
+    kind: "string",
+    required: true,
+    maxLength: 128,
+    description: "A model id enabled on that connector.",
+  },
+  department: {
+    kind: "string",
+    required: false,
+    maxLength: 20,
+    enum: DEPARTMENTS,
+    description: "The department the agent belongs to.",
+  },
 };
 
 export const HIRE_AGENT_DESCRIPTION =
@@ -47,70 +88,129 @@ export function validateHireAgentInput(raw: unknown): ValidationResult<HireAgent
 }
 
 function refuse(field: string, why: string): ActionResult<never> {
-  return { ok: false, message: `hire_agent was not run, nothing was written. \`${field}\` ${why}.`, fields: { [field]: why } };
+  return {
+    ok: false,
+    message: `hire_agent was not run, nothing was written. \`${field}\` ${why}.`,
+    fields: { [field]: why },
+  };
 }
 
 /**
  * The handler shared by the tool and the legacy route. Every rule is checked inside the write
  * transaction, so two concurrent hires cannot both pass the name or size checks.
  */
-export async function hireAgent(store: Store, actor: Actor, input: HireAgentInput, call: ToolCallRef = {}): Promise<ActionResult<HireAgentResult>> {
+export async function hireAgent(
+  store: Store,
+  actor: Actor,
+  input: HireAgentInput,
+  call: ToolCallRef = {},
+): Promise<ActionResult<HireAgentResult>> {
   // Once per tool call of a run (MC-10): a repeated call returns the recorded hire, hiring nobody.
-  const { result, replayed } = await runOnce(store, actor, "hire_agent", input, call, async (tx): Promise<ActionResult<HireAgentResult>> => {
-    const state = await loadCompanyState(tx, actor.companyId);
-    const hirer = state.activeAgents.find((a) => a.id === actor.agentId);
-    if (actor.agentId !== null && !hirer) return refuse("agent", `${actor.agentId} is not an active agent of this company`);
-    if (hirer && !hirer.isCeo) return refuse("agent", "only the CEO may hire in this company");
-    if (!modeAllows(state.mode, "hire_agent")) {
-      return refuse("mode", `hiring is not available in the ${state.mode} phase (${state.modeReason}); it is available in: ${modesAllowing("hire_agent").join(", ")}`);
-    }
-    const connector = state.connectors.find((c) => c.id === input.connectorId);
-    const readyIds = state.connectors.filter((c) => readiness(c, actor.env).ready).map((c) => c.id);
-    if (!connector) return refuse("connectorId", `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`);
-    const ready = readiness(connector, actor.env);
-    if (!ready.ready) return refuse("connectorId", `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`);
-    // An alias gets the alias answer, naming explicit ids, before the enabled-models check (MC-6).
-    const modelProblem = modelIdProblem(input.model);
-    if (modelProblem?.kind === "alias") {
-      return refuse("model", `"${input.model}" is an alias; only explicit model ids are used (MC-6). Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`);
-    }
-    if (!connector.enabledModels.includes(input.model)) {
-      return refuse("model", `"${input.model}" is not enabled on connector "${connector.id}"; allowed: ${connector.enabledModels.join(", ")}`);
-    }
-    // enabledModels only ever hold explicit ids; this guards old data written before a registry change.
-    if (modelProblem) return refuse("model", `"${input.model}" is not a model Cadre can route (${modelProblem.message})`);
-    const taken = state.activeAgents.find((a) => a.name.toLocaleLowerCase() === input.name.toLocaleLowerCase());
-    if (taken) return refuse("name", `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`);
-    if (state.activeAgents.length >= state.company.settings.maxTeamSize) {
-      return refuse("team", `the company is at its maximum team size of ${state.company.settings.maxTeamSize} active agents`);
-    }
-    const agent: Omit<AgentRow, "createdAt"> = {
-      id: `agt_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
-      companyId: actor.companyId,
-      name: input.name,
-      role: input.role,
-      description: input.description,
-      department: input.department ?? null,
-      connectorId: connector.id,
-      model: input.model,
-      reportsTo: hirer?.id ?? state.ceo.id,
-      isCeo: false,
-      status: "active",
-      via: actor.via,
-    };
-    const row = await tx.insertAgent(agent);
-    await tx.insertActivity({
-      companyId: actor.companyId,
-      agentId: row.id,
-      runId: actor.runId,
-      type: "agent.hired",
-      data: { agentId: row.id, name: row.name, role: row.role, department: row.department, connectorId: row.connectorId, model: row.model, via: row.via, hiredBy: hirer?.id ?? null },
-    });
-    await recordModeChange(tx, state, actor.runId);
-    return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
-  });
+  const { result, replayed } = await runOnce(
+    store,
+    actor,
+    "hire_agent",
+    input,
+    call,
+    async (tx): Promise<ActionResult<HireAgentResult>> => {
+      const state = await loadCompanyState(tx, actor.companyId);
+      const hirer = state.activeAgents.find((a) => a.id === actor.agentId);
+      if (actor.agentId !== null && !hirer)
+        return refuse("agent", `${actor.agentId} is not an active agent of this company`);
+      if (hirer && !hirer.isCeo) return refuse("agent", "only the CEO may hire in this company");
+      if (!modeAllows(state.mode, "hire_agent")) {
+        return refuse(
+          "mode",
+          `hiring is not available in the ${state.mode} phase (${state.modeReason}); it is available in: ${modesAllowing("hire_agent").join(", ")}`,
+        );
+      }
+      const connector = state.connectors.find((c) => c.id === input.connectorId);
+      const readyIds = state.connectors.filter((c) => readiness(c, actor.env).ready).map((c) => c.id);
+      if (!connector)
+        return refuse(
+          "connectorId",
+          `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`,
+        );
+      const ready = readiness(connector, actor.env);
+      if (!ready.ready)
+        return refuse(
+          "connectorId",
+          `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`,
+        );
+      // An alias gets the alias answer, naming explicit ids, before the enabled-models check (MC-6).
+      const modelProblem = modelIdProblem(input.model);
+      if (modelProblem?.kind === "alias") {
+        return refuse(
+          "model",
+          `"${input.model}" is an alias; only explicit model ids are used (MC-6). Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`,
+        );
+      }
+      if (!connector.enabledModels.includes(input.model)) {
+        return refuse(
+          "model",
+          `"${input.model}" is not enabled on connector "${connector.id}"; allowed: ${connector.enabledModels.join(", ")}`,
+        );
+      }
+      // enabledModels only ever hold explicit ids; this guards old data written before a registry change.
+      if (modelProblem)
+        return refuse("model", `"${input.model}" is not a model Cadre can route (${modelProblem.message})`);
+      const taken = state.activeAgents.find(
+        (a) => a.name.toLocaleLowerCase() === input.name.toLocaleLowerCase(),
+      );
+      if (taken)
+        return refuse(
+          "name",
+          `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`,
+        );
+      if (state.activeAgents.length >= state.company.settings.maxTeamSize) {
+        return refuse(
+          "team",
+          `the company is at its maximum team size of ${state.company.settings.maxTeamSize} active agents`,
+        );
+      }
+      const agent: Omit<AgentRow, "createdAt"> = {
+        id: `agt_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+        companyId: actor.companyId,
+        name: input.name,
+        role: input.role,
+        description: input.description,
+        department: input.department ?? null,
+        connectorId: connector.id,
+        model: input.model,
+        reportsTo: hirer?.id ?? state.ceo.id,
+        isCeo: false,
+        status: "active",
+        via: actor.via,
+      };
+      const row = await tx.insertAgent(agent);
+      await tx.insertActivity({
+        companyId: actor.companyId,
+        agentId: row.id,
+        runId: actor.runId,
+        type: "agent.hired",
+        data: {
+          agentId: row.id,
+          name: row.name,
+          role: row.role,
+          department: row.department,
+          connectorId: row.connectorId,
+          model: row.model,
+          via: row.via,
+          hiredBy: hirer?.id ?? null,
+        },
+      });
+      await recordModeChange(tx, state, actor.runId);
+      return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
+    },
+  );
   // Only after the commit, and once: telemetry never reports a hire rolled back or replayed.
-  if (result.ok && !replayed) recordTelemetry("agent.hired", { "cadre.company_id": actor.companyId, "cadre.agent_id": result.value.agentId, "cadre.role": result.value.role, "cadre.via": actor.via });
+  if (result.ok && !replayed)
+    recordTelemetry("agent.hired", {
+      "cadre.company_id": actor.companyId,
+      "cadre.agent_id": result.value.agentId,
+      "cadre.role": result.value.role,
+      "cadre.via": actor.via,
+    });
   return result;
 }
 
@@ -123,7 +223,9 @@ export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<HireAg
     validate: validateHireAgentInput,
     async execute(input, context) {
       const result = await hireAgent(store, actor, input, { toolCallId: context.toolCallId });
-      return result.ok ? textOutcome(JSON.stringify(result.value), false, result.value) : textOutcome(result.message, true, { fields: result.fields });
+      return result.ok
+        ? textOutcome(JSON.stringify(result.value), false, result.value)
+        : textOutcome(result.message, true, { fields: result.fields });
     },
   };
 }

@@ -12,7 +12,13 @@ import { hireAgentTool } from "./hire-agent.js";
 
 afterAll(dropTestSchemas);
 
-const cto = { name: "CTO", role: "Chief Technology Officer", description: "Leads engineering.", connectorId: "offline", model: "offline-scripted-1" };
+const cto = {
+  name: "CTO",
+  role: "Chief Technology Officer",
+  description: "Leads engineering.",
+  connectorId: "offline",
+  model: "offline-scripted-1",
+};
 
 const dialects: Array<[string, () => Promise<Store>]> = [
   ["sqlite", () => openStore({ memory: true })],
@@ -25,14 +31,27 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
 
   beforeEach(async () => {
     store = await open();
-    const company = await createCompany(store, { name: "Acme", goal: "Sell software", settings: { maxTeamSize: 5 } });
+    const company = await createCompany(store, {
+      name: "Acme",
+      goal: "Sell software",
+      settings: { maxTeamSize: 5 },
+    });
     const ceo = (await loadCompanyState(store, company.id)).ceo;
-    const run = await store.insertRun({ id: "run_1", companyId: company.id, agentId: ceo.id, trigger: "routine", mode: "team-building", profile: "semantic", cue: "Go." });
+    const run = await store.insertRun({
+      id: "run_1",
+      companyId: company.id,
+      agentId: ceo.id,
+      trigger: "routine",
+      mode: "team-building",
+      profile: "semantic",
+      cue: "Go.",
+    });
     actor = { companyId: company.id, agentId: ceo.id, via: "tool", runId: run.id };
   });
   afterEach(async () => store.close());
 
-  const hire = (toolCallId: string, input: object = cto, who: Actor = actor) => hireAgentTool(store, who).execute(input as typeof cto, { toolCallId, signal: undefined });
+  const hire = (toolCallId: string, input: object = cto, who: Actor = actor) =>
+    hireAgentTool(store, who).execute(input as typeof cto, { toolCallId, signal: undefined });
   const members = async () => (await store.listAgents(actor.companyId)).filter((a) => !a.isCeo);
 
   it("hires once when the same call runs twice, answering the same result both times", async () => {
@@ -60,7 +79,11 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
 
   it("files an approval once when the same call runs twice", async () => {
     await hire("call_1");
-    const file = (toolCallId: string) => fileApprovalTool(store, actor).execute({ type: "approve_ceo_strategy", title: "Strategy", payload: "# Plan" }, { toolCallId, signal: undefined });
+    const file = (toolCallId: string) =>
+      fileApprovalTool(store, actor).execute(
+        { type: "approve_ceo_strategy", title: "Strategy", payload: "# Plan" },
+        { toolCallId, signal: undefined },
+      );
     const first = await file("call_2");
     const second = await file("call_2");
     expect(first.isError).toBe(false);
@@ -73,9 +96,18 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
     const counts = await store.counts();
     const other = await hire("call_1", { ...cto, name: "CFO" });
     expect(other.isError).toBe(true);
-    expect(other.content[0]).toMatchObject({ text: expect.stringMatching(/nothing was written. `toolCallId` "call_1" was already used in this run by another hire_agent call with other arguments/) });
-    const file = await fileApprovalTool(store, actor).execute({ type: "approve_ceo_strategy", title: "S", payload: "P" }, { toolCallId: "call_1", signal: undefined });
-    expect(file.content[0]).toMatchObject({ text: expect.stringMatching(/already used in this run by another tool \(hire_agent\)/) });
+    expect(other.content[0]).toMatchObject({
+      text: expect.stringMatching(
+        /nothing was written. `toolCallId` "call_1" was already used in this run by another hire_agent call with other arguments/,
+      ),
+    });
+    const file = await fileApprovalTool(store, actor).execute(
+      { type: "approve_ceo_strategy", title: "S", payload: "P" },
+      { toolCallId: "call_1", signal: undefined },
+    );
+    expect(file.content[0]).toMatchObject({
+      text: expect.stringMatching(/already used in this run by another tool \(hire_agent\)/),
+    });
     expect(await store.counts()).toEqual(counts);
   });
 
@@ -91,7 +123,17 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
     const outcomes = await Promise.all(Array.from({ length: 6 }, () => hire("call_1")));
     const hired = await members();
     expect(hired).toHaveLength(1);
-    for (const outcome of outcomes) expect(outcome).toEqual({ content: [{ type: "text", text: JSON.stringify({ agentId: hired[0]!.id, name: "CTO", role: "Chief Technology Officer" }) }], isError: false, details: { agentId: hired[0]!.id, name: "CTO", role: "Chief Technology Officer" } });
+    for (const outcome of outcomes)
+      expect(outcome).toEqual({
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({ agentId: hired[0]!.id, name: "CTO", role: "Chief Technology Officer" }),
+          },
+        ],
+        isError: false,
+        details: { agentId: hired[0]!.id, name: "CTO", role: "Chief Technology Officer" },
+      });
     expect(await store.listActivity(actor.companyId, { type: "agent.hired" })).toHaveLength(1);
   });
 });

@@ -24,14 +24,22 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
 function callKey(actor: Actor, tool: string, input: unknown, call: ToolCallRef): CallKey | undefined {
   if (actor.runId === null || !call.toolCallId) return undefined;
-  return { runId: actor.runId, toolCallId: call.toolCallId, tool, inputHash: createHash("sha256").update(canonical(input)).digest("hex") };
+  return {
+    runId: actor.runId,
+    toolCallId: call.toolCallId,
+    tool,
+    inputHash: createHash("sha256").update(canonical(input)).digest("hex"),
+  };
 }
 
 export interface Once<T> {
@@ -44,7 +52,14 @@ export interface Once<T> {
  * Runs `act` in one transaction and, when it succeeds, records its value under the call's key in
  * the same transaction. A refusal records nothing (it wrote nothing, and may pass on a later try).
  */
-export async function runOnce<T>(store: Store, actor: Actor, tool: string, input: unknown, call: ToolCallRef, act: (tx: StoreQueries) => Promise<ActionResult<T>>): Promise<Once<T>> {
+export async function runOnce<T>(
+  store: Store,
+  actor: Actor,
+  tool: string,
+  input: unknown,
+  call: ToolCallRef,
+  act: (tx: StoreQueries) => Promise<ActionResult<T>>,
+): Promise<Once<T>> {
   const key = callKey(actor, tool, input, call);
   if (!key) return { result: await store.transaction(act), replayed: false };
   try {
@@ -66,8 +81,16 @@ export async function runOnce<T>(store: Store, actor: Actor, tool: string, input
 }
 
 /** The earlier execution's result; a refusal when the id was used by another call (a harness bug). */
-function recorded<T>(key: CallKey, done: { tool: string; inputHash: string; result: unknown }): ActionResult<T> {
-  if (done.tool === key.tool && done.inputHash === key.inputHash) return { ok: true, value: done.result as T };
+function recorded<T>(
+  key: CallKey,
+  done: { tool: string; inputHash: string; result: unknown },
+): ActionResult<T> {
+  if (done.tool === key.tool && done.inputHash === key.inputHash)
+    return { ok: true, value: done.result as T };
   const why = `"${key.toolCallId}" was already used in this run by another ${done.tool === key.tool ? `${done.tool} call with other arguments` : `tool (${done.tool})`}; tool-call ids are unique per call`;
-  return { ok: false, message: `${key.tool} was not run, nothing was written. \`toolCallId\` ${why}.`, fields: { toolCallId: why } };
+  return {
+    ok: false,
+    message: `${key.tool} was not run, nothing was written. \`toolCallId\` ${why}.`,
+    fields: { toolCallId: why },
+  };
 }

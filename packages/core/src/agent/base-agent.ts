@@ -69,7 +69,11 @@ export abstract class BaseAgent {
       if (queue.isClosed) return;
       const snapshot = this.safeContextSnapshot();
       if (snapshot) queue.push({ type: "context", snapshot });
-      queue.push({ type: "terminal", status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+      queue.push({
+        type: "terminal",
+        status: outcome.status,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+      });
       queue.close();
       this.active = undefined;
     };

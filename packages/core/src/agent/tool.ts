@@ -3,7 +3,8 @@
 import type { TSchema } from "typebox";
 import type { ToolResultContent } from "../types.js";
 
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message: string; fields: Record<string, string> };
+export type ValidationResult<T> =
+  { ok: true; value: T } | { ok: false; message: string; fields: Record<string, string> };
 
 export interface ToolOutcome {
   /** What the model reads. */

@@ -66,7 +66,9 @@ function isTransientStatus(status: number): boolean {
 }
 
 function mentionsInvalidEncryptedContent(input: CompactionFailureInput): boolean {
-  return input.code === INVALID_ENCRYPTED_CONTENT || (input.message ?? "").includes(INVALID_ENCRYPTED_CONTENT);
+  return (
+    input.code === INVALID_ENCRYPTED_CONTENT || (input.message ?? "").includes(INVALID_ENCRYPTED_CONTENT)
+  );
 }
 
 export function classifyCompactionFailure(input: CompactionFailureInput): CompactionFailureVerdict {
@@ -76,29 +78,53 @@ export function classifyCompactionFailure(input: CompactionFailureInput): Compac
   // with it is an official compact failure; alone it is stripped reasoning, not a rollover (MC-9).
   if (mentionsInvalidEncryptedContent(input)) {
     if (input.harness === "codex" && REMOTE_COMPACT_MARKER.test(input.message ?? "")) {
-      return { kind: "deterministic", reason: `${where}: codex remote compact hard failure (invalid_encrypted_content)` };
+      return {
+        kind: "deterministic",
+        reason: `${where}: codex remote compact hard failure (invalid_encrypted_content)`,
+      };
     }
-    return { kind: "not-a-compaction-failure", reason: `${where}: lone invalid_encrypted_content (stripped reasoning) is not a rollover trigger` };
+    return {
+      kind: "not-a-compaction-failure",
+      reason: `${where}: lone invalid_encrypted_content (stripped reasoning) is not a rollover trigger`,
+    };
   }
 
   // Structured evidence (status, code) outranks text, and transient evidence outranks an empty
   // summary: a compact that was overloaded has no summary because it never ran.
   if (input.status !== undefined) {
-    if (input.status === 400) return { kind: "deterministic", reason: `${where}: invalid-request 400 on the compact path` };
-    if (isTransientStatus(input.status)) return { kind: "transient", reason: `${where}: HTTP ${input.status} is transient; retry the compact next turn` };
+    if (input.status === 400)
+      return { kind: "deterministic", reason: `${where}: invalid-request 400 on the compact path` };
+    if (isTransientStatus(input.status))
+      return {
+        kind: "transient",
+        reason: `${where}: HTTP ${input.status} is transient; retry the compact next turn`,
+      };
   }
   if (input.code !== undefined) {
-    if (INVALID_REQUEST_CODES.has(input.code)) return { kind: "deterministic", reason: `${where}: ${input.code} on the compact path` };
-    if (TRANSIENT_CODES.has(input.code)) return { kind: "transient", reason: `${where}: ${input.code} is transient; retry the compact next turn` };
+    if (INVALID_REQUEST_CODES.has(input.code))
+      return { kind: "deterministic", reason: `${where}: ${input.code} on the compact path` };
+    if (TRANSIENT_CODES.has(input.code))
+      return {
+        kind: "transient",
+        reason: `${where}: ${input.code} is transient; retry the compact next turn`,
+      };
   }
   if (input.summary !== undefined && input.summary.trim() === "") {
     return { kind: "deterministic", reason: `${where}: compaction produced an empty summary` };
   }
   const message = input.message ?? "";
-  if (INVALID_REQUEST_MESSAGE.test(message)) return { kind: "deterministic", reason: `${where}: invalid request on the compact path` };
-  if (TRANSIENT_MESSAGE.test(message)) return { kind: "transient", reason: `${where}: transient failure (${message.slice(0, 80)}); retry the compact next turn` };
+  if (INVALID_REQUEST_MESSAGE.test(message))
+    return { kind: "deterministic", reason: `${where}: invalid request on the compact path` };
+  if (TRANSIENT_MESSAGE.test(message))
+    return {
+      kind: "transient",
+      reason: `${where}: transient failure (${message.slice(0, 80)}); retry the compact next turn`,
+    };
 
   // Unknown cause: never roll over on a guess (MC-12 "token budget broken" needs a deterministic
   // failure); retrying the compact next turn is the reversible choice.
-  return { kind: "transient", reason: `${where}: unclassified compaction failure; retry next turn, never roll over on a guess` };
+  return {
+    kind: "transient",
+    reason: `${where}: unclassified compaction failure; retry next turn, never roll over on a guess`,
+  };
 }

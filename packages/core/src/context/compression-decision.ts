@@ -47,7 +47,8 @@ const isCount = (n: number) => Number.isFinite(n) && n >= 0;
 
 function snapshotIsSound(s: CompressionSnapshot): boolean {
   if (!isCount(s.occupancy)) return false;
-  if (s.byteBudget && !(isCount(s.byteBudget.used) && isCount(s.byteBudget.limit) && s.byteBudget.limit > 0)) return false;
+  if (s.byteBudget && !(isCount(s.byteBudget.used) && isCount(s.byteBudget.limit) && s.byteBudget.limit > 0))
+    return false;
   return s.strippableImages.every((image) => isCount(image.bytes));
 }
 
@@ -59,7 +60,11 @@ function tokenBudgetBreach(s: CompressionSnapshot): string | undefined {
 }
 
 /** Largest images first, until the request fits; undefined when even all of them are not enough. */
-function imagesToStrip(images: readonly StrippableImage[], used: number, limit: number): string[] | undefined {
+function imagesToStrip(
+  images: readonly StrippableImage[],
+  used: number,
+  limit: number,
+): string[] | undefined {
   const ordered = [...images].sort((a, b) => b.bytes - a.bytes || a.id.localeCompare(b.id));
   const ids: string[] = [];
   let remaining = used;
@@ -73,21 +78,32 @@ function imagesToStrip(images: readonly StrippableImage[], used: number, limit: 
 
 export function decideCompression(s: CompressionSnapshot): CompressionDecision {
   if (s.trigger === "open") return { action: "none", reason: "opening a session never triggers compression" };
-  if (!snapshotIsSound(s)) return { action: "fail-closed", reason: "uncertain snapshot (non-finite or negative figures)" };
+  if (!snapshotIsSound(s))
+    return { action: "fail-closed", reason: "uncertain snapshot (non-finite or negative figures)" };
 
   const tokenBreach = tokenBudgetBreach(s);
-  const bytes = s.byteBudget !== undefined && s.byteBudget.used > s.byteBudget.limit ? s.byteBudget : undefined;
+  const bytes =
+    s.byteBudget !== undefined && s.byteBudget.used > s.byteBudget.limit ? s.byteBudget : undefined;
   if (tokenBreach === undefined && bytes === undefined) return { action: "none", reason: "fits" };
   if (s.remote) return { action: "fail-closed", reason: "remote session: no local rescue" };
-  if (tokenBreach !== undefined || bytes === undefined) return { action: "handoff-rebuild", reason: `token budget broken: ${tokenBreach}` };
+  if (tokenBreach !== undefined || bytes === undefined)
+    return { action: "handoff-rebuild", reason: `token budget broken: ${tokenBreach}` };
 
   // From here only the byte budget is broken.
-  if (!canMeasureBytes(s.harness)) return { action: "fail-closed", reason: `${s.harness} cannot measure bytes: uncertain` };
+  if (!canMeasureBytes(s.harness))
+    return { action: "fail-closed", reason: `${s.harness} cannot measure bytes: uncertain` };
   const strippable = s.strippableImages.reduce((sum, image) => sum + image.bytes, 0);
   if (strippable * 2 < bytes.used) {
-    return { action: "fail-closed", reason: "mixed large tail: strippable images under half the bytes, deliberately not rescued" };
+    return {
+      action: "fail-closed",
+      reason: "mixed large tail: strippable images under half the bytes, deliberately not rescued",
+    };
   }
   const imageIds = imagesToStrip(s.strippableImages, bytes.used, bytes.limit);
-  if (imageIds === undefined) return { action: "handoff-rebuild", reason: "byte budget broken and stripping images would not get under it" };
+  if (imageIds === undefined)
+    return {
+      action: "handoff-rebuild",
+      reason: "byte budget broken and stripping images would not get under it",
+    };
   return { action: "strip-images", reason: "byte budget broken by strippable oversized images", imageIds };
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../types.js";
 import type { CompactionPath } from "./classify-compaction-failure.js";
-import { ContextController, REMOTE_NO_LOCAL_ROLLOVER, type ContextControllerOptions } from "./context-controller.js";
+import {
+  ContextController,
+  REMOTE_NO_LOCAL_ROLLOVER,
+  type ContextControllerOptions,
+} from "./context-controller.js";
 import { DEFAULT_COMPACT_THRESHOLD, reserveTokensFor } from "./context-threshold.js";
 import { HARNESS_KINDS, type HarnessKind } from "./harness-kind.js";
 
@@ -13,12 +17,31 @@ function controller(options: Partial<ContextControllerOptions> = {}): ContextCon
   return c;
 }
 
-const start = (reason: "threshold" | "overflow" | "manual" = "threshold"): AgentEvent => ({ type: "compaction_start", reason });
-const fail = (error: string, summary?: string): AgentEvent => ({ type: "compaction_end", ok: false, error, summary });
-const ok = (tokensBefore: number, tokensAfter: number): AgentEvent => ({ type: "compaction_end", ok: true, summary: "summary", tokensBefore, tokensAfter });
+const start = (reason: "threshold" | "overflow" | "manual" = "threshold"): AgentEvent => ({
+  type: "compaction_start",
+  reason,
+});
+const fail = (error: string, summary?: string): AgentEvent => ({
+  type: "compaction_end",
+  ok: false,
+  error,
+  summary,
+});
+const ok = (tokensBefore: number, tokensAfter: number): AgentEvent => ({
+  type: "compaction_end",
+  ok: true,
+  summary: "summary",
+  tokensBefore,
+  tokensAfter,
+});
 
 /** Runs one compaction on `path` that ends with `end`. */
-function compact(c: ContextController, path: CompactionPath, end: AgentEvent, details: { status?: number; code?: string } = {}): void {
+function compact(
+  c: ContextController,
+  path: CompactionPath,
+  end: AgentEvent,
+  details: { status?: number; code?: string } = {},
+): void {
   c.consume(start(path === "manual" ? "manual" : "threshold"), { path });
   c.consume(end, details);
 }
@@ -44,10 +67,15 @@ describe("MC-8 compaction ownership", () => {
     [128_000, 0.9, 12_800],
     [100, 0.29, 71],
     [1_000_001, 0.9, 100_001],
-  ])("MC-8 Pi reserve for window %i at threshold %f is %i (window − floor(threshold × window))", (window, threshold, reserve) => {
-    expect(reserveTokensFor(window, threshold)).toBe(reserve);
-    expect(controller({ harness: "pi", contextWindow: window, thresholdOverride: threshold }).piReserveTokens()).toBe(reserve);
-  });
+  ])(
+    "MC-8 Pi reserve for window %i at threshold %f is %i (window − floor(threshold × window))",
+    (window, threshold, reserve) => {
+      expect(reserveTokensFor(window, threshold)).toBe(reserve);
+      expect(
+        controller({ harness: "pi", contextWindow: window, thresholdOverride: threshold }).piReserveTokens(),
+      ).toBe(reserve);
+    },
+  );
 
   it("MC-8 Pi reserve is frozen at start and only a later start/resume picks up a threshold edit", () => {
     const c = controller({ harness: "pi" });
@@ -63,7 +91,9 @@ describe("MC-8 compaction ownership", () => {
   });
 
   it("MC-8 the Pi reserve does not exist before the first start/resume", () => {
-    expect(() => new ContextController({ harness: "pi", contextWindow: WINDOW }).piReserveTokens()).toThrow(/start\(\) or resume\(\)/);
+    expect(() => new ContextController({ harness: "pi", contextWindow: WINDOW }).piReserveTokens()).toThrow(
+      /start\(\) or resume\(\)/,
+    );
   });
 
   it.each([0, -0.1, 1.01, Number.NaN])("MC-8 threshold %f is rejected", (bad) => {
@@ -109,28 +139,116 @@ describe("MC-8 compaction ownership", () => {
     c.observeTokens(181_000);
     c.consume(start("threshold"));
     c.consume(ok(181_000, 30_000));
-    expect(c.digest()).toMatchObject({ count: 1, succeeded: 1, lastResult: "ok", tokensBefore: 181_000, tokensAfter: 30_000 });
+    expect(c.digest()).toMatchObject({
+      count: 1,
+      succeeded: 1,
+      lastResult: "ok",
+      tokensBefore: 181_000,
+      tokensAfter: 30_000,
+    });
     expect(c.occupancy()).toBe(0.15);
     c.consume(start("overflow"));
     c.consume(fail("overloaded_error: Overloaded"));
-    expect(c.digest()).toMatchObject({ count: 2, succeeded: 1, lastResult: "transient", tokensBefore: 30_000 });
+    expect(c.digest()).toMatchObject({
+      count: 2,
+      succeeded: 1,
+      lastResult: "transient",
+      tokensBefore: 30_000,
+    });
   });
 });
 
-type LatchRow = [name: string, harness: HarnessKind, path: CompactionPath, end: AgentEvent, details: { status?: number; code?: string }, latched: boolean];
+type LatchRow = [
+  name: string,
+  harness: HarnessKind,
+  path: CompactionPath,
+  end: AgentEvent,
+  details: { status?: number; code?: string },
+  latched: boolean,
+];
 
 const latchRows: LatchRow[] = [
-  ["MC-9 empty summary on a silent compact latches", "claude-code", "silent", { type: "compaction_end", ok: true, summary: "" }, {}, true],
-  ["MC-9 invalid-request 400 on the silent compact latches", "claude-code", "silent", fail("bad request"), { status: 400 }, true],
-  ["MC-9 deterministic failure on the rewind compact latches", "claude-code", "rewind", fail("x"), { status: 400 }, true],
-  ["MC-9 deterministic failure on the cancel compact latches", "claude-code", "cancel", fail("", ""), {}, true],
-  ["MC-9 Pi native compact deterministic failure latches", "pi", "silent", fail("invalid_request_error"), {}, true],
-  ["MC-9 Codex remote-compact invalid_encrypted_content latches", "codex", "silent", fail("Error running remote compact task: invalid_encrypted_content"), {}, true],
-  ["MC-9 transient compaction failure does not latch", "claude-code", "silent", fail("Overloaded"), { status: 529 }, false],
+  [
+    "MC-9 empty summary on a silent compact latches",
+    "claude-code",
+    "silent",
+    { type: "compaction_end", ok: true, summary: "" },
+    {},
+    true,
+  ],
+  [
+    "MC-9 invalid-request 400 on the silent compact latches",
+    "claude-code",
+    "silent",
+    fail("bad request"),
+    { status: 400 },
+    true,
+  ],
+  [
+    "MC-9 deterministic failure on the rewind compact latches",
+    "claude-code",
+    "rewind",
+    fail("x"),
+    { status: 400 },
+    true,
+  ],
+  [
+    "MC-9 deterministic failure on the cancel compact latches",
+    "claude-code",
+    "cancel",
+    fail("", ""),
+    {},
+    true,
+  ],
+  [
+    "MC-9 Pi native compact deterministic failure latches",
+    "pi",
+    "silent",
+    fail("invalid_request_error"),
+    {},
+    true,
+  ],
+  [
+    "MC-9 Codex remote-compact invalid_encrypted_content latches",
+    "codex",
+    "silent",
+    fail("Error running remote compact task: invalid_encrypted_content"),
+    {},
+    true,
+  ],
+  [
+    "MC-9 transient compaction failure does not latch",
+    "claude-code",
+    "silent",
+    fail("Overloaded"),
+    { status: 529 },
+    false,
+  ],
   ["MC-9 transient Pi failure does not latch", "pi", "silent", fail("socket hang up"), {}, false],
-  ["MC-9 failed manual compact never latches (deterministic)", "claude-code", "manual", fail("bad"), { status: 400 }, false],
-  ["MC-9 failed manual compact never latches (empty summary)", "pi", "manual", { type: "compaction_end", ok: true, summary: " " }, {}, false],
-  ["MC-9 lone invalid_encrypted_content is not a rollover", "codex", "silent", fail("invalid_encrypted_content"), { status: 400 }, false],
+  [
+    "MC-9 failed manual compact never latches (deterministic)",
+    "claude-code",
+    "manual",
+    fail("bad"),
+    { status: 400 },
+    false,
+  ],
+  [
+    "MC-9 failed manual compact never latches (empty summary)",
+    "pi",
+    "manual",
+    { type: "compaction_end", ok: true, summary: " " },
+    {},
+    false,
+  ],
+  [
+    "MC-9 lone invalid_encrypted_content is not a rollover",
+    "codex",
+    "silent",
+    fail("invalid_encrypted_content"),
+    { status: 400 },
+    false,
+  ],
 ];
 
 describe("MC-9 rollover latch", () => {
@@ -163,16 +281,19 @@ describe("MC-9 rollover latch", () => {
     expect(c.prepareSend({ idle: false }).action).toBe("none");
   });
 
-  it.each(latchRows.filter((row) => row[5]))("MC-9 remote sessions never latch to a local handoff: %s", (_name, harness, path, end, details) => {
-    const c = controller({ harness, remote: true });
-    c.observeTokens(185_000);
-    compact(c, path, end, details);
-    expect(c.needsRollover).toBe(false);
-    const prep = c.prepareSend({ idle: false });
-    expect(prep.action).toBe("none");
-    expect(prep.reason).toContain(REMOTE_NO_LOCAL_ROLLOVER);
-    expect(() => c.rolloverCompleted(0)).toThrow(REMOTE_NO_LOCAL_ROLLOVER);
-  });
+  it.each(latchRows.filter((row) => row[5]))(
+    "MC-9 remote sessions never latch to a local handoff: %s",
+    (_name, harness, path, end, details) => {
+      const c = controller({ harness, remote: true });
+      c.observeTokens(185_000);
+      compact(c, path, end, details);
+      expect(c.needsRollover).toBe(false);
+      const prep = c.prepareSend({ idle: false });
+      expect(prep.action).toBe("none");
+      expect(prep.reason).toContain(REMOTE_NO_LOCAL_ROLLOVER);
+      expect(() => c.rolloverCompleted(0)).toThrow(REMOTE_NO_LOCAL_ROLLOVER);
+    },
+  );
 
   it("MC-9 remote occupancy ≥ 100% reports no local rollover", () => {
     const c = controller({ harness: "pi", remote: true });
@@ -214,12 +335,15 @@ describe("MC-9 rollover latch", () => {
     expect(c.prepareSend({ idle: false }).action).toBe("none");
   });
 
-  it.each(["pi", "codex"] as const)("MC-9 transient failure on %s arms no host compact (native retry only)", (harness) => {
-    const c = controller({ harness });
-    c.observeTokens(185_000);
-    compact(c, "silent", fail("Overloaded"), { status: 529 });
-    expect(c.prepareSend({ idle: false }).action).toBe("none");
-  });
+  it.each(["pi", "codex"] as const)(
+    "MC-9 transient failure on %s arms no host compact (native retry only)",
+    (harness) => {
+      const c = controller({ harness });
+      c.observeTokens(185_000);
+      compact(c, "silent", fail("Overloaded"), { status: 529 });
+      expect(c.prepareSend({ idle: false }).action).toBe("none");
+    },
+  );
 
   it("MC-9 a failed manual compact arms no retry either", () => {
     const c = controller();
@@ -279,7 +403,10 @@ describe("host rollover requests (MC-11 Pi prompt timeout, MC-12 broken token bu
     c.start();
     c.requestRollover("MC-11: Pi prompt timeout");
     expect(c.needsRollover).toBe(true);
-    expect(c.prepareSend({ idle: true })).toEqual({ action: "rollover-then-send", reason: "idle direct send: needsRollover latched (MC-11: Pi prompt timeout)" });
+    expect(c.prepareSend({ idle: true })).toEqual({
+      action: "rollover-then-send",
+      reason: "idle direct send: needsRollover latched (MC-11: Pi prompt timeout)",
+    });
     c.rolloverCompleted(1_000);
     expect(c.needsRollover).toBe(false);
   });

@@ -6,7 +6,12 @@
 import type { AgentEvent, EventOf } from "../types.js";
 import { classifyCompactionFailure, type CompactionPath } from "./classify-compaction-failure.js";
 import { EMPTY_COMPACTION_DIGEST, recordCompaction, type CompactionDigest } from "./compaction-digest.js";
-import { assertValidThreshold, assertValidWindow, effectiveThreshold, reserveTokensFor } from "./context-threshold.js";
+import {
+  assertValidThreshold,
+  assertValidWindow,
+  effectiveThreshold,
+  reserveTokensFor,
+} from "./context-threshold.js";
 import type { HarnessKind } from "./harness-kind.js";
 
 export interface ContextControllerOptions {
@@ -121,7 +126,8 @@ export class ContextController {
 
   /** Pi's native `compaction.reserveTokens`, frozen at the last start()/resume() (MC-8). */
   piReserveTokens(): number {
-    if (this.#frozenReserve === undefined) throw new Error("piReserveTokens() needs start() or resume() first");
+    if (this.#frozenReserve === undefined)
+      throw new Error("piReserveTokens() needs start() or resume() first");
     return this.#frozenReserve;
   }
 
@@ -131,7 +137,8 @@ export class ContextController {
 
   /** A live token count from the harness; ≥ 100% latches rollover (MC-9). */
   observeTokens(tokensInWindow: number): void {
-    if (!Number.isFinite(tokensInWindow) || tokensInWindow < 0) throw new RangeError(`invalid token count ${tokensInWindow}`);
+    if (!Number.isFinite(tokensInWindow) || tokensInWindow < 0)
+      throw new RangeError(`invalid token count ${tokensInWindow}`);
     this.#tokens = tokensInWindow;
     this.#tokensLive = true;
     if (this.occupancy() >= 1) this.#latch(FULL_WINDOW);
@@ -179,14 +186,21 @@ export class ContextController {
     const via = options.idle ? "idle direct send" : "send";
     this.#injectSuppressed = false;
     if (this.#latchReason !== undefined) {
-      if (this.remote) return { action: "none", reason: `${REMOTE_NO_LOCAL_ROLLOVER} (${this.#latchReason}); ${via} goes to the native window` };
+      if (this.remote)
+        return {
+          action: "none",
+          reason: `${REMOTE_NO_LOCAL_ROLLOVER} (${this.#latchReason}); ${via} goes to the native window`,
+        };
       return { action: "rollover-then-send", reason: `${via}: needsRollover latched (${this.#latchReason})` };
     }
     if (this.#retryArmed) {
       this.#retryArmed = false;
       if (this.#canInject()) {
         this.#fired = true;
-        return { action: "retry-compact", reason: `${via}: retry the compact that failed transiently last turn` };
+        return {
+          action: "retry-compact",
+          reason: `${via}: retry the compact that failed transiently last turn`,
+        };
       }
     }
     return { action: "none", reason: `${via}: session healthy` };
@@ -203,7 +217,8 @@ export class ContextController {
 
   /** The host closed the old native window, wrote a handoff and bootstrapped fresh (MC-9). */
   rolloverCompleted(tokensInFreshWindow: number): void {
-    if (this.remote) throw new Error(`${REMOTE_NO_LOCAL_ROLLOVER}: a remote session cannot complete a local handoff`);
+    if (this.remote)
+      throw new Error(`${REMOTE_NO_LOCAL_ROLLOVER}: a remote session cannot complete a local handoff`);
     this.#latchReason = undefined;
     this.#fired = false;
     this.#retryArmed = false;
@@ -232,7 +247,10 @@ export class ContextController {
 
   #endCompaction(event: EventOf<"compaction_end">, details: CompactionEndDetails): void {
     const path = details.path ?? this.#openPath ?? "silent";
-    const tokens = { tokensBefore: event.tokensBefore ?? this.#openTokensBefore, tokensAfter: event.tokensAfter };
+    const tokens = {
+      tokensBefore: event.tokensBefore ?? this.#openTokensBefore,
+      tokensAfter: event.tokensAfter,
+    };
     const interrupted = this.#interruptPending;
     this.#openPath = undefined;
     this.#openTokensBefore = undefined;
@@ -248,15 +266,31 @@ export class ContextController {
       return;
     }
     if (interrupted) {
-      this.#digest = recordCompaction(this.#digest, "interrupted", `${path} compaction interrupted; fired cleared, nothing re-injected`, tokens);
+      this.#digest = recordCompaction(
+        this.#digest,
+        "interrupted",
+        `${path} compaction interrupted; fired cleared, nothing re-injected`,
+        tokens,
+      );
       return;
     }
 
-    const verdict = classifyCompactionFailure({ ...details, message: event.error, harness: this.harness, path, summary: event.summary });
+    const verdict = classifyCompactionFailure({
+      ...details,
+      message: event.error,
+      harness: this.harness,
+      path,
+      summary: event.summary,
+    });
     this.#injectSuppressed = true;
     if (path === "manual") {
       // MC-9: a failed manual compact never latches and arms no retry.
-      this.#digest = recordCompaction(this.#digest, verdict.kind, `${verdict.reason} (manual: never latches)`, tokens);
+      this.#digest = recordCompaction(
+        this.#digest,
+        verdict.kind,
+        `${verdict.reason} (manual: never latches)`,
+        tokens,
+      );
       return;
     }
     if (verdict.kind === "deterministic") this.#latch(verdict.reason);

@@ -12,7 +12,10 @@ const ORIGIN: Inherited = { permission: "unattended-read-only", capabilities: ["
 function setUp() {
   const terminals: TerminalEvent[] = [];
   const interrupts: string[] = [];
-  const ledger = new TurnSettlement<Inherited>({ terminal: (_id, e) => void terminals.push(e), interrupt: (id) => void interrupts.push(id) });
+  const ledger = new TurnSettlement<Inherited>({
+    terminal: (_id, e) => void terminals.push(e),
+    interrupt: (id) => void interrupts.push(id),
+  });
   const queue = new ContinuationQueue(ledger);
   ledger.begin("P", ORIGIN);
   ledger.attachSdkTurn("P", "P/0");
@@ -60,10 +63,22 @@ describe("MC-14 continuation queue", () => {
   });
 
   it.each([
-    ["MC-14 stop makes queued continuations exit", (l: TurnSettlement<Inherited>) => l.cancel("P", "stop"), "cancelled"],
+    [
+      "MC-14 stop makes queued continuations exit",
+      (l: TurnSettlement<Inherited>) => l.cancel("P", "stop"),
+      "cancelled",
+    ],
     ["MC-14 close makes queued continuations exit", (l: TurnSettlement<Inherited>) => l.close(), "cancelled"],
-    ["MC-14 after a failure no further internal turn starts", (l: TurnSettlement<Inherited>) => l.providerFailed("P/c1", "boom"), "failed"],
-    ["MC-14 after lost-handle no further internal turn starts", (l: TurnSettlement<Inherited>) => l.providerCompleted("P/c1", {}), "failed"],
+    [
+      "MC-14 after a failure no further internal turn starts",
+      (l: TurnSettlement<Inherited>) => l.providerFailed("P/c1", "boom"),
+      "failed",
+    ],
+    [
+      "MC-14 after lost-handle no further internal turn starts",
+      (l: TurnSettlement<Inherited>) => l.providerCompleted("P/c1", {}),
+      "failed",
+    ],
   ] as const)("%s", async (_name, endIt, status) => {
     const { ledger, queue, terminals, interrupts } = setUp();
     ledger.providerCompleted("P/0", { claim: true });
@@ -86,9 +101,14 @@ describe("MC-14 continuation queue", () => {
     const [claim = ""] = ledger.openClaims("P");
     const failing = queue.run(claim, () => Promise.reject(new Error("turn/start rejected")));
     const queued = queue.run(claim, async () => "never");
-    expect(await failing).toEqual({ status: "cancelled", reason: "continuation start failed: turn/start rejected" });
+    expect(await failing).toEqual({
+      status: "cancelled",
+      reason: "continuation start failed: turn/start rejected",
+    });
     expect((await queued).status).toBe("cancelled");
-    expect(terminals).toEqual([{ type: "terminal", status: "failed", reason: "continuation-start-failed: turn/start rejected" }]);
+    expect(terminals).toEqual([
+      { type: "terminal", status: "failed", reason: "continuation-start-failed: turn/start rejected" },
+    ]);
   });
 
   it("MC-14 stop while the start RPC is pending: the accepted turn is tombstoned and interrupted, cancelled reported once", async () => {

@@ -29,7 +29,8 @@ export class ContinuationQueue<I> {
   /** Queues a continuation for `claimId`; resolves when its SDK turn ended or it exited unstarted. */
   run(claimId: string, start: StartContinuation<I>): Promise<ContinuationRun> {
     const productTurnId = this.#ledger.productTurnOfClaim(claimId);
-    if (productTurnId === undefined) return Promise.resolve({ status: "cancelled", reason: `unknown claim ${claimId}` });
+    if (productTurnId === undefined)
+      return Promise.resolve({ status: "cancelled", reason: `unknown claim ${claimId}` });
     const previous = this.#chains.get(productTurnId) ?? Promise.resolve();
     const next = previous.then(() => this.#runOne(productTurnId, claimId, start));
     // The chain itself never rejects, so one broken run cannot jam the ones queued behind it.
@@ -44,9 +45,16 @@ export class ContinuationQueue<I> {
     return next;
   }
 
-  async #runOne(productTurnId: string, claimId: string, start: StartContinuation<I>): Promise<ContinuationRun> {
+  async #runOne(
+    productTurnId: string,
+    claimId: string,
+    start: StartContinuation<I>,
+  ): Promise<ContinuationRun> {
     if (!this.#ledger.canStartContinuation(claimId)) {
-      return { status: "cancelled", reason: "product turn ended, claim settled or session closed: queued continuation exits" };
+      return {
+        status: "cancelled",
+        reason: "product turn ended, claim settled or session closed: queued continuation exits",
+      };
     }
     // canStartContinuation() just proved the product turn exists, so its inherited context does.
     const inherited = this.#ledger.inheritedOf(productTurnId) as I;
@@ -59,7 +67,10 @@ export class ContinuationQueue<I> {
       return { status: "cancelled", reason: `continuation start failed: ${reason}` };
     }
     if (this.#ledger.attachSdkTurn(productTurnId, sdkTurnId, claimId) === "tombstoned") {
-      return { status: "cancelled", reason: "cancelled while the start was pending: tombstoned and interrupted" };
+      return {
+        status: "cancelled",
+        reason: "cancelled while the start was pending: tombstoned and interrupted",
+      };
     }
     await this.#ledger.whenSdkTurnEnds(sdkTurnId);
     return { status: "ran", sdkTurnId };

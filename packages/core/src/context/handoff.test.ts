@@ -54,7 +54,10 @@ describe("MC-9 handoff document", () => {
   });
 
   it("MC-9 under pressure the newest decisions survive", () => {
-    const many: TranscriptItem[] = Array.from({ length: 200 }, (_, i) => ({ kind: "decision", text: `decision number ${i}` }));
+    const many: TranscriptItem[] = Array.from({ length: 200 }, (_, i) => ({
+      kind: "decision",
+      text: `decision number ${i}`,
+    }));
     const small = buildHandoff(many, { maxBytes: 600 });
     expect(small).toContain("decision number 199");
     expect(small).not.toContain("decision number 0\n");
@@ -62,11 +65,28 @@ describe("MC-9 handoff document", () => {
 
   it("MC-9 the byte cap is hard for any transcript and any cap", () => {
     const item = fc.oneof(
-      fc.record({ kind: fc.constant("task" as const), text: fc.string({ unit: "grapheme", maxLength: 2000 }) }),
-      fc.record({ kind: fc.constant("decision" as const), text: fc.string({ unit: "grapheme", maxLength: 500 }) }),
-      fc.record({ kind: fc.constant("user" as const), text: fc.string({ unit: "grapheme", maxLength: 500 }) }),
-      fc.record({ kind: fc.constant("assistant" as const), text: fc.string({ unit: "grapheme", maxLength: 500 }) }),
-      fc.record({ kind: fc.constant("tool_result" as const), name: fc.string(), isError: fc.boolean(), body: fc.constant(SECRET) }),
+      fc.record({
+        kind: fc.constant("task" as const),
+        text: fc.string({ unit: "grapheme", maxLength: 2000 }),
+      }),
+      fc.record({
+        kind: fc.constant("decision" as const),
+        text: fc.string({ unit: "grapheme", maxLength: 500 }),
+      }),
+      fc.record({
+        kind: fc.constant("user" as const),
+        text: fc.string({ unit: "grapheme", maxLength: 500 }),
+      }),
+      fc.record({
+        kind: fc.constant("assistant" as const),
+        text: fc.string({ unit: "grapheme", maxLength: 500 }),
+      }),
+      fc.record({
+        kind: fc.constant("tool_result" as const),
+        name: fc.string(),
+        isError: fc.boolean(),
+        body: fc.constant(SECRET),
+      }),
     );
     fc.assert(
       fc.property(fc.array(item, { maxLength: 60 }), fc.integer({ min: 0, max: 4000 }), (items, maxBytes) => {

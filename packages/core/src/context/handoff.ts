@@ -27,7 +27,8 @@ export interface HandoffOptions {
 export const DEFAULT_HANDOFF_MAX_BYTES = 12_000;
 const DEFAULT_RECENT_TURNS = 4;
 const DEFAULT_LINE_BYTES = 400;
-const HEADER = "# Handoff\nContext rebuilt by the host from the previous window (bounded; tool outputs omitted).\n";
+const HEADER =
+  "# Handoff\nContext rebuilt by the host from the previous window (bounded; tool outputs omitted).\n";
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -88,7 +89,10 @@ export function buildHandoff(items: readonly TranscriptItem[], options: HandoffO
   const line = (text: string) => truncateUtf8(oneLine(text), lineBytes);
 
   const taskItem = items.find((i) => i.kind === "task") ?? items.find((i) => i.kind === "user");
-  const task = taskItem && "text" in taskItem ? truncateUtf8(oneLine(taskItem.text), lineBytes * 4) : "(no task recorded)";
+  const task =
+    taskItem && "text" in taskItem
+      ? truncateUtf8(oneLine(taskItem.text), lineBytes * 4)
+      : "(no task recorded)";
   const sections: Array<[title: string, lines: string[]]> = [
     ["Open work", openWork(items).map(line)],
     ["Decisions", items.flatMap((i) => (i.kind === "decision" ? [line(i.text)] : []))],

@@ -20,7 +20,12 @@ export {
   type SendAction,
   type SendPreparation,
 } from "./context-controller.js";
-export { buildHandoff, DEFAULT_HANDOFF_MAX_BYTES, type HandoffOptions, type TranscriptItem } from "./handoff.js";
+export {
+  buildHandoff,
+  DEFAULT_HANDOFF_MAX_BYTES,
+  type HandoffOptions,
+  type TranscriptItem,
+} from "./handoff.js";
 export {
   decideReplay,
   evidenceFromEvents,
@@ -68,4 +73,9 @@ export {
   type TerminalEvent,
   type TurnSettlementOptions,
 } from "./turn-settlement.js";
-export { ContinuationQueue, type ContinuationRun, type ContinuationStart, type StartContinuation } from "./continuation-queue.js";
+export {
+  ContinuationQueue,
+  type ContinuationRun,
+  type ContinuationStart,
+  type StartContinuation,
+} from "./continuation-queue.js";

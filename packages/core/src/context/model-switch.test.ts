@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ContextController } from "./context-controller.js";
 import { HARNESS_KINDS } from "./harness-kind.js";
-import { assessModelSwitch, forcedRolloverLine, switchModel, type ModelSwitchAction, type ModelSwitchInput } from "./model-switch.js";
+import {
+  assessModelSwitch,
+  forcedRolloverLine,
+  switchModel,
+  type ModelSwitchAction,
+  type ModelSwitchInput,
+} from "./model-switch.js";
 import { SessionLock } from "./session-lock.js";
 
 const base: ModelSwitchInput = {
@@ -20,13 +26,33 @@ type Row = [name: string, input: ModelSwitchInput, action: ModelSwitchAction];
 const rows: Row[] = [
   ["MC-13 fits under 90% of the target window: switch", base, "switch"],
   ["MC-13 just under the target's 90% line: switch", input({ tokensInWindow: 115_199 }), "switch"],
-  ["MC-13 at the target's 90% line (danger): handoff first, then switch", input({ tokensInWindow: 115_200 }), "handoff-then-switch"],
-  ["MC-13 over the target window (overflow): handoff first, then switch", input({ tokensInWindow: 150_000 }), "handoff-then-switch"],
+  [
+    "MC-13 at the target's 90% line (danger): handoff first, then switch",
+    input({ tokensInWindow: 115_200 }),
+    "handoff-then-switch",
+  ],
+  [
+    "MC-13 over the target window (overflow): handoff first, then switch",
+    input({ tokensInWindow: 150_000 }),
+    "handoff-then-switch",
+  ],
   ["MC-13 a running turn fails closed", input({ turnRunning: true }), "fail-closed"],
   ["MC-13 a recovery in flight fails closed", input({ recoveryInFlight: true }), "fail-closed"],
-  ["MC-13 a remote session without local handoff in danger fails closed", input({ remote: true, localHandoffAvailable: false, tokensInWindow: 120_000 }), "fail-closed"],
-  ["MC-13 a remote session without local handoff that fits may switch", input({ remote: true, localHandoffAvailable: false }), "switch"],
-  ["MC-13 a remote session with a local handoff in danger hands off first", input({ remote: true, localHandoffAvailable: true, tokensInWindow: 120_000 }), "handoff-then-switch"],
+  [
+    "MC-13 a remote session without local handoff in danger fails closed",
+    input({ remote: true, localHandoffAvailable: false, tokensInWindow: 120_000 }),
+    "fail-closed",
+  ],
+  [
+    "MC-13 a remote session without local handoff that fits may switch",
+    input({ remote: true, localHandoffAvailable: false }),
+    "switch",
+  ],
+  [
+    "MC-13 a remote session with a local handoff in danger hands off first",
+    input({ remote: true, localHandoffAvailable: true, tokensInWindow: 120_000 }),
+    "handoff-then-switch",
+  ],
   ["MC-13 uncertain sizes fail closed", input({ tokensInWindow: Number.NaN }), "fail-closed"],
   ["MC-13 a zero target window fails closed", input({ targetContextWindow: 0 }), "fail-closed"],
 ];
@@ -45,7 +71,11 @@ describe("MC-13 model switch assessment", () => {
   });
 
   it("MC-13 the line is independent of the daily compact threshold", () => {
-    const daily = new ContextController({ harness: "claude-code", contextWindow: 200_000, thresholdOverride: 0.5 });
+    const daily = new ContextController({
+      harness: "claude-code",
+      contextWindow: 200_000,
+      thresholdOverride: 0.5,
+    });
     // 100k tokens is past a 50% daily threshold, but under 90% of a 128k target: no forced rollover.
     daily.observeTokens(100_000);
     expect(daily.occupancy()).toBeGreaterThanOrEqual(daily.threshold);
@@ -110,7 +140,11 @@ describe("MC-13 session lock and set-model", () => {
 
   it.each([
     ["MC-13 fits: only the new route", input({}), ["route"]],
-    ["MC-13 danger: handoff first, then the new route", input({ tokensInWindow: 200_000 }), ["handoff", "route"]],
+    [
+      "MC-13 danger: handoff first, then the new route",
+      input({ tokensInWindow: 200_000 }),
+      ["handoff", "route"],
+    ],
     ["MC-13 fail closed: neither handoff nor route", input({ turnRunning: true }), []],
   ] as Array<[string, ModelSwitchInput, string[]]>)("%s", async (_name, value, expected) => {
     const steps: string[] = [];

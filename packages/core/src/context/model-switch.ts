@@ -36,20 +36,41 @@ export function forcedRolloverLine(targetContextWindow: number): number {
 
 export function assessModelSwitch(input: ModelSwitchInput): ModelSwitchVerdict {
   const line = forcedRolloverLine(input.targetContextWindow);
-  const verdict = (action: ModelSwitchAction, reason: string): ModelSwitchVerdict => ({ action, reason, forcedRolloverLine: line });
+  const verdict = (action: ModelSwitchAction, reason: string): ModelSwitchVerdict => ({
+    action,
+    reason,
+    forcedRolloverLine: line,
+  });
 
-  if (!Number.isInteger(input.targetContextWindow) || input.targetContextWindow <= 0 || !Number.isFinite(input.tokensInWindow) || input.tokensInWindow < 0) {
+  if (
+    !Number.isInteger(input.targetContextWindow) ||
+    input.targetContextWindow <= 0 ||
+    !Number.isFinite(input.tokensInWindow) ||
+    input.tokensInWindow < 0
+  ) {
     return verdict("fail-closed", "uncertain sizes: cannot assess the switch");
   }
   if (input.turnRunning) return verdict("fail-closed", "a turn is running: no hot switch then send");
   if (input.recoveryInFlight) return verdict("fail-closed", "a recovery is in flight");
 
-  const state = input.tokensInWindow >= input.targetContextWindow ? "overflow" : input.tokensInWindow >= line ? "danger" : "fits";
-  if (state === "fits") return verdict("switch", `${input.harness}: ${input.tokensInWindow} tokens fit under the target's 90% line (${line})`);
+  const state =
+    input.tokensInWindow >= input.targetContextWindow
+      ? "overflow"
+      : input.tokensInWindow >= line
+        ? "danger"
+        : "fits";
+  if (state === "fits")
+    return verdict(
+      "switch",
+      `${input.harness}: ${input.tokensInWindow} tokens fit under the target's 90% line (${line})`,
+    );
   if (input.remote && !input.localHandoffAvailable) {
     return verdict("fail-closed", `${state} on a remote session without local handoff`);
   }
-  return verdict("handoff-then-switch", `${input.harness}: ${state} at ${input.tokensInWindow} tokens ≥ target's 90% line (${line}); rebuild, never resume the old window`);
+  return verdict(
+    "handoff-then-switch",
+    `${input.harness}: ${state} at ${input.tokensInWindow} tokens ≥ target's 90% line (${line}); rebuild, never resume the old window`,
+  );
 }
 
 export interface ModelSwitchSteps {

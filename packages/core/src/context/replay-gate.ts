@@ -28,7 +28,8 @@ export interface ReplayGateInput {
   afterCompactionRollover?: boolean;
 }
 
-export type ReplayDecision = { replay: "wire-only"; reason: string } | { replay: "none"; failClosed: true; reason: string };
+export type ReplayDecision =
+  { replay: "wire-only"; reason: string } | { replay: "none"; failClosed: true; reason: string };
 
 const OVERFLOW_CODES: ReadonlySet<string> = new Set([
   "context_length_exceeded",
@@ -39,7 +40,8 @@ const OVERFLOW_CODES: ReadonlySet<string> = new Set([
 ]);
 // The vendors' own overflow wording (Anthropic "prompt is too long: N tokens > M maximum",
 // OpenAI "maximum context length is N tokens").
-const OVERFLOW_MESSAGE = /^prompt is too long\b|maximum context length is|context[_ ](?:length|window)[_ ]exceeded/i;
+const OVERFLOW_MESSAGE =
+  /^prompt is too long\b|maximum context length is|context[_ ](?:length|window)[_ ]exceeded/i;
 
 /** Explicit overflow only: a protocol error whose code or vendor wording says so. */
 export function isExplicitContextOverflow(error: TurnErrorDescription): boolean {
@@ -89,7 +91,8 @@ export function decideReplay(input: ReplayGateInput): ReplayDecision {
   if (!isExplicitContextOverflow(input.error)) return failClosed("not an explicit context-overflow error");
   if (evidence.toolSideEffects === "some") return failClosed("the turn had tool side effects");
   if (evidence.toolSideEffects === "unknown") return failClosed("tool side effects uncertain");
-  if (evidence.assistantOutput !== false) return failClosed("the turn produced assistant output (or it is uncertain)");
+  if (evidence.assistantOutput !== false)
+    return failClosed("the turn produced assistant output (or it is uncertain)");
   if (input.replaysDone >= 1) return failClosed("the one replay was already used");
   return { replay: "wire-only", reason: "explicit context overflow before any output or side effect" };
 }

@@ -28,14 +28,20 @@ export interface TimeoutVerdict {
 const REPORT_ONLY: readonly RecoveryAction[] = Object.freeze(["report"]);
 
 export function timeoutPolicy(failure: TimeoutFailure): TimeoutVerdict {
-  if (failure.source === "stderr") return { allowed: [], reason: "stderr is diagnostic only; it never drives recovery" };
+  if (failure.source === "stderr")
+    return { allowed: [], reason: "stderr is diagnostic only; it never drives recovery" };
   if (failure.kind === "watchdog" || failure.source === "watchdog") {
-    return { allowed: REPORT_ONLY, reason: "watchdog fired: fallback close-out of the turn, not a diagnosis" };
+    return {
+      allowed: REPORT_ONLY,
+      reason: "watchdog fired: fallback close-out of the turn, not a diagnosis",
+    };
   }
   if (failure.kind === "pi-prompt-timeout" && failure.harness === "pi" && failure.source === "protocol") {
-    if (failure.remote) return { allowed: REPORT_ONLY, reason: "remote Pi prompt timeout: no local handoff exists" };
+    if (failure.remote)
+      return { allowed: REPORT_ONLY, reason: "remote Pi prompt timeout: no local handoff exists" };
     return { allowed: ["handoff", "report"], reason: "Pi prompt timeout: the one timeout that may hand off" };
   }
-  if (failure.kind === "network") return { allowed: REPORT_ONLY, reason: `${failure.harness} network failure: report only` };
+  if (failure.kind === "network")
+    return { allowed: REPORT_ONLY, reason: `${failure.harness} network failure: report only` };
   return { allowed: REPORT_ONLY, reason: `${failure.harness} ordinary timeout: report only` };
 }

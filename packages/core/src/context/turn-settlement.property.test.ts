@@ -22,7 +22,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     op: fc.constant("complete" as const),
     sdk: index,
     claim: fc.boolean(),
-    evidence: fc.constantFrom<ContinuationEvidence | undefined>("work-settled", "work-running", "unproven", undefined),
+    evidence: fc.constantFrom<ContinuationEvidence | undefined>(
+      "work-settled",
+      "work-running",
+      "unproven",
+      undefined,
+    ),
     usage: fc.nat({ max: 100 }),
   }),
   fc.record({ op: fc.constant("continue" as const), claim: index }),
@@ -33,7 +38,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("start-failed" as const), claim: index }),
 );
 
-const pick = <T>(items: readonly T[], i: number): T | undefined => (items.length === 0 ? undefined : items[i % items.length]);
+const pick = <T>(items: readonly T[], i: number): T | undefined =>
+  items.length === 0 ? undefined : items[i % items.length];
 
 interface RunReport {
   violations: string[];
@@ -70,7 +76,8 @@ function run(ops: readonly Op[], budget: number): RunReport {
   /** SDK turns the model knows are over: any later event for them must be ignored. */
   const endedSdk = new Set<string>();
   const expectIgnoredIfEnded = (sdk: string, kind: string) => {
-    if (endedSdk.has(sdk) && kind !== "ignored") violations.push(`late event for ended SDK turn ${sdk} was not ignored`);
+    if (endedSdk.has(sdk) && kind !== "ignored")
+      violations.push(`late event for ended SDK turn ${sdk} was not ignored`);
     if (kind !== "ignored") endedSdk.add(sdk);
   };
   let seq = 0;
@@ -96,9 +103,14 @@ function run(ops: readonly Op[], budget: number): RunReport {
       case "complete": {
         const sdk = pick(sdkIds, step.sdk) ?? "FOREIGN-1";
         target = sdkOwner.get(sdk);
-        const outcome = ledger.providerCompleted(sdk, { claim: step.claim, evidence: step.evidence, usage: { input: step.usage, output: 0, cacheRead: 0, cacheWrite: 0 } });
+        const outcome = ledger.providerCompleted(sdk, {
+          claim: step.claim,
+          evidence: step.evidence,
+          usage: { input: step.usage, output: 0, cacheRead: 0, cacheWrite: 0 },
+        });
         expectIgnoredIfEnded(sdk, outcome.kind);
-        if (outcome.kind === "held") for (const c of outcome.claimIds) if (!claims.includes(c)) claims.push(c);
+        if (outcome.kind === "held")
+          for (const c of outcome.claimIds) if (!claims.includes(c)) claims.push(c);
         break;
       }
       case "continue": {
@@ -107,9 +119,11 @@ function run(ops: readonly Op[], budget: number): RunReport {
         if (claim === undefined || turn === undefined) break;
         target = turn;
         if (ledger.canStartContinuation(claim)) {
-          if (ledger.attachSdkTurn(turn, newSdk(turn), claim) !== "attached") violations.push(`attach refused for open claim ${claim}`);
+          if (ledger.attachSdkTurn(turn, newSdk(turn), claim) !== "attached")
+            violations.push(`attach refused for open claim ${claim}`);
         } else if (!ledger.isTurnRunning(turn)) {
-          if (ledger.attachSdkTurn(turn, newSdk(turn), claim) !== "tombstoned") violations.push(`late start for ended ${turn} not tombstoned`);
+          if (ledger.attachSdkTurn(turn, newSdk(turn), claim) !== "tombstoned")
+            violations.push(`late start for ended ${turn} not tombstoned`);
         }
         break;
       }
@@ -146,7 +160,8 @@ function run(ops: readonly Op[], budget: number): RunReport {
       }
     }
     // An event of one turn never ends another (no unclaimed done, no foreign cancel/fail).
-    for (const id of emittedNow) if (id !== target) violations.push(`${step.op} on ${target ?? "foreign"} ended ${id}`);
+    for (const id of emittedNow)
+      if (id !== target) violations.push(`${step.op} on ${target ?? "foreign"} ended ${id}`);
     // Once a product turn ended, all of its SDK turns are over.
     for (const id of emittedNow) for (const [sdk, owner] of sdkOwner) if (owner === id) endedSdk.add(sdk);
   }
@@ -156,7 +171,8 @@ function run(ops: readonly Op[], budget: number): RunReport {
     const count = terminals.get(id)?.length ?? 0;
     if (count !== 1) violations.push(`${id} emitted ${count} terminal events`);
   }
-  if (ledger.openClaims().length > 0) violations.push(`open claims after close: ${ledger.openClaims().join(",")}`);
+  if (ledger.openClaims().length > 0)
+    violations.push(`open claims after close: ${ledger.openClaims().join(",")}`);
   return { violations, statuses, claimsMinted: claims.length };
 }
 

@@ -96,10 +96,15 @@ describe("MC-14 turn settlement", () => {
     const { ledger, terminals } = makeLedger({ continuationBudget: 2 });
     const claim = claimed(ledger);
     ledger.attachSdkTurn("P", "P/1", claim);
-    expect(ledger.providerCompleted("P/1", { evidence: "work-running" })).toEqual({ kind: "held", claimIds: [claim] });
+    expect(ledger.providerCompleted("P/1", { evidence: "work-running" })).toEqual({
+      kind: "held",
+      claimIds: [claim],
+    });
     ledger.attachSdkTurn("P", "P/2", claim);
     ledger.providerCompleted("P/2", { evidence: "work-running" });
-    expect(terminals).toEqual([["P", { type: "terminal", status: "failed", reason: "continuation budget exhausted" }]]);
+    expect(terminals).toEqual([
+      ["P", { type: "terminal", status: "failed", reason: "continuation budget exhausted" }],
+    ]);
   });
 
   it("MC-14 a non-retry failure settles the open claim synchronously", () => {
@@ -152,7 +157,12 @@ describe("MC-14 turn settlement", () => {
 
   it("MC-14 a throwing interrupt stays best-effort", () => {
     const terminals: TerminalEvent[] = [];
-    const ledger = new TurnSettlement({ terminal: (_id, e) => void terminals.push(e), interrupt: () => { throw new Error("gone"); } });
+    const ledger = new TurnSettlement({
+      terminal: (_id, e) => void terminals.push(e),
+      interrupt: () => {
+        throw new Error("gone");
+      },
+    });
     ledger.begin("P", {});
     ledger.attachSdkTurn("P", "P/0");
     expect(() => ledger.cancel("P")).not.toThrow();
@@ -204,7 +214,9 @@ describe("MC-14 turn settlement", () => {
     expect(ledger.continuationStartFailed(claim, "rpc refused")).toBe(true);
     expect(ledger.continuationStartFailed(claim, "rpc refused")).toBe(false);
     expect(ledger.cancel("P")).toBe(false);
-    expect(terminals).toEqual([["P", { type: "terminal", status: "failed", reason: "continuation-start-failed: rpc refused" }]]);
+    expect(terminals).toEqual([
+      ["P", { type: "terminal", status: "failed", reason: "continuation-start-failed: rpc refused" }],
+    ]);
   });
 
   it("MC-14 close cancels every open product turn and refuses new ones", () => {

@@ -26,7 +26,10 @@ export interface ProviderCompletion {
   evidence?: ContinuationEvidence;
 }
 
-export type CompletionOutcome = { kind: "ignored"; reason: string } | { kind: "held"; claimIds: string[] } | { kind: "ended"; status: TerminalStatus };
+export type CompletionOutcome =
+  | { kind: "ignored"; reason: string }
+  | { kind: "held"; claimIds: string[] }
+  | { kind: "ended"; status: TerminalStatus };
 
 export interface SettlementHooks {
   /** Called exactly once per product turn. */
@@ -120,11 +123,14 @@ export class TurnSettlement<I = unknown> {
   attachSdkTurn(productTurnId: string, sdkTurnId: string, claimId?: string): "attached" | "tombstoned" {
     const turn = this.#turns.get(productTurnId);
     if (!turn) throw new Error(`unknown product turn ${productTurnId}`);
-    if (this.#sdkTurns.has(sdkTurnId) || this.#tombstones.has(sdkTurnId)) throw new Error(`SDK turn ${sdkTurnId} already attached`);
+    if (this.#sdkTurns.has(sdkTurnId) || this.#tombstones.has(sdkTurnId))
+      throw new Error(`SDK turn ${sdkTurnId} already attached`);
     const claim = claimId === undefined ? undefined : this.#claims.get(claimId);
-    if (claimId !== undefined && claim?.productTurnId !== productTurnId) throw new Error(`claim ${claimId} does not belong to ${productTurnId}`);
+    if (claimId !== undefined && claim?.productTurnId !== productTurnId)
+      throw new Error(`claim ${claimId} does not belong to ${productTurnId}`);
     // Internal continuations of one product turn run one at a time (MC-14).
-    if (claim?.open && !turn.ended && turn.liveSdkTurns.size > 0) throw new Error(`product turn ${productTurnId} already has a running SDK turn`);
+    if (claim?.open && !turn.ended && turn.liveSdkTurns.size > 0)
+      throw new Error(`product turn ${productTurnId} already has a running SDK turn`);
     this.#sdkTurns.set(sdkTurnId, { productTurnId, claimId });
     if (turn.ended || (claim !== undefined && !claim.open)) {
       this.#tombstone(sdkTurnId);
@@ -156,7 +162,8 @@ export class TurnSettlement<I = unknown> {
       const evidence = completion.evidence ?? "unproven";
       if (evidence === "unproven") return this.#endOutcome(turn, "failed", "lost-handle");
       if (evidence === "work-settled") claim.open = false;
-      else if (claim.attempts >= this.#budget) return this.#endOutcome(turn, "failed", "continuation budget exhausted");
+      else if (claim.attempts >= this.#budget)
+        return this.#endOutcome(turn, "failed", "continuation budget exhausted");
     }
     if (completion.claim) this.#mint(turn);
 
@@ -210,7 +217,9 @@ export class TurnSettlement<I = unknown> {
   }
 
   openClaims(productTurnId?: string): string[] {
-    return [...this.#claims.values()].filter((c) => c.open && (productTurnId === undefined || c.productTurnId === productTurnId)).map((c) => c.id);
+    return [...this.#claims.values()]
+      .filter((c) => c.open && (productTurnId === undefined || c.productTurnId === productTurnId))
+      .map((c) => c.id);
   }
 
   claimState(claimId: string): ClaimState | undefined {
@@ -265,7 +274,12 @@ export class TurnSettlement<I = unknown> {
   }
 
   #mint(turn: ProductTurn<I>): void {
-    const claim: Claim = { id: `${turn.id}#claim-${++this.#claimSeq}`, productTurnId: turn.id, open: true, attempts: 0 };
+    const claim: Claim = {
+      id: `${turn.id}#claim-${++this.#claimSeq}`,
+      productTurnId: turn.id,
+      open: true,
+      attempts: 0,
+    };
     turn.claims.set(claim.id, claim);
     this.#claims.set(claim.id, claim);
   }
@@ -301,6 +315,9 @@ export class TurnSettlement<I = unknown> {
       this.#tombstone(sdkTurnId);
       this.#interrupt(sdkTurnId);
     }
-    this.#hooks.terminal(turn.id, reason === undefined ? { type: "terminal", status } : { type: "terminal", status, reason });
+    this.#hooks.terminal(
+      turn.id,
+      reason === undefined ? { type: "terminal", status } : { type: "terminal", status, reason },
+    );
   }
 }

@@ -7,11 +7,40 @@ describe("EventTranscript (handoff items for Claude Code and Codex)", () => {
     const t = new EventTranscript();
     t.prompt("Build the team");
     t.record({ type: "text_end", index: 0, text: "Hiring a CTO." });
-    t.record({ type: "toolcall_end", index: 1, id: "toolu_1", name: "mcp__cadre__hire_agent", input: { name: "Ada", role: "CTO" } });
-    t.record({ type: "tool_use", id: "toolu_1", name: "mcp__cadre__hire_agent", input: { name: "Ada", role: "CTO" } });
-    t.record({ type: "tool_result", toolUseId: "toolu_1", name: "mcp__cadre__hire_agent", isError: false, content: [{ type: "text", text: "SECRET-BODY agent_42 hired" }] });
-    t.record({ type: "toolcall_end", index: 2, id: "toolu_2", name: "mcp__cadre__hire_agent", input: { name: "Ada" } });
-    t.record({ type: "tool_result", toolUseId: "toolu_2", name: "mcp__cadre__hire_agent", isError: true, content: [{ type: "text", text: "SECRET-REFUSAL" }] });
+    t.record({
+      type: "toolcall_end",
+      index: 1,
+      id: "toolu_1",
+      name: "mcp__cadre__hire_agent",
+      input: { name: "Ada", role: "CTO" },
+    });
+    t.record({
+      type: "tool_use",
+      id: "toolu_1",
+      name: "mcp__cadre__hire_agent",
+      input: { name: "Ada", role: "CTO" },
+    });
+    t.record({
+      type: "tool_result",
+      toolUseId: "toolu_1",
+      name: "mcp__cadre__hire_agent",
+      isError: false,
+      content: [{ type: "text", text: "SECRET-BODY agent_42 hired" }],
+    });
+    t.record({
+      type: "toolcall_end",
+      index: 2,
+      id: "toolu_2",
+      name: "mcp__cadre__hire_agent",
+      input: { name: "Ada" },
+    });
+    t.record({
+      type: "tool_result",
+      toolUseId: "toolu_2",
+      name: "mcp__cadre__hire_agent",
+      isError: true,
+      content: [{ type: "text", text: "SECRET-REFUSAL" }],
+    });
     const handoff = buildHandoff(t.items());
     expect(handoff).toContain("## Task\nBuild the team");
     expect(handoff).toContain('- mcp__cadre__hire_agent succeeded: {"name":"Ada","role":"CTO"}');

@@ -69,7 +69,16 @@ export class HarnessContext {
     const tokensAfter = countTokens(text);
     this.transcript.rebase();
     this.session.rolloverCompleted(tokensAfter);
-    return { prompt: text, event: { type: "rollover", reason, handoffBytes: Buffer.byteLength(handoff, "utf8"), tokensBefore, tokensAfter } };
+    return {
+      prompt: text,
+      event: {
+        type: "rollover",
+        reason,
+        handoffBytes: Buffer.byteLength(handoff, "utf8"),
+        tokensBefore,
+        tokensAfter,
+      },
+    };
   }
 
   snapshot(): ContextSnapshot {

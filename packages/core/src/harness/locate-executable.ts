@@ -4,7 +4,13 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 export type Located =
-  | { found: true; /** Explicit path for the SDK; undefined when the SDK finds its own bundled binary. */ path: string | undefined; source: "configured" | "sdk" | "path"; where?: string }
+  | {
+      found: true;
+      /** Explicit path for the SDK; undefined when the SDK finds its own bundled binary. */ path:
+        string | undefined;
+      source: "configured" | "sdk" | "path";
+      where?: string;
+    }
   | { found: false; /** What is missing, for a readiness message. */ missing: string };
 
 /**

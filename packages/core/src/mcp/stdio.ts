@@ -9,7 +9,10 @@ export interface StdioServeOptions extends ToolServerOptions {
   stdout?: Writable;
 }
 
-export async function serveToolsOverStdio(tools: readonly ToolDefinition[], options: StdioServeOptions = {}): Promise<void> {
+export async function serveToolsOverStdio(
+  tools: readonly ToolDefinition[],
+  options: StdioServeOptions = {},
+): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const server = await createToolServer(tools, options);

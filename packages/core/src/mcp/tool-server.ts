@@ -40,7 +40,11 @@ function refusal(text: string): CallToolResult {
 
 function toCallToolResult(outcome: ToolOutcome): CallToolResult {
   // `details` are for logs and UI, never for the model (tool.ts): they stay out of the result.
-  const content = outcome.content.map((c) => (c.type === "text" ? { type: "text" as const, text: c.text } : { type: "image" as const, data: c.data, mimeType: c.mimeType }));
+  const content = outcome.content.map((c) =>
+    c.type === "text"
+      ? { type: "text" as const, text: c.text }
+      : { type: "image" as const, data: c.data, mimeType: c.mimeType },
+  );
   return { content, isError: outcome.isError };
 }
 
@@ -48,9 +52,17 @@ function toCallToolResult(outcome: ToolOutcome): CallToolResult {
  * Runs one call the way every harness path runs it: look the tool up, validate strictly, execute.
  * Never throws: whatever goes wrong becomes an error result the model can read.
  */
-export async function callTool(tools: readonly ToolDefinition[], name: string, args: unknown, context: { toolCallId: string; signal: AbortSignal | undefined }): Promise<CallToolResult> {
+export async function callTool(
+  tools: readonly ToolDefinition[],
+  name: string,
+  args: unknown,
+  context: { toolCallId: string; signal: AbortSignal | undefined },
+): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
-  if (!tool) return refusal(`Unknown tool "${name}"; this server offers: ${tools.map((t) => t.name).join(", ") || "no tools"}.`);
+  if (!tool)
+    return refusal(
+      `Unknown tool "${name}"; this server offers: ${tools.map((t) => t.name).join(", ") || "no tools"}.`,
+    );
   const checked = tool.validate(args ?? {});
   if (!checked.ok) return refusal(checked.message);
   try {
@@ -64,15 +76,24 @@ export async function callTool(tools: readonly ToolDefinition[], name: string, a
  * An MCP server over `tools`. The list is fixed at construction (MC-3: tools never change within a
  * session), so the server announces no `listChanged` capability.
  */
-export async function createToolServer(tools: readonly ToolDefinition[], options: ToolServerOptions = {}): Promise<McpServer> {
+export async function createToolServer(
+  tools: readonly ToolDefinition[],
+  options: ToolServerOptions = {},
+): Promise<McpServer> {
   // The MCP SDK is loaded on first use: it is slow to load, and most users of @cadre/core never serve MCP.
-  const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/types.js")]);
+  const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
   const frozen = Object.freeze([...tools]);
   const list = toolListOf(frozen);
   const serverTag = randomUUID().slice(0, 8);
   const server = new McpServer(
     { name: options.name ?? TOOL_SERVER_NAME, version: options.version ?? "1.0.0" },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
   // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
   // our JSON Schema and our validation with its own.
@@ -83,8 +104,14 @@ export async function createToolServer(tools: readonly ToolDefinition[], options
     // Without the harness's id, request ids restart with every connection (a Codex turn starts a
     // new server): the server's own random tag keeps the id unique within a run, since a tool call's
     // id is its idempotency key there (a repeated id returns the first call's result).
-    const toolCallId = typeof toolUseId === "string" && toolUseId.length > 0 ? toolUseId : `mcp-${serverTag}-${String(extra.requestId)}`;
-    return callTool(frozen, request.params.name, request.params.arguments, { toolCallId, signal: extra.signal });
+    const toolCallId =
+      typeof toolUseId === "string" && toolUseId.length > 0
+        ? toolUseId
+        : `mcp-${serverTag}-${String(extra.requestId)}`;
+    return callTool(frozen, request.params.name, request.params.arguments, {
+      toolCallId,
+      signal: extra.signal,
+    });
   });
   return server;
 }

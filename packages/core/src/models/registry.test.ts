@@ -4,17 +4,47 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserInputError } from "../errors.js";
 import { toPiModel } from "../harness/pi/pi-model.js";
-import { assertNotAlias, findModel, listModels, modelIdProblem, OFFLINE_MODEL_ID, registerCompatibleModel, resolveModel } from "./registry.js";
+import {
+  assertNotAlias,
+  findModel,
+  listModels,
+  modelIdProblem,
+  OFFLINE_MODEL_ID,
+  registerCompatibleModel,
+  resolveModel,
+} from "./registry.js";
 import { loadUserModels } from "./user-models.js";
 
 describe("MC-6 explicit model registry", () => {
   it("lists explicit ids with provider, context window, max output and prices for Anthropic, OpenAI and offline", () => {
     const ids = listModels().map((m) => m.id);
-    for (const id of ["claude-opus-4-7", "claude-sonnet-4-6", "claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001", "gpt-5.5-2026-04-23", "gpt-5-2025-08-07", "gpt-5-mini-2025-08-07", "gpt-4.1-2025-04-14", "o3-2025-04-16", OFFLINE_MODEL_ID]) {
+    for (const id of [
+      "claude-opus-4-7",
+      "claude-sonnet-4-6",
+      "claude-sonnet-4-5-20250929",
+      "claude-haiku-4-5-20251001",
+      "gpt-5.5-2026-04-23",
+      "gpt-5-2025-08-07",
+      "gpt-5-mini-2025-08-07",
+      "gpt-4.1-2025-04-14",
+      "o3-2025-04-16",
+      OFFLINE_MODEL_ID,
+    ]) {
       expect(ids).toContain(id);
     }
-    expect(resolveModel("gpt-5-2025-08-07")).toEqual({ id: "gpt-5-2025-08-07", provider: "openai", contextWindow: 400000, maxOutput: 128000, price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 } });
-    expect(resolveModel("claude-haiku-4-5-20251001")).toMatchObject({ provider: "anthropic", contextWindow: 200000, maxOutput: 64000, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } });
+    expect(resolveModel("gpt-5-2025-08-07")).toEqual({
+      id: "gpt-5-2025-08-07",
+      provider: "openai",
+      contextWindow: 400000,
+      maxOutput: 128000,
+      price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+    });
+    expect(resolveModel("claude-haiku-4-5-20251001")).toMatchObject({
+      provider: "anthropic",
+      contextWindow: 200000,
+      maxOutput: 64000,
+      price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    });
     for (const m of listModels()) expect(m.contextWindow).toBeGreaterThan(0);
   });
 
@@ -41,12 +71,16 @@ describe("MC-6 explicit model registry", () => {
     expect(problem?.kind).toBe("alias");
     for (const id of expected) expect(problem?.candidates).toContain(id);
     expect(() => resolveModel(alias)).toThrow(UserInputError);
-    expect(() => resolveModel(alias)).toThrow(`model "${alias}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${problem?.candidates.join(", ")}`);
+    expect(() => resolveModel(alias)).toThrow(
+      `model "${alias}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${problem?.candidates.join(", ")}`,
+    );
     expect(() => assertNotAlias(alias)).toThrow(/is an alias/);
   });
 
   it("an unknown id is refused with every explicit id listed; explicit ids pass", () => {
-    expect(() => resolveModel("gpt-9")).toThrow(/^unknown model "gpt-9". Known explicit ids: .*claude-sonnet-4-5-20250929.*offline-scripted-1/);
+    expect(() => resolveModel("gpt-9")).toThrow(
+      /^unknown model "gpt-9". Known explicit ids: .*claude-sonnet-4-5-20250929.*offline-scripted-1/,
+    );
     expect(() => assertNotAlias("claude-sonnet-4-6")).not.toThrow();
     expect(findModel("sonnet")).toBeUndefined();
   });
@@ -56,11 +90,32 @@ describe("MC-6 user models for OpenAI-compatible endpoints", () => {
   it("registers models from cadre.config.json and CADRE_MODELS; the same definition twice is a no-op", async () => {
     const dir = await mkdtemp(join(tmpdir(), "cadre-models-"));
     try {
-      await writeFile(join(dir, "cadre.config.json"), JSON.stringify({ models: [{ id: "llama3.1:8b-test", contextWindow: 131072, maxOutput: 8192 }], other: "kept for its owner" }));
-      const env = { CADRE_MODELS: JSON.stringify([{ id: "qwen2.5-coder:7b-test", contextWindow: 32768, maxOutput: 4096, price: { input: 0.1, output: 0.2 } }]) };
+      await writeFile(
+        join(dir, "cadre.config.json"),
+        JSON.stringify({
+          models: [{ id: "llama3.1:8b-test", contextWindow: 131072, maxOutput: 8192 }],
+          other: "kept for its owner",
+        }),
+      );
+      const env = {
+        CADRE_MODELS: JSON.stringify([
+          {
+            id: "qwen2.5-coder:7b-test",
+            contextWindow: 32768,
+            maxOutput: 4096,
+            price: { input: 0.1, output: 0.2 },
+          },
+        ]),
+      };
       const added = await loadUserModels({ dataDir: dir, env });
       expect(added.map((m) => m.id)).toEqual(["llama3.1:8b-test", "qwen2.5-coder:7b-test"]);
-      expect(resolveModel("qwen2.5-coder:7b-test")).toEqual({ id: "qwen2.5-coder:7b-test", provider: "openai-compatible", contextWindow: 32768, maxOutput: 4096, price: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0 } });
+      expect(resolveModel("qwen2.5-coder:7b-test")).toEqual({
+        id: "qwen2.5-coder:7b-test",
+        provider: "openai-compatible",
+        contextWindow: 32768,
+        maxOutput: 4096,
+        price: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0 },
+      });
       await expect(loadUserModels({ dataDir: dir, env })).resolves.toHaveLength(2);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -69,14 +124,28 @@ describe("MC-6 user models for OpenAI-compatible endpoints", () => {
 
   it("refuses aliases, vendor ids, bad fields and conflicting redefinitions in config, naming where", async () => {
     const load = (models: unknown) => loadUserModels({ env: { CADRE_MODELS: JSON.stringify(models) } });
-    await expect(load([{ id: "sonnet", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow('model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514');
-    await expect(load([{ id: "gpt-5", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(/model "gpt-5" is an alias.*Use one of: gpt-5-2025-08-07/);
-    await expect(load([{ id: "gpt-5-2025-08-07", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow('model "gpt-5-2025-08-07" is already routed to openai; choose another id');
-    await expect(load([{ id: "m", contextWindow: 0, maxOutput: 100 }])).rejects.toThrow("CADRE_MODELS: models[0].contextWindow must be a positive whole number of tokens (got 0)");
-    await expect(load([{ id: "m", contextWindow: 10, maxOutput: 1, window: 3 }])).rejects.toThrow("CADRE_MODELS: models[0] has unknown field(s) window; allowed: id, contextWindow, maxOutput, price");
+    await expect(load([{ id: "sonnet", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
+      'model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
+    );
+    await expect(load([{ id: "gpt-5", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
+      /model "gpt-5" is an alias.*Use one of: gpt-5-2025-08-07/,
+    );
+    await expect(load([{ id: "gpt-5-2025-08-07", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
+      'model "gpt-5-2025-08-07" is already routed to openai; choose another id',
+    );
+    await expect(load([{ id: "m", contextWindow: 0, maxOutput: 100 }])).rejects.toThrow(
+      "CADRE_MODELS: models[0].contextWindow must be a positive whole number of tokens (got 0)",
+    );
+    await expect(load([{ id: "m", contextWindow: 10, maxOutput: 1, window: 3 }])).rejects.toThrow(
+      "CADRE_MODELS: models[0] has unknown field(s) window; allowed: id, contextWindow, maxOutput, price",
+    );
     await expect(load({ id: "m" })).rejects.toThrow("CADRE_MODELS: models must be a JSON array");
-    await expect(loadUserModels({ env: { CADRE_MODELS: "[" } })).rejects.toThrow(/CADRE_MODELS is not valid JSON/);
+    await expect(loadUserModels({ env: { CADRE_MODELS: "[" } })).rejects.toThrow(
+      /CADRE_MODELS is not valid JSON/,
+    );
     registerCompatibleModel({ id: "conflict-test", contextWindow: 10, maxOutput: 5 });
-    expect(() => registerCompatibleModel({ id: "conflict-test", contextWindow: 20, maxOutput: 5 })).toThrow('model "conflict-test" is already registered with a different definition');
+    expect(() => registerCompatibleModel({ id: "conflict-test", contextWindow: 20, maxOutput: 5 })).toThrow(
+      'model "conflict-test" is already registered with a different definition',
+    );
   });
 });

@@ -23,7 +23,10 @@ const OFFLINE_MODEL: ModelInfo = {
  * route (the catalogue lists OpenAI models by their undated alias). Undated ids appear only where the
  * vendor publishes no dated id (Anthropic's 4.6+ models).
  */
-const EXPLICIT_IDS: Record<"anthropic" | "openai", ReadonlyArray<readonly [id: string, catalogueId: string]>> = {
+const EXPLICIT_IDS: Record<
+  "anthropic" | "openai",
+  ReadonlyArray<readonly [id: string, catalogueId: string]>
+> = {
   anthropic: [
     ["claude-opus-4-7", "claude-opus-4-7"],
     ["claude-opus-4-6", "claude-opus-4-6"],
@@ -78,7 +81,12 @@ function loadVendorModels(): void {
         provider,
         contextWindow: m.contextWindow,
         maxOutput: m.maxTokens,
-        price: { input: m.cost.input, output: m.cost.output, cacheRead: m.cost.cacheRead, cacheWrite: m.cost.cacheWrite },
+        price: {
+          input: m.cost.input,
+          output: m.cost.output,
+          cacheRead: m.cost.cacheRead,
+          cacheWrite: m.cost.cacheWrite,
+        },
       });
       catalogueIds.set(id, catalogueId);
     }
@@ -114,7 +122,9 @@ function candidatesFor(alias: string): string[] {
   if (dated.length > 0) return dated;
   const family = FAMILY_WORDS.find(([pattern]) => pattern.test(alias));
   const base = LATEST.test(alias) ? alias.replace(LATEST, "") : alias;
-  const matches = family ? explicitModelIds().filter(family[1]) : explicitModelIds().filter((id) => id.startsWith(base));
+  const matches = family
+    ? explicitModelIds().filter(family[1])
+    : explicitModelIds().filter((id) => id.startsWith(base));
   return matches.length > 0 ? matches : explicitModelIds();
 }
 
@@ -128,12 +138,24 @@ export interface ModelIdProblem {
 
 /** Why `id` cannot be routed (a bare alias, or not in the registry), or undefined when it is explicit and known. */
 export function modelIdProblem(id: string): ModelIdProblem | undefined {
-  const isAlias = FAMILY_WORDS.some(([pattern]) => pattern.test(id)) || LATEST.test(id) || (!registry.has(id) && datedFormsOf(id).length > 0);
+  const isAlias =
+    FAMILY_WORDS.some(([pattern]) => pattern.test(id)) ||
+    LATEST.test(id) ||
+    (!registry.has(id) && datedFormsOf(id).length > 0);
   if (isAlias) {
     const candidates = candidatesFor(id);
-    return { kind: "alias", message: `model "${id}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${candidates.join(", ")}`, candidates };
+    return {
+      kind: "alias",
+      message: `model "${id}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${candidates.join(", ")}`,
+      candidates,
+    };
   }
-  if (!registry.has(id)) return { kind: "unknown", message: `unknown model "${id}". Known explicit ids: ${explicitModelIds().join(", ")}`, candidates: explicitModelIds() };
+  if (!registry.has(id))
+    return {
+      kind: "unknown",
+      message: `unknown model "${id}". Known explicit ids: ${explicitModelIds().join(", ")}`,
+      candidates: explicitModelIds(),
+    };
   return undefined;
 }
 
@@ -164,9 +186,16 @@ export type CompatibleModelInput = Omit<ModelInfo, "provider" | "price"> & { pri
  */
 export function registerCompatibleModel(info: CompatibleModelInput): ModelInfo {
   if (!/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/.test(info.id)) {
-    throw new UserInputError(`model id "${info.id}" is not valid: use letters, digits and . _ : / - (at most 128 characters)`, { model: "format" });
+    throw new UserInputError(
+      `model id "${info.id}" is not valid: use letters, digits and . _ : / - (at most 128 characters)`,
+      { model: "format" },
+    );
   }
-  if (FAMILY_WORDS.some(([pattern]) => pattern.test(info.id)) || LATEST.test(info.id) || datedFormsOf(info.id).length > 0) {
+  if (
+    FAMILY_WORDS.some(([pattern]) => pattern.test(info.id)) ||
+    LATEST.test(info.id) ||
+    datedFormsOf(info.id).length > 0
+  ) {
     throw new UserInputError((modelIdProblem(info.id) as ModelIdProblem).message, { model: "alias" });
   }
   const entry: ModelInfo = {
@@ -178,8 +207,15 @@ export function registerCompatibleModel(info: CompatibleModelInput): ModelInfo {
   };
   const existing = registry.get(info.id);
   if (existing) {
-    if (existing.provider !== "openai-compatible") throw new UserInputError(`model "${info.id}" is already routed to ${existing.provider}; choose another id for the compatible endpoint`, { model: "taken" });
-    if (JSON.stringify(existing) !== JSON.stringify(entry)) throw new UserInputError(`model "${info.id}" is already registered with a different definition`, { model: "conflict" });
+    if (existing.provider !== "openai-compatible")
+      throw new UserInputError(
+        `model "${info.id}" is already routed to ${existing.provider}; choose another id for the compatible endpoint`,
+        { model: "taken" },
+      );
+    if (JSON.stringify(existing) !== JSON.stringify(entry))
+      throw new UserInputError(`model "${info.id}" is already registered with a different definition`, {
+        model: "conflict",
+      });
     return existing;
   }
   registry.set(info.id, entry);

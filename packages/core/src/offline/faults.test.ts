@@ -5,22 +5,67 @@ import { toPiModel } from "../harness/pi/pi-model.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../models/registry.js";
 import { describeProviderError } from "../session/provider-error.js";
 import { rehearsalPromptTimeoutOf } from "../harness/pi/prompt-timeout.js";
-import { FAULT_NAMES, type FaultName, injectFaults, OVERLOADED_529, overflowText, parseFaultList, REHEARSAL_PROMPT_TIMEOUT_MS, REQUEST_TIMED_OUT, STREAM_ENDED } from "./faults.js";
+import {
+  FAULT_NAMES,
+  type FaultName,
+  injectFaults,
+  OVERLOADED_529,
+  overflowText,
+  parseFaultList,
+  REHEARSAL_PROMPT_TIMEOUT_MS,
+  REQUEST_TIMED_OUT,
+  STREAM_ENDED,
+} from "./faults.js";
 import { createScriptedStreamFn } from "./scripted-model.js";
 
 const model = toPiModel(resolveModel(OFFLINE_MODEL_ID));
-const sayFn = () => createScriptedStreamFn({ script: () => ({ content: [{ type: "text", text: "Hiring a Chief Technology Officer now." }] }), seed: 1 });
-const cue: Context = { systemPrompt: "s", messages: [{ role: "user", content: "Build the team.", timestamp: 0 }], tools: [] };
+const sayFn = () =>
+  createScriptedStreamFn({
+    script: () => ({ content: [{ type: "text", text: "Hiring a Chief Technology Officer now." }] }),
+    seed: 1,
+  });
+const cue: Context = {
+  systemPrompt: "s",
+  messages: [{ role: "user", content: "Build the team.", timestamp: 0 }],
+  tools: [],
+};
 const afterHire = (isError: boolean): Context => ({
   ...cue,
   messages: [
     ...cue.messages,
-    { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "hire_agent", arguments: {} }], api: "x", provider: "x", model: "x", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: 0 },
-    { role: "toolResult", toolCallId: "c1", toolName: "hire_agent", content: [{ type: "text", text: "ok" }], isError, timestamp: 0 },
+    {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "c1", name: "hire_agent", arguments: {} }],
+      api: "x",
+      provider: "x",
+      model: "x",
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "toolUse",
+      timestamp: 0,
+    },
+    {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "hire_agent",
+      content: [{ type: "text", text: "ok" }],
+      isError,
+      timestamp: 0,
+    },
   ],
 });
 
-async function call(faults: readonly FaultName[], context: Context = cue, provider = injectFaults(faults, { streamFn: sayFn() })) {
+async function call(
+  faults: readonly FaultName[],
+  context: Context = cue,
+  provider = injectFaults(faults, { streamFn: sayFn() }),
+) {
   const stream = await provider.streamFn(model, context, {});
   const events: AssistantMessageEvent[] = [];
   for await (const e of stream) events.push(e);
@@ -42,15 +87,26 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
   it("overflow-before-output: the request is refused before the stream starts, with Anthropic's overflow text", async () => {
     const { events, message } = await call(["overflow-before-output"]);
     expect(events.map((e) => e.type)).toEqual(["error"]);
-    expect(message).toMatchObject({ stopReason: "error", content: [], errorMessage: overflowText(model.contextWindow) });
-    expect(describeProviderError(message.errorMessage!)).toMatchObject({ status: 400, code: "invalid_request_error", message: `prompt is too long: ${model.contextWindow + 1873} tokens > ${model.contextWindow} maximum` });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      content: [],
+      errorMessage: overflowText(model.contextWindow),
+    });
+    expect(describeProviderError(message.errorMessage!)).toMatchObject({
+      status: 400,
+      code: "invalid_request_error",
+      message: `prompt is too long: ${model.contextWindow + 1873} tokens > ${model.contextWindow} maximum`,
+    });
   });
 
   it("overflow-after-tool: fires only on the call right after a successful hire_agent, never before", async () => {
     const provider = injectFaults(["overflow-after-tool"], { streamFn: sayFn() });
     expect((await call([], cue, provider)).message.stopReason).toBe("stop");
     expect((await call([], afterHire(true), provider)).message.stopReason).toBe("stop"); // a refused hire is no side effect
-    expect((await call([], afterHire(false), provider)).message).toMatchObject({ stopReason: "error", errorMessage: overflowText(model.contextWindow) });
+    expect((await call([], afterHire(false), provider)).message).toMatchObject({
+      stopReason: "error",
+      errorMessage: overflowText(model.contextWindow),
+    });
     expect((await call([], afterHire(false), provider)).message.stopReason).toBe("stop"); // once
     expect(provider.fired()).toEqual(["overflow-after-tool"]);
   });
@@ -64,13 +120,19 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
   it("stream-cut: the stream starts, text arrives, then it ends before the message does", async () => {
     const { events, message } = await call(["stream-cut"]);
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "error"]);
-    expect(message).toMatchObject({ stopReason: "error", errorMessage: STREAM_ENDED, content: [{ type: "text", text: "Hiring a Chief Tech" }] });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      errorMessage: STREAM_ENDED,
+      content: [{ type: "text", text: "Hiring a Chief Tech" }],
+    });
   });
 
   it("MC-11 prompt-timeout: the stream says nothing until the call is aborted; the faulted provider asks for a short rehearsal timeout", async () => {
     const provider = injectFaults(["prompt-timeout"], { streamFn: sayFn() });
     expect(rehearsalPromptTimeoutOf(provider.streamFn)).toBe(REHEARSAL_PROMPT_TIMEOUT_MS);
-    expect(rehearsalPromptTimeoutOf(injectFaults(["timeout"], { streamFn: sayFn() }).streamFn)).toBeUndefined();
+    expect(
+      rehearsalPromptTimeoutOf(injectFaults(["timeout"], { streamFn: sayFn() }).streamFn),
+    ).toBeUndefined();
     const controller = new AbortController();
     const stream = await provider.streamFn(model, cue, { signal: controller.signal });
     const events: AssistantMessageEvent[] = [];
@@ -109,17 +171,31 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
   it.each([
     ["compact-empty-summary", { summary: "" }],
     ["compact-overloaded", { error: OVERLOADED_529 }],
-  ] as const)("%s: the first compaction fails that way, the next one runs the real step", async (name, reply) => {
-    const provider = injectFaults([name], { streamFn: sayFn() });
-    const request = { reason: "threshold" as const, items: [{ kind: "task" as const, text: "Build the team." }] };
-    expect(await provider.compactor(request)).toEqual(reply);
-    const next = await provider.compactor(request);
-    expect("summary" in next && next.summary).toContain("Build the team.");
-    if (name === "compact-overloaded") expect(describeProviderError(OVERLOADED_529)).toMatchObject({ status: 529, code: "overloaded_error" });
-  });
+  ] as const)(
+    "%s: the first compaction fails that way, the next one runs the real step",
+    async (name, reply) => {
+      const provider = injectFaults([name], { streamFn: sayFn() });
+      const request = {
+        reason: "threshold" as const,
+        items: [{ kind: "task" as const, text: "Build the team." }],
+      };
+      expect(await provider.compactor(request)).toEqual(reply);
+      const next = await provider.compactor(request);
+      expect("summary" in next && next.summary).toContain("Build the team.");
+      if (name === "compact-overloaded")
+        expect(describeProviderError(OVERLOADED_529)).toMatchObject({
+          status: 529,
+          code: "overloaded_error",
+        });
+    },
+  );
 
   it("without a compaction fault, usage passes through exactly as the model reported it", async () => {
-    const plain = await call([], cue, { streamFn: sayFn(), compactor: async () => ({ summary: "" }), fired: () => [] });
+    const plain = await call([], cue, {
+      streamFn: sayFn(),
+      compactor: async () => ({ summary: "" }),
+      fired: () => [],
+    });
     const wrapped = await call([], cue, injectFaults(["overflow-after-tool"], { streamFn: sayFn() }));
     expect(wrapped.message.usage).toEqual(plain.message.usage);
     expect(wrapped.events.map((e) => e.type)).toEqual(plain.events.map((e) => e.type));

@@ -45,14 +45,16 @@ export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.fr
   "prompt-timeout": `the first model call stalls; the Pi prompt timeout (${REHEARSAL_PROMPT_TIMEOUT_MS / 1000} s in rehearsal) aborts it and the next send hands off`,
 });
 
-
 /** Parses `--faults LIST` (comma-separated). Unknown or empty names are refused with the allowed ones. */
 export function parseFaultList(list: string): FaultName[] {
   const names = list.split(",").map((n) => n.trim());
   const out: FaultName[] = [];
   for (const name of names) {
     if (!(FAULT_NAMES as readonly string[]).includes(name)) {
-      throw new UserInputError(`unknown fault "${name}"; allowed: ${FAULT_NAMES.join(", ")} (comma-separated)`, { faults: `one of ${FAULT_NAMES.join(", ")}` });
+      throw new UserInputError(
+        `unknown fault "${name}"; allowed: ${FAULT_NAMES.join(", ")} (comma-separated)`,
+        { faults: `one of ${FAULT_NAMES.join(", ")}` },
+      );
     }
     if (!out.includes(name as FaultName)) out.push(name as FaultName);
   }
@@ -73,10 +75,32 @@ export function overflowText(contextWindow: number): string {
 /** Fill reported by the provider while the window still holds the first request's opening message. */
 const FILL = 0.95;
 
-const ZERO: PiUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO: PiUsage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
-function failedMessage(model: Model<any>, errorMessage: string, content: AssistantMessage["content"] = [], usage: PiUsage = ZERO): AssistantMessage {
-  return { role: "assistant", content, api: model.api, provider: model.provider, model: model.id, usage, stopReason: "error", errorMessage, timestamp: Date.now() };
+function failedMessage(
+  model: Model<any>,
+  errorMessage: string,
+  content: AssistantMessage["content"] = [],
+  usage: PiUsage = ZERO,
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage,
+    stopReason: "error",
+    errorMessage,
+    timestamp: Date.now(),
+  };
 }
 
 /** A request refused before the stream started: pi-ai pushes the error and nothing else. */
@@ -91,7 +115,9 @@ function refused(model: Model<any>, text: string): AssistantMessageEventStream {
 function openingText(context: Context): string | undefined {
   const first = context.messages[0];
   if (!first || first.role !== "user") return undefined;
-  return typeof first.content === "string" ? first.content : first.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  return typeof first.content === "string"
+    ? first.content
+    : first.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
 function afterSuccessfulHire(context: Context): boolean {
@@ -107,7 +133,10 @@ export interface FaultedProvider {
   fired(): FaultName[];
 }
 
-export function injectFaults(faults: readonly FaultName[], provider: { streamFn: StreamFn; compactor?: Compactor }): FaultedProvider {
+export function injectFaults(
+  faults: readonly FaultName[],
+  provider: { streamFn: StreamFn; compactor?: Compactor },
+): FaultedProvider {
   const pending = new Set<FaultName>(faults);
   const fired: FaultName[] = [];
   const fillsWindow = faults.includes("compact-empty-summary") || faults.includes("compact-overloaded");
@@ -125,10 +154,13 @@ export function injectFaults(faults: readonly FaultName[], provider: { streamFn:
     if (calls++ === 0) opening = openingText(context);
     for (const name of faults) {
       if (!pending.has(name)) continue;
-      if (name === "overflow-before-output" && take(name)) return refused(model, overflowText(model.contextWindow));
-      if (name === "overflow-after-tool" && afterSuccessfulHire(context) && take(name)) return refused(model, overflowText(model.contextWindow));
+      if (name === "overflow-before-output" && take(name))
+        return refused(model, overflowText(model.contextWindow));
+      if (name === "overflow-after-tool" && afterSuccessfulHire(context) && take(name))
+        return refused(model, overflowText(model.contextWindow));
       if (name === "timeout" && take(name)) return refused(model, REQUEST_TIMED_OUT);
-      if (name === "stream-cut" && take(name)) return cut(model, await provider.streamFn(model, context, options));
+      if (name === "stream-cut" && take(name))
+        return cut(model, await provider.streamFn(model, context, options));
       if (name === "prompt-timeout" && take(name)) return stalled(model, options?.signal);
     }
     const inner = await provider.streamFn(model, context, options);
@@ -147,7 +179,8 @@ export function injectFaults(faults: readonly FaultName[], provider: { streamFn:
   };
 
   // A stall is only a failure once the session's prompt timeout gives up on it: rehearse it fast.
-  if (faults.includes("prompt-timeout")) Object.defineProperty(streamFn, REHEARSAL_PROMPT_TIMEOUT, { value: REHEARSAL_PROMPT_TIMEOUT_MS });
+  if (faults.includes("prompt-timeout"))
+    Object.defineProperty(streamFn, REHEARSAL_PROMPT_TIMEOUT, { value: REHEARSAL_PROMPT_TIMEOUT_MS });
   return { streamFn, compactor, fired: () => [...fired] };
 }
 
@@ -155,7 +188,10 @@ export function injectFaults(faults: readonly FaultName[], provider: { streamFn:
 function stalled(model: Model<any>, signal: AbortSignal | undefined): AssistantMessageEventStream {
   const stream = createAssistantMessageEventStream();
   const abort = () => {
-    const message: AssistantMessage = { ...failedMessage(model, "Request was aborted"), stopReason: "aborted" };
+    const message: AssistantMessage = {
+      ...failedMessage(model, "Request was aborted"),
+      stopReason: "aborted",
+    };
     stream.push({ type: "error", reason: "aborted", error: message });
     stream.end(message);
   };
@@ -170,7 +206,14 @@ function filled(inner: AssistantMessageEventStream, tokens: number): AssistantMe
   const pad = (message: AssistantMessage): AssistantMessage => {
     const read = message.usage.input + message.usage.cacheRead + message.usage.cacheWrite;
     const cacheRead = message.usage.cacheRead + Math.max(0, tokens - read);
-    return { ...message, usage: { ...message.usage, cacheRead, totalTokens: message.usage.totalTokens + (cacheRead - message.usage.cacheRead) } };
+    return {
+      ...message,
+      usage: {
+        ...message.usage,
+        cacheRead,
+        totalTokens: message.usage.totalTokens + (cacheRead - message.usage.cacheRead),
+      },
+    };
   };
   void (async () => {
     for await (const event of inner) {
@@ -190,14 +233,29 @@ function cut(model: Model<any>, inner: AssistantMessageEventStream): AssistantMe
     const whole = await inner.result();
     const text = whole.content.find((b) => b.type === "text")?.text ?? "";
     const half = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
-    const partial: AssistantMessage = { ...whole, content: [], usage: { ...whole.usage, output: 0 }, stopReason: "stop" };
+    const partial: AssistantMessage = {
+      ...whole,
+      content: [],
+      usage: { ...whole.usage, output: 0 },
+      stopReason: "stop",
+    };
     out.push({ type: "start", partial });
     if (text !== "") {
       const started: AssistantMessage = { ...partial, content: [{ type: "text", text: "" }] };
       out.push({ type: "text_start", contentIndex: 0, partial: started });
-      out.push({ type: "text_delta", contentIndex: 0, delta: half, partial: { ...partial, content: [{ type: "text", text: half }] } });
+      out.push({
+        type: "text_delta",
+        contentIndex: 0,
+        delta: half,
+        partial: { ...partial, content: [{ type: "text", text: half }] },
+      });
     }
-    const failed = failedMessage(model, STREAM_ENDED, text === "" ? [] : [{ type: "text", text: half }], partial.usage);
+    const failed = failedMessage(
+      model,
+      STREAM_ENDED,
+      text === "" ? [] : [{ type: "text", text: half }],
+      partial.usage,
+    );
     out.push({ type: "error", reason: "error", error: failed });
     out.end(failed);
   })();

@@ -2,12 +2,22 @@
 // pi-ai stream function: Pi's agent loop calls it exactly as it would call a vendor, receives the
 // same event protocol, executes the tools it asks for and feeds the results back. What it says is
 // computed by a script from the request (system prompt, tools offered, transcript), never canned.
-import type { AssistantMessage, AssistantMessageEventStream, Context, Model, SimpleStreamOptions, ToolCall } from "@mariozechner/pi-ai";
+import type {
+  AssistantMessage,
+  AssistantMessageEventStream,
+  Context,
+  Model,
+  SimpleStreamOptions,
+  ToolCall,
+} from "@mariozechner/pi-ai";
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type Random, seededRandom } from "./seeded-random.js";
 
-export type ScriptBlock = { type: "text"; text: string } | { type: "thinking"; thinking: string } | { type: "toolCall"; name: string; arguments: Record<string, unknown> };
+export type ScriptBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "toolCall"; name: string; arguments: Record<string, unknown> };
 
 export type ScriptReply =
   | { content: ScriptBlock[] }
@@ -42,12 +52,18 @@ export const OFFLINE_PROVIDER = "offline";
  */
 export function serialiseRequest(context: Context): string[] {
   const parts: string[] = [];
-  parts.push(`tools:${JSON.stringify((context.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })))}`);
+  parts.push(
+    `tools:${JSON.stringify((context.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })))}`,
+  );
   parts.push(`system:${context.systemPrompt ?? ""}`);
   for (const message of context.messages) {
-    if (message.role === "user") parts.push(`user:${typeof message.content === "string" ? message.content : JSON.stringify(message.content)}`);
+    if (message.role === "user")
+      parts.push(
+        `user:${typeof message.content === "string" ? message.content : JSON.stringify(message.content)}`,
+      );
     else if (message.role === "assistant") parts.push(`assistant:${JSON.stringify(message.content)}`);
-    else parts.push(`tool_result:${message.toolCallId}:${message.isError}:${JSON.stringify(message.content)}`);
+    else
+      parts.push(`tool_result:${message.toolCallId}:${message.isError}:${JSON.stringify(message.content)}`);
   }
   return parts;
 }
@@ -70,9 +86,14 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
   let callIndex = 0;
   let previousPrefix = "";
   let idCounter = 0;
-  const seedTag = typeof options.seed === "number" ? options.seed.toString(36) : String(options.seed).slice(0, 12);
+  const seedTag =
+    typeof options.seed === "number" ? options.seed.toString(36) : String(options.seed).slice(0, 12);
 
-  return function streamScripted(model: Model<any>, context: Context, streamOptions?: SimpleStreamOptions): AssistantMessageEventStream {
+  return function streamScripted(
+    model: Model<any>,
+    context: Context,
+    streamOptions?: SimpleStreamOptions,
+  ): AssistantMessageEventStream {
     const stream = createAssistantMessageEventStream();
     const index = callIndex++;
     const parts = serialiseRequest(context);
@@ -96,9 +117,22 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
     }
     const blocks = "content" in reply ? reply.content : (reply.partial ?? []);
     const content: AssistantMessage["content"] = blocks.map((b) =>
-      b.type === "toolCall" ? ({ type: "toolCall", id: `call_${seedTag}_${index}_${idCounter++}`, name: b.name, arguments: b.arguments } satisfies ToolCall) : b,
+      b.type === "toolCall"
+        ? ({
+            type: "toolCall",
+            id: `call_${seedTag}_${index}_${idCounter++}`,
+            name: b.name,
+            arguments: b.arguments,
+          } satisfies ToolCall)
+        : b,
     );
-    usage.output = countTokens(content.map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : JSON.stringify(b.arguments))).join(""));
+    usage.output = countTokens(
+      content
+        .map((b) =>
+          b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : JSON.stringify(b.arguments),
+        )
+        .join(""),
+    );
     usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
     const message: AssistantMessage = {
       role: "assistant",
@@ -107,7 +141,8 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
       provider: OFFLINE_PROVIDER,
       model: model.id,
       usage,
-      stopReason: "error" in reply ? "error" : content.some((b) => b.type === "toolCall") ? "toolUse" : "stop",
+      stopReason:
+        "error" in reply ? "error" : content.some((b) => b.type === "toolCall") ? "toolUse" : "stop",
       ...("error" in reply ? { errorMessage: reply.error } : {}),
       timestamp: Date.now(),
     };
@@ -116,7 +151,12 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
   };
 }
 
-function emitMessage(stream: AssistantMessageEventStream, message: AssistantMessage, chunkSize: number, signal: AbortSignal | undefined): void {
+function emitMessage(
+  stream: AssistantMessageEventStream,
+  message: AssistantMessage,
+  chunkSize: number,
+  signal: AbortSignal | undefined,
+): void {
   const partial: AssistantMessage = { ...message, content: [] };
   const aborted = () => {
     const m: AssistantMessage = { ...partial, stopReason: "aborted", errorMessage: "Request was aborted" };
@@ -148,7 +188,13 @@ function emitMessage(stream: AssistantMessageEventStream, message: AssistantMess
       partial.content.push({ ...block, arguments: {} });
       stream.push({ type: "toolcall_start", contentIndex: i, partial });
       const json = JSON.stringify(block.arguments);
-      for (let at = 0; at < json.length; at += chunkSize) stream.push({ type: "toolcall_delta", contentIndex: i, delta: json.slice(at, at + chunkSize), partial });
+      for (let at = 0; at < json.length; at += chunkSize)
+        stream.push({
+          type: "toolcall_delta",
+          contentIndex: i,
+          delta: json.slice(at, at + chunkSize),
+          partial,
+        });
       partial.content[i] = block;
       stream.push({ type: "toolcall_end", contentIndex: i, toolCall: block, partial });
     }

@@ -26,7 +26,8 @@ export function anthropicBreakpoints(payload: unknown): string[] {
   p.tools?.forEach((t, i) => t.cache_control && out.push(`tools[${i}]`));
   if (Array.isArray(p.system)) p.system.forEach((b, i) => b.cache_control && out.push(`system[${i}]`));
   p.messages?.forEach((m, i) => {
-    if (Array.isArray(m.content)) m.content.forEach((b, j) => b.cache_control && out.push(`messages[${i}].content[${j}]`));
+    if (Array.isArray(m.content))
+      m.content.forEach((b, j) => b.cache_control && out.push(`messages[${i}].content[${j}]`));
   });
   return out;
 }
@@ -43,7 +44,10 @@ export function requiredAnthropicBreakpoints(payload: unknown): string[] {
   if (last && last.role === "user") {
     const count = typeof last.content === "string" ? 1 : (last.content?.length ?? 0);
     const block = Array.isArray(last.content) ? last.content[count - 1] : undefined;
-    if (typeof last.content === "string" ? last.content.length > 0 : block && MARKABLE.has(String(block.type))) out.push(`messages[${lastIndex}].content[${count - 1}]`);
+    if (
+      typeof last.content === "string" ? last.content.length > 0 : block && MARKABLE.has(String(block.type))
+    )
+      out.push(`messages[${lastIndex}].content[${count - 1}]`);
   }
   return out;
 }
@@ -57,7 +61,8 @@ export function placeAnthropicCacheBreakpoints<T>(payload: T): T {
   const p = payload as AnthropicPayload;
   if (typeof p.system === "string" && p.system.length > 0) p.system = [{ type: "text", text: p.system }];
   const last = p.messages?.at(-1);
-  if (last && last.role === "user" && typeof last.content === "string" && last.content.length > 0) last.content = [{ type: "text", text: last.content }];
+  if (last && last.role === "user" && typeof last.content === "string" && last.content.length > 0)
+    last.content = [{ type: "text", text: last.content }];
   const required = requiredAnthropicBreakpoints(p);
   const ttl = firstMarker(p);
   for (const path of required) {
@@ -66,7 +71,8 @@ export function placeAnthropicCacheBreakpoints<T>(payload: T): T {
   }
   const extras = anthropicBreakpoints(p).filter((path) => !required.includes(path));
   let over = required.length + extras.length - ANTHROPIC_MAX_BREAKPOINTS;
-  for (let i = extras.length - 1; over > 0 && i >= 0; i--, over--) delete (blockAt(p, extras[i] as string) as Block).cache_control;
+  for (let i = extras.length - 1; over > 0 && i >= 0; i--, over--)
+    delete (blockAt(p, extras[i] as string) as Block).cache_control;
   return payload;
 }
 

@@ -8,7 +8,14 @@ import { findVolatileContent } from "./volatile.js";
 
 export { findVolatileContent } from "./volatile.js";
 
-export const SEGMENT_ORDER = ["harness-preset", "product-append", "memory-rules", "contacts", "host-runtime", "memory-index"] as const;
+export const SEGMENT_ORDER = [
+  "harness-preset",
+  "product-append",
+  "memory-rules",
+  "contacts",
+  "host-runtime",
+  "memory-index",
+] as const;
 export type SegmentId = (typeof SEGMENT_ORDER)[number];
 
 export interface SegmentInput {
@@ -54,10 +61,16 @@ export function assembleSystemPrompt(segments: ReadonlyArray<SegmentInput>): Ass
   const out: PromptSegment[] = [];
   for (const segment of segments) {
     const position = SEGMENT_ORDER.indexOf(segment.id);
-    if (position <= last) throw new InternalError(`prompt segment "${segment.id}" is out of order or repeated; the order is ${SEGMENT_ORDER.join(" → ")}`);
+    if (position <= last)
+      throw new InternalError(
+        `prompt segment "${segment.id}" is out of order or repeated; the order is ${SEGMENT_ORDER.join(" → ")}`,
+      );
     last = position;
     const volatile = findVolatileContent(segment.text, segment.recordValues);
-    if (volatile) throw new InternalError(`prompt segment "${segment.id}" contains ${volatile}; volatile content belongs in the per-call user prompt only (MC-3)`);
+    if (volatile)
+      throw new InternalError(
+        `prompt segment "${segment.id}" contains ${volatile}; volatile content belongs in the per-call user prompt only (MC-3)`,
+      );
     if (out.length > 0) offset += SEGMENT_SEPARATOR.length;
     const text = segment.text.trimEnd();
     out.push({ id: segment.id, text, hash: hashText(text), start: offset, end: offset + text.length });

@@ -2,7 +2,14 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { comparePromptLock, type LockedText, readPromptLock, readPromptLockLog, relockPrompts, sha256 } from "./lock.js";
+import {
+  comparePromptLock,
+  type LockedText,
+  readPromptLock,
+  readPromptLockLog,
+  relockPrompts,
+  sha256,
+} from "./lock.js";
 import { diffLines } from "./text-diff.js";
 
 let dir: string;
@@ -27,13 +34,36 @@ async function check(texts: readonly LockedText[]) {
 describe("MC-7 system-prompt lock", () => {
   it("no lock yet: every text is new; a relock records each with its reason, effect and date", async () => {
     expect((await check(TEXTS)).added.map((a) => a.id)).toEqual(["mode/a", "tool/x"]);
-    const records = await relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "initial", effect: "none", date: new Date("2030-01-02T03:04:05Z") });
+    const records = await relockPrompts({
+      lockPath,
+      logPath,
+      texts: TEXTS,
+      reason: "initial",
+      effect: "none",
+      date: new Date("2030-01-02T03:04:05Z"),
+    });
     expect(records).toEqual([
-      { date: "2030-01-02T03:04:05.000Z", id: "mode/a", oldHash: null, newHash: sha256(TEXTS[0]!.text), reason: "initial", effect: "none" },
-      { date: "2030-01-02T03:04:05.000Z", id: "tool/x", oldHash: null, newHash: sha256(TEXTS[1]!.text), reason: "initial", effect: "none" },
+      {
+        date: "2030-01-02T03:04:05.000Z",
+        id: "mode/a",
+        oldHash: null,
+        newHash: sha256(TEXTS[0]!.text),
+        reason: "initial",
+        effect: "none",
+      },
+      {
+        date: "2030-01-02T03:04:05.000Z",
+        id: "tool/x",
+        oldHash: null,
+        newHash: sha256(TEXTS[1]!.text),
+        reason: "initial",
+        effect: "none",
+      },
     ]);
     expect((await check(TEXTS)).ok).toBe(true);
-    expect(await relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "again", effect: "none" })).toEqual([]);
+    expect(await relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "again", effect: "none" })).toEqual(
+      [],
+    );
   });
 
   it("one changed character fails the check until relocked; the log keeps old and new hash", async () => {
@@ -41,10 +71,25 @@ describe("MC-7 system-prompt lock", () => {
     const edited = [{ id: "mode/a", text: TEXTS[0]!.text.replace("first", "First") }, TEXTS[1]!];
     const failing = await check(edited);
     expect(failing.ok).toBe(false);
-    expect(failing.changed.map((c) => [c.id, c.lockedHash, c.currentHash])).toEqual([["mode/a", sha256(TEXTS[0]!.text), sha256(edited[0]!.text)]]);
-    expect(diffLines(failing.changed[0]!.lockedText, failing.changed[0]!.currentText)).toBe("@@\n # A\n-Do the first thing.\n+Do the First thing.\n Then the second.");
-    const [record] = await relockPrompts({ lockPath, logPath, texts: edited, reason: "capitalise", effect: "none on behaviour; the product-append segment changes once" });
-    expect(record).toMatchObject({ id: "mode/a", oldHash: sha256(TEXTS[0]!.text), newHash: sha256(edited[0]!.text), reason: "capitalise" });
+    expect(failing.changed.map((c) => [c.id, c.lockedHash, c.currentHash])).toEqual([
+      ["mode/a", sha256(TEXTS[0]!.text), sha256(edited[0]!.text)],
+    ]);
+    expect(diffLines(failing.changed[0]!.lockedText, failing.changed[0]!.currentText)).toBe(
+      "@@\n # A\n-Do the first thing.\n+Do the First thing.\n Then the second.",
+    );
+    const [record] = await relockPrompts({
+      lockPath,
+      logPath,
+      texts: edited,
+      reason: "capitalise",
+      effect: "none on behaviour; the product-append segment changes once",
+    });
+    expect(record).toMatchObject({
+      id: "mode/a",
+      oldHash: sha256(TEXTS[0]!.text),
+      newHash: sha256(edited[0]!.text),
+      reason: "capitalise",
+    });
     expect((await check(edited)).ok).toBe(true);
     expect(await readPromptLockLog(logPath)).toHaveLength(3);
   });
@@ -52,7 +97,13 @@ describe("MC-7 system-prompt lock", () => {
   it("a removed text is reported and logged with a null new hash", async () => {
     await relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "initial", effect: "none" });
     expect((await check([TEXTS[0]!])).removed.map((r) => r.id)).toEqual(["tool/x"]);
-    const records = await relockPrompts({ lockPath, logPath, texts: [TEXTS[0]!], reason: "drop x", effect: "tool list shrinks" });
+    const records = await relockPrompts({
+      lockPath,
+      logPath,
+      texts: [TEXTS[0]!],
+      reason: "drop x",
+      effect: "tool list shrinks",
+    });
     expect(records).toMatchObject([{ id: "tool/x", newHash: null }]);
     expect(Object.keys((await readPromptLock(lockPath)).texts)).toEqual(["mode/a"]);
   });
@@ -65,15 +116,23 @@ describe("MC-7 system-prompt lock", () => {
     await writeFile(lockPath, JSON.stringify(lock));
     const result = await check(edited);
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual(['lock entry "mode/a" has no log record for its hash; relock with a reason and an expected effect']);
+    expect(result.problems).toEqual([
+      'lock entry "mode/a" has no log record for its hash; relock with a reason and an expected effect',
+    ]);
     lock.texts["mode/a"].text = "tampered";
     await writeFile(lockPath, JSON.stringify(lock));
-    expect((await check(edited)).problems).toContain('lock entry "mode/a": its hash does not match its text (edited by hand?)');
+    expect((await check(edited)).problems).toContain(
+      'lock entry "mode/a": its hash does not match its text (edited by hand?)',
+    );
   });
 
   it("a relock needs a reason and an expected effect", async () => {
-    await expect(relockPrompts({ lockPath, logPath, texts: TEXTS, reason: " ", effect: "x" })).rejects.toThrow(/needs --reason/);
-    await expect(relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "x", effect: "" })).rejects.toThrow(/needs --effect: the expected effect on behaviour and on the prompt cache/);
+    await expect(
+      relockPrompts({ lockPath, logPath, texts: TEXTS, reason: " ", effect: "x" }),
+    ).rejects.toThrow(/needs --reason/);
+    await expect(relockPrompts({ lockPath, logPath, texts: TEXTS, reason: "x", effect: "" })).rejects.toThrow(
+      /needs --effect: the expected effect on behaviour and on the prompt cache/,
+    );
   });
 });
 

@@ -57,31 +57,50 @@ export class StablePrefixGuard {
   check(systemPrompt: string, tools: readonly ToolShape[]): ModelCallPrefix {
     const call = this.calls + 1;
     const ref = this.reference ?? this.fixReference(systemPrompt, tools);
-    if (systemPrompt !== ref.system) throw new PromptPrefixChangedError(this.describeSystemChange(call, ref.system, systemPrompt));
+    if (systemPrompt !== ref.system)
+      throw new PromptPrefixChangedError(this.describeSystemChange(call, ref.system, systemPrompt));
     // Pi hands over a fresh array of the same tool objects each call: identical elements need no serialising.
     if (!sameElements(tools, ref.tools)) {
       const json = toolListJson(tools);
       if (json !== ref.toolsJson) {
         const change = describeToolListChange(ref.tools, tools) ?? "the tool definitions differ";
-        throw new PromptPrefixChangedError(`model call ${call}: the tool list differs from the session's first call (${change}); tools are fixed for a session (MC-3)`);
+        throw new PromptPrefixChangedError(
+          `model call ${call}: the tool list differs from the session's first call (${change}); tools are fixed for a session (MC-3)`,
+        );
       }
     }
     this.calls = call;
-    return { call, segmentHashes: this.hashSegments(systemPrompt), systemHash: ref.systemHash, toolsHash: ref.toolsHash };
+    return {
+      call,
+      segmentHashes: this.hashSegments(systemPrompt),
+      systemHash: ref.systemHash,
+      toolsHash: ref.toolsHash,
+    };
   }
 
   private fixReference(system: string, tools: readonly ToolShape[]): Reference {
     if (this.segments.length > 0) {
       for (const s of this.segments) {
         if (system.slice(s.start, s.end) !== s.text) {
-          throw new PromptPrefixChangedError(`model call 1: the system prompt does not contain segment "${s.id}" where it was assembled; the prompt was altered after assembly (MC-3)`);
+          throw new PromptPrefixChangedError(
+            `model call 1: the system prompt does not contain segment "${s.id}" where it was assembled; the prompt was altered after assembly (MC-3)`,
+          );
         }
       }
       const last = this.segments.at(-1) as PromptSegment;
-      if (system.length !== last.end) throw new PromptPrefixChangedError("model call 1: the system prompt has text after its last assembled segment (MC-3)");
+      if (system.length !== last.end)
+        throw new PromptPrefixChangedError(
+          "model call 1: the system prompt has text after its last assembled segment (MC-3)",
+        );
     }
     const toolsJson = toolListJson(tools);
-    this.reference = { system, toolsJson, tools, systemHash: hashText(system), toolsHash: hashText(toolsJson) };
+    this.reference = {
+      system,
+      toolsJson,
+      tools,
+      systemHash: hashText(system),
+      toolsHash: hashText(toolsJson),
+    };
     return this.reference;
   }
 

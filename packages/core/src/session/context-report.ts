@@ -7,7 +7,13 @@ import type { AgentEvent, ContextSnapshot, EventOf, TerminalStatus } from "../ty
 export interface ContextReport {
   /** The controller's state at the end of the run's last product turn; absent for harnesses that record none. */
   snapshot?: ContextSnapshot;
-  compactions: Array<{ reason: EventOf<"compaction_start">["reason"] | "unknown"; ok: boolean; error?: string; tokensBefore?: number; tokensAfter?: number }>;
+  compactions: Array<{
+    reason: EventOf<"compaction_start">["reason"] | "unknown";
+    ok: boolean;
+    error?: string;
+    tokensBefore?: number;
+    tokensAfter?: number;
+  }>;
   recoveries: Array<{ action: EventOf<"recovery">["action"]; reason: string }>;
   rollovers: Array<Omit<EventOf<"rollover">, "type">>;
   /** MC-12 decisions that acted (strip images, handoff rebuild, fail closed), in order. */
@@ -17,7 +23,13 @@ export interface ContextReport {
 }
 
 export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
-  const report: ContextReport = { compactions: [], recoveries: [], rollovers: [], compressions: [], replays: 0 };
+  const report: ContextReport = {
+    compactions: [],
+    recoveries: [],
+    rollovers: [],
+    compressions: [],
+    replays: 0,
+  };
   let openReason: EventOf<"compaction_start">["reason"] | undefined;
   for (const event of events) {
     switch (event.type) {
@@ -52,7 +64,10 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
         break;
       }
       case "terminal":
-        report.terminal = event.reason === undefined ? { status: event.status } : { status: event.status, reason: event.reason };
+        report.terminal =
+          event.reason === undefined
+            ? { status: event.status }
+            : { status: event.status, reason: event.reason };
         break;
       default:
         break;

@@ -5,11 +5,35 @@ describe("MC-14 product-turn settlement for a harness without continuations", ()
   type Step = (t: ReturnType<ProductTurns["begin"]>) => void;
   const rows: Array<[name: string, steps: Step[], status: string, reason?: string]> = [
     ["MC-14 a completed attempt settles done", [(t) => t.attempt(), (t) => t.completed()], "done"],
-    ["MC-14 a failed attempt settles failed with the provider's reason", [(t) => t.attempt(), (t) => t.failed("boom")], "failed", "boom"],
-    ["MC-14 a replay retires the attempt without a terminal; the replay's completion settles done", [(t) => t.attempt(), (t) => t.retry("overflow"), (t) => t.attempt(), (t) => t.completed()], "done"],
-    ["MC-14 an interrupted attempt settles cancelled", [(t) => t.attempt(), (t) => t.interrupted()], "cancelled", "interrupted"],
-    ["MC-14 cancel settles cancelled once; a later completion is ignored", [(t) => t.attempt(), (t) => t.cancel("stop"), (t) => t.completed(), (t) => t.failed("late")], "cancelled", "stop"],
-    ["MC-14 a turn nobody settled is reported failed, never done", [(t) => t.attempt()], "failed", "the turn ended without being settled"],
+    [
+      "MC-14 a failed attempt settles failed with the provider's reason",
+      [(t) => t.attempt(), (t) => t.failed("boom")],
+      "failed",
+      "boom",
+    ],
+    [
+      "MC-14 a replay retires the attempt without a terminal; the replay's completion settles done",
+      [(t) => t.attempt(), (t) => t.retry("overflow"), (t) => t.attempt(), (t) => t.completed()],
+      "done",
+    ],
+    [
+      "MC-14 an interrupted attempt settles cancelled",
+      [(t) => t.attempt(), (t) => t.interrupted()],
+      "cancelled",
+      "interrupted",
+    ],
+    [
+      "MC-14 cancel settles cancelled once; a later completion is ignored",
+      [(t) => t.attempt(), (t) => t.cancel("stop"), (t) => t.completed(), (t) => t.failed("late")],
+      "cancelled",
+      "stop",
+    ],
+    [
+      "MC-14 a turn nobody settled is reported failed, never done",
+      [(t) => t.attempt()],
+      "failed",
+      "the turn ended without being settled",
+    ],
   ];
   it.each(rows)("%s", (_name, steps, status, reason) => {
     const turns = new ProductTurns("s");

@@ -79,7 +79,9 @@ export class ProductTurn {
     if (this.#ledger.isTurnRunning(this.id) && this.attempt()) this.failed(UNSETTLED);
     const terminal = this.#terminal;
     if (!terminal) return { status: "failed", reason: UNSETTLED };
-    return terminal.reason === undefined ? { status: terminal.status } : { status: terminal.status, reason: terminal.reason };
+    return terminal.reason === undefined
+      ? { status: terminal.status }
+      : { status: terminal.status, reason: terminal.reason };
   }
 }
 

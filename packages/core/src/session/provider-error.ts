@@ -52,15 +52,39 @@ export function describeProviderError(raw: string): ProviderFailure {
 
 // Linear alternations without nested quantifiers (MC-4: no catastrophic backtracking).
 const TIMEOUT_TEXT = /timed out|timeout/i;
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(["ETIMEDOUT", "timeout", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-const NETWORK_TEXT = /econnreset|econnrefused|enotfound|eai_again|socket hang up|connection error|fetch failed|terminated|stream ended|network/i;
-const NETWORK_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "UND_ERR_SOCKET", "network_error"]);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  "ETIMEDOUT",
+  "timeout",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+const NETWORK_TEXT =
+  /econnreset|econnrefused|enotfound|eai_again|socket hang up|connection error|fetch failed|terminated|stream ended|network/i;
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "network_error",
+]);
 
 /** What kind of failure, for the recovery rules. Overflow is decided by the replay gate's own test. */
-export function failureKindOf(failure: TurnErrorDescription, isOverflow: (e: TurnErrorDescription) => boolean): FailureKind {
+export function failureKindOf(
+  failure: TurnErrorDescription,
+  isOverflow: (e: TurnErrorDescription) => boolean,
+): FailureKind {
   if (isOverflow(failure)) return "context-overflow";
   const message = failure.message ?? "";
-  if (failure.status === 408 || (failure.code !== undefined && TIMEOUT_CODES.has(failure.code)) || TIMEOUT_TEXT.test(message)) return "timeout";
-  if ((failure.code !== undefined && NETWORK_CODES.has(failure.code)) || NETWORK_TEXT.test(message)) return "network";
+  if (
+    failure.status === 408 ||
+    (failure.code !== undefined && TIMEOUT_CODES.has(failure.code)) ||
+    TIMEOUT_TEXT.test(message)
+  )
+    return "timeout";
+  if ((failure.code !== undefined && NETWORK_CODES.has(failure.code)) || NETWORK_TEXT.test(message))
+    return "network";
   return "other";
 }

@@ -40,10 +40,24 @@ export interface RecoveryDecision {
 export function decideRecovery(input: FailedCallInput): RecoveryDecision {
   if (input.promptTimeout) {
     // Never replayed (the call may have streamed output); the policy says whether it may hand off.
-    const verdict = timeoutPolicy({ harness: input.harness, kind: "pi-prompt-timeout", source: "protocol", remote: input.remote ?? false });
+    const verdict = timeoutPolicy({
+      harness: input.harness,
+      kind: "pi-prompt-timeout",
+      source: "protocol",
+      remote: input.remote ?? false,
+    });
     return verdict.allowed.includes("handoff")
-      ? { action: "fail-closed", kind: "timeout", reason: `MC-11: ${verdict.reason}; no replay: the next send starts from a handoff`, handoff: true }
-      : { action: "fail-closed", kind: "timeout", reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
+      ? {
+          action: "fail-closed",
+          kind: "timeout",
+          reason: `MC-11: ${verdict.reason}; no replay: the next send starts from a handoff`,
+          handoff: true,
+        }
+      : {
+          action: "fail-closed",
+          kind: "timeout",
+          reason: `MC-11: ${verdict.reason}; no rollover, no replay`,
+        };
   }
   const kind = failureKindOf(input.error, isExplicitContextOverflow);
   if (kind === "context-overflow") {
@@ -54,15 +68,28 @@ export function decideRecovery(input: FailedCallInput): RecoveryDecision {
       ...(input.afterCompactionRollover ? { afterCompactionRollover: true } : {}),
     });
     return gate.replay === "wire-only"
-      ? { action: "replay", kind, reason: `MC-10: ${gate.reason}: one wire-only replay of the failed user message` }
+      ? {
+          action: "replay",
+          kind,
+          reason: `MC-10: ${gate.reason}: one wire-only replay of the failed user message`,
+        }
       : { action: "fail-closed", kind, reason: `MC-10: context overflow, not replayed: ${gate.reason}` };
   }
   if (kind === "timeout" || kind === "network") {
     // The session's own prompt timeout is flagged above; any other timeout is a request timeout.
-    const verdict = timeoutPolicy({ harness: input.harness, kind: kind === "timeout" ? "request-timeout" : "network", source: input.error.source, remote: input.remote ?? false });
+    const verdict = timeoutPolicy({
+      harness: input.harness,
+      kind: kind === "timeout" ? "request-timeout" : "network",
+      source: input.error.source,
+      remote: input.remote ?? false,
+    });
     return { action: "fail-closed", kind, reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
   }
-  return { action: "fail-closed", kind, reason: "MC-10: not an explicit context-overflow error: reported, never replayed" };
+  return {
+    action: "fail-closed",
+    kind,
+    reason: "MC-10: not an explicit context-overflow error: reported, never replayed",
+  };
 }
 
 /**

@@ -37,7 +37,11 @@ export class SessionContext {
   #replays = 0;
   #rollovers = 0;
   /** Compactions of controllers this session replaced on a model switch. */
-  #earlier: { count: number; succeeded: number; last: CompactionDigest | undefined } = { count: 0, succeeded: 0, last: undefined };
+  #earlier: { count: number; succeeded: number; last: CompactionDigest | undefined } = {
+    count: 0,
+    succeeded: 0,
+    last: undefined,
+  };
 
   constructor(options: SessionContextOptions) {
     this.harness = options.harness;
@@ -103,8 +107,10 @@ export class SessionContext {
   consume(event: AgentEvent, details: CompactionEndDetails = {}): void {
     const before = this.#controller.needsRollover;
     this.#controller.consume(event, details);
-    if (event.type === "compaction_end" && event.ok && event.tokensAfter !== undefined) this.#tokens = event.tokensAfter;
-    if (!before && this.#controller.needsRollover) this.#latchReason = this.#controller.digest().lastReason ?? "deterministic compaction failure";
+    if (event.type === "compaction_end" && event.ok && event.tokensAfter !== undefined)
+      this.#tokens = event.tokensAfter;
+    if (!before && this.#controller.needsRollover)
+      this.#latchReason = this.#controller.digest().lastReason ?? "deterministic compaction failure";
   }
 
   /** What must happen before this send; idle direct sends pass the same preparation (MC-9). */
@@ -134,7 +140,11 @@ export class SessionContext {
   /** MC-13: the session now routes to `target`; a fresh controller for its window, reserve re-frozen. */
   switchModel(target: ModelInfo): void {
     const digest = this.#controller.digest();
-    this.#earlier = { count: this.#earlier.count + digest.count, succeeded: this.#earlier.succeeded + digest.succeeded, last: digest.lastResult ? digest : this.#earlier.last };
+    this.#earlier = {
+      count: this.#earlier.count + digest.count,
+      succeeded: this.#earlier.succeeded + digest.succeeded,
+      last: digest.lastResult ? digest : this.#earlier.last,
+    };
     this.#model = target;
     this.#controller = this.#newController(target);
     this.#controller.start();
@@ -165,7 +175,10 @@ export class SessionContext {
       needsRollover: controller.needsRollover,
       ...(latchReason ? { latchReason } : {}),
       openClaims: [...openClaims],
-      compactions: { count: this.#earlier.count + digest.count, succeeded: this.#earlier.succeeded + digest.succeeded },
+      compactions: {
+        count: this.#earlier.count + digest.count,
+        succeeded: this.#earlier.succeeded + digest.succeeded,
+      },
       ...(last?.lastResult
         ? {
             lastCompaction: {
@@ -185,7 +198,8 @@ export class SessionContext {
     const before = this.#controller.needsRollover;
     this.#tokens = tokens;
     this.#controller.observeTokens(tokens);
-    if (!before && this.#controller.needsRollover) this.#latchReason = `occupancy ≥ 100% (${tokens} of ${this.contextWindow} tokens)`;
+    if (!before && this.#controller.needsRollover)
+      this.#latchReason = `occupancy ≥ 100% (${tokens} of ${this.contextWindow} tokens)`;
   }
 
   #newController(model: ModelInfo): ContextController {

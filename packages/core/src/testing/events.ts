@@ -9,11 +9,16 @@ export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-export const ofType = <T extends AgentEvent["type"]>(events: readonly AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> =>
+export const ofType = <T extends AgentEvent["type"]>(
+  events: readonly AgentEvent[],
+  type: T,
+): Array<Extract<AgentEvent, { type: T }>> =>
   events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 /** The compaction start/end events, in order. */
-export const compactions = (events: readonly AgentEvent[]): AgentEvent[] => events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
+export const compactions = (events: readonly AgentEvent[]): AgentEvent[] =>
+  events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
 
 /** The context controller's snapshot at the end of the turn (the last `context` event). */
-export const snapshotOf = (events: readonly AgentEvent[]): ContextSnapshot => ofType(events, "context").at(-1)!.snapshot;
+export const snapshotOf = (events: readonly AgentEvent[]): ContextSnapshot =>
+  ofType(events, "context").at(-1)!.snapshot;

@@ -36,12 +36,19 @@ export async function benchTranslators(): Promise<BenchResult[]> {
     parseDataLines(unit);
     const parseMs = await time(async () => parseDataLines(big));
     const seconds = translateMs / 1000;
-    const result: BenchResult = { format, mbPerSec: big.length / 1e6 / seconds, eventsPerSec: events / seconds, ratioVsJsonParse: translateMs / parseMs };
+    const result: BenchResult = {
+      format,
+      mbPerSec: big.length / 1e6 / seconds,
+      eventsPerSec: events / seconds,
+      ratioVsJsonParse: translateMs / parseMs,
+    };
     const sdk = await sdkRun(format);
     if (sdk !== undefined) {
       const reps = Math.ceil(SDK_TARGET_BYTES / unit.length);
       await perFixture(sdk, fixtures, 1); // warm-up
-      result.ratioVsSdk = (await time(() => perFixture(ours, fixtures, reps))) / (await time(() => perFixture(sdk, fixtures, reps)));
+      result.ratioVsSdk =
+        (await time(() => perFixture(ours, fixtures, reps))) /
+        (await time(() => perFixture(sdk, fixtures, reps)));
     }
     results.push(result);
   }
@@ -73,13 +80,36 @@ async function sdkRun(format: TranslatorFormat): Promise<Run | undefined> {
   const messages = [{ role: "user" as const, content: "bench" }];
   try {
     if (format === "anthropic-sse") {
-      const client = new (await import("@anthropic-ai/sdk")).default({ apiKey: "bench", maxRetries: 0, fetch });
-      return (bytes) => ((current = bytes), client.messages.stream({ model: "bench", max_tokens: 1, messages }).finalMessage().catch(() => undefined));
+      const client = new (await import("@anthropic-ai/sdk")).default({
+        apiKey: "bench",
+        maxRetries: 0,
+        fetch,
+      });
+      return (bytes) => (
+        (current = bytes),
+        client.messages
+          .stream({ model: "bench", max_tokens: 1, messages })
+          .finalMessage()
+          .catch(() => undefined)
+      );
     }
     if (format === "openai-chat-sse" || format === "openai-responses-sse") {
       const client = new (await import("openai")).default({ apiKey: "bench", maxRetries: 0, fetch });
-      if (format === "openai-chat-sse") return (bytes) => ((current = bytes), client.chat.completions.stream({ model: "bench", messages }).finalChatCompletion().catch(() => undefined));
-      return (bytes) => ((current = bytes), client.responses.stream({ model: "bench", input: "bench" }).finalResponse().catch(() => undefined));
+      if (format === "openai-chat-sse")
+        return (bytes) => (
+          (current = bytes),
+          client.chat.completions
+            .stream({ model: "bench", messages })
+            .finalChatCompletion()
+            .catch(() => undefined)
+        );
+      return (bytes) => (
+        (current = bytes),
+        client.responses
+          .stream({ model: "bench", input: "bench" })
+          .finalResponse()
+          .catch(() => undefined)
+      );
     }
   } catch {
     // SDKs are devDependencies: absent in a production install

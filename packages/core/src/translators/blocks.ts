@@ -13,7 +13,13 @@ export interface StreamBlock {
 }
 
 /** Opens the next block of the message and emits its start event. */
-export function openBlock(blocks: StreamBlock[], kind: StreamBlock["kind"], out: AgentEvent[], id = "", name = ""): StreamBlock {
+export function openBlock(
+  blocks: StreamBlock[],
+  kind: StreamBlock["kind"],
+  out: AgentEvent[],
+  id = "",
+  name = "",
+): StreamBlock {
   const block: StreamBlock = { kind, index: blocks.length, body: "", id, name, closed: false };
   blocks.push(block);
   if (kind === "text") out.push({ type: "text_start", index: block.index });
@@ -36,7 +42,14 @@ export function closeBlock(block: StreamBlock, out: AgentEvent[], signature?: st
   block.closed = true;
   const index = block.index;
   if (block.kind === "text") out.push({ type: "text_end", index, text: block.body });
-  else if (block.kind === "tool") out.push({ type: "toolcall_end", index, id: block.id, name: block.name, input: parseToolInput(block.body, {}) });
+  else if (block.kind === "tool")
+    out.push({
+      type: "toolcall_end",
+      index,
+      id: block.id,
+      name: block.name,
+      input: parseToolInput(block.body, {}),
+    });
   else {
     const end: AgentEvent = { type: "thinking_end", index, thinking: block.body };
     if (signature) end.signature = signature;

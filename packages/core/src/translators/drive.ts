@@ -50,7 +50,12 @@ export async function* runSse(input: ByteStream, translator: SseTranslator): Asy
       if (stopped) return;
     }
     const cutAt = parser.end();
-    translator.end(out, cutAt > 0 ? `line ${cutAt}: the last event was not closed by a blank line and was discarded` : undefined);
+    translator.end(
+      out,
+      cutAt > 0
+        ? `line ${cutAt}: the last event was not closed by a blank line and was discarded`
+        : undefined,
+    );
   } catch (err) {
     out.push(streamFailure(err));
   }
@@ -63,7 +68,8 @@ export async function* runJsonl(input: ByteStream, translator: RecordTranslator)
   const parser = new JsonlParser(
     (record, line) => translator.record(record, line, out),
     (line, text, last) => {
-      if (last) cut = `line ${line}: the stream was cut inside a line (${text.length} characters, not a complete JSON object)`;
+      if (last)
+        cut = `line ${line}: the stream was cut inside a line (${text.length} characters, not a complete JSON object)`;
       else out.push(malformed(line, "one JSON object per line", text));
     },
   );

@@ -19,12 +19,18 @@ function snippet(text: string): string {
 }
 
 export function malformed(line: number, expected: string, got: string): AgentEvent {
-  return { type: "error", code: MALFORMED_INPUT, message: `line ${line}: expected ${expected}, got ${snippet(got)}` };
+  return {
+    type: "error",
+    code: MALFORMED_INPUT,
+    message: `line ${line}: expected ${expected}, got ${snippet(got)}`,
+  };
 }
 
 /** The input ended before the vendor's end marker `missing`; `cut` says what the parser saw (an unterminated last event or line). */
 export function cutMessage(cut: string | undefined, missing: string): AgentEvent {
-  return truncated(cut !== undefined ? `${cut}; the stream ended before ${missing}` : `the stream ended before ${missing}`);
+  return truncated(
+    cut !== undefined ? `${cut}; the stream ended before ${missing}` : `the stream ended before ${missing}`,
+  );
 }
 
 /** A new call began before the previous one ended: the previous one was cut. */

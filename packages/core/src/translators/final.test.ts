@@ -22,8 +22,21 @@ describe("reconstructMessages", () => {
       { type: "turn_end", turn: 3, stopReason: "error" },
     ];
     expect(await collect(reconstructMessages(events))).toEqual([
-      { role: "assistant", content: [{ type: "text", text: "hi" }, { type: "tool_use", id: "t", name: "n", input: { a: 1 } }], stopReason: "tool_use", usage: { input: 2, output: 2, cacheRead: 3, cacheWrite: 4 } },
-      { role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "s" }], stopReason: null, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "hi" },
+          { type: "tool_use", id: "t", name: "n", input: { a: 1 } },
+        ],
+        stopReason: "tool_use",
+        usage: { input: 2, output: 2, cacheRead: 3, cacheWrite: 4 },
+      },
+      {
+        role: "assistant",
+        content: [{ type: "thinking", thinking: "t", signature: "s" }],
+        stopReason: null,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      },
     ]);
   });
 });

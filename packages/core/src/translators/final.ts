@@ -19,7 +19,9 @@ export interface FinalMessage {
  * usage events. A call that ended in an error (stopReason "error") is not a final message —
  * the vendor SDKs' accumulators reject such a stream too — its events stay in the event stream.
  */
-export async function* reconstructMessages(events: Iterable<AgentEvent> | AsyncIterable<AgentEvent>): AsyncGenerator<FinalMessage> {
+export async function* reconstructMessages(
+  events: Iterable<AgentEvent> | AsyncIterable<AgentEvent>,
+): AsyncGenerator<FinalMessage> {
   let blocks: (FinalContent | undefined)[] | undefined;
   let usage: Usage = zero();
   for await (const ev of events) {
@@ -45,7 +47,12 @@ export async function* reconstructMessages(events: Iterable<AgentEvent> | AsyncI
         break;
       case "turn_end":
         if (blocks && ev.stopReason !== "error") {
-          yield { role: "assistant", content: blocks.filter((b) => b !== undefined), stopReason: ev.vendorStopReason ?? null, usage };
+          yield {
+            role: "assistant",
+            content: blocks.filter((b) => b !== undefined),
+            stopReason: ev.vendorStopReason ?? null,
+            usage,
+          };
         }
         blocks = undefined;
         usage = zero();

@@ -12,7 +12,9 @@ export interface Fixture {
 export async function readFixtures(format: string): Promise<Fixture[]> {
   const dir = fixtureDir(format);
   const names = (await readdir(dir)).filter((n) => n.endsWith(".sse") || n.endsWith(".jsonl")).sort();
-  return Promise.all(names.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(dir + name)) })));
+  return Promise.all(
+    names.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(dir + name)) })),
+  );
 }
 
 function fixtureDir(format: string): string {

@@ -10,7 +10,9 @@ export function parseObject(text: string): JsonObject | undefined {
   } catch {
     return undefined;
   }
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : undefined;
 }
 
 /**

@@ -76,6 +76,7 @@ export class LineSplitter {
       this.lineNo++;
       this.onLine(line, this.lineNo);
     }
-    if (start < n) this.partial = this.partial.length > 0 ? this.partial + text.slice(start) : text.slice(start);
+    if (start < n)
+      this.partial = this.partial.length > 0 ? this.partial + text.slice(start) : text.slice(start);
   }
 }

@@ -32,11 +32,15 @@ describe("SseParser", () => {
   });
 
   it("ignores comments, joins multi-line data with LF, strips one leading space only", () => {
-    expect(parse([": hello\ndata:  two spaces\ndata:none\n: mid\ndata\n\n"]).events).toEqual([["", " two spaces\nnone\n", 2]]);
+    expect(parse([": hello\ndata:  two spaces\ndata:none\n: mid\ndata\n\n"]).events).toEqual([
+      ["", " two spaces\nnone\n", 2],
+    ]);
   });
 
   it("ignores id, retry and unknown fields, and blank lines without data", () => {
-    expect(parse(["id: 7\nretry: 100\nfoo: bar\n\nevent: only-type\n\ndata: z\n\n"]).events).toEqual([["", "z", 7]]);
+    expect(parse(["id: 7\nretry: 100\nfoo: bar\n\nevent: only-type\n\ndata: z\n\n"]).events).toEqual([
+      ["", "z", 7],
+    ]);
   });
 
   it("decodes a multi-byte character split across byte chunks", () => {
@@ -48,15 +52,19 @@ describe("SseParser", () => {
 
   it("mixes string and byte chunks, flushing held-back bytes", () => {
     const b = bytes("data: é");
-    expect(parse([b.subarray(0, b.length - 1), b.subarray(b.length - 1), "\n\n"]).events).toEqual([["", "é", 1]]);
+    expect(parse([b.subarray(0, b.length - 1), b.subarray(b.length - 1), "\n\n"]).events).toEqual([
+      ["", "é", 1],
+    ]);
   });
 
   it("strips a leading byte-order mark", () => {
-    expect(parse([new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("data: x\n\n")])]).events).toEqual([["", "x", 1]]);
+    expect(parse([new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("data: x\n\n")])]).events).toEqual([
+      ["", "x", 1],
+    ]);
   });
 
   it("discards an event not closed by a blank line and reports where it began", () => {
-    expect(parse(["data: done\n\ndata: {\"cut", "\n"])).toEqual({ events: [["", "done", 1]], cutAt: 3 });
+    expect(parse(['data: done\n\ndata: {"cut', "\n"])).toEqual({ events: [["", "done", 1]], cutAt: 3 });
     expect(parse(["data: done\n\ndata: x"])).toEqual({ events: [["", "done", 1]], cutAt: 3 });
     expect(parse(["data: done\n\n"]).cutAt).toBe(0);
   });

@@ -43,7 +43,13 @@ export function cacheHitRate(u: Readonly<Usage>): number {
 
 /** USD for `u` at the model's prices (USD per million tokens, each counter at its own price). */
 export function usageCost(u: Readonly<Usage>, price: ModelInfo["price"]): number {
-  return (u.input * price.input + u.output * price.output + u.cacheRead * price.cacheRead + u.cacheWrite * price.cacheWrite) / 1_000_000;
+  return (
+    (u.input * price.input +
+      u.output * price.output +
+      u.cacheRead * price.cacheRead +
+      u.cacheWrite * price.cacheWrite) /
+    1_000_000
+  );
 }
 
 export function summariseUsage(u: Readonly<Usage>, model?: Pick<ModelInfo, "price">): UsageSummary {

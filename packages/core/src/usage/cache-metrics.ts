@@ -22,12 +22,19 @@ export function firstDifferingByte(previous: string, current: string): number | 
  * uncached input, the longest prefix shared with the previous request's cacheable part is read,
  * the rest is written.
  */
-export function simulatePrefixCache(previousCacheable: string | undefined, parts: readonly string[]): { usage: Omit<Usage, "output">; cacheable: string } {
+export function simulatePrefixCache(
+  previousCacheable: string | undefined,
+  parts: readonly string[],
+): { usage: Omit<Usage, "output">; cacheable: string } {
   const last = parts.at(-1) ?? "";
   const cacheable = parts.slice(0, -1).join("\n");
   const shared = previousCacheable === undefined ? 0 : commonPrefixLength(previousCacheable, cacheable);
   return {
-    usage: { input: countTokens(last), cacheRead: shared > 0 ? countTokens(cacheable.slice(0, shared)) : 0, cacheWrite: countTokens(cacheable.slice(shared)) },
+    usage: {
+      input: countTokens(last),
+      cacheRead: shared > 0 ? countTokens(cacheable.slice(0, shared)) : 0,
+      cacheWrite: countTokens(cacheable.slice(shared)),
+    },
     cacheable,
   };
 }

@@ -22,9 +22,18 @@ export function piUsage(u: { input: number; output: number; cacheRead: number; c
  */
 export function incrementalUsage(previous: Readonly<Usage> | undefined, current: Readonly<Usage>): Usage {
   if (!previous) return { ...current };
-  const grew = current.input >= previous.input && current.output >= previous.output && current.cacheRead >= previous.cacheRead && current.cacheWrite >= previous.cacheWrite;
+  const grew =
+    current.input >= previous.input &&
+    current.output >= previous.output &&
+    current.cacheRead >= previous.cacheRead &&
+    current.cacheWrite >= previous.cacheWrite;
   if (!grew) return { ...current };
-  return { input: current.input - previous.input, output: current.output - previous.output, cacheRead: current.cacheRead - previous.cacheRead, cacheWrite: current.cacheWrite - previous.cacheWrite };
+  return {
+    input: current.input - previous.input,
+    output: current.output - previous.output,
+    cacheRead: current.cacheRead - previous.cacheRead,
+    cacheWrite: current.cacheWrite - previous.cacheWrite,
+  };
 }
 
 /** A stateful converter for a stream of cumulative readings: each call returns the new increment. */

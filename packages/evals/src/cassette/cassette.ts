@@ -5,8 +5,23 @@
 // reported, so a run can never silently fall back to a live model.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssistantMessage, createAssistantMessageEventStream, type StreamFn, UserInputError } from "@cadre/core";
-import { atFile, child, fail, object, parseJson, requiredNumber, requiredString, schemaVersion, stringList } from "../data/fields.js";
+import {
+  type AssistantMessage,
+  createAssistantMessageEventStream,
+  type StreamFn,
+  UserInputError,
+} from "@cadre/core";
+import {
+  atFile,
+  child,
+  fail,
+  object,
+  parseJson,
+  requiredNumber,
+  requiredString,
+  schemaVersion,
+  stringList,
+} from "../data/fields.js";
 import { normaliseRequest, remapVolatile, requestKey, volatileValues } from "./key.js";
 import { failedCall, replayMessage } from "./replay-stream.js";
 
@@ -54,18 +69,34 @@ export class CassetteMissError extends UserInputError {
     readonly key: string,
     readonly dir: string,
   ) {
-    super(`cassette miss: scenario ${scenarioId}, sample ${sample}: no recording for request ${key} in ${dir}. The candidate sent a request the recording never saw (a changed prompt, tool or seed); record again with --cassettes record`);
+    super(
+      `cassette miss: scenario ${scenarioId}, sample ${sample}: no recording for request ${key} in ${dir}. The candidate sent a request the recording never saw (a changed prompt, tool or seed); record again with --cassettes record`,
+    );
     this.name = "CassetteMissError";
   }
 }
 
 export function parseCassetteEntry(text: string, file: string): CassetteEntry {
   const at = atFile(file);
-  const o = object(parseJson(text, file), at, ["schemaVersion", "kind", "key", "request", "volatiles", "response", "latencyMs", "recordedAt"]);
+  const o = object(parseJson(text, file), at, [
+    "schemaVersion",
+    "kind",
+    "key",
+    "request",
+    "volatiles",
+    "response",
+    "latencyMs",
+    "recordedAt",
+  ]);
   schemaVersion(o, at, 1);
   requiredString(o, "kind", at, { oneOf: ["cadre-cassette"] });
-  const response = object(o["response"] ?? fail(child(at, "response"), "is required"), child(at, "response"), Object.keys((o["response"] as object) ?? {}));
-  if (response["role"] !== "assistant" || !Array.isArray(response["content"])) fail(child(at, "response"), "must be an assistant message with content");
+  const response = object(
+    o["response"] ?? fail(child(at, "response"), "is required"),
+    child(at, "response"),
+    Object.keys((o["response"] as object) ?? {}),
+  );
+  if (response["role"] !== "assistant" || !Array.isArray(response["content"]))
+    fail(child(at, "response"), "must be an assistant message with content");
   return {
     schemaVersion: 1,
     kind: "cadre-cassette",
@@ -90,10 +121,14 @@ export function openCassette(options: CassetteOptions): Cassette {
       text = await readFile(fileOf(key), "utf8");
     } catch {
       stats.misses.push(key);
-      return failedCall(model, `cassette miss: no recording for request ${key} (salt ${options.salt}, ${context.messages.length} message(s)) in ${options.dir}; record again`);
+      return failedCall(
+        model,
+        `cassette miss: no recording for request ${key} (salt ${options.salt}, ${context.messages.length} message(s)) in ${options.dir}; record again`,
+      );
     }
     const entry = parseCassetteEntry(text, fileOf(key));
-    if (entry.key !== key) fail(child(atFile(fileOf(key)), "key"), `is ${entry.key}, but the file is named for ${key}`);
+    if (entry.key !== key)
+      fail(child(atFile(fileOf(key)), "key"), `is ${entry.key}, but the file is named for ${key}`);
     stats.replayed++;
     return replayMessage(remapVolatile(entry.response, entry.volatiles, volatileValues(context)));
   };
@@ -111,7 +146,16 @@ export function openCassette(options: CassetteOptions): Cassette {
           // Written before the final event goes on, so a finished wake has its cassette on disk.
           if (final.stopReason !== "aborted") {
             await mkdir(options.dir, { recursive: true });
-            const entry: CassetteEntry = { schemaVersion: 1, kind: "cadre-cassette", key: requestKey(request), request, volatiles: volatileValues(context), response: final, latencyMs: Math.round(performance.now() - started), recordedAt: new Date().toISOString() };
+            const entry: CassetteEntry = {
+              schemaVersion: 1,
+              kind: "cadre-cassette",
+              key: requestKey(request),
+              request,
+              volatiles: volatileValues(context),
+              response: final,
+              latencyMs: Math.round(performance.now() - started),
+              recordedAt: new Date().toISOString(),
+            };
             await writeFile(fileOf(entry.key), `${JSON.stringify(entry, null, 1)}\n`);
             stats.recorded++;
           }
@@ -123,5 +167,8 @@ export function openCassette(options: CassetteOptions): Cassette {
     return out;
   };
 
-  return { streamFn: options.mode === "record" ? record : replay, stats: () => ({ ...stats, misses: [...stats.misses] }) };
+  return {
+    streamFn: options.mode === "record" ? record : replay,
+    stats: () => ({ ...stats, misses: [...stats.misses] }),
+  };
 }

@@ -27,26 +27,58 @@ function normaliseMessage(message: Message, callIds: Map<string, string>): unkno
   };
   switch (message.role) {
     case "user":
-      return { role: "user", content: typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : { type: "image", sha256: hashOf(c.data) })) };
+      return {
+        role: "user",
+        content:
+          typeof message.content === "string"
+            ? message.content
+            : message.content.map((c) =>
+                c.type === "text"
+                  ? { type: "text", text: c.text }
+                  : { type: "image", sha256: hashOf(c.data) },
+              ),
+      };
     case "assistant":
       return {
         role: "assistant",
         content: message.content.map((b) =>
-          b.type === "text" ? { type: "text", text: b.text } : b.type === "thinking" ? { type: "thinking", thinking: b.thinking } : { type: "toolCall", id: callId(b.id), name: b.name, arguments: b.arguments },
+          b.type === "text"
+            ? { type: "text", text: b.text }
+            : b.type === "thinking"
+              ? { type: "thinking", thinking: b.thinking }
+              : { type: "toolCall", id: callId(b.id), name: b.name, arguments: b.arguments },
         ),
       };
     case "toolResult":
-      return { role: "toolResult", toolCallId: callId(message.toolCallId), toolName: message.toolName, isError: message.isError, content: message.content.map((c) => (c.type === "text" ? { type: "text", text: untimed(c.text) } : { type: "image", sha256: hashOf(c.data) })) };
+      return {
+        role: "toolResult",
+        toolCallId: callId(message.toolCallId),
+        toolName: message.toolName,
+        isError: message.isError,
+        content: message.content.map((c) =>
+          c.type === "text"
+            ? { type: "text", text: untimed(c.text) }
+            : { type: "image", sha256: hashOf(c.data) },
+        ),
+      };
   }
 }
 
-export function normaliseRequest(model: { provider: string; id: string }, context: PiContext, salt: string): NormalisedRequest {
+export function normaliseRequest(
+  model: { provider: string; id: string },
+  context: PiContext,
+  salt: string,
+): NormalisedRequest {
   const callIds = new Map<string, string>();
   return normaliseArgs({
     salt,
     model: `${model.provider}/${model.id}`,
     system: context.systemPrompt ?? "",
-    tools: (context.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    tools: (context.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+    })),
     messages: context.messages.map((m) => normaliseMessage(m, callIds)),
   }) as NormalisedRequest;
 }
@@ -61,8 +93,17 @@ const VOLATILE = new RegExp(`${ID.source}|${LOOPBACK.source}`, "g");
 function textsOf(context: PiContext): string[] {
   const out = [context.systemPrompt ?? ""];
   for (const m of context.messages) {
-    if (m.role === "user") out.push(typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
-    else if (m.role === "assistant") for (const b of m.content) out.push(b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : JSON.stringify(b.arguments));
+    if (m.role === "user")
+      out.push(
+        typeof m.content === "string"
+          ? m.content
+          : m.content.map((c) => (c.type === "text" ? c.text : "")).join(""),
+      );
+    else if (m.role === "assistant")
+      for (const b of m.content)
+        out.push(
+          b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : JSON.stringify(b.arguments),
+        );
     else out.push(m.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
   }
   return out;
@@ -91,7 +132,8 @@ export function remapVolatile<T>(value: T, recorded: readonly string[], current:
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return v.replace(VOLATILE, (m) => map.get(m) ?? m);
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;

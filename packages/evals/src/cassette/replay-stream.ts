@@ -1,5 +1,9 @@
 // Plays a recorded assistant message back through pi-ai's event protocol, one delta per block.
-import { type AssistantMessage, type AssistantMessageEventStream, createAssistantMessageEventStream } from "@cadre/core";
+import {
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  createAssistantMessageEventStream,
+} from "@cadre/core";
 
 export function replayMessage(message: AssistantMessage): AssistantMessageEventStream {
   const stream = createAssistantMessageEventStream();
@@ -18,11 +22,17 @@ export function replayMessage(message: AssistantMessage): AssistantMessageEventS
         stream.push({ type: "thinking_end", contentIndex: i, content: block.thinking, partial });
       } else {
         stream.push({ type: "toolcall_start", contentIndex: i, partial });
-        stream.push({ type: "toolcall_delta", contentIndex: i, delta: JSON.stringify(block.arguments), partial });
+        stream.push({
+          type: "toolcall_delta",
+          contentIndex: i,
+          delta: JSON.stringify(block.arguments),
+          partial,
+        });
         stream.push({ type: "toolcall_end", contentIndex: i, toolCall: block, partial });
       }
     });
-    if (message.stopReason === "error" || message.stopReason === "aborted") stream.push({ type: "error", reason: message.stopReason, error: message });
+    if (message.stopReason === "error" || message.stopReason === "aborted")
+      stream.push({ type: "error", reason: message.stopReason, error: message });
     else stream.push({ type: "done", reason: message.stopReason, message });
     stream.end(message);
   });
@@ -30,14 +40,24 @@ export function replayMessage(message: AssistantMessage): AssistantMessageEventS
 }
 
 /** A failed model call, the way pi-ai reports one (the loop ends the turn with this error). */
-export function failedCall(model: { api: string; provider: string; id: string }, errorMessage: string): AssistantMessageEventStream {
+export function failedCall(
+  model: { api: string; provider: string; id: string },
+  errorMessage: string,
+): AssistantMessageEventStream {
   const message: AssistantMessage = {
     role: "assistant",
     content: [],
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
     stopReason: "error",
     errorMessage,
     timestamp: Date.now(),

@@ -14,7 +14,15 @@ export interface EvalReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   kind: "cadre-eval-report";
   createdAt: string;
-  baseline: { dir: string; profile: string; connector: string; samples: number; seed: number; createdAt: string; break: string | null };
+  baseline: {
+    dir: string;
+    profile: string;
+    connector: string;
+    samples: number;
+    seed: number;
+    createdAt: string;
+    break: string | null;
+  };
   candidate: { profile: string; connector: string; samples: number; seed: number; break: string | null };
   settings: CompareSettings;
   scenarios: ScenarioComparison[];
@@ -43,12 +51,28 @@ function meanObserved(traces: Trace[]): number | null {
   return seen.length === 0 ? null : Math.round(mean(seen.map((t) => t.systemPrompt.tokens)));
 }
 
-export function compareRuns(baseline: Recording, candidate: CandidateRun, settings: CompareSettings, now = new Date()): EvalReport {
+export function compareRuns(
+  baseline: Recording,
+  candidate: CandidateRun,
+  settings: CompareSettings,
+  now = new Date(),
+): EvalReport {
   if (candidate.scenarios.length === 0) throw new UserInputError("the candidate ran no scenario");
   const comparisons = candidate.scenarios.map((loaded) =>
-    compareScenario(loaded.scenario, baseline.traces.get(loaded.scenario.id) ?? [], candidate.traces.get(loaded.scenario.id) ?? [], settings),
+    compareScenario(
+      loaded.scenario,
+      baseline.traces.get(loaded.scenario.id) ?? [],
+      candidate.traces.get(loaded.scenario.id) ?? [],
+      settings,
+    ),
   );
-  const { gates, matrix } = evaluateGates({ baseline, candidate, comparisons, settings, codeSchemas: toolSchemaHashes() });
+  const { gates, matrix } = evaluateGates({
+    baseline,
+    candidate,
+    comparisons,
+    settings,
+    codeSchemas: toolSchemaHashes(),
+  });
   const cand = [...candidate.traces.values()].flat();
   const base = [...baseline.traces.values()].flat();
   const hires = cand.flatMap((t) => t.hires);
@@ -57,15 +81,32 @@ export function compareRuns(baseline: Recording, candidate: CandidateRun, settin
     schemaVersion: REPORT_SCHEMA_VERSION,
     kind: "cadre-eval-report",
     createdAt: now.toISOString(),
-    baseline: { dir: baseline.dir, profile: m.profile, connector: m.connector, samples: m.samples, seed: m.seed, createdAt: m.createdAt, break: m.break },
-    candidate: { profile: candidate.profile, connector: candidate.connector, samples: candidate.samples, seed: candidate.seed, break: candidate.break },
+    baseline: {
+      dir: baseline.dir,
+      profile: m.profile,
+      connector: m.connector,
+      samples: m.samples,
+      seed: m.seed,
+      createdAt: m.createdAt,
+      break: m.break,
+    },
+    candidate: {
+      profile: candidate.profile,
+      connector: candidate.connector,
+      samples: candidate.samples,
+      seed: candidate.seed,
+      break: candidate.break,
+    },
     settings,
     scenarios: comparisons,
     toolCoverage: hires.length === 0 ? 0 : hires.filter((h) => h.via === "tool").length / hires.length,
     cueTokens: Math.max(0, ...cand.map((t) => t.cue.tokens)),
     baselineCueTokens: Math.max(0, ...base.map((t) => t.cue.tokens)),
     systemPromptTokens: { baseline: meanObserved(base), candidate: meanObserved(cand) },
-    cacheHitRate: { baseline: mean(base.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)), candidate: mean(cand.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)) },
+    cacheHitRate: {
+      baseline: mean(base.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)),
+      candidate: mean(cand.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)),
+    },
     sources: { baseline: sources(base), candidate: sources(cand) },
     gates,
     matrix,

@@ -26,6 +26,8 @@ describe("measures", () => {
     expect(functionOf({ department: null, role: "Chief Technology Officer" })).toBe("engineering");
     expect(functionOf({ department: null, role: "VP Sales" })).toBe("sales");
     expect(functionOf({ department: null, role: "General Counsel" })).toBe("legal");
-    expect(functionOf({ department: null, role: "Chief Happiness Officer" })).toBe("role:chief happiness officer");
+    expect(functionOf({ department: null, role: "Chief Happiness Officer" })).toBe(
+      "role:chief happiness officer",
+    );
   });
 });

@@ -44,7 +44,9 @@ const ROLE_WORDS: ReadonlyArray<[string, RegExp]> = [
 export function functionOf(hire: Pick<TraceHire, "department" | "role">): string {
   if (hire.department) return hire.department;
   const role = hire.role.toLowerCase();
-  return ROLE_WORDS.find(([, words]) => words.test(role))?.[0] ?? `role:${role.replace(/[^a-z0-9]+/g, " ").trim()}`;
+  return (
+    ROLE_WORDS.find(([, words]) => words.test(role))?.[0] ?? `role:${role.replace(/[^a-z0-9]+/g, " ").trim()}`
+  );
 }
 
 export function functionsOf(hires: ReadonlyArray<Pick<TraceHire, "department" | "role">>): Set<string> {
@@ -52,12 +54,21 @@ export function functionsOf(hires: ReadonlyArray<Pick<TraceHire, "department" | 
 }
 
 /** Best Jaccard of a candidate team's functions against any baseline sample's. */
-export function bestJaccard(candidate: ReadonlySet<string>, baseline: ReadonlyArray<ReadonlySet<string>>): number {
-  return baseline.reduce((best, b) => Math.max(best, jaccard(candidate, b)), baseline.length === 0 ? 0 : -Infinity);
+export function bestJaccard(
+  candidate: ReadonlySet<string>,
+  baseline: ReadonlyArray<ReadonlySet<string>>,
+): number {
+  return baseline.reduce(
+    (best, b) => Math.max(best, jaccard(candidate, b)),
+    baseline.length === 0 ? 0 : -Infinity,
+  );
 }
 
 /** Share of a candidate team's functions that the baseline hired in some sample (1 for no hire). */
-export function precisionAgainst(candidate: ReadonlySet<string>, baseline: ReadonlyArray<ReadonlySet<string>>): number {
+export function precisionAgainst(
+  candidate: ReadonlySet<string>,
+  baseline: ReadonlyArray<ReadonlySet<string>>,
+): number {
   if (candidate.size === 0) return 1;
   const known = new Set(baseline.flatMap((b) => [...b]));
   return [...candidate].filter((f) => known.has(f)).length / candidate.size;

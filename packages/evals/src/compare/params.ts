@@ -7,14 +7,24 @@ import type { TraceHire } from "../trace/types.js";
 
 export function hireProblems(hire: TraceHire, scenario: Scenario): string[] {
   const problems: string[] = [];
-  const input = { name: hire.name, role: hire.role, description: hire.description, connectorId: hire.connectorId, model: hire.model, ...(hire.department ? { department: hire.department } : {}) };
+  const input = {
+    name: hire.name,
+    role: hire.role,
+    description: hire.description,
+    connectorId: hire.connectorId,
+    model: hire.model,
+    ...(hire.department ? { department: hire.department } : {}),
+  };
   const validated = validateHireAgentInput(input);
   if (!validated.ok) problems.push(...Object.entries(validated.fields).map(([f, why]) => `${f} ${why}`));
   const connector = scenario.connectors.find((c) => c.id === hire.connectorId);
   if (!connector) problems.push(`connector "${hire.connectorId}" is not one of the scenario's`);
   else {
     if (!connector.ready) problems.push(`connector "${hire.connectorId}" is not ready in this scenario`);
-    if (!connector.enabledModels.includes(hire.model)) problems.push(`model "${hire.model}" is not enabled on "${hire.connectorId}" (enabled: ${connector.enabledModels.join(", ") || "none"})`);
+    if (!connector.enabledModels.includes(hire.model))
+      problems.push(
+        `model "${hire.model}" is not enabled on "${hire.connectorId}" (enabled: ${connector.enabledModels.join(", ") || "none"})`,
+      );
   }
   return problems;
 }

@@ -27,10 +27,17 @@ describe("pass^k = C(c,k)/C(n,k)", () => {
 
   it("agrees with exact binomials for every small n, c, k", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }), fc.integer({ min: 1, max: n }))), ([n, c, k]) => {
-        const exact = Number(binomial(c, k)) / Number(binomial(n, k));
-        expect(passHatK(n, c, k)).toBeCloseTo(exact, 9);
-      }),
+      fc.property(
+        fc
+          .integer({ min: 1, max: 40 })
+          .chain((n) =>
+            fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }), fc.integer({ min: 1, max: n })),
+          ),
+        ([n, c, k]) => {
+          const exact = Number(binomial(c, k)) / Number(binomial(n, k));
+          expect(passHatK(n, c, k)).toBeCloseTo(exact, 9);
+        },
+      ),
     );
   });
 

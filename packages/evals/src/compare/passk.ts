@@ -3,7 +3,8 @@
 // product so it never overflows: ∏_{i<k} (c−i)/(n−i).
 
 export function passHatK(n: number, c: number, k: number): number {
-  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k)) throw new RangeError(`pass^k needs whole numbers (n=${n}, c=${c}, k=${k})`);
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k))
+    throw new RangeError(`pass^k needs whole numbers (n=${n}, c=${c}, k=${k})`);
   if (n < 1 || c < 0 || c > n) throw new RangeError(`pass^k needs 0 ≤ c ≤ n and n ≥ 1 (n=${n}, c=${c})`);
   if (k < 1 || k > n) throw new RangeError(`pass^k needs 1 ≤ k ≤ n (n=${n}, k=${k})`);
   let p = 1;

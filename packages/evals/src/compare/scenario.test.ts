@@ -10,7 +10,13 @@ import { DEFAULT_COMPARE_SETTINGS } from "./settings.js";
 let scenario: Scenario;
 let traces: Trace[];
 beforeAll(async () => {
-  const run = await runProfile({ profile: "semantic", samples: 2, seed: 21, only: ["several-connectors-one-not-ready"], concurrency: 2 });
+  const run = await runProfile({
+    profile: "semantic",
+    samples: 2,
+    seed: 21,
+    only: ["several-connectors-one-not-ready"],
+    concurrency: 2,
+  });
   scenario = run.scenarios[0]!.scenario;
   traces = run.traces.get(scenario.id)!;
 });
@@ -72,7 +78,9 @@ describe("comparing one scenario", () => {
     expect(c.behaviourPassed).toBe(true);
     expect(c.cache.pass).toBe(false);
     expect(c.passed).toBe(false);
-    expect(c.reasons.join(" ")).toMatch(/cache hit rate .* is 20\.0 points below the baseline's .* \(tolerance 5 points\)/);
+    expect(c.reasons.join(" ")).toMatch(
+      /cache hit rate .* is 20\.0 points below the baseline's .* \(tolerance 5 points\)/,
+    );
   });
 
   it("with a trajectory mode set, a reordered trajectory fails strict and passes unordered", () => {
@@ -80,8 +88,14 @@ describe("comparing one scenario", () => {
     const t0 = reordered[0]!;
     const hires = t0.trajectory.filter((s) => s.startsWith("hire:"));
     t0.trajectory = [...hires.reverse(), ...t0.trajectory.filter((s) => !s.startsWith("hire:"))];
-    const strict = compareScenario(scenario, traces, reordered, { ...DEFAULT_COMPARE_SETTINGS, trajectory: "strict" });
-    const unordered = compareScenario(scenario, traces, reordered, { ...DEFAULT_COMPARE_SETTINGS, trajectory: "unordered" });
+    const strict = compareScenario(scenario, traces, reordered, {
+      ...DEFAULT_COMPARE_SETTINGS,
+      trajectory: "strict",
+    });
+    const unordered = compareScenario(scenario, traces, reordered, {
+      ...DEFAULT_COMPARE_SETTINGS,
+      trajectory: "unordered",
+    });
     expect(strict.samples[0]!.checks.find((x) => x.name === "trajectory")?.pass).toBe(false);
     expect(unordered.samples[0]!.checks.find((x) => x.name === "trajectory")?.pass).toBe(true);
   });

@@ -88,7 +88,8 @@ function sideFigures(traces: Trace[]): SideFigures {
     toolHires,
     httpHires: hires.filter((h) => h.via === "http").length,
     cueTokens: Math.max(0, ...traces.map((t) => t.cue.tokens)),
-    systemPromptTokens: observed.length === 0 ? null : Math.round(mean(observed.map((t) => t.systemPrompt.tokens))),
+    systemPromptTokens:
+      observed.length === 0 ? null : Math.round(mean(observed.map((t) => t.systemPrompt.tokens))),
     cacheHitRate: mean(traces.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)),
     terminals,
     liveSamples: live.length,
@@ -96,8 +97,16 @@ function sideFigures(traces: Trace[]): SideFigures {
   };
 }
 
-export function compareScenario(scenario: Scenario, baseline: Trace[], candidate: Trace[], settings: CompareSettings): ScenarioComparison {
-  const band = medianBand(baseline.map((t) => t.hires.length), settings.hireTolerance);
+export function compareScenario(
+  scenario: Scenario,
+  baseline: Trace[],
+  candidate: Trace[],
+  settings: CompareSettings,
+): ScenarioComparison {
+  const band = medianBand(
+    baseline.map((t) => t.hires.length),
+    settings.hireTolerance,
+  );
   const baseFunctions = baseline.map((t) => functionsOf(t.hires));
   const baseTrajectories = baseline.map((t) => t.trajectory);
   const expectedTerminal = modal(baseline.map((t) => t.terminal));
@@ -118,19 +127,35 @@ export function compareScenario(scenario: Scenario, baseline: Trace[], candidate
     const problems = perHire.flat();
     allProblems.push(...problems);
     const checks: SampleCheck[] = [
-      { name: "terminal", pass: t.terminal === expectedTerminal, detail: `${t.terminal} (baseline: ${expectedTerminal})` },
-      { name: "hireCount", pass: count >= band[0] && count <= band[1], detail: `${count} hire(s) (baseline band ${band[0]}–${band[1]})` },
+      {
+        name: "terminal",
+        pass: t.terminal === expectedTerminal,
+        detail: `${t.terminal} (baseline: ${expectedTerminal})`,
+      },
+      {
+        name: "hireCount",
+        pass: count >= band[0] && count <= band[1],
+        detail: `${count} hire(s) (baseline band ${band[0]}–${band[1]})`,
+      },
       {
         name: "functions",
         // A team of another size built from the baseline's functions is a count question, not a role one.
         pass: precision === 1 || j >= settings.functionJaccard,
         detail: `[${[...functions].join(", ")}]: ${(precision * 100).toFixed(0)}% of them hired by the baseline here, best Jaccard ${j.toFixed(2)} with a baseline team (needs 100% or ≥ ${settings.functionJaccard})`,
       },
-      { name: "params", pass: problems.length === 0, detail: problems.length === 0 ? `${count}/${count} hires valid` : problems.join("; ") },
+      {
+        name: "params",
+        pass: problems.length === 0,
+        detail: problems.length === 0 ? `${count}/${count} hires valid` : problems.join("; "),
+      },
     ];
     if (settings.trajectory) {
       const ok = matchesAny(t.trajectory, baseTrajectories, settings.trajectory);
-      checks.push({ name: "trajectory", pass: ok, detail: `${settings.trajectory}: [${t.trajectory.join(", ")}] ${ok ? "matches" : "matches no"} baseline sample` });
+      checks.push({
+        name: "trajectory",
+        pass: ok,
+        detail: `${settings.trajectory}: [${t.trajectory.join(", ")}] ${ok ? "matches" : "matches no"} baseline sample`,
+      });
     }
     return { sample: t.sample, seed: t.seed, passed: checks.every((c) => c.pass), checks };
   });
@@ -148,11 +173,17 @@ export function compareScenario(scenario: Scenario, baseline: Trace[], candidate
   if (n === 0) reasons.push("no candidate sample");
   if (!behaviourPassed && n > 0) {
     const failing = new Map<string, number>();
-    for (const s of samples) for (const ch of s.checks) if (!ch.pass) failing.set(ch.name, (failing.get(ch.name) ?? 0) + 1);
+    for (const s of samples)
+      for (const ch of s.checks) if (!ch.pass) failing.set(ch.name, (failing.get(ch.name) ?? 0) + 1);
     const first = samples.find((s) => !s.passed)?.checks.find((ch) => !ch.pass);
-    reasons.push(`pass^${k} ${passK.toFixed(2)} < ${settings.minPassK}: failing checks ${[...failing].map(([name, m]) => `${name} ${m}/${n}`).join(", ")}${first ? ` — e.g. ${first.name}: ${first.detail}` : ""}`);
+    reasons.push(
+      `pass^${k} ${passK.toFixed(2)} < ${settings.minPassK}: failing checks ${[...failing].map(([name, m]) => `${name} ${m}/${n}`).join(", ")}${first ? ` — e.g. ${first.name}: ${first.detail}` : ""}`,
+    );
   }
-  if (!cachePass) reasons.push(`cache hit rate ${(cand.cacheHitRate * 100).toFixed(1)}% is ${(-delta * 100).toFixed(1)} points below the baseline's ${(base.cacheHitRate * 100).toFixed(1)}% (tolerance ${settings.cacheTolerance * 100} points)`);
+  if (!cachePass)
+    reasons.push(
+      `cache hit rate ${(cand.cacheHitRate * 100).toFixed(1)}% is ${(-delta * 100).toFixed(1)} points below the baseline's ${(base.cacheHitRate * 100).toFixed(1)}% (tolerance ${settings.cacheTolerance * 100} points)`,
+    );
   const totalHires = candidate.reduce((sum, t) => sum + t.hires.length, 0);
   return {
     id: scenario.id,
@@ -164,7 +195,12 @@ export function compareScenario(scenario: Scenario, baseline: Trace[], candidate
     functionJaccard: mean(jaccards),
     functionPrecision: mean(precisions),
     params: { valid: validHires, total: totalHires, problems: [...new Set(allProblems)] },
-    trajectoryMatch: Object.fromEntries(TRAJECTORY_MODES.map((m) => [m, n === 0 ? 0 : candidate.filter((t) => matchesAny(t.trajectory, baseTrajectories, m)).length / n])) as Record<TrajectoryMode, number>,
+    trajectoryMatch: Object.fromEntries(
+      TRAJECTORY_MODES.map((m) => [
+        m,
+        n === 0 ? 0 : candidate.filter((t) => matchesAny(t.trajectory, baseTrajectories, m)).length / n,
+      ]),
+    ) as Record<TrajectoryMode, number>,
     cache: { baseline: base.cacheHitRate, candidate: cand.cacheHitRate, delta, pass: cachePass },
     samples,
     n,

@@ -19,7 +19,11 @@ function within(small: readonly string[], big: readonly string[]): boolean {
   return true;
 }
 
-export function matchTrajectory(candidate: readonly string[], reference: readonly string[], mode: TrajectoryMode): boolean {
+export function matchTrajectory(
+  candidate: readonly string[],
+  reference: readonly string[],
+  mode: TrajectoryMode,
+): boolean {
   switch (mode) {
     case "strict":
       return candidate.length === reference.length && candidate.every((s, i) => s === reference[i]);
@@ -33,6 +37,10 @@ export function matchTrajectory(candidate: readonly string[], reference: readonl
 }
 
 /** A candidate matches a recorded baseline when it matches at least one of its samples. */
-export function matchesAny(candidate: readonly string[], references: ReadonlyArray<readonly string[]>, mode: TrajectoryMode): boolean {
+export function matchesAny(
+  candidate: readonly string[],
+  references: ReadonlyArray<readonly string[]>,
+  mode: TrajectoryMode,
+): boolean {
   return references.some((r) => matchTrajectory(candidate, r, mode));
 }

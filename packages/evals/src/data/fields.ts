@@ -25,7 +25,10 @@ export function atFile(file: string): At {
 }
 
 export function child(at: At, key: string | number): At {
-  return { file: at.file, path: typeof key === "number" ? `${at.path}[${key}]` : at.path ? `${at.path}.${key}` : key };
+  return {
+    file: at.file,
+    path: typeof key === "number" ? `${at.path}[${key}]` : at.path ? `${at.path}.${key}` : key,
+  };
 }
 
 export function fail(at: At, why: string): never {
@@ -33,7 +36,13 @@ export function fail(at: At, why: string): never {
 }
 
 function kindOf(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`;
+  return v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "an array"
+      : typeof v === "object"
+        ? "an object"
+        : `a ${typeof v}`;
 }
 
 /** Parses JSON, naming the file and the position of a syntax error. */
@@ -46,7 +55,8 @@ export function parseJson(text: string, file: string): unknown {
 }
 
 export function object(v: unknown, at: At, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(at, `must be an object, got ${kindOf(v)}`);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    fail(at, `must be an object, got ${kindOf(v)}`);
   const o = v as Record<string, unknown>;
   for (const key of Object.keys(o)) {
     if (!allowed.includes(key)) fail(child(at, key), `unknown field; allowed fields: ${allowed.join(", ")}`);
@@ -67,23 +77,40 @@ function present(o: Record<string, unknown>, key: string, at: At, p: Presence): 
   return true;
 }
 
-export function string(o: Record<string, unknown>, key: string, at: At, opts: Presence & { max?: number; pattern?: RegExp; oneOf?: readonly string[]; nonEmpty?: boolean } = {}): string | undefined {
+export function string(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: Presence & { max?: number; pattern?: RegExp; oneOf?: readonly string[]; nonEmpty?: boolean } = {},
+): string | undefined {
   if (!present(o, key, at, opts)) return undefined;
   const v = o[key];
   const here = child(at, key);
   if (typeof v !== "string") fail(here, `must be a string, got ${kindOf(v)}`);
   if (opts.nonEmpty !== false && v.trim().length === 0) fail(here, "must not be empty");
-  if (opts.max !== undefined && v.length > opts.max) fail(here, `is too long (${v.length} characters; at most ${opts.max})`);
-  if (opts.oneOf && !opts.oneOf.includes(v)) fail(here, `must be one of: ${opts.oneOf.join(", ")} (got "${v.slice(0, 60)}")`);
+  if (opts.max !== undefined && v.length > opts.max)
+    fail(here, `is too long (${v.length} characters; at most ${opts.max})`);
+  if (opts.oneOf && !opts.oneOf.includes(v))
+    fail(here, `must be one of: ${opts.oneOf.join(", ")} (got "${v.slice(0, 60)}")`);
   if (opts.pattern && !opts.pattern.test(v)) fail(here, `"${v.slice(0, 60)}" does not match ${opts.pattern}`);
   return v;
 }
 
-export function requiredString(o: Record<string, unknown>, key: string, at: At, opts: { max?: number; pattern?: RegExp; oneOf?: readonly string[]; nonEmpty?: boolean } = {}): string {
+export function requiredString(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: { max?: number; pattern?: RegExp; oneOf?: readonly string[]; nonEmpty?: boolean } = {},
+): string {
   return string(o, key, at, opts) as string;
 }
 
-export function number(o: Record<string, unknown>, key: string, at: At, opts: Presence & { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
+export function number(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: Presence & { min?: number; max?: number; integer?: boolean } = {},
+): number | undefined {
   if (!present(o, key, at, opts)) return undefined;
   const v = o[key];
   const here = child(at, key);
@@ -94,31 +121,57 @@ export function number(o: Record<string, unknown>, key: string, at: At, opts: Pr
   return v;
 }
 
-export function requiredNumber(o: Record<string, unknown>, key: string, at: At, opts: { min?: number; max?: number; integer?: boolean } = {}): number {
+export function requiredNumber(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: { min?: number; max?: number; integer?: boolean } = {},
+): number {
   return number(o, key, at, opts) as number;
 }
 
-export function boolean(o: Record<string, unknown>, key: string, at: At, opts: Presence = {}): boolean | undefined {
+export function boolean(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: Presence = {},
+): boolean | undefined {
   if (!present(o, key, at, opts)) return undefined;
   const v = o[key];
   if (typeof v !== "boolean") fail(child(at, key), `must be true or false, got ${kindOf(v)}`);
   return v;
 }
 
-export function array(o: Record<string, unknown>, key: string, at: At, opts: Presence & { min?: number } = {}): unknown[] | undefined {
+export function array(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: Presence & { min?: number } = {},
+): unknown[] | undefined {
   if (!present(o, key, at, opts)) return undefined;
   const v = o[key];
   const here = child(at, key);
   if (!Array.isArray(v)) fail(here, `must be an array, got ${kindOf(v)}`);
-  if (opts.min !== undefined && v.length < opts.min) fail(here, `must have at least ${opts.min} item(s), got ${v.length}`);
+  if (opts.min !== undefined && v.length < opts.min)
+    fail(here, `must have at least ${opts.min} item(s), got ${v.length}`);
   return v;
 }
 
-export function requiredArray(o: Record<string, unknown>, key: string, at: At, opts: { min?: number } = {}): unknown[] {
+export function requiredArray(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: { min?: number } = {},
+): unknown[] {
   return array(o, key, at, opts) as unknown[];
 }
 
-export function stringList(o: Record<string, unknown>, key: string, at: At, opts: { min?: number; optional?: boolean } = {}): string[] | undefined {
+export function stringList(
+  o: Record<string, unknown>,
+  key: string,
+  at: At,
+  opts: { min?: number; optional?: boolean } = {},
+): string[] | undefined {
   const list = array(o, key, at, opts);
   if (!list) return undefined;
   return list.map((v, i) => {

@@ -12,7 +12,10 @@ describe("evals/baselines/team-building", () => {
     expect(recording.manifest.samples).toBeGreaterThanOrEqual(8);
     const recorded = new Map(recording.scenarios.map((s) => [s.scenario.id, s.hash]));
     for (const { scenario, hash } of await loadScenarios()) {
-      expect({ scenario: scenario.id, hash: recorded.get(scenario.id) ?? "not recorded" }, "re-record: cadre eval record --profile legacy --samples 8 --out evals/baselines/team-building").toEqual({ scenario: scenario.id, hash });
+      expect(
+        { scenario: scenario.id, hash: recorded.get(scenario.id) ?? "not recorded" },
+        "re-record: cadre eval record --profile legacy --samples 8 --out evals/baselines/team-building",
+      ).toEqual({ scenario: scenario.id, hash });
     }
   });
 });

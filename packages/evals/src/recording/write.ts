@@ -9,11 +9,19 @@ import { RECORDING_SCHEMA_VERSION, type RecordingManifest } from "./types.js";
 
 /** Valid JSON with one trace per line: compact, and a re-recording diffs sample by sample. */
 export function tracesFileText(file: ScenarioTraces): string {
-  const head = JSON.stringify({ schemaVersion: file.schemaVersion, kind: file.kind, scenario: file.scenario });
+  const head = JSON.stringify({
+    schemaVersion: file.schemaVersion,
+    kind: file.kind,
+    scenario: file.scenario,
+  });
   return `${head.slice(0, -1)},"traces":[\n${file.traces.map((t) => JSON.stringify(t)).join(",\n")}\n]}\n`;
 }
 
-export async function writeRecording(dir: string, result: SuiteResult, now = new Date()): Promise<RecordingManifest> {
+export async function writeRecording(
+  dir: string,
+  result: SuiteResult,
+  now = new Date(),
+): Promise<RecordingManifest> {
   const root = resolve(dir);
   await mkdir(join(root, "traces"), { recursive: true });
   const manifest: RecordingManifest = {
@@ -26,7 +34,11 @@ export async function writeRecording(dir: string, result: SuiteResult, now = new
     break: result.break,
     createdAt: now.toISOString(),
     toolSchemas: toolSchemaHashes(),
-    scenarios: result.scenarios.map((l) => ({ id: l.scenario.id, hash: l.hash, file: `traces/${l.scenario.id}.json` })),
+    scenarios: result.scenarios.map((l) => ({
+      id: l.scenario.id,
+      hash: l.hash,
+      file: `traces/${l.scenario.id}.json`,
+    })),
   };
   for (const loaded of result.scenarios) {
     const file: ScenarioTraces = {

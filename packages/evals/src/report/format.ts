@@ -11,7 +11,11 @@ export function pad(text: string, width: number): string {
 /** A plain-text table: header, a rule, rows; columns as wide as their widest cell. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i] as number)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(c, widths[i] as number))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -21,7 +25,10 @@ const counts = (sources: Record<string, number>) =>
     .join(", ") || "none";
 
 /** Where the samples' answers came from; replayed usage and latency are the recording's, not live. */
-export function sourcesLine(sources: { baseline: Record<string, number>; candidate: Record<string, number> }): string {
+export function sourcesLine(sources: {
+  baseline: Record<string, number>;
+  candidate: Record<string, number>;
+}): string {
   const replayed = (sources.baseline["replayed"] ?? 0) + (sources.candidate["replayed"] ?? 0);
   return `samples: baseline ${counts(sources.baseline)}; candidate ${counts(sources.candidate)}${replayed > 0 ? " — replayed samples answer from cassettes: their usage, cache and latency are the recording's, not live evidence" : ""}`;
 }

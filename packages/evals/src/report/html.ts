@@ -6,7 +6,12 @@ import { fixed, mark, pct, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d2329;max-width:1400px}
@@ -47,9 +52,15 @@ export function renderHtml(report: EvalReport): string {
   const failed = GATE_IDS.filter((g) => !report.gates[g].pass);
   const gates = `<table><tr><th>gate</th><th></th><th>result</th><th>evidence</th></tr>${GATE_IDS.map((g) => `<tr class="${cls(report.gates[g].pass)}"><td>${g}</td><td>${escapeHtml(GATE_TITLES[g])}</td><td>${mark(report.gates[g].pass)}</td><td class="ev">${escapeHtml(report.gates[g].evidence)}</td></tr>`).join("")}</table>`;
   const matrix = `<table><tr><th>scenario</th>${GATE_IDS.map((g) => `<th>${g}</th>`).join("")}</tr>${report.matrix
-    .map((m) => `<tr><td>${escapeHtml(m.scenario)}</td>${GATE_IDS.map((g) => `<td class="${cls(m.cells[g].pass)}" title="${escapeHtml(m.cells[g].evidence)}"><b>${mark(m.cells[g].pass)}</b><div class="ev">${escapeHtml(m.cells[g].evidence)}</div></td>`).join("")}</tr>`)
+    .map(
+      (m) =>
+        `<tr><td>${escapeHtml(m.scenario)}</td>${GATE_IDS.map((g) => `<td class="${cls(m.cells[g].pass)}" title="${escapeHtml(m.cells[g].evidence)}"><b>${mark(m.cells[g].pass)}</b><div class="ev">${escapeHtml(m.cells[g].evidence)}</div></td>`).join("")}</tr>`,
+    )
     .join("")}</table>`;
-  const failures = report.scenarios.filter((s) => !s.passed).map((s) => `<li><b>${escapeHtml(s.id)}</b>: ${escapeHtml(s.reasons.join("; "))}</li>`).join("");
+  const failures = report.scenarios
+    .filter((s) => !s.passed)
+    .map((s) => `<li><b>${escapeHtml(s.id)}</b>: ${escapeHtml(s.reasons.join("; "))}</li>`)
+    .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cadre behaviour evaluation</title><style>${CSS}</style></head><body>
 <h1>Behaviour evaluation <span class="badge ${report.passed ? "pass" : "fail"}">${report.passed ? "all gates pass" : `${failed.join(", ")} failed`}</span></h1>
@@ -62,7 +73,16 @@ ${escapeHtml(sourcesLine(report.sources))}.</p>
 <h2>Scenarios</h2>${htmlTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow), (i) => cls(report.scenarios[i]?.passed ?? null))}
 ${failures ? `<ul>${failures}</ul>` : ""}
 <h2>pass^k per scenario</h2>${passKChart(report)}
-<h2>Trajectory match</h2>${htmlTable(["scenario", "strict", "unordered", "subset", "superset"], report.scenarios.map((s) => [s.id, pct(s.trajectoryMatch.strict), pct(s.trajectoryMatch.unordered), pct(s.trajectoryMatch.subset), pct(s.trajectoryMatch.superset)]))}
+<h2>Trajectory match</h2>${htmlTable(
+    ["scenario", "strict", "unordered", "subset", "superset"],
+    report.scenarios.map((s) => [
+      s.id,
+      pct(s.trajectoryMatch.strict),
+      pct(s.trajectoryMatch.unordered),
+      pct(s.trajectoryMatch.subset),
+      pct(s.trajectoryMatch.superset),
+    ]),
+  )}
 </body></html>
 `;
 }

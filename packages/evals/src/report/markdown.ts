@@ -7,7 +7,11 @@ import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function mdTable(header: string[], rows: string[][]): string {
-  return [`| ${header.map(cell).join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)].join("\n");
+  return [
+    `| ${header.map(cell).join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ].join("\n");
 }
 
 export function renderMarkdown(report: EvalReport): string {
@@ -25,7 +29,10 @@ export function renderMarkdown(report: EvalReport): string {
     "",
     "## Gates",
     "",
-    mdTable(["gate", "", "result", "evidence"], GATE_IDS.map((g) => [g, GATE_TITLES[g], mark(report.gates[g].pass), report.gates[g].evidence])),
+    mdTable(
+      ["gate", "", "result", "evidence"],
+      GATE_IDS.map((g) => [g, GATE_TITLES[g], mark(report.gates[g].pass), report.gates[g].evidence]),
+    ),
     "",
     "## Scenarios",
     "",
@@ -33,12 +40,29 @@ export function renderMarkdown(report: EvalReport): string {
     "",
     "Trajectory match (share of candidate samples matching some baseline sample):",
     "",
-    mdTable(["scenario", "strict", "unordered", "subset", "superset"], report.scenarios.map((x) => [x.id, pct(x.trajectoryMatch.strict), pct(x.trajectoryMatch.unordered), pct(x.trajectoryMatch.subset), pct(x.trajectoryMatch.superset)])),
+    mdTable(
+      ["scenario", "strict", "unordered", "subset", "superset"],
+      report.scenarios.map((x) => [
+        x.id,
+        pct(x.trajectoryMatch.strict),
+        pct(x.trajectoryMatch.unordered),
+        pct(x.trajectoryMatch.subset),
+        pct(x.trajectoryMatch.superset),
+      ]),
+    ),
     "",
     "## Gate matrix",
     "",
-    mdTable(["scenario", ...GATE_IDS], report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => `${mark(m.cells[g].pass)}: ${m.cells[g].evidence}`)])),
+    mdTable(
+      ["scenario", ...GATE_IDS],
+      report.matrix.map((m) => [
+        m.scenario,
+        ...GATE_IDS.map((g) => `${mark(m.cells[g].pass)}: ${m.cells[g].evidence}`),
+      ]),
+    ),
     "",
-    ...report.scenarios.filter((x) => !x.passed).flatMap((x) => [`### ${x.id} failed`, "", ...x.reasons.map((r) => `- ${r}`), ""]),
+    ...report.scenarios
+      .filter((x) => !x.passed)
+      .flatMap((x) => [`### ${x.id} failed`, "", ...x.reasons.map((r) => `- ${r}`), ""]),
   ].join("\n");
 }

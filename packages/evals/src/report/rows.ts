@@ -2,7 +2,19 @@
 import type { ScenarioComparison } from "../compare/scenario.js";
 import { fixed, mark, pct, signedPoints } from "./format.js";
 
-export const SCENARIO_HEADER = ["scenario", "mode", "hires base→cand (band)", "roles J/prec", "params", "tool cov", "cue", "cache Δ", "pass^k", "flaky", "result"];
+export const SCENARIO_HEADER = [
+  "scenario",
+  "mode",
+  "hires base→cand (band)",
+  "roles J/prec",
+  "params",
+  "tool cov",
+  "cue",
+  "cache Δ",
+  "pass^k",
+  "flaky",
+  "result",
+];
 
 export function scenarioRow(c: ScenarioComparison): string[] {
   return [

@@ -13,7 +13,11 @@ export function summaryOf(report: EvalReport, files?: ReportFiles) {
       k: s.k,
       flakiness: s.flakiness,
       samples: { passed: s.c, total: s.n },
-      hires: { baselineMedian: s.baseline.medianHires, candidateMedian: s.candidate.medianHires, band: s.hireBand },
+      hires: {
+        baselineMedian: s.baseline.medianHires,
+        candidateMedian: s.candidate.medianHires,
+        band: s.hireBand,
+      },
       functionJaccard: s.functionJaccard,
       functionPrecision: s.functionPrecision,
       params: { valid: s.params.valid, total: s.params.total },

@@ -14,19 +14,28 @@ export function renderTerminal(report: EvalReport): string {
     table(SCENARIO_HEADER, report.scenarios.map(scenarioRow)),
   ];
   const failing = report.scenarios.filter((s) => !s.passed);
-  if (failing.length > 0) lines.push("", "Why scenarios failed:", ...failing.map((s) => `  ${s.id}: ${s.reasons.join("; ")}`));
+  if (failing.length > 0)
+    lines.push("", "Why scenarios failed:", ...failing.map((s) => `  ${s.id}: ${s.reasons.join("; ")}`));
   lines.push(
     "",
     `tool coverage ${pct(report.toolCoverage)} · cue ${report.baselineCueTokens} → ${report.cueTokens} tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
     sourcesLine(report.sources),
     "",
     "Gates",
-    table(["gate", "result", "evidence"], GATE_IDS.map((g) => [g, mark(report.gates[g].pass), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`])),
+    table(
+      ["gate", "result", "evidence"],
+      GATE_IDS.map((g) => [g, mark(report.gates[g].pass), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`]),
+    ),
     "",
     "Gate matrix (per scenario; – = does not apply)",
-    table(["scenario", ...GATE_IDS], report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => mark(m.cells[g].pass))])),
+    table(
+      ["scenario", ...GATE_IDS],
+      report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => mark(m.cells[g].pass))]),
+    ),
     "",
-    report.passed ? "RESULT: all gates pass" : `RESULT: ${GATE_IDS.filter((g) => !report.gates[g].pass).join(", ")} failed`,
+    report.passed
+      ? "RESULT: all gates pass"
+      : `RESULT: ${GATE_IDS.filter((g) => !report.gates[g].pass).join(", ")} failed`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -14,7 +14,11 @@ export interface ReportFiles {
 export async function writeReport(dir: string, report: EvalReport): Promise<ReportFiles> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
-  const files = { json: join(root, "report.json"), md: join(root, "report.md"), html: join(root, "report.html") };
+  const files = {
+    json: join(root, "report.json"),
+    md: join(root, "report.md"),
+    html: join(root, "report.html"),
+  };
   await writeFile(files.json, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(files.md, renderMarkdown(report));
   await writeFile(files.html, renderHtml(report));

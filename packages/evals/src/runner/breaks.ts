@@ -45,7 +45,8 @@ export const BREAKS: Readonly<Record<string, Break>> = {
   },
   "single-hire": {
     name: "single-hire",
-    description: "after its first hire the CEO is no longer offered hire_agent (a prompt that hires one role only)",
+    description:
+      "after its first hire the CEO is no longer offered hire_agent (a prompt that hires one role only)",
     expectedFailure: "G4",
     wrapStream: editRequest((context) => {
       const hired = toolHistory(context.messages).some((h) => h.name === "hire_agent" && h.ok);
@@ -54,7 +55,8 @@ export const BREAKS: Readonly<Record<string, Break>> = {
   },
   "no-hiring-instruction": {
     name: "no-hiring-instruction",
-    description: "the team-building mode document drops its hiring instruction (the CEO keeps the tool but is never told to build a team)",
+    description:
+      "the team-building mode document drops its hiring instruction (the CEO keeps the tool but is never told to build a team)",
     expectedFailure: "G4",
     modeDocument: dropHiringInstruction,
   },

@@ -34,7 +34,12 @@ describe("bounded parallelism", () => {
 describe("sample seeds", () => {
   it("are derived from the run seed, the scenario and the sample: stable, and different per sample", () => {
     expect(sampleSeed(7, "a", 0)).toBe(sampleSeed(7, "a", 0));
-    const seeds = new Set([sampleSeed(7, "a", 0), sampleSeed(7, "a", 1), sampleSeed(7, "b", 0), sampleSeed(8, "a", 0)]);
+    const seeds = new Set([
+      sampleSeed(7, "a", 0),
+      sampleSeed(7, "a", 1),
+      sampleSeed(7, "b", 0),
+      sampleSeed(8, "a", 0),
+    ]);
     expect(seeds.size).toBe(4);
     expect(Number.isInteger(sampleSeed(1, "x", 3)) && sampleSeed(1, "x", 3) < 2 ** 32).toBe(true);
   });

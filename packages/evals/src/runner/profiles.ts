@@ -25,9 +25,13 @@ export const semanticProfile: ProfileDriver = {
   open: async () => ({ wake: { profile: "semantic" }, close: async () => {} }),
 };
 
-export const PROFILES: Readonly<Record<PromptProfile, ProfileDriver>> = { semantic: semanticProfile, legacy: legacyProfile };
+export const PROFILES: Readonly<Record<PromptProfile, ProfileDriver>> = {
+  semantic: semanticProfile,
+  legacy: legacyProfile,
+};
 
 export function profileDriver(name: string): ProfileDriver {
-  if (!Object.prototype.hasOwnProperty.call(PROFILES, name)) throw new UserInputError(`unknown profile "${name}"; profiles: ${Object.keys(PROFILES).join(", ")}`);
+  if (!Object.prototype.hasOwnProperty.call(PROFILES, name))
+    throw new UserInputError(`unknown profile "${name}"; profiles: ${Object.keys(PROFILES).join(", ")}`);
   return PROFILES[name as PromptProfile];
 }

@@ -29,11 +29,20 @@ export interface SampleConfig {
   vendor?: StreamFn;
 }
 
-export async function runSample(loaded: LoadedScenario, sample: number, seed: number, config: SampleConfig): Promise<Trace> {
+export async function runSample(
+  loaded: LoadedScenario,
+  sample: number,
+  seed: number,
+  config: SampleConfig,
+): Promise<Trace> {
   const id = loaded.scenario.id;
   const store = await openStore({ memory: true });
   try {
-    const seeded = await seedScenario(store, loaded.scenario, { profile: config.profile.name, env: config.env, ...(config.ceoKind ? { ceoKind: config.ceoKind } : {}) });
+    const seeded = await seedScenario(store, loaded.scenario, {
+      profile: config.profile.name,
+      env: config.env,
+      ...(config.ceoKind ? { ceoKind: config.ceoKind } : {}),
+    });
     await checkSeededState(store, loaded, seeded.companyId, config.env);
     const before = await loadCompanyState(store, seeded.companyId);
     const offline = !config.ceoKind;
@@ -41,7 +50,13 @@ export async function runSample(loaded: LoadedScenario, sample: number, seed: nu
     let cassette: Cassette | undefined;
     const wrapStreamFn = (connectorCall: StreamFn): StreamFn => {
       const inner = config.vendor ?? connectorCall;
-      if (config.cassettes) cassette = openCassette({ dir: join(config.cassettes.dir, id), mode: config.cassettes.mode, salt: `${id}#${sample}`, inner });
+      if (config.cassettes)
+        cassette = openCassette({
+          dir: join(config.cassettes.dir, id),
+          mode: config.cassettes.mode,
+          salt: `${id}#${sample}`,
+          inner,
+        });
       const seen = capture.wrap(cassette ? cassette.streamFn : inner);
       return config.break?.wrapStream ? config.break.wrapStream(seen) : seen;
     };
@@ -75,9 +90,22 @@ export async function runSample(loaded: LoadedScenario, sample: number, seed: nu
     return await collectTrace(
       store,
       seeded,
-      { ...(result ? { result } : {}), ...(error !== undefined ? { error } : {}), trigger: trigger ?? "inferred", modeBefore: before.mode },
+      {
+        ...(result ? { result } : {}),
+        ...(error !== undefined ? { error } : {}),
+        trigger: trigger ?? "inferred",
+        modeBefore: before.mode,
+      },
       capture.first(),
-      { scenarioId: id, sample, seed, profile: config.profile.name, source, break: config.break?.name ?? null, latencyMs },
+      {
+        scenarioId: id,
+        sample,
+        seed,
+        profile: config.profile.name,
+        source,
+        break: config.break?.name ?? null,
+        latencyMs,
+      },
     );
   } finally {
     await store.close();

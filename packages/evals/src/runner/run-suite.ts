@@ -26,10 +26,17 @@ export interface SuiteResult {
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const jobs = options.scenarios.flatMap((loaded) => Array.from({ length: options.samples }, (_, sample) => ({ loaded, sample })));
+  const jobs = options.scenarios.flatMap((loaded) =>
+    Array.from({ length: options.samples }, (_, sample) => ({ loaded, sample })),
+  );
   let done = 0;
   const traces = await mapBounded(jobs, options.concurrency, async ({ loaded, sample }) => {
-    const trace = await runSample(loaded, sample, sampleSeed(options.seed, loaded.scenario.id, sample), options);
+    const trace = await runSample(
+      loaded,
+      sample,
+      sampleSeed(options.seed, loaded.scenario.id, sample),
+      options,
+    );
     options.onProgress?.({ done: ++done, total: jobs.length, trace });
     return trace;
   });

@@ -6,18 +6,31 @@ import { EvalDataError } from "../data/fields.js";
 import { seedScenario } from "./seed.js";
 import type { LoadedScenario } from "./types.js";
 
-export async function checkSeededState(store: Store, loaded: LoadedScenario, companyId: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function checkSeededState(
+  store: Store,
+  loaded: LoadedScenario,
+  companyId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { scenario, file } = loaded;
   const state = await loadCompanyState(store, companyId);
   for (const [i, declared] of scenario.connectors.entries()) {
     const row = state.connectors.find((c) => c.id === declared.id);
     const computed = row ? readiness(row, env) : { ready: false, missing: "missing" };
     if (computed.ready !== declared.ready) {
-      throw new EvalDataError(file, `connectors[${i}].ready`, `declared ${declared.ready} but computed ${computed.ready}${computed.missing ? ` (${computed.missing})` : ""}`);
+      throw new EvalDataError(
+        file,
+        `connectors[${i}].ready`,
+        `declared ${declared.ready} but computed ${computed.ready}${computed.missing ? ` (${computed.missing})` : ""}`,
+      );
     }
   }
   if (state.mode !== scenario.expectMode) {
-    throw new EvalDataError(file, "expectMode", `declared "${scenario.expectMode}" but the seeded state resolves to "${state.mode}" (${state.modeReason})`);
+    throw new EvalDataError(
+      file,
+      "expectMode",
+      `declared "${scenario.expectMode}" but the seeded state resolves to "${state.mode}" (${state.modeReason})`,
+    );
   }
 }
 

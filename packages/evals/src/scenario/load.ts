@@ -10,7 +10,6 @@ import { checkScenario } from "./check.js";
 import { parseScenario } from "./parse.js";
 import type { LoadedScenario } from "./types.js";
 
-
 export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
   const scenario = parseScenario(parseJson(await readFile(file, "utf8"), file), file);
   return { scenario, file, hash: hashOf(scenario) };
@@ -18,7 +17,10 @@ export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
 
 async function jsonFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f));
+    return (await readdir(dir))
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => join(dir, f));
   } catch (error) {
     throw new UserInputError(`cannot read the scenarios directory ${dir}: ${(error as Error).message}`);
   }
@@ -28,7 +30,10 @@ async function jsonFiles(dir: string): Promise<string[]> {
  * Every scenario in the directories, parsed, seeded once into a scratch store and checked.
  * `only` keeps the named ids (an unknown id is an error).
  */
-export async function loadScenarios(dirs: string[] = [BUILTIN_SCENARIOS_DIR], only?: string[]): Promise<LoadedScenario[]> {
+export async function loadScenarios(
+  dirs: string[] = [BUILTIN_SCENARIOS_DIR],
+  only?: string[],
+): Promise<LoadedScenario[]> {
   const loaded: LoadedScenario[] = [];
   for (const dir of dirs) {
     const files = await jsonFiles(resolve(dir));
@@ -36,13 +41,17 @@ export async function loadScenarios(dirs: string[] = [BUILTIN_SCENARIOS_DIR], on
     for (const file of files) {
       const next = await loadScenarioFile(file);
       const clash = loaded.find((l) => l.scenario.id === next.scenario.id);
-      if (clash) throw new EvalDataError(file, "id", `"${next.scenario.id}" is already the id of ${clash.file}`);
+      if (clash)
+        throw new EvalDataError(file, "id", `"${next.scenario.id}" is already the id of ${clash.file}`);
       await checkScenario(next);
       loaded.push(next);
     }
   }
   if (!only) return loaded;
   const unknown = only.filter((id) => !loaded.some((l) => l.scenario.id === id));
-  if (unknown.length > 0) throw new UserInputError(`unknown scenario id(s): ${unknown.join(", ")}; known: ${loaded.map((l) => l.scenario.id).join(", ")}`);
+  if (unknown.length > 0)
+    throw new UserInputError(
+      `unknown scenario id(s): ${unknown.join(", ")}; known: ${loaded.map((l) => l.scenario.id).join(", ")}`,
+    );
   return loaded.filter((l) => only.includes(l.scenario.id));
 }

@@ -34,29 +34,123 @@ describe("scenario files", () => {
     const loaded = await loadScenarios();
     expect(loaded.length).toBeGreaterThanOrEqual(12);
     const modes = new Set(loaded.map((l) => l.scenario.expectMode));
-    expect([...modes].sort()).toEqual(["awaiting-approval", "operating", "revising", "strategy-drafting", "team-building"]);
+    expect([...modes].sort()).toEqual([
+      "awaiting-approval",
+      "operating",
+      "revising",
+      "strategy-drafting",
+      "team-building",
+    ]);
     for (const l of loaded) expect(l.file.startsWith(BUILTIN_SCENARIOS_DIR)).toBe(true);
   });
 
   it("round-trip: a scenario written back to its file form parses to the same scenario", async () => {
-    for (const { scenario, file } of await loadScenarios()) expect(parseScenario(JSON.parse(JSON.stringify(toScenarioDocument(scenario))), file)).toEqual(scenario);
+    for (const { scenario, file } of await loadScenarios())
+      expect(parseScenario(JSON.parse(JSON.stringify(toScenarioDocument(scenario))), file)).toEqual(scenario);
   });
 
   // Each malformed file is refused with its path and the exact field.
   const cases: Array<[string, (d: any) => unknown, RegExp]> = [
     ["not JSON", () => "{ nope", /bad\.json: not valid JSON/],
     ["missing id", (d) => ({ ...d, id: undefined }), /bad\.json: id: is required/],
-    ["unknown field (a typo)", (d) => ({ ...d, expectedMode: "team-building" }), /bad\.json: expectedMode: unknown field; allowed fields: .*expectMode/],
-    ["wrong schema version", (d) => ({ ...d, schemaVersion: 2 }), /bad\.json: schemaVersion: is 2; this build reads version 1/],
-    ["unknown connector kind", (d) => ({ ...d, connectors: [{ id: "x", kind: "gemini", ready: true }] }), /bad\.json: connectors\[0\]\.kind: must be one of: offline, anthropic, openai, openai-compatible \(got "gemini"\)/],
-    ["model alias", (d) => ({ ...d, connectors: [...d.connectors, { id: "anthropic", kind: "anthropic", ready: false, enabledModels: ["sonnet"] }] }), /bad\.json: connectors\[1\]\.enabledModels: model "sonnet" is an alias/],
-    ["member on an unknown connector", (d) => ({ ...d, team: [{ name: "CTO", role: "CTO", description: "Tech.", connectorId: "nope", model: "offline-scripted-1" }] }), /bad\.json: team\[0\]\.connectorId: "nope" is not one of the scenario's connectors: offline/],
-    ["bad department", (d) => ({ ...d, team: [{ name: "CTO", role: "CTO", description: "Tech.", department: "r&d", connectorId: "offline", model: "offline-scripted-1" }] }), /bad\.json: team\[0\]\.department: must be one of: engineering, /],
-    ["note on a pending approval", (d) => ({ ...d, approvals: [{ type: "approve_ceo_strategy", title: "S", payload: "P", status: "pending", note: "why" }] }), /bad\.json: approvals\[0\]\.note: a pending approval has no decision note/],
-    ["wrong type", (d) => ({ ...d, company: { ...d.company, settings: { maxTeamSize: "five" } } }), /bad\.json: company\.settings\.maxTeamSize: must be a number, got a string/],
-    ["declared mode differs from the seeded state", (d) => ({ ...d, expectMode: "operating" }), /bad\.json: expectMode: declared "operating" but the seeded state resolves to "team-building"/],
-    ["ready openai-compatible without a baseUrl", (d) => ({ ...d, connectors: [...d.connectors, { id: "local", kind: "openai-compatible", ready: true, enabledModels: ["qwen2.5-7b-instruct"] }] }), /bad\.json: connectors\[1\]\.baseUrl: is required for a ready openai-compatible connector/],
-    ["offline declared not ready while it has models", (d) => ({ ...d, connectors: [{ id: "offline", kind: "offline", ready: false, enabledModels: ["offline-scripted-1"] }] }), /bad\.json: connectors\[0\]\.ready: an offline connector is ready whenever it has enabled models/],
+    [
+      "unknown field (a typo)",
+      (d) => ({ ...d, expectedMode: "team-building" }),
+      /bad\.json: expectedMode: unknown field; allowed fields: .*expectMode/,
+    ],
+    [
+      "wrong schema version",
+      (d) => ({ ...d, schemaVersion: 2 }),
+      /bad\.json: schemaVersion: is 2; this build reads version 1/,
+    ],
+    [
+      "unknown connector kind",
+      (d) => ({ ...d, connectors: [{ id: "x", kind: "gemini", ready: true }] }),
+      /bad\.json: connectors\[0\]\.kind: must be one of: offline, anthropic, openai, openai-compatible \(got "gemini"\)/,
+    ],
+    [
+      "model alias",
+      (d) => ({
+        ...d,
+        connectors: [
+          ...d.connectors,
+          { id: "anthropic", kind: "anthropic", ready: false, enabledModels: ["sonnet"] },
+        ],
+      }),
+      /bad\.json: connectors\[1\]\.enabledModels: model "sonnet" is an alias/,
+    ],
+    [
+      "member on an unknown connector",
+      (d) => ({
+        ...d,
+        team: [
+          {
+            name: "CTO",
+            role: "CTO",
+            description: "Tech.",
+            connectorId: "nope",
+            model: "offline-scripted-1",
+          },
+        ],
+      }),
+      /bad\.json: team\[0\]\.connectorId: "nope" is not one of the scenario's connectors: offline/,
+    ],
+    [
+      "bad department",
+      (d) => ({
+        ...d,
+        team: [
+          {
+            name: "CTO",
+            role: "CTO",
+            description: "Tech.",
+            department: "r&d",
+            connectorId: "offline",
+            model: "offline-scripted-1",
+          },
+        ],
+      }),
+      /bad\.json: team\[0\]\.department: must be one of: engineering, /,
+    ],
+    [
+      "note on a pending approval",
+      (d) => ({
+        ...d,
+        approvals: [
+          { type: "approve_ceo_strategy", title: "S", payload: "P", status: "pending", note: "why" },
+        ],
+      }),
+      /bad\.json: approvals\[0\]\.note: a pending approval has no decision note/,
+    ],
+    [
+      "wrong type",
+      (d) => ({ ...d, company: { ...d.company, settings: { maxTeamSize: "five" } } }),
+      /bad\.json: company\.settings\.maxTeamSize: must be a number, got a string/,
+    ],
+    [
+      "declared mode differs from the seeded state",
+      (d) => ({ ...d, expectMode: "operating" }),
+      /bad\.json: expectMode: declared "operating" but the seeded state resolves to "team-building"/,
+    ],
+    [
+      "ready openai-compatible without a baseUrl",
+      (d) => ({
+        ...d,
+        connectors: [
+          ...d.connectors,
+          { id: "local", kind: "openai-compatible", ready: true, enabledModels: ["qwen2.5-7b-instruct"] },
+        ],
+      }),
+      /bad\.json: connectors\[1\]\.baseUrl: is required for a ready openai-compatible connector/,
+    ],
+    [
+      "offline declared not ready while it has models",
+      (d) => ({
+        ...d,
+        connectors: [{ id: "offline", kind: "offline", ready: false, enabledModels: ["offline-scripted-1"] }],
+      }),
+      /bad\.json: connectors\[0\]\.ready: an offline connector is ready whenever it has enabled models/,
+    ],
   ];
   it.each(cases)("%s → the file and field are named", async (_label, mutate, message) => {
     await expect(loadOne(mutate(valid()))).rejects.toThrow(message);
@@ -66,7 +160,16 @@ describe("scenario files", () => {
     const doc = {
       ...valid(),
       expectMode: "awaiting-approval",
-      team: [{ name: "CTO", role: "Chief Technology Officer", description: "Tech.", department: "engineering", connectorId: "offline", model: "offline-scripted-1" }],
+      team: [
+        {
+          name: "CTO",
+          role: "Chief Technology Officer",
+          description: "Tech.",
+          department: "engineering",
+          connectorId: "offline",
+          model: "offline-scripted-1",
+        },
+      ],
       approvals: [
         { type: "approve_ceo_strategy", title: "First", payload: "P1", status: "rejected", note: "No." },
         { type: "approve_ceo_strategy", title: "Second", payload: "P2", status: "pending" },
@@ -79,13 +182,17 @@ describe("scenario files", () => {
 
   it("two files with the same id: the second is named with the first", async () => {
     await writeFile(join(dir, "a.json"), JSON.stringify(valid()));
-    await expect(loadOne(valid(), "b.json")).rejects.toThrow(/b\.json: id: "tiny" is already the id of .*a\.json/);
+    await expect(loadOne(valid(), "b.json")).rejects.toThrow(
+      /b\.json: id: "tiny" is already the id of .*a\.json/,
+    );
   });
 
   it("a user's own directory loads; --only keeps the named ids and refuses unknown ones", async () => {
     await writeFile(join(dir, "a.json"), JSON.stringify(valid()));
     await writeFile(join(dir, "b.json"), JSON.stringify({ ...valid(), id: "other" }));
     expect((await loadScenarios([dir], ["other"])).map((l) => l.scenario.id)).toEqual(["other"]);
-    await expect(loadScenarios([dir], ["missing"])).rejects.toThrow(/unknown scenario id\(s\): missing; known: other, tiny|unknown scenario id\(s\): missing; known: tiny, other/);
+    await expect(loadScenarios([dir], ["missing"])).rejects.toThrow(
+      /unknown scenario id\(s\): missing; known: other, tiny|unknown scenario id\(s\): missing; known: tiny, other/,
+    );
   });
 });

@@ -2,7 +2,17 @@
 // company, its connectors and CEO in one transaction (as createCompany does), the team, and the
 // approvals — decided ones through the real decision path, so activity and mode history are real.
 import { randomUUID } from "node:crypto";
-import { ceoAgent, connectorLabel, DEFAULT_SETTINGS, decideApproval, defaultEnabledModels, loadCompanyState, newId, readiness, type Decision } from "@cadre/company";
+import {
+  ceoAgent,
+  connectorLabel,
+  DEFAULT_SETTINGS,
+  decideApproval,
+  defaultEnabledModels,
+  loadCompanyState,
+  newId,
+  readiness,
+  type Decision,
+} from "@cadre/company";
 import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
 import type { NewConnector, PromptProfile, Store } from "@cadre/store";
 import type { Scenario, ScenarioConnector } from "./types.js";
@@ -35,12 +45,19 @@ function orderedId(prefix: string, index: number): string {
   return `${prefix}_${index.toString(16).padStart(4, "0")}${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 }
 
-const DECISIONS: Record<"approved" | "rejected" | "revision_requested", Decision> = { approved: "approve", rejected: "reject", revision_requested: "revise" };
+const DECISIONS: Record<"approved" | "rejected" | "revision_requested", Decision> = {
+  approved: "approve",
+  rejected: "reject",
+  revision_requested: "revise",
+};
 
 function connectorConfig(c: ScenarioConnector, env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (c.kind === "openai-compatible") return c.baseUrl ? { baseUrl: c.baseUrl } : {};
   if ((c.kind === "anthropic" || c.kind === "openai") && !c.ready) {
-    if (env[UNSET_KEY_ENV]) throw new UserInputError(`${UNSET_KEY_ENV} is set in the environment; unset it: scenarios use it as a key that is never there`);
+    if (env[UNSET_KEY_ENV])
+      throw new UserInputError(
+        `${UNSET_KEY_ENV} is set in the environment; unset it: scenarios use it as a key that is never there`,
+      );
     return { apiKeyEnv: UNSET_KEY_ENV };
   }
   return {};
@@ -51,11 +68,16 @@ function registerEndpointModels(scenario: Scenario): void {
   const known = new Set(listModels().map((m) => m.id));
   for (const c of scenario.connectors) {
     if (c.kind !== "openai-compatible") continue;
-    for (const id of c.enabledModels) if (!known.has(id)) registerCompatibleModel({ id, contextWindow: 32_768, maxOutput: 8_192 });
+    for (const id of c.enabledModels)
+      if (!known.has(id)) registerCompatibleModel({ id, contextWindow: 32_768, maxOutput: 8_192 });
   }
 }
 
-export async function seedScenario(store: Store, scenario: Scenario, options: SeedOptions): Promise<SeededCompany> {
+export async function seedScenario(
+  store: Store,
+  scenario: Scenario,
+  options: SeedOptions,
+): Promise<SeededCompany> {
   const env = options.env ?? process.env;
   registerEndpointModels(scenario);
   const companyId = newId("cmp");
@@ -69,33 +91,75 @@ export async function seedScenario(store: Store, scenario: Scenario, options: Se
   }));
   let ceoConnector = connectors.find((c) => c.id === scenario.ceoConnectorId) as NewConnector;
   if (options.ceoKind) {
-    ceoConnector = { companyId, id: `ceo-${options.ceoKind}`, kind: options.ceoKind, label: connectorLabel(options.ceoKind), enabledModels: defaultEnabledModels(options.ceoKind), config: {} };
+    ceoConnector = {
+      companyId,
+      id: `ceo-${options.ceoKind}`,
+      kind: options.ceoKind,
+      label: connectorLabel(options.ceoKind),
+      enabledModels: defaultEnabledModels(options.ceoKind),
+      config: {},
+    };
     const ready = readiness(ceoConnector, env);
-    if (!ready.ready) throw new UserInputError(`the CEO's connector ${options.ceoKind} is not ready: ${ready.missing}`);
+    if (!ready.ready)
+      throw new UserInputError(`the CEO's connector ${options.ceoKind} is not ready: ${ready.missing}`);
     connectors.push(ceoConnector);
   }
   const ceoModel = ceoConnector.enabledModels[0] ?? defaultEnabledModels(ceoConnector.kind)[0];
-  if (!ceoModel) throw new UserInputError(`scenario ${scenario.id}: the CEO's connector "${ceoConnector.id}" has no model to run on`);
+  if (!ceoModel)
+    throw new UserInputError(
+      `scenario ${scenario.id}: the CEO's connector "${ceoConnector.id}" has no model to run on`,
+    );
 
   const { ceoId, approvalIds } = await store.transaction(async (tx) => {
-    await tx.insertCompany({ id: companyId, name: scenario.company.name, goal: scenario.company.goal, settings: { ...DEFAULT_SETTINGS, ...scenario.company.settings, profile: options.profile } });
+    await tx.insertCompany({
+      id: companyId,
+      name: scenario.company.name,
+      goal: scenario.company.goal,
+      settings: { ...DEFAULT_SETTINGS, ...scenario.company.settings, profile: options.profile },
+    });
     // The store lists connectors by (createdAt, id): inserted in id order, they are listed (and
     // shown in the prompt) in one order whether or not the inserts share a millisecond.
-    for (const c of [...connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent(ceoAgent({ id: orderedId("agt", 0), companyId, connectorId: ceoConnector.id, model: ceoModel }));
-    await tx.insertActivity({ companyId, agentId: ceo.id, runId: null, type: "company.created", data: { name: scenario.company.name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id), scenario: scenario.id } });
+    for (const c of [...connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+      await tx.insertConnector(c);
+    const ceo = await tx.insertAgent(
+      ceoAgent({ id: orderedId("agt", 0), companyId, connectorId: ceoConnector.id, model: ceoModel }),
+    );
+    await tx.insertActivity({
+      companyId,
+      agentId: ceo.id,
+      runId: null,
+      type: "company.created",
+      data: {
+        name: scenario.company.name,
+        ceoAgentId: ceo.id,
+        connectors: connectors.map((c) => c.id),
+        scenario: scenario.id,
+      },
+    });
     for (const [i, m] of scenario.team.entries()) {
       await tx.insertAgent({ id: orderedId("agt", i + 1), companyId, ...m, reportsTo: ceo.id, isCeo: false });
     }
     const ids: string[] = [];
     for (const [i, a] of scenario.approvals.entries()) {
-      const row = await tx.insertApproval({ id: orderedId("apr", i), companyId, type: a.type, title: a.title, payload: a.payload, filedByAgentId: ceo.id, via: "tool" }, ceo.id);
+      const row = await tx.insertApproval(
+        {
+          id: orderedId("apr", i),
+          companyId,
+          type: a.type,
+          title: a.title,
+          payload: a.payload,
+          filedByAgentId: ceo.id,
+          via: "tool",
+        },
+        ceo.id,
+      );
       ids.push(row.id);
     }
     return { ceoId: ceo.id, approvalIds: ids };
   });
   for (const [i, a] of scenario.approvals.entries()) {
-    if (a.status !== "pending") await decideApproval(store, approvalIds[i] as string, DECISIONS[a.status], a.note);
+    if (a.status !== "pending")
+      await decideApproval(store, approvalIds[i] as string, DECISIONS[a.status], a.note);
   }
   const agents = await store.listAgents(companyId);
   await loadCompanyState(store, companyId); // fails loudly if the seeded state is inconsistent

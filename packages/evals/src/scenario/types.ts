@@ -6,7 +6,12 @@ import type { AgentRow, ApprovalStatus, ApprovalType, ConnectorKind } from "@cad
 export const SCENARIO_SCHEMA_VERSION = 1;
 
 /** Connector kinds a scenario can declare (the harnesses this build can seed). */
-export const SCENARIO_CONNECTOR_KINDS = ["offline", "anthropic", "openai", "openai-compatible"] as const satisfies readonly ConnectorKind[];
+export const SCENARIO_CONNECTOR_KINDS = [
+  "offline",
+  "anthropic",
+  "openai",
+  "openai-compatible",
+] as const satisfies readonly ConnectorKind[];
 export type ScenarioConnectorKind = (typeof SCENARIO_CONNECTOR_KINDS)[number];
 
 export interface ScenarioConnector {
@@ -25,7 +30,10 @@ export interface ScenarioConnector {
 }
 
 /** A team member as the store keeps it, less what seeding decides (id, company, manager, CEO flag). */
-export type ScenarioMember = Pick<AgentRow, "name" | "role" | "description" | "department" | "connectorId" | "model" | "status" | "via">;
+export type ScenarioMember = Pick<
+  AgentRow,
+  "name" | "role" | "description" | "department" | "connectorId" | "model" | "status" | "via"
+>;
 
 export interface ScenarioApproval {
   type: ApprovalType;

@@ -9,7 +9,13 @@ import { hashOf } from "../data/hash.js";
 import type { CapturedRequest } from "../runner/capture.js";
 import type { SeededCompany } from "../scenario/seed.js";
 import { clip, normaliseArgs, normaliseText, redactVolatile } from "./normalise.js";
-import { TRACE_SCHEMA_VERSION, type Trace, type TraceApproval, type TraceSource, type TraceToolCall } from "./types.js";
+import {
+  TRACE_SCHEMA_VERSION,
+  type Trace,
+  type TraceApproval,
+  type TraceSource,
+  type TraceToolCall,
+} from "./types.js";
 
 export interface TraceMeta {
   scenarioId: string;
@@ -40,8 +46,15 @@ function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
     .filter((e): e is Extract<AgentEvent, { type: "tool_use" }> => e.type === "tool_use")
     .map((use) => {
       const result = results.get(use.id);
-      const text = result ? result.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("") : "(no result)";
-      return { name: use.name, args: normaliseArgs(use.input), ok: result ? !result.isError : false, result: clip(normaliseText(text)) };
+      const text = result
+        ? result.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("")
+        : "(no result)";
+      return {
+        name: use.name,
+        args: normaliseArgs(use.input),
+        ok: result ? !result.isError : false,
+        result: clip(normaliseText(text)),
+      };
     });
 }
 
@@ -58,7 +71,8 @@ async function inCommitOrder(store: Store, companyId: string, hires: AgentRow[],
   for (const row of await store.listActivity(companyId)) {
     const data = (row.data ?? {}) as { agentId?: string; approvalId?: string };
     const agent = row.type === "agent.hired" && data.agentId ? hired.get(data.agentId) : undefined;
-    const approval = row.type === "approval.filed" && data.approvalId ? filedById.get(data.approvalId) : undefined;
+    const approval =
+      row.type === "approval.filed" && data.approvalId ? filedById.get(data.approvalId) : undefined;
     if (agent) {
       agents.push(agent);
       steps.push(`hire:${agent.department ?? "none"}`);
@@ -74,9 +88,19 @@ async function inCommitOrder(store: Store, companyId: string, hires: AgentRow[],
   return { agents, approvals, steps };
 }
 
-export async function collectTrace(store: Store, seeded: SeededCompany, outcome: WakeOutcome, captured: CapturedRequest | undefined, meta: TraceMeta): Promise<Trace> {
+export async function collectTrace(
+  store: Store,
+  seeded: SeededCompany,
+  outcome: WakeOutcome,
+  captured: CapturedRequest | undefined,
+  meta: TraceMeta,
+): Promise<Trace> {
   const { companyId } = seeded;
-  const [agents, approvals, state] = await Promise.all([store.listAgents(companyId), store.listApprovals(companyId), loadCompanyState(store, companyId)]);
+  const [agents, approvals, state] = await Promise.all([
+    store.listAgents(companyId),
+    store.listApprovals(companyId),
+    loadCompanyState(store, companyId),
+  ]);
   const wake = await inCommitOrder(
     store,
     companyId,
@@ -90,7 +114,9 @@ export async function collectTrace(store: Store, seeded: SeededCompany, outcome:
   const ceo = agents.find((a) => a.id === seeded.ceoId) as AgentRow;
   const result = outcome.result;
   const events = result ? (await store.listRunEvents(result.run.id)).map((e) => e.data as AgentEvent) : [];
-  const errors = events.filter((e): e is Extract<AgentEvent, { type: "error" }> => e.type === "error").map((e) => normaliseText(e.message));
+  const errors = events
+    .filter((e): e is Extract<AgentEvent, { type: "error" }> => e.type === "error")
+    .map((e) => normaliseText(e.message));
   if (outcome.error !== undefined) errors.push(normaliseText(errorMessage(outcome.error)));
   const u = result?.usage;
   return {
@@ -112,7 +138,15 @@ export async function collectTrace(store: Store, seeded: SeededCompany, outcome:
     tools: (captured?.tools ?? []).map((t) => ({ name: t.name, schemaHash: hashOf(t.parameters) })),
     toolCalls: toolCallsOf(events),
     trajectory: wake.steps,
-    hires: hires.map((a) => ({ name: a.name, role: a.role, description: a.description, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via })),
+    hires: hires.map((a) => ({
+      name: a.name,
+      role: a.role,
+      description: a.description,
+      department: a.department,
+      connectorId: a.connectorId,
+      model: a.model,
+      via: a.via,
+    })),
     approvalsFiled: filed.map(approvalOf),
     usage: {
       inputTokens: u?.inputTokens ?? 0,
@@ -127,7 +161,16 @@ export async function collectTrace(store: Store, seeded: SeededCompany, outcome:
     errors,
     finalState: {
       mode: state.mode,
-      agents: finalAgents.map((a) => ({ name: a.name, role: a.role, department: a.department, connectorId: a.connectorId, model: a.model, via: a.via, status: a.status, isCeo: a.isCeo })),
+      agents: finalAgents.map((a) => ({
+        name: a.name,
+        role: a.role,
+        department: a.department,
+        connectorId: a.connectorId,
+        model: a.model,
+        via: a.via,
+        status: a.status,
+        isCeo: a.isCeo,
+      })),
       approvals: finalApprovals.map(approvalOf),
     },
   };

@@ -8,7 +8,12 @@ const TOKEN_ENV = /\b(CADRE_[A-Z_]*TOKEN=)\S+/g;
 
 /** Replaces generated ids, loopback ports and tokens; keeps the text's layout. */
 export function redactVolatile(text: string): string {
-  return text.normalize("NFC").replace(ID, "$1_*").replace(LOOPBACK, "$1:*").replace(BEARER, "$1*").replace(TOKEN_ENV, "$1*");
+  return text
+    .normalize("NFC")
+    .replace(ID, "$1_*")
+    .replace(LOOPBACK, "$1:*")
+    .replace(BEARER, "$1*")
+    .replace(TOKEN_ENV, "$1*");
 }
 
 export function normaliseText(text: string): string {

@@ -19,5 +19,6 @@ export function requireOperator(principal: Caller): void {
 
 export function requireCompany(principal: Caller, companyId: string): void {
   if (principal.kind === "anonymous") throw forbidden("this route needs a token");
-  if (principal.kind === "agent" && principal.companyId !== companyId) throw forbidden("this agent token belongs to another company");
+  if (principal.kind === "agent" && principal.companyId !== companyId)
+    throw forbidden("this agent token belongs to another company");
 }

@@ -30,7 +30,8 @@ export class Authenticator {
 
   /** The caller of a request with this Authorization header; throws 401 when there is none or it is not valid. */
   async authenticate(header: string | undefined): Promise<Principal> {
-    if (header === undefined || header === "") throw unauthorized("missing credentials: send Authorization: Bearer TOKEN");
+    if (header === undefined || header === "")
+      throw unauthorized("missing credentials: send Authorization: Bearer TOKEN");
     const m = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
     if (!m) throw unauthorized("malformed Authorization header: expected Bearer TOKEN");
     const token = m[1] as string;
@@ -41,6 +42,12 @@ export class Authenticator {
     if (!row || row.revokedAt !== null) throw invalid;
     const agent = await this.store.getAgent(row.agentId);
     if (!agent || agent.status !== "active") throw invalid;
-    return { kind: "agent", agentId: row.agentId, companyId: row.companyId, runId: row.runId, tokenId: row.id };
+    return {
+      kind: "agent",
+      agentId: row.agentId,
+      companyId: row.companyId,
+      runId: row.runId,
+      tokenId: row.id,
+    };
   }
 }

@@ -41,10 +41,14 @@ export interface WorkerBenchResult {
 
 function startWorker(command: string[], url: string, queueSchema: string): Promise<ChildProcess> {
   const [bin, ...args] = command;
-  const child = spawn(bin!, [...args, "--database", url, "--queue-schema", queueSchema, "--concurrency", "1"], {
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" },
-  });
+  const child = spawn(
+    bin!,
+    [...args, "--database", url, "--queue-schema", queueSchema, "--concurrency", "1"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" },
+    },
+  );
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stderr! });
     lines.on("line", (line) => {
@@ -54,7 +58,12 @@ function startWorker(command: string[], url: string, queueSchema: string): Promi
   });
 }
 
-async function round(options: WorkerBenchOptions, url: string, workers: number, wakes: number): Promise<WorkerBenchRound> {
+async function round(
+  options: WorkerBenchOptions,
+  url: string,
+  workers: number,
+  wakes: number,
+): Promise<WorkerBenchRound> {
   const tag = `cadre_bench_${randomBytes(3).toString("hex")}`;
   const schema = `${tag}_store`;
   const queueSchema = `${tag}_queue`;
@@ -69,7 +78,8 @@ async function round(options: WorkerBenchOptions, url: string, workers: number, 
       ceos.push((await store.listAgents(company.id))[0]!.id);
     }
     queue = await WakeQueue.open({ url, schema: queueSchema, supervise: false, log: () => {} });
-    for (let i = 0; i < workers; i++) children.push(await startWorker(options.workerCommand, storeUrl, queueSchema));
+    for (let i = 0; i < workers; i++)
+      children.push(await startWorker(options.workerCommand, storeUrl, queueSchema));
     const start = performance.now();
     const sent = await Promise.all(ceos.map((agentId) => queue!.enqueue({ agentId })));
     const ids = sent.map((s) => s.wakeId);
@@ -85,7 +95,9 @@ async function round(options: WorkerBenchOptions, url: string, workers: number, 
     return { workers, wakes, seconds, wakesPerSecond: wakes / seconds, failed };
   } finally {
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))),
+    );
     await store.close();
     if (queue) {
       // The scratch schemas go, through the connection at hand (the workers are gone).

@@ -42,14 +42,28 @@ it("lets several instances start at once on an empty database, migrating the sto
   const instances = await Promise.allSettled(Array.from({ length: 3 }, start));
   const started = instances.flatMap((i) => (i.status === "fulfilled" ? [i.value] : []));
   try {
-    expect(instances.map((i) => (i.status === "rejected" ? String(i.reason) : "started"))).toEqual(["started", "started", "started"]);
+    expect(instances.map((i) => (i.status === "rejected" ? String(i.reason) : "started"))).toEqual([
+      "started",
+      "started",
+      "started",
+    ]);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      const migrations = (await db.query<{ name: string }>("select name from public.kysely_migration order by name")).rows.map((r) => r.name);
-      expect(migrations).toEqual(["001_initial", "002_api_tokens", "003_company_feed", "004_wakes", "005_tool_calls"]);
+      const migrations = (
+        await db.query<{ name: string }>("select name from public.kysely_migration order by name")
+      ).rows.map((r) => r.name);
+      expect(migrations).toEqual([
+        "001_initial",
+        "002_api_tokens",
+        "003_company_feed",
+        "004_wakes",
+        "005_tool_calls",
+      ]);
       expect((await db.query("select version from pgboss.version")).rows).toHaveLength(1);
-      expect((await db.query("select name from pgboss.queue where name = 'cadre-wakes'")).rows).toHaveLength(1);
+      expect((await db.query("select name from pgboss.queue where name = 'cadre-wakes'")).rows).toHaveLength(
+        1,
+      );
     } finally {
       await db.end();
     }
@@ -57,9 +71,17 @@ it("lets several instances start at once on an empty database, migrating the sto
     const [first] = started;
     const company = await createCompany(first!.store, { name: "First Start" });
     const ceo = (await first!.store.listAgents(company.id))[0]!;
-    const { wakeId } = await first!.cluster.queue.enqueue({ agentId: ceo.id, trigger: "start_team_building", seed: 1 });
-    for (let i = 0; i < 300 && (await first!.store.getWake(wakeId))?.status !== "done"; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await first!.store.getWake(wakeId)).toMatchObject({ status: "done", runId: expect.stringMatching(/^run_/) });
+    const { wakeId } = await first!.cluster.queue.enqueue({
+      agentId: ceo.id,
+      trigger: "start_team_building",
+      seed: 1,
+    });
+    for (let i = 0; i < 300 && (await first!.store.getWake(wakeId))?.status !== "done"; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await first!.store.getWake(wakeId)).toMatchObject({
+      status: "done",
+      runId: expect.stringMatching(/^run_/),
+    });
   } finally {
     for (const { store, cluster } of started) {
       await cluster.close();

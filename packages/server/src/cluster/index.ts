@@ -6,5 +6,12 @@ export { PostgresFeedBus } from "./pg-feed-bus.js";
 export { recoverExpiredWakes } from "./recovery.js";
 export { type ClusterParts, startClusterParts } from "./serve-parts.js";
 export { isRetryableRun, isRetryableStartFailure } from "./retry-policy.js";
-export { DEFAULT_WAKE_QUEUE, type Enqueued, WakeQueue, type WakeJob, type WakeQueueOptions, wakeChannel } from "./wake-queue.js";
+export {
+  DEFAULT_WAKE_QUEUE,
+  type Enqueued,
+  WakeQueue,
+  type WakeJob,
+  type WakeQueueOptions,
+  wakeChannel,
+} from "./wake-queue.js";
 export { type WakeOutcome, WakeWorker, type WorkerOptions } from "./worker.js";

@@ -54,12 +54,14 @@ export class WakeLease {
   private async beat(): Promise<void> {
     if (this.lost) return;
     try {
-      if (await this.store.renewWake(this.wakeId, this.workerId, this.leaseUntil())) this.lastRenewed = Date.now();
+      if (await this.store.renewWake(this.wakeId, this.workerId, this.leaseUntil()))
+        this.lastRenewed = Date.now();
       else this.controller.abort(new LeaseLostError(this.wakeId));
     } catch {
       // The database is unreachable: past the lease length without a renewal, another worker may
       // already have taken the wake, so this one stops as if it had.
-      if (Date.now() - this.lastRenewed > this.leaseMs) this.controller.abort(new LeaseLostError(this.wakeId));
+      if (Date.now() - this.lastRenewed > this.leaseMs)
+        this.controller.abort(new LeaseLostError(this.wakeId));
     }
   }
 
@@ -72,7 +74,8 @@ export class WakeLease {
   fenced<T>(fn: (tx: StoreQueries) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.store
       .transaction(async (tx) => {
-        if (!(await tx.renewWake(this.wakeId, this.workerId, this.leaseUntil()))) throw new LeaseLostError(this.wakeId);
+        if (!(await tx.renewWake(this.wakeId, this.workerId, this.leaseUntil())))
+          throw new LeaseLostError(this.wakeId);
         return fn(tx);
       }, options)
       .then(
@@ -109,7 +112,12 @@ export class WakeLease {
         const value: unknown = Reflect.get(target, prop, target);
         if (typeof value !== "function") return value;
         if (typeof prop === "string" && WRITES.test(prop)) {
-          return (...args: unknown[]) => this.fenced((tx) => (tx as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]!(...args), appends);
+          return (...args: unknown[]) =>
+            this.fenced(
+              (tx) =>
+                (tx as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]!(...args),
+              appends,
+            );
         }
         return (value as (...args: unknown[]) => unknown).bind(target);
       },

@@ -21,7 +21,11 @@ async function twoProcesses() {
   const writer = await openStore({ url: testDatabaseUrl(), schema });
   const reader = await openStore({ url: testDatabaseUrl(), schema });
   const notifications = new PgNotifications(testDatabaseUrl());
-  cleanup.push(() => writer.close(), () => reader.close(), () => notifications.close());
+  cleanup.push(
+    () => writer.close(),
+    () => reader.close(),
+    () => notifications.close(),
+  );
   const bus = await PostgresFeedBus.open(notifications, schema);
   await seed(writer);
   await seed(writer, "co2");
@@ -52,10 +56,12 @@ describe("PostgresFeedBus", () => {
     bus.subscribe("co1", co1.hit);
     bus.subscribe("co2", co2.hit);
 
-    await writer.transaction(async (tx) => {
-      await tx.appendRunEvents([runEvent("r1", 0)]);
-      throw new Error("rolled back");
-    }).catch(() => {});
+    await writer
+      .transaction(async (tx) => {
+        await tx.appendRunEvents([runEvent("r1", 0)]);
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
     const committed = co1.next();
     await writer.transaction(async (tx) => {
       await tx.appendRunEvents([runEvent("r1", 0), runEvent("r1", 1)]);
@@ -72,7 +78,14 @@ describe("PostgresFeedBus", () => {
     const stop = new AbortController();
     const seen: number[] = [];
     const follower = (async () => {
-      for await (const item of followFeed({ reader: new FeedReader(reader), bus, companyId: "co1", afterId: undefined, signal: stop.signal, pollMs: 600_000 })) {
+      for await (const item of followFeed({
+        reader: new FeedReader(reader),
+        bus,
+        companyId: "co1",
+        afterId: undefined,
+        signal: stop.signal,
+        pollMs: 600_000,
+      })) {
         if (item.kind === "failure") throw new Error(item.message);
         seen.push(item.id);
       }

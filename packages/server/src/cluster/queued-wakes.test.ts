@@ -16,16 +16,30 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function setup(withWorker: boolean): Promise<{ app: TestApp; store: Store; companyId: string; ceoId: string }> {
+async function setup(
+  withWorker: boolean,
+): Promise<{ app: TestApp; store: Store; companyId: string; ceoId: string }> {
   const schema = freshSchema();
   const queueSchema = freshSchema();
   const store = await openStore({ url: testDatabaseUrl(), schema, poolSize: 4 });
   const company = await createCompany(store, { name: "Queued Co", goal: "Sell software" });
   const ceoId = (await store.listAgents(company.id)).find((a) => a.isCeo)!.id;
-  const queue = await WakeQueue.open({ url: testDatabaseUrl(), schema: queueSchema, supervise: false, log: () => {} });
+  const queue = await WakeQueue.open({
+    url: testDatabaseUrl(),
+    schema: queueSchema,
+    supervise: false,
+    log: () => {},
+  });
   cleanup.push(() => queue.stop());
   if (withWorker) {
-    const worker = await WakeWorker.start({ url: testDatabaseUrl(), schema, queue: { schema: queueSchema }, pollMs: 200, env: {}, log: () => {} });
+    const worker = await WakeWorker.start({
+      url: testDatabaseUrl(),
+      schema,
+      queue: { schema: queueSchema },
+      pollMs: 200,
+      env: {},
+      log: () => {},
+    });
     cleanup.push(() => worker.stop(5000));
   }
   const app = testAppOver(store, { queue, queueStartWaitMs: withWorker ? 20_000 : 400 });
@@ -45,7 +59,9 @@ async function untilRunEnds(store: Store, runId: string) {
 describe("the wake route with a wake queue (PostgreSQL)", () => {
   it("queues the wake, a worker runs it, and the answer carries the started run as in-process, plus the wake", async () => {
     const { app, store, ceoId } = await setup(true);
-    const woken = await app.request("POST", `/api/agents/${ceoId}/wake`, { json: { trigger: "start_team_building", seed: 7 } });
+    const woken = await app.request("POST", `/api/agents/${ceoId}/wake`, {
+      json: { trigger: "start_team_building", seed: 7 },
+    });
     expect(woken.status).toBe(202);
     expect(woken.body).toEqual({
       runId: expect.stringMatching(/^run_/),
@@ -71,7 +87,17 @@ describe("the wake route with a wake queue (PostgreSQL)", () => {
     const { app, store, ceoId } = await setup(false);
     const first = await app.request("POST", `/api/agents/${ceoId}/wake`, { json: { seed: 1 } });
     expect(first.status).toBe(202);
-    expect(first.body).toMatchObject({ runId: null, profile: null, trigger: null, mode: null, cue: null, cueTokens: null, via: "queue", coalesced: false, status: "queued" });
+    expect(first.body).toMatchObject({
+      runId: null,
+      profile: null,
+      trigger: null,
+      mode: null,
+      cue: null,
+      cueTokens: null,
+      via: "queue",
+      coalesced: false,
+      status: "queued",
+    });
     const second = await app.request("POST", `/api/agents/${ceoId}/wake`, { json: { seed: 2 } });
     expect(second.body).toMatchObject({ wakeId: first.body.wakeId, coalesced: true, status: "queued" });
     expect(await store.listRuns()).toEqual([]);

@@ -24,10 +24,16 @@ function waitForLine(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, context: () => string, ms = 60_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  context: () => string,
+  ms = 60_000,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}; the surviving worker said:\n${context()}`);
+    if (Date.now() > end)
+      throw new Error(`timed out waiting until ${what}; the surviving worker said:\n${context()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -36,11 +42,20 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
   const schema = freshSchema();
   const queueSchema = freshSchema();
   const store = await openStore({ url: testDatabaseUrl(), schema });
-  const queue = await WakeQueue.open({ url: testDatabaseUrl(), schema: queueSchema, expireInSeconds: 2, retryDelaySeconds: 1, supervise: false, log: () => {} });
+  const queue = await WakeQueue.open({
+    url: testDatabaseUrl(),
+    schema: queueSchema,
+    expireInSeconds: 2,
+    retryDelaySeconds: 1,
+    supervise: false,
+    log: () => {},
+  });
   const company = await createCompany(store, { name: "Frozen Corp" });
   const ceo = (await store.listAgents(company.id))[0]!;
   let survivor: WakeWorker | undefined;
-  const child = spawn(process.execPath, [FIXTURE, testDatabaseUrl(), schema, queueSchema, String(LEASE_MS)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [FIXTURE, testDatabaseUrl(), schema, queueSchema, String(LEASE_MS)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     await waitForLine(child, "ready");
     const { wakeId } = await queue.enqueue({ agentId: ceo.id });
@@ -53,8 +68,20 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
     const outcomes: WakeOutcome[] = [];
     const said: string[] = [];
     const context = () => [...said, ...outcomes.map((o) => JSON.stringify(o))].slice(-20).join("\n");
-    survivor = await WakeWorker.start({ url: testDatabaseUrl(), schema, queue: { schema: queueSchema }, leaseMs: LEASE_MS, pollMs: 100, log: (line) => said.push(line), onOutcome: (o) => outcomes.push(o) });
-    await until("the wake was recovered", async () => (await store.getWake(wakeId))?.status === "failed", context);
+    survivor = await WakeWorker.start({
+      url: testDatabaseUrl(),
+      schema,
+      queue: { schema: queueSchema },
+      leaseMs: LEASE_MS,
+      pollMs: 100,
+      log: (line) => said.push(line),
+      onOutcome: (o) => outcomes.push(o),
+    });
+    await until(
+      "the wake was recovered",
+      async () => (await store.getWake(wakeId))?.status === "failed",
+      context,
+    );
     const wake = (await store.getWake(wakeId))!;
     expect(wake.error).toMatch(/stopped renewing its lease/);
     const run = (await store.getRun(wake.runId!))!;
@@ -65,16 +92,22 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
     expect(events.at(-2)).toMatchObject({ type: "error", data: { code: "worker_lost" } });
     // Usage as far as the dead worker had persisted it (its event stream lags the model): the sum
     // of the run's stored usage events.
-    const recorded = events.filter((e) => e.type === "usage").map((e) => (e.data as { usage: { input: number; cacheWrite: number } }).usage);
+    const recorded = events
+      .filter((e) => e.type === "usage")
+      .map((e) => (e.data as { usage: { input: number; cacheWrite: number } }).usage);
     expect(run.usage.inputTokens).toBe(recorded.reduce((n, u) => n + u.input, 0));
     expect(run.usage.cacheWriteTokens).toBe(recorded.reduce((n, u) => n + u.cacheWrite, 0));
 
     // The dead worker's job expires in the queue (its 2 s backstop; pg-boss checks when asked) and
     // is delivered again: the wake does not run again.
-    await until("the redelivery was seen", async () => {
-      await queue.boss.expire();
-      return outcomes.some((o) => o.wakeId === wakeId);
-    }, context);
+    await until(
+      "the redelivery was seen",
+      async () => {
+        await queue.boss.expire();
+        return outcomes.some((o) => o.wakeId === wakeId);
+      },
+      context,
+    );
     expect(outcomes.filter((o) => o.wakeId === wakeId).map((o) => o.outcome)).toEqual(["duplicate"]);
     expect(await store.listRuns({ agentId: ceo.id })).toHaveLength(1);
     expect((await store.listAgents(company.id)).length - 1).toBe(hiredBeforeKill);

@@ -30,8 +30,20 @@ async function endLostRun(tx: StoreQueries, runId: string, reason: string): Prom
   }
   let seq = (events.at(-1)?.seq ?? -1) + 1;
   await tx.appendRunEvents([
-    { runId, companyId: run.companyId, seq: seq++, type: "error", data: { type: "error", message: reason, code: "worker_lost" } },
-    { runId, companyId: run.companyId, seq: seq++, type: "terminal", data: { type: "terminal", status: "failed", reason } },
+    {
+      runId,
+      companyId: run.companyId,
+      seq: seq++,
+      type: "error",
+      data: { type: "error", message: reason, code: "worker_lost" },
+    },
+    {
+      runId,
+      companyId: run.companyId,
+      seq: seq++,
+      type: "terminal",
+      data: { type: "terminal", status: "failed", reason },
+    },
   ]);
   await tx.finishRun(runId, { status: "failed", usage, error: reason });
 }
@@ -46,14 +58,17 @@ export async function recoverExpiredWakes(store: Store, now: Date = new Date()):
   const recovered: WakeRow[] = [];
   for (const wake of await store.listExpiredWakes(before)) {
     const reason = `the worker running this wake (${wake.workerId ?? "unknown"}) stopped renewing its lease, which ran out at ${wake.leaseUntil}`;
-    const won = await store.transaction(async (tx) => {
-      if (!(await tx.expireWake(wake.id, before, reason))) return false;
-      // Read again inside the transaction: the run recorded last is the one to end.
-      const current = await tx.getWake(wake.id);
-      if (current?.runId) await endLostRun(tx, current.runId, reason);
-      return true;
-      // The wake's row lock orders this against the holder's fenced writes (see lease.ts).
-    }, { isolation: "read committed" });
+    const won = await store.transaction(
+      async (tx) => {
+        if (!(await tx.expireWake(wake.id, before, reason))) return false;
+        // Read again inside the transaction: the run recorded last is the one to end.
+        const current = await tx.getWake(wake.id);
+        if (current?.runId) await endLostRun(tx, current.runId, reason);
+        return true;
+        // The wake's row lock orders this against the holder's fenced writes (see lease.ts).
+      },
+      { isolation: "read committed" },
+    );
     if (won) recovered.push(wake);
   }
   return recovered;

@@ -6,7 +6,8 @@ import { ProviderError, UserInputError } from "@cadre/core";
 import { StoreError, type RunEventRow } from "@cadre/store";
 
 /** How providers word a failure that may pass: rate limits, overload, 5xx, timeouts, network. */
-const TRANSIENT = /\b(408|409|425|429|5\d\d)\b|overloaded|rate.?limit|too many requests|temporar|timed? ?out|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|socket hang up|network/i;
+const TRANSIENT =
+  /\b(408|409|425|429|5\d\d)\b|overloaded|rate.?limit|too many requests|temporar|timed? ?out|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|socket hang up|network/i;
 
 interface ErrorEventData {
   type?: unknown;

@@ -15,13 +15,20 @@ export interface ClusterParts {
   close(): Promise<void>;
 }
 
-export async function startClusterParts(options: { url: string; worker: boolean } & Omit<WorkerOptions, "url">): Promise<ClusterParts> {
+export async function startClusterParts(
+  options: { url: string; worker: boolean } & Omit<WorkerOptions, "url">,
+): Promise<ClusterParts> {
   const notifications = new PgNotifications(options.url, options.log);
   let queue: WakeQueue | undefined;
   let worker: WakeWorker | undefined;
   try {
     const bus = await PostgresFeedBus.open(notifications, await storeSchema(options.url, options.schema));
-    queue = await WakeQueue.open({ url: options.url, ...options.queue, supervise: false, ...(options.log ? { log: options.log } : {}) });
+    queue = await WakeQueue.open({
+      url: options.url,
+      ...options.queue,
+      supervise: false,
+      ...(options.log ? { log: options.log } : {}),
+    });
     if (options.worker) worker = await WakeWorker.start(options);
     const opened = queue;
     return {

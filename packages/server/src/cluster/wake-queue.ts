@@ -78,7 +78,11 @@ export class WakeQueue {
     boss.on("error", (error) => log(`cadre queue: ${error.message}`));
     await boss.start();
     const name = options.queue ?? DEFAULT_WAKE_QUEUE;
-    const retry = { retryLimit: options.retryLimit ?? 3, retryDelay: options.retryDelaySeconds ?? 2, retryBackoff: true };
+    const retry = {
+      retryLimit: options.retryLimit ?? 3,
+      retryDelay: options.retryDelaySeconds ?? 2,
+      retryBackoff: true,
+    };
     const expireInSeconds = options.expireInSeconds ?? 900;
     // Idempotent: every process creates it; the first one does.
     await createQueueOnce(boss, name, { name, policy: "short", ...retry, expireInSeconds });
@@ -103,10 +107,12 @@ export class WakeQueue {
 
   /** The wake id of the job waiting (not yet taken) for `agentId`, which a new wake joins. */
   private async waitingWake(agentId: string): Promise<string | undefined> {
-    const { rows } = await this.boss.getDb().executeSql(
-      `select data->>'wakeId' as "wakeId" from ${this.schema}.job where name = $1 and singleton_key = $2 and state = 'created' limit 1`,
-      [this.name, agentId],
-    );
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(
+        `select data->>'wakeId' as "wakeId" from ${this.schema}.job where name = $1 and singleton_key = $2 and state = 'created' limit 1`,
+        [this.name, agentId],
+      );
     return (rows[0] as { wakeId?: string } | undefined)?.wakeId ?? undefined;
   }
 

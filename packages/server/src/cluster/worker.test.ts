@@ -36,7 +36,13 @@ async function setup(companies: number): Promise<Setup> {
     const company = await createCompany(store, { name: NAMES[i] ?? `Company ${i}` });
     ceos.push((await store.listAgents(company.id)).find((a) => a.isCeo)!.id);
   }
-  const queue = await WakeQueue.open({ url: testDatabaseUrl(), schema: queueSchema, retryDelaySeconds: 1, supervise: false, log: () => {} });
+  const queue = await WakeQueue.open({
+    url: testDatabaseUrl(),
+    schema: queueSchema,
+    retryDelaySeconds: 1,
+    supervise: false,
+    log: () => {},
+  });
   cleanup.push(() => queue.stop());
   return { schema, queueSchema, store, queue, ceos };
 }
@@ -70,7 +76,10 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 async function expectOneTerminalPerRun(store: Store): Promise<void> {
   for (const run of await store.listRuns()) {
     const events = await store.listRunEvents(run.id);
-    expect(events.filter((e) => e.type === "terminal"), `run ${run.id}`).toHaveLength(1);
+    expect(
+      events.filter((e) => e.type === "terminal"),
+      `run ${run.id}`,
+    ).toHaveLength(1);
     expect(events.at(-1)?.type).toBe("terminal");
     expect(run.status).not.toBe("running");
   }
@@ -80,7 +89,8 @@ describe("wake workers", () => {
   it("run each queued wake once, and coalesce the wakes sent for an agent that already has one waiting", async () => {
     const s = await setup(3);
     const sent = [];
-    for (let round = 0; round < 4; round++) for (const ceo of s.ceos) sent.push(await s.queue.enqueue({ agentId: ceo }));
+    for (let round = 0; round < 4; round++)
+      for (const ceo of s.ceos) sent.push(await s.queue.enqueue({ agentId: ceo }));
     const queued = sent.filter((e) => e.queued);
     expect(queued).toHaveLength(3);
     expect(sent.filter((e) => !e.queued)).toHaveLength(9);
@@ -106,7 +116,13 @@ describe("wake workers", () => {
     const s = await setup(1);
     const agent = (await s.store.getAgent(s.ceos[0]!))!;
     // Another worker (still alive) holds a wake of this agent.
-    await s.store.claimWake({ id: "elsewhere", companyId: agent.companyId, agentId: agent.id, workerId: "other", leaseUntil: new Date(Date.now() + 60_000).toISOString() });
+    await s.store.claimWake({
+      id: "elsewhere",
+      companyId: agent.companyId,
+      agentId: agent.id,
+      workerId: "other",
+      leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+    });
     const { wakeId } = await s.queue.enqueue({ agentId: agent.id });
     const { outcomes } = await startWorker(s, { deferSeconds: 1 });
     await until("the wake was deferred", () => outcomes.some((o) => o.outcome === "deferred"));
@@ -119,35 +135,59 @@ describe("wake workers", () => {
   it("retry a run that failed on a transient provider error before any tool call, and nothing else", async () => {
     const s = await setup(3);
     const [transient, permanent, afterTool] = s.ceos as [string, string, string];
-    const failures = new Map<string, number>([[transient, 2], [permanent, 1]]);
+    const failures = new Map<string, number>([
+      [transient, 2],
+      [permanent, 1],
+    ]);
     // The failing script stands in for a provider: which company a session serves is in its prompt.
     const script: Script = (request) => {
       const prompt = request.context.systemPrompt ?? "";
       const agentId = s.ceos.find((_, i) => prompt.includes(NAMES[i]!)) ?? "";
       const left = failures.get(agentId) ?? 0;
-      if (agentId === transient && left > 0 && request.callIndex === 0) return failures.set(agentId, left - 1), { error: "529 overloaded_error: Overloaded" };
-      if (agentId === permanent && request.callIndex === 0) return { error: "401 authentication_error: invalid x-api-key" };
-      if (agentId === afterTool && request.callIndex === 1) return { error: "529 overloaded_error: Overloaded" };
+      if (agentId === transient && left > 0 && request.callIndex === 0)
+        return (failures.set(agentId, left - 1), { error: "529 overloaded_error: Overloaded" });
+      if (agentId === permanent && request.callIndex === 0)
+        return { error: "401 authentication_error: invalid x-api-key" };
+      if (agentId === afterTool && request.callIndex === 1)
+        return { error: "529 overloaded_error: Overloaded" };
       return offlineCeoScript(request);
     };
     const wakes = await Promise.all(s.ceos.map((agentId) => s.queue.enqueue({ agentId })));
     const { outcomes } = await startWorker(s, { concurrency: 3, wakeDefaults: { script } });
-    await until("all three ended", () => outcomes.filter((o) => o.outcome === "done" || o.outcome === "failed").length === 3, 30_000);
+    await until(
+      "all three ended",
+      () => outcomes.filter((o) => o.outcome === "done" || o.outcome === "failed").length === 3,
+      30_000,
+    );
 
     const [t, p, a] = await Promise.all(wakes.map((w) => s.store.getWake(w.wakeId)));
     expect(t).toMatchObject({ status: "done", attempts: 3 });
-    expect(outcomes.filter((o) => o.wakeId === wakes[0]!.wakeId).map((o) => o.outcome)).toEqual(["retrying", "retrying", "done"]);
+    expect(outcomes.filter((o) => o.wakeId === wakes[0]!.wakeId).map((o) => o.outcome)).toEqual([
+      "retrying",
+      "retrying",
+      "done",
+    ]);
     expect(p).toMatchObject({ status: "failed", attempts: 1 });
     expect(p!.error).toMatch(/401/);
     expect(a).toMatchObject({ status: "failed", attempts: 1 });
-    expect((await s.store.listRuns({ agentId: transient })).map((r) => r.status)).toEqual(["failed", "failed", "done"]);
+    expect((await s.store.listRuns({ agentId: transient })).map((r) => r.status)).toEqual([
+      "failed",
+      "failed",
+      "done",
+    ]);
     await expectOneTerminalPerRun(s.store);
   }, 45_000);
 
   it("run again a wake whose worker died before its run started", async () => {
     const s = await setup(1);
     const agent = (await s.store.getAgent(s.ceos[0]!))!;
-    await s.store.claimWake({ id: "orphan", companyId: agent.companyId, agentId: agent.id, workerId: "dead", leaseUntil: new Date(Date.now() - 1000).toISOString() });
+    await s.store.claimWake({
+      id: "orphan",
+      companyId: agent.companyId,
+      agentId: agent.id,
+      workerId: "dead",
+      leaseUntil: new Date(Date.now() - 1000).toISOString(),
+    });
     const { outcomes } = await startWorker(s);
     await until("the orphan ran", () => outcomes.some((o) => o.wakeId === "orphan" && o.outcome === "done"));
     expect(await s.store.getWake("orphan")).toMatchObject({ status: "done", attempts: 1, workerId: null });
@@ -158,9 +198,27 @@ describe("wake workers", () => {
     const s = await setup(1);
     const agent = (await s.store.getAgent(s.ceos[0]!))!;
     const lease = new WakeLease(s.store, "wk", "w1", 1000);
-    expect((await s.store.claimWake({ id: "wk", companyId: agent.companyId, agentId: agent.id, workerId: "w1", leaseUntil: lease.leaseUntil() })).outcome).toBe("claimed");
+    expect(
+      (
+        await s.store.claimWake({
+          id: "wk",
+          companyId: agent.companyId,
+          agentId: agent.id,
+          workerId: "w1",
+          leaseUntil: lease.leaseUntil(),
+        })
+      ).outcome,
+    ).toBe("claimed");
     const view = lease.view();
-    await view.insertRun({ id: "r1", companyId: agent.companyId, agentId: agent.id, trigger: "routine", mode: "team-building", profile: "semantic", cue: "go" });
+    await view.insertRun({
+      id: "r1",
+      companyId: agent.companyId,
+      agentId: agent.id,
+      trigger: "routine",
+      mode: "team-building",
+      profile: "semantic",
+      cue: "go",
+    });
     expect(lease.runId).toBe("r1");
     expect(await s.store.getWake("wk")).toMatchObject({ runId: "r1", attempts: 1 });
     await view.appendRunEvents([{ runId: "r1", companyId: agent.companyId, seq: 0, type: "text", data: {} }]);
@@ -168,9 +226,21 @@ describe("wake workers", () => {
     // Recovery takes the wake (its lease is seen as run out from a minute ahead).
     expect(await s.store.expireWake("wk", new Date(Date.now() + 60_000).toISOString(), "lost")).toBe(true);
     const before = await s.store.counts();
-    await expect(view.appendRunEvents([{ runId: "r1", companyId: agent.companyId, seq: 1, type: "text", data: {} }])).rejects.toBeInstanceOf(LeaseLostError);
-    await expect(view.transaction((tx) => tx.insertActivity({ companyId: agent.companyId, agentId: null, runId: "r1", type: "x", data: null }))).rejects.toBeInstanceOf(LeaseLostError);
-    await expect(view.finishRun("r1", { status: "done", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, error: null })).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      view.appendRunEvents([{ runId: "r1", companyId: agent.companyId, seq: 1, type: "text", data: {} }]),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      view.transaction((tx) =>
+        tx.insertActivity({ companyId: agent.companyId, agentId: null, runId: "r1", type: "x", data: null }),
+      ),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      view.finishRun("r1", {
+        status: "done",
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        error: null,
+      }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     expect(lease.lost).toBe(true);
     expect(lease.signal.aborted).toBe(true);
     expect(await s.store.counts()).toEqual(before);

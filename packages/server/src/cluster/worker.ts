@@ -82,7 +82,11 @@ export class WakeWorker {
 
   static async start(options: WorkerOptions): Promise<WakeWorker> {
     const concurrency = options.concurrency ?? 1;
-    const store = await openStore({ url: options.url, poolSize: concurrency + 3, ...(options.schema ? { schema: options.schema } : {}) });
+    const store = await openStore({
+      url: options.url,
+      poolSize: concurrency + 3,
+      ...(options.schema ? { schema: options.schema } : {}),
+    });
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     let queue: WakeQueue | undefined;
     let notifications: PgNotifications | undefined;
@@ -154,7 +158,9 @@ export class WakeWorker {
       } catch (error) {
         // The database failed under us (or our bug). The job goes back for a retry; if a run had
         // started, its wake is still leased and recovery ends it first, so the retry finds it ended.
-        this.log(`cadre worker ${this.workerId}: wake ${job.data.wakeId} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.log(
+          `cadre worker ${this.workerId}: wake ${job.data.wakeId} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         await this.queue.fail(job, { error: errorMessage(error) }).catch(() => {});
       }
       // More may be due (a retry, a deferred wake): idle loops look too.
@@ -176,7 +182,9 @@ export class WakeWorker {
         // Its job is still active under the dead worker until the queue's backstop expiry: a new
         // job brings the wake back now (the trigger is inferred again; seeds are not kept).
         if (!wake.runId) await this.queue.enqueue({ wakeId: wake.id, agentId: wake.agentId });
-        this.log(`cadre worker ${this.workerId}: recovered wake ${wake.id} of agent ${wake.agentId} from worker ${wake.workerId}: ${wake.runId ? `it failed with its run ${wake.runId}` : "no run had started, it will be retried"}`);
+        this.log(
+          `cadre worker ${this.workerId}: recovered wake ${wake.id} of agent ${wake.agentId} from worker ${wake.workerId}: ${wake.runId ? `it failed with its run ${wake.runId}` : "no run had started, it will be retried"}`,
+        );
       }
     } catch (error) {
       this.log(`cadre worker ${this.workerId}: recovery pass failed: ${errorMessage(error)}`);
@@ -192,9 +200,19 @@ export class WakeWorker {
       return { ...base, outcome: "failed", error: `agent ${agentId} not found` };
     }
     const lease = new WakeLease(this.store, wakeId, this.workerId, this.leaseMs);
-    const claim = { id: wakeId, companyId: agent.companyId, agentId, workerId: this.workerId, leaseUntil: lease.leaseUntil() };
+    const claim = {
+      id: wakeId,
+      companyId: agent.companyId,
+      agentId,
+      workerId: this.workerId,
+      leaseUntil: lease.leaseUntil(),
+    };
     let claimed = await this.store.claimWake(claim);
-    if (claimed.outcome !== "claimed" && claimed.wake.status === "running" && claimed.wake.leaseUntil! < new Date().toISOString()) {
+    if (
+      claimed.outcome !== "claimed" &&
+      claimed.wake.status === "running" &&
+      claimed.wake.leaseUntil! < new Date().toISOString()
+    ) {
       // What stands in the way is a wake whose worker is gone: recover it now rather than wait.
       await this.recover();
       claimed = await this.store.claimWake({ ...claim, leaseUntil: lease.leaseUntil() });
@@ -203,7 +221,11 @@ export class WakeWorker {
       case "finished":
       case "held":
         await this.queue.complete(job, { duplicate: true, status: claimed.wake.status });
-        return { ...base, outcome: "duplicate", ...(claimed.wake.runId ? { runId: claimed.wake.runId } : {}) };
+        return {
+          ...base,
+          outcome: "duplicate",
+          ...(claimed.wake.runId ? { runId: claimed.wake.runId } : {}),
+        };
       case "busy":
         await this.queue.defer(job, this.options.deferSeconds ?? 1);
         return { ...base, outcome: "deferred" };
@@ -260,7 +282,8 @@ export class WakeWorker {
     } else {
       const run = runId ? await this.store.getRun(runId) : undefined;
       error = run?.error ?? terminal ?? "failed";
-      retry = terminal === "failed" && runId !== undefined && isRetryableRun(await this.store.listRunEvents(runId));
+      retry =
+        terminal === "failed" && runId !== undefined && isRetryableRun(await this.store.listRunEvents(runId));
     }
     retry &&= retriesLeft && !this.stopping;
     const status = terminal === "done" && thrown === undefined ? "done" : retry ? "retrying" : "failed";

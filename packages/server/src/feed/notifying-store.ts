@@ -6,7 +6,11 @@ import type { FeedBus } from "./bus.js";
 
 type OnFeedWrite = (companyIds: Iterable<string>) => void;
 
-function intercept<T extends StoreQueries>(target: T, onFeedWrite: OnFeedWrite, extra: Partial<Record<keyof Store, unknown>> = {}): T {
+function intercept<T extends StoreQueries>(
+  target: T,
+  onFeedWrite: OnFeedWrite,
+  extra: Partial<Record<keyof Store, unknown>> = {},
+): T {
   return new Proxy(target, {
     get(t, prop) {
       if (prop === "appendRunEvents") {
@@ -37,7 +41,15 @@ export function notifyingStore(store: Store, bus: FeedBus): Store {
   const transaction: Store["transaction"] = async (fn, options) => {
     const touched = new Set<string>();
     // The caller's isolation goes through unchanged (a lease's appends ask for read committed).
-    const result = await store.transaction((tx) => fn(intercept(tx, (ids) => { for (const id of ids) touched.add(id); })), options);
+    const result = await store.transaction(
+      (tx) =>
+        fn(
+          intercept(tx, (ids) => {
+            for (const id of ids) touched.add(id);
+          }),
+        ),
+      options,
+    );
     publish(touched);
     return result;
   };

@@ -6,12 +6,35 @@ import type { FeedRow } from "@cadre/store";
 
 export type FeedMessage =
   | { feedId: number; kind: "agent_event"; runId: string; seq: number; at: string; event: unknown }
-  | { feedId: number; kind: "domain_event"; type: string; agentId: string | null; runId: string | null; at: string; data: unknown };
+  | {
+      feedId: number;
+      kind: "domain_event";
+      type: string;
+      agentId: string | null;
+      runId: string | null;
+      at: string;
+      data: unknown;
+    };
 
 export function feedMessage(row: FeedRow): FeedMessage {
   return row.kind === "agent_event"
-    ? { feedId: row.id, kind: "agent_event", runId: row.event.runId, seq: row.event.seq, at: row.event.at, event: row.event.data }
-    : { feedId: row.id, kind: "domain_event", type: row.activity.type, agentId: row.activity.agentId, runId: row.activity.runId, at: row.activity.at, data: row.activity.data };
+    ? {
+        feedId: row.id,
+        kind: "agent_event",
+        runId: row.event.runId,
+        seq: row.event.seq,
+        at: row.event.at,
+        event: row.event.data,
+      }
+    : {
+        feedId: row.id,
+        kind: "domain_event",
+        type: row.activity.type,
+        agentId: row.activity.agentId,
+        runId: row.activity.runId,
+        at: row.activity.at,
+        data: row.activity.data,
+      };
 }
 
 /** The full SSE frame of a row: `id`, `event` (agent_event | domain_event) and one JSON `data` line. */

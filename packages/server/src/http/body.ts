@@ -42,7 +42,11 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
  * a "__proto__" key as an own property (it never reaches a prototype), so validation sees it and
  * refuses it as an unknown field.
  */
-export async function readJsonBody(c: Context, maxBytes: number, emptyAllowed: boolean): Promise<Record<string, unknown>> {
+export async function readJsonBody(
+  c: Context,
+  maxBytes: number,
+  emptyAllowed: boolean,
+): Promise<Record<string, unknown>> {
   const bytes = await readCapped(c.req.raw, maxBytes);
   const type = c.req.header("content-type");
   if (bytes.byteLength === 0 && (type === undefined || type === "")) {
@@ -50,7 +54,11 @@ export async function readJsonBody(c: Context, maxBytes: number, emptyAllowed: b
     throw new HttpError(400, "invalid_input", "a JSON body is required");
   }
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
-    throw new HttpError(415, "unsupported_media_type", `the body must be JSON, sent with Content-Type: application/json (got ${type ? `"${type.slice(0, 80)}"` : "none"})`);
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `the body must be JSON, sent with Content-Type: application/json (got ${type ? `"${type.slice(0, 80)}"` : "none"})`,
+    );
   }
   let text: string;
   try {
@@ -62,10 +70,18 @@ export async function readJsonBody(c: Context, maxBytes: number, emptyAllowed: b
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, "malformed_json", `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    throw new HttpError(
+      400,
+      "malformed_json",
+      `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`,
+    );
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, "invalid_input", `the body must be a JSON object, got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
+    throw new HttpError(
+      400,
+      "invalid_input",
+      `the body must be a JSON object, got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }

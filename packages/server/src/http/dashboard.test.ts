@@ -45,7 +45,13 @@ describe("dashboard files", () => {
 
   it("reaches nothing outside the build folder and leaves the API's answers alone", async () => {
     app = await testApp({ webRoot: join(dir, "dist") });
-    for (const path of ["/../secret.txt", "/assets/../../secret.txt", "/%2e%2e/secret.txt", "/assets/missing.js", "/.hidden"]) {
+    for (const path of [
+      "/../secret.txt",
+      "/assets/../../secret.txt",
+      "/%2e%2e/secret.txt",
+      "/assets/missing.js",
+      "/.hidden",
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(404);
       expect(await r.text(), path).not.toContain("do not serve");
@@ -62,7 +68,9 @@ describe("dashboard files", () => {
     app = await testApp({ webRoot: join(dir, "not-built") });
     const r = await get("/");
     expect(r.status).toBe(404);
-    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/dashboard is not built.*npm run build/);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(
+      /dashboard is not built.*npm run build/,
+    );
     await app.close();
     app = await testApp();
     expect((await get("/")).status).toBe(404);
@@ -72,6 +80,7 @@ describe("dashboard files", () => {
     const root = join(dir, "dist");
     expect(dashboardFile(root, "/")).toBe(join(root, "index.html"));
     expect(dashboardFile(root, "/assets/a-1.js")).toBe(join(root, "assets", "a-1.js"));
-    for (const bad of ["", "/..", "/a/../b", "/a//b", "/a\\b", "/a b", "/.env", "/assets/.git/x"]) expect(dashboardFile(root, bad), bad).toBeUndefined();
+    for (const bad of ["", "/..", "/a/../b", "/a//b", "/a\\b", "/a b", "/.env", "/assets/.git/x"])
+      expect(dashboardFile(root, bad), bad).toBeUndefined();
   });
 });

@@ -24,7 +24,8 @@ const TYPES: Record<string, string> = {
  * files of the build. Inline `style` attributes are allowed because the chart library sizes its
  * canvas through them.
  */
-export const DASHBOARD_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const PLAIN_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*(?:[A-Za-z0-9_-][A-Za-z0-9._-]*)?$/;
 
@@ -46,7 +47,15 @@ export function dashboardHandler(root: string) {
       body = await readFile(file);
     } catch {
       if (c.req.path === "/") {
-        return c.json({ error: { code: "not_found", message: `the dashboard is not built (no ${join(root, "index.html")}); run npm run build` } }, 404);
+        return c.json(
+          {
+            error: {
+              code: "not_found",
+              message: `the dashboard is not built (no ${join(root, "index.html")}); run npm run build`,
+            },
+          },
+          404,
+        );
       }
       return undefined;
     }

@@ -31,9 +31,20 @@ export interface MappedError {
 }
 
 export function errorResponse(error: unknown, onInternal: (error: unknown) => void = () => {}): MappedError {
-  const body = (status: number, code: string, message: string, fields?: Record<string, string>): MappedError => ({
+  const body = (
+    status: number,
+    code: string,
+    message: string,
+    fields?: Record<string, string>,
+  ): MappedError => ({
     status,
-    body: { error: { code, message, ...(fields && Object.keys(fields).length > 0 ? { fields: { ...fields } } : {}) } },
+    body: {
+      error: {
+        code,
+        message,
+        ...(fields && Object.keys(fields).length > 0 ? { fields: { ...fields } } : {}),
+      },
+    },
   });
   if (error instanceof HttpError) return body(error.status, error.code, error.message, error.fields);
   // Subclasses before their parent: NotFound and ConflictState are UserInputErrors too.

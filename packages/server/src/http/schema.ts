@@ -41,20 +41,31 @@ const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, 
 function checkOther(name: string, field: Exclude<BodyField, StringField>, v: unknown): string | undefined {
   switch (field.kind) {
     case "integer":
-      if (typeof v !== "number" || !Number.isInteger(v)) return `must be an integer, got ${Array.isArray(v) ? "array" : typeof v}`;
+      if (typeof v !== "number" || !Number.isInteger(v))
+        return `must be an integer, got ${Array.isArray(v) ? "array" : typeof v}`;
       if (v < field.min || v > field.max) return `must be from ${field.min} to ${field.max}`;
       return undefined;
     case "string-list":
       if (!Array.isArray(v)) return `must be a list of strings, got ${typeof v}`;
       if (v.length > field.maxItems) return `has ${v.length} items; at most ${field.maxItems}`;
-      if (!v.every((x) => typeof x === "string" && x.length > 0 && x.length <= field.itemMaxLength && !/[\u0000-\u001f\u007f]/.test(x))) {
+      if (
+        !v.every(
+          (x) =>
+            typeof x === "string" &&
+            x.length > 0 &&
+            x.length <= field.itemMaxLength &&
+            !/[\u0000-\u001f\u007f]/.test(x),
+        )
+      ) {
         return `must hold non-empty single-line strings of at most ${field.itemMaxLength} characters`;
       }
       return undefined;
     case "object":
-      if (typeof v !== "object" || v === null || Array.isArray(v)) return `must be an object, got ${Array.isArray(v) ? "array" : v === null ? "null" : typeof v}`;
+      if (typeof v !== "object" || v === null || Array.isArray(v))
+        return `must be an object, got ${Array.isArray(v) ? "array" : v === null ? "null" : typeof v}`;
       if (Object.keys(v).length > field.maxKeys) return `has more than ${field.maxKeys} keys`;
-      if (has(v, "__proto__") || has(v, "constructor") || has(v, "prototype")) return `must not use the keys __proto__, constructor or prototype (${name})`;
+      if (has(v, "__proto__") || has(v, "constructor") || has(v, "prototype"))
+        return `must not use the keys __proto__, constructor or prototype (${name})`;
       return undefined;
   }
 }
@@ -87,13 +98,19 @@ export function validateBody<T>(route: string, spec: BodySpec, raw: Record<strin
     else value[name] = v;
   }
   const problems = Object.entries(fields);
-  if (problems.length > 0) throw new UserInputError(`${route}: nothing was written. Fix: ${problems.map(([f, why]) => `\`${f}\` ${why}`).join("; ")}.`, fields);
+  if (problems.length > 0)
+    throw new UserInputError(
+      `${route}: nothing was written. Fix: ${problems.map(([f, why]) => `\`${f}\` ${why}`).join("; ")}.`,
+      fields,
+    );
   return value as T;
 }
 
 /** JSON Schema of a body spec (string fields exactly as the model-facing tool schema describes them). */
 export function jsonSchemaOf(spec: BodySpec): Record<string, unknown> {
-  const strings = JSON.parse(JSON.stringify(schemaOf(stringPart(spec)))) as { properties?: Record<string, unknown> };
+  const strings = JSON.parse(JSON.stringify(schemaOf(stringPart(spec)))) as {
+    properties?: Record<string, unknown>;
+  };
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(spec)) {
@@ -103,10 +120,20 @@ export function jsonSchemaOf(spec: BodySpec): Record<string, unknown> {
         properties[name] = strings.properties?.[name];
         break;
       case "integer":
-        properties[name] = { type: "integer", minimum: field.min, maximum: field.max, description: field.description };
+        properties[name] = {
+          type: "integer",
+          minimum: field.min,
+          maximum: field.max,
+          description: field.description,
+        };
         break;
       case "string-list":
-        properties[name] = { type: "array", maxItems: field.maxItems, items: { type: "string", minLength: 1, maxLength: field.itemMaxLength }, description: field.description };
+        properties[name] = {
+          type: "array",
+          maxItems: field.maxItems,
+          items: { type: "string", minLength: 1, maxLength: field.itemMaxLength },
+          description: field.description,
+        };
         break;
       case "object":
         properties[name] = { type: "object", maxProperties: field.maxKeys, description: field.description };

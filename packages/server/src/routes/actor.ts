@@ -6,7 +6,8 @@ import type { Caller } from "../auth/principal.js";
 import { HttpError, unauthorized } from "../http/errors.js";
 
 export function httpActor(principal: Caller, companyId: string): Actor {
-  if (principal.kind === "anonymous") throw unauthorized("missing credentials: send Authorization: Bearer TOKEN");
+  if (principal.kind === "anonymous")
+    throw unauthorized("missing credentials: send Authorization: Bearer TOKEN");
   return principal.kind === "agent"
     ? { companyId, agentId: principal.agentId, via: "http", runId: principal.runId }
     : { companyId, agentId: null, via: "http", runId: null };

@@ -1,6 +1,12 @@
 // Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
 // handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
-import { HIRE_AGENT_FIELDS, type HireAgentInput, hireAgent, mintAgentToken, validateHireAgentInput } from "@cadre/company";
+import {
+  HIRE_AGENT_FIELDS,
+  type HireAgentInput,
+  hireAgent,
+  mintAgentToken,
+  validateHireAgentInput,
+} from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
 import type { BodySpec } from "../http/schema.js";
 import { setAgentModel, terminateAgent } from "@cadre/company";
@@ -10,11 +16,21 @@ import { enumQuery } from "./queries.js";
 import { type AgentScope, agentScope, type CompanyScope, companyScope } from "./scopes.js";
 
 export const MINT_KEY_BODY: BodySpec = {
-  label: { kind: "string", required: false, maxLength: 100, description: "What the key is for, e.g. the host the agent runs on." },
+  label: {
+    kind: "string",
+    required: false,
+    maxLength: 100,
+    description: "What the key is for, e.g. the host the agent runs on.",
+  },
 };
 
 export const SET_MODEL_BODY: BodySpec = {
-  model: { kind: "string", required: true, maxLength: 128, description: "An explicit model id enabled on the agent's connector (MC-6)." },
+  model: {
+    kind: "string",
+    required: true,
+    maxLength: 128,
+    description: "An explicit model id enabled on the agent's connector (MC-6).",
+  },
 };
 
 export const agentRoutes = [
@@ -43,7 +59,11 @@ export const agentRoutes = [
     body: { spec: HIRE_AGENT_FIELDS, validate: validateHireAgentInput },
     responses: { 201: "The new agent.", 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ c, ctx, principal, scope, body }) {
-      const result = await hireAgent(ctx.store, { ...httpActor(principal, scope.companyId), env: ctx.env }, body as HireAgentInput);
+      const result = await hireAgent(
+        ctx.store,
+        { ...httpActor(principal, scope.companyId), env: ctx.env },
+        body as HireAgentInput,
+      );
       if (!result.ok) throw refusal(result);
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
@@ -84,7 +104,11 @@ export const agentRoutes = [
     },
     async handle({ c, ctx, scope, body }) {
       const live = ctx.wakes.liveSession(scope.agent.id);
-      const change = await setAgentModel(ctx.store, { agentId: scope.agent.id, model: (body as { model: string }).model, live });
+      const change = await setAgentModel(ctx.store, {
+        agentId: scope.agent.id,
+        model: (body as { model: string }).model,
+        live,
+      });
       return c.json(change);
     },
   }),
@@ -97,7 +121,10 @@ export const agentRoutes = [
     body: { spec: MINT_KEY_BODY },
     responses: { 201: "The key, with its token (shown only here)." },
     async handle({ c, ctx, scope, body }) {
-      const { token, row } = await mintAgentToken(ctx.store, { agentId: scope.agent.id, label: (body as { label?: string }).label ?? "" });
+      const { token, row } = await mintAgentToken(ctx.store, {
+        agentId: scope.agent.id,
+        label: (body as { label?: string }).label ?? "",
+      });
       return c.json({ ...row, token }, 201);
     },
   }),

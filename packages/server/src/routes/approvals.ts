@@ -1,6 +1,13 @@
 // Approvals: the list, the legacy filing route (C4-6: the file_approval input, validator and
 // handler, `via: "http"`), and the operator's decisions — of concurrent decisions exactly one wins.
-import { type Decision, decideApproval, FILE_APPROVAL_FIELDS, type FileApprovalInput, fileApproval, validateFileApprovalInput } from "@cadre/company";
+import {
+  type Decision,
+  decideApproval,
+  FILE_APPROVAL_FIELDS,
+  type FileApprovalInput,
+  fileApproval,
+  validateFileApprovalInput,
+} from "@cadre/company";
 import { InternalError } from "@cadre/core";
 import type { BodySpec } from "../http/schema.js";
 import { httpActor, refusal, retired } from "./actor.js";
@@ -9,7 +16,13 @@ import { enumQuery } from "./queries.js";
 import { type ApprovalScope, approvalScope, type CompanyScope, companyScope } from "./scopes.js";
 
 export const DECISION_BODY: BodySpec = {
-  note: { kind: "string", required: false, maxLength: 2000, multiline: true, description: "The operator's note; the CEO reads it on its next wake." },
+  note: {
+    kind: "string",
+    required: false,
+    maxLength: 2000,
+    multiline: true,
+    description: "The operator's note; the CEO reads it on its next wake.",
+  },
 };
 
 const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
@@ -22,9 +35,19 @@ function decisionRoute(segment: "approve" | "reject" | "request-revision", decis
     access: "operator",
     scope: approvalScope,
     body: { spec: DECISION_BODY },
-    responses: { 200: "The approval and the CEO's mode before and after.", 409: "The approval was already decided." },
+    responses: {
+      200: "The approval and the CEO's mode before and after.",
+      409: "The approval was already decided.",
+    },
     async handle({ c, ctx, scope, body }) {
-      return c.json(await decideApproval(ctx.store, scope.approval.id, decision, (body as { note?: string }).note ?? null));
+      return c.json(
+        await decideApproval(
+          ctx.store,
+          scope.approval.id,
+          decision,
+          (body as { note?: string }).note ?? null,
+        ),
+      );
     },
   });
 }
@@ -46,16 +69,24 @@ export const approvalRoutes = [
   route<CompanyScope>({
     method: "post",
     path: "/api/companies/{id}/approvals",
-    summary: "Legacy approval path (C4-6): the file_approval tool's input, schema, rules and record, with via http.",
+    summary:
+      "Legacy approval path (C4-6): the file_approval tool's input, schema, rules and record, with via http.",
     access: "company",
     scope: companyScope,
     before: (ctx) => {
       if (ctx.legacyPostsRetired) throw retired("file_approval");
     },
     body: { spec: FILE_APPROVAL_FIELDS, validate: validateFileApprovalInput },
-    responses: { 201: "The approval, pending.", 410: "The legacy route is retired; use the file_approval tool." },
+    responses: {
+      201: "The approval, pending.",
+      410: "The legacy route is retired; use the file_approval tool.",
+    },
     async handle({ c, ctx, principal, scope, body }) {
-      const result = await fileApproval(ctx.store, httpActor(principal, scope.companyId), body as FileApprovalInput);
+      const result = await fileApproval(
+        ctx.store,
+        httpActor(principal, scope.companyId),
+        body as FileApprovalInput,
+      );
       if (!result.ok) throw refusal(result);
       const approval = await ctx.store.getApproval(result.value.approvalId);
       if (!approval) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);

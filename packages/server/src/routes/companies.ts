@@ -8,9 +8,27 @@ import { companyView } from "./views.js";
 
 export const CREATE_COMPANY_BODY: BodySpec = {
   name: { kind: "string", required: true, maxLength: 100, description: "The company's name." },
-  goal: { kind: "string", required: false, maxLength: 1000, multiline: true, description: "What the company is for; the CEO plans its team from it." },
-  connector: { kind: "string", required: false, maxLength: 40, enum: CONNECTOR_KINDS, description: "Connector kind the CEO runs on (default offline, always present); must be ready." },
-  profile: { kind: "string", required: false, maxLength: 20, enum: ["semantic", "legacy"], description: "Prompt profile of the CEO's wakes (C4-7); default semantic." },
+  goal: {
+    kind: "string",
+    required: false,
+    maxLength: 1000,
+    multiline: true,
+    description: "What the company is for; the CEO plans its team from it.",
+  },
+  connector: {
+    kind: "string",
+    required: false,
+    maxLength: 40,
+    enum: CONNECTOR_KINDS,
+    description: "Connector kind the CEO runs on (default offline, always present); must be ready.",
+  },
+  profile: {
+    kind: "string",
+    required: false,
+    maxLength: 20,
+    enum: ["semantic", "legacy"],
+    description: "Prompt profile of the CEO's wakes (C4-7); default semantic.",
+  },
 };
 
 interface CreateCompanyBody {
@@ -24,7 +42,8 @@ export const companyRoutes = [
   route({
     method: "post",
     path: "/api/companies",
-    summary: "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
+    summary:
+      "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
     access: "operator",
     body: { spec: CREATE_COMPANY_BODY },
     responses: { 201: "The company, its CEO and the CEO's mode." },
@@ -49,7 +68,9 @@ export const companyRoutes = [
     responses: { 200: "A list of companies." },
     async handle({ c, ctx, principal }) {
       const companies = await ctx.store.listCompanies();
-      return c.json(principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies);
+      return c.json(
+        principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies,
+      );
     },
   }),
   route<CompanyScope>({

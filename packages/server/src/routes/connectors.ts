@@ -7,10 +7,33 @@ import { type CompanyScope, companyScope } from "./scopes.js";
 import { connectorView } from "./views.js";
 
 export const ADD_CONNECTOR_BODY: BodySpec = {
-  id: { kind: "string", required: false, maxLength: 64, description: "Id unique in the company (lowercase letters, digits, -); default: the kind." },
-  kind: { kind: "string", required: true, maxLength: 40, enum: CONNECTOR_KINDS, description: "Harness and provider." },
-  enabledModels: { kind: "string-list", required: false, maxItems: 20, itemMaxLength: 128, description: "Explicit model ids of this provider; default: the kind's defaults." },
-  config: { kind: "object", required: false, maxKeys: 20, description: "Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed." },
+  id: {
+    kind: "string",
+    required: false,
+    maxLength: 64,
+    description: "Id unique in the company (lowercase letters, digits, -); default: the kind.",
+  },
+  kind: {
+    kind: "string",
+    required: true,
+    maxLength: 40,
+    enum: CONNECTOR_KINDS,
+    description: "Harness and provider.",
+  },
+  enabledModels: {
+    kind: "string-list",
+    required: false,
+    maxItems: 20,
+    itemMaxLength: 128,
+    description: "Explicit model ids of this provider; default: the kind's defaults.",
+  },
+  config: {
+    kind: "object",
+    required: false,
+    maxKeys: 20,
+    description:
+      "Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed.",
+  },
 };
 
 export const connectorRoutes = [

@@ -14,7 +14,8 @@ export const eventRoutes = [
   route<CompanyScope>({
     method: "get",
     path: "/api/companies/{id}/events",
-    summary: "Live company events (SSE): agent_event (an AgentEvent of a run) and domain_event (hire, approval filed/decided, mode change, …). Resumable with Last-Event-ID.",
+    summary:
+      "Live company events (SSE): agent_event (an AgentEvent of a run) and domain_event (hire, approval filed/decided, mode change, …). Resumable with Last-Event-ID.",
     access: "company",
     scope: companyScope,
     query: {
@@ -26,12 +27,19 @@ export const eventRoutes = [
     responses: { 200: "text/event-stream" },
     handle({ c, ctx, scope }) {
       const header = c.req.header("last-event-id");
-      if (header !== undefined && !/^\d{1,15}$/.test(header)) throw new UserInputError("Last-Event-ID must be an event id this stream sent (a whole number)", { "Last-Event-ID": "a whole number" });
+      if (header !== undefined && !/^\d{1,15}$/.test(header))
+        throw new UserInputError("Last-Event-ID must be an event id this stream sent (a whole number)", {
+          "Last-Event-ID": "a whole number",
+        });
       const afterId = header !== undefined ? Number(header) : idQuery("after", c.req.query("after"));
       const runId = c.req.query("run");
-      if (runId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(runId)) throw new UserInputError("run must be a run id", { run: "a run id" });
+      if (runId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(runId))
+        throw new UserInputError("run must be a run id", { run: "a run id" });
       const kind = enumQuery("kind", c.req.query("kind"), FEED_KINDS);
-      const keep = feedPredicate({ ...(runId !== undefined ? { runId } : {}), ...(kind !== undefined ? { kind } : {}) });
+      const keep = feedPredicate({
+        ...(runId !== undefined ? { runId } : {}),
+        ...(kind !== undefined ? { kind } : {}),
+      });
       return streamSSE(c, async (stream) => {
         const closed = new AbortController();
         stream.onAbort(() => closed.abort());
@@ -39,10 +47,19 @@ export const eventRoutes = [
         const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), ctx.limits.sseHeartbeatMs);
         try {
           await stream.write(`retry: 1000\n\n`);
-          for await (const item of followFeedPages({ reader: ctx.feed, bus: ctx.bus, companyId: scope.companyId, afterId, signal, pollMs: ctx.limits.ssePollMs })) {
+          for await (const item of followFeedPages({
+            reader: ctx.feed,
+            bus: ctx.bus,
+            companyId: scope.companyId,
+            afterId,
+            signal,
+            pollMs: ctx.limits.ssePollMs,
+          })) {
             if (item.kind === "failure") {
               // The stream ends; the client reconnects with its Last-Event-ID and loses nothing.
-              await stream.write(`event: stream_error\ndata: ${JSON.stringify({ message: item.message })}\n\n`);
+              await stream.write(
+                `event: stream_error\ndata: ${JSON.stringify({ message: item.message })}\n\n`,
+              );
               break;
             }
             const rows = keep ? item.rows.filter(keep) : item.rows;

@@ -16,7 +16,8 @@ export function metaRoutes(all: () => readonly RouteSpec[]) {
     route({
       method: "get",
       path: "/api/openapi.json",
-      summary: "This API's OpenAPI 3.1 document, generated from the same route schemas that validate requests.",
+      summary:
+        "This API's OpenAPI 3.1 document, generated from the same route schemas that validate requests.",
       access: "public",
       responses: { 200: "The OpenAPI document." },
       handle: ({ c }) => c.json((document ??= openApiDocument(all()))),

@@ -5,12 +5,37 @@ import type { PromptProfile } from "@cadre/store";
 import type { BodySpec } from "../http/schema.js";
 import { route } from "./define.js";
 import { idQuery, limitQuery } from "./queries.js";
-import { type AgentScope, agentScope, type CompanyScope, companyScope, type RunScope, runScope } from "./scopes.js";
+import {
+  type AgentScope,
+  agentScope,
+  type CompanyScope,
+  companyScope,
+  type RunScope,
+  runScope,
+} from "./scopes.js";
 
 export const WAKE_BODY: BodySpec = {
-  trigger: { kind: "string", required: false, maxLength: 40, enum: WAKE_TRIGGERS, description: "Why the agent is woken; default inferred (a decision since its last run, else routine)." },
-  profile: { kind: "string", required: false, maxLength: 20, enum: ["semantic", "legacy"], description: "Prompt profile of this wake (C4-7); default the company's." },
-  seed: { kind: "integer", required: false, min: 0, max: 2 ** 31 - 1, description: "Seed of the offline model's variation." },
+  trigger: {
+    kind: "string",
+    required: false,
+    maxLength: 40,
+    enum: WAKE_TRIGGERS,
+    description: "Why the agent is woken; default inferred (a decision since its last run, else routine).",
+  },
+  profile: {
+    kind: "string",
+    required: false,
+    maxLength: 20,
+    enum: ["semantic", "legacy"],
+    description: "Prompt profile of this wake (C4-7); default the company's.",
+  },
+  seed: {
+    kind: "integer",
+    required: false,
+    min: 0,
+    max: 2 ** 31 - 1,
+    description: "Seed of the offline model's variation.",
+  },
 };
 
 interface WakeBody {
@@ -31,14 +56,23 @@ export const runRoutes = [
     scope: agentScope,
     body: { spec: WAKE_BODY },
     responses: {
-      202:
-        "{ runId, profile, trigger, mode, cue, cueTokens } of the started run, and how it runs: via (\"in-process\" | \"queue\"), wakeId (the queued wake; null in-process), coalesced (it joined a wake of the agent still waiting), status (\"started\", or \"queued\" when no worker started the run within the wait: the run fields are then null).",
+      202: '{ runId, profile, trigger, mode, cue, cueTokens } of the started run, and how it runs: via ("in-process" | "queue"), wakeId (the queued wake; null in-process), coalesced (it joined a wake of the agent still waiting), status ("started", or "queued" when no worker started the run within the wait: the run fields are then null).',
       400: "The wake was refused before its run started (e.g. the strategy is not approved); nothing was written.",
     },
     async handle({ c, ctx, scope, body }) {
       const input = body as WakeBody;
-      const { run, mode, cue, cueTokens, via, wakeId, coalesced } = await ctx.wakes.request({ agentId: scope.agent.id, ...input });
-      const started = { runId: run?.id ?? null, profile: run?.profile ?? null, trigger: run?.trigger ?? null, mode, cue, cueTokens };
+      const { run, mode, cue, cueTokens, via, wakeId, coalesced } = await ctx.wakes.request({
+        agentId: scope.agent.id,
+        ...input,
+      });
+      const started = {
+        runId: run?.id ?? null,
+        profile: run?.profile ?? null,
+        trigger: run?.trigger ?? null,
+        mode,
+        cue,
+        cueTokens,
+      };
       return c.json({ ...started, via, wakeId, coalesced, status: run ? "started" : "queued" }, 202);
     },
   }),

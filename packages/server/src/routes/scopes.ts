@@ -23,7 +23,10 @@ export interface RunScope {
 
 const param = (params: Record<string, string>, name: string): string => params[name] ?? "";
 
-export async function companyScope(ctx: ServerContext, params: Record<string, string>): Promise<CompanyScope> {
+export async function companyScope(
+  ctx: ServerContext,
+  params: Record<string, string>,
+): Promise<CompanyScope> {
   const company = await ctx.store.getCompany(param(params, "id"));
   if (!company) throw new NotFoundError(`company ${param(params, "id")} not found`);
   return { companyId: company.id, company };
@@ -35,7 +38,10 @@ export async function agentScope(ctx: ServerContext, params: Record<string, stri
   return { companyId: agent.companyId, agent };
 }
 
-export async function approvalScope(ctx: ServerContext, params: Record<string, string>): Promise<ApprovalScope> {
+export async function approvalScope(
+  ctx: ServerContext,
+  params: Record<string, string>,
+): Promise<ApprovalScope> {
   const approval = await ctx.store.getApproval(param(params, "id"));
   if (!approval) throw new NotFoundError(`approval ${param(params, "id")} not found`);
   return { companyId: approval.companyId, approval };

@@ -8,7 +8,8 @@ export const usageRoutes = [
   route<CompanyScope>({
     method: "get",
     path: "/api/companies/{id}/usage",
-    summary: "The company's usage: totals, per agent and per run (tokens, cost from the registry's prices, cache hit rate).",
+    summary:
+      "The company's usage: totals, per agent and per run (tokens, cost from the registry's prices, cache hit rate).",
     access: "company",
     scope: companyScope,
     responses: { 200: "{ companyId, name, usage, agents, runs }" },

@@ -3,13 +3,30 @@
 import { type CompanyState, isSecretKey, MODE_TOOLS, readiness } from "@cadre/company";
 import type { CompanyRow, ConnectorRow } from "@cadre/store";
 
-
 export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv) {
-  const config = Object.fromEntries(Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]));
+  const config = Object.fromEntries(
+    Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]),
+  );
   const r = readiness(c, env);
-  return { companyId: c.companyId, id: c.id, kind: c.kind, label: c.label, enabledModels: c.enabledModels, config, ready: r.ready, ...(r.missing ? { missing: r.missing } : {}), createdAt: c.createdAt };
+  return {
+    companyId: c.companyId,
+    id: c.id,
+    kind: c.kind,
+    label: c.label,
+    enabledModels: c.enabledModels,
+    config,
+    ready: r.ready,
+    ...(r.missing ? { missing: r.missing } : {}),
+    createdAt: c.createdAt,
+  };
 }
 
 export function companyView(company: CompanyRow, state: CompanyState) {
-  return { ...company, ceoAgentId: state.ceo.id, ceoMode: state.mode, ceoModeReason: state.modeReason, toolsInMode: MODE_TOOLS[state.mode] };
+  return {
+    ...company,
+    ceoAgentId: state.ceo.id,
+    ceoMode: state.mode,
+    ceoModeReason: state.modeReason,
+    toolsInMode: MODE_TOOLS[state.mode],
+  };
 }

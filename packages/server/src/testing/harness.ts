@@ -36,8 +36,19 @@ export async function testApp(deps: Partial<AppDeps> = {}): Promise<TestApp> {
  * An app over a given store (e.g. a file store, or a wrapper that holds a write). `store` is what
  * the test reads; `deps.store` may be a wrapper of it that the app writes through.
  */
-export function testAppOver(store: Store, deps: Partial<AppDeps> = {}, onClose: () => Promise<void> = async () => {}): TestApp {
-  const cadre = createApp({ store, operatorToken: OPERATOR_TOKEN, env: {}, log: () => {}, limits: { ssePollMs: 50 }, ...deps });
+export function testAppOver(
+  store: Store,
+  deps: Partial<AppDeps> = {},
+  onClose: () => Promise<void> = async () => {},
+): TestApp {
+  const cadre = createApp({
+    store,
+    operatorToken: OPERATOR_TOKEN,
+    env: {},
+    log: () => {},
+    limits: { ssePollMs: 50 },
+    ...deps,
+  });
   return {
     store,
     cadre,
@@ -50,7 +61,12 @@ export function testAppOver(store: Store, deps: Partial<AppDeps> = {}, onClose: 
   };
 }
 
-export async function send(cadre: CadreApp, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+export async function send(
+  cadre: CadreApp,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? OPERATOR_TOKEN : options.token;
   if (token !== null) headers["authorization"] ??= `Bearer ${token}`;
@@ -61,7 +77,11 @@ export async function send(cadre: CadreApp, method: string, path: string, option
   } else if (options.raw !== undefined) {
     body = options.raw;
   }
-  const response = await cadre.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await cadre.app.request(path, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -111,8 +131,17 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
 }
 
 /** Creates a company through the API; returns it with its CEO's id. */
-export async function apiCompany(app: TestApp, body: Record<string, unknown> = {}): Promise<{ id: string; ceoAgentId: string }> {
-  const r = await app.request("POST", "/api/companies", { json: { name: "Acme Robotics", goal: "Build warehouse robots and sell them to logistics companies.", ...body } });
+export async function apiCompany(
+  app: TestApp,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; ceoAgentId: string }> {
+  const r = await app.request("POST", "/api/companies", {
+    json: {
+      name: "Acme Robotics",
+      goal: "Build warehouse robots and sell them to logistics companies.",
+      ...body,
+    },
+  });
   if (r.status !== 201) throw new Error(`company creation failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { id: string; ceoAgentId: string };
 }
@@ -124,7 +153,14 @@ export async function apiKey(app: TestApp, agentId: string): Promise<string> {
   return (r.body as { token: string }).token;
 }
 
-export const HIRE = { name: "CTO", role: "Chief Technology Officer", description: "Owns the architecture.", connectorId: "offline", model: "offline-scripted-1", department: "engineering" };
+export const HIRE = {
+  name: "CTO",
+  role: "Chief Technology Officer",
+  description: "Owns the architecture.",
+  connectorId: "offline",
+  model: "offline-scripted-1",
+  department: "engineering",
+};
 
 export type Who = "none" | "bad" | "operator" | "agentHere" | "agentElsewhere";
 
@@ -152,9 +188,29 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
   const settings = (await app.store.getCompany(a.id))?.settings;
   if (!settings) throw new Error("company A vanished");
   await app.store.updateCompanySettings(a.id, { ...settings, requireHireApproval: true });
-  const approval = (await app.request("POST", `/api/companies/${a.id}/approvals`, { json: { type: "hire_agent", title: "Hire a CFO", payload: "We need one." } })).body.id as string;
-  await app.store.insertRun({ id: "run_a", companyId: a.id, agentId: a.ceoAgentId, trigger: "routine", mode: "strategy-drafting", profile: "semantic", cue: "cue" });
-  await app.store.appendRunEvents([{ runId: "run_a", companyId: a.id, seq: 0, type: "text_delta", data: { type: "text_delta", index: 0, delta: "hi" } }]);
+  const approval = (
+    await app.request("POST", `/api/companies/${a.id}/approvals`, {
+      json: { type: "hire_agent", title: "Hire a CFO", payload: "We need one." },
+    })
+  ).body.id as string;
+  await app.store.insertRun({
+    id: "run_a",
+    companyId: a.id,
+    agentId: a.ceoAgentId,
+    trigger: "routine",
+    mode: "strategy-drafting",
+    profile: "semantic",
+    cue: "cue",
+  });
+  await app.store.appendRunEvents([
+    {
+      runId: "run_a",
+      companyId: a.id,
+      seq: 0,
+      type: "text_delta",
+      data: { type: "text_delta", index: 0, delta: "hi" },
+    },
+  ]);
   const tokens: Record<Who, string | null | undefined> = {
     none: null,
     bad: "cadre_agt_not-a-real-token-at-all-000000000000000",
@@ -162,5 +218,14 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
     agentHere: await apiKey(app, a.ceoAgentId),
     agentElsewhere: await apiKey(app, b.ceoAgentId),
   };
-  return { app, companyA: a.id, ceoA: a.ceoAgentId, ctoA: cto, ctoKeyId: ctoKey, approvalA: approval, runA: "run_a", tokens };
+  return {
+    app,
+    companyA: a.id,
+    ceoA: a.ceoAgentId,
+    ctoA: cto,
+    ctoKeyId: ctoKey,
+    approvalA: approval,
+    runA: "run_a",
+    tokens,
+  };
 }

@@ -38,7 +38,10 @@ export function approvalContract(store: GetStore): void {
 
     it("accepts an approval filed by no agent", async () => {
       await seed(store());
-      const row = await store().insertApproval(approval("ap1", { filedByAgentId: null, via: "system" }), "operator");
+      const row = await store().insertApproval(
+        approval("ap1", { filedByAgentId: null, via: "system" }),
+        "operator",
+      );
       expect(row.filedByAgentId).toBeNull();
       expect((await store().getApproval("ap1"))?.filedByAgentId).toBeNull();
     });
@@ -79,9 +82,29 @@ export function approvalContract(store: GetStore): void {
       expect(await store().getApproval("ap1")).toEqual(decided);
 
       const history = await store().listApprovalEvents("ap1");
-      expect(history.map(({ fromStatus, toStatus, note, actor, at }) => ({ fromStatus, toStatus, note, actor, at }))).toEqual([
-        { fromStatus: null, toStatus: "pending", note: null, actor: "agent:ceo", at: "2025-01-01T00:00:00.000Z" },
-        { fromStatus: "pending", toStatus: "revision_requested", note: "Add a budget", actor: "operator", at: "2025-01-01T00:05:00.000Z" },
+      expect(
+        history.map(({ fromStatus, toStatus, note, actor, at }) => ({
+          fromStatus,
+          toStatus,
+          note,
+          actor,
+          at,
+        })),
+      ).toEqual([
+        {
+          fromStatus: null,
+          toStatus: "pending",
+          note: null,
+          actor: "agent:ceo",
+          at: "2025-01-01T00:00:00.000Z",
+        },
+        {
+          fromStatus: "pending",
+          toStatus: "revision_requested",
+          note: "Add a budget",
+          actor: "operator",
+          at: "2025-01-01T00:05:00.000Z",
+        },
       ]);
       expect(history[1]!.id).toBeGreaterThan(history[0]!.id);
     });
@@ -104,7 +127,9 @@ export function approvalContract(store: GetStore): void {
       await store().insertApproval(approval("ap1"), "ceo");
       const statuses: Exclude<ApprovalStatus, "pending">[] = ["approved", "rejected", "revision_requested"];
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store().decideApproval("ap1", statuses[i % 3]!, `decider ${i}`, `operator-${i}`)),
+        Array.from({ length: 20 }, (_, i) =>
+          store().decideApproval("ap1", statuses[i % 3]!, `decider ${i}`, `operator-${i}`),
+        ),
       );
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
@@ -113,14 +138,20 @@ export function approvalContract(store: GetStore): void {
 
       const history = await store().listApprovalEvents("ap1");
       expect(history).toHaveLength(2);
-      expect(history[1]).toMatchObject({ fromStatus: "pending", toStatus: winner.status, note: winner.decisionNote });
+      expect(history[1]).toMatchObject({
+        fromStatus: "pending",
+        toStatus: winner.status,
+        note: winner.decisionNote,
+      });
     });
 
     it("rejects a duplicate id with a ConflictError and leaves no stray history", async () => {
       await seed(store());
       await store().insertApproval(approval("ap1"), "ceo");
       const before = await store().counts();
-      const error = await store().insertApproval(approval("ap1", { title: "Again" }), "ceo").catch((e: unknown) => e);
+      const error = await store()
+        .insertApproval(approval("ap1", { title: "Again" }), "ceo")
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as Error).message).toContain("ap1");
       expect(await store().counts()).toEqual(before);

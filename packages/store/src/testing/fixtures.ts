@@ -25,13 +25,22 @@ export const company = (id = "co1", over: Partial<NewCompany> = {}): NewCompany 
   ...over,
 });
 
-export const connector = (companyId = "co1", id = "offline", over: Partial<NewConnector> = {}): NewConnector => ({
+export const connector = (
+  companyId = "co1",
+  id = "offline",
+  over: Partial<NewConnector> = {},
+): NewConnector => ({
   companyId,
   id,
   kind: "offline",
   label: "Offline",
   enabledModels: ["offline-1", "offline-2"],
-  config: { seed: 42, nested: { baseUrl: "http://localhost:1234", envVars: ["A_KEY"] }, flag: false, none: null },
+  config: {
+    seed: 42,
+    nested: { baseUrl: "http://localhost:1234", envVars: ["A_KEY"] },
+    flag: false,
+    none: null,
+  },
   ...over,
 });
 
@@ -95,7 +104,9 @@ export const activity = (type: string, over: Partial<NewActivity> = {}): NewActi
 export async function seed(store: Store, companyId = "co1"): Promise<void> {
   await store.insertCompany(company(companyId));
   await store.insertConnector(connector(companyId));
-  await store.insertAgent(agent(companyId === "co1" ? "ceo" : `ceo-${companyId}`, { companyId, isCeo: true, role: "CEO" }));
+  await store.insertAgent(
+    agent(companyId === "co1" ? "ceo" : `ceo-${companyId}`, { companyId, isCeo: true, role: "CEO" }),
+  );
 }
 
 /** Freezes the clock the store reads timestamps from (only Date is faked; timers keep running). */

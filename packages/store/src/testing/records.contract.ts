@@ -8,8 +8,16 @@ export function companyContract(store: GetStore): void {
     it("round-trips every field and stamps createdAt", async () => {
       setClock("2025-01-02T03:04:05.678Z");
       const custom = { maxTeamSize: 3, requireHireApproval: false, profile: "legacy" as const };
-      const inserted = await store().insertCompany(company("co1", { name: "Acme", goal: "Win", settings: custom }));
-      const expected = { id: "co1", name: "Acme", goal: "Win", settings: custom, createdAt: "2025-01-02T03:04:05.678Z" };
+      const inserted = await store().insertCompany(
+        company("co1", { name: "Acme", goal: "Win", settings: custom }),
+      );
+      const expected = {
+        id: "co1",
+        name: "Acme",
+        goal: "Win",
+        settings: custom,
+        createdAt: "2025-01-02T03:04:05.678Z",
+      };
       expect(inserted).toEqual(expected);
       expect(await store().getCompany("co1")).toEqual(expected);
       expect(await store().getCompany("missing")).toBeUndefined();
@@ -34,7 +42,9 @@ export function companyContract(store: GetStore): void {
 
     it("rejects a duplicate id with a ConflictError naming it", async () => {
       await store().insertCompany(company("co1"));
-      const error = await store().insertCompany(company("co1", { name: "Other" })).catch((e: unknown) => e);
+      const error = await store()
+        .insertCompany(company("co1", { name: "Other" }))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as Error).message).toContain("co1");
       expect((await store().getCompany("co1"))?.name).toBe("Company co1");
@@ -47,7 +57,11 @@ export function connectorContract(store: GetStore): void {
     it("round-trips every field, JSON config and model list included", async () => {
       setClock("2025-02-03T04:05:06.789Z");
       await store().insertCompany(company("co1"));
-      const input = connector("co1", "anthropic", { kind: "anthropic", label: "Claude", config: { a: [1, { b: null }], c: "x" } });
+      const input = connector("co1", "anthropic", {
+        kind: "anthropic",
+        label: "Claude",
+        config: { a: [1, { b: null }], c: "x" },
+      });
       const expected = { ...input, createdAt: "2025-02-03T04:05:06.789Z" };
       expect(await store().insertConnector(input)).toEqual(expected);
       expect(await store().getConnector("co1", "anthropic")).toEqual(expected);
@@ -67,7 +81,9 @@ export function connectorContract(store: GetStore): void {
       expect(await store().getConnector("co1", "missing")).toBeUndefined();
       expect(await store().getConnector("co3", "offline")).toBeUndefined();
 
-      const error = await store().insertConnector(connector("co1", "offline")).catch((e: unknown) => e);
+      const error = await store()
+        .insertConnector(connector("co1", "offline"))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as Error).message).toContain("offline");
     });
@@ -86,7 +102,9 @@ export function connectorContract(store: GetStore): void {
     });
 
     it("refuses a connector of a missing company with a StoreError that is not a conflict", async () => {
-      const error = await store().insertConnector(connector("ghost")).catch((e: unknown) => e);
+      const error = await store()
+        .insertConnector(connector("ghost"))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreError);
       expect(error).not.toBeInstanceOf(ConflictError);
     });
@@ -98,7 +116,13 @@ export function agentContract(store: GetStore): void {
     it("round-trips every field, booleans and nulls included", async () => {
       await seed(store());
       setClock("2025-03-04T05:06:07.890Z");
-      const cto = agent("cto", { department: null, reportsTo: "ceo", isCeo: false, via: "http", role: "CTO" });
+      const cto = agent("cto", {
+        department: null,
+        reportsTo: "ceo",
+        isCeo: false,
+        via: "http",
+        role: "CTO",
+      });
       expect(await store().insertAgent(cto)).toEqual({ ...cto, createdAt: "2025-03-04T05:06:07.890Z" });
       expect(await store().getAgent("cto")).toEqual({ ...cto, createdAt: "2025-03-04T05:06:07.890Z" });
 
@@ -119,7 +143,11 @@ export function agentContract(store: GetStore): void {
       setClock("2025-01-01T00:00:02.000Z");
       await store().insertAgent(agent("a"));
       expect((await store().listAgents("co1")).map((a) => a.id)).toEqual(["ceo", "b", "z", "a"]);
-      expect((await store().listAgents("co1", { status: "active" })).map((a) => a.id)).toEqual(["ceo", "z", "a"]);
+      expect((await store().listAgents("co1", { status: "active" })).map((a) => a.id)).toEqual([
+        "ceo",
+        "z",
+        "a",
+      ]);
       expect((await store().listAgents("co1", { status: "terminated" })).map((a) => a.id)).toEqual(["b"]);
       expect((await store().listAgents("co2")).map((a) => a.id)).toEqual(["ceo-co2"]);
     });
@@ -143,7 +171,9 @@ export function agentContract(store: GetStore): void {
     it("rejects a duplicate id with a ConflictError naming it", async () => {
       await seed(store());
       await store().insertAgent(agent("cto"));
-      const error = await store().insertAgent(agent("cto", { name: "Other" })).catch((e: unknown) => e);
+      const error = await store()
+        .insertAgent(agent("cto", { name: "Other" }))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as Error).message).toContain("cto");
       expect((await store().getAgent("cto"))?.name).toBe("Agent cto");
@@ -156,7 +186,9 @@ export function agentContract(store: GetStore): void {
         agent("x", { connectorId: "ghost" }),
         agent("x", { reportsTo: "ghost" }),
       ]) {
-        const error = await store().insertAgent(bad).catch((e: unknown) => e);
+        const error = await store()
+          .insertAgent(bad)
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(StoreError);
         expect(error).not.toBeInstanceOf(ConflictError);
       }

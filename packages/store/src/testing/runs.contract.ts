@@ -31,9 +31,16 @@ export function runContract(store: GetStore): void {
       const usage = { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 1000, cacheWriteTokens: 56 };
       await store().finishRun("r1", { status: "failed", usage, error: "provider said no" });
       await store().finishRun("r2", { status: "done", usage, error: null });
-      expect(await store().getRun("r1")).toMatchObject({ status: "failed", usage, error: "provider said no", endedAt: "2025-05-06T08:00:00.000Z" });
+      expect(await store().getRun("r1")).toMatchObject({
+        status: "failed",
+        usage,
+        error: "provider said no",
+        endedAt: "2025-05-06T08:00:00.000Z",
+      });
       expect(await store().getRun("r2")).toMatchObject({ status: "done", error: null });
-      await expect(store().finishRun("missing", { status: "cancelled", usage, error: null })).rejects.toBeInstanceOf(StoreError);
+      await expect(
+        store().finishRun("missing", { status: "cancelled", usage, error: null }),
+      ).rejects.toBeInstanceOf(StoreError);
     });
 
     it("lists by start time then id, filtered by company and agent", async () => {
@@ -46,7 +53,8 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("b", { agentId: "cto" }));
       await store().insertRun(run("a"));
       await store().insertRun(run("other", { companyId: "co2", agentId: "ceo-co2" }));
-      const ids = async (filter?: { companyId?: string; agentId?: string }) => (await store().listRuns(filter)).map((r) => r.id);
+      const ids = async (filter?: { companyId?: string; agentId?: string }) =>
+        (await store().listRuns(filter)).map((r) => r.id);
       expect(await ids()).toEqual(["z", "a", "b", "other"]);
       expect(await ids({ companyId: "co1" })).toEqual(["z", "a", "b"]);
       expect(await ids({ agentId: "cto" })).toEqual(["b"]);
@@ -60,10 +68,28 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
       setClock("2025-06-07T08:09:10.111Z");
-      const data = [{ text: "hi" }, [1, "two", null, true], "plain", 3.5, null, { nested: { deep: [{ x: false }] } }];
-      const first = await store().appendRunEvents(data.map((d, seq) => runEvent("r1", seq, { data: d, type: `t${seq}` })));
-      expect(first.map(({ runId, companyId, seq, type, data, at }) => ({ runId, companyId, seq, type, data, at }))).toEqual(
-        data.map((d, seq) => ({ runId: "r1", companyId: "co1", seq, type: `t${seq}`, data: d, at: "2025-06-07T08:09:10.111Z" })),
+      const data = [
+        { text: "hi" },
+        [1, "two", null, true],
+        "plain",
+        3.5,
+        null,
+        { nested: { deep: [{ x: false }] } },
+      ];
+      const first = await store().appendRunEvents(
+        data.map((d, seq) => runEvent("r1", seq, { data: d, type: `t${seq}` })),
+      );
+      expect(
+        first.map(({ runId, companyId, seq, type, data, at }) => ({ runId, companyId, seq, type, data, at })),
+      ).toEqual(
+        data.map((d, seq) => ({
+          runId: "r1",
+          companyId: "co1",
+          seq,
+          type: `t${seq}`,
+          data: d,
+          at: "2025-06-07T08:09:10.111Z",
+        })),
       );
       const second = await store().appendRunEvents([runEvent("r2", 0), runEvent("r1", 6)]);
       const ids = [...first, ...second].map((e) => e.id);
@@ -76,7 +102,12 @@ export function runContract(store: GetStore): void {
       await seed(store());
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
-      const events = await store().appendRunEvents([runEvent("r1", 0), runEvent("r2", 0), runEvent("r1", 1), runEvent("r1", 2)]);
+      const events = await store().appendRunEvents([
+        runEvent("r1", 0),
+        runEvent("r2", 0),
+        runEvent("r1", 1),
+        runEvent("r1", 2),
+      ]);
       const r1 = events.filter((e) => e.runId === "r1");
       expect(await store().listRunEvents("r1", r1[0]!.id)).toEqual(r1.slice(1));
       expect(await store().listRunEvents("r1", r1[2]!.id)).toEqual([]);
@@ -110,7 +141,9 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().appendRunEvents([runEvent("r1", 0)]);
       const before = await store().counts();
-      const error = await store().appendRunEvents([runEvent("r1", 1), runEvent("r1", 0)]).catch((e: unknown) => e);
+      const error = await store()
+        .appendRunEvents([runEvent("r1", 1), runEvent("r1", 0)])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as Error).message).toContain("r1");
       expect(await store().counts()).toEqual(before);
@@ -124,8 +157,12 @@ export function runContract(store: GetStore): void {
       await seed(store(), "co2");
       await store().insertRun(run("r1"));
       setClock("2025-07-08T09:10:11.121Z");
-      const created = await store().insertActivity(activity("company.created", { data: { name: "Acme", n: [1, 2] } }));
-      const hired = await store().insertActivity(activity("agent.hired", { agentId: "ceo", runId: "r1", data: null }));
+      const created = await store().insertActivity(
+        activity("company.created", { data: { name: "Acme", n: [1, 2] } }),
+      );
+      const hired = await store().insertActivity(
+        activity("agent.hired", { agentId: "ceo", runId: "r1", data: null }),
+      );
       await store().insertActivity(activity("agent.hired", { companyId: "co2" }));
       expect(created).toEqual({
         id: expect.any(Number),

@@ -35,7 +35,9 @@ export function textContract(store: GetStore): void {
 
         await store().insertRun(run(`r${i}`, { cue: s }));
         expect((await store().getRun(`r${i}`))?.cue).toBe(s);
-        const [event] = await store().appendRunEvents([runEvent(`r${i}`, 0, { type: s, data: { [s]: [s] } })]);
+        const [event] = await store().appendRunEvents([
+          runEvent(`r${i}`, 0, { type: s, data: { [s]: [s] } }),
+        ]);
         expect((await store().listRunEvents(`r${i}`))[0]).toEqual(event);
         expect(event).toMatchObject({ type: s, data: { [s]: [s] } });
       }

@@ -21,7 +21,15 @@ export function tokenContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       setClock("2025-08-09T10:11:12.131Z");
       const row = await store().insertApiToken(token("t1", { runId: "r1" }));
-      const expected = { id: "t1", companyId: "co1", agentId: "ceo", runId: "r1", label: "key t1", createdAt: "2025-08-09T10:11:12.131Z", revokedAt: null };
+      const expected = {
+        id: "t1",
+        companyId: "co1",
+        agentId: "ceo",
+        runId: "r1",
+        label: "key t1",
+        createdAt: "2025-08-09T10:11:12.131Z",
+        revokedAt: null,
+      };
       expect(row).toEqual(expected);
       expect(await store().findApiToken("hash-of-t1")).toEqual(expected);
       expect(JSON.stringify(await store().listApiTokens("ceo"))).not.toContain("hash-of");
@@ -31,9 +39,15 @@ export function tokenContract(store: GetStore): void {
     it("refuses a repeated id or hash, and a token for an agent that does not exist", async () => {
       await seed(store());
       await store().insertApiToken(token("t1"));
-      await expect(store().insertApiToken(token("t1", { hash: "other" }))).rejects.toBeInstanceOf(ConflictError);
-      await expect(store().insertApiToken(token("t2", { hash: "hash-of-t1" }))).rejects.toBeInstanceOf(ConflictError);
-      await expect(store().insertApiToken(token("t3", { agentId: "ghost" }))).rejects.toBeInstanceOf(StoreError);
+      await expect(store().insertApiToken(token("t1", { hash: "other" }))).rejects.toBeInstanceOf(
+        ConflictError,
+      );
+      await expect(store().insertApiToken(token("t2", { hash: "hash-of-t1" }))).rejects.toBeInstanceOf(
+        ConflictError,
+      );
+      await expect(store().insertApiToken(token("t3", { agentId: "ghost" }))).rejects.toBeInstanceOf(
+        StoreError,
+      );
       expect((await store().listApiTokens("ceo")).map((t) => t.id)).toEqual(["t1"]);
     });
 

@@ -32,7 +32,9 @@ export function toolCallContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
       const first = await store().insertToolCall(call());
-      await expect(store().insertToolCall(call({ result: { agentId: "other" } }))).rejects.toBeInstanceOf(ConflictError);
+      await expect(store().insertToolCall(call({ result: { agentId: "other" } }))).rejects.toBeInstanceOf(
+        ConflictError,
+      );
       expect(await store().getToolCall("r1", "call_1")).toEqual(first);
       await store().insertToolCall(call({ runId: "r2" }));
       await store().insertToolCall(call({ toolCallId: "call_2" }));
@@ -41,7 +43,9 @@ export function toolCallContract(store: GetStore): void {
 
     it("refuses a call of a run that does not exist, writing nothing", async () => {
       await seed(store());
-      const error = await store().insertToolCall(call({ runId: "nope" })).catch((e: unknown) => e);
+      const error = await store()
+        .insertToolCall(call({ runId: "nope" }))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreError);
       expect(error).not.toBeInstanceOf(ConflictError);
       expect((await store().counts())["tool_calls"]).toBe(0);

@@ -4,7 +4,20 @@ import { ConflictError, StoreError } from "../errors.js";
 import { agent, approval, company, run, runEvent, seed, type GetStore } from "./fixtures.js";
 
 // Spelled out rather than imported from schema.ts: the contract states what callers may rely on.
-const TABLES = ["companies", "connectors", "agents", "approvals", "approval_events", "runs", "run_events", "activity", "api_tokens", "company_feed", "wakes", "tool_calls"];
+const TABLES = [
+  "companies",
+  "connectors",
+  "agents",
+  "approvals",
+  "approval_events",
+  "runs",
+  "run_events",
+  "activity",
+  "api_tokens",
+  "company_feed",
+  "wakes",
+  "tool_calls",
+];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {
   describe("transactions", () => {
@@ -75,7 +88,13 @@ export function transactionContract(store: GetStore, open: () => Promise<ReturnT
       expect(await store().counts()).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
       await seed(store());
       await store().insertApproval(approval("ap1"), "ceo");
-      expect(await store().counts()).toMatchObject({ companies: 1, connectors: 1, agents: 1, approvals: 1, approval_events: 1 });
+      expect(await store().counts()).toMatchObject({
+        companies: 1,
+        connectors: 1,
+        agents: 1,
+        approvals: 1,
+        approval_events: 1,
+      });
     });
   });
 

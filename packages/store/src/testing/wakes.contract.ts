@@ -40,11 +40,20 @@ export function wakeContract(store: GetStore): void {
       expect(await store().setWakeRun("wk1", "w1", "r1")).toBe(true);
       expect(await store().renewWake("wk1", "w2", "2030-01-01T00:01:00.000Z")).toBe(false);
       expect(await store().renewWake("wk1", "w1", "2030-01-01T00:01:00.000Z")).toBe(true);
-      expect(await store().getWake("wk1")).toMatchObject({ runId: "r1", attempts: 1, leaseUntil: "2030-01-01T00:01:00.000Z" });
+      expect(await store().getWake("wk1")).toMatchObject({
+        runId: "r1",
+        attempts: 1,
+        leaseUntil: "2030-01-01T00:01:00.000Z",
+      });
 
       expect(await store().releaseWake("wk1", "w2", { status: "done", error: null })).toBe(false);
       expect(await store().releaseWake("wk1", "w1", { status: "done", error: null })).toBe(true);
-      expect(await store().getWake("wk1")).toMatchObject({ status: "done", workerId: null, leaseUntil: null, runId: "r1" });
+      expect(await store().getWake("wk1")).toMatchObject({
+        status: "done",
+        workerId: null,
+        leaseUntil: null,
+        runId: "r1",
+      });
       // Once released, the former holder writes nothing more.
       expect(await store().renewWake("wk1", "w1", "2030-01-01T00:02:00.000Z")).toBe(false);
       expect(await store().releaseWake("wk1", "w1", { status: "failed", error: "late" })).toBe(false);
@@ -55,14 +64,25 @@ export function wakeContract(store: GetStore): void {
       await seed(store());
       await store().insertAgent(agent("cto"));
       await store().claimWake(claim("wk1"));
-      expect(await store().claimWake(claim("wk1", { workerId: "w2" }))).toMatchObject({ outcome: "held", wake: { id: "wk1", workerId: "w1" } });
-      expect(await store().claimWake(claim("wk2", { workerId: "w2" }))).toMatchObject({ outcome: "busy", wake: { id: "wk1" } });
+      expect(await store().claimWake(claim("wk1", { workerId: "w2" }))).toMatchObject({
+        outcome: "held",
+        wake: { id: "wk1", workerId: "w1" },
+      });
+      expect(await store().claimWake(claim("wk2", { workerId: "w2" }))).toMatchObject({
+        outcome: "busy",
+        wake: { id: "wk1" },
+      });
       expect(await store().getWake("wk2")).toBeUndefined();
       // Another agent of the company is not held up.
-      expect((await store().claimWake(claim("wk3", { agentId: "cto", workerId: "w2" }))).outcome).toBe("claimed");
+      expect((await store().claimWake(claim("wk3", { agentId: "cto", workerId: "w2" }))).outcome).toBe(
+        "claimed",
+      );
 
       await store().releaseWake("wk1", "w1", { status: "failed", error: "no" });
-      expect(await store().claimWake(claim("wk1", { workerId: "w2" }))).toMatchObject({ outcome: "finished", wake: { status: "failed", error: "no" } });
+      expect(await store().claimWake(claim("wk1", { workerId: "w2" }))).toMatchObject({
+        outcome: "finished",
+        wake: { status: "failed", error: "no" },
+      });
       expect((await store().claimWake(claim("wk2", { workerId: "w2" }))).outcome).toBe("claimed");
     });
 
@@ -74,7 +94,10 @@ export function wakeContract(store: GetStore): void {
       await store().setWakeRun("wk1", "w1", "r1");
       await store().releaseWake("wk1", "w1", { status: "retrying", error: "overloaded" });
       const again = await store().claimWake(claim("wk1", { workerId: "w2" }));
-      expect(again).toMatchObject({ outcome: "claimed", wake: { status: "running", workerId: "w2", attempts: 1, runId: "r1" } });
+      expect(again).toMatchObject({
+        outcome: "claimed",
+        wake: { status: "running", workerId: "w2", attempts: 1, runId: "r1" },
+      });
       await store().setWakeRun("wk1", "w2", "r2");
       expect(await store().getWake("wk1")).toMatchObject({ attempts: 2, runId: "r2" });
     });
@@ -90,9 +113,15 @@ export function wakeContract(store: GetStore): void {
 
       await store().insertRun(run("r1"));
       await store().setWakeRun("old", "w1", "r1");
-      const results = await Promise.all(Array.from({ length: 10 }, () => store().expireWake("old", now, "worker lost")));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => store().expireWake("old", now, "worker lost")),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect(await store().getWake("old")).toMatchObject({ status: "failed", error: "worker lost", workerId: null });
+      expect(await store().getWake("old")).toMatchObject({
+        status: "failed",
+        error: "worker lost",
+        workerId: null,
+      });
       expect(await store().renewWake("old", "w1", "2030-01-01T00:00:00.000Z")).toBe(false);
       expect(await store().listExpiredWakes(now)).toEqual([]);
       // The agent is free again.
@@ -102,17 +131,32 @@ export function wakeContract(store: GetStore): void {
     it("hands an expired wake that had started no run back for a retry", async () => {
       await seed(store());
       await store().claimWake(claim("wk", { leaseUntil: "2025-01-01T00:00:00.000Z" }));
-      expect(await store().expireWake("wk", "2025-01-01T00:05:00.000Z", "worker lost before its run")).toBe(true);
-      expect(await store().getWake("wk")).toMatchObject({ status: "retrying", runId: null, attempts: 0, workerId: null, error: "worker lost before its run" });
-      expect(await store().claimWake(claim("wk", { workerId: "w2" }))).toMatchObject({ outcome: "claimed", wake: { workerId: "w2" } });
+      expect(await store().expireWake("wk", "2025-01-01T00:05:00.000Z", "worker lost before its run")).toBe(
+        true,
+      );
+      expect(await store().getWake("wk")).toMatchObject({
+        status: "retrying",
+        runId: null,
+        attempts: 0,
+        workerId: null,
+        error: "worker lost before its run",
+      });
+      expect(await store().claimWake(claim("wk", { workerId: "w2" }))).toMatchObject({
+        outcome: "claimed",
+        wake: { workerId: "w2" },
+      });
     });
 
     it("gives one agent to exactly one of many concurrent claims", async () => {
       await seed(store());
-      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => store().claimWake(claim(`wk${i}`, { workerId: `w${i}` }))));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store().claimWake(claim(`wk${i}`, { workerId: `w${i}` }))),
+      );
       const claimed = results.filter((r) => r.outcome === "claimed");
       expect(claimed).toHaveLength(1);
-      for (const r of results) if (r.outcome !== "claimed") expect(r).toMatchObject({ outcome: "busy", wake: { id: claimed[0]!.wake.id } });
+      for (const r of results)
+        if (r.outcome !== "claimed")
+          expect(r).toMatchObject({ outcome: "busy", wake: { id: claimed[0]!.wake.id } });
     });
   });
 }

@@ -32,9 +32,18 @@ export function createApi(token: string, options: ApiOptions = {}): Api {
     if (method !== "GET") headers["content-type"] = "application/json";
     let response: Response;
     try {
-      response = await fetcher(path, { method, headers, cache: "no-store", ...(method !== "GET" ? { body: JSON.stringify(body ?? {}) } : {}) });
+      response = await fetcher(path, {
+        method,
+        headers,
+        cache: "no-store",
+        ...(method !== "GET" ? { body: JSON.stringify(body ?? {}) } : {}),
+      });
     } catch (error) {
-      throw new ApiError(0, "unreachable", `the Cadre server did not answer (${error instanceof Error ? error.message : String(error)}); is \`cadre serve\` still running?`);
+      throw new ApiError(
+        0,
+        "unreachable",
+        `the Cadre server did not answer (${error instanceof Error ? error.message : String(error)}); is \`cadre serve\` still running?`,
+      );
     }
     const text = await response.text();
     let parsed: unknown;
@@ -44,8 +53,15 @@ export function createApi(token: string, options: ApiOptions = {}): Api {
       parsed = undefined;
     }
     if (!response.ok) {
-      const e = (parsed as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
-      const error = new ApiError(response.status, e?.code ?? `http_${response.status}`, e?.message ?? `${method} ${path} answered ${response.status}`, e?.fields);
+      const e = (
+        parsed as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined
+      )?.error;
+      const error = new ApiError(
+        response.status,
+        e?.code ?? `http_${response.status}`,
+        e?.message ?? `${method} ${path} answered ${response.status}`,
+        e?.fields,
+      );
       if (response.status === 401) options.onUnauthorized?.(error);
       throw error;
     }

@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { followEvents, type StreamStatus } from "./event-stream.js";
 import type { FeedMessage } from "./types.js";
 
-const EVENTS: FeedMessage[] = Array.from({ length: 12 }, (_, i) => ({ feedId: i + 1, kind: "domain_event", type: "note", agentId: null, runId: null, at: "", data: { n: i + 1 } }));
+const EVENTS: FeedMessage[] = Array.from({ length: 12 }, (_, i) => ({
+  feedId: i + 1,
+  kind: "domain_event",
+  type: "note",
+  agentId: null,
+  runId: null,
+  at: "",
+  data: { n: i + 1 },
+}));
 const frame = (m: FeedMessage) => `id: ${m.feedId}\nevent: ${m.kind}\ndata: ${JSON.stringify(m)}\n\n`;
 
 interface Connection {
@@ -18,9 +26,16 @@ function fakeServer(plan: Array<{ cutAfter?: number; resend?: number; status?: n
   const connections: Connection[] = [];
   const fetcher = async (_url: string | URL | Request, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
-    connections.push({ lastEventId: headers.get("last-event-id"), authorization: headers.get("authorization") });
+    connections.push({
+      lastEventId: headers.get("last-event-id"),
+      authorization: headers.get("authorization"),
+    });
     const step = plan[connections.length - 1] ?? {};
-    if (step.status) return new Response(JSON.stringify({ error: { code: "unauthorized", message: "the token is not valid" } }), { status: step.status });
+    if (step.status)
+      return new Response(
+        JSON.stringify({ error: { code: "unauthorized", message: "the token is not valid" } }),
+        { status: step.status },
+      );
     const after = Number(headers.get("last-event-id") ?? 0) - (step.resend ?? 0);
     const rest = EVENTS.filter((e) => e.feedId > after);
     const shown = step.cutAfter === undefined ? rest : rest.slice(0, step.cutAfter);
@@ -78,7 +93,14 @@ describe("followEvents", () => {
     const server = fakeServer([{}]);
     const stop = new AbortController();
     const got: number[] = [];
-    await followEvents({ path: "/x", token: "t", after: 10, fetch: server.fetcher, signal: stop.signal, onMessages: (ms) => (got.push(...ms.map((m) => m.feedId)), got.length === 2 && stop.abort()) });
+    await followEvents({
+      path: "/x",
+      token: "t",
+      after: 10,
+      fetch: server.fetcher,
+      signal: stop.signal,
+      onMessages: (ms) => (got.push(...ms.map((m) => m.feedId)), got.length === 2 && stop.abort()),
+    });
     expect(server.connections[0]!.lastEventId).toBe("10");
     expect(got).toEqual([11, 12]);
   });

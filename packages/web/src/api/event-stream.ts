@@ -57,7 +57,10 @@ export async function followEvents(options: FollowOptions): Promise<void> {
     if (attempt++ === 0) options.onStatus?.("connecting");
     let detail = "the stream ended";
     try {
-      const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: "text/event-stream" };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${options.token}`,
+        accept: "text/event-stream",
+      };
       if (last !== undefined) headers["last-event-id"] = String(last);
       const response = await fetcher(options.path, { headers, signal, cache: "no-store" });
       if (response.status === 401) {

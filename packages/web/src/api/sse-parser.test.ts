@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseParser } from "./sse-parser.js";
 
-const STREAM = "retry: 1000\n\n: keep-alive\n\nid: 1\nevent: agent_event\ndata: {\"a\":1}\n\nid: 2\r\nevent: domain_event\r\ndata: line one\r\ndata: line two\r\n\r\nid: 3\rdata:no space\r\rdata: orphan\n\n";
+const STREAM =
+  'retry: 1000\n\n: keep-alive\n\nid: 1\nevent: agent_event\ndata: {"a":1}\n\nid: 2\r\nevent: domain_event\r\ndata: line one\r\ndata: line two\r\n\r\nid: 3\rdata:no space\r\rdata: orphan\n\n';
 const FRAMES = [
   { id: "1", event: "agent_event", data: '{"a":1}' },
   { id: "2", event: "domain_event", data: "line one\nline two" },
@@ -21,12 +22,15 @@ describe("SseParser", () => {
 
   it("gives the same frames however the text is cut into chunks", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: STREAM.length - 1 }), { maxLength: 20 }), (cuts) => {
-        const parser = new SseParser();
-        const points = [0, ...cuts.sort((a, b) => a - b), STREAM.length];
-        const frames = points.slice(1).flatMap((end, i) => parser.push(STREAM.slice(points[i], end)));
-        expect(frames).toEqual(FRAMES);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: STREAM.length - 1 }), { maxLength: 20 }),
+        (cuts) => {
+          const parser = new SseParser();
+          const points = [0, ...cuts.sort((a, b) => a - b), STREAM.length];
+          const frames = points.slice(1).flatMap((end, i) => parser.push(STREAM.slice(points[i], end)));
+          expect(frames).toEqual(FRAMES);
+        },
+      ),
     );
   });
 

@@ -10,8 +10,21 @@ import type { CeoMode, WakeTrigger } from "@cadre/company";
 import type { CompanyRow, PromptProfile, RunStatus, RunUsage, Via } from "@cadre/store";
 
 export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
-export type { AgentUsageReport, CeoMode, CompanyUsageReport, DecisionResult, RunUsageReport, WakeTrigger } from "@cadre/company";
-export type { ApprovalRow as Approval, ApprovalStatus, CompanyRow as Company, RunStatus, Via } from "@cadre/store";
+export type {
+  AgentUsageReport,
+  CeoMode,
+  CompanyUsageReport,
+  DecisionResult,
+  RunUsageReport,
+  WakeTrigger,
+} from "@cadre/company";
+export type {
+  ApprovalRow as Approval,
+  ApprovalStatus,
+  CompanyRow as Company,
+  RunStatus,
+  Via,
+} from "@cadre/store";
 
 /** GET /api/companies/{id}: the company with its CEO's mode and why. */
 export interface CompanyView extends CompanyRow {
@@ -74,13 +87,39 @@ export interface Run {
  * the server's wait, `status` is "queued" and the run fields are null.
  */
 export type WakeStarted =
-  | { status?: "started"; wakeId?: string | null; runId: string; profile: string; trigger: WakeTrigger; mode: CeoMode; cue: string; cueTokens: number }
-  | { status: "queued"; wakeId: string; runId: null; profile: null; trigger: null; mode: null; cue: null; cueTokens: null };
+  | {
+      status?: "started";
+      wakeId?: string | null;
+      runId: string;
+      profile: string;
+      trigger: WakeTrigger;
+      mode: CeoMode;
+      cue: string;
+      cueTokens: number;
+    }
+  | {
+      status: "queued";
+      wakeId: string;
+      runId: null;
+      profile: null;
+      trigger: null;
+      mode: null;
+      cue: null;
+      cueTokens: null;
+    };
 
 /** One frame of GET /api/companies/{id}/events; `feedId` is also the SSE id. */
 export type FeedMessage =
   | { feedId: number; kind: "agent_event"; runId: string; seq: number; at: string; event: AgentEvent }
-  | { feedId: number; kind: "domain_event"; type: string; agentId: string | null; runId: string | null; at: string; data: Record<string, unknown> };
+  | {
+      feedId: number;
+      kind: "domain_event";
+      type: string;
+      agentId: string | null;
+      runId: string | null;
+      at: string;
+      data: Record<string, unknown>;
+    };
 
 export type DomainMessage = Extract<FeedMessage, { kind: "domain_event" }>;
 export type AgentMessage = Extract<FeedMessage, { kind: "agent_event" }>;

@@ -80,9 +80,13 @@ describe("operator dashboard", () => {
     await page.getByRole("button", { name: "Start team building" }).click();
     await page.getByTestId("run-started").waitFor();
     story.runId = /run_[\w-]+/.exec((await page.getByTestId("run-started").textContent()) ?? "")![0];
-    await expect.poll(() => page.getByTestId("ceo-mode").first().textContent(), { timeout: 30_000 }).toContain("awaiting-approval");
+    await expect
+      .poll(() => page.getByTestId("ceo-mode").first().textContent(), { timeout: 30_000 })
+      .toContain("awaiting-approval");
 
-    const agents = await api<Array<{ id: string; name: string; isCeo: boolean; via: string }>>(`/api/companies/${story.companyId}/agents`);
+    const agents = await api<Array<{ id: string; name: string; isCeo: boolean; via: string }>>(
+      `/api/companies/${story.companyId}/agents`,
+    );
     const hires = agents.filter((a) => !a.isCeo);
     expect(hires.length).toBeGreaterThanOrEqual(2);
     expect(hires.every((h) => h.via === "tool")).toBe(true);
@@ -98,9 +102,13 @@ describe("operator dashboard", () => {
     expect(sizes[0]).toBe(1);
     expect(sizes.at(-1)).toBe(agents.length);
     expect([...sizes].sort((a, b) => a - b)).toEqual(sizes);
-    expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain("pending the operator's decision");
+    expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain(
+      "pending the operator's decision",
+    );
     // The tools of the new mode come from re-reading the company after the event.
-    await expect.poll(() => page.getByTestId("mode-tools").textContent()).toContain("none (waiting for the operator)");
+    await expect
+      .poll(() => page.getByTestId("mode-tools").textContent())
+      .toContain("none (waiting for the operator)");
     await screenshot(page, "03-team-built");
   });
 
@@ -111,7 +119,9 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("run-cue").textContent()).toContain("You are the CEO");
     const events = page.getByTestId("run-events");
     // The view follows the end of a live run; the last text is the CEO's closing words.
-    const stored = await api<{ events: Array<{ type: string; data: { text?: string } }> }>(`/api/runs/${story.runId}/events`);
+    const stored = await api<{ events: Array<{ type: string; data: { text?: string } }> }>(
+      `/api/runs/${story.runId}/events`,
+    );
     const lastText = stored.events.filter((e) => e.type === "text_end").at(-1)!.data.text!;
     expect(await events.textContent()).toContain(lastText);
     // The stored events and the folded view agree: nothing lost, nothing repeated.
@@ -144,8 +154,12 @@ describe("operator dashboard", () => {
     await outcome.waitFor();
     expect(await outcome.textContent()).toContain("awaiting-approval → operating");
     await expect.poll(() => page.getByTestId("ceo-mode").first().textContent()).toContain("operating");
-    const approvals = await api<Array<{ status: string; decisionNote: string }>>(`/api/companies/${story.companyId}/approvals`);
-    expect(approvals).toEqual([expect.objectContaining({ status: "approved", decisionNote: "Ship it, but hire finance next." })]);
+    const approvals = await api<Array<{ status: string; decisionNote: string }>>(
+      `/api/companies/${story.companyId}/approvals`,
+    );
+    expect(approvals).toEqual([
+      expect.objectContaining({ status: "approved", decisionNote: "Ship it, but hire finance next." }),
+    ]);
     await screenshot(page, "05-approved-operating");
   });
 
@@ -155,11 +169,21 @@ describe("operator dashboard", () => {
     await nodes.first().waitFor();
     const before = await nodes.count();
     // Hires through the legacy HTTP path (C4-6), as an agent process would make them.
-    for (const [i, [name, department]] of [["Head of Finance", "finance"], ["Legal Counsel", "legal"]].entries()) {
+    for (const [i, [name, department]] of [
+      ["Head of Finance", "finance"],
+      ["Legal Counsel", "legal"],
+    ].entries()) {
       const r = await fetch(`${served.url}/api/companies/${story.companyId}/agents`, {
         method: "POST",
         headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ name, role: name, description: "Leads the function.", connectorId: "offline", model: "offline-scripted-1", department }),
+        body: JSON.stringify({
+          name,
+          role: name,
+          description: "Leads the function.",
+          connectorId: "offline",
+          model: "offline-scripted-1",
+          department,
+        }),
       });
       expect(r.status).toBe(201);
       await expect.poll(() => nodes.count()).toBe(before + i + 1);
@@ -190,9 +214,13 @@ describe("operator dashboard", () => {
 
   it("reads usage per agent and per run (tokens, cost) and charts the cache hit rate per model call", async () => {
     await page.goto(`${served.url}/#/companies/${story.companyId}/usage`);
-    const report = await api<{ usage: { total: number }; runs: Array<{ runId: string }> }>(`/api/companies/${story.companyId}/usage`);
+    const report = await api<{ usage: { total: number }; runs: Array<{ runId: string }> }>(
+      `/api/companies/${story.companyId}/usage`,
+    );
     await page.getByTestId("usage-total").waitFor();
-    expect(await page.getByTestId("usage-total").textContent()).toContain(new Intl.NumberFormat("en-US").format(report.usage.total));
+    expect(await page.getByTestId("usage-total").textContent()).toContain(
+      new Intl.NumberFormat("en-US").format(report.usage.total),
+    );
     expect(await page.getByTestId("usage-agents").textContent()).toContain("CEO");
     expect(await page.getByTestId("usage-runs").textContent()).toContain(story.runId);
     expect(await page.getByTestId("usage-runs").textContent()).toMatch(/\$\d/);
@@ -224,7 +252,11 @@ describe("operator dashboard", () => {
   });
 
   it("works at a narrow phone width: the org chart becomes an outline and nothing overflows sideways", async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       const p = await phone.newPage();
       p.setDefaultTimeout(15_000);
@@ -233,7 +265,9 @@ describe("operator dashboard", () => {
       await p.goto(`${served.url}/#/companies/${story.companyId}`);
       await p.getByTestId("org-node").first().waitFor();
       expect(await p.getByTestId("org-chart").getAttribute("data-shape")).toBe("outline");
-      expect(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      expect(
+        await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+      ).toBe(true);
       await screenshot(p, "09-phone");
     } finally {
       await phone.close();

@@ -78,7 +78,9 @@ describe("a run of 10,000 events", () => {
     // (tasks that began before this point are left out, even when reported after it).
     const from = await page.evaluate(() => performance.now());
     await page.goto(`${served.url}/#/companies/${run.companyId}/runs/${run.runId}`);
-    await expect.poll(() => page.getByTestId("run-event-count").textContent(), { timeout: 60_000 }).toBe("10,000");
+    await expect
+      .poll(() => page.getByTestId("run-event-count").textContent(), { timeout: 60_000 })
+      .toBe("10,000");
     await page.getByTestId("run-terminal").waitFor();
 
     // Only the rows in view (and a margin) exist in the document.
@@ -97,10 +99,14 @@ describe("a run of 10,000 events", () => {
     await page.getByTestId("run-terminal").waitFor();
     await screenshot(page, "12-long-run", { fullPage: false });
 
-    const longTasks = (await page.evaluate(() => (window as unknown as PerfWindow).perf.longTasks)).filter(([start]) => start >= from).map(([, duration]) => duration);
+    const longTasks = (await page.evaluate(() => (window as unknown as PerfWindow).perf.longTasks))
+      .filter(([start]) => start >= from)
+      .map(([, duration]) => duration);
     const gaps = [...up, ...down].sort((a, b) => a - b);
     const p95 = gaps[Math.floor(gaps.length * 0.95)]!;
-    console.log(`10,000 events: ${rows} rows rendered; long tasks (ms): [${longTasks.map((d) => d.toFixed(0)).join(", ")}]; frame gaps while scrolling: median ${gaps[gaps.length >> 1]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, worst ${gaps.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `10,000 events: ${rows} rows rendered; long tasks (ms): [${longTasks.map((d) => d.toFixed(0)).join(", ")}]; frame gaps while scrolling: median ${gaps[gaps.length >> 1]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, worst ${gaps.at(-1)!.toFixed(1)} ms`,
+    );
     // Blocking: no task of the page — parsing the replay, folding, rendering, scrolling — ran
     // longer than the budget.
     expect(longTasks.filter((d) => d > MAX_BLOCK_MS)).toEqual([]);
@@ -123,8 +129,13 @@ describe("a run of 10,000 events", () => {
           }, 0),
         ),
     );
-    await expect.poll(() => page.evaluate((n) => (window as unknown as PerfWindow).perf.longTasks.length - n, before)).toBe(1);
-    const added = await page.evaluate((n) => (window as unknown as PerfWindow).perf.longTasks.slice(n), before);
+    await expect
+      .poll(() => page.evaluate((n) => (window as unknown as PerfWindow).perf.longTasks.length - n, before))
+      .toBe(1);
+    const added = await page.evaluate(
+      (n) => (window as unknown as PerfWindow).perf.longTasks.slice(n),
+      before,
+    );
     expect(added[0]?.[1]).toBeGreaterThan(MAX_BLOCK_MS);
   });
 });

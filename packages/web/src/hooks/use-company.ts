@@ -35,11 +35,17 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
 
   // Each resource's reads are numbered: an answer older than one already shown is dropped, so two
   // overlapping re-reads can never leave the older state on screen.
-  const asked = useRef<Record<Resource, number>>({ company: 0, agents: 0, approvals: 0, connectors: 0, runs: 0 });
+  const asked = useRef<Record<Resource, number>>({
+    company: 0,
+    agents: 0,
+    approvals: 0,
+    connectors: 0,
+    runs: 0,
+  });
   const read = useCallback(
     async (which: Resource[]) => {
       const base = `/api/companies/${companyId}`;
-      const fetchOne = async <T,>(r: Resource, path: string, show: (value: T) => void) => {
+      const fetchOne = async <T>(r: Resource, path: string, show: (value: T) => void) => {
         const mine = ++asked.current[r];
         const value = await api.get<T>(path);
         if (mine === asked.current[r]) show(value);
@@ -114,7 +120,14 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
       setAgents(latest.current.agents);
       if (refetch.size > 0) schedule(refetch);
     };
-    void followEvents({ path: `/api/companies/${companyId}/events?kind=domain_event`, token: api.token, onMessages, onStatus: setStream, onUnauthorized: () => void read(["company"]), signal: stop.signal });
+    void followEvents({
+      path: `/api/companies/${companyId}/events?kind=domain_event`,
+      token: api.token,
+      onMessages,
+      onStatus: setStream,
+      onUnauthorized: () => void read(["company"]),
+      signal: stop.signal,
+    });
     return () => {
       stop.abort();
       if (timer.current !== undefined) clearTimeout(timer.current);

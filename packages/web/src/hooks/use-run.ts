@@ -55,7 +55,9 @@ export function useRun(api: Api, companyId: string, runId: string): LiveRun {
       );
     };
     const onMessages = (messages: FeedMessage[]) => {
-      for (const m of messages) if (m.kind === "agent_event" && m.runId === runId) fold.apply((m as AgentMessage).seq, (m as AgentMessage).event);
+      for (const m of messages)
+        if (m.kind === "agent_event" && m.runId === runId)
+          fold.apply((m as AgentMessage).seq, (m as AgentMessage).event);
       schedule();
       if (fold.state !== "running") {
         // The terminal event is the run's last: nothing more will come, and the row is final.

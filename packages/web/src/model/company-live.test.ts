@@ -3,30 +3,94 @@ import { describe, expect, it } from "vitest";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 import { applyDomainEvent } from "./company-live.js";
 
-const company: CompanyView = { id: "c", name: "Co", goal: "", settings: { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" }, createdAt: "", ceoAgentId: "ceo", ceoMode: "team-building", ceoModeReason: "no reports", toolsInMode: ["hire_agent"] };
-const ceo: Agent = { id: "ceo", companyId: "c", name: "CEO", role: "CEO", description: "", department: null, connectorId: "offline", model: "m", reportsTo: null, isCeo: true, status: "active", via: "system", createdAt: "" };
-const msg = (type: string, data: Record<string, unknown>, runId: string | null = "run_1"): DomainMessage => ({ feedId: 1, kind: "domain_event", type, agentId: null, runId, at: "2026-01-01T00:00:00Z", data });
+const company: CompanyView = {
+  id: "c",
+  name: "Co",
+  goal: "",
+  settings: { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" },
+  createdAt: "",
+  ceoAgentId: "ceo",
+  ceoMode: "team-building",
+  ceoModeReason: "no reports",
+  toolsInMode: ["hire_agent"],
+};
+const ceo: Agent = {
+  id: "ceo",
+  companyId: "c",
+  name: "CEO",
+  role: "CEO",
+  description: "",
+  department: null,
+  connectorId: "offline",
+  model: "m",
+  reportsTo: null,
+  isCeo: true,
+  status: "active",
+  via: "system",
+  createdAt: "",
+};
+const msg = (type: string, data: Record<string, unknown>, runId: string | null = "run_1"): DomainMessage => ({
+  feedId: 1,
+  kind: "domain_event",
+  type,
+  agentId: null,
+  runId,
+  at: "2026-01-01T00:00:00Z",
+  data,
+});
 
 describe("applyDomainEvent", () => {
   it("adds a hire to the org chart at once, under the agent that hired it, and only once", () => {
-    const hired = msg("agent.hired", { agentId: "a1", name: "CTO", role: "Chief Technology Officer", department: "engineering", connectorId: "offline", model: "m", via: "tool", hiredBy: "ceo" });
+    const hired = msg("agent.hired", {
+      agentId: "a1",
+      name: "CTO",
+      role: "Chief Technology Officer",
+      department: "engineering",
+      connectorId: "offline",
+      model: "m",
+      via: "tool",
+      hiredBy: "ceo",
+    });
     const once = applyDomainEvent({ company, agents: [ceo] }, hired);
     expect(once.snapshot.agents).toHaveLength(2);
-    expect(once.snapshot.agents[1]).toMatchObject({ id: "a1", name: "CTO", reportsTo: "ceo", department: "engineering", via: "tool", status: "active" });
+    expect(once.snapshot.agents[1]).toMatchObject({
+      id: "a1",
+      name: "CTO",
+      reportsTo: "ceo",
+      department: "engineering",
+      via: "tool",
+      status: "active",
+    });
     expect([...once.refetch].sort()).toEqual(["agents", "runs"]);
     const twice = applyDomainEvent(once.snapshot, hired);
     expect(twice.snapshot.agents).toHaveLength(2);
   });
 
   it("moves the mode with its reason, and has approvals re-read when one is filed or decided", () => {
-    const moved = applyDomainEvent({ company, agents: [ceo] }, msg("mode.changed", { from: "team-building", to: "awaiting-approval", reason: "the latest strategy is pending" }));
-    expect(moved.snapshot.company).toMatchObject({ ceoMode: "awaiting-approval", ceoModeReason: "the latest strategy is pending", toolsPending: true });
+    const moved = applyDomainEvent(
+      { company, agents: [ceo] },
+      msg("mode.changed", {
+        from: "team-building",
+        to: "awaiting-approval",
+        reason: "the latest strategy is pending",
+      }),
+    );
+    expect(moved.snapshot.company).toMatchObject({
+      ceoMode: "awaiting-approval",
+      ceoModeReason: "the latest strategy is pending",
+      toolsPending: true,
+    });
     expect(moved.refetch.has("company")).toBe(true);
-    expect(applyDomainEvent({ company, agents: [ceo] }, msg("approval.decided", {}, null)).refetch).toEqual(new Set(["approvals", "company"]));
+    expect(applyDomainEvent({ company, agents: [ceo] }, msg("approval.decided", {}, null)).refetch).toEqual(
+      new Set(["approvals", "company"]),
+    );
   });
 
   it("marks a terminated agent and leaves the snapshot itself untouched by events it does not know", () => {
-    const ended = applyDomainEvent({ company, agents: [ceo, { ...ceo, id: "a1", isCeo: false }] }, msg("agent.terminated", { agentId: "a1" }));
+    const ended = applyDomainEvent(
+      { company, agents: [ceo, { ...ceo, id: "a1", isCeo: false }] },
+      msg("agent.terminated", { agentId: "a1" }),
+    );
     expect(ended.snapshot.agents[1]!.status).toBe("terminated");
     const snap = { company, agents: [ceo] };
     const other = applyDomainEvent(snap, msg("note.added", {}, null));

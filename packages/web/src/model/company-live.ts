@@ -60,7 +60,13 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     }
     case "mode.changed": {
       const to = str(d["to"]);
-      if (to && to !== company.ceoMode) company = { ...company, ceoMode: to as CompanyView["ceoMode"], ceoModeReason: str(d["reason"]) ?? company.ceoModeReason, toolsPending: true };
+      if (to && to !== company.ceoMode)
+        company = {
+          ...company,
+          ceoMode: to as CompanyView["ceoMode"],
+          ceoModeReason: str(d["reason"]) ?? company.ceoModeReason,
+          toolsPending: true,
+        };
       refetch.add("company");
       break;
     }
@@ -75,5 +81,8 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
       break;
   }
   if (m.runId !== null) refetch.add("runs");
-  return { snapshot: company === snap.company && agents === snap.agents ? snap : { company, agents }, refetch };
+  return {
+    snapshot: company === snap.company && agents === snap.agents ? snap : { company, agents },
+    refetch,
+  };
 }

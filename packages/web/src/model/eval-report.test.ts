@@ -2,7 +2,14 @@
 // tables and chart series; anything else is refused with the reason.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cacheRateSeries, hireSeries, parseEvalReport, SCENARIO_COLUMNS, scenarioRow, summaryLines } from "./eval-report.js";
+import {
+  cacheRateSeries,
+  hireSeries,
+  parseEvalReport,
+  SCENARIO_COLUMNS,
+  scenarioRow,
+  summaryLines,
+} from "./eval-report.js";
 
 const text = readFileSync(new URL("./__fixtures__/eval-report.json", import.meta.url), "utf8");
 

@@ -37,7 +37,15 @@ export interface EvalReport {
   schemaVersion: 1;
   kind: "cadre-eval-report";
   createdAt: string;
-  baseline: { dir: string; profile: string; connector: string; samples: number; seed: number; createdAt: string; break: string | null };
+  baseline: {
+    dir: string;
+    profile: string;
+    connector: string;
+    samples: number;
+    seed: number;
+    createdAt: string;
+    break: string | null;
+  };
   candidate: { profile: string; connector: string; samples: number; seed: number; break: string | null };
   scenarios: ScenarioResult[];
   toolCoverage: number;
@@ -51,7 +59,8 @@ export interface EvalReport {
 
 export type ParsedReport = { ok: true; report: EvalReport } | { ok: false; error: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses the text of a report.json; the error names what is missing or wrong. */
 export function parseEvalReport(text: string): ParsedReport {
@@ -61,13 +70,33 @@ export function parseEvalReport(text: string): ParsedReport {
   } catch (error) {
     return { ok: false, error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (!isObject(value) || value["kind"] !== "cadre-eval-report") return { ok: false, error: 'not an evaluation report: "kind" must be "cadre-eval-report" (the report.json that `cadre eval run` writes)' };
-  if (value["schemaVersion"] !== 1) return { ok: false, error: `report schema version ${JSON.stringify(value["schemaVersion"])} is not supported (this dashboard reads version 1)` };
+  if (!isObject(value) || value["kind"] !== "cadre-eval-report")
+    return {
+      ok: false,
+      error:
+        'not an evaluation report: "kind" must be "cadre-eval-report" (the report.json that `cadre eval run` writes)',
+    };
+  if (value["schemaVersion"] !== 1)
+    return {
+      ok: false,
+      error: `report schema version ${JSON.stringify(value["schemaVersion"])} is not supported (this dashboard reads version 1)`,
+    };
   if (!Array.isArray(value["scenarios"])) return { ok: false, error: '"scenarios" must be a list' };
-  if (!isObject(value["gates"]) || GATE_IDS.some((g) => !isObject((value as Record<string, Record<string, unknown>>)["gates"]![g]))) return { ok: false, error: `"gates" must hold ${GATE_IDS.join(", ")}` };
+  if (
+    !isObject(value["gates"]) ||
+    GATE_IDS.some((g) => !isObject((value as Record<string, Record<string, unknown>>)["gates"]![g]))
+  )
+    return { ok: false, error: `"gates" must hold ${GATE_IDS.join(", ")}` };
   if (!Array.isArray(value["matrix"])) return { ok: false, error: '"matrix" must be a list' };
   for (const [i, s] of (value["scenarios"] as unknown[]).entries()) {
-    if (!isObject(s) || typeof s["id"] !== "string" || !isObject(s["baseline"]) || !isObject(s["candidate"]) || !isObject(s["cache"])) return { ok: false, error: `scenario ${i + 1} lacks its id, baseline, candidate or cache figures` };
+    if (
+      !isObject(s) ||
+      typeof s["id"] !== "string" ||
+      !isObject(s["baseline"]) ||
+      !isObject(s["candidate"]) ||
+      !isObject(s["cache"])
+    )
+      return { ok: false, error: `scenario ${i + 1} lacks its id, baseline, candidate or cache figures` };
   }
   return { ok: true, report: value as unknown as EvalReport };
 }
@@ -77,7 +106,19 @@ const fixed = (x: number) => x.toFixed(2);
 const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} pt`;
 
 /** The per-scenario table, the columns of the harness's own reports. */
-export const SCENARIO_COLUMNS = ["scenario", "mode", "hires base → cand (band)", "roles J / precision", "params", "tool coverage", "cue tokens", "cache Δ", "pass^k", "flaky", "result"];
+export const SCENARIO_COLUMNS = [
+  "scenario",
+  "mode",
+  "hires base → cand (band)",
+  "roles J / precision",
+  "params",
+  "tool coverage",
+  "cue tokens",
+  "cache Δ",
+  "pass^k",
+  "flaky",
+  "result",
+];
 
 export function scenarioRow(s: ScenarioResult): string[] {
   return [
@@ -123,8 +164,14 @@ function series(r: EvalReport, pick: (side: Side) => number): ScenarioSeries {
 export function summaryLines(r: EvalReport): Array<[string, string]> {
   return [
     ["result", r.passed ? "all gates pass" : "a gate fails"],
-    ["candidate", `${r.candidate.profile} on ${r.candidate.connector}, ${r.candidate.samples} sample(s) per scenario, seed ${r.candidate.seed}${r.candidate.break ? `, break ${r.candidate.break}` : ""}`],
-    ["baseline", `${r.baseline.profile} on ${r.baseline.connector}, ${r.baseline.samples} sample(s), recorded ${r.baseline.createdAt}`],
+    [
+      "candidate",
+      `${r.candidate.profile} on ${r.candidate.connector}, ${r.candidate.samples} sample(s) per scenario, seed ${r.candidate.seed}${r.candidate.break ? `, break ${r.candidate.break}` : ""}`,
+    ],
+    [
+      "baseline",
+      `${r.baseline.profile} on ${r.baseline.connector}, ${r.baseline.samples} sample(s), recorded ${r.baseline.createdAt}`,
+    ],
     ["tool coverage", pct(r.toolCoverage)],
     ["initial cue", `${r.baselineCueTokens} → ${r.cueTokens} tokens`],
     ["cache hit rate", `${pct(r.cacheHitRate.baseline)} → ${pct(r.cacheHitRate.candidate)}`],

@@ -6,13 +6,39 @@ import { buildTree, DEFAULT_SIZES, layoutOrgChart, type OrgBox } from "./org-lay
 
 let clock = 0;
 function agent(id: string, reportsTo: string | null, extra: Partial<Agent> = {}): Agent {
-  return { id, companyId: "c", name: id, role: id, description: "", department: null, connectorId: "offline", model: "m", reportsTo, isCeo: reportsTo === null && id === "ceo", status: "active", via: "tool", createdAt: `2026-01-01T00:00:${String(clock++).padStart(2, "0")}Z`, ...extra };
+  return {
+    id,
+    companyId: "c",
+    name: id,
+    role: id,
+    description: "",
+    department: null,
+    connectorId: "offline",
+    model: "m",
+    reportsTo,
+    isCeo: reportsTo === null && id === "ceo",
+    status: "active",
+    via: "tool",
+    createdAt: `2026-01-01T00:00:${String(clock++).padStart(2, "0")}Z`,
+    ...extra,
+  };
 }
 
-const overlaps = (a: OrgBox, b: OrgBox) => a.x < b.x + DEFAULT_SIZES.boxWidth && b.x < a.x + DEFAULT_SIZES.boxWidth && a.y < b.y + DEFAULT_SIZES.boxHeight && b.y < a.y + DEFAULT_SIZES.boxHeight;
+const overlaps = (a: OrgBox, b: OrgBox) =>
+  a.x < b.x + DEFAULT_SIZES.boxWidth &&
+  b.x < a.x + DEFAULT_SIZES.boxWidth &&
+  a.y < b.y + DEFAULT_SIZES.boxHeight &&
+  b.y < a.y + DEFAULT_SIZES.boxHeight;
 
 describe("org chart layout", () => {
-  const team = [agent("ceo", null), agent("cto", "ceo"), agent("cmo", "ceo"), agent("cfo", "ceo"), agent("dev", "cto"), agent("ops", "cto")];
+  const team = [
+    agent("ceo", null),
+    agent("cto", "ceo"),
+    agent("cmo", "ceo"),
+    agent("cfo", "ceo"),
+    agent("dev", "cto"),
+    agent("ops", "cto"),
+  ];
 
   it("puts the CEO on top, centred over its reports, each level below the last, in hiring order", () => {
     const { boxes, links, width, height } = layoutOrgChart(team, "tree");
@@ -25,8 +51,15 @@ describe("org chart layout", () => {
     const centre = (b: OrgBox) => b.x + DEFAULT_SIZES.boxWidth / 2;
     expect(centre(at.get("ceo")!)).toBeCloseTo((centre(at.get("cto")!) + centre(at.get("cfo")!)) / 2);
     expect(centre(at.get("cto")!)).toBeCloseTo((centre(at.get("dev")!) + centre(at.get("ops")!)) / 2);
-    for (const a of boxes) for (const b of boxes) if (a !== b) expect(overlaps(a, b), `${a.agent.id}/${b.agent.id}`).toBe(false);
-    expect(links.map((l) => `${l.from}>${l.to}`).sort()).toEqual(["ceo>cfo", "ceo>cmo", "ceo>cto", "cto>dev", "cto>ops"]);
+    for (const a of boxes)
+      for (const b of boxes) if (a !== b) expect(overlaps(a, b), `${a.agent.id}/${b.agent.id}`).toBe(false);
+    expect(links.map((l) => `${l.from}>${l.to}`).sort()).toEqual([
+      "ceo>cfo",
+      "ceo>cmo",
+      "ceo>cto",
+      "cto>dev",
+      "cto>ops",
+    ]);
     for (const b of boxes) {
       expect(b.x + DEFAULT_SIZES.boxWidth).toBeLessThanOrEqual(width);
       expect(b.y + DEFAULT_SIZES.boxHeight).toBeLessThanOrEqual(height);
@@ -42,7 +75,13 @@ describe("org chart layout", () => {
   });
 
   it("never drops an agent: an unknown manager or a reporting cycle makes a root", () => {
-    const odd = [agent("ceo", null), agent("lost", "gone"), agent("a", "b"), agent("b", "a"), agent("self", "self")];
+    const odd = [
+      agent("ceo", null),
+      agent("lost", "gone"),
+      agent("a", "b"),
+      agent("b", "a"),
+      agent("self", "self"),
+    ];
     const roots = buildTree(odd);
     const seen: string[] = [];
     const walk = (t: (typeof roots)[number]) => {

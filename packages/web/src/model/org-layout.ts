@@ -37,14 +37,22 @@ export interface OrgSizes {
   margin: number;
 }
 
-export const DEFAULT_SIZES: OrgSizes = { boxWidth: 232, boxHeight: 92, gapX: 20, gapY: 44, indent: 24, margin: 8 };
+export const DEFAULT_SIZES: OrgSizes = {
+  boxWidth: 232,
+  boxHeight: 92,
+  gapX: 20,
+  gapY: 44,
+  indent: 24,
+  margin: 8,
+};
 
 interface Tree {
   agent: Agent;
   children: Tree[];
 }
 
-const byHire = (a: Agent, b: Agent) => Number(b.isCeo) - Number(a.isCeo) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const byHire = (a: Agent, b: Agent) =>
+  Number(b.isCeo) - Number(a.isCeo) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
 export function buildTree(agents: readonly Agent[]): Tree[] {
   const sorted = [...agents].sort(byHire);
@@ -73,7 +81,11 @@ export function buildTree(agents: readonly Agent[]): Tree[] {
   return roots;
 }
 
-export function layoutOrgChart(agents: readonly Agent[], shape: OrgShape, sizes: OrgSizes = DEFAULT_SIZES): OrgLayout {
+export function layoutOrgChart(
+  agents: readonly Agent[],
+  shape: OrgShape,
+  sizes: OrgSizes = DEFAULT_SIZES,
+): OrgLayout {
   const roots = buildTree(agents);
   return shape === "tree" ? treeLayout(roots, sizes) : outlineLayout(roots, sizes);
 }
@@ -86,7 +98,8 @@ function treeLayout(roots: Tree[], s: OrgSizes): OrgLayout {
   const measure = (t: Tree): number => {
     if (seen.has(t)) return 0;
     seen.add(t);
-    const inner = t.children.map(measure).reduce((sum, w) => sum + w, 0) + Math.max(0, t.children.length - 1) * s.gapX;
+    const inner =
+      t.children.map(measure).reduce((sum, w) => sum + w, 0) + Math.max(0, t.children.length - 1) * s.gapX;
     const w = Math.max(s.boxWidth, inner);
     widths.set(t, w);
     return w;
@@ -96,7 +109,12 @@ function treeLayout(roots: Tree[], s: OrgSizes): OrgLayout {
   const place = (t: Tree, left: number, depth: number): OrgBox => {
     const w = widths.get(t) ?? s.boxWidth;
     const y = s.margin + depth * (s.boxHeight + s.gapY);
-    let childLeft = left + (w - (t.children.reduce((sum, c) => sum + (widths.get(c) ?? 0), 0) + Math.max(0, t.children.length - 1) * s.gapX)) / 2;
+    let childLeft =
+      left +
+      (w -
+        (t.children.reduce((sum, c) => sum + (widths.get(c) ?? 0), 0) +
+          Math.max(0, t.children.length - 1) * s.gapX)) /
+        2;
     const children: OrgBox[] = [];
     for (const child of t.children) {
       children.push(place(child, childLeft, depth + 1));
@@ -104,13 +122,22 @@ function treeLayout(roots: Tree[], s: OrgSizes): OrgLayout {
     }
     const first = children[0];
     const last = children.at(-1);
-    const box: OrgBox = { agent: t.agent, x: first && last ? (first.x + last.x) / 2 : left + (w - s.boxWidth) / 2, y, depth };
+    const box: OrgBox = {
+      agent: t.agent,
+      x: first && last ? (first.x + last.x) / 2 : left + (w - s.boxWidth) / 2,
+      y,
+      depth,
+    };
     boxes.push(box);
     for (const c of children) {
       const x1 = box.x + s.boxWidth / 2;
       const y1 = box.y + s.boxHeight;
       const mid = y1 + s.gapY / 2;
-      links.push({ from: t.agent.id, to: c.agent.id, path: `M${x1},${y1}V${mid}H${c.x + s.boxWidth / 2}V${c.y}` });
+      links.push({
+        from: t.agent.id,
+        to: c.agent.id,
+        path: `M${x1},${y1}V${mid}H${c.x + s.boxWidth / 2}V${c.y}`,
+      });
     }
     return box;
   };
@@ -133,13 +160,22 @@ function outlineLayout(roots: Tree[], s: OrgSizes): OrgLayout {
   const place = (t: Tree, depth: number): OrgBox | undefined => {
     if (seen.has(t)) return undefined;
     seen.add(t);
-    const box: OrgBox = { agent: t.agent, x: s.margin + depth * s.indent, y: s.margin + boxes.length * (s.boxHeight + gap), depth };
+    const box: OrgBox = {
+      agent: t.agent,
+      x: s.margin + depth * s.indent,
+      y: s.margin + boxes.length * (s.boxHeight + gap),
+      depth,
+    };
     boxes.push(box);
     for (const child of t.children) {
       const c = place(child, depth + 1);
       if (!c) continue;
       const x1 = box.x + s.indent / 2;
-      links.push({ from: t.agent.id, to: child.agent.id, path: `M${x1},${box.y + s.boxHeight}V${c.y + s.boxHeight / 2}H${c.x}` });
+      links.push({
+        from: t.agent.id,
+        to: child.agent.id,
+        path: `M${x1},${box.y + s.boxHeight}V${c.y + s.boxHeight / 2}H${c.x}`,
+      });
     }
     return box;
   };

@@ -7,7 +7,9 @@ import { formatBytes, formatPercent, formatTokens } from "./format.js";
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
 function tokenChange(before: number | undefined, after: number | undefined): string {
-  return before !== undefined && after !== undefined ? ` · ${formatTokens(before)} → ${formatTokens(after)} tokens` : "";
+  return before !== undefined && after !== undefined
+    ? ` · ${formatTokens(before)} → ${formatTokens(after)} tokens`
+    : "";
 }
 
 export function rolloverText(e: Of<"rollover">): string {
@@ -16,10 +18,15 @@ export function rolloverText(e: Of<"rollover">): string {
 
 /** A replay lets the run go on; failing closed reports the failure and never resends. */
 export function recoveryText(e: Of<"recovery">): string {
-  return e.action === "replay" ? `recovery: replaying the failed message once — ${e.reason}` : `recovery: not replayed — ${e.reason}`;
+  return e.action === "replay"
+    ? `recovery: replaying the failed message once — ${e.reason}`
+    : `recovery: not replayed — ${e.reason}`;
 }
 
-const TRIGGER: Record<Of<"compression">["trigger"], string> = { "next-send": "before the next send", "terminal-error": "after a terminal error" };
+const TRIGGER: Record<Of<"compression">["trigger"], string> = {
+  "next-send": "before the next send",
+  "terminal-error": "after a terminal error",
+};
 
 export function compressionText(e: Of<"compression">): string {
   const action =
@@ -28,7 +35,10 @@ export function compressionText(e: Of<"compression">): string {
       : e.action === "handoff-rebuild"
         ? "handing off to a fresh window"
         : "failed closed";
-  const size = e.bytes !== undefined && e.byteLimit !== undefined ? ` · request ${formatBytes(e.bytes)} of ${formatBytes(e.byteLimit)}` : "";
+  const size =
+    e.bytes !== undefined && e.byteLimit !== undefined
+      ? ` · request ${formatBytes(e.bytes)} of ${formatBytes(e.byteLimit)}`
+      : "";
   return `compression ${TRIGGER[e.trigger]}: ${action} — ${e.reason}${size}`;
 }
 
@@ -36,6 +46,8 @@ export function compressionText(e: Of<"compression">): string {
 export function contextText(s: ContextSnapshot): string {
   const threshold = `compacts at ${formatPercent(s.threshold, 0)}${s.thresholdSource === "override" ? " (override)" : ""}`;
   // A remote session never holds the latch, only a note of why it would have (MC-9).
-  const latch = s.needsRollover ? `rollover latch set: ${s.latchReason ?? "no reason given"}` : `rollover latch clear${s.latchReason ? ` (${s.remote ? "remote session, " : ""}noted: ${s.latchReason})` : ""}`;
+  const latch = s.needsRollover
+    ? `rollover latch set: ${s.latchReason ?? "no reason given"}`
+    : `rollover latch clear${s.latchReason ? ` (${s.remote ? "remote session, " : ""}noted: ${s.latchReason})` : ""}`;
   return `${formatPercent(s.occupancy)} of ${formatTokens(s.contextWindow)} tokens · ${threshold} · ${latch}`;
 }

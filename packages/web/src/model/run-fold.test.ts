@@ -22,7 +22,13 @@ const TURN: AgentEvent[] = [
   { type: "toolcall_end", index: 1, id: "c1", name: "hire_agent", input: { name: "CTO" } },
   { type: "usage", usage: { input: 40, output: 20, cacheRead: 0, cacheWrite: 900 } },
   { type: "tool_use", id: "c1", name: "hire_agent", input: { name: "CTO" } },
-  { type: "tool_result", toolUseId: "c1", name: "hire_agent", isError: false, content: [{ type: "text", text: '{"agentId":"agt_1"}' }] },
+  {
+    type: "tool_result",
+    toolUseId: "c1",
+    name: "hire_agent",
+    isError: false,
+    content: [{ type: "text", text: '{"agentId":"agt_1"}' }],
+  },
   { type: "turn_end", turn: 1, stopReason: "tool_use" },
 ];
 
@@ -32,7 +38,12 @@ describe("RunFold", () => {
     expect(fold.items.map((i) => i.kind)).toEqual(["turn", "text", "tool", "usage", "terminal"]);
     expect(fold.items[0]).toMatchObject({ turn: 1, model: "offline-scripted-1", stopReason: "tool_use" });
     expect(fold.items[1]).toMatchObject({ text: "Hiring a CTO.", streaming: false });
-    expect(fold.items[2]).toMatchObject({ name: "hire_agent", state: "done", args: '{\n  "name": "CTO"\n}', result: '{\n  "agentId": "agt_1"\n}' });
+    expect(fold.items[2]).toMatchObject({
+      name: "hire_agent",
+      state: "done",
+      args: '{\n  "name": "CTO"\n}',
+      result: '{\n  "agentId": "agt_1"\n}',
+    });
     expect(fold.calls).toEqual([{ input: 40, output: 20, cacheRead: 0, cacheWrite: 900 }]);
     expect(fold.state).toBe("done");
     expect(fold.events).toBe(TURN.length + 1);
@@ -53,7 +64,13 @@ describe("RunFold", () => {
     const fold = foldRun(
       seqd([
         { type: "tool_use", id: "x", name: "file_approval", input: {} },
-        { type: "tool_result", toolUseId: "x", name: "file_approval", isError: true, content: [{ type: "text", text: "payload: required" }] },
+        {
+          type: "tool_result",
+          toolUseId: "x",
+          name: "file_approval",
+          isError: true,
+          content: [{ type: "text", text: "payload: required" }],
+        },
         { type: "error", message: "provider overloaded", code: "overloaded", retryable: true },
         { type: "compaction_end", ok: false, error: "empty summary" },
         { type: "unknown", vendor: "codex", vendorType: "x.y", raw: {} },
@@ -73,23 +90,82 @@ describe("RunFold", () => {
   it("shows the context policy's decisions as rows, with the rule's reason and whether the run could go on", () => {
     const fold = foldRun(
       seqd([
-        { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: 33_500_000, byteLimit: 32_000_000, strippedImages: 2, bytesFreed: 2_100_000 },
-        { type: "compression", trigger: "terminal-error", action: "handoff-rebuild", reason: "MC-12: token budget broken: occupancy ≥ 100%" },
-        { type: "rollover", reason: "MC-12: token budget broken: occupancy ≥ 100%", handoffBytes: 4200, tokensBefore: 201_000, tokensAfter: 3100 },
+        {
+          type: "compression",
+          trigger: "next-send",
+          action: "strip-images",
+          reason: "MC-12: byte budget broken by strippable oversized images",
+          bytes: 33_500_000,
+          byteLimit: 32_000_000,
+          strippedImages: 2,
+          bytesFreed: 2_100_000,
+        },
+        {
+          type: "compression",
+          trigger: "terminal-error",
+          action: "handoff-rebuild",
+          reason: "MC-12: token budget broken: occupancy ≥ 100%",
+        },
+        {
+          type: "rollover",
+          reason: "MC-12: token budget broken: occupancy ≥ 100%",
+          handoffBytes: 4200,
+          tokensBefore: 201_000,
+          tokensAfter: 3100,
+        },
         { type: "error", message: "prompt is too long", code: "context_overflow" },
-        { type: "recovery", action: "replay", reason: "MC-10: clean turn: one wire-only replay of the failed user message" },
-        { type: "recovery", action: "fail-closed", reason: "MC-10: not an explicit context-overflow error: reported, never replayed" },
-        { type: "compression", trigger: "next-send", action: "fail-closed", reason: "MC-12: remote session: no local rescue", bytes: 40_000_000, byteLimit: 32_000_000 },
+        {
+          type: "recovery",
+          action: "replay",
+          reason: "MC-10: clean turn: one wire-only replay of the failed user message",
+        },
+        {
+          type: "recovery",
+          action: "fail-closed",
+          reason: "MC-10: not an explicit context-overflow error: reported, never replayed",
+        },
+        {
+          type: "compression",
+          trigger: "next-send",
+          action: "fail-closed",
+          reason: "MC-12: remote session: no local rescue",
+          bytes: 40_000_000,
+          byteLimit: 32_000_000,
+        },
       ]),
     );
     expect(fold.items.map((i) => (i.kind === "policy" ? [i.policy, i.text, i.ok] : [i.kind]))).toEqual([
-      ["compression", "compression before the next send: stripped 2 inline images (2.1 MB freed) — MC-12: byte budget broken by strippable oversized images · request 33.5 MB of 32.0 MB", true],
-      ["compression", "compression after a terminal error: handing off to a fresh window — MC-12: token budget broken: occupancy ≥ 100%", true],
-      ["rollover", "context rolled over to a fresh window: MC-12: token budget broken: occupancy ≥ 100% · handoff 4.2 KB · 201,000 → 3,100 tokens", undefined],
+      [
+        "compression",
+        "compression before the next send: stripped 2 inline images (2.1 MB freed) — MC-12: byte budget broken by strippable oversized images · request 33.5 MB of 32.0 MB",
+        true,
+      ],
+      [
+        "compression",
+        "compression after a terminal error: handing off to a fresh window — MC-12: token budget broken: occupancy ≥ 100%",
+        true,
+      ],
+      [
+        "rollover",
+        "context rolled over to a fresh window: MC-12: token budget broken: occupancy ≥ 100% · handoff 4.2 KB · 201,000 → 3,100 tokens",
+        undefined,
+      ],
       ["error"],
-      ["recovery", "recovery: replaying the failed message once — MC-10: clean turn: one wire-only replay of the failed user message", true],
-      ["recovery", "recovery: not replayed — MC-10: not an explicit context-overflow error: reported, never replayed", false],
-      ["compression", "compression before the next send: failed closed — MC-12: remote session: no local rescue · request 40.0 MB of 32.0 MB", false],
+      [
+        "recovery",
+        "recovery: replaying the failed message once — MC-10: clean turn: one wire-only replay of the failed user message",
+        true,
+      ],
+      [
+        "recovery",
+        "recovery: not replayed — MC-10: not an explicit context-overflow error: reported, never replayed",
+        false,
+      ],
+      [
+        "compression",
+        "compression before the next send: failed closed — MC-12: remote session: no local rescue · request 40.0 MB of 32.0 MB",
+        false,
+      ],
     ]);
     expect(fold.state).toBe("running");
   });
@@ -110,13 +186,27 @@ describe("RunFold", () => {
       replays: 0,
       rollovers: 0,
     };
-    const latched = { ...snapshot, occupancy: 1.02, tokensInWindow: 204_000, threshold: 0.7, thresholdSource: "override" as const, needsRollover: true, latchReason: "occupancy ≥ 100%" };
+    const latched = {
+      ...snapshot,
+      occupancy: 1.02,
+      tokensInWindow: 204_000,
+      threshold: 0.7,
+      thresholdSource: "override" as const,
+      needsRollover: true,
+      latchReason: "occupancy ≥ 100%",
+    };
     const fold = foldRun(seqd([...TURN, { type: "context", snapshot }]));
     expect(fold.items.map((i) => i.kind)).toEqual(["turn", "text", "tool", "usage"]);
-    expect(contextText(fold.context!)).toBe("42.0% of 200,000 tokens · compacts at 80% · rollover latch clear");
+    expect(contextText(fold.context!)).toBe(
+      "42.0% of 200,000 tokens · compacts at 80% · rollover latch clear",
+    );
     fold.apply(TURN.length + 1, { type: "context", snapshot: latched });
-    expect(contextText(fold.context!)).toBe("102.0% of 200,000 tokens · compacts at 70% (override) · rollover latch set: occupancy ≥ 100%");
-    expect(contextText({ ...snapshot, remote: true, latchReason: "occupancy ≥ 100%" })).toBe("42.0% of 200,000 tokens · compacts at 80% · rollover latch clear (remote session, noted: occupancy ≥ 100%)");
+    expect(contextText(fold.context!)).toBe(
+      "102.0% of 200,000 tokens · compacts at 70% (override) · rollover latch set: occupancy ≥ 100%",
+    );
+    expect(contextText({ ...snapshot, remote: true, latchReason: "occupancy ≥ 100%" })).toBe(
+      "42.0% of 200,000 tokens · compacts at 80% · rollover latch clear (remote session, noted: occupancy ≥ 100%)",
+    );
   });
 
   it("ignores an event it already folded and counts a skipped one", () => {
@@ -139,7 +229,11 @@ describe("RunFold", () => {
   });
 
   it("gives the same rows however the stream is cut and however much is delivered twice", () => {
-    const events = seqd([...TURN, ...TURN.map((e) => (e.type === "turn_start" || e.type === "turn_end" ? { ...e, turn: 2 } : e)), { type: "terminal", status: "done" }]);
+    const events = seqd([
+      ...TURN,
+      ...TURN.map((e) => (e.type === "turn_start" || e.type === "turn_end" ? { ...e, turn: 2 } : e)),
+      { type: "terminal", status: "done" },
+    ]);
     const expected = foldRun(events);
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(events.length), fc.nat(6)), { maxLength: 12 }), (deliveries) => {

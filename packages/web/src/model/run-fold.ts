@@ -20,7 +20,13 @@ export type RunItem =
   | { kind: "usage"; key: string; call: number; usage: Usage }
   | { kind: "compaction"; key: string; text: string; ok?: boolean }
   /** `ok` is false when the rule failed closed (no replay, request not sent). */
-  | { kind: "policy"; key: string; policy: "rollover" | "recovery" | "compression"; text: string; ok?: boolean }
+  | {
+      kind: "policy";
+      key: string;
+      policy: "rollover" | "recovery" | "compression";
+      text: string;
+      ok?: boolean;
+    }
   | { kind: "error"; key: string; message: string; code?: string }
   | { kind: "unknown"; key: string; vendor: string; vendorType: string }
   | { kind: "terminal"; key: string; status: "done" | "failed" | "cancelled"; reason?: string };
@@ -69,7 +75,11 @@ export class RunFold {
     return this.items.length - 1;
   }
 
-  private update<K extends RunItem["kind"]>(at: number | undefined, kind: K, change: (item: Extract<RunItem, { kind: K }>) => Partial<Extract<RunItem, { kind: K }>>): boolean {
+  private update<K extends RunItem["kind"]>(
+    at: number | undefined,
+    kind: K,
+    change: (item: Extract<RunItem, { kind: K }>) => Partial<Extract<RunItem, { kind: K }>>,
+  ): boolean {
     const item = at === undefined ? undefined : this.items[at];
     if (!item || item.kind !== kind) return false;
     const typed = item as Extract<RunItem, { kind: K }>;
@@ -91,7 +101,10 @@ export class RunFold {
     switch (e.type) {
       case "turn_start":
         this.blocks.clear();
-        this.turns.set(e.turn, this.push({ kind: "turn", key, turn: e.turn, ...(e.model ? { model: e.model } : {}) }));
+        this.turns.set(
+          e.turn,
+          this.push({ kind: "turn", key, turn: e.turn, ...(e.model ? { model: e.model } : {}) }),
+        );
         return;
       case "turn_end":
         this.update(this.turns.get(e.turn), "turn", () => ({ stopReason: e.stopReason }));
@@ -100,19 +113,41 @@ export class RunFold {
         this.blocks.set(e.index, this.push({ kind: "text", key, text: "", streaming: true }));
         return;
       case "text_delta":
-        if (!this.update(this.blocks.get(e.index), "text", (i) => ({ text: i.text + e.delta }))) this.blocks.set(e.index, this.push({ kind: "text", key, text: e.delta, streaming: true }));
+        if (!this.update(this.blocks.get(e.index), "text", (i) => ({ text: i.text + e.delta })))
+          this.blocks.set(e.index, this.push({ kind: "text", key, text: e.delta, streaming: true }));
         return;
       case "text_end":
-        if (!this.update(this.blocks.get(e.index), "text", () => ({ text: e.text, streaming: false }))) this.push({ kind: "text", key, text: e.text, streaming: false });
+        if (!this.update(this.blocks.get(e.index), "text", () => ({ text: e.text, streaming: false })))
+          this.push({ kind: "text", key, text: e.text, streaming: false });
         return;
       case "thinking_start":
-        this.blocks.set(e.index, this.push({ kind: "thinking", key, text: "", streaming: true, redacted: e.redacted ?? false }));
+        this.blocks.set(
+          e.index,
+          this.push({ kind: "thinking", key, text: "", streaming: true, redacted: e.redacted ?? false }),
+        );
         return;
       case "thinking_delta":
-        if (!this.update(this.blocks.get(e.index), "thinking", (i) => ({ text: i.text + e.delta }))) this.blocks.set(e.index, this.push({ kind: "thinking", key, text: e.delta, streaming: true, redacted: false }));
+        if (!this.update(this.blocks.get(e.index), "thinking", (i) => ({ text: i.text + e.delta })))
+          this.blocks.set(
+            e.index,
+            this.push({ kind: "thinking", key, text: e.delta, streaming: true, redacted: false }),
+          );
         return;
       case "thinking_end":
-        if (!this.update(this.blocks.get(e.index), "thinking", () => ({ text: e.thinking, streaming: false, redacted: e.redacted ?? false }))) this.push({ kind: "thinking", key, text: e.thinking, streaming: false, redacted: e.redacted ?? false });
+        if (
+          !this.update(this.blocks.get(e.index), "thinking", () => ({
+            text: e.thinking,
+            streaming: false,
+            redacted: e.redacted ?? false,
+          }))
+        )
+          this.push({
+            kind: "thinking",
+            key,
+            text: e.thinking,
+            streaming: false,
+            redacted: e.redacted ?? false,
+          });
         return;
       case "toolcall_start": {
         const at = this.push({ kind: "tool", key, id: e.id, name: e.name, args: "", state: "composing" });
@@ -124,13 +159,22 @@ export class RunFold {
         this.update(this.blocks.get(e.index), "tool", (i) => ({ args: i.args + e.delta }));
         return;
       case "toolcall_end":
-        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({ args: formatJson(e.input), state: i.state === "composing" ? "called" : i.state }));
+        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({
+          args: formatJson(e.input),
+          state: i.state === "composing" ? "called" : i.state,
+        }));
         return;
       case "tool_use":
-        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({ args: i.args || formatJson(e.input), state: i.state === "done" || i.state === "failed" ? i.state : "running" }));
+        this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({
+          args: i.args || formatJson(e.input),
+          state: i.state === "done" || i.state === "failed" ? i.state : "running",
+        }));
         return;
       case "tool_result":
-        this.update(this.toolAt(e.toolUseId, e.name, seq), "tool", () => ({ state: e.isError ? "failed" : "done", result: resultText(e.content) }));
+        this.update(this.toolAt(e.toolUseId, e.name, seq), "tool", () => ({
+          state: e.isError ? "failed" : "done",
+          result: resultText(e.content),
+        }));
         return;
       case "usage":
         this.calls.push(e.usage);
@@ -140,16 +184,35 @@ export class RunFold {
         this.push({ kind: "compaction", key, text: `compaction started (${e.reason})` });
         return;
       case "compaction_end":
-        this.push({ kind: "compaction", key, ok: e.ok, text: e.ok ? `compaction done${e.tokensBefore !== undefined && e.tokensAfter !== undefined ? `: ${e.tokensBefore} → ${e.tokensAfter} tokens` : ""}` : `compaction failed: ${e.error ?? "no reason given"}` });
+        this.push({
+          kind: "compaction",
+          key,
+          ok: e.ok,
+          text: e.ok
+            ? `compaction done${e.tokensBefore !== undefined && e.tokensAfter !== undefined ? `: ${e.tokensBefore} → ${e.tokensAfter} tokens` : ""}`
+            : `compaction failed: ${e.error ?? "no reason given"}`,
+        });
         return;
       case "rollover":
         this.push({ kind: "policy", key, policy: "rollover", text: rolloverText(e) });
         return;
       case "recovery":
-        this.push({ kind: "policy", key, policy: "recovery", text: recoveryText(e), ok: e.action === "replay" });
+        this.push({
+          kind: "policy",
+          key,
+          policy: "recovery",
+          text: recoveryText(e),
+          ok: e.action === "replay",
+        });
         return;
       case "compression":
-        this.push({ kind: "policy", key, policy: "compression", text: compressionText(e), ok: e.action !== "fail-closed" });
+        this.push({
+          kind: "policy",
+          key,
+          policy: "compression",
+          text: compressionText(e),
+          ok: e.action !== "fail-closed",
+        });
         return;
       case "context":
         this.context = e.snapshot;

@@ -2,7 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { cacheSeries, hitRate, sortByTotal, type UsageRow } from "./usage-series.js";
 
-const u = (input: number, cacheRead: number, cacheWrite: number) => ({ input, output: 10, cacheRead, cacheWrite });
+const u = (input: number, cacheRead: number, cacheWrite: number) => ({
+  input,
+  output: 10,
+  cacheRead,
+  cacheWrite,
+});
 
 describe("cache series", () => {
   it("is cache read / (input + cache read + cache write), 0 when nothing was sent", () => {
@@ -20,7 +25,12 @@ describe("cache series", () => {
   });
 
   it("orders usage rows by total tokens, then by name", () => {
-    const row = (label: string, total: number): UsageRow => ({ key: label, label, detail: "", usage: { ...u(0, 0, 0), total, cost: 0, hitRate: 0 } });
+    const row = (label: string, total: number): UsageRow => ({
+      key: label,
+      label,
+      detail: "",
+      usage: { ...u(0, 0, 0), total, cost: 0, hitRate: 0 },
+    });
     expect(sortByTotal([row("b", 5), row("a", 5), row("c", 9)]).map((r) => r.label)).toEqual(["c", "a", "b"]);
   });
 });

@@ -13,7 +13,8 @@ export function SignIn(props: { error?: string; onSubmit(token: string): void })
         </p>
       ) : (
         <p>
-          Open the sign-in link that <code>cadre serve</code> printed (<code>dashboard: http://127.0.0.1:PORT/#token=…</code>), or paste the operator token.
+          Open the sign-in link that <code>cadre serve</code> printed (
+          <code>dashboard: http://127.0.0.1:PORT/#token=…</code>), or paste the operator token.
         </p>
       )}
       <form
@@ -23,7 +24,15 @@ export function SignIn(props: { error?: string; onSubmit(token: string): void })
         }}
       >
         <label for="token">Operator token</label>
-        <input id="token" type="password" autocomplete="off" spellcheck={false} value={token} onInput={(e) => setToken(e.currentTarget.value)} required />
+        <input
+          id="token"
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          value={token}
+          onInput={(e) => setToken(e.currentTarget.value)}
+          required
+        />
         <button type="submit" class="primary">
           Sign in
         </button>

@@ -19,16 +19,24 @@ describe("sign-in token", () => {
 
   it("is taken out of the address bar, replacing the history entry", () => {
     const replaced: string[] = [];
-    const hist = { replaceState: (_: unknown, __: string, url?: string | URL | null) => void replaced.push(String(url)) };
+    const hist = {
+      replaceState: (_: unknown, __: string, url?: string | URL | null) => void replaced.push(String(url)),
+    };
     expect(takeTokenFromLocation({ hash: "#token=abc", pathname: "/", search: "" }, hist)).toBe("abc");
     expect(replaced).toEqual(["/#/"]);
-    expect(takeTokenFromLocation({ hash: "#/companies/c1", pathname: "/", search: "" }, hist)).toBeUndefined();
+    expect(
+      takeTokenFromLocation({ hash: "#/companies/c1", pathname: "/", search: "" }, hist),
+    ).toBeUndefined();
     expect(replaced).toHaveLength(1);
   });
 
   it("is kept under one key of the tab's session storage", () => {
     const data = new Map<string, string>();
-    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) };
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+    };
     const store = sessionTokenStore(storage);
     expect(store.get()).toBeUndefined();
     store.set("tok");

@@ -26,9 +26,13 @@ export function hashWithoutToken(hash: string): string {
  * in the history either) and returns it. Called before the app first renders: nothing, not even
  * a hash change made right after the page loads, can come between the link and the token.
  */
-export function takeTokenFromLocation(loc: Pick<Location, "hash" | "pathname" | "search"> = location, hist: Pick<History, "replaceState"> = history): string | undefined {
+export function takeTokenFromLocation(
+  loc: Pick<Location, "hash" | "pathname" | "search"> = location,
+  hist: Pick<History, "replaceState"> = history,
+): string | undefined {
   const token = tokenFromHash(loc.hash);
-  if (token !== undefined) hist.replaceState(null, "", `${loc.pathname}${loc.search}${hashWithoutToken(loc.hash) || "#/"}`);
+  if (token !== undefined)
+    hist.replaceState(null, "", `${loc.pathname}${loc.search}${hashWithoutToken(loc.hash) || "#/"}`);
   return token;
 }
 

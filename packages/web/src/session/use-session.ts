@@ -6,9 +6,7 @@ import { type Api, ApiError, createApi } from "../api/client.js";
 import { sessionTokenStore, takeTokenFromLocation } from "./token.js";
 
 export type Session =
-  | { status: "checking" }
-  | { status: "signed-out"; error?: string }
-  | { status: "signed-in"; api: Api };
+  { status: "checking" } | { status: "signed-out"; error?: string } | { status: "signed-in"; api: Api };
 
 const store = () => sessionTokenStore(window.sessionStorage);
 
@@ -20,7 +18,11 @@ function explain(error: unknown, fromLink: boolean): string {
 }
 
 /** `linkToken`: the token of the sign-in link the page was opened with, already out of the URL. */
-export function useSession(linkToken: string | undefined): { session: Session; signIn(token: string): Promise<void>; signOut(): void } {
+export function useSession(linkToken: string | undefined): {
+  session: Session;
+  signIn(token: string): Promise<void>;
+  signOut(): void;
+} {
   const [session, setSession] = useState<Session>({ status: "checking" });
 
   const signOut = useCallback((error?: string) => {
@@ -31,7 +33,12 @@ export function useSession(linkToken: string | undefined): { session: Session; s
   const verify = useCallback(
     async (token: string, fromLink: boolean) => {
       setSession({ status: "checking" });
-      const api = createApi(token, { onUnauthorized: (e) => signOut(`Signed out: the server no longer accepts this tab's token (${e.message}). Open the sign-in link that cadre serve printed.`) });
+      const api = createApi(token, {
+        onUnauthorized: (e) =>
+          signOut(
+            `Signed out: the server no longer accepts this tab's token (${e.message}). Open the sign-in link that cadre serve printed.`,
+          ),
+      });
       try {
         await api.get("/api/companies");
         store().set(token);
@@ -61,5 +68,8 @@ export function useSession(linkToken: string | undefined): { session: Session; s
     return () => window.removeEventListener("hashchange", onHash);
   }, [linkToken, verify]);
 
-  return useMemo(() => ({ session, signIn: (token: string) => verify(token.trim(), false), signOut: () => signOut() }), [session, verify, signOut]);
+  return useMemo(
+    () => ({ session, signIn: (token: string) => verify(token.trim(), false), signOut: () => signOut() }),
+    [session, verify, signOut],
+  );
 }

@@ -93,14 +93,26 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   for (let i = start; i < end; i++) {
     const item = items[i] as T;
     rendered.push(
-      <Row key={props.itemKey(item, i)} index={i} count={items.length} offset={rows.offsetOf(i)} observer={observer}>
+      <Row
+        key={props.itemKey(item, i)}
+        index={i}
+        count={items.length}
+        offset={rows.offsetOf(i)}
+        observer={observer}
+      >
         {props.renderItem(item, i)}
       </Row>,
     );
   }
 
   return (
-    <div ref={scroller} class={`vlist ${props.class ?? ""}`} tabIndex={0} aria-label={props.label} data-testid={props.testId}>
+    <div
+      ref={scroller}
+      class={`vlist ${props.class ?? ""}`}
+      tabIndex={0}
+      aria-label={props.label}
+      data-testid={props.testId}
+    >
       <div class="vlist-inner" role="list" aria-label={props.label} style={{ height: `${total}px` }}>
         {rendered}
       </div>
@@ -108,7 +120,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   );
 }
 
-function Row(props: { index: number; count: number; offset: number; observer: ResizeObserver | undefined; children: ComponentChildren }) {
+function Row(props: {
+  index: number;
+  count: number;
+  offset: number;
+  observer: ResizeObserver | undefined;
+  children: ComponentChildren;
+}) {
   const el = useRef<HTMLDivElement>(null);
   const { observer } = props;
   useLayoutEffect(() => {
@@ -118,7 +136,15 @@ function Row(props: { index: number; count: number; offset: number; observer: Re
     return () => observer.unobserve(node);
   }, [observer]);
   return (
-    <div ref={el} class="vrow" role="listitem" aria-posinset={props.index + 1} aria-setsize={props.count} data-index={props.index} style={{ top: `${props.offset}px` }}>
+    <div
+      ref={el}
+      class="vrow"
+      role="listitem"
+      aria-posinset={props.index + 1}
+      aria-setsize={props.count}
+      data-index={props.index}
+      style={{ top: `${props.offset}px` }}
+    >
       {props.children}
     </div>
   );

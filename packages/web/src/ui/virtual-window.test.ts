@@ -18,16 +18,20 @@ describe("RowHeights", () => {
 
   it("finds the row at any position", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 200 }), fc.nat(), (heights, probe) => {
-        const rows = new RowHeights(() => 10);
-        rows.setCount(heights.length);
-        heights.forEach((h, i) => rows.set(i, h));
-        for (let i = 0; i < heights.length; i++) expect(rows.indexAt(rows.offsetOf(i))).toBe(i);
-        const y = probe % (rows.total() + 50);
-        const i = rows.indexAt(y);
-        expect(rows.offsetOf(i)).toBeLessThanOrEqual(y);
-        if (i < heights.length - 1) expect(rows.offsetOf(i + 1)).toBeGreaterThan(y);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 200 }),
+        fc.nat(),
+        (heights, probe) => {
+          const rows = new RowHeights(() => 10);
+          rows.setCount(heights.length);
+          heights.forEach((h, i) => rows.set(i, h));
+          for (let i = 0; i < heights.length; i++) expect(rows.indexAt(rows.offsetOf(i))).toBe(i);
+          const y = probe % (rows.total() + 50);
+          const i = rows.indexAt(y);
+          expect(rows.offsetOf(i)).toBeLessThanOrEqual(y);
+          if (i < heights.length - 1) expect(rows.offsetOf(i + 1)).toBeGreaterThan(y);
+        },
+      ),
     );
   });
 });

@@ -67,7 +67,12 @@ export class RowHeights {
 }
 
 /** Rows [start, end) to render for a viewport, with `overscan` pixels above and below. */
-export function visibleRange(rows: RowHeights, scrollTop: number, viewport: number, overscan: number): { start: number; end: number } {
+export function visibleRange(
+  rows: RowHeights,
+  scrollTop: number,
+  viewport: number,
+  overscan: number,
+): { start: number; end: number } {
   if (rows.count === 0) return { start: 0, end: 0 };
   const start = rows.indexAt(Math.max(0, scrollTop - overscan));
   const last = rows.indexAt(scrollTop + viewport + overscan);

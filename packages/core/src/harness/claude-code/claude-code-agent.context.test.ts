@@ -28,7 +28,12 @@ afterEach(async () => {
 
 function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) {
   return new ClaudeCodeAgent(
-    { sessionId: "run_ctx", systemPrompt: "You are the CEO of Acme.", model: resolveModel("claude-sonnet-4-5-20250929"), tools: [] },
+    {
+      sessionId: "run_ctx",
+      systemPrompt: "You are the CEO of Acme.",
+      model: resolveModel("claude-sonnet-4-5-20250929"),
+      tools: [],
+    },
     {
       executablePath: STAND_IN,
       env: {
@@ -46,29 +51,57 @@ function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) 
   );
 }
 
-
 /** What each query() sent Claude Code: the prompt and the session it resumed (null: a fresh session). */
 async function sent(): Promise<Array<{ prompt: string; resume: string | null; sessionId: string }>> {
-  const lines = (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
-  return lines.filter((l) => l.kind === "user").map((l) => ({ prompt: l.prompt, resume: l.resume, sessionId: l.sessionId }));
+  const lines = (await readFile(logFile, "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, any>);
+  return lines
+    .filter((l) => l.kind === "user")
+    .map((l) => ({ prompt: l.prompt, resume: l.resume, sessionId: l.sessionId }));
 }
 
 describe("Claude Code context policy (MC-8, MC-9)", () => {
   // 181,510 of 200,000 tokens after the first turn: 90.8% of the window.
   it.each([
-    { rule: "MC-8 claude-code: injects /compact at the 90% default threshold before the next send", scenario: "context-compact.jsonl", threshold: undefined, prompts: ["A", "/compact", "B"] },
-    { rule: "MC-8 claude-code: an explicit 95% override wins — no /compact at 90.8%", scenario: "context-no-compact.jsonl", threshold: 0.95, prompts: ["A", "B"] },
-    { rule: "MC-8 claude-code: below the threshold nothing is injected", scenario: "resume.jsonl", threshold: undefined, prompts: ["A", "B"] },
+    {
+      rule: "MC-8 claude-code: injects /compact at the 90% default threshold before the next send",
+      scenario: "context-compact.jsonl",
+      threshold: undefined,
+      prompts: ["A", "/compact", "B"],
+    },
+    {
+      rule: "MC-8 claude-code: an explicit 95% override wins — no /compact at 90.8%",
+      scenario: "context-no-compact.jsonl",
+      threshold: 0.95,
+      prompts: ["A", "B"],
+    },
+    {
+      rule: "MC-8 claude-code: below the threshold nothing is injected",
+      scenario: "resume.jsonl",
+      threshold: undefined,
+      prompts: ["A", "B"],
+    },
   ])("$rule", async ({ scenario, threshold, prompts }) => {
     const a = agent(scenario, threshold === undefined ? {} : { compactThreshold: threshold });
     const first = await collect(a.send("A"));
     const second = await collect(a.send("B"));
-    expect([...ofType(first, "terminal"), ...ofType(second, "terminal")].map((e) => e.status)).toEqual(["done", "done"]);
+    expect([...ofType(first, "terminal"), ...ofType(second, "terminal")].map((e) => e.status)).toEqual([
+      "done",
+      "done",
+    ]);
     const log = await sent();
     expect(log.map((l) => l.prompt)).toEqual(prompts);
     // Every query after the first resumes the same Claude Code session: compaction keeps the window.
     expect(new Set(log.map((l) => l.sessionId)).size).toBe(1);
-    expect(snapshotOf(first)).toMatchObject({ harness: "claude-code", contextWindow: 200000, threshold: threshold ?? 0.9, thresholdSource: threshold === undefined ? "default" : "override", needsRollover: false });
+    expect(snapshotOf(first)).toMatchObject({
+      harness: "claude-code",
+      contextWindow: 200000,
+      threshold: threshold ?? 0.9,
+      thresholdSource: threshold === undefined ? "default" : "override",
+      needsRollover: false,
+    });
     expect(ofType(second, "rollover")).toEqual([]);
   });
 
@@ -81,14 +114,25 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
       { type: "compaction_end", ok: true, tokensBefore: 181510, tokensAfter: 12000 },
     ]);
     // The compaction ends before the prompt's answer starts.
-    expect(events.findIndex((e) => e.type === "compaction_end")).toBeLessThan(events.findIndex((e) => e.type === "turn_start"));
-    expect(snapshotOf(events)).toMatchObject({ tokensInWindow: 12320, compactions: { count: 1, succeeded: 1 }, lastCompaction: { result: "ok", tokensBefore: 181510, tokensAfter: 12000 } });
-    expect(contextReportOf(events).compactions).toEqual([{ reason: "threshold", ok: true, tokensBefore: 181510, tokensAfter: 12000 }]);
+    expect(events.findIndex((e) => e.type === "compaction_end")).toBeLessThan(
+      events.findIndex((e) => e.type === "turn_start"),
+    );
+    expect(snapshotOf(events)).toMatchObject({
+      tokensInWindow: 12320,
+      compactions: { count: 1, succeeded: 1 },
+      lastCompaction: { result: "ok", tokensBefore: 181510, tokensAfter: 12000 },
+    });
+    expect(contextReportOf(events).compactions).toEqual([
+      { reason: "threshold", ok: true, tokensBefore: 181510, tokensAfter: 12000 },
+    ]);
   });
 
   it("MC-8 claude-code: native auto-compaction is never disabled (no setting, no inherited switch)", async () => {
     await collect(agent("resume.jsonl").send("A"));
-    const lines = (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = (await readFile(logFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const argv = lines.find((l) => l.kind === "argv")!.argv as string[];
     expect(argv.join(" ")).not.toMatch(/compact/i);
     const init = lines.find((l) => l.kind === "control_request" && l.subtype === "initialize")!.request;
@@ -104,7 +148,10 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
       { type: "compaction_start", reason: "threshold" },
       { type: "compaction_end", ok: false, error: expect.stringContaining("overloaded_error") },
     ]);
-    expect(snapshotOf(second)).toMatchObject({ needsRollover: false, lastCompaction: { result: "transient" } });
+    expect(snapshotOf(second)).toMatchObject({
+      needsRollover: false,
+      lastCompaction: { result: "transient" },
+    });
     const third = await collect(a.send("C"));
     expect(compactions(third)).toEqual([
       { type: "compaction_start", reason: "threshold" },
@@ -112,19 +159,37 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
     ]);
     expect([...second, ...third].filter((e) => e.type === "rollover")).toEqual([]);
     expect((await sent()).map((l) => l.prompt)).toEqual(["A", "/compact", "B", "/compact", "C"]);
-    expect(snapshotOf(third)).toMatchObject({ needsRollover: false, compactions: { count: 2, succeeded: 1 } });
+    expect(snapshotOf(third)).toMatchObject({
+      needsRollover: false,
+      compactions: { count: 2, succeeded: 1 },
+    });
   });
 
   it.each([
-    { rule: "MC-9 claude-code: an invalid-request 400 on the injected compact latches; the same send starts fresh from the handoff", scenario: "context-compact-invalid.jsonl", reason: /invalid request/i, prompts: ["Build the team", "/compact", "handoff"] },
-    { rule: "MC-9 claude-code: occupancy ≥ 100% latches (no /compact into a full window); the next send starts fresh from the handoff", scenario: "context-full.jsonl", reason: /occupancy ≥ 100%/, prompts: ["Build the team", "handoff"] },
+    {
+      rule: "MC-9 claude-code: an invalid-request 400 on the injected compact latches; the same send starts fresh from the handoff",
+      scenario: "context-compact-invalid.jsonl",
+      reason: /invalid request/i,
+      prompts: ["Build the team", "/compact", "handoff"],
+    },
+    {
+      rule: "MC-9 claude-code: occupancy ≥ 100% latches (no /compact into a full window); the next send starts fresh from the handoff",
+      scenario: "context-full.jsonl",
+      reason: /occupancy ≥ 100%/,
+      prompts: ["Build the team", "handoff"],
+    },
   ])("$rule", async ({ scenario, reason, prompts }) => {
     const a = agent(scenario);
     const first = await collect(a.send("Build the team"));
     const oldSession = a.vendorSessionId;
     const second = await collect(a.send("B"));
     const [rollover] = ofType(second, "rollover");
-    expect(rollover).toMatchObject({ type: "rollover", reason: expect.stringMatching(reason), handoffBytes: expect.any(Number), tokensBefore: expect.any(Number) });
+    expect(rollover).toMatchObject({
+      type: "rollover",
+      reason: expect.stringMatching(reason),
+      handoffBytes: expect.any(Number),
+      tokensBefore: expect.any(Number),
+    });
     expect(ofType(second, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
     const log = await sent();
     expect(log.map((l) => (l.prompt.startsWith("# Handoff") ? "handoff" : l.prompt))).toEqual(prompts);
@@ -132,7 +197,9 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
     const fresh = log.at(-1)!;
     expect(fresh.resume).toBeNull();
     expect(fresh.sessionId).not.toBe(oldSession);
-    expect(fresh.prompt).toMatch(/## Task\nBuild the team[\s\S]*assistant: Step one done\.[\s\S]*\n---\n\nB$/);
+    expect(fresh.prompt).toMatch(
+      /## Task\nBuild the team[\s\S]*assistant: Step one done\.[\s\S]*\n---\n\nB$/,
+    );
     expect(a.vendorSessionId).toBe(fresh.sessionId);
     expect(snapshotOf(first).needsRollover).toBe(prompts.length === 2);
     expect(snapshotOf(second)).toMatchObject({ needsRollover: false, rollovers: 1 });
@@ -146,7 +213,10 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
       { type: "compaction_start", reason: "manual" },
       { type: "compaction_end", ok: false, error: expect.stringContaining("invalid_request_error") },
     ]);
-    expect(snapshotOf(manual)).toMatchObject({ needsRollover: false, lastCompaction: { result: "deterministic", reason: expect.stringContaining("manual: never latches") } });
+    expect(snapshotOf(manual)).toMatchObject({
+      needsRollover: false,
+      lastCompaction: { result: "deterministic", reason: expect.stringContaining("manual: never latches") },
+    });
     const next = await collect(a.send("B"));
     expect(ofType(next, "rollover")).toEqual([]);
     const log = await sent();
@@ -166,8 +236,13 @@ describe("Claude Code context policy (MC-8, MC-9)", () => {
       stopped.push(e);
       if (e.type === "compaction_start") a.cancel();
     }
-    expect(ofType(stopped, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
-    expect(snapshotOf(stopped)).toMatchObject({ needsRollover: false, lastCompaction: { result: "interrupted" } });
+    expect(ofType(stopped, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
+    expect(snapshotOf(stopped)).toMatchObject({
+      needsRollover: false,
+      lastCompaction: { result: "interrupted" },
+    });
     const next = await collect(a.send("C"));
     expect(compactions(next)).toEqual([]);
     expect(ofType(next, "terminal")).toEqual([{ type: "terminal", status: "done" }]);

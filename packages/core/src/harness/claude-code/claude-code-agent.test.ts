@@ -26,7 +26,12 @@ const addTool: ToolDefinition<{ a: number; b: number }> = {
   parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }, { additionalProperties: false }),
   validate(raw) {
     const r = raw as { a?: unknown; b?: unknown };
-    if (!Number.isInteger(r?.a) || !Number.isInteger(r?.b)) return { ok: false, message: "add was not run. `a` and `b` must be integers.", fields: { a: "integer", b: "integer" } };
+    if (!Number.isInteger(r?.a) || !Number.isInteger(r?.b))
+      return {
+        ok: false,
+        message: "add was not run. `a` and `b` must be integers.",
+        fields: { a: "integer", b: "integer" },
+      };
     return { ok: true, value: { a: r.a as number, b: r.b as number } };
   },
   async execute(input, context) {
@@ -48,10 +53,21 @@ afterEach(async () => {
 
 function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) {
   return new ClaudeCodeAgent(
-    { sessionId: "run_test", systemPrompt: "You are the CEO of Acme.\n\n## Company\nName: Acme", model: resolveModel("claude-sonnet-4-5-20250929"), tools: [addTool] },
+    {
+      sessionId: "run_test",
+      systemPrompt: "You are the CEO of Acme.\n\n## Company\nName: Acme",
+      model: resolveModel("claude-sonnet-4-5-20250929"),
+      tools: [addTool],
+    },
     {
       executablePath: STAND_IN,
-      env: { PATH: process.env["PATH"], HOME: dir, CLAUDE_CONFIG_DIR: dir, CADRE_OFFLINE_CLAUDE_SCENARIO: join(FIXTURES, scenario), CADRE_OFFLINE_CLAUDE_LOG: logFile },
+      env: {
+        PATH: process.env["PATH"],
+        HOME: dir,
+        CLAUDE_CONFIG_DIR: dir,
+        CADRE_OFFLINE_CLAUDE_SCENARIO: join(FIXTURES, scenario),
+        CADRE_OFFLINE_CLAUDE_LOG: logFile,
+      },
       cwd: dir,
       ...options,
     },
@@ -59,7 +75,10 @@ function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) 
 }
 
 async function standInLog(): Promise<Array<Record<string, any>>> {
-  return (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  return (await readFile(logFile, "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 describe("Claude Code harness over the real Agent SDK and an offline stand-in executable", () => {
@@ -68,9 +87,18 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
     expect(events.at(-1)).toEqual({ type: "terminal", status: "done" });
     // Three model calls, each with its blocks, usage and stop reason.
-    expect(ofType(events, "turn_start").map((e) => e.messageId)).toEqual(["msg_01AdDtOoL", "msg_01BaDiNpUt", "msg_01AnSwEr"]);
+    expect(ofType(events, "turn_start").map((e) => e.messageId)).toEqual([
+      "msg_01AdDtOoL",
+      "msg_01BaDiNpUt",
+      "msg_01AnSwEr",
+    ]);
     expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(["tool_use", "tool_use", "end_turn"]);
-    expect(ofType(events, "text_delta").map((e) => e.delta)).toEqual(["Let me ", "add those.", "The sum is 42; ", "the second input was refused."]);
+    expect(ofType(events, "text_delta").map((e) => e.delta)).toEqual([
+      "Let me ",
+      "add those.",
+      "The sum is 42; ",
+      "the second input was refused.",
+    ]);
     expect(ofType(events, "toolcall_end").map((e) => [e.name, e.input])).toEqual([
       ["mcp__cadre__add", { a: 2, b: 40 }],
       ["mcp__cadre__add", { a: "x", b: 1 }],
@@ -82,13 +110,34 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     ]);
     // The valid call ran our handler (with Claude Code's tool_use id); the invalid one was refused before execute.
     expect(calls).toEqual([{ input: { a: 2, b: 40 }, toolCallId: "toolu_01Add" }]);
-    expect(ofType(events, "tool_result").map(({ toolUseId, name, isError, content }) => ({ toolUseId, name, isError, content }))).toEqual([
-      { toolUseId: "toolu_01Add", name: "mcp__cadre__add", isError: false, content: [{ type: "text", text: "42" }] },
-      { toolUseId: "toolu_01Bad", name: "mcp__cadre__add", isError: true, content: [{ type: "text", text: "add was not run. `a` and `b` must be integers." }] },
+    expect(
+      ofType(events, "tool_result").map(({ toolUseId, name, isError, content }) => ({
+        toolUseId,
+        name,
+        isError,
+        content,
+      })),
+    ).toEqual([
+      {
+        toolUseId: "toolu_01Add",
+        name: "mcp__cadre__add",
+        isError: false,
+        content: [{ type: "text", text: "42" }],
+      },
+      {
+        toolUseId: "toolu_01Bad",
+        name: "mcp__cadre__add",
+        isError: true,
+        content: [{ type: "text", text: "add was not run. `a` and `b` must be integers." }],
+      },
     ]);
     // Partials and the full assistant lines make one copy of each message.
     const messages = await collect(reconstructMessages(events));
-    expect(messages.map((m) => m.content.map((c) => c.type))).toEqual([["text", "tool_use"], ["tool_use"], ["text"]]);
+    expect(messages.map((m) => m.content.map((c) => c.type))).toEqual([
+      ["text", "tool_use"],
+      ["tool_use"],
+      ["text"],
+    ]);
   });
 
   it("hands Claude Code the Cadre prompt as the preset's append, the policy's permission mode and the frozen tool list", async () => {
@@ -97,7 +146,14 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     const log = await standInLog();
     const argv = log.find((e) => e.kind === "argv")!.argv as string[];
     expect(argv).toEqual(
-      expect.arrayContaining(["--include-partial-messages", "--strict-mcp-config", "--setting-sources=", "--permission-mode=dontAsk", "--model=claude-sonnet-4-5-20250929", "--allowedTools=mcp__cadre__add"]),
+      expect.arrayContaining([
+        "--include-partial-messages",
+        "--strict-mcp-config",
+        "--setting-sources=",
+        "--permission-mode=dontAsk",
+        "--model=claude-sonnet-4-5-20250929",
+        "--allowedTools=mcp__cadre__add",
+      ]),
     );
     const init = log.find((e) => e.kind === "control_request" && e.subtype === "initialize")!.request;
     expect(init.appendSystemPrompt).toBe("You are the CEO of Acme.\n\n## Company\nName: Acme");
@@ -105,7 +161,14 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     expect(init.excludeDynamicSections).toBe(true);
     expect(init.sdkMcpServers).toEqual(["cadre"]);
     const tools = log.find((e) => e.kind === "mcp_tools")!.tools;
-    expect(tools).toEqual([{ name: "add", title: "Add", description: "Adds two integers.", inputSchema: JSON.parse(JSON.stringify(addTool.parameters)) }]);
+    expect(tools).toEqual([
+      {
+        name: "add",
+        title: "Add",
+        description: "Adds two integers.",
+        inputSchema: JSON.parse(JSON.stringify(addTool.parameters)),
+      },
+    ]);
     expect(log.find((e) => e.kind === "user")!.prompt).toBe("Add 2 and 40.");
     expect(a.vendorSessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -137,9 +200,17 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
   it("a vendor error becomes an error event and one failed terminal, never a throw", async () => {
     const events = await collect(agent("vendor-error.jsonl").send("hi"));
     const errors = ofType(events, "error");
-    expect(errors[0]).toMatchObject({ code: "server_error", message: expect.stringContaining("API Error: 529") });
-    expect(errors.at(-1)).toMatchObject({ code: "success", message: expect.stringContaining("overloaded_error") });
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("API Error: 529") }]);
+    expect(errors[0]).toMatchObject({
+      code: "server_error",
+      message: expect.stringContaining("API Error: 529"),
+    });
+    expect(errors.at(-1)).toMatchObject({
+      code: "success",
+      message: expect.stringContaining("overloaded_error"),
+    });
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("API Error: 529") },
+    ]);
     expect(events.at(-1)!.type).toBe("terminal");
   });
 
@@ -150,7 +221,9 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     expect(error.code).toBe("truncated");
     expect(error.message).toMatch(/Claude Code process exited with code 1.*ECONNRESET/s);
     expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "error" }]);
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("exited with code 1") }]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("exited with code 1") },
+    ]);
   });
 
   it("cancel sends Claude Code an interrupt; the turn ends cancelled exactly once", async () => {
@@ -160,9 +233,13 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
       events.push(e);
       if (e.type === "text_delta") a.cancel();
     }
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
     expect(events.at(-1)!.type).toBe("terminal");
-    expect((await standInLog()).some((e) => e.kind === "control_request" && e.subtype === "interrupt")).toBe(true);
+    expect((await standInLog()).some((e) => e.kind === "control_request" && e.subtype === "interrupt")).toBe(
+      true,
+    );
     expect(a.isRunning).toBe(false);
   });
 
@@ -174,13 +251,21 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
       events.push(e);
       if (e.type === "unknown" && e.vendorType === "system:init") a.cancel();
     }
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("a missing executable is one readable error and a failed terminal", async () => {
-    const events = await collect(agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-claude") }).send("hi"));
-    expect(ofType(events, "error")).toEqual([{ type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-claude") }]);
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("no-such-claude") }]);
+    const events = await collect(
+      agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-claude") }).send("hi"),
+    );
+    expect(ofType(events, "error")).toEqual([
+      { type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-claude") },
+    ]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("no-such-claude") },
+    ]);
   });
 });

@@ -85,19 +85,25 @@ export class ClaudeCodeAgent extends BaseAgent {
 
   /** Stop during a silent compaction only clears its "fired" flag; nothing re-injects (MC-9). */
   protected override onCancel(): void {
-    if (this.injecting || this.context.compactionOpen) this.context.session.controller.interruptSilentCompaction();
+    if (this.injecting || this.context.compactionOpen)
+      this.context.session.controller.interruptSilentCompaction();
   }
 
   protected async execute(prompt: string, emit: Emit, signal: AbortSignal): Promise<TurnOutcome> {
     const manual = isCompactCommand(prompt);
     const preparation = this.context.prepareSend();
     let rollover = preparation.action === "rollover-then-send" ? preparation.reason : undefined;
-    if (rollover === undefined && !manual && (preparation.action === "retry-compact" || this.compactPending)) {
+    if (
+      rollover === undefined &&
+      !manual &&
+      (preparation.action === "retry-compact" || this.compactPending)
+    ) {
       // MC-8: the host's /compact goes in as the next user input of the same session, before the send.
       const stop = await this.injectCompact(emit, signal);
       if (stop) return stop;
       // A deterministic failure of that compact latched: this send already goes to a fresh window.
-      if (this.context.session.needsRollover) rollover = `send: needsRollover latched (${this.context.session.latchReason ?? "compaction failed"})`;
+      if (this.context.session.needsRollover)
+        rollover = `send: needsRollover latched (${this.context.session.latchReason ?? "compaction failed"})`;
     }
     this.compactPending = false;
     let input = prompt;
@@ -111,7 +117,8 @@ export class ClaudeCodeAgent extends BaseAgent {
     this.context.transcript.prompt(prompt);
     const { outcome } = await this.query(input, manual ? "manual" : "turn", emit, signal);
     // After the turn: at the threshold with the window not full, /compact is due before the next send.
-    if (outcome.status !== "cancelled") this.compactPending = this.context.session.controller.shouldInjectCompact();
+    if (outcome.status !== "cancelled")
+      this.compactPending = this.context.session.controller.shouldInjectCompact();
     return outcome;
   }
 
@@ -128,8 +135,12 @@ export class ClaudeCodeAgent extends BaseAgent {
     }
     // The compaction the controller fired ends exactly once, even when Claude Code said nothing about it.
     if (this.context.compactionOpen || this.context.session.controller.digest().count === endedBefore) {
-      const why = signal.aborted ? "stopped before the compaction ended" : `no compaction result from Claude Code (${run.outcome.reason ?? run.outcome.status})`;
-      const events: AgentEvent[] = this.context.compactionOpen ? [] : [{ type: "compaction_start", reason: "threshold" }];
+      const why = signal.aborted
+        ? "stopped before the compaction ended"
+        : `no compaction result from Claude Code (${run.outcome.reason ?? run.outcome.status})`;
+      const events: AgentEvent[] = this.context.compactionOpen
+        ? []
+        : [{ type: "compaction_start", reason: "threshold" }];
       events.push({ type: "compaction_end", ok: false, error: why });
       for (const event of events) {
         this.context.observe(event, "silent");
@@ -146,7 +157,8 @@ export class ClaudeCodeAgent extends BaseAgent {
     const path: CompactionPath = kind === "manual" ? "manual" : "silent";
     const observed: Emit = (event) => {
       // Claude Code reports any /compact as trigger "manual"; the host's own is the threshold's.
-      if (event.type === "compaction_start" && kind !== "turn") event = { type: "compaction_start", reason: kind === "inject" ? "threshold" : "manual" };
+      if (event.type === "compaction_start" && kind !== "turn")
+        event = { type: "compaction_start", reason: kind === "inject" ? "threshold" : "manual" };
       // MC-8 occupancy: what each model call read (input + cache read + cache write) of the window.
       if (event.type === "usage") this.context.session.observeUsage(event.usage);
       this.context.observe(event, path);
@@ -157,10 +169,18 @@ export class ClaudeCodeAgent extends BaseAgent {
     return { outcome, started: stats.received > 0 };
   }
 
-  private async runQuery(prompt: string, emit: Emit, signal: AbortSignal, stats: { received: number }): Promise<TurnOutcome> {
+  private async runQuery(
+    prompt: string,
+    emit: Emit,
+    signal: AbortSignal,
+    stats: { received: number },
+  ): Promise<TurnOutcome> {
     // The SDK is loaded on first use (it is large; most users of @cadre/core never start Claude Code).
     // A fresh MCP server per query: an MCP server serves one connection; the tool list is the session's, frozen.
-    const [{ query }, server] = await Promise.all([import("@anthropic-ai/claude-agent-sdk"), this.config.tools.length > 0 ? createToolServer(this.config.tools) : undefined]);
+    const [{ query }, server] = await Promise.all([
+      import("@anthropic-ai/claude-agent-sdk"),
+      this.config.tools.length > 0 ? createToolServer(this.config.tools) : undefined,
+    ]);
     if (signal.aborted) return { status: "cancelled", reason: "cancelled by the operator" };
     const abort = new AbortController();
     const run = query({ prompt, options: this.queryOptions(abort, server) });
@@ -205,7 +225,11 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (result) {
       if (result.is_error) return { status: "failed", reason: resultText(result) }; // the translator reported it
       if (failure === undefined) return { status: "done" };
-      emit({ type: "error", code: "harness_exit", message: `Claude Code failed after its result line: ${failure}` });
+      emit({
+        type: "error",
+        code: "harness_exit",
+        message: `Claude Code failed after its result line: ${failure}`,
+      });
       return { status: "failed", reason: failure };
     }
     if (stats.received === 0 && failure !== undefined) {
@@ -213,7 +237,10 @@ export class ClaudeCodeAgent extends BaseAgent {
       return { status: "failed", reason: failure };
     }
     // Cut before its result line: the translator closes what is open and says so (never a hang).
-    this.translator.end(out, failure !== undefined ? `Claude Code stopped (${failure})` : "the Claude Code process ended");
+    this.translator.end(
+      out,
+      failure !== undefined ? `Claude Code stopped (${failure})` : "the Claude Code process ended",
+    );
     flush();
     return { status: "failed", reason: failure ?? "the Claude Code stream ended before its result line" };
   }
@@ -228,14 +255,21 @@ export class ClaudeCodeAgent extends BaseAgent {
       // MC-3: Claude Code's preset first, the assembled Cadre prompt appended. Dynamic sections (cwd,
       // date, git status) leave the system prompt for the first user message, and the snapshot keeps
       // the prompt recorded at the first turn for every resumed turn.
-      systemPrompt: { type: "preset", preset: "claude_code", append: systemPrompt, excludeDynamicSections: true, snapshot: true },
+      systemPrompt: {
+        type: "preset",
+        preset: "claude_code",
+        append: systemPrompt,
+        excludeDynamicSections: true,
+        snapshot: true,
+      },
       permissionMode: this.policy.permissionMode,
       allowedTools: [...tools.map((t) => mcpToolName(t.name)), ...(this.policy.allowedTools ?? [])],
       // Isolation: no user/project settings, hooks or MCP servers from disk can add tools mid-company.
       settingSources: [],
       strictMcpConfig: true,
     };
-    if (server !== undefined) options.mcpServers = { [TOOL_SERVER_NAME]: { type: "sdk", name: TOOL_SERVER_NAME, instance: server } };
+    if (server !== undefined)
+      options.mcpServers = { [TOOL_SERVER_NAME]: { type: "sdk", name: TOOL_SERVER_NAME, instance: server } };
     if (this.policy.permissionMode === "bypassPermissions") options.allowDangerouslySkipPermissions = true;
     if (this.sessionRef !== undefined) options.resume = this.sessionRef;
     if (o.executablePath !== undefined) options.pathToClaudeCodeExecutable = o.executablePath;

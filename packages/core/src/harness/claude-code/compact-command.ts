@@ -13,7 +13,9 @@ export function isCompactCommand(prompt: string): boolean {
 const COMPACTION_OFF_SWITCHES = ["DISABLE_AUTO_COMPACT", "DISABLE_COMPACT"] as const;
 
 /** MC-8: native auto-compaction is never disabled, not even by a variable inherited from the operator's shell. */
-export function keepNativeCompaction(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+export function keepNativeCompaction(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
   const out = { ...env };
   for (const name of COMPACTION_OFF_SWITCHES) delete out[name];
   return out;

@@ -6,10 +6,19 @@ import { join } from "node:path";
 
 export type CredentialCheck = { ok: true; source: string } | { ok: false; missing: string };
 
-export const CLAUDE_CODE_KEY_ENVS = ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"] as const;
-const PROVIDER_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"] as const;
+export const CLAUDE_CODE_KEY_ENVS = [
+  "ANTHROPIC_API_KEY",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "ANTHROPIC_AUTH_TOKEN",
+] as const;
+const PROVIDER_SWITCHES = [
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CODE_USE_FOUNDRY",
+] as const;
 
-const truthy = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+const truthy = (value: string | undefined) =>
+  value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
 
 /** The file Claude Code keeps its login in: $CLAUDE_CONFIG_DIR/.credentials.json, default ~/.claude. */
 export function claudeCodeCredentialsFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -21,5 +30,8 @@ export function claudeCodeCredentials(env: NodeJS.ProcessEnv = process.env): Cre
   for (const name of PROVIDER_SWITCHES) if (truthy(env[name])) return { ok: true, source: name };
   const file = claudeCodeCredentialsFile(env);
   if (existsSync(file)) return { ok: true, source: file };
-  return { ok: false, missing: `no Claude Code credentials: none of ${CLAUDE_CODE_KEY_ENVS.join(", ")} is set and ${file} does not exist (set ANTHROPIC_API_KEY, or run \`claude setup-token\` / \`claude login\`)` };
+  return {
+    ok: false,
+    missing: `no Claude Code credentials: none of ${CLAUDE_CODE_KEY_ENVS.join(", ")} is set and ${file} does not exist (set ANTHROPIC_API_KEY, or run \`claude setup-token\` / \`claude login\`)`,
+  };
 }

@@ -1,6 +1,16 @@
 // The Claude Code harness: agent, permission policy, and the readiness probes (executable, credentials).
 export { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
-export { CLAUDE_CODE_PERMISSION_MODES, type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY, parseClaudeCodePolicy } from "./policy.js";
+export {
+  CLAUDE_CODE_PERMISSION_MODES,
+  type ClaudeCodePolicy,
+  DEFAULT_CLAUDE_CODE_POLICY,
+  parseClaudeCodePolicy,
+} from "./policy.js";
 export { bundledClaudeCode, locateClaudeCode } from "./locate.js";
-export { CLAUDE_CODE_KEY_ENVS, claudeCodeCredentials, claudeCodeCredentialsFile, type CredentialCheck } from "./credentials.js";
+export {
+  CLAUDE_CODE_KEY_ENVS,
+  claudeCodeCredentials,
+  claudeCodeCredentialsFile,
+  type CredentialCheck,
+} from "./credentials.js";
 export type { Located } from "../locate-executable.js";

@@ -38,9 +38,14 @@ export function bundledClaudeCode(): string | undefined {
  * Where Claude Code is. `path` is undefined for the SDK's bundled binary (the SDK finds it itself),
  * else the explicit path to hand to `pathToClaudeCodeExecutable`.
  */
-export function locateClaudeCode(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): Located {
+export function locateClaudeCode(
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Located {
   if (configured !== undefined) {
-    return isRunnable(configured, true) ? { found: true, path: configured, source: "configured" } : { found: false, missing: `config.executablePath "${configured}" is not an executable file` };
+    return isRunnable(configured, true)
+      ? { found: true, path: configured, source: "configured" }
+      : { found: false, missing: `config.executablePath "${configured}" is not an executable file` };
   }
   const bundled = bundledClaudeCode();
   if (bundled) return { found: true, path: undefined, source: "sdk", where: bundled };

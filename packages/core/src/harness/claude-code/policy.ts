@@ -3,7 +3,14 @@
 import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import { UserInputError } from "../../errors.js";
 
-export const CLAUDE_CODE_PERMISSION_MODES: readonly PermissionMode[] = ["dontAsk", "default", "acceptEdits", "plan", "auto", "bypassPermissions"];
+export const CLAUDE_CODE_PERMISSION_MODES: readonly PermissionMode[] = [
+  "dontAsk",
+  "default",
+  "acceptEdits",
+  "plan",
+  "auto",
+  "bypassPermissions",
+];
 
 export interface ClaudeCodePolicy {
   /**
@@ -16,7 +23,9 @@ export interface ClaudeCodePolicy {
   allowedTools?: readonly string[];
 }
 
-export const DEFAULT_CLAUDE_CODE_POLICY: Readonly<ClaudeCodePolicy> = Object.freeze({ permissionMode: "dontAsk" });
+export const DEFAULT_CLAUDE_CODE_POLICY: Readonly<ClaudeCodePolicy> = Object.freeze({
+  permissionMode: "dontAsk",
+});
 
 /** The policy from a connector's config (`permissionMode`, `allowedTools`), defaults for what is absent. */
 export function parseClaudeCodePolicy(config: Record<string, unknown>): ClaudeCodePolicy {
@@ -24,14 +33,23 @@ export function parseClaudeCodePolicy(config: Record<string, unknown>): ClaudeCo
   const mode = config["permissionMode"];
   if (mode !== undefined) {
     if (typeof mode !== "string" || !(CLAUDE_CODE_PERMISSION_MODES as readonly string[]).includes(mode)) {
-      throw new UserInputError(`config.permissionMode must be one of ${CLAUDE_CODE_PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`, { permissionMode: "invalid" });
+      throw new UserInputError(
+        `config.permissionMode must be one of ${CLAUDE_CODE_PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`,
+        { permissionMode: "invalid" },
+      );
     }
     policy.permissionMode = mode as PermissionMode;
   }
   const allowed = config["allowedTools"];
   if (allowed !== undefined) {
-    if (!Array.isArray(allowed) || !allowed.every((t) => typeof t === "string" && /^[A-Za-z][\w-]*(\(.*\))?$/.test(t))) {
-      throw new UserInputError(`config.allowedTools must be a list of Claude Code tool names (e.g. ["Read", "Grep"]); got ${JSON.stringify(allowed)}`, { allowedTools: "invalid" });
+    if (
+      !Array.isArray(allowed) ||
+      !allowed.every((t) => typeof t === "string" && /^[A-Za-z][\w-]*(\(.*\))?$/.test(t))
+    ) {
+      throw new UserInputError(
+        `config.allowedTools must be a list of Claude Code tool names (e.g. ["Read", "Grep"]); got ${JSON.stringify(allowed)}`,
+        { allowedTools: "invalid" },
+      );
     }
     policy.allowedTools = allowed as string[];
   }

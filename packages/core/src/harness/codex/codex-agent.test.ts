@@ -34,7 +34,8 @@ let dir: string;
 let logFile: string;
 beforeAll(() => {
   // The MCP server fixture serves the tool with the built core package.
-  if (!existsSync(fileURLToPath(new URL("../../../dist/mcp/index.js", import.meta.url)))) throw new Error("packages/core is not built; run `npx tsc -b packages/cli` first");
+  if (!existsSync(fileURLToPath(new URL("../../../dist/mcp/index.js", import.meta.url))))
+    throw new Error("packages/core is not built; run `npx tsc -b packages/cli` first");
 });
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-codex-"));
@@ -46,20 +47,36 @@ afterEach(async () => {
 
 function agent(scenario: string, options: Partial<CodexAgentOptions> = {}) {
   return new CodexAgent(
-    { sessionId: "run_test", systemPrompt: "You are the CEO of Acme.\n\n## Company\nName: Acme", model: resolveModel("gpt-5-2025-08-07"), tools: [addTool] },
+    {
+      sessionId: "run_test",
+      systemPrompt: "You are the CEO of Acme.\n\n## Company\nName: Acme",
+      model: resolveModel("gpt-5-2025-08-07"),
+      tools: [addTool],
+    },
     {
       executablePath: STAND_IN,
-      env: { PATH: process.env["PATH"], HOME: dir, CODEX_HOME: dir, CADRE_OFFLINE_CODEX_SCENARIO: join(FIXTURES, scenario), CADRE_OFFLINE_CODEX_LOG: logFile, CADRE_TEST_MARKER: "passed-on" },
+      env: {
+        PATH: process.env["PATH"],
+        HOME: dir,
+        CODEX_HOME: dir,
+        CADRE_OFFLINE_CODEX_SCENARIO: join(FIXTURES, scenario),
+        CADRE_OFFLINE_CODEX_LOG: logFile,
+        CADRE_TEST_MARKER: "passed-on",
+      },
       cwd: dir,
-      mcpServers: { cadre: { command: process.execPath, args: [ADD_SERVER], envVars: ["CADRE_TEST_MARKER"] } },
+      mcpServers: {
+        cadre: { command: process.execPath, args: [ADD_SERVER], envVars: ["CADRE_TEST_MARKER"] },
+      },
       ...options,
     },
   );
 }
 
-
 async function standInLog(): Promise<Array<Record<string, any>>> {
-  return (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  return (await readFile(logFile, "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 describe("Codex harness over the real Codex SDK and an offline stand-in executable", () => {
@@ -67,21 +84,51 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
     const events = await collect(agent("tool-calls.jsonl").send("Add 2 and 40."));
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
     expect(events.at(-1)!.type).toBe("terminal");
-    expect(ofType(events, "thinking_end").map((e) => e.thinking)).toEqual(["**Adding the numbers with the add tool**"]);
+    expect(ofType(events, "thinking_end").map((e) => e.thinking)).toEqual([
+      "**Adding the numbers with the add tool**",
+    ]);
     expect(ofType(events, "tool_use").map((e) => [e.name, e.input])).toEqual([
       ["command_execution", { command: "bash -lc 'echo 2+40'" }],
       ["mcp__cadre__add", { a: 2, b: 40 }],
       ["mcp__cadre__add", { a: "x", b: 1 }],
     ]);
     // The MCP server validated before executing: the second call is an error result with our text.
-    expect(ofType(events, "tool_result").map(({ toolUseId, name, isError, content }) => ({ toolUseId, name, isError, content }))).toEqual([
-      { toolUseId: "item_1", name: "command_execution", isError: false, content: [{ type: "text", text: "2+40\n" }] },
-      { toolUseId: "item_2", name: "mcp__cadre__add", isError: false, content: [{ type: "text", text: "42" }] },
-      { toolUseId: "item_3", name: "mcp__cadre__add", isError: true, content: [{ type: "text", text: "add was not run. `a` and `b` must be integers." }] },
+    expect(
+      ofType(events, "tool_result").map(({ toolUseId, name, isError, content }) => ({
+        toolUseId,
+        name,
+        isError,
+        content,
+      })),
+    ).toEqual([
+      {
+        toolUseId: "item_1",
+        name: "command_execution",
+        isError: false,
+        content: [{ type: "text", text: "2+40\n" }],
+      },
+      {
+        toolUseId: "item_2",
+        name: "mcp__cadre__add",
+        isError: false,
+        content: [{ type: "text", text: "42" }],
+      },
+      {
+        toolUseId: "item_3",
+        name: "mcp__cadre__add",
+        isError: true,
+        content: [{ type: "text", text: "add was not run. `a` and `b` must be integers." }],
+      },
     ]);
-    expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["The sum is 42; the second input was refused."]);
-    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([{ input: 4283, output: 122, cacheRead: 20480, cacheWrite: 0 }]);
-    expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "end_turn", vendorStopReason: "turn.completed" }]);
+    expect(ofType(events, "text_end").map((e) => e.text)).toEqual([
+      "The sum is 42; the second input was refused.",
+    ]);
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([
+      { input: 4283, output: 122, cacheRead: 20480, cacheWrite: 0 },
+    ]);
+    expect(ofType(events, "turn_end")).toEqual([
+      { type: "turn_end", turn: 1, stopReason: "end_turn", vendorStopReason: "turn.completed" },
+    ]);
   });
 
   it("starts Codex with the Cadre prompt as developer instructions, the policy, and the MCP server for the session's tools", async () => {
@@ -93,10 +140,24 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
     expect(run.config.approval_policy).toBe("never");
     expect(run.config.web_search).toBe("disabled");
     expect(run.config.mcp_servers).toEqual({
-      cadre: { command: process.execPath, args: [ADD_SERVER], enabled_tools: ["add"], default_tools_approval_mode: "approve", startup_timeout_sec: 30, env_vars: ["CADRE_TEST_MARKER"] },
+      cadre: {
+        command: process.execPath,
+        args: [ADD_SERVER],
+        enabled_tools: ["add"],
+        default_tools_approval_mode: "approve",
+        startup_timeout_sec: 30,
+        env_vars: ["CADRE_TEST_MARKER"],
+      },
     });
-    expect(run.options).toMatchObject({ model: "gpt-5-2025-08-07", sandbox: "read-only", cd: dir, skipGitRepoCheck: true });
-    expect((await standInLog()).find((e) => e.kind === "mcp_tools")!.tools.map((t: { name: string }) => t.name)).toEqual(["add"]);
+    expect(run.options).toMatchObject({
+      model: "gpt-5-2025-08-07",
+      sandbox: "read-only",
+      cd: dir,
+      skipGitRepoCheck: true,
+    });
+    expect(
+      (await standInLog()).find((e) => e.kind === "mcp_tools")!.tools.map((t: { name: string }) => t.name),
+    ).toEqual(["add"]);
     expect(a.vendorSessionId).toBe(run.threadId);
   });
 
@@ -111,7 +172,9 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
       { type: "terminal", status: "done" },
       { type: "terminal", status: "done" },
     ]);
-    expect(ofType(second, "usage").map((e) => e.usage)).toEqual([{ input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 }]);
+    expect(ofType(second, "usage").map((e) => e.usage)).toEqual([
+      { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 },
+    ]);
     expect(a.usage).toEqual({ input: 3000, output: 160, cacheRead: 19000, cacheWrite: 0 });
     const runs = (await standInLog()).filter((e) => e.kind === "run");
     expect(runs.map((r) => [r.resume, r.threadId])).toEqual([
@@ -126,16 +189,30 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
       "Reconnecting... 1/5 (stream disconnected before completion: error sending request)",
       "unexpected status 529 Overloaded: the server is overloaded",
     ]);
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: "unexpected status 529 Overloaded: the server is overloaded" }]);
+    expect(ofType(events, "terminal")).toEqual([
+      {
+        type: "terminal",
+        status: "failed",
+        reason: "unexpected status 529 Overloaded: the server is overloaded",
+      },
+    ]);
   });
 
   it("a stream cut mid-item is an error event naming the cause, the open turn fails closed", async () => {
     const events = await collect(agent("cut.jsonl").send("hi"));
     const error = ofType(events, "error").at(-1)!;
     expect(error.code).toBe("truncated");
-    expect(error.message).toMatch(/Codex Exec exited with code 1.*connection reset.*turn\.completed or turn\.failed/s);
+    expect(error.message).toMatch(
+      /Codex Exec exited with code 1.*connection reset.*turn\.completed or turn\.failed/s,
+    );
     expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "error" }]);
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("Codex Exec exited with code 1") }]);
+    expect(ofType(events, "terminal")).toEqual([
+      {
+        type: "terminal",
+        status: "failed",
+        reason: expect.stringContaining("Codex Exec exited with code 1"),
+      },
+    ]);
   });
 
   it("cancel stops the exec process; the turn ends cancelled exactly once", async () => {
@@ -145,7 +222,9 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
       events.push(e);
       if (e.type === "turn_start") a.cancel();
     }
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
     expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "error" }]);
     expect(a.isRunning).toBe(false);
   });
@@ -154,10 +233,18 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
     const a = agent("hang.jsonl", { watchdogMs: 1_500 });
     const events = await collect(a.send("hi"));
     const error = ofType(events, "error").at(-1)!;
-    expect(error).toEqual({ type: "error", code: "watchdog", message: expect.stringContaining("reconnect watchdog closed the turn") });
-    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "failed", reason: expect.stringContaining("report only, MC-11") }]);
+    expect(error).toEqual({
+      type: "error",
+      code: "watchdog",
+      message: expect.stringContaining("reconnect watchdog closed the turn"),
+    });
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("report only, MC-11") },
+    ]);
     // A turn the watchdog cut is closed, never left open (the stand-in may not have started one yet on a slow machine).
-    expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(ofType(events, "turn_start").map(() => "error"));
+    expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(
+      ofType(events, "turn_start").map(() => "error"),
+    );
     expect(events.some((e) => e.type === "rollover" || e.type === "recovery")).toBe(false);
     expect(a.isRunning).toBe(false);
   });
@@ -167,8 +254,12 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
   });
 
   it("a missing executable is one readable error and a failed terminal", async () => {
-    const events = await collect(agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-codex") }).send("hi"));
-    expect(ofType(events, "error")).toEqual([{ type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-codex") }]);
+    const events = await collect(
+      agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-codex") }).send("hi"),
+    );
+    expect(ofType(events, "error")).toEqual([
+      { type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-codex") },
+    ]);
     expect(ofType(events, "terminal")).toHaveLength(1);
   });
 });

@@ -97,7 +97,8 @@ export class CodexAgent extends BaseAgent {
     });
     this.window = new CodexWindowReading({ resumed: options.resume !== undefined });
     const watchdogMs = options.watchdogMs ?? CODEX_RECONNECT_WATCHDOG_MS;
-    if (!Number.isFinite(watchdogMs) || watchdogMs <= 0) throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
+    if (!Number.isFinite(watchdogMs) || watchdogMs <= 0)
+      throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
     this.watchdogMs = watchdogMs;
   }
 
@@ -118,7 +119,10 @@ export class CodexAgent extends BaseAgent {
       this.codex = new Codex(this.codexOptions);
     }
     const resume = this.rolledOver ? undefined : this.resume;
-    this.thread = resume !== undefined ? this.codex.resumeThread(resume, this.threadOptions) : this.codex.startThread(this.threadOptions);
+    this.thread =
+      resume !== undefined
+        ? this.codex.resumeThread(resume, this.threadOptions)
+        : this.codex.startThread(this.threadOptions);
     return this.thread;
   }
 
@@ -139,7 +143,8 @@ export class CodexAgent extends BaseAgent {
   /** Every event feeds the context policy before it reaches the stream (MC-8). */
   private observe(event: AgentEvent, emit: Emit): void {
     const tokens = this.window.observe(event);
-    if (tokens !== undefined) this.context.session.observeUsage({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0 });
+    if (tokens !== undefined)
+      this.context.session.observeUsage({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0 });
     // Codex compacts by itself: every compaction is a silent one (a remote-compact hard failure latches, MC-9).
     this.context.observe(event, "silent");
     emit(event);
@@ -149,7 +154,8 @@ export class CodexAgent extends BaseAgent {
     // MC-9: each product turn is an idle direct send and passes the same preparation. Ordinary
     // timeouts and lone stripped-reasoning errors never latch, so they never get here (MC-11).
     const preparation = this.context.prepareSend();
-    const input = preparation.action === "rollover-then-send" ? this.rollover(prompt, preparation.reason, emit) : prompt;
+    const input =
+      preparation.action === "rollover-then-send" ? this.rollover(prompt, preparation.reason, emit) : prompt;
     this.context.transcript.prompt(prompt);
     const out: AgentEvent[] = [];
     const flush = () => {
@@ -194,7 +200,11 @@ export class CodexAgent extends BaseAgent {
     if (ended?.type === "turn.failed") return { status: "failed", reason: ended.error.message }; // the translator reported it
     if (ended?.type === "turn.completed") {
       if (failure === undefined) return { status: "done" };
-      emit({ type: "error", code: "harness_exit", message: `Codex failed after its turn completed: ${failure}` });
+      emit({
+        type: "error",
+        code: "harness_exit",
+        message: `Codex failed after its turn completed: ${failure}`,
+      });
       return { status: "failed", reason: failure };
     }
     if (received === 0 && failure !== undefined) {
@@ -202,14 +212,20 @@ export class CodexAgent extends BaseAgent {
       return { status: "failed", reason: failure };
     }
     // Cut before turn.completed: the translator closes the open turn and says so (never a hang).
-    this.translator.end(out, failure !== undefined ? `Codex stopped (${failure})` : "the Codex process ended");
+    this.translator.end(
+      out,
+      failure !== undefined ? `Codex stopped (${failure})` : "the Codex process ended",
+    );
     flush();
     return { status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" };
   }
 }
 
 /** The per-run `--config` overrides: our prompt after Codex's own instructions, and the MCP servers. */
-function codexConfig(config: SessionConfig, servers: Readonly<Record<string, CodexMcpServer>>): NonNullable<CodexOptions["config"]> {
+function codexConfig(
+  config: SessionConfig,
+  servers: Readonly<Record<string, CodexMcpServer>>,
+): NonNullable<CodexOptions["config"]> {
   const mcp: Record<string, NonNullable<CodexOptions["config"]>> = {};
   const toolNames = config.tools.map((t) => t.name);
   for (const [name, server] of Object.entries(servers)) {

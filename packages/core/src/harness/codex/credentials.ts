@@ -15,5 +15,8 @@ export function codexCredentials(env: NodeJS.ProcessEnv = process.env): Credenti
   for (const name of CODEX_KEY_ENVS) if (env[name]) return { ok: true, source: name };
   const file = codexAuthFile(env);
   if (existsSync(file)) return { ok: true, source: file };
-  return { ok: false, missing: `no Codex credentials: none of ${CODEX_KEY_ENVS.join(", ")} is set and ${file} does not exist (set OPENAI_API_KEY, or run \`codex login\`)` };
+  return {
+    ok: false,
+    missing: `no Codex credentials: none of ${CODEX_KEY_ENVS.join(", ")} is set and ${file} does not exist (set OPENAI_API_KEY, or run \`codex login\`)`,
+  };
 }

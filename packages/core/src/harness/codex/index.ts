@@ -1,5 +1,11 @@
 // The Codex harness: agent, sandbox/approval policy, and the readiness probes (executable, credentials).
 export { CodexAgent, type CodexAgentOptions, type CodexMcpServer } from "./codex-agent.js";
-export { CODEX_APPROVAL_POLICIES, CODEX_SANDBOX_MODES, type CodexPolicy, DEFAULT_CODEX_POLICY, parseCodexPolicy } from "./policy.js";
+export {
+  CODEX_APPROVAL_POLICIES,
+  CODEX_SANDBOX_MODES,
+  type CodexPolicy,
+  DEFAULT_CODEX_POLICY,
+  parseCodexPolicy,
+} from "./policy.js";
 export { bundledCodex, locateCodex } from "./locate.js";
 export { CODEX_KEY_ENVS, codexAuthFile, codexCredentials } from "./credentials.js";

@@ -54,12 +54,17 @@ export function bundledCodex(): string | undefined {
 /** Where Codex is; `path` is undefined for the SDK's own binary (the SDK finds it, with its PATH additions). */
 export function locateCodex(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): Located {
   if (configured !== undefined) {
-    return isRunnable(configured) ? { found: true, path: configured, source: "configured" } : { found: false, missing: `config.executablePath "${configured}" is not an executable file` };
+    return isRunnable(configured)
+      ? { found: true, path: configured, source: "configured" }
+      : { found: false, missing: `config.executablePath "${configured}" is not an executable file` };
   }
   const bundled = bundledCodex();
   if (bundled) return { found: true, path: undefined, source: "sdk", where: bundled };
   const onPath = findOnPath(process.platform === "win32" ? "codex.exe" : "codex", env);
   if (onPath) return { found: true, path: onPath, source: "path" };
   const pkg = platformPackage()?.pkg ?? `@openai/codex for ${process.platform}-${process.arch}`;
-  return { found: false, missing: `no Codex executable: ${pkg} (the SDK's binary) is not installed, \`codex\` is not on PATH, and config.executablePath is not set` };
+  return {
+    found: false,
+    missing: `no Codex executable: ${pkg} (the SDK's binary) is not installed, \`codex\` is not on PATH, and config.executablePath is not set`,
+  };
 }

@@ -3,8 +3,17 @@
 import type { ApprovalMode, SandboxMode } from "@openai/codex-sdk";
 import { UserInputError } from "../../errors.js";
 
-export const CODEX_SANDBOX_MODES: readonly SandboxMode[] = ["read-only", "workspace-write", "danger-full-access"];
-export const CODEX_APPROVAL_POLICIES: readonly ApprovalMode[] = ["never", "on-request", "on-failure", "untrusted"];
+export const CODEX_SANDBOX_MODES: readonly SandboxMode[] = [
+  "read-only",
+  "workspace-write",
+  "danger-full-access",
+];
+export const CODEX_APPROVAL_POLICIES: readonly ApprovalMode[] = [
+  "never",
+  "on-request",
+  "on-failure",
+  "untrusted",
+];
 
 export interface CodexPolicy {
   /** Where Codex's own commands may write. Default `read-only`: the company tools act through MCP, not through the shell. */
@@ -15,20 +24,32 @@ export interface CodexPolicy {
   webSearch: boolean;
 }
 
-export const DEFAULT_CODEX_POLICY: Readonly<CodexPolicy> = Object.freeze({ sandboxMode: "read-only", approvalPolicy: "never", webSearch: false });
+export const DEFAULT_CODEX_POLICY: Readonly<CodexPolicy> = Object.freeze({
+  sandboxMode: "read-only",
+  approvalPolicy: "never",
+  webSearch: false,
+});
 
 function oneOf<T extends string>(allowed: readonly T[], value: unknown, field: string): T {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new UserInputError(`${field} must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`, { [field]: "invalid" });
+  throw new UserInputError(`${field} must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`, {
+    [field]: "invalid",
+  });
 }
 
 /** The policy from a connector's config (`sandboxMode`, `approvalPolicy`, `webSearch`), defaults for what is absent. */
 export function parseCodexPolicy(config: Record<string, unknown>): CodexPolicy {
   const policy: CodexPolicy = { ...DEFAULT_CODEX_POLICY };
-  if (config["sandboxMode"] !== undefined) policy.sandboxMode = oneOf(CODEX_SANDBOX_MODES, config["sandboxMode"], "config.sandboxMode");
-  if (config["approvalPolicy"] !== undefined) policy.approvalPolicy = oneOf(CODEX_APPROVAL_POLICIES, config["approvalPolicy"], "config.approvalPolicy");
+  if (config["sandboxMode"] !== undefined)
+    policy.sandboxMode = oneOf(CODEX_SANDBOX_MODES, config["sandboxMode"], "config.sandboxMode");
+  if (config["approvalPolicy"] !== undefined)
+    policy.approvalPolicy = oneOf(CODEX_APPROVAL_POLICIES, config["approvalPolicy"], "config.approvalPolicy");
   if (config["webSearch"] !== undefined) {
-    if (typeof config["webSearch"] !== "boolean") throw new UserInputError(`config.webSearch must be true or false; got ${JSON.stringify(config["webSearch"])}`, { webSearch: "invalid" });
+    if (typeof config["webSearch"] !== "boolean")
+      throw new UserInputError(
+        `config.webSearch must be true or false; got ${JSON.stringify(config["webSearch"])}`,
+        { webSearch: "invalid" },
+      );
     policy.webSearch = config["webSearch"];
   }
   return policy;

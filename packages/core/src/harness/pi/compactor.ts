@@ -22,4 +22,6 @@ export type Compactor = (request: CompactionRequest) => Promise<CompactionReply>
 export const PI_HANDOFF_OPTIONS = Object.freeze({ lineBytes: 1_200 });
 
 /** The default: a deterministic digest of the compacted part (no model call). */
-export const digestCompactor: Compactor = async (request) => ({ summary: buildHandoff(request.items, PI_HANDOFF_OPTIONS) });
+export const digestCompactor: Compactor = async (request) => ({
+  summary: buildHandoff(request.items, PI_HANDOFF_OPTIONS),
+});

@@ -4,9 +4,19 @@ import { describe, expect, it } from "vitest";
 import { buildHandoff } from "../../context/index.js";
 import { compactionCut, PiWindow } from "./context-window.js";
 
-const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 const user = (text: string): UserMessage => ({ role: "user", content: text, timestamp: 0 });
-const assistant = (content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "toolUse"): AssistantMessage => ({
+const assistant = (
+  content: AssistantMessage["content"],
+  stopReason: AssistantMessage["stopReason"] = "toolUse",
+): AssistantMessage => ({
   role: "assistant",
   content,
   api: "x",
@@ -16,8 +26,19 @@ const assistant = (content: AssistantMessage["content"], stopReason: AssistantMe
   stopReason,
   timestamp: 0,
 });
-const call = (id: string, name: string, args: Record<string, unknown>) => assistant([{ type: "text", text: `calling ${name}` }, { type: "toolCall", id, name, arguments: args }]);
-const result = (id: string, name: string, body: string, isError = false): ToolResultMessage => ({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text: body }], isError, timestamp: 0 });
+const call = (id: string, name: string, args: Record<string, unknown>) =>
+  assistant([
+    { type: "text", text: `calling ${name}` },
+    { type: "toolCall", id, name, arguments: args },
+  ]);
+const result = (id: string, name: string, body: string, isError = false): ToolResultMessage => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: name,
+  content: [{ type: "text", text: body }],
+  isError,
+  timestamp: 0,
+});
 
 const SECRET = "TOOL-OUTPUT-BODY-7f3a";
 
@@ -48,7 +69,10 @@ describe("Pi window: transcript items for the handoff (MC-9)", () => {
     const first = window.items(transcript.slice(0, 3));
     const loop = [...transcript.slice(0, 3)];
     const bootstrap = window.rebase(loop.length, buildHandoff(first), first);
-    loop.push(call("c3", "file_approval", { type: "approve_ceo_strategy" }), result("c3", "file_approval", SECRET));
+    loop.push(
+      call("c3", "file_approval", { type: "approve_ceo_strategy" }),
+      result("c3", "file_approval", SECRET),
+    );
     const view = window.view(loop);
     expect(view[0]).toBe(bootstrap);
     expect(view).toHaveLength(3);
@@ -66,9 +90,27 @@ describe("compactionCut: where Pi's native compaction may cut (MC-8)", () => {
   const isBoot = (boots: AgentMessage[]) => (m: AgentMessage) => boots.includes(m);
   it.each([
     ["only the pending user message: nothing to compact", [user("a")], undefined],
-    ["a tool exchange after the first prompt: keeps the exchange, compacts the prompt", [user("a"), call("1", "t", {}), result("1", "t", "r")], 1],
-    ["a new prompt after a finished exchange: keeps the prompt", [user("a"), call("1", "t", {}), result("1", "t", "r"), assistant([{ type: "text", text: "ok" }], "stop"), user("b")], 4],
-    ["never parts a tool result from its call", [user("a"), call("1", "t", {}), result("1", "t", "r"), call("2", "t", {}), result("2", "t", "r")], 3],
+    [
+      "a tool exchange after the first prompt: keeps the exchange, compacts the prompt",
+      [user("a"), call("1", "t", {}), result("1", "t", "r")],
+      1,
+    ],
+    [
+      "a new prompt after a finished exchange: keeps the prompt",
+      [
+        user("a"),
+        call("1", "t", {}),
+        result("1", "t", "r"),
+        assistant([{ type: "text", text: "ok" }], "stop"),
+        user("b"),
+      ],
+      4,
+    ],
+    [
+      "never parts a tool result from its call",
+      [user("a"), call("1", "t", {}), result("1", "t", "r"), call("2", "t", {}), result("2", "t", "r")],
+      3,
+    ],
   ] as const)("%s", (_name, view, cut) => {
     expect(compactionCut(view as unknown as AgentMessage[], isBoot([]))).toBe(cut);
   });
@@ -76,6 +118,8 @@ describe("compactionCut: where Pi's native compaction may cut (MC-8)", () => {
   it("a window holding only a bootstrap before the latest exchange has nothing new to compact", () => {
     const boot = user("# Handoff");
     expect(compactionCut([boot, call("1", "t", {}), result("1", "t", "r")], isBoot([boot]))).toBeUndefined();
-    expect(compactionCut([boot, user("x"), call("1", "t", {}), result("1", "t", "r")], isBoot([boot]))).toBe(2);
+    expect(compactionCut([boot, user("x"), call("1", "t", {}), result("1", "t", "r")], isBoot([boot]))).toBe(
+      2,
+    );
   });
 });

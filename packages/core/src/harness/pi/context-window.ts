@@ -15,7 +15,9 @@ const MAX_DECISIONS = 200;
 const MAX_GISTS = 60;
 
 function textOf(content: UserMessage["content"]): string {
-  return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+  return typeof content === "string"
+    ? content
+    : content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
 }
 
 function isMessage(m: AgentMessage): m is Message {
@@ -26,8 +28,12 @@ function isMessage(m: AgentMessage): m is Message {
 /** Keeps the task, every decision (newest MAX_DECISIONS) and the newest gists: bounded memory. */
 export function boundItems(items: readonly TranscriptItem[]): TranscriptItem[] {
   const task = items.find((i) => i.kind === "task") ?? items.find((i) => i.kind === "user");
-  const decisions = items.filter((i) => i.kind === "decision" || i.kind === "open-work").slice(-MAX_DECISIONS);
-  const gists = items.filter((i) => i.kind !== "decision" && i.kind !== "open-work" && i.kind !== "task").slice(-MAX_GISTS);
+  const decisions = items
+    .filter((i) => i.kind === "decision" || i.kind === "open-work")
+    .slice(-MAX_DECISIONS);
+  const gists = items
+    .filter((i) => i.kind !== "decision" && i.kind !== "open-work" && i.kind !== "task")
+    .slice(-MAX_GISTS);
   const out: TranscriptItem[] = [];
   if (task) out.push(task.kind === "task" ? task : { kind: "task", text: task.text });
   return out.concat(decisions, gists);
@@ -93,7 +99,8 @@ export class PiWindow {
       } else if (message.role === "assistant") {
         if (message.stopReason === "error" || message.stopReason === "aborted") continue;
         for (const block of message.content) {
-          if (block.type === "text" && block.text.trim() !== "") out.push({ kind: "assistant", text: block.text });
+          if (block.type === "text" && block.text.trim() !== "")
+            out.push({ kind: "assistant", text: block.text });
           else if (block.type === "toolCall") {
             calls.set(block.id, { name: block.name, input: block.arguments });
             out.push({ kind: "tool_call", name: block.name });
@@ -122,7 +129,10 @@ export function succeededCall(call: { name: string; input: unknown }): Transcrip
  * assistant message), so no tool result is parted from its call. Undefined when there is nothing
  * before it but a bootstrap — nothing new to summarise.
  */
-export function compactionCut(view: readonly AgentMessage[], isBootstrap: (m: AgentMessage) => boolean): number | undefined {
+export function compactionCut(
+  view: readonly AgentMessage[],
+  isBootstrap: (m: AgentMessage) => boolean,
+): number | undefined {
   let cut = -1;
   for (let i = view.length - 1; i >= 0; i--) {
     const role = (view[i] as { role?: unknown }).role;

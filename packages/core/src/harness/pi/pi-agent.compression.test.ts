@@ -34,11 +34,18 @@ function lookTool(output: () => ToolResultContent[], runs: string[]): ToolDefini
 // Looks once per prompt, then answers; a handoff's "look succeeded" decision counts as having looked.
 const looker: Script = ({ context }) => {
   const last = context.messages.at(-1);
-  const looked = last?.role === "toolResult" || (last?.role === "user" && textOf(last).includes("look succeeded"));
-  return looked ? { content: [{ type: "text", text: "Seen it." }] } : { content: [{ type: "toolCall", name: "look", arguments: {} }] };
+  const looked =
+    last?.role === "toolResult" || (last?.role === "user" && textOf(last).includes("look succeeded"));
+  return looked
+    ? { content: [{ type: "text", text: "Seen it." }] }
+    : { content: [{ type: "toolCall", name: "look", arguments: {} }] };
 };
 
-const image = (bytes: number): ToolResultContent => ({ type: "image", mimeType: "image/png", data: "A".repeat(bytes) });
+const image = (bytes: number): ToolResultContent => ({
+  type: "image",
+  mimeType: "image/png",
+  data: "A".repeat(bytes),
+});
 const text = (bytes: number): ToolResultContent => ({ type: "text", text: "x".repeat(bytes) });
 
 interface Sent {
@@ -46,29 +53,52 @@ interface Sent {
   bytes: number;
 }
 
-function session(options: { output?: () => ToolResultContent[]; wrap?: (s: StreamFn) => StreamFn } & Pick<PiAgentOptions, "byteBudget" | "promptTimeoutMs"> = {}) {
+function session(
+  options: { output?: () => ToolResultContent[]; wrap?: (s: StreamFn) => StreamFn } & Pick<
+    PiAgentOptions,
+    "byteBudget" | "promptTimeoutMs"
+  > = {},
+) {
   const runs: string[] = [];
   const sent: Sent[] = [];
   let streamFn: StreamFn = createScriptedStreamFn({ script: looker, seed: 1 });
   if (options.wrap) streamFn = options.wrap(streamFn);
   const spy: StreamFn = (model, context, streamOptions) => {
-    sent.push({ messages: [...context.messages], bytes: Buffer.byteLength(JSON.stringify(context.messages)) });
+    sent.push({
+      messages: [...context.messages],
+      bytes: Buffer.byteLength(JSON.stringify(context.messages)),
+    });
     return streamFn(model, context, streamOptions);
   };
   // A rehearsal fault's short prompt timeout travels on its stream function; the spy passes it on.
   const rehearsal = rehearsalPromptTimeoutOf(streamFn);
   if (rehearsal !== undefined) Object.defineProperty(spy, REHEARSAL_PROMPT_TIMEOUT, { value: rehearsal });
   const agent = new PiAgent(
-    { sessionId: "mc12", systemPrompt: "You look at things.", model: OFFLINE, tools: [lookTool(options.output ?? (() => [text(10)]), runs)] },
-    { streamFn: spy, ...(options.byteBudget ? { byteBudget: options.byteBudget } : {}), ...(options.promptTimeoutMs !== undefined ? { promptTimeoutMs: options.promptTimeoutMs } : {}) },
+    {
+      sessionId: "mc12",
+      systemPrompt: "You look at things.",
+      model: OFFLINE,
+      tools: [lookTool(options.output ?? (() => [text(10)]), runs)],
+    },
+    {
+      streamFn: spy,
+      ...(options.byteBudget ? { byteBudget: options.byteBudget } : {}),
+      ...(options.promptTimeoutMs !== undefined ? { promptTimeoutMs: options.promptTimeoutMs } : {}),
+    },
   );
   return { agent, runs, sent };
 }
 
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
+const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
 const snapshotOf = (events: AgentEvent[]) => of(events, "context").at(-1)!.snapshot;
 const terminalOf = (events: AgentEvent[]) => of(events, "terminal");
-const textOf = (m: Message): string => (m.role === "assistant" ? "" : typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "[image]")).join(""));
+const textOf = (m: Message): string =>
+  m.role === "assistant"
+    ? ""
+    : typeof m.content === "string"
+      ? m.content
+      : m.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("");
 
 const BUDGET = { requestBytes: 50 * KB, oversizedImageBytes: 10 * KB };
 
@@ -78,7 +108,16 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     const events = await collect(agent.send("Look at the screen."));
     expect(terminalOf(events)).toEqual([{ type: "terminal", status: "done" }]);
     expect(of(events, "compression")).toEqual([
-      { type: "compression", trigger: "next-send", action: "strip-images", reason: "MC-12: byte budget broken by strippable oversized images", bytes: expect.any(Number), byteLimit: 50 * KB, strippedImages: 1, bytesFreed: expect.any(Number) },
+      {
+        type: "compression",
+        trigger: "next-send",
+        action: "strip-images",
+        reason: "MC-12: byte budget broken by strippable oversized images",
+        bytes: expect.any(Number),
+        byteLimit: 50 * KB,
+        strippedImages: 1,
+        bytesFreed: expect.any(Number),
+      },
     ]);
     const [strip] = of(events, "compression");
     expect(strip!.bytes).toBeGreaterThan(60 * KB);
@@ -87,7 +126,9 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.bytes).toBeLessThan(BUDGET.requestBytes);
     const result = sent[1]!.messages.find((m) => m.role === "toolResult")!;
-    expect(textOf(result)).toMatch(/^\[image removed: image\/png, 61440 bytes of inline data over the request byte budget \(MC-12\)\]$/);
+    expect(textOf(result)).toMatch(
+      /^\[image removed: image\/png, 61440 bytes of inline data over the request byte budget \(MC-12\)\]$/,
+    );
     // What the tool reported at the time is not rewritten; the tool ran once.
     expect(of(events, "tool_result")[0]!.content[0]).toMatchObject({ type: "image" });
     expect(runs).toEqual(["look"]);
@@ -95,13 +136,22 @@ describe("MC-12 one compression flow in a live Pi session", () => {
   });
 
   it("MC-12 byte budget broken and stripping would not get under it: handoff rebuild through the rollover path, before the send", async () => {
-    const { agent, sent } = session({ byteBudget: { requestBytes: 30 * KB, oversizedImageBytes: 10 * KB }, output: () => [image(40 * KB), text(35 * KB)] });
+    const { agent, sent } = session({
+      byteBudget: { requestBytes: 30 * KB, oversizedImageBytes: 10 * KB },
+      output: () => [image(40 * KB), text(35 * KB)],
+    });
     const events = await collect(agent.send("Look at the screen."));
     expect(terminalOf(events)).toEqual([{ type: "terminal", status: "done" }]);
     const types = events.map((e) => e.type).filter((t) => t === "compression" || t === "rollover");
     expect(types).toEqual(["compression", "rollover"]);
-    expect(of(events, "compression")[0]).toMatchObject({ trigger: "next-send", action: "handoff-rebuild", reason: "MC-12: byte budget broken and stripping images would not get under it" });
-    expect(of(events, "rollover")[0]!.reason).toBe("send: needsRollover latched (MC-12: byte budget broken and stripping images would not get under it)");
+    expect(of(events, "compression")[0]).toMatchObject({
+      trigger: "next-send",
+      action: "handoff-rebuild",
+      reason: "MC-12: byte budget broken and stripping images would not get under it",
+    });
+    expect(of(events, "rollover")[0]!.reason).toBe(
+      "send: needsRollover latched (MC-12: byte budget broken and stripping images would not get under it)",
+    );
     // The rebuilt window carries no tool_result body: the request fits.
     expect(textOf(sent[1]!.messages[0]!)).toMatch(/^# Handoff\n/);
     expect(sent[1]!.bytes).toBeLessThan(30 * KB);
@@ -109,11 +159,27 @@ describe("MC-12 one compression flow in a live Pi session", () => {
   });
 
   it("MC-12 a mixed large tail with strippable images under half is not rescued: fail closed, an error event, one failed terminal, nothing sent", async () => {
-    const { agent, runs, sent } = session({ byteBudget: BUDGET, output: () => [image(20 * KB), text(45 * KB)] });
+    const { agent, runs, sent } = session({
+      byteBudget: BUDGET,
+      output: () => [image(20 * KB), text(45 * KB)],
+    });
     const events = await collect(agent.send("Look at the screen."));
-    expect(terminalOf(events)).toEqual([{ type: "terminal", status: "failed", reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued" }]);
+    expect(terminalOf(events)).toEqual([
+      {
+        type: "terminal",
+        status: "failed",
+        reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+      },
+    ]);
     expect(of(events, "compression")).toMatchObject([{ trigger: "next-send", action: "fail-closed" }]);
-    expect(of(events, "error")).toEqual([{ type: "error", message: "the request was not sent: MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued", code: "compression_fail_closed" }]);
+    expect(of(events, "error")).toEqual([
+      {
+        type: "error",
+        message:
+          "the request was not sent: MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+        code: "compression_fail_closed",
+      },
+    ]);
     expect(of(events, "recovery")).toEqual([]); // refused before the provider: nothing to replay
     expect(sent).toHaveLength(1);
     expect(runs).toEqual(["look"]);
@@ -124,7 +190,12 @@ describe("MC-12 one compression flow in a live Pi session", () => {
   it("MC-12 tool outputs have no tier of their own: a large text output with no image fails closed", async () => {
     const { agent } = session({ byteBudget: BUDGET, output: () => [text(60 * KB)] });
     const events = await collect(agent.send("Look."));
-    expect(of(events, "compression")).toMatchObject([{ action: "fail-closed", reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued" }]);
+    expect(of(events, "compression")).toMatchObject([
+      {
+        action: "fail-closed",
+        reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+      },
+    ]);
     expect(terminalOf(events)[0]!.status).toBe("failed");
   });
 
@@ -148,15 +219,34 @@ describe("MC-12 one compression flow in a live Pi session", () => {
   it("MC-12 a terminal overflow Pi's native compaction could not rebuild: handoff rebuild, the next send starts from the handoff", async () => {
     let overflows = 2; // the first call and its one replay (MC-10)
     const { agent, sent } = session({
-      wrap: (s) => (model, context, options) => (overflows-- > 0 ? injectFaults(["overflow-before-output"], { streamFn: s }).streamFn(model, context, options) : s(model, context, options)),
+      wrap: (s) => (model, context, options) =>
+        overflows-- > 0
+          ? injectFaults(["overflow-before-output"], { streamFn: s }).streamFn(model, context, options)
+          : s(model, context, options),
     });
     const events = await collect(agent.send("Look at the screen."));
-    expect(terminalOf(events)).toEqual([{ type: "terminal", status: "failed", reason: overflowText(OFFLINE.contextWindow) }]);
+    expect(terminalOf(events)).toEqual([
+      { type: "terminal", status: "failed", reason: overflowText(OFFLINE.contextWindow) },
+    ]);
     expect(of(events, "recovery").map((r) => r.action)).toEqual(["replay", "fail-closed"]);
-    expect(of(events, "compression")).toEqual([{ type: "compression", trigger: "terminal-error", action: "handoff-rebuild", reason: "MC-12: token budget broken: terminal context overflow", bytes: expect.any(Number), byteLimit: 32_000_000 }]);
-    expect(snapshotOf(events)).toMatchObject({ needsRollover: true, latchReason: "MC-12: token budget broken: terminal context overflow" });
+    expect(of(events, "compression")).toEqual([
+      {
+        type: "compression",
+        trigger: "terminal-error",
+        action: "handoff-rebuild",
+        reason: "MC-12: token budget broken: terminal context overflow",
+        bytes: expect.any(Number),
+        byteLimit: 32_000_000,
+      },
+    ]);
+    expect(snapshotOf(events)).toMatchObject({
+      needsRollover: true,
+      latchReason: "MC-12: token budget broken: terminal context overflow",
+    });
     const next = await collect(agent.send("Try again."));
-    expect(of(next, "rollover")[0]!.reason).toBe("idle direct send: needsRollover latched (MC-12: token budget broken: terminal context overflow)");
+    expect(of(next, "rollover")[0]!.reason).toBe(
+      "idle direct send: needsRollover latched (MC-12: token budget broken: terminal context overflow)",
+    );
     const request = sent[2]!.messages;
     expect(request.map((m) => m.role)).toEqual(["user", "user"]);
     expect(textOf(request[0]!)).toMatch(/^# Handoff\n/);
@@ -187,7 +277,9 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     const { agent } = session({
       wrap: (s) => async (model, context, options) => {
         const message = await (await s(model, context, options)).result();
-        const usage = full ? { ...message.usage, input: 0, cacheWrite: 0, cacheRead: OFFLINE.contextWindow } : message.usage;
+        const usage = full
+          ? { ...message.usage, input: 0, cacheWrite: 0, cacheRead: OFFLINE.contextWindow }
+          : message.usage;
         const out = createAssistantMessageEventStream();
         const final: AssistantMessage = { ...message, usage };
         out.push({ type: "done", reason: final.stopReason as "stop" | "toolUse", message: final });
@@ -200,7 +292,11 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     const events = await collect(agent.send("Again."));
     const order = events.map((e) => e.type).filter((t) => t === "compression" || t === "rollover");
     expect(order).toEqual(["compression", "rollover"]);
-    expect(of(events, "compression")[0]).toMatchObject({ trigger: "next-send", action: "handoff-rebuild", reason: "MC-12: token budget broken: occupancy ≥ 100%" });
+    expect(of(events, "compression")[0]).toMatchObject({
+      trigger: "next-send",
+      action: "handoff-rebuild",
+      reason: "MC-12: token budget broken: occupancy ≥ 100%",
+    });
   });
 });
 
@@ -208,7 +304,24 @@ describe("MC-12 one compression flow in a live Pi session", () => {
 const stall: StreamFn = (model, _context, options) => {
   const out = createAssistantMessageEventStream();
   options?.signal?.addEventListener("abort", () => {
-    const m: AssistantMessage = { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "aborted", errorMessage: "Request was aborted", timestamp: Date.now() };
+    const m: AssistantMessage = {
+      role: "assistant",
+      content: [],
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "aborted",
+      errorMessage: "Request was aborted",
+      timestamp: Date.now(),
+    };
     out.push({ type: "error", reason: "aborted", error: m });
     out.end(m);
   });
@@ -218,18 +331,38 @@ const stall: StreamFn = (model, _context, options) => {
 describe("MC-11 the Pi prompt timeout: the one timeout that may hand off", () => {
   it("MC-11 a call that produces nothing for the prompt timeout is aborted: failed terminal, no replay, and the next send starts from a handoff", async () => {
     let stalls = 0;
-    const { agent, runs, sent } = session({ promptTimeoutMs: 50, wrap: (s) => (model, context, options) => (stalls-- > 0 ? stall(model, context, options) : s(model, context, options)) });
+    const { agent, runs, sent } = session({
+      promptTimeoutMs: 50,
+      wrap: (s) => (model, context, options) =>
+        stalls-- > 0 ? stall(model, context, options) : s(model, context, options),
+    });
     expect(terminalOf(await collect(agent.send("Look.")))[0]!.status).toBe("done");
     stalls = 1;
     const timedOut = await collect(agent.send("And once more."));
-    expect(terminalOf(timedOut)).toEqual([{ type: "terminal", status: "failed", reason: promptTimeoutText(50) }]);
+    expect(terminalOf(timedOut)).toEqual([
+      { type: "terminal", status: "failed", reason: promptTimeoutText(50) },
+    ]);
     expect(of(timedOut, "error")).toMatchObject([{ message: promptTimeoutText(50) }]);
-    expect(of(timedOut, "recovery")).toEqual([{ type: "recovery", action: "fail-closed", reason: "MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff" }]);
+    expect(of(timedOut, "recovery")).toEqual([
+      {
+        type: "recovery",
+        action: "fail-closed",
+        reason:
+          "MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff",
+      },
+    ]);
     expect(of(timedOut, "compression")).toEqual([]); // MC-11: a timeout never triggers compression
-    expect(snapshotOf(timedOut)).toMatchObject({ replays: 0, rollovers: 0, needsRollover: true, latchReason: of(timedOut, "recovery")[0]!.reason });
+    expect(snapshotOf(timedOut)).toMatchObject({
+      replays: 0,
+      rollovers: 0,
+      needsRollover: true,
+      latchReason: of(timedOut, "recovery")[0]!.reason,
+    });
     const before = sent.length;
     const next = await collect(agent.send("Carry on."));
-    expect(of(next, "rollover")[0]!.reason).toMatch(/^idle direct send: needsRollover latched \(MC-11: Pi prompt timeout/);
+    expect(of(next, "rollover")[0]!.reason).toMatch(
+      /^idle direct send: needsRollover latched \(MC-11: Pi prompt timeout/,
+    );
     expect(textOf(sent[before]!.messages[0]!)).toMatch(/^# Handoff\n/);
     expect(terminalOf(next)[0]!.status).toBe("done");
     expect(runs).toEqual(["look", "look"]); // the timed-out turn ran no tool, nothing ran twice
@@ -247,7 +380,12 @@ describe("MC-11 the Pi prompt timeout: the one timeout that may hand off", () =>
     const slow: StreamFn = (model, context, options) => {
       const out = createAssistantMessageEventStream();
       void (async () => {
-        const message = await (await createScriptedStreamFn({ script: () => ({ content: [{ type: "text", text: "ok" }] }), seed: 1 })(model, context, options)).result();
+        const message = await (
+          await createScriptedStreamFn({
+            script: () => ({ content: [{ type: "text", text: "ok" }] }),
+            seed: 1,
+          })(model, context, options)
+        ).result();
         out.push({ type: "start", partial: { ...message, content: [] } });
         for (let i = 0; i < 6; i++) {
           await new Promise((r) => setTimeout(r, 20));
@@ -285,7 +423,9 @@ describe("MC-11 the Pi prompt timeout: the one timeout that may hand off", () =>
   });
 
   it("MC-11 an invalid prompt timeout is refused with a clear message", () => {
-    expect(() => session({ promptTimeoutMs: 0 })).toThrow(/Pi prompt timeout \(config\.promptTimeoutMs, in ms\) must be a positive number \(got 0\)/);
+    expect(() => session({ promptTimeoutMs: 0 })).toThrow(
+      /Pi prompt timeout \(config\.promptTimeoutMs, in ms\) must be a positive number \(got 0\)/,
+    );
     expect(() => session({ promptTimeoutMs: Number.NaN })).toThrow(/must be a positive number/);
   });
 });

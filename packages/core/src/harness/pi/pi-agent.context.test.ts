@@ -19,7 +19,9 @@ const CUE = "You are the CEO. Build your team.";
 
 function textOf(message: Message): string {
   if (message.role === "assistant") return "";
-  return typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  return typeof message.content === "string"
+    ? message.content
+    : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
 /** Names hired so far, read like a model reads them: its own tool results, and a handoff's decisions. */
@@ -27,9 +29,12 @@ function hired(messages: readonly Message[]): string[] {
   const calls = new Map<string, string>();
   const names: string[] = [];
   for (const m of messages) {
-    if (m.role === "assistant") for (const b of m.content) if (b.type === "toolCall") calls.set(b.id, String(b.arguments["name"]));
+    if (m.role === "assistant")
+      for (const b of m.content) if (b.type === "toolCall") calls.set(b.id, String(b.arguments["name"]));
     if (m.role === "toolResult" && !m.isError) names.push(calls.get(m.toolCallId) ?? "?");
-    if (m.role === "user") for (const match of textOf(m).matchAll(/^- hire_agent succeeded: (\{.*\})$/gm)) names.push(String(JSON.parse(match[1] as string).name));
+    if (m.role === "user")
+      for (const match of textOf(m).matchAll(/^- hire_agent succeeded: (\{.*\})$/gm))
+        names.push(String(JSON.parse(match[1] as string).name));
   }
   return names;
 }
@@ -39,7 +44,12 @@ const ceo: Script = ({ context }) => {
   const done = hired(context.messages);
   const next = TEAM.find((n) => !done.includes(n));
   if (!next) return { content: [{ type: "text", text: `Team complete: ${done.join(", ")}.` }] };
-  return { content: [{ type: "text", text: `Hiring a ${next}.` }, { type: "toolCall", name: "hire_agent", arguments: { name: next } }] };
+  return {
+    content: [
+      { type: "text", text: `Hiring a ${next}.` },
+      { type: "toolCall", name: "hire_agent", arguments: { name: next } },
+    ],
+  };
 };
 
 function hireTool(rows: string[]): ToolDefinition<{ name: string }> {
@@ -48,7 +58,10 @@ function hireTool(rows: string[]): ToolDefinition<{ name: string }> {
     label: "Hire",
     description: "Hires one agent.",
     parameters: Type.Object({ name: Type.String() }, { additionalProperties: false }),
-    validate: (raw) => (typeof (raw as { name?: unknown })?.name === "string" ? { ok: true, value: raw as { name: string } } : { ok: false, message: "name is required", fields: { name: "string" } }),
+    validate: (raw) =>
+      typeof (raw as { name?: unknown })?.name === "string"
+        ? { ok: true, value: raw as { name: string } }
+        : { ok: false, message: "name is required", fields: { name: "string" } },
     async execute(input) {
       rows.push(input.name);
       return textOutcome(JSON.stringify({ agentId: `agt_${rows.length}`, name: input.name }));
@@ -78,7 +91,11 @@ function reporting(inner: StreamFn, tokens: (reply: AssistantMessage) => number 
     if (want === undefined) {
       const { createAssistantMessageEventStream } = await import("@mariozechner/pi-ai");
       const out = createAssistantMessageEventStream();
-      out.push(message.stopReason === "error" ? { type: "error", reason: "error", error: message } : { type: "done", reason: message.stopReason as "stop" | "toolUse", message });
+      out.push(
+        message.stopReason === "error"
+          ? { type: "error", reason: "error", error: message }
+          : { type: "done", reason: message.stopReason as "stop" | "toolUse", message },
+      );
       out.end(message);
       return out;
     }
@@ -94,7 +111,16 @@ function reporting(inner: StreamFn, tokens: (reply: AssistantMessage) => number 
   };
 }
 
-function session(options: { faults?: FaultName[]; rows?: string[]; sent?: Sent[]; wrap?: (s: StreamFn) => StreamFn; compactor?: Compactor; model?: ModelInfo } & Pick<PiAgentOptions, "compactThreshold"> = {}) {
+function session(
+  options: {
+    faults?: FaultName[];
+    rows?: string[];
+    sent?: Sent[];
+    wrap?: (s: StreamFn) => StreamFn;
+    compactor?: Compactor;
+    model?: ModelInfo;
+  } & Pick<PiAgentOptions, "compactThreshold"> = {},
+) {
   const rows = options.rows ?? [];
   const sent = options.sent ?? [];
   let streamFn: StreamFn = createScriptedStreamFn({ script: ceo, seed: 1 });
@@ -106,14 +132,25 @@ function session(options: { faults?: FaultName[]; rows?: string[]; sent?: Sent[]
   }
   if (options.wrap) streamFn = options.wrap(streamFn);
   const agent = new PiAgent(
-    { sessionId: "ctx", systemPrompt: "You are the CEO of a test company.", model: options.model ?? OFFLINE, tools: [hireTool(rows)] },
-    { streamFn: spy(streamFn, sent), ...(compactor ? { compactor } : {}), ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}) },
+    {
+      sessionId: "ctx",
+      systemPrompt: "You are the CEO of a test company.",
+      model: options.model ?? OFFLINE,
+      tools: [hireTool(rows)],
+    },
+    {
+      streamFn: spy(streamFn, sent),
+      ...(compactor ? { compactor } : {}),
+      ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
+    },
   );
   return { agent, rows, sent };
 }
 
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
-const snapshotOf = (events: AgentEvent[]): ContextSnapshot => (of(events, "context").at(-1) as EventOf<"context">).snapshot;
+const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
+const snapshotOf = (events: AgentEvent[]): ContextSnapshot =>
+  (of(events, "context").at(-1) as EventOf<"context">).snapshot;
 
 function expectOneTerminal(events: AgentEvent[], status: string) {
   expect(of(events, "terminal")).toHaveLength(1);
@@ -127,7 +164,13 @@ describe("MC-10 replay gate in a real Pi session", () => {
     const { agent, rows, sent } = session({ faults: ["overflow-before-output"] });
     const events = await collect(agent.send(CUE));
     expectOneTerminal(events, "done");
-    expect(of(events, "recovery")).toEqual([{ type: "recovery", action: "replay", reason: expect.stringMatching(/^MC-10: explicit context overflow/) }]);
+    expect(of(events, "recovery")).toEqual([
+      {
+        type: "recovery",
+        action: "replay",
+        reason: expect.stringMatching(/^MC-10: explicit context overflow/),
+      },
+    ]);
     expect(of(events, "error")[0]?.message).toBe(overflowText(OFFLINE.contextWindow));
     expect(rows).toEqual(TEAM);
     // Wire-only: the replay resent the very request; the transcript holds the cue once.
@@ -142,14 +185,23 @@ describe("MC-10 replay gate in a real Pi session", () => {
     const { agent, rows, sent } = session({ faults: ["overflow-after-tool"] });
     const events = await collect(agent.send(CUE));
     expectOneTerminal(events, "failed");
-    expect(of(events, "recovery")).toEqual([{ type: "recovery", action: "fail-closed", reason: "MC-10: context overflow, not replayed: the turn had tool side effects" }]);
+    expect(of(events, "recovery")).toEqual([
+      {
+        type: "recovery",
+        action: "fail-closed",
+        reason: "MC-10: context overflow, not replayed: the turn had tool side effects",
+      },
+    ]);
     expect(rows).toEqual(["CTO"]);
     expect(sent).toHaveLength(2);
     expect(snapshotOf(events)).toMatchObject({ replays: 0, rollovers: 0 });
   });
 
   it("MC-10 a second overflow of the replayed message fails closed: never a replay loop", async () => {
-    const always: StreamFn = (model) => injectFaults(["overflow-before-output"], { streamFn: createScriptedStreamFn({ script: ceo, seed: 1 }) }).streamFn(model, { messages: [] }, {});
+    const always: StreamFn = (model) =>
+      injectFaults(["overflow-before-output"], {
+        streamFn: createScriptedStreamFn({ script: ceo, seed: 1 }),
+      }).streamFn(model, { messages: [] }, {});
     const { agent, sent, rows } = session({ wrap: () => always });
     const events = await collect(agent.send(CUE));
     expectOneTerminal(events, "failed");
@@ -161,14 +213,24 @@ describe("MC-10 replay gate in a real Pi session", () => {
 
 describe("MC-11 timeouts and cut streams: no rollover, no replay", () => {
   it.each([
-    ["MC-11 an ordinary timeout", "timeout" as const, /^MC-11: pi ordinary timeout: report only; no rollover, no replay$/],
-    ["MC-11 a stream cut mid-message", "stream-cut" as const, /^MC-11: pi network failure: report only; no rollover, no replay$/],
+    [
+      "MC-11 an ordinary timeout",
+      "timeout" as const,
+      /^MC-11: pi ordinary timeout: report only; no rollover, no replay$/,
+    ],
+    [
+      "MC-11 a stream cut mid-message",
+      "stream-cut" as const,
+      /^MC-11: pi network failure: report only; no rollover, no replay$/,
+    ],
   ])("%s: error event, one failed terminal, no replay, no rollover", async (_name, fault, reason) => {
     const { agent, rows, sent } = session({ faults: [fault] });
     const events = await collect(agent.send(CUE));
     expectOneTerminal(events, "failed");
     expect(of(events, "error")).toHaveLength(1);
-    expect(of(events, "recovery")).toEqual([{ type: "recovery", action: "fail-closed", reason: expect.stringMatching(reason) }]);
+    expect(of(events, "recovery")).toEqual([
+      { type: "recovery", action: "fail-closed", reason: expect.stringMatching(reason) },
+    ]);
     expect(of(events, "rollover")).toEqual([]);
     expect(sent).toHaveLength(1);
     expect(rows).toEqual([]); // a cut message's tool call never runs
@@ -180,15 +242,30 @@ describe("MC-8/MC-9 compaction and rollover in a real Pi session", () => {
   it("MC-8 the snapshot carries occupancy from real usage, the 90% default and Pi's reserve frozen from it", async () => {
     const { agent } = session();
     const snap = snapshotOf(await collect(agent.send(CUE)));
-    expect(snap).toMatchObject({ harness: "pi", model: OFFLINE_MODEL_ID, contextWindow: 128_000, threshold: 0.9, thresholdSource: "default", reserveTokens: 12_800, needsRollover: false, openClaims: [] });
+    expect(snap).toMatchObject({
+      harness: "pi",
+      model: OFFLINE_MODEL_ID,
+      contextWindow: 128_000,
+      threshold: 0.9,
+      thresholdSource: "default",
+      reserveTokens: 12_800,
+      needsRollover: false,
+      openClaims: [],
+    });
     expect(snap.tokensInWindow).toBeGreaterThan(0);
     expect(snap.occupancy).toBeCloseTo(snap.tokensInWindow / 128_000, 10);
     expect(snap.compactions).toEqual({ count: 0, succeeded: 0 });
   });
 
   it("MC-8 a user override wins and is frozen into Pi's reserve; an invalid one is refused", () => {
-    expect(session({ compactThreshold: 0.5 }).agent.contextState).toMatchObject({ threshold: 0.5, thresholdSource: "override", reserveTokens: 64_000 });
-    expect(() => session({ compactThreshold: 1.5 })).toThrow(/compaction threshold must be a fraction in \(0, 1\]/);
+    expect(session({ compactThreshold: 0.5 }).agent.contextState).toMatchObject({
+      threshold: 0.5,
+      thresholdSource: "override",
+      reserveTokens: 64_000,
+    });
+    expect(() => session({ compactThreshold: 1.5 })).toThrow(
+      /compaction threshold must be a fraction in \(0, 1\]/,
+    );
   });
 
   it("MC-9 compact-empty-summary: deterministic → latch → the next send starts a fresh window from the handoff", async () => {
@@ -199,7 +276,9 @@ describe("MC-8/MC-9 compaction and rollover in a real Pi session", () => {
     const at = types.indexOf("compaction_start");
     expect(types.slice(at, at + 3)).toEqual(["compaction_start", "compaction_end", "rollover"]);
     expect(of(events, "compaction_end")[0]).toMatchObject({ ok: false, summary: "" });
-    expect(of(events, "rollover")[0]!.reason).toMatch(/needsRollover latched \(pi\/silent: compaction produced an empty summary\)/);
+    expect(of(events, "rollover")[0]!.reason).toMatch(
+      /needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
+    );
     // The send after the rollover: one message, the handoff, carrying the hire already made.
     const fresh = sent[1]!.messages;
     expect(fresh).toHaveLength(1);
@@ -208,7 +287,11 @@ describe("MC-8/MC-9 compaction and rollover in a real Pi session", () => {
     expect(textOf(fresh[0]!)).not.toContain("agt_1"); // no tool_result body
     expect(rows).toEqual(TEAM); // nothing done twice
     const snap = snapshotOf(events);
-    expect(snap).toMatchObject({ rollovers: 1, needsRollover: false, lastCompaction: { result: "deterministic" } });
+    expect(snap).toMatchObject({
+      rollovers: 1,
+      needsRollover: false,
+      lastCompaction: { result: "deterministic" },
+    });
     expect(snap.occupancy).toBeLessThan(0.9);
   });
 
@@ -226,21 +309,33 @@ describe("MC-8/MC-9 compaction and rollover in a real Pi session", () => {
     expect(textOf(compacted[0]!)).toMatch(/^# Handoff\n/);
     expect(compacted.slice(1).map((m) => m.role)).toEqual(["assistant", "toolResult"]);
     expect(rows).toEqual(TEAM);
-    expect(snapshotOf(events)).toMatchObject({ rollovers: 0, needsRollover: false, compactions: { count: 2, succeeded: 1 }, lastCompaction: { result: "ok" } });
+    expect(snapshotOf(events)).toMatchObject({
+      rollovers: 0,
+      needsRollover: false,
+      compactions: { count: 2, succeeded: 1 },
+      lastCompaction: { result: "ok" },
+    });
   });
 
   it("MC-9 an idle direct send passes the same preparation: a latch left by the last turn rolls over before the first call", async () => {
     let full = false;
     // Only the turn's last call reports a full window: the latch is left for the next send.
-    const { agent, sent } = session({ wrap: (s) => reporting(s, (reply) => (full && reply.stopReason === "stop" ? 128_000 : undefined)) });
+    const { agent, sent } = session({
+      wrap: (s) => reporting(s, (reply) => (full && reply.stopReason === "stop" ? 128_000 : undefined)),
+    });
     full = true;
     const first = await collect(agent.send(CUE));
-    expect(snapshotOf(first)).toMatchObject({ needsRollover: true, latchReason: "occupancy ≥ 100% (128000 of 128000 tokens)" });
+    expect(snapshotOf(first)).toMatchObject({
+      needsRollover: true,
+      latchReason: "occupancy ≥ 100% (128000 of 128000 tokens)",
+    });
     full = false;
     const before = sent.length;
     const second = await collect(agent.send("Next: the budget."));
     expect(of(second, "rollover")).toHaveLength(1);
-    expect(of(second, "rollover")[0]!.reason).toMatch(/^idle direct send: needsRollover latched \(occupancy ≥ 100%/);
+    expect(of(second, "rollover")[0]!.reason).toMatch(
+      /^idle direct send: needsRollover latched \(occupancy ≥ 100%/,
+    );
     // Rolled over before its first model call: the handoff, then this send's prompt, nothing else.
     const request = sent[before]!.messages;
     expect(request.map((m) => m.role)).toEqual(["user", "user"]);
@@ -272,18 +367,25 @@ describe("MC-9 stop during a silent compaction", () => {
     const compactor: Compactor = (request) =>
       new Promise((resolve) => {
         compacting();
-        request.signal?.addEventListener("abort", () => resolve({ error: "Request was aborted" }), { once: true });
+        request.signal?.addEventListener("abort", () => resolve({ error: "Request was aborted" }), {
+          once: true,
+        });
       });
     const { agent, rows } = session({ compactor, wrap: (s) => reporting(s, () => 120_000) });
     const turn = collect(agent.send(CUE));
     await started;
     agent.cancel();
     const events = await turn;
-    expect(of(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(of(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
     expect(of(events, "compaction_end")).toMatchObject([{ ok: false, error: "Request was aborted" }]);
     expect(of(events, "rollover")).toEqual([]);
     expect(rows).toEqual(["CTO"]);
-    expect(snapshotOf(events)).toMatchObject({ needsRollover: false, lastCompaction: { result: "interrupted" } });
+    expect(snapshotOf(events)).toMatchObject({
+      needsRollover: false,
+      lastCompaction: { result: "interrupted" },
+    });
   });
 });
 
@@ -306,7 +408,12 @@ describe("MC-13 model switch inside the session lock", () => {
     expect(firstOnNewRoute.messages.some((m) => m.role === "toolResult")).toBe(false);
     expect(request.length).toBeGreaterThan(0);
     expect(of(events, "rollover")[0]!.reason).toMatch(/^MC-13: switch to offline-small-1/);
-    expect(snapshotOf(events)).toMatchObject({ model: "offline-small-1", contextWindow: 10_000, reserveTokens: 1_000, rollovers: 1 });
+    expect(snapshotOf(events)).toMatchObject({
+      model: "offline-small-1",
+      contextWindow: 10_000,
+      reserveTokens: 1_000,
+      rollovers: 1,
+    });
   });
 
   it("MC-13 a target that fits: the new route, no handoff, the window kept", async () => {
@@ -332,7 +439,10 @@ describe("MC-13 model switch inside the session lock", () => {
     const running = collect(agent.send(CUE));
     await new Promise((r) => setTimeout(r, 0));
     const verdict = await agent.setModel(small);
-    expect(verdict).toMatchObject({ action: "fail-closed", reason: "a turn is running: no hot switch then send" });
+    expect(verdict).toMatchObject({
+      action: "fail-closed",
+      reason: "a turn is running: no hot switch then send",
+    });
     release();
     const events = await running;
     expectOneTerminal(events, "done");
@@ -370,7 +480,9 @@ describe("MC-14 one terminal event per product turn", () => {
     agent.cancel();
     release();
     const events = await turn;
-    expect(of(events, "terminal")).toEqual([{ type: "terminal", status: "cancelled", reason: "cancelled by the operator" }]);
+    expect(of(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
     expect(events.at(-1)?.type).toBe("terminal");
     expect(sent.length - before).toBe(1); // the failed call only: the replay never started
     expect(agent.contextState.openClaims).toEqual([]);

@@ -14,11 +14,23 @@ import { overflowText, REQUEST_TIMED_OUT } from "../../offline/faults.js";
 import type { AgentEvent } from "../../types.js";
 import { PiAgent } from "./pi-agent.js";
 
-type Behaviour = "tool" | "text" | "overflow" | "timeout" | "output-then-error" | "stall" | "tool-95" | "tool-full";
+type Behaviour =
+  "tool" | "text" | "overflow" | "timeout" | "output-then-error" | "stall" | "tool-95" | "tool-full";
 
 // Overflows are weighted up: a replay, and a second overflow of the replayed message, must be common.
 const behaviour = fc.oneof(
-  { arbitrary: fc.constantFrom<Behaviour>("tool", "text", "timeout", "output-then-error", "stall", "tool-95", "tool-full"), weight: 7 },
+  {
+    arbitrary: fc.constantFrom<Behaviour>(
+      "tool",
+      "text",
+      "timeout",
+      "output-then-error",
+      "stall",
+      "tool-95",
+      "tool-full",
+    ),
+    weight: 7,
+  },
   { arbitrary: fc.constant<Behaviour>("overflow"), weight: 4 },
 );
 const turnPlan = fc.record({
@@ -30,10 +42,32 @@ const turnPlan = fc.record({
 });
 
 const WINDOW = resolveModel(OFFLINE_MODEL_ID).contextWindow;
-const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
-function message(model: Model<any>, content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
-  return { role: "assistant", content, api: model.api, provider: model.provider, model: model.id, usage: { ...ZERO, input: 40 }, stopReason, timestamp: 0, ...extra };
+function message(
+  model: Model<any>,
+  content: AssistantMessage["content"],
+  stopReason: AssistantMessage["stopReason"],
+  extra: Partial<AssistantMessage> = {},
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: { ...ZERO, input: 40 },
+    stopReason,
+    timestamp: 0,
+    ...extra,
+  };
 }
 
 /** A provider whose every call follows the next planned behaviour (the rest: plain text). */
@@ -44,10 +78,20 @@ function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): Str
     const stream = createAssistantMessageEventStream();
     const strayLater = () => {
       if (!late()) return;
-      setTimeout(() => stream.push({ type: "text_delta", contentIndex: 0, delta: "late", partial: message(model, [], "stop") }), 0);
+      setTimeout(
+        () =>
+          stream.push({
+            type: "text_delta",
+            contentIndex: 0,
+            delta: "late",
+            partial: message(model, [], "stop"),
+          }),
+        0,
+      );
     };
     const finish = (final: AssistantMessage) => {
-      if (final.stopReason === "error" || final.stopReason === "aborted") stream.push({ type: "error", reason: final.stopReason, error: final });
+      if (final.stopReason === "error" || final.stopReason === "aborted")
+        stream.push({ type: "error", reason: final.stopReason, error: final });
       else stream.push({ type: "done", reason: final.stopReason as "stop" | "toolUse", message: final });
       stream.end(final);
       strayLater();
@@ -63,7 +107,11 @@ function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): Str
           stream.push({ type: "start", partial });
           stream.push({ type: "text_start", contentIndex: 0, partial });
           stream.push({ type: "text_delta", contentIndex: 0, delta: "par", partial });
-          return finish(message(model, [{ type: "text", text: "par" }], "error", { errorMessage: `500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}` }));
+          return finish(
+            message(model, [{ type: "text", text: "par" }], "error", {
+              errorMessage: `500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
+            }),
+          );
         }
         case "stall": {
           const partial = message(model, [], "stop");
@@ -78,8 +126,15 @@ function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): Str
           return finish(message(model, [{ type: "text", text: "done" }], "stop"));
         default: {
           const usage = kind === "tool-95" ? Math.floor(0.95 * WINDOW) : kind === "tool-full" ? WINDOW : 40;
-          const call = { type: "toolCall" as const, id: `call_${++id}`, name: "hire_agent", arguments: { name: `R${id}` } };
-          return finish(message(model, [call], "toolUse", { usage: { ...ZERO, input: 40, cacheRead: usage - 40 } }));
+          const call = {
+            type: "toolCall" as const,
+            id: `call_${++id}`,
+            name: "hire_agent",
+            arguments: { name: `R${id}` },
+          };
+          return finish(
+            message(model, [call], "toolUse", { usage: { ...ZERO, input: 40, cacheRead: usage - 40 } }),
+          );
         }
       }
     });
@@ -104,8 +159,20 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
         const plan: Behaviour[] = [];
         let late = false;
         const cancel = { now: () => undefined as void };
-        const streamFn = chaos(plan, () => late, () => queueMicrotask(() => cancel.now()));
-        const agent = new PiAgent({ sessionId: "prop", systemPrompt: "You hire.", model: resolveModel(OFFLINE_MODEL_ID), tools: [tool] }, { streamFn });
+        const streamFn = chaos(
+          plan,
+          () => late,
+          () => queueMicrotask(() => cancel.now()),
+        );
+        const agent = new PiAgent(
+          {
+            sessionId: "prop",
+            systemPrompt: "You hire.",
+            model: resolveModel(OFFLINE_MODEL_ID),
+            tools: [tool],
+          },
+          { streamFn },
+        );
         cancel.now = () => agent.cancel();
         for (const t of turns) {
           plan.length = 0;
@@ -122,12 +189,16 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
           expect(terminals).toHaveLength(1);
           expect(events.at(-1)?.type).toBe("terminal");
           expect(events.at(-2)?.type).toBe("context");
-          expect(events.filter((e) => e.type === "recovery" && e.action === "replay").length).toBeLessThanOrEqual(1);
+          expect(
+            events.filter((e) => e.type === "recovery" && e.action === "replay").length,
+          ).toBeLessThanOrEqual(1);
           expect(agent.isRunning).toBe(false);
           expect(agent.contextState.openClaims).toEqual([]);
           reached.add((terminals[0] as { status: string }).status);
           if (events.some((e) => e.type === "recovery" && e.action === "replay")) reached.add("replay");
-          for (const e of events) if (e.type === "rollover" || e.type === "compaction_end" || e.type === "recovery") reached.add(e.type);
+          for (const e of events)
+            if (e.type === "rollover" || e.type === "compaction_end" || e.type === "recovery")
+              reached.add(e.type);
         }
         // Late events after a turn ended change nothing: let them land, then check nothing is running.
         await new Promise((r) => setTimeout(r, 1));
@@ -136,6 +207,14 @@ describe("MC-14 property: one terminal per product turn in a real Pi session", (
       { numRuns: 120, seed: 20_261_130 },
     );
     // The generator really reached every kind of ending and every recovery path.
-    expect([...reached].sort()).toEqual(["cancelled", "compaction_end", "done", "failed", "recovery", "replay", "rollover"]);
+    expect([...reached].sort()).toEqual([
+      "cancelled",
+      "compaction_end",
+      "done",
+      "failed",
+      "recovery",
+      "replay",
+      "rollover",
+    ]);
   });
 });

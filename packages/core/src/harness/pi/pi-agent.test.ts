@@ -15,7 +15,8 @@ const addTool: ToolDefinition<{ a: number; b: number }> = {
   parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }, { additionalProperties: false }),
   validate(raw) {
     const r = raw as { a?: unknown; b?: unknown };
-    if (typeof r?.a !== "number" || typeof r?.b !== "number") return { ok: false, message: "add: a and b must be integers", fields: { a: "integer", b: "integer" } };
+    if (typeof r?.a !== "number" || typeof r?.b !== "number")
+      return { ok: false, message: "add: a and b must be integers", fields: { a: "integer", b: "integer" } };
     return { ok: true, value: { a: r.a, b: r.b } };
   },
   async execute(input) {
@@ -30,17 +31,30 @@ const script: Script = ({ context }) => {
   const last = context.messages.at(-1);
   if (last?.role === "toolResult") {
     const text = last.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-    return { content: [{ type: "text", text: last.isError ? `The tool refused: ${text}` : `The sum is ${text}.` }] };
+    return {
+      content: [{ type: "text", text: last.isError ? `The tool refused: ${text}` : `The sum is ${text}.` }],
+    };
   }
   const content = last?.role === "user" ? last.content : "";
-  const userText = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  const userText =
+    typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
   const [a, b] = userText.match(/-?\d+/g)?.map(Number) ?? [0, 0];
-  return { content: [{ type: "text", text: "Let me add those." }, { type: "toolCall", name: "add", arguments: userText.includes("wrong") ? { a: "x", b } : { a, b } }] };
+  return {
+    content: [
+      { type: "text", text: "Let me add those." },
+      { type: "toolCall", name: "add", arguments: userText.includes("wrong") ? { a: "x", b } : { a, b } },
+    ],
+  };
 };
 
 function agent(seed = 1) {
   return new PiAgent(
-    { sessionId: `test-${seed}`, systemPrompt: "You add numbers.", model: resolveModel(OFFLINE_MODEL_ID), tools: [addTool] },
+    {
+      sessionId: `test-${seed}`,
+      systemPrompt: "You add numbers.",
+      model: resolveModel(OFFLINE_MODEL_ID),
+      tools: [addTool],
+    },
     { streamFn: createScriptedStreamFn({ script, seed }) },
   );
 }
@@ -59,10 +73,15 @@ describe("Pi harness over the real pi-agent-core loop", () => {
     // Text streamed in deltas reassembles exactly to its end event.
     const texts = events.filter((e) => e.type === "text_end").map((e) => (e as { text: string }).text);
     expect(texts).toEqual(["Let me add those.", "The sum is 42."]);
-    const deltas = events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta).join("");
+    const deltas = events
+      .filter((e) => e.type === "text_delta")
+      .map((e) => (e as { delta: string }).delta)
+      .join("");
     expect(deltas).toBe("Let me add those.The sum is 42.");
     // Two model calls → two turns with stop reasons, two usage events.
-    expect(events.filter((e) => e.type === "turn_end").map((e) => (e as { stopReason: string }).stopReason)).toEqual(["tool_use", "end_turn"]);
+    expect(
+      events.filter((e) => e.type === "turn_end").map((e) => (e as { stopReason: string }).stopReason),
+    ).toEqual(["tool_use", "end_turn"]);
     expect(events.filter((e) => e.type === "usage")).toHaveLength(2);
     const toolcallEnd = events.find((e) => e.type === "toolcall_end");
     expect(toolcallEnd).toMatchObject({ name: "add", input: { a: 2, b: 40 } });
@@ -73,20 +92,28 @@ describe("Pi harness over the real pi-agent-core loop", () => {
     const events = await collect(agent(2).send("add wrong 3"));
     expect(calls.length).toBe(before);
     const result = events.find((e) => e.type === "tool_result");
-    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "add: a and b must be integers" }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "add: a and b must be integers" }],
+    });
     expect(events.at(-1)).toMatchObject({ type: "terminal", status: "done" });
   });
 
   it("reports a handler refusal as an error result with the handler's text", async () => {
     const events = await collect(agent(3).send("add -1 and 3"));
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ isError: true, content: [{ type: "text", text: "add refuses negative numbers: a must be ≥ 0" }] });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "add refuses negative numbers: a must be ≥ 0" }],
+    });
   });
 
   it("keeps the prompt cache warm across turns of one session (simulated prefix cache)", async () => {
     const a = agent(4);
     await collect(a.send("add 1 and 2"));
     const second = await collect(a.send("add 3 and 4"));
-    const usage = second.filter((e) => e.type === "usage").map((e) => (e as { usage: { cacheRead: number } }).usage);
+    const usage = second
+      .filter((e) => e.type === "usage")
+      .map((e) => (e as { usage: { cacheRead: number } }).usage);
     expect(usage[0]!.cacheRead).toBeGreaterThan(0);
     expect(a.usage.cacheRead).toBeGreaterThan(0);
   });
@@ -94,10 +121,19 @@ describe("Pi harness over the real pi-agent-core loop", () => {
   it("a provider failure ends the turn with an error event and one failed terminal, never a throw", async () => {
     const failing = new PiAgent(
       { sessionId: "f", systemPrompt: "x", model: resolveModel(OFFLINE_MODEL_ID), tools: [] },
-      { streamFn: createScriptedStreamFn({ script: () => ({ error: "overloaded_error: try later" }), seed: 1 }) },
+      {
+        streamFn: createScriptedStreamFn({
+          script: () => ({ error: "overloaded_error: try later" }),
+          seed: 1,
+        }),
+      },
     );
     const events = await collect(failing.send("hi"));
-    expect(events.filter((e) => e.type === "error")).toMatchObject([{ message: "overloaded_error: try later" }]);
-    expect(events.filter((e) => e.type === "terminal")).toEqual([{ type: "terminal", status: "failed", reason: "overloaded_error: try later" }]);
+    expect(events.filter((e) => e.type === "error")).toMatchObject([
+      { message: "overloaded_error: try later" },
+    ]);
+    expect(events.filter((e) => e.type === "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: "overloaded_error: try later" },
+    ]);
   });
 });

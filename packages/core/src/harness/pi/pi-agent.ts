@@ -5,12 +5,23 @@ import { type AssistantMessage, type Message, streamSimple } from "@mariozechner
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import type { ToolDefinition } from "../../agent/tool.js";
-import { buildHandoff, type CompressionTrigger, decideCompression, type ModelSwitchVerdict, SessionLock, switchModel } from "../../context/index.js";
+import {
+  buildHandoff,
+  type CompressionTrigger,
+  decideCompression,
+  type ModelSwitchVerdict,
+  SessionLock,
+  switchModel,
+} from "../../context/index.js";
 import { utf8Length } from "../../context/utf8-bytes.js";
 import { errorMessage, UserInputError } from "../../errors.js";
 import { placeAnthropicCacheBreakpoints } from "../../prompt/anthropic-breakpoints.js";
 import type { PromptSegment } from "../../prompt/assemble.js";
-import { type ModelCallPrefix, PromptPrefixChangedError, StablePrefixGuard } from "../../prompt/prefix-guard.js";
+import {
+  type ModelCallPrefix,
+  PromptPrefixChangedError,
+  StablePrefixGuard,
+} from "../../prompt/prefix-guard.js";
 import { type ProductTurn, ProductTurns } from "../../session/product-turns.js";
 import { describeProviderError } from "../../session/provider-error.js";
 import { decideRecovery, TurnEvidenceTracker } from "../../session/recovery.js";
@@ -48,7 +59,9 @@ export interface PiAgentOptions {
 
 function positive(name: string, value: number | undefined): void {
   if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
-    throw new UserInputError(`${name} must be a positive number (got ${typeof value === "number" ? value : JSON.stringify(value)})`);
+    throw new UserInputError(
+      `${name} must be a positive number (got ${typeof value === "number" ? value : JSON.stringify(value)})`,
+    );
   }
 }
 
@@ -72,7 +85,8 @@ export function toPiTool(tool: ToolDefinition): AgentTool {
     execute: async (toolCallId, params, signal) => {
       const outcome = await tool.execute(params, { toolCallId, signal });
       // Pi marks a tool result as an error only when execute throws; keep our content for the model.
-      if (outcome.isError) throw new ToolRefusal(outcome.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
+      if (outcome.isError)
+        throw new ToolRefusal(outcome.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
       return { content: outcome.content, details: outcome.details };
     },
     executionMode: "sequential",
@@ -82,7 +96,9 @@ export function toPiTool(tool: ToolDefinition): AgentTool {
 class ToolRefusal extends Error {}
 
 function isAssistant(message: AgentMessage | undefined): message is AssistantMessage {
-  return typeof message === "object" && message !== null && (message as { role?: unknown }).role === "assistant";
+  return (
+    typeof message === "object" && message !== null && (message as { role?: unknown }).role === "assistant"
+  );
 }
 
 export class PiAgent extends BaseAgent {
@@ -114,15 +130,32 @@ export class PiAgent extends BaseAgent {
 
   constructor(config: SessionConfig, options: PiAgentOptions = {}) {
     super(config);
-    if (options.compactThreshold !== undefined && !(Number.isFinite(options.compactThreshold) && options.compactThreshold > 0 && options.compactThreshold <= 1)) {
-      throw new UserInputError(`compaction threshold must be a fraction in (0, 1], e.g. 0.9 (got ${options.compactThreshold})`);
+    if (
+      options.compactThreshold !== undefined &&
+      !(
+        Number.isFinite(options.compactThreshold) &&
+        options.compactThreshold > 0 &&
+        options.compactThreshold <= 1
+      )
+    ) {
+      throw new UserInputError(
+        `compaction threshold must be a fraction in (0, 1], e.g. 0.9 (got ${options.compactThreshold})`,
+      );
     }
     positive("Pi prompt timeout (config.promptTimeoutMs, in ms)", options.promptTimeoutMs);
     positive("request byte budget (byteBudget.requestBytes)", options.byteBudget?.requestBytes);
-    positive("oversized image size (byteBudget.oversizedImageBytes)", options.byteBudget?.oversizedImageBytes);
+    positive(
+      "oversized image size (byteBudget.oversizedImageBytes)",
+      options.byteBudget?.oversizedImageBytes,
+    );
     this.#bytes = new RequestBytes({ ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget });
-    const promptTimeoutMs = options.promptTimeoutMs ?? rehearsalPromptTimeoutOf(options.streamFn) ?? DEFAULT_PROMPT_TIMEOUT_MS;
-    this.#context = new SessionContext({ harness: "pi", model: config.model, ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}) });
+    const promptTimeoutMs =
+      options.promptTimeoutMs ?? rehearsalPromptTimeoutOf(options.streamFn) ?? DEFAULT_PROMPT_TIMEOUT_MS;
+    this.#context = new SessionContext({
+      harness: "pi",
+      model: config.model,
+      ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
+    });
     this.#turns = new ProductTurns(config.sessionId);
     this.#compactor = options.compactor ?? digestCompactor;
     this.#route = options.route;
@@ -131,7 +164,13 @@ export class PiAgent extends BaseAgent {
     const onModelCall = options.onModelCall;
     // Every model call runs under the Pi prompt timeout (MC-11).
     const timed: StreamFn = (model, context, streamOptions) =>
-      withPromptTimeout(model, promptTimeoutMs, streamOptions?.signal, (signal) => inner(model, context, { ...streamOptions, signal }), (failed) => this.#timedOut.add(failed));
+      withPromptTimeout(
+        model,
+        promptTimeoutMs,
+        streamOptions?.signal,
+        (signal) => inner(model, context, { ...streamOptions, signal }),
+        (failed) => this.#timedOut.add(failed),
+      );
     // Every model call passes the stable-prefix check first (MC-3): a drifted system prompt or tool
     // list fails the turn closed, with an error event, before anything reaches the provider.
     const guarded: StreamFn = (model, context, streamOptions) => {
@@ -139,7 +178,8 @@ export class PiAgent extends BaseAgent {
       try {
         prefix = this.prefixGuard.check(context.systemPrompt ?? "", context.tools ?? []);
       } catch (error) {
-        if (error instanceof PromptPrefixChangedError) this.emitCurrent?.({ type: "error", message: error.message, code: error.code });
+        if (error instanceof PromptPrefixChangedError)
+          this.emitCurrent?.({ type: "error", message: error.message, code: error.code });
         throw error;
       }
       onModelCall?.(prefix);
@@ -147,7 +187,8 @@ export class PiAgent extends BaseAgent {
       const onPayload = streamOptions?.onPayload;
       return timed(model, context, {
         ...streamOptions,
-        onPayload: async (payload, m) => placeAnthropicCacheBreakpoints((await onPayload?.(payload, m)) ?? payload),
+        onPayload: async (payload, m) =>
+          placeAnthropicCacheBreakpoints((await onPayload?.(payload, m)) ?? payload),
       });
     };
     this.agent = new Agent({
@@ -168,7 +209,12 @@ export class PiAgent extends BaseAgent {
       const emit = this.emitCurrent;
       if (!emit) return; // late events of a finished turn change nothing (MC-14)
       // Occupancy from each successful call's real usage (MC-8); a failed call reports no window.
-      if (event.type === "message_end" && isAssistant(event.message) && event.message.stopReason !== "error" && event.message.stopReason !== "aborted") {
+      if (
+        event.type === "message_end" &&
+        isAssistant(event.message) &&
+        event.message.stopReason !== "error" &&
+        event.message.stopReason !== "aborted"
+      ) {
         this.#context.observeUsage(event.message.usage);
       }
       for (const translated of translatePiEvent(event, this.translator)) emit(translated);
@@ -203,7 +249,10 @@ export class PiAgent extends BaseAgent {
         recoveryInFlight: this.#recovering,
       }),
       handoffRebuild: async () => {
-        const event = this.#rollover(this.agent.state.messages, `MC-13: switch to ${target.id}: the window is at or over 90% of its ${target.contextWindow}-token window; rebuilt from a handoff first`);
+        const event = this.#rollover(
+          this.agent.state.messages,
+          `MC-13: switch to ${target.id}: the window is at or over 90% of its ${target.contextWindow}-token window; rebuilt from a handoff first`,
+        );
         this.#materializeWindow();
         this.#pending.push(event);
       },
@@ -231,13 +280,18 @@ export class PiAgent extends BaseAgent {
       }
       // MC-9: the unhealthy-session preparation; an idle direct send (the turn's first call) passes it too.
       const preparation = this.#context.prepareSend(this.#callsInTurn === 1);
-      if (preparation.action === "rollover-then-send") this.emitCurrent?.(this.#rollover(messages, preparation.reason));
+      if (preparation.action === "rollover-then-send")
+        this.emitCurrent?.(this.#rollover(messages, preparation.reason));
       return this.#window.view(messages);
     });
   }
 
   /** Pi's native compaction of the window (MC-8): events consumed for usage, UI and the digest. True when it rebuilt the window. */
-  async #compact(messages: AgentMessage[], reason: "threshold" | "overflow", signal?: AbortSignal): Promise<boolean> {
+  async #compact(
+    messages: AgentMessage[],
+    reason: "threshold" | "overflow",
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const view = this.#window.view(messages);
     const cut = compactionCut(view, (m) => this.#window.isBootstrap(m));
     if (cut === undefined) return false; // nothing before the latest exchange: Pi has nothing to compact
@@ -260,12 +314,27 @@ export class PiAgent extends BaseAgent {
     let details: { status?: number; code?: string } = {};
     if ("summary" in reply && reply.summary.trim() !== "") {
       this.#window.rebase(this.#window.absoluteIndex(cut), reply.summary, items);
-      end = { type: "compaction_end", ok: true, summary: reply.summary, tokensBefore, tokensAfter: this.#windowTokens(messages) };
+      end = {
+        type: "compaction_end",
+        ok: true,
+        summary: reply.summary,
+        tokensBefore,
+        tokensAfter: this.#windowTokens(messages),
+      };
     } else if ("summary" in reply) {
-      end = { type: "compaction_end", ok: false, summary: reply.summary, error: "the compaction returned an empty summary", tokensBefore };
+      end = {
+        type: "compaction_end",
+        ok: false,
+        summary: reply.summary,
+        error: "the compaction returned an empty summary",
+        tokensBefore,
+      };
     } else {
       const failure = describeProviderError(reply.error);
-      details = { ...(failure.status !== undefined ? { status: failure.status } : {}), ...(failure.code !== undefined ? { code: failure.code } : {}) };
+      details = {
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+        ...(failure.code !== undefined ? { code: failure.code } : {}),
+      };
       end = { type: "compaction_end", ok: false, error: reply.error, tokensBefore };
     }
     emit?.(end);
@@ -281,7 +350,11 @@ export class PiAgent extends BaseAgent {
    * Fail closed at a send → an error event and the call is refused; at a terminal error the turn is
    * failing already. No model call either way.
    */
-  #compress(trigger: Exclude<CompressionTrigger, "open">, messages: AgentMessage[], terminalOverflow = false): void {
+  #compress(
+    trigger: Exclude<CompressionTrigger, "open">,
+    messages: AgentMessage[],
+    terminalOverflow = false,
+  ): void {
     this.#baseBytes ??= utf8Length(this.config.systemPrompt) + utf8Length(this.#toolsJson());
     const measured = this.#bytes.measure(this.#baseBytes, this.#window.view(messages));
     const controller = this.#context.controller;
@@ -292,23 +365,36 @@ export class PiAgent extends BaseAgent {
       byteBudget: { limit: this.#bytes.limit, used: measured.bytes },
       occupancy: controller.occupancy(),
       terminalOverflow,
-      deterministicCompactFailure: controller.needsRollover && controller.digest().lastResult === "deterministic",
+      deterministicCompactFailure:
+        controller.needsRollover && controller.digest().lastResult === "deterministic",
       strippableImages: measured.images.map(({ id, bytes }) => ({ id, bytes })),
     });
     if (decision.action === "none") return;
-    const event: EventOf<"compression"> = { type: "compression", trigger, action: decision.action, reason: `MC-12: ${decision.reason}`, bytes: measured.bytes, byteLimit: this.#bytes.limit };
+    const event: EventOf<"compression"> = {
+      type: "compression",
+      trigger,
+      action: decision.action,
+      reason: `MC-12: ${decision.reason}`,
+      bytes: measured.bytes,
+      byteLimit: this.#bytes.limit,
+    };
     if (decision.action === "strip-images") {
       const ids = new Set(decision.imageIds);
       const images = measured.images.filter((image) => ids.has(image.id));
       this.#bytes.strip(images);
       event.strippedImages = images.length;
-      event.bytesFreed = measured.bytes - this.#bytes.measure(this.#baseBytes, this.#window.view(messages)).bytes;
+      event.bytesFreed =
+        measured.bytes - this.#bytes.measure(this.#baseBytes, this.#window.view(messages)).bytes;
     }
     this.emitCurrent?.(event);
     if (decision.action === "handoff-rebuild") this.#context.requestRollover(event.reason);
     if (decision.action === "fail-closed" && trigger === "next-send") {
       this.#refused = event.reason;
-      this.emitCurrent?.({ type: "error", message: `the request was not sent: ${event.reason}`, code: "compression_fail_closed" });
+      this.emitCurrent?.({
+        type: "error",
+        message: `the request was not sent: ${event.reason}`,
+        code: "compression_fail_closed",
+      });
       throw new CompressionRefused(event.reason);
     }
   }
@@ -321,14 +407,21 @@ export class PiAgent extends BaseAgent {
   #rollover(messages: AgentMessage[], reason: string): AgentEvent {
     const view = this.#window.view(messages);
     const last = view.at(-1);
-    const keepLast = last !== undefined && (last as { role?: unknown }).role === "user" && !this.#window.isBootstrap(last);
+    const keepLast =
+      last !== undefined && (last as { role?: unknown }).role === "user" && !this.#window.isBootstrap(last);
     const items = this.#window.items(keepLast ? view.slice(0, -1) : view);
     const handoff = buildHandoff(items, PI_HANDOFF_OPTIONS);
     const tokensBefore = this.#context.tokensInWindow;
     this.#window.rebase(keepLast ? messages.length - 1 : messages.length, handoff, items);
     const tokensAfter = this.#windowTokens(messages);
     this.#context.rolloverCompleted(tokensAfter);
-    return { type: "rollover", reason, handoffBytes: Buffer.byteLength(handoff, "utf8"), tokensBefore, tokensAfter };
+    return {
+      type: "rollover",
+      reason,
+      handoffBytes: Buffer.byteLength(handoff, "utf8"),
+      tokensBefore,
+      tokensAfter,
+    };
   }
 
   /** Estimated tokens of the window the next call sends (system prompt, tools, messages). */
@@ -339,7 +432,13 @@ export class PiAgent extends BaseAgent {
 
   /** The tool list as a request carries it (name, description, parameters), for the fixed part of a window. */
   #toolsJson(): string {
-    return JSON.stringify(this.agent.state.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
+    return JSON.stringify(
+      this.agent.state.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
+    );
   }
 
   #materializeWindow(): void {
@@ -352,7 +451,12 @@ export class PiAgent extends BaseAgent {
    * Pi compact natively; only a clean turn gets its ONE wire-only replay (the failed user message is
    * sent again, never added to the transcript twice). Everything else fails closed.
    */
-  async #recover(failed: AssistantMessage, emit: Emit, turn: ProductTurn, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+  async #recover(
+    failed: AssistantMessage,
+    emit: Emit,
+    turn: ProductTurn,
+    signal: AbortSignal,
+  ): Promise<(() => Promise<void>) | undefined> {
     const text = failed.errorMessage ?? "the model call failed";
     const empty = failed.content.every((b) => b.type === "text" && b.text === "");
     if (this.#refused !== undefined) {
@@ -394,7 +498,13 @@ export class PiAgent extends BaseAgent {
         // MC-12 at a terminal error. Timeouts and network failures never trigger it (MC-11); an
         // overflow Pi's native compaction already rebuilt (MC-8) no longer breaks the token budget.
         if (decision.kind === "context-overflow" || decision.kind === "other") {
-          await this.#lock.run(async () => this.#compress("terminal-error", this.agent.state.messages, decision.kind === "context-overflow" && !rebuilt));
+          await this.#lock.run(async () =>
+            this.#compress(
+              "terminal-error",
+              this.agent.state.messages,
+              decision.kind === "context-overflow" && !rebuilt,
+            ),
+          );
         }
         turn.failed(text);
         return undefined;

@@ -14,17 +14,41 @@ export function toPiModel(info: ModelInfo, route: PiRoute = {}): Model<any> {
   const cost = { ...info.price };
   switch (info.provider) {
     case "offline":
-      return { id: info.id, name: `${info.id} (offline)`, api: OFFLINE_API, provider: OFFLINE_PROVIDER, baseUrl: "offline://", reasoning: false, input: ["text"], cost, contextWindow: info.contextWindow, maxTokens: info.maxOutput };
+      return {
+        id: info.id,
+        name: `${info.id} (offline)`,
+        api: OFFLINE_API,
+        provider: OFFLINE_PROVIDER,
+        baseUrl: "offline://",
+        reasoning: false,
+        input: ["text"],
+        cost,
+        contextWindow: info.contextWindow,
+        maxTokens: info.maxOutput,
+      };
     case "anthropic":
     case "openai": {
       // Dated OpenAI ids route through the catalogue entry of their family (MC-6), sent as dated.
       const catalogueId = catalogueIdOf(info.id);
       const model = getModels(info.provider).find((m) => m.id === catalogueId);
-      if (!model) throw new InternalError(`model ${info.id} is in the registry but pi-ai has no route for it`);
+      if (!model)
+        throw new InternalError(`model ${info.id} is in the registry but pi-ai has no route for it`);
       return catalogueId === info.id ? model : { ...model, id: info.id };
     }
     case "openai-compatible":
-      if (!route.baseUrl) throw new InternalError(`model ${info.id} needs a base URL (openai-compatible connector)`);
-      return { id: info.id, name: info.id, api: "openai-completions", provider: "openai-compatible", baseUrl: route.baseUrl, reasoning: false, input: ["text"], cost, contextWindow: info.contextWindow, maxTokens: info.maxOutput };
+      if (!route.baseUrl)
+        throw new InternalError(`model ${info.id} needs a base URL (openai-compatible connector)`);
+      return {
+        id: info.id,
+        name: info.id,
+        api: "openai-completions",
+        provider: "openai-compatible",
+        baseUrl: route.baseUrl,
+        reasoning: false,
+        input: ["text"],
+        cost,
+        contextWindow: info.contextWindow,
+        maxTokens: info.maxOutput,
+      };
   }
 }

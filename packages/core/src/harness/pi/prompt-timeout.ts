@@ -4,7 +4,12 @@
 // never drive recovery). Ordinary request timeouts and network failures keep their own paths.
 
 import type { StreamFn } from "@mariozechner/pi-agent-core";
-import { type AssistantMessage, type AssistantMessageEventStream, createAssistantMessageEventStream, type Model } from "@mariozechner/pi-ai";
+import {
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  createAssistantMessageEventStream,
+  type Model,
+} from "@mariozechner/pi-ai";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 10 * 60_000;
 
@@ -16,7 +21,9 @@ export const DEFAULT_PROMPT_TIMEOUT_MS = 10 * 60_000;
 export const REHEARSAL_PROMPT_TIMEOUT = Symbol.for("cadre.rehearsalPromptTimeoutMs");
 
 export function rehearsalPromptTimeoutOf(streamFn: StreamFn | undefined): number | undefined {
-  const value = (streamFn as { [REHEARSAL_PROMPT_TIMEOUT]?: unknown } | undefined)?.[REHEARSAL_PROMPT_TIMEOUT];
+  const value = (streamFn as { [REHEARSAL_PROMPT_TIMEOUT]?: unknown } | undefined)?.[
+    REHEARSAL_PROMPT_TIMEOUT
+  ];
   return typeof value === "number" ? value : undefined;
 }
 
@@ -27,8 +34,24 @@ export function promptTimeoutText(ms: number): string {
 type Stream = AssistantMessageEventStream;
 
 function emptyMessage(model: Model<any>): AssistantMessage {
-  const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  return { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id, usage: zero, stopReason: "stop", timestamp: Date.now() };
+  const zero = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: zero,
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
 }
 
 /**
@@ -62,7 +85,12 @@ export async function withPromptTimeout(
   const fire = () => {
     if (settled) return;
     settle();
-    const failed: AssistantMessage = { ...(partial ?? emptyMessage(model)), stopReason: "error", errorMessage: promptTimeoutText(ms), timestamp: Date.now() };
+    const failed: AssistantMessage = {
+      ...(partial ?? emptyMessage(model)),
+      stopReason: "error",
+      errorMessage: promptTimeoutText(ms),
+      timestamp: Date.now(),
+    };
     onTimeout(failed);
     call.abort(new Error(failed.errorMessage));
     out.push({ type: "error", reason: "error", error: failed });
@@ -105,7 +133,11 @@ export async function withPromptTimeout(
       if (settled) return;
       settle();
       // A pi-ai stream never throws; should one, it still ends as a failed call, never a hang.
-      const failed: AssistantMessage = { ...(partial ?? emptyMessage(model)), stopReason: "error", errorMessage: error instanceof Error ? error.message : String(error) };
+      const failed: AssistantMessage = {
+        ...(partial ?? emptyMessage(model)),
+        stopReason: "error",
+        errorMessage: error instanceof Error ? error.message : String(error),
+      };
       out.push({ type: "error", reason: "error", error: failed });
       out.end(failed);
     }

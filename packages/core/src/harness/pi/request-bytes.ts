@@ -17,7 +17,10 @@ export interface PiByteBudget {
 }
 
 /** 32 MB is the smallest request cap among the vendors Pi routes to (Anthropic's Messages API). */
-export const DEFAULT_PI_BYTE_BUDGET: Readonly<PiByteBudget> = Object.freeze({ requestBytes: 32_000_000, oversizedImageBytes: 256 * 1024 });
+export const DEFAULT_PI_BYTE_BUDGET: Readonly<PiByteBudget> = Object.freeze({
+  requestBytes: 32_000_000,
+  oversizedImageBytes: 256 * 1024,
+});
 
 type Block = TextContent | ImageContent;
 type WithBlocks = AgentMessage & { content: Block[] };
@@ -66,7 +69,14 @@ export class RequestBytes {
     view.forEach((message, at) => {
       const m = this.#measure(message);
       bytes += m.bytes;
-      for (const image of m.images) images.push({ id: `${at}:${image.index}`, bytes: image.bytes, message, index: image.index, mimeType: image.mimeType });
+      for (const image of m.images)
+        images.push({
+          id: `${at}:${image.index}`,
+          bytes: image.bytes,
+          message,
+          index: image.index,
+          mimeType: image.mimeType,
+        });
     });
     return { bytes, images };
   }
@@ -80,7 +90,10 @@ export class RequestBytes {
       const blocks = blocksOf(image.message);
       const block = blocks?.[image.index];
       if (!blocks || block?.type !== "image") continue;
-      const placeholder: TextContent = { type: "text", text: `[image removed: ${image.mimeType}, ${image.bytes} bytes of inline data over the request byte budget (MC-12)]` };
+      const placeholder: TextContent = {
+        type: "text",
+        text: `[image removed: ${image.mimeType}, ${image.bytes} bytes of inline data over the request byte budget (MC-12)]`,
+      };
       // A new array, so events that already carried the old content keep what they reported.
       (image.message as WithBlocks).content = blocks.map((b, i) => (i === image.index ? placeholder : b));
       this.#measured.delete(image.message);
@@ -94,7 +107,8 @@ export class RequestBytes {
     (blocksOf(message) ?? []).forEach((block, index) => {
       if (block.type !== "image") return;
       const size = utf8Length(block.data);
-      if (size >= this.#budget.oversizedImageBytes) images.push({ index, bytes: size, mimeType: block.mimeType });
+      if (size >= this.#budget.oversizedImageBytes)
+        images.push({ index, bytes: size, mimeType: block.mimeType });
     });
     const measure = { bytes: utf8Length(JSON.stringify(message)), images };
     this.#measured.set(message, measure);

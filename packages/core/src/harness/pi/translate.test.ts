@@ -7,7 +7,10 @@ import { createPiTranslatorState, translatePiEvent } from "./translate.js";
 
 // A real pi-agent-core event stream (thinking, text with multi-byte characters, two tool calls in
 // one message, a failing tool call, a final answer), recorded from Pi's loop with the scripted model.
-const piEvents = readFileSync(new URL("../../translators/pi-jsonl/__fixtures__/tool-round-trip.jsonl", import.meta.url), "utf8")
+const piEvents = readFileSync(
+  new URL("../../translators/pi-jsonl/__fixtures__/tool-round-trip.jsonl", import.meta.url),
+  "utf8",
+)
   .trim()
   .split("\n")
   .map((line) => JSON.parse(line) as PiEvent);
@@ -18,7 +21,14 @@ function translateAll(events: PiEvent[]): AgentEvent[] {
 }
 
 interface Folded {
-  content: Array<{ type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }>;
+  content: Array<{
+    type: string;
+    text?: string;
+    thinking?: string;
+    id?: string;
+    name?: string;
+    input?: unknown;
+  }>;
   stopReason?: string;
   usage?: unknown;
 }
@@ -42,7 +52,8 @@ function fold(events: AgentEvent[]): Folded[] {
       current.content[e.index] = { type: "tool_use", id: e.id, name: e.name };
       args.set(e.index, "");
     } else if (e.type === "toolcall_delta") args.set(e.index, (args.get(e.index) ?? "") + e.delta);
-    else if (e.type === "toolcall_end") current.content[e.index]!.input = JSON.parse(args.get(e.index) ?? "{}");
+    else if (e.type === "toolcall_end")
+      current.content[e.index]!.input = JSON.parse(args.get(e.index) ?? "{}");
     else if (e.type === "usage") current.usage = e.usage;
     else if (e.type === "turn_end") current.stopReason = e.vendorStopReason;
   }
@@ -52,8 +63,12 @@ function fold(events: AgentEvent[]): Folded[] {
 describe("Pi translator (MC-5: lossless against Pi's own final messages)", () => {
   const events = translateAll(piEvents);
   const end = piEvents.find((e) => e.type === "agent_end") as Extract<PiEvent, { type: "agent_end" }>;
-  const assistants = end.messages.filter((m): m is AssistantMessage => (m as { role: string }).role === "assistant");
-  const toolResults = end.messages.filter((m): m is ToolResultMessage => (m as { role: string }).role === "toolResult");
+  const assistants = end.messages.filter(
+    (m): m is AssistantMessage => (m as { role: string }).role === "assistant",
+  );
+  const toolResults = end.messages.filter(
+    (m): m is ToolResultMessage => (m as { role: string }).role === "toolResult",
+  );
 
   it("reconstructs every assistant message: blocks in order, text and arguments exact, stop reason and usage", () => {
     const folded = fold(events);
@@ -62,11 +77,20 @@ describe("Pi translator (MC-5: lossless against Pi's own final messages)", () =>
       const pi = assistants[i]!;
       expect(message.content).toEqual(
         pi.content.map((b) =>
-          b.type === "text" ? { type: "text", text: b.text } : b.type === "thinking" ? { type: "thinking", thinking: b.thinking } : { type: "tool_use", id: b.id, name: b.name, input: b.arguments },
+          b.type === "text"
+            ? { type: "text", text: b.text }
+            : b.type === "thinking"
+              ? { type: "thinking", thinking: b.thinking }
+              : { type: "tool_use", id: b.id, name: b.name, input: b.arguments },
         ),
       );
       expect(message.stopReason).toBe(pi.stopReason);
-      expect(message.usage).toEqual({ input: pi.usage.input, output: pi.usage.output, cacheRead: pi.usage.cacheRead, cacheWrite: pi.usage.cacheWrite });
+      expect(message.usage).toEqual({
+        input: pi.usage.input,
+        output: pi.usage.output,
+        cacheRead: pi.usage.cacheRead,
+        cacheWrite: pi.usage.cacheWrite,
+      });
     });
   });
 
@@ -74,7 +98,8 @@ describe("Pi translator (MC-5: lossless against Pi's own final messages)", () =>
     const deltas = new Map<number, string>();
     for (const e of events) {
       if (e.type === "text_start" || e.type === "thinking_start") deltas.set(e.index, "");
-      if (e.type === "text_delta" || e.type === "thinking_delta") deltas.set(e.index, deltas.get(e.index)! + e.delta);
+      if (e.type === "text_delta" || e.type === "thinking_delta")
+        deltas.set(e.index, deltas.get(e.index)! + e.delta);
       if (e.type === "text_end") expect(e.text).toBe(deltas.get(e.index));
       if (e.type === "thinking_end") expect(e.thinking).toBe(deltas.get(e.index));
     }
@@ -82,9 +107,13 @@ describe("Pi translator (MC-5: lossless against Pi's own final messages)", () =>
 
   it("every tool execution becomes tool_use then tool_result, in order, with isError and content kept", () => {
     const uses = events.filter((e) => e.type === "tool_use");
-    const results = events.filter((e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result");
+    const results = events.filter(
+      (e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result",
+    );
     expect(uses.map((u) => (u as { id: string }).id)).toEqual(toolResults.map((r) => r.toolCallId));
-    expect(results.map((r) => ({ id: r.toolUseId, isError: r.isError, content: r.content }))).toEqual(toolResults.map((r) => ({ id: r.toolCallId, isError: r.isError, content: r.content })));
+    expect(results.map((r) => ({ id: r.toolUseId, isError: r.isError, content: r.content }))).toEqual(
+      toolResults.map((r) => ({ id: r.toolCallId, isError: r.isError, content: r.content })),
+    );
     expect(results.some((r) => r.isError)).toBe(true);
     for (const r of results) {
       const useIndex = events.findIndex((e) => e.type === "tool_use" && e.id === r.toolUseId);
@@ -99,6 +128,13 @@ describe("Pi translator (MC-5: lossless against Pi's own final messages)", () =>
     expect(ends).toEqual(starts);
     const state = createPiTranslatorState();
     const carried = translatePiEvent({ type: "compaction_hint", detail: 1 } as unknown as PiEvent, state);
-    expect(carried).toEqual([{ type: "unknown", vendor: "pi", vendorType: "compaction_hint", raw: { type: "compaction_hint", detail: 1 } }]);
+    expect(carried).toEqual([
+      {
+        type: "unknown",
+        vendor: "pi",
+        vendorType: "compaction_hint",
+        raw: { type: "compaction_hint", detail: 1 },
+      },
+    ]);
   });
 });

@@ -26,7 +26,9 @@ export function normalisePiStopReason(reason: string | undefined): StopReason {
 }
 
 function isAssistant(message: unknown): message is AssistantMessage {
-  return typeof message === "object" && message !== null && (message as { role?: unknown }).role === "assistant";
+  return (
+    typeof message === "object" && message !== null && (message as { role?: unknown }).role === "assistant"
+  );
 }
 
 /** Translates one Pi event into zero or more AgentEvents, in order. */
@@ -58,7 +60,11 @@ export function translatePiEvent(event: PiEvent, state: PiTranslatorState): Agen
         },
       ];
       if (message.stopReason === "error") {
-        out.push({ type: "error", message: message.errorMessage ?? "the model call failed", code: "provider_error" });
+        out.push({
+          type: "error",
+          message: message.errorMessage ?? "the model call failed",
+          code: "provider_error",
+        });
       }
       return out;
     }
@@ -80,7 +86,14 @@ export function translatePiEvent(event: PiEvent, state: PiTranslatorState): Agen
     case "turn_end": {
       const message = event.message;
       const vendor = isAssistant(message) ? message.stopReason : undefined;
-      return [{ type: "turn_end", turn: state.turn, stopReason: normalisePiStopReason(vendor), ...(vendor ? { vendorStopReason: vendor } : {}) }];
+      return [
+        {
+          type: "turn_end",
+          turn: state.turn,
+          stopReason: normalisePiStopReason(vendor),
+          ...(vendor ? { vendorStopReason: vendor } : {}),
+        },
+      ];
     }
     default:
       return [{ type: "unknown", vendor: "pi", vendorType: (event as { type: string }).type, raw: event }];
@@ -110,7 +123,15 @@ function translateAssistantDelta(delta: PiDelta): AgentEvent[] {
       const block = delta.partial.content[delta.contentIndex];
       const signature = block && block.type === "thinking" ? block.thinkingSignature : undefined;
       const redacted = block && block.type === "thinking" && block.redacted === true;
-      return [{ type: "thinking_end", index: delta.contentIndex, thinking: delta.content, ...(signature ? { signature } : {}), ...(redacted ? { redacted } : {}) }];
+      return [
+        {
+          type: "thinking_end",
+          index: delta.contentIndex,
+          thinking: delta.content,
+          ...(signature ? { signature } : {}),
+          ...(redacted ? { redacted } : {}),
+        },
+      ];
     }
     case "toolcall_start": {
       const block = delta.partial.content[delta.contentIndex];
@@ -121,8 +142,23 @@ function translateAssistantDelta(delta: PiDelta): AgentEvent[] {
     case "toolcall_delta":
       return [{ type: "toolcall_delta", index: delta.contentIndex, delta: delta.delta }];
     case "toolcall_end":
-      return [{ type: "toolcall_end", index: delta.contentIndex, id: delta.toolCall.id, name: delta.toolCall.name, input: delta.toolCall.arguments }];
+      return [
+        {
+          type: "toolcall_end",
+          index: delta.contentIndex,
+          id: delta.toolCall.id,
+          name: delta.toolCall.name,
+          input: delta.toolCall.arguments,
+        },
+      ];
     default:
-      return [{ type: "unknown", vendor: "pi", vendorType: `message_update.${(delta as { type: string }).type}`, raw: delta }];
+      return [
+        {
+          type: "unknown",
+          vendor: "pi",
+          vendorType: `message_update.${(delta as { type: string }).type}`,
+          raw: delta,
+        },
+      ];
   }
 }

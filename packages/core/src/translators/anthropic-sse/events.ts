@@ -40,7 +40,16 @@ export interface AnthropicState {
 }
 
 export function createAnthropicState(vendor = "anthropic"): AnthropicState {
-  return { vendor, turn: 0, open: false, messageId: undefined, blocks: [], usage: anthropicUsage(undefined), stopReason: null, sawError: false };
+  return {
+    vendor,
+    turn: 0,
+    open: false,
+    messageId: undefined,
+    blocks: [],
+    usage: anthropicUsage(undefined),
+    stopReason: null,
+    sawError: false,
+  };
 }
 
 export function translateAnthropicEvent(s: AnthropicState, ev: AnthropicEvent, out: AgentEvent[]): void {
@@ -113,7 +122,15 @@ function blockStart(s: AnthropicState, ev: AnthropicEvent, out: AgentEvent[]): b
   const index = ev.index;
   const cb = ev.content_block;
   if (typeof index !== "number" || cb === undefined) return false;
-  const block: Block = { kind: "other", body: "", signature: "", id: "", name: "", startInput: undefined, closed: false };
+  const block: Block = {
+    kind: "other",
+    body: "",
+    signature: "",
+    id: "",
+    name: "",
+    startInput: undefined,
+    closed: false,
+  };
   s.blocks[index] = block;
   switch (cb.type) {
     case "text":
@@ -205,7 +222,13 @@ function blockStop(s: AnthropicState, index: number | undefined, out: AgentEvent
       out.push({ type: "thinking_end", index, thinking: "", signature: block.signature, redacted: true });
       break;
     case "tool":
-      out.push({ type: "toolcall_end", index, id: block.id, name: block.name, input: parseToolInput(block.body, block.startInput) });
+      out.push({
+        type: "toolcall_end",
+        index,
+        id: block.id,
+        name: block.name,
+        input: parseToolInput(block.body, block.startInput),
+      });
       break;
   }
   return true;
@@ -225,7 +248,11 @@ function messageDelta(s: AnthropicState, ev: AnthropicEvent): void {
 function vendorError(s: AnthropicState, ev: AnthropicEvent, out: AgentEvent[]): void {
   s.sawError = true;
   const type = ev.error?.type;
-  const error: AgentEvent = { type: "error", message: ev.error?.message ?? "stream error", retryable: anthropicRetryable(type) };
+  const error: AgentEvent = {
+    type: "error",
+    message: ev.error?.message ?? "stream error",
+    retryable: anthropicRetryable(type),
+  };
   if (type !== undefined) error.code = type;
   out.push(error);
   if (s.open) closeTurn(s, out, "error");
@@ -235,7 +262,12 @@ function vendorError(s: AnthropicState, ev: AnthropicEvent, out: AgentEvent[]): 
  * Usage (reported even for a failed call: its input was consumed), then turn_end. Open blocks
  * of a failed call get no *_end: a partial tool call must never look complete to a host.
  */
-function closeTurn(s: AnthropicState, out: AgentEvent[], stopReason: StopReason, vendorStopReason?: string): void {
+function closeTurn(
+  s: AnthropicState,
+  out: AgentEvent[],
+  stopReason: StopReason,
+  vendorStopReason?: string,
+): void {
   s.open = false;
   out.push({ type: "usage", usage: s.usage });
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason };

@@ -26,9 +26,16 @@ function toFinal(m: Message): FinalMessage {
   const content: FinalContent[] = [];
   for (const b of m.content) {
     if (b.type === "text") content.push({ type: "text", text: b.text });
-    else if (b.type === "thinking") content.push(b.signature ? { type: "thinking", thinking: b.thinking, signature: b.signature } : { type: "thinking", thinking: b.thinking });
-    else if (b.type === "redacted_thinking") content.push({ type: "thinking", thinking: "", signature: b.data, redacted: true });
-    else if (b.type === "tool_use") content.push({ type: "tool_use", id: b.id, name: b.name, input: b.input });
+    else if (b.type === "thinking")
+      content.push(
+        b.signature
+          ? { type: "thinking", thinking: b.thinking, signature: b.signature }
+          : { type: "thinking", thinking: b.thinking },
+      );
+    else if (b.type === "redacted_thinking")
+      content.push({ type: "thinking", thinking: "", signature: b.data, redacted: true });
+    else if (b.type === "tool_use")
+      content.push({ type: "tool_use", id: b.id, name: b.name, input: b.input });
     // server tool blocks have no place in the §4 shape (carried as `unknown` events instead)
   }
   const u = m.usage;
@@ -36,7 +43,12 @@ function toFinal(m: Message): FinalMessage {
     role: "assistant",
     content,
     stopReason: m.stop_reason,
-    usage: { input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 },
+    usage: {
+      input: u.input_tokens,
+      output: u.output_tokens,
+      cacheRead: u.cache_read_input_tokens ?? 0,
+      cacheWrite: u.cache_creation_input_tokens ?? 0,
+    },
   };
 }
 

@@ -20,5 +20,10 @@ export function anthropicStopReason(vendor: string | null | undefined): StopReas
 
 /** Error types Anthropic documents as transient (worth a retry). */
 export function anthropicRetryable(errorType: string | undefined): boolean {
-  return errorType === "overloaded_error" || errorType === "api_error" || errorType === "rate_limit_error" || errorType === "timeout_error";
+  return (
+    errorType === "overloaded_error" ||
+    errorType === "api_error" ||
+    errorType === "rate_limit_error" ||
+    errorType === "timeout_error"
+  );
 }

@@ -10,7 +10,13 @@ const runBytes = (bytes: Uint8Array) => collect(translateClaudeCodeJsonl(chunked
 const run = (name: string) => runBytes(bytesOf(name));
 /** The fixture without its stream_event partials: what Claude Code writes without --include-partial-messages. */
 const withoutPartials = (name: string) =>
-  new TextEncoder().encode(new TextDecoder().decode(bytesOf(name)).split("\n").filter((l) => !l.includes('"type":"stream_event"')).join("\n"));
+  new TextEncoder().encode(
+    new TextDecoder()
+      .decode(bytesOf(name))
+      .split("\n")
+      .filter((l) => !l.includes('"type":"stream_event"'))
+      .join("\n"),
+  );
 
 describe("claude-code-jsonl translator", () => {
   it("makes assistant lines that share a message.id one message, usage counted once", async () => {
@@ -22,7 +28,13 @@ describe("claude-code-jsonl translator", () => {
       { type: "text_end", index: 0, text: "I'll list the files first." },
       { type: "toolcall_start", index: 1, id: "toolu_01Ls", name: "Bash" },
       { type: "toolcall_delta", index: 1, delta: '{"command":"ls","description":"List files"}' },
-      { type: "toolcall_end", index: 1, id: "toolu_01Ls", name: "Bash", input: { command: "ls", description: "List files" } },
+      {
+        type: "toolcall_end",
+        index: 1,
+        id: "toolu_01Ls",
+        name: "Bash",
+        input: { command: "ls", description: "List files" },
+      },
       { type: "usage", usage: { input: 3, output: 112, cacheRead: 12988, cacheWrite: 4210 } },
       { type: "turn_end", turn: 1, stopReason: "tool_use" },
       {
@@ -49,7 +61,11 @@ describe("claude-code-jsonl translator", () => {
     const events = await run("partials.jsonl");
     expect(ofType(events, "text_start")).toHaveLength(2);
     expect(ofType(events, "toolcall_start")).toHaveLength(1);
-    expect(ofType(events, "text_delta").map((d) => d.delta)).toEqual(["Let me ", "check.", "Two TypeScript files."]);
+    expect(ofType(events, "text_delta").map((d) => d.delta)).toEqual([
+      "Let me ",
+      "check.",
+      "Two TypeScript files.",
+    ]);
     expect(ofType(events, "usage")).toEqual([
       { type: "usage", usage: { input: 3, output: 58, cacheRead: 14000, cacheWrite: 500 } },
       { type: "usage", usage: { input: 6, output: 7, cacheRead: 14500, cacheWrite: 0 } },
@@ -74,10 +90,27 @@ describe("claude-code-jsonl translator", () => {
 
   it("keeps thinking signatures, names tool results after their call, maps error and image results", async () => {
     const events = await run("thinking-tools.jsonl");
-    expect(ofType(events, "thinking_end")).toEqual([{ type: "thinking_end", index: 0, thinking: "The CEO needs a CTO first.", signature: "EqMCCkYIBxgCKkBsig==" }]);
-    expect(ofType(events, "tool_result").map(({ name, isError, content }) => ({ name, isError, content }))).toEqual([
-      { name: "mcp__cadre__hire_agent", isError: true, content: [{ type: "text", text: "connectorId: connector offline is not ready" }] },
-      { name: "Read", isError: false, content: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }] },
+    expect(ofType(events, "thinking_end")).toEqual([
+      {
+        type: "thinking_end",
+        index: 0,
+        thinking: "The CEO needs a CTO first.",
+        signature: "EqMCCkYIBxgCKkBsig==",
+      },
+    ]);
+    expect(
+      ofType(events, "tool_result").map(({ name, isError, content }) => ({ name, isError, content })),
+    ).toEqual([
+      {
+        name: "mcp__cadre__hire_agent",
+        isError: true,
+        content: [{ type: "text", text: "connectorId: connector offline is not ready" }],
+      },
+      {
+        name: "Read",
+        isError: false,
+        content: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }],
+      },
     ]);
     const messages = await collect(reconstructMessages(events));
     expect(messages.map((m) => [m.content.map((c) => c.type), m.stopReason, m.usage.output])).toEqual([
@@ -122,7 +155,11 @@ describe("claude-code-jsonl translator", () => {
   it("turns synthetic API error messages and error results into error events, not model calls", async () => {
     const events = await run("errors.jsonl");
     expect(ofType(events, "error")).toEqual([
-      { type: "error", code: "server_error", message: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+      {
+        type: "error",
+        code: "server_error",
+        message: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      },
       { type: "error", code: "error_max_turns", message: "Reached maximum number of turns (2)" },
     ]);
     expect(ofType(events, "turn_start")).toHaveLength(1);
@@ -131,7 +168,12 @@ describe("claude-code-jsonl translator", () => {
   it("reports a stream cut mid-line as truncated and fails the open message closed", async () => {
     const events = await run("truncated.jsonl");
     expect(events.slice(-3)).toEqual([
-      { type: "error", code: "truncated", retryable: false, message: expect.stringMatching(/^line 3: the stream was cut inside a line .*before the result line$/) },
+      {
+        type: "error",
+        code: "truncated",
+        retryable: false,
+        message: expect.stringMatching(/^line 3: the stream was cut inside a line .*before the result line$/),
+      },
       { type: "usage", usage: { input: 3, output: 5, cacheRead: 0, cacheWrite: 0 } },
       { type: "turn_end", turn: 1, stopReason: "error" },
     ]);
@@ -142,7 +184,11 @@ describe("claude-code-jsonl translator", () => {
     const text = new TextDecoder().decode(bytesOf("session.jsonl")).split("\n");
     text.splice(2, 0, '{"type":"assistant",');
     const events = await runBytes(new TextEncoder().encode(text.join("\n")));
-    expect(events.at(-1)).toEqual({ type: "error", code: "malformed_input", message: 'line 3: expected one JSON object per line, got "{\\"type\\":\\"assistant\\","' });
+    expect(events.at(-1)).toEqual({
+      type: "error",
+      code: "malformed_input",
+      message: 'line 3: expected one JSON object per line, got "{\\"type\\":\\"assistant\\","',
+    });
     expect(ofType(events, "turn_end")).toEqual([]);
   });
 
@@ -151,7 +197,8 @@ describe("claude-code-jsonl translator", () => {
       const whole = await runBytes(bytes);
       expect(await collect(translateClaudeCodeJsonl(chunked(bytes, 1))), name).toEqual(whole);
       const crlf = new TextEncoder().encode(new TextDecoder().decode(bytes).replaceAll("\n", "\r\n"));
-      if (name !== "truncated.jsonl") expect(await collect(translateClaudeCodeJsonl(chunked(crlf, 5))), name).toEqual(whole);
+      if (name !== "truncated.jsonl")
+        expect(await collect(translateClaudeCodeJsonl(chunked(crlf, 5))), name).toEqual(whole);
     }
   });
 });

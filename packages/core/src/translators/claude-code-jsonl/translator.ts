@@ -7,14 +7,25 @@
 // (at the message's end). When partials carry a message, they produce its events and the
 // lines' copies of the same blocks produce none.
 import type { AgentEvent } from "../../types.js";
-import { createAnthropicState, endAnthropic, failOpenMessage, translateAnthropicEvent, type AnthropicState } from "../anthropic-sse/events.js";
+import {
+  createAnthropicState,
+  endAnthropic,
+  failOpenMessage,
+  translateAnthropicEvent,
+  type AnthropicState,
+} from "../anthropic-sse/events.js";
 import { cutMessage, interrupted } from "../errors.js";
 import { anthropicStopReason } from "../anthropic-sse/stop-reason.js";
 import type { AnthropicEvent, AnthropicUsage } from "../anthropic-sse/wire.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
 import { anthropicUsage } from "../usage.js";
 import { emitWholeBlock } from "./blocks.js";
-import { closeOpenCompaction, compactBoundary, compactionStatus, type CompactionState } from "./compaction.js";
+import {
+  closeOpenCompaction,
+  compactBoundary,
+  compactionStatus,
+  type CompactionState,
+} from "./compaction.js";
 import { toolResultContent } from "./tool-result.js";
 import type { ClaudeCodeLine } from "./wire.js";
 
@@ -46,7 +57,14 @@ interface ClaudeCodeState extends CompactionState {
 }
 
 export function claudeCodeTranslator(): RecordTranslator {
-  const s: ClaudeCodeState = { anth: createAnthropicState(VENDOR), current: undefined, toolNames: new Map(), settled: false, skipPartialsOf: undefined, compacting: false };
+  const s: ClaudeCodeState = {
+    anth: createAnthropicState(VENDOR),
+    current: undefined,
+    toolNames: new Map(),
+    settled: false,
+    skipPartialsOf: undefined,
+    compacting: false,
+  };
   return {
     record: (record, _line, out) => translateClaudeCodeLine(s, record as ClaudeCodeLine, out),
     end: (out, cut) => endClaudeCode(s, out, cut),
@@ -95,7 +113,15 @@ function partial(s: ClaudeCodeState, ev: AnthropicEvent, out: AgentEvent[]): voi
     s.skipPartialsOf = undefined;
     closeCurrent(s, out);
     translateAnthropicEvent(s.anth, ev, out);
-    s.current = { id, viaPartials: true, ended: false, cursor: 0, usage: undefined, stopReason: null, calledTool: false };
+    s.current = {
+      id,
+      viaPartials: true,
+      ended: false,
+      cursor: 0,
+      usage: undefined,
+      stopReason: null,
+      calledTool: false,
+    };
     return;
   }
   if (s.skipPartialsOf !== undefined) {
@@ -121,7 +147,15 @@ function assistant(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]):
     if (id) start.messageId = id;
     if (msg?.model) start.model = msg.model;
     out.push(start);
-    m = s.current = { id, viaPartials: false, ended: false, cursor: 0, usage: undefined, stopReason: null, calledTool: false };
+    m = s.current = {
+      id,
+      viaPartials: false,
+      ended: false,
+      cursor: 0,
+      usage: undefined,
+      stopReason: null,
+      calledTool: false,
+    };
   }
   const blocks = Array.isArray(msg?.content) ? msg.content : [];
   for (const b of blocks) {
@@ -173,7 +207,13 @@ function user(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void
     const id = b.tool_use_id ?? "";
     const name = s.toolNames.get(id) ?? "";
     s.toolNames.delete(id);
-    const ev: AgentEvent = { type: "tool_result", toolUseId: id, name, content: toolResultContent(b.content), isError: b.is_error === true };
+    const ev: AgentEvent = {
+      type: "tool_result",
+      toolUseId: id,
+      name,
+      content: toolResultContent(b.content),
+      isError: b.is_error === true,
+    };
     // tool_use_result belongs to the line; it is unambiguous only when the line answers one call.
     if (results === 1 && line.tool_use_result !== undefined) ev.details = line.tool_use_result;
     out.push(ev);
@@ -187,7 +227,10 @@ function result(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): vo
   closeOpenCompaction(s, "the run ended before the compaction did", out);
   s.settled = true;
   if (line.is_error) {
-    const error: AgentEvent = { type: "error", message: line.result || line.errors?.join("; ") || line.subtype || "run failed" };
+    const error: AgentEvent = {
+      type: "error",
+      message: line.result || line.errors?.join("; ") || line.subtype || "run failed",
+    };
     if (line.subtype) error.code = line.subtype;
     out.push(error);
   }
@@ -219,7 +262,13 @@ function closeCurrent(s: ClaudeCodeState, out: AgentEvent[]): void {
 function closeLineMessage(s: ClaudeCodeState, m: Message, out: AgentEvent[], failed: boolean): void {
   if (m.usage) out.push({ type: "usage", usage: anthropicUsage(m.usage) });
   // Lines often carry stop_reason null: then the message's own content says why it stopped.
-  const stopReason = failed ? "error" : m.stopReason ? anthropicStopReason(m.stopReason) : m.calledTool ? "tool_use" : "end_turn";
+  const stopReason = failed
+    ? "error"
+    : m.stopReason
+      ? anthropicStopReason(m.stopReason)
+      : m.calledTool
+        ? "tool_use"
+        : "end_turn";
   const end: AgentEvent = { type: "turn_end", turn: s.anth.turn, stopReason };
   if (m.stopReason && !failed) end.vendorStopReason = m.stopReason;
   out.push(end);

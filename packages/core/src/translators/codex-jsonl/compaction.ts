@@ -21,7 +21,15 @@ export function isCompactionWarning(message: string): boolean {
 
 /** The compaction events one exec message stands for; none when it is not about compaction. */
 export function compactionEventsOf(message: string): AgentEvent[] {
-  if (isCompactionFailure(message)) return [{ type: "compaction_start", reason: "threshold" }, { type: "compaction_end", ok: false, error: message }];
-  if (isCompactionWarning(message)) return [{ type: "compaction_start", reason: "threshold" }, { type: "compaction_end", ok: true }];
+  if (isCompactionFailure(message))
+    return [
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: false, error: message },
+    ];
+  if (isCompactionWarning(message))
+    return [
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: true },
+    ];
   return [];
 }

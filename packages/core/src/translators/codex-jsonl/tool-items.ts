@@ -2,7 +2,12 @@
 import type { ToolResultContent } from "../../types.js";
 import type { CodexItem, McpContent } from "./wire.js";
 
-export const TOOL_ITEM_TYPES: ReadonlySet<string> = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
+export const TOOL_ITEM_TYPES: ReadonlySet<string> = new Set([
+  "command_execution",
+  "file_change",
+  "mcp_tool_call",
+  "web_search",
+]);
 
 /**
  * MCP tools get Claude Code's naming (mcp__server__tool) so one tool has one name across
@@ -34,16 +39,33 @@ export interface ToolOutcome {
 export function toolOutcome(item: CodexItem): ToolOutcome {
   switch (item.type) {
     case "command_execution": {
-      const failed = item.status !== "completed" || (typeof item.exit_code === "number" && item.exit_code !== 0);
-      return { content: [{ type: "text", text: item.aggregated_output ?? "" }], isError: failed, details: { exit_code: item.exit_code ?? null, status: item.status } };
+      const failed =
+        item.status !== "completed" || (typeof item.exit_code === "number" && item.exit_code !== 0);
+      return {
+        content: [{ type: "text", text: item.aggregated_output ?? "" }],
+        isError: failed,
+        details: { exit_code: item.exit_code ?? null, status: item.status },
+      };
     }
     case "file_change": {
       const text = (item.changes ?? []).map((c) => `${c.kind ?? "?"} ${c.path ?? ""}`).join("\n");
-      return { content: [{ type: "text", text }], isError: item.status === "failed", details: { status: item.status } };
+      return {
+        content: [{ type: "text", text }],
+        isError: item.status === "failed",
+        details: { status: item.status },
+      };
     }
     case "mcp_tool_call": {
-      if (item.error) return { content: [{ type: "text", text: item.error.message ?? "" }], isError: true, details: { status: item.status } };
-      const outcome: ToolOutcome = { content: mcpContent(item.result?.content), isError: item.status === "failed" };
+      if (item.error)
+        return {
+          content: [{ type: "text", text: item.error.message ?? "" }],
+          isError: true,
+          details: { status: item.status },
+        };
+      const outcome: ToolOutcome = {
+        content: mcpContent(item.result?.content),
+        isError: item.status === "failed",
+      };
       if (item.result?.structured_content != null) outcome.details = item.result.structured_content;
       return outcome;
     }

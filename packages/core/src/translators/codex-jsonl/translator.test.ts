@@ -17,25 +17,49 @@ describe("codex-jsonl translator", () => {
       return events.slice(from, to + 1).filter((e) => e.type.startsWith("compaction") || e.type === "error");
     });
     // The warning Codex writes after a local compaction is a finished compaction, not an error.
-    expect(turns[0]).toEqual([{ type: "compaction_start", reason: "threshold" }, { type: "compaction_end", ok: true }]);
+    expect(turns[0]).toEqual([
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", ok: true },
+    ]);
     // A failed remote compaction: reported once although the error event and turn.failed repeat it.
     expect(turns[1]!.map((e) => e.type)).toEqual(["compaction_start", "compaction_end", "error", "error"]);
-    expect(turns[1]![1]).toMatchObject({ ok: false, error: expect.stringMatching(/^Error running remote compact task: .*invalid_encrypted_content/) });
+    expect(turns[1]![1]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Error running remote compact task: .*invalid_encrypted_content/),
+    });
     expect(turns[2]!.map((e) => e.type)).toEqual(["error"]);
   });
 
   it("translates the documented exec example, usage with cached input subtracted", async () => {
     const events = await run("exec.jsonl");
     expect(events.slice(0, 10)).toEqual([
-      { type: "unknown", vendor: "codex", vendorType: "thread.started", raw: { type: "thread.started", thread_id: "0199a213-81c0-7800-8aa1-bbab2a035a53" } },
+      {
+        type: "unknown",
+        vendor: "codex",
+        vendorType: "thread.started",
+        raw: { type: "thread.started", thread_id: "0199a213-81c0-7800-8aa1-bbab2a035a53" },
+      },
       { type: "turn_start", turn: 1 },
       { type: "thinking_start", index: 0 },
       { type: "thinking_delta", index: 0, delta: "**Searching for README files**" },
       { type: "thinking_end", index: 0, thinking: "**Searching for README files**" },
       { type: "toolcall_start", index: 1, id: "item_1", name: "command_execution" },
-      { type: "toolcall_end", index: 1, id: "item_1", name: "command_execution", input: { command: "bash -lc ls" } },
+      {
+        type: "toolcall_end",
+        index: 1,
+        id: "item_1",
+        name: "command_execution",
+        input: { command: "bash -lc ls" },
+      },
       { type: "tool_use", id: "item_1", name: "command_execution", input: { command: "bash -lc ls" } },
-      { type: "tool_result", toolUseId: "item_1", name: "command_execution", content: [{ type: "text", text: expect.stringContaining("README.md") }], isError: false, details: { exit_code: 0, status: "completed" } },
+      {
+        type: "tool_result",
+        toolUseId: "item_1",
+        name: "command_execution",
+        content: [{ type: "text", text: expect.stringContaining("README.md") }],
+        isError: false,
+        details: { exit_code: 0, status: "completed" },
+      },
       { type: "thinking_start", index: 2 },
     ]);
     expect(events.slice(-2)).toEqual([
@@ -48,7 +72,14 @@ describe("codex-jsonl translator", () => {
 
   it("maps MCP calls, file changes, web searches and command failures to tool calls and results", async () => {
     const events = await run("tools.jsonl");
-    expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__hire_agent", "mcp__cadre__file_approval", "file_change", "web_search", "command_execution", "command_execution"]);
+    expect(ofType(events, "tool_use").map((t) => t.name)).toEqual([
+      "mcp__cadre__hire_agent",
+      "mcp__cadre__file_approval",
+      "file_change",
+      "web_search",
+      "command_execution",
+      "command_execution",
+    ]);
     expect(ofType(events, "tool_result").map((r) => [r.toolUseId, r.isError])).toEqual([
       ["item_1", false],
       ["item_2", true],
@@ -59,10 +90,21 @@ describe("codex-jsonl translator", () => {
     ]);
     const hire = ofType(events, "tool_result")[0]!;
     expect(hire.details).toEqual({ agentId: "agt_cto", name: "CTO", role: "Chief Technology Officer" });
-    expect(ofType(events, "tool_result")[2]!.content).toEqual([{ type: "text", text: "add docs/strategy.md\nupdate README.md" }]);
-    expect(ofType(events, "tool_result")[4]!.content).toEqual([{ type: "text", text: "> test\n1 failing\n" }]);
-    expect(ofType(events, "error")).toEqual([{ type: "error", message: "model rerouted: gpt-5-codex -> gpt-5 (HighRiskCyberActivity)" }]);
-    expect(ofType(events, "unknown").map((u) => u.vendorType)).toEqual(["thread.started", "item.started", "item.updated", "item.completed"]);
+    expect(ofType(events, "tool_result")[2]!.content).toEqual([
+      { type: "text", text: "add docs/strategy.md\nupdate README.md" },
+    ]);
+    expect(ofType(events, "tool_result")[4]!.content).toEqual([
+      { type: "text", text: "> test\n1 failing\n" },
+    ]);
+    expect(ofType(events, "error")).toEqual([
+      { type: "error", message: "model rerouted: gpt-5-codex -> gpt-5 (HighRiskCyberActivity)" },
+    ]);
+    expect(ofType(events, "unknown").map((u) => u.vendorType)).toEqual([
+      "thread.started",
+      "item.started",
+      "item.updated",
+      "item.completed",
+    ]);
   });
 
   it("reports thread-cumulative usage as per-turn increments and streams agent message snapshots as deltas", async () => {
@@ -72,13 +114,22 @@ describe("codex-jsonl translator", () => {
       { type: "usage", usage: { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 } },
     ]);
     const secondTurn = events.slice(events.findLastIndex((e) => e.type === "turn_start"));
-    expect(ofType(secondTurn, "text_delta").map((d) => d.delta)).toEqual(["Second", " answer,", " streamed."]);
-    expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["First answer.", "Second answer, streamed."]);
+    expect(ofType(secondTurn, "text_delta").map((d) => d.delta)).toEqual([
+      "Second",
+      " answer,",
+      " streamed.",
+    ]);
+    expect(ofType(events, "text_end").map((e) => e.text)).toEqual([
+      "First answer.",
+      "Second answer, streamed.",
+    ]);
   });
 
   it("counts items without ids only on completion and counts every item once", async () => {
     const events = await run("no-ids.jsonl");
-    expect(ofType(events, "tool_use")).toEqual([{ type: "tool_use", id: "", name: "command_execution", input: { command: "bash -lc pwd" } }]);
+    expect(ofType(events, "tool_use")).toEqual([
+      { type: "tool_use", id: "", name: "command_execution", input: { command: "bash -lc pwd" } },
+    ]);
     expect(ofType(events, "tool_result")).toHaveLength(1);
     expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["You are in /work.", "Done."]);
   });
@@ -89,7 +140,12 @@ describe("codex-jsonl translator", () => {
       "Reconnecting... 1/5 (stream disconnected before completion: error sending request)",
       "stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
     ]);
-    expect(events.at(-1)).toEqual({ type: "turn_end", turn: 1, stopReason: "error", vendorStopReason: "turn.failed" });
+    expect(events.at(-1)).toEqual({
+      type: "turn_end",
+      turn: 1,
+      stopReason: "error",
+      vendorStopReason: "turn.failed",
+    });
     expect(await collect(reconstructMessages(events))).toEqual([]);
   });
 
@@ -97,14 +153,21 @@ describe("codex-jsonl translator", () => {
     const events = await run("truncated.jsonl");
     expect(ofType(events, "tool_result")).toEqual([]);
     expect(events.slice(-2)).toEqual([
-      { type: "error", code: "truncated", retryable: false, message: expect.stringMatching(/^line 4: the stream was cut inside a line/) },
+      {
+        type: "error",
+        code: "truncated",
+        retryable: false,
+        message: expect.stringMatching(/^line 4: the stream was cut inside a line/),
+      },
       { type: "turn_end", turn: 1, stopReason: "error" },
     ]);
   });
 
   it("gives the same events for one-byte chunks", async () => {
     for (const { name, bytes } of fixtures) {
-      expect(await collect(translateCodexJsonl(chunked(bytes, 1))), name).toEqual(await collect(translateCodexJsonl(chunked(bytes, bytes.length))));
+      expect(await collect(translateCodexJsonl(chunked(bytes, 1))), name).toEqual(
+        await collect(translateCodexJsonl(chunked(bytes, bytes.length))),
+      );
     }
   });
 });

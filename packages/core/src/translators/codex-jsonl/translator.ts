@@ -47,7 +47,15 @@ export interface CodexTranslator extends RecordTranslator {
 }
 
 export function codexTranslator(): CodexTranslator {
-  const s: CodexState = { turn: 0, open: false, next: 0, items: new Map(), totals: undefined, sawError: false, compactionFailed: false };
+  const s: CodexState = {
+    turn: 0,
+    open: false,
+    next: 0,
+    items: new Map(),
+    totals: undefined,
+    sawError: false,
+    compactionFailed: false,
+  };
   return {
     newThread: () => {
       s.totals = undefined;
@@ -128,7 +136,12 @@ function item(s: CodexState, phase: Phase, raw: CodexItem, line: CodexLine, out:
   if (st === undefined) {
     st = { index: s.next++, body: "", done: false };
     if (id !== undefined) s.items.set(id, st);
-    if (isText) out.push(type === "agent_message" ? { type: "text_start", index: st.index } : { type: "thinking_start", index: st.index });
+    if (isText)
+      out.push(
+        type === "agent_message"
+          ? { type: "text_start", index: st.index }
+          : { type: "thinking_start", index: st.index },
+      );
     else {
       const name = toolName(raw);
       const input = toolInput(raw);
@@ -142,7 +155,13 @@ function item(s: CodexState, phase: Phase, raw: CodexItem, line: CodexLine, out:
   if (phase !== "completed") return; // progress snapshots (growing output) are not results
   st.done = true;
   const outcome = toolOutcome(raw);
-  const result: AgentEvent = { type: "tool_result", toolUseId: id ?? "", name: toolName(raw), content: outcome.content, isError: outcome.isError };
+  const result: AgentEvent = {
+    type: "tool_result",
+    toolUseId: id ?? "",
+    name: toolName(raw),
+    content: outcome.content,
+    isError: outcome.isError,
+  };
   if (outcome.details !== undefined) result.details = outcome.details;
   out.push(result);
 }
@@ -170,21 +189,49 @@ function textItem(type: string, st: ItemState, text: string, completed: boolean,
   if (text.length > st.body.length && text.startsWith(st.body)) {
     const delta = text.slice(st.body.length);
     st.body = text;
-    out.push(type === "agent_message" ? { type: "text_delta", index: st.index, delta } : { type: "thinking_delta", index: st.index, delta });
+    out.push(
+      type === "agent_message"
+        ? { type: "text_delta", index: st.index, delta }
+        : { type: "thinking_delta", index: st.index, delta },
+    );
   }
   if (!completed) return;
   st.done = true;
-  out.push(type === "agent_message" ? { type: "text_end", index: st.index, text } : { type: "thinking_end", index: st.index, thinking: text });
+  out.push(
+    type === "agent_message"
+      ? { type: "text_end", index: st.index, text }
+      : { type: "thinking_end", index: st.index, thinking: text },
+  );
 }
 
-function closeTurn(s: CodexState, out: AgentEvent[], completed: boolean, usage: CodexLine["usage"], vendorStopReason = completed ? "turn.completed" : undefined): void {
+function closeTurn(
+  s: CodexState,
+  out: AgentEvent[],
+  completed: boolean,
+  usage: CodexLine["usage"],
+  vendorStopReason = completed ? "turn.completed" : undefined,
+): void {
   s.open = false;
   if (usage !== undefined) {
-    const total: Totals = { input: usage.input_tokens ?? 0, cached: usage.cached_input_tokens ?? 0, output: usage.output_tokens ?? 0 };
+    const total: Totals = {
+      input: usage.input_tokens ?? 0,
+      cached: usage.cached_input_tokens ?? 0,
+      output: usage.output_tokens ?? 0,
+    };
     const prev = s.totals;
     s.totals = total;
-    const grew = prev !== undefined && total.input >= prev.input && total.cached >= prev.cached && total.output >= prev.output;
-    const inc = grew ? { input: total.input - prev.input, cached: total.cached - prev.cached, output: total.output - prev.output } : total;
+    const grew =
+      prev !== undefined &&
+      total.input >= prev.input &&
+      total.cached >= prev.cached &&
+      total.output >= prev.output;
+    const inc = grew
+      ? {
+          input: total.input - prev.input,
+          cached: total.cached - prev.cached,
+          output: total.output - prev.output,
+        }
+      : total;
     out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };

@@ -32,7 +32,12 @@ function toFinal(c: ChatCompletion): FinalMessage {
   for (const call of m.tool_calls ?? []) {
     if (call.type !== "function") continue;
     const args = call.function.arguments;
-    content.push({ type: "tool_use", id: call.id, name: call.function.name, input: args === "" ? {} : JSON.parse(args) });
+    content.push({
+      type: "tool_use",
+      id: call.id,
+      name: call.function.name,
+      input: args === "" ? {} : JSON.parse(args),
+    });
   }
   const u = c.usage;
   const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
@@ -40,7 +45,12 @@ function toFinal(c: ChatCompletion): FinalMessage {
     role: "assistant",
     content,
     stopReason: choice.finish_reason,
-    usage: { input: (u?.prompt_tokens ?? 0) - cached, output: u?.completion_tokens ?? 0, cacheRead: cached, cacheWrite: 0 },
+    usage: {
+      input: (u?.prompt_tokens ?? 0) - cached,
+      output: u?.completion_tokens ?? 0,
+      cacheRead: cached,
+      cacheWrite: 0,
+    },
   };
 }
 

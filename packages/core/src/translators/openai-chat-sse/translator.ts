@@ -30,7 +30,20 @@ interface ChatState {
 }
 
 export function openaiChatSseTranslator(): SseTranslator {
-  const s: ChatState = { turn: 0, open: false, id: undefined, blocks: [], text: undefined, refusal: undefined, reasoning: undefined, tools: [], finish: null, usage: undefined, done: false, sawError: false };
+  const s: ChatState = {
+    turn: 0,
+    open: false,
+    id: undefined,
+    blocks: [],
+    text: undefined,
+    refusal: undefined,
+    reasoning: undefined,
+    tools: [],
+    finish: null,
+    usage: undefined,
+    done: false,
+    sawError: false,
+  };
   return {
     event(_eventType, data, line, out) {
       if (data === "[DONE]") {
@@ -95,7 +108,12 @@ function translateChatChunk(s: ChatState, c: ChatChunk, out: AgentEvent[]): void
       else out.push({ type: "unknown", vendor: VENDOR, vendorType: "choice", raw: choice });
     }
   }
-  if (c.usage) s.usage = openaiUsage(c.usage.prompt_tokens, c.usage.prompt_tokens_details?.cached_tokens, c.usage.completion_tokens);
+  if (c.usage)
+    s.usage = openaiUsage(
+      c.usage.prompt_tokens,
+      c.usage.prompt_tokens_details?.cached_tokens,
+      c.usage.completion_tokens,
+    );
 }
 
 function startTurn(s: ChatState, c: ChatChunk, out: AgentEvent[]): void {
@@ -117,10 +135,10 @@ function applyChoice(s: ChatState, choice: ChatChoiceDelta, out: AgentEvent[]): 
   const d = choice.delta;
   if (d) {
     const reasoning = d.reasoning_content ?? d.reasoning;
-    if (reasoning) appendDelta(s.reasoning ??= openBlock(s.blocks, "thinking", out), reasoning, out);
-    if (d.content) appendDelta(s.text ??= openBlock(s.blocks, "text", out), d.content, out);
+    if (reasoning) appendDelta((s.reasoning ??= openBlock(s.blocks, "thinking", out)), reasoning, out);
+    if (d.content) appendDelta((s.text ??= openBlock(s.blocks, "text", out)), d.content, out);
     // A refusal is what the model said to the user: a text block of its own (stop reason "refusal").
-    if (d.refusal) appendDelta(s.refusal ??= openBlock(s.blocks, "text", out), d.refusal, out);
+    if (d.refusal) appendDelta((s.refusal ??= openBlock(s.blocks, "text", out)), d.refusal, out);
     const calls = d.tool_calls;
     if (calls) {
       for (let i = 0; i < calls.length; i++) {

@@ -29,20 +29,37 @@ function toFinal(r: OpenAIResponse): FinalMessage {
   const content: FinalContent[] = [];
   for (const item of r.output) {
     if (item.type === "message") {
-      for (const part of item.content) content.push({ type: "text", text: part.type === "output_text" ? part.text : part.refusal });
+      for (const part of item.content)
+        content.push({ type: "text", text: part.type === "output_text" ? part.text : part.refusal });
     } else if (item.type === "reasoning") {
       const thinking = item.summary.map((s) => s.text).join("\n\n");
-      content.push(item.encrypted_content ? { type: "thinking", thinking, signature: item.encrypted_content } : { type: "thinking", thinking });
+      content.push(
+        item.encrypted_content
+          ? { type: "thinking", thinking, signature: item.encrypted_content }
+          : { type: "thinking", thinking },
+      );
     } else if (item.type === "function_call") {
-      content.push({ type: "tool_use", id: item.call_id, name: item.name, input: JSON.parse(item.arguments) });
+      content.push({
+        type: "tool_use",
+        id: item.call_id,
+        name: item.name,
+        input: JSON.parse(item.arguments),
+      });
     }
   }
   const u = r.usage!;
   const cached = u.input_tokens_details.cached_tokens;
-  return { role: "assistant", content, stopReason: r.status ?? null, usage: { input: u.input_tokens - cached, output: u.output_tokens, cacheRead: cached, cacheWrite: 0 } };
+  return {
+    role: "assistant",
+    content,
+    stopReason: r.status ?? null,
+    usage: { input: u.input_tokens - cached, output: u.output_tokens, cacheRead: cached, cacheWrite: 0 },
+  };
 }
 
-const completed = (await Promise.all(fixtures.map(async (f) => ({ ...f, sdk: await sdkResponse(f.bytes) })))).filter((f) => f.sdk?.status === "completed");
+const completed = (
+  await Promise.all(fixtures.map(async (f) => ({ ...f, sdk: await sdkResponse(f.bytes) })))
+).filter((f) => f.sdk?.status === "completed");
 
 describe("openai-responses-sse oracle: openai ResponseStream (completed responses)", () => {
   it("has completed fixtures to compare", () => expect(completed.length).toBeGreaterThanOrEqual(5));

@@ -11,7 +11,12 @@ const run = (name: string) => collect(translateOpenAIResponsesSse(chunked(bytesO
 describe("openai-responses-sse translator", () => {
   it("translates a text response into the exact event sequence", async () => {
     expect(await run("text.sse")).toEqual([
-      { type: "turn_start", turn: 1, messageId: "resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b", model: "gpt-4.1-2025-04-14" },
+      {
+        type: "turn_start",
+        turn: 1,
+        messageId: "resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b",
+        model: "gpt-4.1-2025-04-14",
+      },
       { type: "text_start", index: 0 },
       { type: "text_delta", index: 0, delta: "Hi" },
       { type: "text_delta", index: 0, delta: " there" },
@@ -24,24 +29,49 @@ describe("openai-responses-sse translator", () => {
 
   it("uses call_id as the tool call id and subtracts cached input tokens", async () => {
     const events = await run("function-call.sse");
-    expect(ofType(events, "toolcall_end")).toEqual([{ type: "toolcall_end", index: 0, id: "call_eF3kG2pQ", name: "get_weather", input: { location: "東京 🗼" } }]);
-    expect(ofType(events, "usage")).toEqual([{ type: "usage", usage: { input: 35, output: 23, cacheRead: 256, cacheWrite: 0 } }]);
+    expect(ofType(events, "toolcall_end")).toEqual([
+      {
+        type: "toolcall_end",
+        index: 0,
+        id: "call_eF3kG2pQ",
+        name: "get_weather",
+        input: { location: "東京 🗼" },
+      },
+    ]);
+    expect(ofType(events, "usage")).toEqual([
+      { type: "usage", usage: { input: 35, output: 23, cacheRead: 256, cacheWrite: 0 } },
+    ]);
     expect(events.at(-1)).toMatchObject({ stopReason: "tool_use", vendorStopReason: "completed" });
   });
 
   it("makes one thinking block per reasoning item, summary parts joined, encrypted content as signature", async () => {
     const events = await run("reasoning.sse");
     expect(ofType(events, "thinking_end")).toEqual([
-      { type: "thinking_end", index: 0, thinking: "**Planning the answer**\n\nThe user asks for a sum.\n\n**Computing**\n\n2 + 2 = 4.", signature: "gAAAAABo_encrypted_payload" },
+      {
+        type: "thinking_end",
+        index: 0,
+        thinking: "**Planning the answer**\n\nThe user asks for a sum.\n\n**Computing**\n\n2 + 2 = 4.",
+        signature: "gAAAAABo_encrypted_payload",
+      },
     ]);
     expect(ofType(events, "text_end")).toEqual([{ type: "text_end", index: 1, text: "2 + 2 = 4." }]);
   });
 
   it("maps an incomplete response to max_tokens and keeps it as a final message", async () => {
     const events = await run("incomplete.sse");
-    expect(events.at(-1)).toEqual({ type: "turn_end", turn: 1, stopReason: "max_tokens", vendorStopReason: "max_output_tokens" });
+    expect(events.at(-1)).toEqual({
+      type: "turn_end",
+      turn: 1,
+      stopReason: "max_tokens",
+      vendorStopReason: "max_output_tokens",
+    });
     expect(await collect(reconstructMessages(events))).toEqual([
-      { role: "assistant", content: [{ type: "text", text: "Once upon a time" }], stopReason: "max_output_tokens", usage: { input: 20, output: 16, cacheRead: 0, cacheWrite: 0 } },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "Once upon a time" }],
+        stopReason: "max_output_tokens",
+        usage: { input: 20, output: 16, cacheRead: 0, cacheWrite: 0 },
+      },
     ]);
   });
 
@@ -78,7 +108,9 @@ describe("openai-responses-sse translator", () => {
 
   it("gives the same events for one-byte chunks", async () => {
     for (const { name, bytes } of fixtures) {
-      expect(await collect(translateOpenAIResponsesSse(chunked(bytes, 1))), name).toEqual(await collect(translateOpenAIResponsesSse(chunked(bytes, bytes.length))));
+      expect(await collect(translateOpenAIResponsesSse(chunked(bytes, 1))), name).toEqual(
+        await collect(translateOpenAIResponsesSse(chunked(bytes, bytes.length))),
+      );
     }
   });
 });

@@ -31,7 +31,15 @@ interface ResponsesState {
 }
 
 export function openaiResponsesSseTranslator(): SseTranslator {
-  const s: ResponsesState = { turn: 0, open: false, items: [], blocks: [], calledTool: false, refused: false, sawError: false };
+  const s: ResponsesState = {
+    turn: 0,
+    open: false,
+    items: [],
+    blocks: [],
+    calledTool: false,
+    refused: false,
+    sawError: false,
+  };
   return {
     event(_eventType, data, line, out) {
       const ev = parseTypedEvent(data, line, out);
@@ -78,7 +86,12 @@ function handled(s: ResponsesState, ev: ResponsesEvent, out: AgentEvent[]): bool
       return itemAdded(s, ev.output_index, ev.item, out);
     case "response.content_part.added": {
       const type = ev.part?.type;
-      if (item?.kind !== "message" || typeof ev.content_index !== "number" || (type !== "output_text" && type !== "refusal")) return false;
+      if (
+        item?.kind !== "message" ||
+        typeof ev.content_index !== "number" ||
+        (type !== "output_text" && type !== "refusal")
+      )
+        return false;
       const block = (item.parts[ev.content_index] = openBlock(s.blocks, "text", out));
       if (type === "refusal") s.refused = true;
       const initial = type === "refusal" ? ev.part?.refusal : ev.part?.text;
@@ -111,11 +124,18 @@ function handled(s: ResponsesState, ev: ResponsesEvent, out: AgentEvent[]): bool
     case "response.output_item.done":
       return itemDone(s, item, ev.item, out);
     case "response.completed":
-      closeTurn(s, out, ev.response, s.calledTool ? "tool_use" : s.refused ? "refusal" : "end_turn", ev.response?.status ?? "completed");
+      closeTurn(
+        s,
+        out,
+        ev.response,
+        s.calledTool ? "tool_use" : s.refused ? "refusal" : "end_turn",
+        ev.response?.status ?? "completed",
+      );
       return true;
     case "response.incomplete": {
       const reason = ev.response?.incomplete_details?.reason;
-      const stop: StopReason = reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "refusal" : "other";
+      const stop: StopReason =
+        reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "refusal" : "other";
       closeTurn(s, out, ev.response, stop, reason ?? ev.response?.status ?? "incomplete");
       return true;
     }
@@ -145,7 +165,12 @@ function startTurn(s: ResponsesState, response: ResponsesResponse | undefined, o
   out.push(start);
 }
 
-function itemAdded(s: ResponsesState, outputIndex: number | undefined, raw: ResponsesItem | undefined, out: AgentEvent[]): boolean {
+function itemAdded(
+  s: ResponsesState,
+  outputIndex: number | undefined,
+  raw: ResponsesItem | undefined,
+  out: AgentEvent[],
+): boolean {
   if (typeof outputIndex !== "number" || raw === undefined) return false;
   const item: Item = { kind: "other", block: undefined, parts: [] };
   s.items[outputIndex] = item;
@@ -168,7 +193,12 @@ function itemAdded(s: ResponsesState, outputIndex: number | undefined, raw: Resp
   }
 }
 
-function itemDone(s: ResponsesState, item: Item | undefined, raw: ResponsesItem | undefined, out: AgentEvent[]): boolean {
+function itemDone(
+  s: ResponsesState,
+  item: Item | undefined,
+  raw: ResponsesItem | undefined,
+  out: AgentEvent[],
+): boolean {
   if (item === undefined || item.kind === "other") return false;
   if (item.kind === "message") {
     for (const part of item.parts) if (part !== undefined) closeBlock(part, out);
@@ -184,7 +214,13 @@ function itemDone(s: ResponsesState, item: Item | undefined, raw: ResponsesItem 
   return true;
 }
 
-function vendorError(s: ResponsesState, message: string | undefined, code: string | undefined, out: AgentEvent[], response?: ResponsesResponse): void {
+function vendorError(
+  s: ResponsesState,
+  message: string | undefined,
+  code: string | undefined,
+  out: AgentEvent[],
+  response?: ResponsesResponse,
+): void {
   s.sawError = true;
   const error: AgentEvent = { type: "error", message: message ?? "stream error" };
   if (code) error.code = code;
@@ -193,11 +229,21 @@ function vendorError(s: ResponsesState, message: string | undefined, code: strin
 }
 
 /** Usage when the response carries it, then turn_end. Blocks of a failed response get no *_end. */
-function closeTurn(s: ResponsesState, out: AgentEvent[], response: ResponsesResponse | undefined, stopReason: StopReason, vendorStopReason?: string): void {
+function closeTurn(
+  s: ResponsesState,
+  out: AgentEvent[],
+  response: ResponsesResponse | undefined,
+  stopReason: StopReason,
+  vendorStopReason?: string,
+): void {
   s.open = false;
   if (stopReason !== "error") for (const b of s.blocks) closeBlock(b, out);
   const u = response?.usage;
-  if (u) out.push({ type: "usage", usage: openaiUsage(u.input_tokens, u.input_tokens_details?.cached_tokens, u.output_tokens) });
+  if (u)
+    out.push({
+      type: "usage",
+      usage: openaiUsage(u.input_tokens, u.input_tokens_details?.cached_tokens, u.output_tokens),
+    });
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason };
   if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;
   out.push(end);

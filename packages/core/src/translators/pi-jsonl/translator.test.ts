@@ -10,7 +10,12 @@ const fixture = readFileSync(new URL("./__fixtures__/tool-round-trip.jsonl", imp
 
 async function collect(input: string[]): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
-  for await (const e of translatePiJsonl((async function* () { yield* input; })())) out.push(e);
+  for await (const e of translatePiJsonl(
+    (async function* () {
+      yield* input;
+    })(),
+  ))
+    out.push(e);
   return out;
 }
 
@@ -23,14 +28,31 @@ describe("pi-jsonl translator", () => {
     const events = await collect(chunks);
     const finals = [];
     for await (const m of reconstructMessages(events)) finals.push(m);
-    const end = fixture.trim().split("\n").map((l) => JSON.parse(l) as PiEvent).find((e) => e.type === "agent_end") as Extract<PiEvent, { type: "agent_end" }>;
-    const pi = end.messages.filter((m): m is AssistantMessage => (m as { role: string }).role === "assistant");
+    const end = fixture
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as PiEvent)
+      .find((e) => e.type === "agent_end") as Extract<PiEvent, { type: "agent_end" }>;
+    const pi = end.messages.filter(
+      (m): m is AssistantMessage => (m as { role: string }).role === "assistant",
+    );
     expect(finals).toEqual(
       pi.map((m) => ({
         role: "assistant",
-        content: m.content.map((b) => (b.type === "text" ? { type: "text", text: b.text } : b.type === "thinking" ? { type: "thinking", thinking: b.thinking } : { type: "tool_use", id: b.id, name: b.name, input: b.arguments })),
+        content: m.content.map((b) =>
+          b.type === "text"
+            ? { type: "text", text: b.text }
+            : b.type === "thinking"
+              ? { type: "thinking", thinking: b.thinking }
+              : { type: "tool_use", id: b.id, name: b.name, input: b.arguments },
+        ),
         stopReason: m.stopReason,
-        usage: { input: m.usage.input, output: m.usage.output, cacheRead: m.usage.cacheRead, cacheWrite: m.usage.cacheWrite },
+        usage: {
+          input: m.usage.input,
+          output: m.usage.output,
+          cacheRead: m.usage.cacheRead,
+          cacheWrite: m.usage.cacheWrite,
+        },
       })),
     );
   });

@@ -37,7 +37,9 @@ export async function assertDashboardBuilt(): Promise<void> {
   try {
     built = (await stat(join(WEB, "dist", "index.html"))).mtimeMs;
   } catch {
-    throw new Error("the dashboard is not built (packages/web/dist/index.html is missing): run npm run build");
+    throw new Error(
+      "the dashboard is not built (packages/web/dist/index.html is missing): run npm run build",
+    );
   }
   const sources = Math.max(await newest(join(WEB, "src")), (await stat(join(WEB, "index.html"))).mtimeMs);
   if (sources > built) throw new Error("the dashboard build is older than its sources: run npm run build");
@@ -51,7 +53,10 @@ export async function startCadreServe(options: { dataDir?: string } = {}): Promi
   delete env["CADRE_OPERATOR_TOKEN"];
   delete env["CADRE_DATABASE_URL"];
   delete env["CADRE_TOKEN"];
-  const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--data", dataDir, "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--data", dataDir, "--port", "0"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -61,7 +66,9 @@ export async function startCadreServe(options: { dataDir?: string } = {}): Promi
       out += d.toString();
       if (/^dashboard: .*$/m.test(out)) resolve(out.split("\n"));
     });
-    void exited.then((code) => reject(new Error(`cadre serve exited (${code}) before it was ready: ${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`cadre serve exited (${code}) before it was ready: ${stderr}`)),
+    );
   });
   const value = (prefix: string) => {
     const line = lines.find((l) => l.startsWith(prefix));

@@ -21,7 +21,8 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
     <div class="approvals">
       {outcome && (
         <p class="alert ok" role="status" data-testid="decision-outcome">
-          “{outcome.approval.title}” {outcome.approval.status.replace("_", " ")}. CEO mode: {outcome.modeBefore} → <strong>{outcome.modeAfter}</strong>.
+          “{outcome.approval.title}” {outcome.approval.status.replace("_", " ")}. CEO mode:{" "}
+          {outcome.modeBefore} → <strong>{outcome.modeAfter}</strong>.
         </p>
       )}
       <section class="card wide" aria-labelledby="pending-title">
@@ -29,7 +30,10 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
         {pending.length === 0 && <p class="muted">Nothing waits for your decision.</p>}
         {pending.map((a) => (
           <article key={a.id} class="approval" data-testid="pending-approval" aria-labelledby={`apr-${a.id}`}>
-            <ApprovalHeader approval={a} filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"} />
+            <ApprovalHeader
+              approval={a}
+              filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"}
+            />
             <pre class="payload">{a.payload}</pre>
             <DecisionForm api={api} approval={a} onDecided={onDecided} />
           </article>
@@ -39,9 +43,14 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
         <h2 id="decided-title">Decided ({decided.length})</h2>
         {decided.map((a) => (
           <article key={a.id} class="approval decided" aria-labelledby={`apr-${a.id}`}>
-            <ApprovalHeader approval={a} filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"} />
+            <ApprovalHeader
+              approval={a}
+              filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"}
+            />
             <p>
-              <span class={`badge ${a.status === "approved" ? "ok" : "warn"}`}>{a.status.replace("_", " ")}</span>
+              <span class={`badge ${a.status === "approved" ? "ok" : "warn"}`}>
+                {a.status.replace("_", " ")}
+              </span>
               {a.decidedAt && <span class="muted"> {formatTime(a.decidedAt)}</span>}
               {a.decisionNote && <span> — note: “{a.decisionNote}”</span>}
             </p>
@@ -57,7 +66,8 @@ function ApprovalHeader({ approval: a, filedBy }: { approval: Approval; filedBy:
     <header>
       <h3 id={`apr-${a.id}`}>{a.title}</h3>
       <p class="muted">
-        {a.type === "approve_ceo_strategy" ? "CEO strategy" : "hire"} · filed by {filedBy} via {a.via === "tool" ? "file_approval" : "legacy HTTP"} · {formatTime(a.createdAt)}
+        {a.type === "approve_ceo_strategy" ? "CEO strategy" : "hire"} · filed by {filedBy} via{" "}
+        {a.via === "tool" ? "file_approval" : "legacy HTTP"} · {formatTime(a.createdAt)}
       </p>
     </header>
   );

@@ -10,7 +10,15 @@ const ACTIONS = [
   { path: "request-revision", label: "Request revision", tone: "" },
 ] as const;
 
-export function DecisionForm({ api, approval, onDecided }: { api: Api; approval: Approval; onDecided(r: DecisionResult): void }) {
+export function DecisionForm({
+  api,
+  approval,
+  onDecided,
+}: {
+  api: Api;
+  approval: Approval;
+  onDecided(r: DecisionResult): void;
+}) {
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -19,7 +27,12 @@ export function DecisionForm({ api, approval, onDecided }: { api: Api; approval:
     setBusy(true);
     setError(undefined);
     try {
-      onDecided(await api.post<DecisionResult>(`/api/approvals/${approval.id}/${path}`, note.trim() ? { note: note.trim() } : {}));
+      onDecided(
+        await api.post<DecisionResult>(
+          `/api/approvals/${approval.id}/${path}`,
+          note.trim() ? { note: note.trim() } : {},
+        ),
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -29,10 +42,22 @@ export function DecisionForm({ api, approval, onDecided }: { api: Api; approval:
   return (
     <form class="decision" onSubmit={(e) => e.preventDefault()}>
       <label for={noteId}>Note to the CEO (optional)</label>
-      <textarea id={noteId} rows={2} maxLength={2000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+      <textarea
+        id={noteId}
+        rows={2}
+        maxLength={2000}
+        value={note}
+        onInput={(e) => setNote(e.currentTarget.value)}
+      />
       <div class="actions">
         {ACTIONS.map((a) => (
-          <button key={a.path} type="button" class={a.tone} disabled={busy} onClick={() => void decide(a.path)}>
+          <button
+            key={a.path}
+            type="button"
+            class={a.tone}
+            disabled={busy}
+            onClick={() => void decide(a.path)}
+          >
             {a.label}
           </button>
         ))}

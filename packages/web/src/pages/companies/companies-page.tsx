@@ -15,8 +15,14 @@ export function CompaniesPage({ api }: { api: Api }) {
       <div class="columns">
         <section aria-labelledby="list-title" class="card">
           <h2 id="list-title">Your companies</h2>
-          {companies.error && <p class="alert error" role="alert">{companies.error}</p>}
-          {companies.data && companies.data.length === 0 && <p class="muted">No company yet: create the first one.</p>}
+          {companies.error && (
+            <p class="alert error" role="alert">
+              {companies.error}
+            </p>
+          )}
+          {companies.data && companies.data.length === 0 && (
+            <p class="muted">No company yet: create the first one.</p>
+          )}
           <ul class="company-list" data-testid="company-list">
             {[...(companies.data ?? [])].reverse().map((c) => (
               <li key={c.id}>
@@ -27,7 +33,10 @@ export function CompaniesPage({ api }: { api: Api }) {
             ))}
           </ul>
         </section>
-        <CreateCompany api={api} onCreated={(id) => (location.hash = href({ page: "company", companyId: id, tab: "overview" }))} />
+        <CreateCompany
+          api={api}
+          onCreated={(id) => (location.hash = href({ page: "company", companyId: id, tab: "overview" }))}
+        />
       </div>
     </main>
   );

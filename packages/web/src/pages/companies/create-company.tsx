@@ -14,7 +14,10 @@ export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: stri
     setBusy(true);
     setError(undefined);
     try {
-      const created = await api.post<CompanyView>("/api/companies", { name: name.trim(), ...(goal.trim() ? { goal: goal.trim() } : {}) });
+      const created = await api.post<CompanyView>("/api/companies", {
+        name: name.trim(),
+        ...(goal.trim() ? { goal: goal.trim() } : {}),
+      });
       onCreated(created.id);
     } catch (err) {
       // The API's message names the field at fault and what it accepts.
@@ -28,10 +31,27 @@ export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: stri
       <h2 id="create-title">Create a company</h2>
       <form onSubmit={(e) => void submit(e)}>
         <label for="company-name">Name</label>
-        <input id="company-name" value={name} maxLength={100} required onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="company-name"
+          value={name}
+          maxLength={100}
+          required
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         <label for="company-goal">Goal</label>
-        <textarea id="company-goal" value={goal} maxLength={1000} rows={3} placeholder="What the company is for; the CEO plans its team from it." onInput={(e) => setGoal(e.currentTarget.value)} />
-        {error && <p class="alert error" role="alert">{error}</p>}
+        <textarea
+          id="company-goal"
+          value={goal}
+          maxLength={1000}
+          rows={3}
+          placeholder="What the company is for; the CEO plans its team from it."
+          onInput={(e) => setGoal(e.currentTarget.value)}
+        />
+        {error && (
+          <p class="alert error" role="alert">
+            {error}
+          </p>
+        )}
         <button type="submit" disabled={busy || !name.trim()}>
           {busy ? "Creating…" : "Create company"}
         </button>

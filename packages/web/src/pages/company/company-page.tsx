@@ -11,7 +11,12 @@ import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunsList } from "./runs-list.js";
 
-const TAB_TITLES: Record<CompanyTab, string> = { overview: "Overview", runs: "Runs", approvals: "Approvals", usage: "Usage" };
+const TAB_TITLES: Record<CompanyTab, string> = {
+  overview: "Overview",
+  runs: "Runs",
+  approvals: "Approvals",
+  usage: "Usage",
+};
 
 export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
   const live = useCompany(api, companyId);
@@ -34,7 +39,11 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         </div>
         {company && <ModeBadge mode={company.ceoMode} />}
       </div>
-      {live.error && <p class="alert error" role="alert">{live.error}</p>}
+      {live.error && (
+        <p class="alert error" role="alert">
+          {live.error}
+        </p>
+      )}
       {live.stream === "reconnecting" && (
         <p class="alert" role="status">
           Live updates interrupted; reconnecting…
@@ -42,27 +51,42 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       )}
       {started?.runId === null && (
         <p class="alert ok" role="status" data-testid="wake-queued">
-          Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under Runs once one does.
+          Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under Runs
+          once one does.
         </p>
       )}
       {started && started.runId !== null && (
         <p class="alert ok" role="status" data-testid="run-started">
-          Run <code>{started.runId}</code> started ({started.trigger.replace(/_/g, " ")}, mode {started.mode}).{" "}
-          <a href={href({ page: "run", companyId, runId: started.runId })}>Watch it live</a>
+          Run <code>{started.runId}</code> started ({started.trigger.replace(/_/g, " ")}, mode {started.mode}
+          ). <a href={href({ page: "run", companyId, runId: started.runId })}>Watch it live</a>
         </p>
       )}
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (
-          <a key={t} href={href({ page: "company", companyId, tab: t })} aria-current={t === tab ? "page" : undefined}>
+          <a
+            key={t}
+            href={href({ page: "company", companyId, tab: t })}
+            aria-current={t === tab ? "page" : undefined}
+          >
             {TAB_TITLES[t]}
-            {t === "approvals" && pending > 0 && <span class="count" aria-label={`${pending} pending`}>{pending}</span>}
+            {t === "approvals" && pending > 0 && (
+              <span class="count" aria-label={`${pending} pending`}>
+                {pending}
+              </span>
+            )}
           </a>
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
-      {tab === "usage" && <UsagePanel api={api} companyId={companyId} runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()} />}
+      {tab === "usage" && (
+        <UsagePanel
+          api={api}
+          companyId={companyId}
+          runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
+        />
+      )}
     </main>
   );
 }

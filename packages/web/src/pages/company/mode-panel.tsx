@@ -17,9 +17,20 @@ export function ModePanel({ company, wake }: { company: ShownCompany; wake: Wake
         <strong>Why:</strong> {company.ceoModeReason}.
       </p>
       <p class="muted" data-testid="mode-tools">
-        Company tools in this mode: {company.toolsPending ? "…" : company.toolsInMode.length > 0 ? company.toolsInMode.join(", ") : "none (waiting for the operator)"}.
+        Company tools in this mode:{" "}
+        {company.toolsPending
+          ? "…"
+          : company.toolsInMode.length > 0
+            ? company.toolsInMode.join(", ")
+            : "none (waiting for the operator)"}
+        .
       </p>
-      <button type="button" class="primary" disabled={starting} onClick={() => void wake.start(ceo, "start_team_building")}>
+      <button
+        type="button"
+        class="primary"
+        disabled={starting}
+        onClick={() => void wake.start(ceo, "start_team_building")}
+      >
         {starting ? "Starting…" : "Start team building"}
       </button>
       {wake.error?.agentId === ceo && wake.error.trigger === "start_team_building" && (

@@ -31,7 +31,13 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
   }, []);
   const shape = width < NARROW_PX ? "outline" : "tree";
   const depth = Math.max(0, ...layoutOrgChart(agents, "outline").boxes.map((b) => b.depth));
-  const sizes = shape === "outline" ? { ...DEFAULT_SIZES, boxWidth: Math.max(200, width - 2 * DEFAULT_SIZES.margin - depth * DEFAULT_SIZES.indent) } : DEFAULT_SIZES;
+  const sizes =
+    shape === "outline"
+      ? {
+          ...DEFAULT_SIZES,
+          boxWidth: Math.max(200, width - 2 * DEFAULT_SIZES.margin - depth * DEFAULT_SIZES.indent),
+        }
+      : DEFAULT_SIZES;
   const layout = layoutOrgChart(agents, shape, sizes);
   const ready = new Map(connectors.map((c) => [c.id, c.ready]));
   // Agents shown before: only an agent that arrives later is highlighted as it lands.
@@ -47,13 +53,26 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
       {agents.length === 0 ? (
         <p class="muted">No agents yet.</p>
       ) : (
-        <svg viewBox={`0 0 ${layout.width} ${layout.height}`} width={shownWidth} height={(layout.height * shownWidth) / layout.width} role="img" aria-labelledby="org-chart-title">
+        <svg
+          viewBox={`0 0 ${layout.width} ${layout.height}`}
+          width={shownWidth}
+          height={(layout.height * shownWidth) / layout.width}
+          role="img"
+          aria-labelledby="org-chart-title"
+        >
           <title id="org-chart-title">{`Org chart: the CEO and ${reports} active report(s)`}</title>
           {layout.links.map((l) => (
             <path key={`${l.from}-${l.to}`} d={l.path} class="org-link" />
           ))}
           {layout.boxes.map((b) => (
-            <AgentCard key={b.agent.id} box={b} width={sizes.boxWidth} height={sizes.boxHeight} connectorReady={ready.get(b.agent.connectorId)} landed={fresh(b.agent.id)} />
+            <AgentCard
+              key={b.agent.id}
+              box={b}
+              width={sizes.boxWidth}
+              height={sizes.boxHeight}
+              connectorReady={ready.get(b.agent.connectorId)}
+              landed={fresh(b.agent.id)}
+            />
           ))}
         </svg>
       )}
@@ -61,10 +80,33 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
   );
 }
 
-function AgentCard({ box, width, height, connectorReady, landed }: { box: OrgBox; width: number; height: number; connectorReady: boolean | undefined; landed: boolean }) {
+function AgentCard({
+  box,
+  width,
+  height,
+  connectorReady,
+  landed,
+}: {
+  box: OrgBox;
+  width: number;
+  height: number;
+  connectorReady: boolean | undefined;
+  landed: boolean;
+}) {
   const a = box.agent;
-  const lines = [a.role, a.department ? `${a.department} · ${viaLabel(a, true)}` : viaLabel(a, true), `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`];
-  const classes = ["org-node", a.isCeo ? "ceo" : "", a.status === "terminated" ? "terminated" : "", landed ? "landed" : ""].filter(Boolean).join(" ");
+  const lines = [
+    a.role,
+    a.department ? `${a.department} · ${viaLabel(a, true)}` : viaLabel(a, true),
+    `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`,
+  ];
+  const classes = [
+    "org-node",
+    a.isCeo ? "ceo" : "",
+    a.status === "terminated" ? "terminated" : "",
+    landed ? "landed" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
     <g class={classes} transform={`translate(${box.x},${box.y})`} data-agent-id={a.id} data-testid="org-node">
       <title>{`${a.name}: ${a.role}; department ${a.department ?? "none"}; ${a.connectorId} · ${a.model}; ${viaLabel(a)}${a.status === "terminated" ? "; terminated" : ""}`}</title>

@@ -9,7 +9,15 @@ import { OrgChart } from "./org-chart.js";
 import { Team } from "./team.js";
 import { useWake } from "./use-wake.js";
 
-export function Overview({ api, live, onStarted }: { api: Api; live: LiveCompany; onStarted(w: WakeStarted): void }) {
+export function Overview({
+  api,
+  live,
+  onStarted,
+}: {
+  api: Api;
+  live: LiveCompany;
+  onStarted(w: WakeStarted): void;
+}) {
   const wake = useWake(api, onStarted);
   const { company } = live;
   if (!company) return <p aria-busy="true">Loading…</p>;

@@ -5,7 +5,8 @@ import { href } from "../../route.js";
 
 export function RunsList({ companyId, runs, agents }: { companyId: string; runs: Run[]; agents: Agent[] }) {
   const names = new Map(agents.map((a) => [a.id, a.name]));
-  if (runs.length === 0) return <p class="muted">No run yet. Start team building from the overview, or wake an agent.</p>;
+  if (runs.length === 0)
+    return <p class="muted">No run yet. Start team building from the overview, or wake an agent.</p>;
   return (
     <section class="card wide" aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
@@ -19,7 +20,9 @@ export function RunsList({ companyId, runs, agents }: { companyId: string; runs:
               <th scope="col">Mode</th>
               <th scope="col">Status</th>
               <th scope="col">Started</th>
-              <th scope="col" class="num">Tokens</th>
+              <th scope="col" class="num">
+                Tokens
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -34,10 +37,16 @@ export function RunsList({ companyId, runs, agents }: { companyId: string; runs:
                   <td>{r.trigger.replace(/_/g, " ")}</td>
                   <td>{r.mode}</td>
                   <td>
-                    <span class={`badge ${r.status === "done" ? "ok" : r.status === "running" ? "info" : "warn"}`}>{r.status}</span>
+                    <span
+                      class={`badge ${r.status === "done" ? "ok" : r.status === "running" ? "info" : "warn"}`}
+                    >
+                      {r.status}
+                    </span>
                   </td>
                   <td>{formatTime(r.startedAt)}</td>
-                  <td class="num">{formatTokens(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens)}</td>
+                  <td class="num">
+                    {formatTokens(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens)}
+                  </td>
                 </tr>
               );
             })}

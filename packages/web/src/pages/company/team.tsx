@@ -34,7 +34,12 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
                 <td data-label="How hired">{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
                 <td>
                   {a.status === "active" && (
-                    <button type="button" disabled={wake.busy === a.id} onClick={() => void wake.start(a.id)} aria-label={`Wake ${a.name}`}>
+                    <button
+                      type="button"
+                      disabled={wake.busy === a.id}
+                      onClick={() => void wake.start(a.id)}
+                      aria-label={`Wake ${a.name}`}
+                    >
                       {wake.busy === a.id ? "Waking…" : "Wake"}
                     </button>
                   )}

@@ -1,7 +1,12 @@
 // Baseline against candidate per scenario, as grouped bars: median hires, and cache hit rate.
 import uPlot from "uplot";
 import { useMemo } from "preact/hooks";
-import { cacheRateSeries, type EvalReport, hireSeries, type ScenarioSeries } from "../../model/eval-report.js";
+import {
+  cacheRateSeries,
+  type EvalReport,
+  hireSeries,
+  type ScenarioSeries,
+} from "../../model/eval-report.js";
 import { Chart } from "../../ui/chart.js";
 
 function barOptions(s: ScenarioSeries, unit: string): Omit<uPlot.Options, "width" | "height"> {
@@ -11,13 +16,31 @@ function barOptions(s: ScenarioSeries, unit: string): Omit<uPlot.Options, "width
     padding: [8, 48, 0, 0],
     scales: { x: { time: false, range: [-0.6, s.x.length - 0.4] } },
     axes: [
-      { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (s.labels[t] ?? "") : "")), rotate: -35, size: 110, incrs: [1], gap: 4 },
+      {
+        values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (s.labels[t] ?? "") : "")),
+        rotate: -35,
+        size: 110,
+        incrs: [1],
+        gap: 4,
+      },
       { label: unit },
     ],
     series: [
       { label: "scenario", value: (_u, v) => (v === null ? "" : (s.labels[v] ?? "")) },
-      { label: "baseline", fill: "rgba(100,116,139,0.75)", stroke: "#475569", paths: bars(-1), points: { show: false } },
-      { label: "candidate", fill: "rgba(37,99,235,0.75)", stroke: "#1d4ed8", paths: bars(1), points: { show: false } },
+      {
+        label: "baseline",
+        fill: "rgba(100,116,139,0.75)",
+        stroke: "#475569",
+        paths: bars(-1),
+        points: { show: false },
+      },
+      {
+        label: "candidate",
+        fill: "rgba(37,99,235,0.75)",
+        stroke: "#1d4ed8",
+        paths: bars(1),
+        points: { show: false },
+      },
     ],
   };
 }
@@ -32,10 +55,22 @@ export function EvalCharts({ report }: { report: EvalReport }) {
   return (
     <div class="charts">
       <section class="card wide">
-        <Chart options={hireOptions} data={hireData} height={300} label="Median hires per scenario: baseline and candidate" testId="eval-hires-chart" />
+        <Chart
+          options={hireOptions}
+          data={hireData}
+          height={300}
+          label="Median hires per scenario: baseline and candidate"
+          testId="eval-hires-chart"
+        />
       </section>
       <section class="card wide">
-        <Chart options={cacheOptions} data={cacheData} height={300} label="Cache hit rate per scenario: baseline and candidate" testId="eval-cache-chart" />
+        <Chart
+          options={cacheOptions}
+          data={cacheData}
+          height={300}
+          label="Cache hit rate per scenario: baseline and candidate"
+          testId="eval-cache-chart"
+        />
       </section>
     </div>
   );

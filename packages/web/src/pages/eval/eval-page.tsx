@@ -30,8 +30,15 @@ export function EvalPage() {
     >
       <h1>Evaluation report</h1>
       <section class="card wide">
-        <label for="report-file">Open a report.json (written by <code>cadre eval run</code>; or drop it on this page)</label>
-        <input id="report-file" type="file" accept=".json,application/json" onChange={(e) => void open(e.currentTarget.files?.[0])} />
+        <label for="report-file">
+          Open a report.json (written by <code>cadre eval run</code>; or drop it on this page)
+        </label>
+        <input
+          id="report-file"
+          type="file"
+          accept=".json,application/json"
+          onChange={(e) => void open(e.currentTarget.files?.[0])}
+        />
         {error && (
           <p class="alert error" role="alert">
             {error}

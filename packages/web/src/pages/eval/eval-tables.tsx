@@ -1,5 +1,11 @@
 // The report's figures as tables: summary, gates G1–G5 with evidence, the matrix, the scenarios.
-import { type EvalReport, GATE_IDS, SCENARIO_COLUMNS, scenarioRow, summaryLines } from "../../model/eval-report.js";
+import {
+  type EvalReport,
+  GATE_IDS,
+  SCENARIO_COLUMNS,
+  scenarioRow,
+  summaryLines,
+} from "../../model/eval-report.js";
 
 const mark = (pass: boolean | null) => (pass === null ? "n/a" : pass ? "pass" : "FAIL");
 
@@ -8,7 +14,10 @@ export function EvalTables({ report }: { report: EvalReport }) {
     <>
       <section class="card wide" aria-labelledby="eval-summary-title">
         <h2 id="eval-summary-title">
-          Verdict: <span class={`badge ${report.passed ? "ok" : "warn"}`} data-testid="eval-verdict">{report.passed ? "all gates pass" : "a gate fails"}</span>
+          Verdict:{" "}
+          <span class={`badge ${report.passed ? "ok" : "warn"}`} data-testid="eval-verdict">
+            {report.passed ? "all gates pass" : "a gate fails"}
+          </span>
         </h2>
         <dl class="facts">
           {summaryLines(report).map(([k, v]) => (
@@ -58,7 +67,17 @@ export function EvalTables({ report }: { report: EvalReport }) {
             <tbody>
               {report.scenarios.map((s) => (
                 <tr key={s.id} title={s.reasons.join("; ") || undefined}>
-                  {scenarioRow(s).map((cell, i) => (i === 0 ? <th key={i} scope="row">{cell}</th> : <td key={i} class={cell === "FAIL" ? "fail" : undefined}>{cell}</td>))}
+                  {scenarioRow(s).map((cell, i) =>
+                    i === 0 ? (
+                      <th key={i} scope="row">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={i} class={cell === "FAIL" ? "fail" : undefined}>
+                        {cell}
+                      </td>
+                    ),
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -84,7 +103,11 @@ export function EvalTables({ report }: { report: EvalReport }) {
                 <tr key={row.scenario}>
                   <th scope="row">{row.scenario}</th>
                   {GATE_IDS.map((g) => (
-                    <td key={g} class={row.cells[g].pass === false ? "fail" : undefined} title={row.cells[g].evidence}>
+                    <td
+                      key={g}
+                      class={row.cells[g].pass === false ? "fail" : undefined}
+                      title={row.cells[g].evidence}
+                    >
                       {mark(row.cells[g].pass)}
                     </td>
                   ))}

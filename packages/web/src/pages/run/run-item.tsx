@@ -39,17 +39,34 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
       return (
         <div class={`ev tool ${item.state}`} data-testid="tool-call">
           <div class="tool-head">
-            <span class="tool-name">{item.name}</span> <span class={`badge ${item.state === "failed" ? "warn" : item.state === "done" ? "ok" : "info"}`}>{item.state}</span>
+            <span class="tool-name">{item.name}</span>{" "}
+            <span class={`badge ${item.state === "failed" ? "warn" : item.state === "done" ? "ok" : "info"}`}>
+              {item.state}
+            </span>
           </div>
-          <Clipped label="Arguments" text={item.args || "(no arguments)"} expanded={expanded} onToggle={() => onToggle(item.key)} />
-          {item.result !== undefined && <Clipped label={item.state === "failed" ? "Error result" : "Result"} text={item.result} expanded={expanded} onToggle={() => onToggle(item.key)} />}
+          <Clipped
+            label="Arguments"
+            text={item.args || "(no arguments)"}
+            expanded={expanded}
+            onToggle={() => onToggle(item.key)}
+          />
+          {item.result !== undefined && (
+            <Clipped
+              label={item.state === "failed" ? "Error result" : "Result"}
+              text={item.result}
+              expanded={expanded}
+              onToggle={() => onToggle(item.key)}
+            />
+          )}
         </div>
       );
     case "usage": {
       const u = item.usage;
       return (
         <div class="ev usage">
-          usage of call {item.call}: {formatTokens(u.input)} in · {formatTokens(u.output)} out · {formatTokens(u.cacheRead)} cache read · {formatTokens(u.cacheWrite)} cache write · hit rate {(hitRate(u) * 100).toFixed(1)}%
+          usage of call {item.call}: {formatTokens(u.input)} in · {formatTokens(u.output)} out ·{" "}
+          {formatTokens(u.cacheRead)} cache read · {formatTokens(u.cacheWrite)} cache write · hit rate{" "}
+          {(hitRate(u) * 100).toFixed(1)}%
         </div>
       );
     }
@@ -83,7 +100,17 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
   }
 }
 
-function Clipped({ label, text, expanded, onToggle }: { label: string; text: string; expanded: boolean; onToggle(): void }) {
+function Clipped({
+  label,
+  text,
+  expanded,
+  onToggle,
+}: {
+  label: string;
+  text: string;
+  expanded: boolean;
+  onToggle(): void;
+}) {
   const lines = text.split("\n");
   const clipped = !expanded && lines.length > CLIP_LINES;
   return (

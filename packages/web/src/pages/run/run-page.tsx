@@ -35,7 +35,11 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
       <h1>
         Run <code>{runId}</code>
       </h1>
-      {live.error && <p class="alert error" role="alert">{live.error}</p>}
+      {live.error && (
+        <p class="alert error" role="alert">
+          {live.error}
+        </p>
+      )}
       <RunSummary run={live.run} fold={fold} stream={live.stream} />
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
@@ -43,7 +47,9 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
           items={fold.items}
           version={version + expanded.size}
           itemKey={(item) => item.key}
-          renderItem={(item) => <RunItemView item={item} expanded={expanded.has(item.key)} onToggle={toggle} />}
+          renderItem={(item) => (
+            <RunItemView item={item} expanded={expanded.has(item.key)} onToggle={toggle} />
+          )}
           estimate={estimateRow}
           label="Run events"
           follow={true}

@@ -7,8 +7,24 @@ import { contextText } from "../../model/policy-text.js";
 import type { RunFold } from "../../model/run-fold.js";
 import { hitRate } from "../../model/usage-series.js";
 
-export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: RunFold; stream: StreamStatus }) {
-  const sum = fold.calls.reduce((s, u) => ({ input: s.input + u.input, output: s.output + u.output, cacheRead: s.cacheRead + u.cacheRead, cacheWrite: s.cacheWrite + u.cacheWrite }), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+export function RunSummary({
+  run,
+  fold,
+  stream,
+}: {
+  run: Run | undefined;
+  fold: RunFold;
+  stream: StreamStatus;
+}) {
+  const sum = fold.calls.reduce(
+    (s, u) => ({
+      input: s.input + u.input,
+      output: s.output + u.output,
+      cacheRead: s.cacheRead + u.cacheRead,
+      cacheWrite: s.cacheWrite + u.cacheWrite,
+    }),
+    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  );
   const tools = fold.items.filter((i) => i.kind === "tool").length;
   const state = fold.state !== "running" ? fold.state : (run?.status ?? "running");
   return (
@@ -20,7 +36,10 @@ export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: 
         <div>
           <dt>State</dt>
           <dd>
-            <span class={`badge ${state === "done" ? "ok" : state === "running" ? "info" : "warn"}`} data-testid="run-state">
+            <span
+              class={`badge ${state === "done" ? "ok" : state === "running" ? "info" : "warn"}`}
+              data-testid="run-state"
+            >
               {state}
             </span>
             {state === "running" && <span class="muted"> ({stream === "live" ? "live" : stream})</span>}
@@ -57,7 +76,8 @@ export function RunSummary({ run, fold, stream }: { run: Run | undefined; fold: 
         <div>
           <dt>Tokens</dt>
           <dd>
-            {formatTokens(sum.input)} in · {formatTokens(sum.output)} out · {formatTokens(sum.cacheRead)} cache read · {formatTokens(sum.cacheWrite)} cache write
+            {formatTokens(sum.input)} in · {formatTokens(sum.output)} out · {formatTokens(sum.cacheRead)}{" "}
+            cache read · {formatTokens(sum.cacheWrite)} cache write
           </dd>
         </div>
         <div>

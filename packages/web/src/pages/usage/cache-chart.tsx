@@ -14,8 +14,20 @@ const OPTIONS: Omit<uPlot.Options, "width" | "height"> = {
   ],
   series: [
     { label: "call" },
-    { label: "this call", stroke: "#2563eb", width: 2, points: { show: (u) => u.data[0].length <= 60, size: 6 }, value: (_u, v) => (v === null ? "—" : `${v}%`) },
-    { label: "run so far", stroke: "#16a34a", width: 2, dash: [6, 4], value: (_u, v) => (v === null ? "—" : `${v}%`) },
+    {
+      label: "this call",
+      stroke: "#2563eb",
+      width: 2,
+      points: { show: (u) => u.data[0].length <= 60, size: 6 },
+      value: (_u, v) => (v === null ? "—" : `${v}%`),
+    },
+    {
+      label: "run so far",
+      stroke: "#16a34a",
+      width: 2,
+      dash: [6, 4],
+      value: (_u, v) => (v === null ? "—" : `${v}%`),
+    },
   ],
 };
 
@@ -24,5 +36,13 @@ export function CacheChart({ calls }: { calls: readonly Usage[] }) {
     const s = cacheSeries(calls);
     return [s.calls, s.perCall, s.cumulative] as uPlot.AlignedData;
   }, [calls]);
-  return <Chart options={OPTIONS} data={data} height={220} label="Cache hit rate per model call" testId="cache-chart" />;
+  return (
+    <Chart
+      options={OPTIONS}
+      data={data}
+      height={220}
+      label="Cache hit rate per model call"
+      testId="cache-chart"
+    />
+  );
 }

@@ -9,7 +9,15 @@ import { sortByTotal, type UsageRow } from "../../model/usage-series.js";
 import { CacheChart } from "./cache-chart.js";
 import { UsageTable } from "./usage-table.js";
 
-export function UsagePanel({ api, companyId, runsVersion }: { api: Api; companyId: string; runsVersion: string }) {
+export function UsagePanel({
+  api,
+  companyId,
+  runsVersion,
+}: {
+  api: Api;
+  companyId: string;
+  runsVersion: string;
+}) {
   const report = useResource<CompanyUsageReport>(api, `/api/companies/${companyId}/usage`);
   const { reload } = report;
   useEffect(() => reload(), [runsVersion, reload]);
@@ -19,16 +27,29 @@ export function UsagePanel({ api, companyId, runsVersion }: { api: Api; companyI
   const withCalls = runs.filter((x) => x.usage.total > 0);
   const runId = chosen ?? withCalls.at(-1)?.runId;
   const perRun = useResource<RunUsageReport>(api, runId ? `/api/runs/${runId}/usage` : undefined);
-  if (report.error) return <p class="alert error" role="alert">{report.error}</p>;
+  if (report.error)
+    return (
+      <p class="alert error" role="alert">
+        {report.error}
+      </p>
+    );
   if (!r) return <p aria-busy="true">Loading…</p>;
-  const agentRows: UsageRow[] = r.agents.map((a) => ({ key: a.agentId, label: a.name, detail: `${a.role} · ${a.model} · ${a.runs} run(s)`, usage: a.usage }));
-  const runRows: UsageRow[] = [...runs].reverse().map((x) => ({ key: x.runId, label: x.runId, detail: `${x.agentName} · ${x.status}`, usage: x.usage }));
+  const agentRows: UsageRow[] = r.agents.map((a) => ({
+    key: a.agentId,
+    label: a.name,
+    detail: `${a.role} · ${a.model} · ${a.runs} run(s)`,
+    usage: a.usage,
+  }));
+  const runRows: UsageRow[] = [...runs]
+    .reverse()
+    .map((x) => ({ key: x.runId, label: x.runId, detail: `${x.agentName} · ${x.status}`, usage: x.usage }));
   return (
     <div class="usage">
       <section class="card wide" aria-labelledby="usage-total-title">
         <h2 id="usage-total-title">Company total</h2>
         <p data-testid="usage-total">
-          {formatTokens(r.usage.total)} tokens · {formatCost(r.usage.cost)} · cache hit rate {formatPercent(r.usage.hitRate)}
+          {formatTokens(r.usage.total)} tokens · {formatCost(r.usage.cost)} · cache hit rate{" "}
+          {formatPercent(r.usage.hitRate)}
         </p>
       </section>
       <UsageTable title="Per agent" rows={sortByTotal(agentRows)} testId="usage-agents" />

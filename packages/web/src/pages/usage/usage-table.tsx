@@ -12,13 +12,27 @@ export function UsageTable({ title, rows, testId }: { title: string; rows: Usage
           <thead>
             <tr>
               <th scope="col">{title === "Per agent" ? "Agent" : "Run"}</th>
-              <th scope="col" class="num">Input</th>
-              <th scope="col" class="num">Output</th>
-              <th scope="col" class="num">Cache read</th>
-              <th scope="col" class="num">Cache write</th>
-              <th scope="col" class="num">Total</th>
-              <th scope="col" class="num">Cost</th>
-              <th scope="col" class="num">Hit rate</th>
+              <th scope="col" class="num">
+                Input
+              </th>
+              <th scope="col" class="num">
+                Output
+              </th>
+              <th scope="col" class="num">
+                Cache read
+              </th>
+              <th scope="col" class="num">
+                Cache write
+              </th>
+              <th scope="col" class="num">
+                Total
+              </th>
+              <th scope="col" class="num">
+                Cost
+              </th>
+              <th scope="col" class="num">
+                Hit rate
+              </th>
             </tr>
           </thead>
           <tbody>
