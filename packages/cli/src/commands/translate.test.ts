@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { translateCommand } from "./translate.js";
 
-const fixture = (path: string) => readFile(new URL(`../../../core/src/translators/${path}`, import.meta.url));
+const fixture = (path: string) => readFile(new URL(`../../../core/src/${path}`, import.meta.url));
 
 async function translate(args: string[], input: Uint8Array | string = "") {
   const stdout: string[] = [];
@@ -50,7 +50,7 @@ describe("cadre translate", () => {
   it("streams one AgentEvent JSON line per event", async () => {
     const { code, json, stderr } = await translate(
       ["--from", "anthropic-sse"],
-      await fixture("anthropic-sse/__fixtures__/text.sse"),
+      await fixture("translators/anthropic-sse/__fixtures__/text.sse"),
     );
     expect([code, stderr]).toEqual([0, []]);
     expect(json().map((e) => e.type)).toEqual([
@@ -67,7 +67,7 @@ describe("cadre translate", () => {
   it("writes one SPEC §4 message per line with --final", async () => {
     const { code, json } = await translate(
       ["--from", "openai-chat-sse", "--final"],
-      await fixture("openai-chat-sse/__fixtures__/parallel-tool-calls.sse"),
+      await fixture("translators/openai-chat-sse/__fixtures__/parallel-tool-calls.sse"),
     );
     expect(code).toBe(0);
     expect(json()).toEqual([
@@ -88,7 +88,7 @@ describe("cadre translate", () => {
   it("counts Claude Code lines sharing a message.id as one message with --final", async () => {
     const { code, json } = await translate(
       ["--from", "claude-code-jsonl", "--final"],
-      await fixture("claude-code-jsonl/__fixtures__/session.jsonl"),
+      await fixture("harness/claude-code/translate/__fixtures__/session.jsonl"),
     );
     expect(code).toBe(0);
     expect(json().map((m) => [(m.content as { type: string }[]).map((c) => c.type), m.usage])).toEqual([
@@ -109,7 +109,7 @@ describe("cadre translate", () => {
   it("keeps a cut stream's error event in the output and exits 2", async () => {
     const { code, json, stderr } = await translate(
       ["--from", "anthropic-sse"],
-      await fixture("anthropic-sse/__fixtures__/truncated.sse"),
+      await fixture("translators/anthropic-sse/__fixtures__/truncated.sse"),
     );
     expect(code).toBe(2);
     expect(
@@ -127,7 +127,7 @@ describe("cadre translate", () => {
   it("notes a vendor error on stderr with --final and still exits 0", async () => {
     const { code, stdout, stderr } = await translate(
       ["--from", "anthropic-sse", "--final"],
-      await fixture("anthropic-sse/__fixtures__/mid-stream-error.sse"),
+      await fixture("translators/anthropic-sse/__fixtures__/mid-stream-error.sse"),
     );
     expect([code, stdout]).toEqual([0, []]);
     expect(stderr).toEqual(["cadre translate: the stream reports an error (overloaded_error): Overloaded"]);

@@ -2,14 +2,28 @@
 // (off the hot path: async reads only).
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import type { TranslatorFormat } from "./registry.js";
 
 export interface Fixture {
   name: string;
   bytes: Uint8Array;
 }
 
-/** Fixtures of one format folder, sorted by name. Works from src/ and from a built dist/. */
-export async function readFixtures(format: string): Promise<Fixture[]> {
+/**
+ * Where each format's recorded fixtures live, relative to src/: beside their translator (a harness's
+ * own format in its harness folder, a vendor wire format under translators/).
+ */
+const FIXTURE_DIRS: Readonly<Record<TranslatorFormat, string>> = {
+  "anthropic-sse": "translators/anthropic-sse/__fixtures__/",
+  "openai-chat-sse": "translators/openai-chat-sse/__fixtures__/",
+  "openai-responses-sse": "translators/openai-responses-sse/__fixtures__/",
+  "claude-code-jsonl": "harness/claude-code/translate/__fixtures__/",
+  "codex-jsonl": "harness/codex/translate/__fixtures__/",
+  "pi-jsonl": "harness/pi/__fixtures__/",
+};
+
+/** Fixtures of one format, sorted by name. Works from src/ and from a built dist/. */
+export async function readFixtures(format: TranslatorFormat): Promise<Fixture[]> {
   const dir = fixtureDir(format);
   const names = (await readdir(dir)).filter((n) => n.endsWith(".sse") || n.endsWith(".jsonl")).sort();
   return Promise.all(
@@ -17,8 +31,8 @@ export async function readFixtures(format: string): Promise<Fixture[]> {
   );
 }
 
-function fixtureDir(format: string): string {
-  const here = fileURLToPath(new URL(`./${format}/__fixtures__/`, import.meta.url));
+function fixtureDir(format: TranslatorFormat): string {
+  const here = fileURLToPath(new URL(`../${FIXTURE_DIRS[format]}`, import.meta.url));
   // The build does not copy fixtures: from dist/, read them from the sources.
   return here.replace(/([\\/])dist([\\/])/, "$1src$2");
 }

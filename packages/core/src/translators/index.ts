@@ -24,6 +24,4 @@ export {
   openaiResponsesSseTranslator,
   translateOpenAIResponsesSse,
 } from "./openai-responses-sse/translator.js";
-export { claudeCodeTranslator, translateClaudeCodeJsonl } from "./claude-code-jsonl/translator.js";
-export { codexTranslator, translateCodexJsonl } from "./codex-jsonl/translator.js";
 export { benchTranslators, type BenchResult } from "./bench.js";

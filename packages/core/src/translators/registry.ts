@@ -1,12 +1,12 @@
 // The format → translator registry behind `cadre translate --from FORMAT`.
 import type { AgentEvent } from "../types.js";
 import { translateAnthropicSse } from "./anthropic-sse/translator.js";
-import { translateClaudeCodeJsonl } from "./claude-code-jsonl/translator.js";
-import { translateCodexJsonl } from "./codex-jsonl/translator.js";
+import { translateClaudeCodeJsonl } from "../harness/claude-code/translate/translator.js";
+import { translateCodexJsonl } from "../harness/codex/translate/translator.js";
 import type { ByteStream } from "./drive.js";
 import { translateOpenAIChatSse } from "./openai-chat-sse/translator.js";
 import { translateOpenAIResponsesSse } from "./openai-responses-sse/translator.js";
-import { translatePiJsonl } from "./pi-jsonl/translator.js";
+import { translatePiJsonl } from "../harness/pi/translate-jsonl.js";
 
 /** A vendor-stream translator: stdin chunks in, AgentEvents out; never throws (failures are `error` events). */
 export type VendorTranslator = (input: ByteStream) => AsyncIterable<AgentEvent>;

@@ -8,7 +8,7 @@ import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../.
 import { errorMessage } from "../../errors.js";
 import { mcpToolName, TOOL_SERVER_NAME } from "../../mcp/names.js";
 import { createToolServer } from "../../mcp/tool-server.js";
-import { claudeCodeTranslator } from "../../translators/claude-code-jsonl/translator.js";
+import { claudeCodeTranslator } from "./translate/translator.js";
 import type { RecordTranslator } from "../../translators/drive.js";
 import type { JsonObject } from "../../translators/json.js";
 import type { CompactionPath } from "../../context/index.js";

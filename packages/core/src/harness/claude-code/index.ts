@@ -1,5 +1,7 @@
-// The Claude Code harness: agent, permission policy, and the readiness probes (executable, credentials).
+// The Claude Code harness: agent, its stream-json translator, permission policy, and the readiness
+// probes (executable, credentials).
 export { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
+export { claudeCodeTranslator, translateClaudeCodeJsonl } from "./translate/translator.js";
 export {
   CLAUDE_CODE_PERMISSION_MODES,
   type ClaudeCodePolicy,

@@ -16,7 +16,7 @@ import type { Codex, CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@o
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import { CODEX_RECONNECT_WATCHDOG_MS } from "../../context/timeout-policy.js";
 import { errorMessage, UserInputError } from "../../errors.js";
-import { codexTranslator, type CodexTranslator } from "../../translators/codex-jsonl/translator.js";
+import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { JsonObject } from "../../translators/json.js";
 import type { AgentEvent, ContextSnapshot } from "../../types.js";
 import { HarnessContext } from "../harness-context.js";

@@ -1,5 +1,7 @@
-// The Codex harness: agent, sandbox/approval policy, and the readiness probes (executable, credentials).
+// The Codex harness: agent, its exec-JSON translator, sandbox/approval policy, and the readiness
+// probes (executable, credentials).
 export { CodexAgent, type CodexAgentOptions, type CodexMcpServer } from "./codex-agent.js";
+export { codexTranslator, translateCodexJsonl } from "./translate/translator.js";
 export {
   CODEX_APPROVAL_POLICIES,
   CODEX_SANDBOX_MODES,

@@ -7,10 +7,7 @@ import { createPiTranslatorState, translatePiEvent } from "./translate.js";
 
 // A real pi-agent-core event stream (thinking, text with multi-byte characters, two tool calls in
 // one message, a failing tool call, a final answer), recorded from Pi's loop with the scripted model.
-const piEvents = readFileSync(
-  new URL("../../translators/pi-jsonl/__fixtures__/tool-round-trip.jsonl", import.meta.url),
-  "utf8",
-)
+const piEvents = readFileSync(new URL("./__fixtures__/tool-round-trip.jsonl", import.meta.url), "utf8")
   .trim()
   .split("\n")
   .map((line) => JSON.parse(line) as PiEvent);

@@ -6,19 +6,19 @@
 // message.id are one message: their blocks are numbered in order, their usage is counted once
 // (at the message's end). When partials carry a message, they produce its events and the
 // lines' copies of the same blocks produce none.
-import type { AgentEvent } from "../../types.js";
+import type { AgentEvent } from "../../../types.js";
 import {
   createAnthropicState,
   endAnthropic,
   failOpenMessage,
   translateAnthropicEvent,
   type AnthropicState,
-} from "../anthropic-sse/events.js";
-import { cutMessage, interrupted } from "../errors.js";
-import { anthropicStopReason } from "../anthropic-sse/stop-reason.js";
-import type { AnthropicEvent, AnthropicUsage } from "../anthropic-sse/wire.js";
-import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
-import { anthropicUsage } from "../usage.js";
+} from "../../../translators/anthropic-sse/events.js";
+import { cutMessage, interrupted } from "../../../translators/errors.js";
+import { anthropicStopReason } from "../../../translators/anthropic-sse/stop-reason.js";
+import type { AnthropicEvent, AnthropicUsage } from "../../../translators/anthropic-sse/wire.js";
+import { runJsonl, type ByteStream, type RecordTranslator } from "../../../translators/drive.js";
+import { anthropicUsage } from "../../../translators/usage.js";
 import { emitWholeBlock } from "./blocks.js";
 import {
   closeOpenCompaction,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../fixtures.js";
-import { collect, ofType } from "../../testing/events.js";
-import { reconstructMessages } from "../final.js";
+import { chunked, readFixtures } from "../../../translators/fixtures.js";
+import { collect, ofType } from "../../../testing/events.js";
+import { reconstructMessages } from "../../../translators/final.js";
 import { translateCodexJsonl } from "./translator.js";
 
 const fixtures = await readFixtures("codex-jsonl");

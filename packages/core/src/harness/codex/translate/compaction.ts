@@ -6,7 +6,7 @@
 //  - a finished local compaction: the warning Codex writes after it, an error item "Heads up: Long
 //    threads and multiple compactions …".
 // A remote compaction that succeeds leaves no trace in the exec stream; its usage still counts.
-import type { AgentEvent } from "../../types.js";
+import type { AgentEvent } from "../../../types.js";
 
 const FAILED = /^Error running (remote|local) compact task\b/;
 const COMPACTED_WARNING = /^Heads up: Long (threads|conversations) and multiple compactions/;

@@ -1,5 +1,5 @@
 // Codex tool-like items (the harness runs them) → tool name, input and result content.
-import type { ToolResultContent } from "../../types.js";
+import type { ToolResultContent } from "../../../types.js";
 import type { CodexItem, McpContent } from "./wire.js";
 
 export const TOOL_ITEM_TYPES: ReadonlySet<string> = new Set([

@@ -5,7 +5,7 @@
 //   {"type":"system","subtype":"status","status":null,"compact_result":"success"|"failed","compact_error"?:…}
 // Older builds write the boundary alone, so a boundary opens and closes a compaction by itself.
 // Every compaction that starts ends exactly once: a stream that stops mid-compaction closes it failed.
-import type { AgentEvent } from "../../types.js";
+import type { AgentEvent } from "../../../types.js";
 import type { ClaudeCodeLine } from "./wire.js";
 
 export interface CompactionState {

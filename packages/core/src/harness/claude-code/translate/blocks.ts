@@ -1,6 +1,6 @@
 // A complete content block from an `assistant` line → its start/delta/end events.
-import type { AgentEvent } from "../../types.js";
-import type { AnthropicContentBlock } from "../anthropic-sse/wire.js";
+import type { AgentEvent } from "../../../types.js";
+import type { AnthropicContentBlock } from "../../../translators/anthropic-sse/wire.js";
 
 /** Returns false for block types the union does not model (the caller carries them as unknown). */
 export function emitWholeBlock(b: AnthropicContentBlock, index: number, out: AgentEvent[]): boolean {

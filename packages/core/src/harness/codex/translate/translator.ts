@@ -2,10 +2,10 @@
 // one AgentEvent turn: its usage is reported once, for the whole turn. Items are keyed by id;
 // an item is counted once, and an item without an id only on its completion snapshot
 // (started/updated lines without an id cannot be matched to anything, MC-14).
-import type { AgentEvent } from "../../types.js";
-import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
-import { cutMessage, interrupted, truncated } from "../errors.js";
-import { openaiUsage } from "../usage.js";
+import type { AgentEvent } from "../../../types.js";
+import { runJsonl, type ByteStream, type RecordTranslator } from "../../../translators/drive.js";
+import { cutMessage, interrupted, truncated } from "../../../translators/errors.js";
+import { openaiUsage } from "../../../translators/usage.js";
 import { compactionEventsOf, isCompactionFailure, isCompactionWarning } from "./compaction.js";
 import { TOOL_ITEM_TYPES, toolInput, toolName, toolOutcome } from "./tool-items.js";
 import type { CodexItem, CodexLine } from "./wire.js";

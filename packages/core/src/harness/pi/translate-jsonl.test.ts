@@ -3,8 +3,8 @@ import type { AgentEvent as PiEvent } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../types.js";
-import { reconstructMessages } from "../final.js";
-import { translatePiJsonl } from "./translator.js";
+import { reconstructMessages } from "../../translators/final.js";
+import { translatePiJsonl } from "./translate-jsonl.js";
 
 const fixture = readFileSync(new URL("./__fixtures__/tool-round-trip.jsonl", import.meta.url), "utf8");
 

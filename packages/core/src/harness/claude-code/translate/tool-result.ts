@@ -1,5 +1,5 @@
 // Claude Code `tool_result` blocks → the union's ToolResultContent.
-import type { ToolResultContent } from "../../types.js";
+import type { ToolResultContent } from "../../../types.js";
 import type { ToolResultItem } from "./wire.js";
 
 export function toolResultContent(content: string | ToolResultItem[] | undefined): ToolResultContent[] {

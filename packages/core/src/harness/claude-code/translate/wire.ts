@@ -1,7 +1,11 @@
 // The parts of Claude Code's `--output-format stream-json` lines the translator reads
 // (Agent SDK message types: SDKSystemMessage, SDKAssistantMessage, SDKUserMessage,
 // SDKPartialAssistantMessage, SDKCompactBoundaryMessage, SDKResultMessage).
-import type { AnthropicContentBlock, AnthropicEvent, AnthropicUsage } from "../anthropic-sse/wire.js";
+import type {
+  AnthropicContentBlock,
+  AnthropicEvent,
+  AnthropicUsage,
+} from "../../../translators/anthropic-sse/wire.js";
 
 export interface ToolResultBlock {
   type?: string;

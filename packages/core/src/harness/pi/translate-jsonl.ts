@@ -1,10 +1,10 @@
 // Pi agent events as JSON lines (what `Agent.subscribe` delivers, one per line) → AgentEvents,
 // through the same translator the live Pi harness uses, so captured and live streams agree.
 import type { AgentEvent as PiEvent } from "@mariozechner/pi-agent-core";
-import { createPiTranslatorState, translatePiEvent } from "../../harness/pi/translate.js";
+import { createPiTranslatorState, translatePiEvent } from "./translate.js";
 import type { AgentEvent } from "../../types.js";
-import { runJsonl, type ByteStream, type RecordTranslator } from "../drive.js";
-import { cutMessage } from "../errors.js";
+import { runJsonl, type ByteStream, type RecordTranslator } from "../../translators/drive.js";
+import { cutMessage } from "../../translators/errors.js";
 
 function piJsonlTranslator(): RecordTranslator {
   const state = createPiTranslatorState();
