@@ -26,7 +26,6 @@ export * from "./prompt/tool-list.js";
 export * from "./prompt/prefix-guard.js";
 export * from "./prompt/anthropic-breakpoints.js";
 export * from "./prompt/lock.js";
-export * from "./prompt/text-diff.js";
 export * from "./models/user-models.js";
 export * from "./usage/accounting.js";
 export * from "./usage/normalise.js";

@@ -3,17 +3,11 @@
 // `npm run check` runs `cadre prompts check`, so an unrecorded change fails the build.
 import { fileURLToPath } from "node:url";
 import { lockedTexts } from "@cadre/company";
-import {
-  comparePromptLock,
-  diffLines,
-  type PromptLockComparison,
-  readPromptLock,
-  readPromptLockLog,
-  relockPrompts,
-  sha256,
-} from "@cadre/core";
+import { comparePromptLock, type PromptLockComparison, sha256 } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
+import { readPromptLock, readPromptLockLog, relockPrompts } from "../prompts/lock-file.js";
+import { diffLines } from "../prompts/text-diff.js";
 
 /** The lock committed with this checkout: prompts.lock.json at the repository root. */
 export const DEFAULT_LOCK_PATH = fileURLToPath(new URL("../../../../prompts.lock.json", import.meta.url));

@@ -2,14 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  comparePromptLock,
-  type LockedText,
-  readPromptLock,
-  readPromptLockLog,
-  relockPrompts,
-  sha256,
-} from "./lock.js";
+import { comparePromptLock, type LockedText, sha256 } from "@cadre/core";
+import { readPromptLock, readPromptLockLog, relockPrompts } from "./lock-file.js";
 import { diffLines } from "./text-diff.js";
 
 let dir: string;
