@@ -21,6 +21,7 @@ import {
 import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
+import type { CompanyToolName } from "./modes.js";
 import { claudeCodeSessionOptions, codexSessionOptions } from "./harness-connectors.js";
 import { offlineCeoScript, offlineMemberScript } from "./offline/ceo-script.js";
 
@@ -53,6 +54,12 @@ export interface SessionInput {
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
   cadreCommand?: readonly string[];
 }
+
+/**
+ * The tool whose success `overflow-after-tool` waits for: a hire is the side effect a replay would
+ * repeat (the rehearsal shows it is not replayed and the agent exists once).
+ */
+const REHEARSED_SIDE_EFFECTS: readonly CompanyToolName[] = ["hire_agent"];
 
 const PI_ROUTED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai", "openai-compatible"]);
 
@@ -95,7 +102,7 @@ export function createSession(input: SessionInput): BaseAgent {
       const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
       const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
       if (!input.faults?.length) return new PiAgent(config, { ...prefix, streamFn: wrap(streamFn) });
-      const faulted = injectFaults(input.faults, { streamFn });
+      const faulted = injectFaults(input.faults, { streamFn, sideEffectTools: REHEARSED_SIDE_EFFECTS });
       // Stated here, not left on the faulted function, so a wrapper (cassettes) cannot drop it.
       const rehearsal =
         input.faults.includes("prompt-timeout") && prefix.promptTimeoutMs === undefined

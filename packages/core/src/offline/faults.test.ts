@@ -1,6 +1,6 @@
 import type { AssistantMessageEvent, Context } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { UserInputError } from "../errors.js";
+import { InternalError, UserInputError } from "../errors.js";
 import { toPiModel } from "../harness/pi/pi-model.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../models/registry.js";
 import { describeProviderError } from "../session/provider-error.js";
@@ -24,6 +24,8 @@ const sayFn = () =>
     script: () => ({ content: [{ type: "text", text: "Hiring a Chief Technology Officer now." }] }),
     seed: 1,
   });
+/** The side-effecting tool of these requests: a company's hire (core itself names none). */
+const SIDE_EFFECTS = ["hire_agent"];
 const cue: Context = {
   systemPrompt: "s",
   messages: [{ role: "user", content: "Build the team.", timestamp: 0 }],
@@ -64,7 +66,7 @@ const afterHire = (isError: boolean): Context => ({
 async function call(
   faults: readonly FaultName[],
   context: Context = cue,
-  provider = injectFaults(faults, { streamFn: sayFn() }),
+  provider = injectFaults(faults, { streamFn: sayFn(), sideEffectTools: SIDE_EFFECTS }),
 ) {
   const stream = await provider.streamFn(model, context, {});
   const events: AssistantMessageEvent[] = [];
@@ -100,7 +102,10 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
   });
 
   it("overflow-after-tool: fires only on the call right after a successful hire_agent, never before", async () => {
-    const provider = injectFaults(["overflow-after-tool"], { streamFn: sayFn() });
+    const provider = injectFaults(["overflow-after-tool"], {
+      streamFn: sayFn(),
+      sideEffectTools: SIDE_EFFECTS,
+    });
     expect((await call([], cue, provider)).message.stopReason).toBe("stop");
     expect((await call([], afterHire(true), provider)).message.stopReason).toBe("stop"); // a refused hire is no side effect
     expect((await call([], afterHire(false), provider)).message).toMatchObject({
@@ -109,6 +114,13 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
     });
     expect((await call([], afterHire(false), provider)).message.stopReason).toBe("stop"); // once
     expect(provider.fired()).toEqual(["overflow-after-tool"]);
+  });
+
+  it("overflow-after-tool: fires only after a tool the caller names; refused outright when it names none", async () => {
+    const provider = injectFaults(["overflow-after-tool"], { streamFn: sayFn(), sideEffectTools: ["other"] });
+    expect((await call([], afterHire(false), provider)).message.stopReason).toBe("stop");
+    expect(provider.fired()).toEqual([]);
+    expect(() => injectFaults(["overflow-after-tool"], { streamFn: sayFn() })).toThrow(InternalError);
   });
 
   it("timeout: the SDK's request timeout, before any output", async () => {
@@ -196,7 +208,11 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
       compactor: async () => ({ summary: "" }),
       fired: () => [],
     });
-    const wrapped = await call([], cue, injectFaults(["overflow-after-tool"], { streamFn: sayFn() }));
+    const wrapped = await call(
+      [],
+      cue,
+      injectFaults(["overflow-after-tool"], { streamFn: sayFn(), sideEffectTools: SIDE_EFFECTS }),
+    );
     expect(wrapped.message.usage).toEqual(plain.message.usage);
     expect(wrapped.events.map((e) => e.type)).toEqual(plain.events.map((e) => e.type));
   });

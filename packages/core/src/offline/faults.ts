@@ -4,7 +4,8 @@
 // message with stopReason "error" and the vendor SDK's own text. Nothing in the session knows a
 // rehearsal is running: it sees a provider misbehave and applies its rules (MC-9..MC-11).
 //
-// Each fault fires once, at its first opportunity, in the order listed.
+// Each fault fires once, at its first opportunity, in the order listed. Core knows no product tool:
+// which tools count as side effects (for `overflow-after-tool`) is the caller's to say.
 
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import {
@@ -15,7 +16,7 @@ import {
   type Model,
   type Usage as PiUsage,
 } from "@mariozechner/pi-ai";
-import { UserInputError } from "../errors.js";
+import { InternalError, UserInputError } from "../errors.js";
 import { type Compactor, digestCompactor } from "../harness/pi/compactor.js";
 import { REHEARSAL_PROMPT_TIMEOUT } from "../harness/pi/prompt-timeout.js";
 
@@ -37,7 +38,8 @@ export const REHEARSAL_PROMPT_TIMEOUT_MS = 1_000;
 /** What each fault does, for help texts. */
 export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.freeze({
   "overflow-before-output": "the first model call fails with an explicit context overflow before any output",
-  "overflow-after-tool": "the model call after the first successful hire_agent fails with a context overflow",
+  "overflow-after-tool":
+    "the model call right after the first successful side-effecting tool call fails with a context overflow",
   "compact-empty-summary": "the window fills up; the compaction it triggers returns an empty summary",
   "compact-overloaded": "the window fills up; the compaction it triggers fails with 529 overloaded",
   timeout: "the first model call times out (an ordinary request timeout: report only)",
@@ -120,9 +122,10 @@ function openingText(context: Context): string | undefined {
     : first.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
-function afterSuccessfulHire(context: Context): boolean {
+/** The request's last message is a successful result of one of `tools`. */
+function afterSuccessOf(context: Context, tools: ReadonlySet<string>): boolean {
   const last = context.messages.at(-1);
-  return last !== undefined && last.role === "toolResult" && last.toolName === "hire_agent" && !last.isError;
+  return last !== undefined && last.role === "toolResult" && tools.has(last.toolName) && !last.isError;
 }
 
 export interface FaultedProvider {
@@ -133,10 +136,21 @@ export interface FaultedProvider {
   fired(): FaultName[];
 }
 
-export function injectFaults(
-  faults: readonly FaultName[],
-  provider: { streamFn: StreamFn; compactor?: Compactor },
-): FaultedProvider {
+export interface FaultTarget {
+  streamFn: StreamFn;
+  compactor?: Compactor;
+  /**
+   * Tools whose success is a side effect a replay would repeat (a company names its hire tool):
+   * `overflow-after-tool` fires on the call right after the first successful one. Required for it.
+   */
+  sideEffectTools?: readonly string[];
+}
+
+export function injectFaults(faults: readonly FaultName[], provider: FaultTarget): FaultedProvider {
+  const sideEffects = new Set(provider.sideEffectTools ?? []);
+  // Our bug, not the operator's: the rehearsal would otherwise never fire and pass silently.
+  if (faults.includes("overflow-after-tool") && sideEffects.size === 0)
+    throw new InternalError("the overflow-after-tool fault needs the caller's side-effecting tool names");
   const pending = new Set<FaultName>(faults);
   const fired: FaultName[] = [];
   const fillsWindow = faults.includes("compact-empty-summary") || faults.includes("compact-overloaded");
@@ -156,7 +170,7 @@ export function injectFaults(
       if (!pending.has(name)) continue;
       if (name === "overflow-before-output" && take(name))
         return refused(model, overflowText(model.contextWindow));
-      if (name === "overflow-after-tool" && afterSuccessfulHire(context) && take(name))
+      if (name === "overflow-after-tool" && afterSuccessOf(context, sideEffects) && take(name))
         return refused(model, overflowText(model.contextWindow));
       if (name === "timeout" && take(name)) return refused(model, REQUEST_TIMED_OUT);
       if (name === "stream-cut" && take(name))

@@ -126,7 +126,12 @@ function session(
   let streamFn: StreamFn = createScriptedStreamFn({ script: ceo, seed: 1 });
   let compactor = options.compactor;
   if (options.faults) {
-    const faulted = injectFaults(options.faults, { streamFn, ...(compactor ? { compactor } : {}) });
+    // The scripted CEO's hire is the side effect overflow-after-tool waits for.
+    const faulted = injectFaults(options.faults, {
+      streamFn,
+      sideEffectTools: ["hire_agent"],
+      ...(compactor ? { compactor } : {}),
+    });
     streamFn = faulted.streamFn;
     compactor = faulted.compactor;
   }
