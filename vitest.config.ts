@@ -1,19 +1,24 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+/** A package entry (`@cadre/NAME` or a subpath of it) resolved to its TypeScript source. */
+const entry = (find: RegExp, path: string) => ({ find, replacement: src(path) });
 
-// Tests run on the TypeScript sources; the CLI end-to-end tests run the built bin.
+// Tests run on the TypeScript sources; the CLI end-to-end tests run the built bin. Aliases match by
+// prefix, so each is an exact-match pattern and the subpaths come before their package.
 export default defineConfig({
   resolve: {
-    alias: {
-      "@cadre/core": pkg("core"),
-      "@cadre/store": pkg("store"),
-      "@cadre/company": pkg("company"),
-      "@cadre/cli": pkg("cli"),
-      "@cadre/server": pkg("server"),
-      "@cadre/evals": pkg("evals"),
-    },
+    alias: [
+      entry(/^@cadre\/core\/testing$/, "core/src/testing/index.ts"),
+      entry(/^@cadre\/core\/bench$/, "core/src/bench/index.ts"),
+      entry(/^@cadre\/core$/, "core/src/index.ts"),
+      entry(/^@cadre\/store$/, "store/src/index.ts"),
+      entry(/^@cadre\/company$/, "company/src/index.ts"),
+      entry(/^@cadre\/cli$/, "cli/src/index.ts"),
+      entry(/^@cadre\/server$/, "server/src/index.ts"),
+      entry(/^@cadre\/evals$/, "evals/src/index.ts"),
+    ],
   },
   test: {
     include: ["packages/*/src/**/*.test.ts"],

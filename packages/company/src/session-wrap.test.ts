@@ -1,7 +1,8 @@
 // wrapStreamFn (evals' cassettes): every Pi-routed connector's model call goes through the wrapper
 // — the scripted model offline, pi-ai's streamSimple on a vendor — and a harness that calls the
 // model itself refuses it instead of silently running unwrapped.
-import { type AgentEvent, createScriptedStreamFn, type StreamFn } from "@cadre/core";
+import type { AgentEvent, StreamFn } from "@cadre/core";
+import { createScriptedStreamFn } from "@cadre/core/testing";
 import { streamSimple } from "@mariozechner/pi-ai";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -4,20 +4,24 @@ import {
   type BaseAgent,
   ClaudeCodeAgent,
   CodexAgent,
-  createScriptedStreamFn,
-  type FaultName,
-  injectFaults,
   type ModelCallPrefix,
   PiAgent,
   type PromptSegment,
-  REHEARSAL_PROMPT_TIMEOUT_MS,
   resolveModel,
-  type Script,
   type SessionConfig,
   type StreamFn,
   type ToolDefinition,
   UserInputError,
 } from "@cadre/core";
+// The offline connector plugs core's scripted model (and, for rehearsals, its fault injection) into
+// Pi: product code, importing `@cadre/core/testing` for that connector only.
+import {
+  createScriptedStreamFn,
+  type FaultName,
+  injectFaults,
+  REHEARSAL_PROMPT_TIMEOUT_MS,
+  type Script,
+} from "@cadre/core/testing";
 import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";

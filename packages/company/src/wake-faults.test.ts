@@ -1,6 +1,7 @@
 // Failure rehearsal through the real wake runner, store and offline CEO (`--faults`): what an
 // operator sees happen to the company when a provider misbehaves (MC-9, MC-10, MC-11, MC-14).
-import { type AgentEvent, contextReportOf, type FaultName, UserInputError } from "@cadre/core";
+import { type AgentEvent, contextReportOf, UserInputError } from "@cadre/core";
+import type { FaultName } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";

@@ -5,14 +5,14 @@ import { join } from "node:path";
 import {
   type AgentEvent,
   type BaseAgent,
-  type FaultName,
-  type Script,
   type StreamFn,
   type TerminalStatus,
   UserInputError,
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
+// The offline connector's script and fault rehearsal (`@cadre/core/testing`), passed through to the session.
+import type { FaultName, Script } from "@cadre/core/testing";
 import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";

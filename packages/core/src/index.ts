@@ -1,3 +1,5 @@
+// `@cadre/core`: the product surface. The scripted offline model, fault injection and test helpers are
+// `@cadre/core/testing`; the benchmarks are `@cadre/core/bench`.
 export * from "./types.js";
 export * from "./errors.js";
 export * from "./event-queue.js";
@@ -10,9 +12,6 @@ export * from "./harness/claude-code/index.js";
 export * from "./harness/codex/index.js";
 export * from "./mcp/index.js";
 export * from "./models/registry.js";
-export * from "./offline/seeded-random.js";
-export * from "./offline/scripted-model.js";
-export * from "./offline/faults.js";
 // Pi's stream-function protocol, for wrappers around a provider call (evals' record/replay cassettes).
 export {
   createAssistantMessageEventStream,

@@ -1,6 +1,7 @@
 // PATCH /api/agents/:id/model (MC-13): validation in code with nothing written on a refusal, the row
 // and its activity in one transaction, and a live session asked first, inside its session lock.
-import { createScriptedStreamFn, OFFLINE_MODEL_ID, PiAgent, resolveModel, type StreamFn } from "@cadre/core";
+import { OFFLINE_MODEL_ID, PiAgent, resolveModel, type StreamFn } from "@cadre/core";
+import { createScriptedStreamFn } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiCompany, apiKey, type TestApp, testApp, testAppOver } from "./testing/harness.js";

@@ -1,6 +1,6 @@
 // Translator throughput per vendor format, as ratios against bare JSON.parse of the same data lines
 // and against the vendor SDK's own accumulator, measured in one run (issue 5; MC-4).
-import { benchTranslators } from "@cadre/core";
+import { benchTranslators } from "@cadre/core/bench";
 import type { Benchmark } from "./registry.js";
 
 export const translatorsBench: Benchmark = {

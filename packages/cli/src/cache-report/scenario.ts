@@ -10,10 +10,12 @@ import {
   cacheHitRate,
   firstDifferingByte,
   type ModelCallPrefix,
-  serialiseRequest,
   theoreticalMaxHitRate,
   type Usage,
 } from "@cadre/core";
+// The offline connector's prefix-cache simulation is what this report measures: its request layout
+// comes from the scripted model (`@cadre/core/testing`, the offline connector's model).
+import { serialiseRequest } from "@cadre/core/testing";
 import { openStore } from "@cadre/store";
 import { cacheReportScript, REPLY_ONLY } from "./script.js";
 

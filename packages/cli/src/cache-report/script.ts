@@ -2,7 +2,9 @@
 // tool, files its strategy through file_approval, keeps hiring after that (and is refused, so error
 // results are part of the transcript) and replies to each tool result. Deterministic: every reply
 // is computed from the request.
-import { OFFLINE_MODEL_ID, type Script, type ScriptReply } from "@cadre/core";
+import { OFFLINE_MODEL_ID } from "@cadre/core";
+// A script for the offline connector's scripted model, whose types live in `@cadre/core/testing`.
+import type { Script, ScriptReply } from "@cadre/core/testing";
 
 export const REPLY_ONLY = "[reply only]";
 

@@ -11,14 +11,9 @@ import {
   wakeAgent,
   type WakeResult,
 } from "@cadre/company";
-import {
-  FAULT_DESCRIPTIONS,
-  FAULT_NAMES,
-  type FaultName,
-  findModel,
-  parseFaultList,
-  summariseUsage,
-} from "@cadre/core";
+import { findModel, summariseUsage } from "@cadre/core";
+// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
+import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";

@@ -2,7 +2,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentEvent, FAULT_NAMES } from "@cadre/core";
+import type { AgentEvent } from "@cadre/core";
+import { FAULT_NAMES } from "@cadre/core/testing";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIO } from "../io.js";

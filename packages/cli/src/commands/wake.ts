@@ -2,7 +2,8 @@
 // shared queue (wake-queued.ts) unless --in-process, so that the installation's rules for wakes
 // (one running wake per agent, coalescing, leases) hold for the operator's wakes too.
 import { WAKE_TRIGGERS, type WakeTrigger, wakeAgent } from "@cadre/company";
-import { FAULT_NAMES, parseFaultList } from "@cadre/core";
+// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
+import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";

@@ -3,7 +3,8 @@
 // named in that turn, then one approve_ceo_strategy POST — and reads each HTTP answer back. It plans
 // the same team as the semantic CEO (same seed, same roles), so that an evaluation comparing the two
 // profiles measures the path, not a different plan.
-import type { ScriptReply, ScriptRequest } from "@cadre/core";
+// A script for the offline connector's scripted model (`@cadre/core/testing`).
+import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
 import type { Context } from "@mariozechner/pi-ai";
 import { fetchPostCommand, readFetchOutput, readFetchPostCommand } from "../legacy/fetch-command.js";
 import { chooseRoute, planTeam, repairHire, strategyText } from "./ceo-script.js";

@@ -12,6 +12,7 @@ import type {
 } from "@mariozechner/pi-ai";
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { OFFLINE_API, OFFLINE_PROVIDER } from "../harness/pi/pi-model.js";
 import { type Random, seededRandom } from "./seeded-random.js";
 
 export type ScriptBlock =
@@ -42,9 +43,6 @@ export interface ScriptedModelOptions {
   /** Characters per streamed delta. Fixed, so event streams are reproducible. */
   chunkSize?: number;
 }
-
-export const OFFLINE_API = "cadre-offline";
-export const OFFLINE_PROVIDER = "offline";
 
 /**
  * Serialises a request the way a wire request is laid out (tools, then system, then messages), so

@@ -24,4 +24,3 @@ export {
   openaiResponsesSseTranslator,
   translateOpenAIResponsesSse,
 } from "./openai-responses-sse/translator.js";
-export { benchTranslators, type BenchResult } from "./bench.js";

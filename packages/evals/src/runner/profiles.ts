@@ -2,7 +2,9 @@
 // it, and opens what one sample's wake needs (the legacy profile's bash tool talks to a real HTTP
 // server over the sample's store).
 import { offlineCeoScript } from "@cadre/company";
-import { type Script, UserInputError } from "@cadre/core";
+import { UserInputError } from "@cadre/core";
+// The offline connector's script type (`@cadre/core/testing`): a profile picks the offline CEO's script.
+import type { Script } from "@cadre/core/testing";
 import type { PromptProfile, Store } from "@cadre/store";
 import { legacyProfile } from "./legacy-profile.js";
 

@@ -2,8 +2,14 @@
 import { getModels, type Model } from "@mariozechner/pi-ai";
 import { InternalError } from "../../errors.js";
 import { catalogueIdOf } from "../../models/registry.js";
-import { OFFLINE_API, OFFLINE_PROVIDER } from "../../offline/scripted-model.js";
 import type { ModelInfo } from "../../types.js";
+
+/**
+ * The pi-ai api and provider of the offline model's route. The scripted model (`@cadre/core/testing`)
+ * answers under them; they live here so the route needs nothing from the testing entry.
+ */
+export const OFFLINE_API = "cadre-offline";
+export const OFFLINE_PROVIDER = "offline";
 
 export interface PiRoute {
   /** Base URL for an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server…). */

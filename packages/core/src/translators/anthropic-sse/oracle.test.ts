@@ -4,7 +4,7 @@ import { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream";
 import type { Message } from "@anthropic-ai/sdk/resources/messages";
 import { Stream } from "@anthropic-ai/sdk/streaming";
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../../testing/translator-fixtures.js";
 import { collect } from "../../testing/events.js";
 import { reconstructMessages, type FinalContent, type FinalMessage } from "../final.js";
 import { translateAnthropicSse } from "./translator.js";

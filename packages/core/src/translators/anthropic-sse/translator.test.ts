@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures, splitAt } from "../fixtures.js";
+import { chunked, readFixtures, splitAt } from "../../testing/translator-fixtures.js";
 import { collect, ofType } from "../../testing/events.js";
 import { translateAnthropicSse } from "./translator.js";
 

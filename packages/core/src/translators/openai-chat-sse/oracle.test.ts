@@ -4,7 +4,7 @@ import { ChatCompletionStream } from "openai/lib/ChatCompletionStream";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { Stream } from "openai/streaming";
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../../testing/translator-fixtures.js";
 import { collect } from "../../testing/events.js";
 import { reconstructMessages, type FinalContent, type FinalMessage } from "../final.js";
 import { translateOpenAIChatSse } from "./translator.js";

@@ -5,7 +5,7 @@
 import OpenAI from "openai";
 import type { Response as OpenAIResponse } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../../testing/translator-fixtures.js";
 import { collect } from "../../testing/events.js";
 import { reconstructMessages, type FinalContent, type FinalMessage } from "../final.js";
 import { translateOpenAIResponsesSse } from "./translator.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../fixtures.js";
+import { chunked, readFixtures } from "../../testing/translator-fixtures.js";
 import { collect, ofType } from "../../testing/events.js";
 import { reconstructMessages } from "../final.js";
 import { translateOpenAIResponsesSse } from "./translator.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunked, readFixtures } from "../../../translators/fixtures.js";
+import { chunked, readFixtures } from "../../../testing/translator-fixtures.js";
 import { collect, ofType } from "../../../testing/events.js";
 import { reconstructMessages } from "../../../translators/final.js";
 import { translateCodexJsonl } from "./translator.js";

@@ -2,8 +2,8 @@
 // complete fixtures, against the floor (decode + split + JSON.parse of the same data lines)
 // and against the vendor SDKs' own accumulators, all in this process. Not on the hot path.
 import { performance } from "node:perf_hooks";
-import { chunked, readFixtures, type Fixture } from "./fixtures.js";
-import { TRANSLATOR_FORMATS, TRANSLATORS, type TranslatorFormat } from "./registry.js";
+import { chunked, readFixtures, type Fixture } from "../testing/translator-fixtures.js";
+import { TRANSLATOR_FORMATS, TRANSLATORS, type TranslatorFormat } from "../translators/registry.js";
 
 export interface BenchResult {
   format: TranslatorFormat;

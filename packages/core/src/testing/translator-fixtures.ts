@@ -2,7 +2,7 @@
 // (off the hot path: async reads only).
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { TranslatorFormat } from "./registry.js";
+import type { TranslatorFormat } from "../translators/registry.js";
 
 export interface Fixture {
   name: string;
