@@ -13,6 +13,7 @@ export default defineConfig({
       "@cadre/cli": pkg("cli"),
       "@cadre/server": pkg("server"),
       "@cadre/evals": pkg("evals"),
+      "@cadre/standin": pkg("standin"),
     },
   },
   test: {
