@@ -43,6 +43,7 @@ export interface StandinServer {
   modelCalls(): ModelCall[];
   /** Names of the tools the model could call in model call `index` (negative: from the end; default the last). */
   toolsOffered(index?: number): string[];
+  /** Stops listening and ends open connections (hung requests included); idempotent. */
   close(): Promise<void>;
 }
 
@@ -82,6 +83,7 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
   });
   const address = await listen(server, options.port ?? 0);
   const url = `http://127.0.0.1:${address.port}`;
+  let closing: Promise<void> | undefined;
   const modelCalls = () =>
     log.entries.filter(
       (e): e is ModelCall =>
@@ -100,12 +102,13 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
       if (!call) throw new Error(`stand-in: no model call ${index} (${modelCalls().length} so far)`);
       return toolNames(call.request);
     },
-    async close() {
-      await new Promise<void>((resolve) => {
+    close() {
+      // Once, however often it is called (a test's own close and its afterEach).
+      closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      });
-      await log.close();
+      }).then(() => log.close());
+      return closing;
     },
   };
 }
