@@ -1,28 +1,17 @@
-// One HTTP request, end to end: route it, read it into the normalised shape, count its input
-// against the prefix cache, ask the policy, render the reply in the request's wire and write it.
-// Every request is logged, including the ones refused; HTTP errors are rendered here only.
+// One HTTP request: route it, read its body and read it into the normalised shape, then answer it
+// (models, count_tokens, or a model call: model-call.ts). Every request is logged, refused ones too;
+// HTTP errors are rendered in one place, the Exchange.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Exchange, speaksAnthropic } from "./exchange.js";
 import { BodyError, readBody } from "./http/body.js";
-import { emit, type EmitPlan, untilAborted } from "./http/emit.js";
-import { STANDIN_HEADER, standinId } from "./ids.js";
 import type { RequestLog } from "./log/request-log.js";
-import { replyProblem } from "./policies/validate.js";
-import type {
-  Endpoint,
-  Latency,
-  LoggedRequest,
-  Policy,
-  Reply,
-  StandinRequest,
-  UsageCounts,
-  VendorError,
-} from "./types.js";
-import { fitToMaxTokens } from "./usage/output.js";
-import { PrefixCache, windowFor } from "./usage/prefix-cache.js";
+import { modelCall } from "./model-call.js";
+import type { Endpoint, Latency, LoggedRequest, Policy, StandinRequest } from "./types.js";
+import type { PrefixCache } from "./usage/prefix-cache.js";
 import { countRequestTokens } from "./usage/tokens.js";
 import { anthropicWire, normaliseAnthropic } from "./wires/anthropic/index.js";
 import type { WireCodec } from "./wires/codec.js";
-import { anthropicError, type ErrorContext, openaiError, WireRequestError } from "./wires/errors.js";
+import { type ErrorContext, WireRequestError } from "./wires/errors.js";
 import { modelsList } from "./wires/models.js";
 import { chatWire } from "./wires/openai-chat/index.js";
 import { responsesWire } from "./wires/openai-responses/index.js";
@@ -67,55 +56,9 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** Which vendor's error format a request gets when its endpoint does not say. */
-function speaksAnthropic(endpoint: Endpoint, headers: Record<string, string>): boolean {
-  if (endpoint === "messages" || endpoint === "count_tokens") return true;
-  if (endpoint === "chat" || endpoint === "responses") return false;
-  return headers["anthropic-version"] !== undefined || headers["x-api-key"] !== undefined;
-}
-
 function presentedKey(headers: Record<string, string>): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(headers["authorization"] ?? "")?.[1];
   return headers["x-api-key"] ?? bearer;
-}
-
-class Exchange {
-  readonly requestId = standinId("req");
-  readonly closed = new AbortController();
-  readonly base: Record<string, string>;
-
-  constructor(
-    readonly res: ServerResponse,
-    readonly entry: LoggedRequest,
-    readonly state: HandlerState,
-  ) {
-    this.base = { [STANDIN_HEADER]: "1", "request-id": this.requestId, "x-request-id": this.requestId };
-    res.on("close", () => this.closed.abort());
-  }
-
-  /** Records the answer and logs it before anything is written, so a hung request is logged too. */
-  settle(status: number, answered: LoggedRequest["answered"]): void {
-    this.entry.status = status;
-    this.entry.answered = answered;
-    this.state.log.settle(this.entry);
-  }
-
-  async send(plan: EmitPlan, answered: LoggedRequest["answered"]): Promise<void> {
-    this.settle(plan.status, answered);
-    await emit(this.res, { ...plan, headers: { ...this.base, ...plan.headers } }, this.closed.signal);
-  }
-
-  fail(error: VendorError, context: ErrorContext, extra: Record<string, string> = {}, latency?: Latency) {
-    const anthropic = speaksAnthropic(this.entry.endpoint, this.entry.headers);
-    const api = this.entry.endpoint === "responses" ? "responses" : "chat";
-    const rendered = anthropic
-      ? anthropicError(error, context, this.requestId)
-      : openaiError(error, context, api);
-    return this.send(
-      { status: rendered.status, headers: extra, json: rendered.body, ...(latency ? { latency } : {}) },
-      { kind: "error", error: `${error.kind}: ${JSON.stringify(rendered.body)}` },
-    );
-  }
 }
 
 export async function handle(
@@ -139,7 +82,7 @@ export async function handle(
     status: 0,
   };
   state.log.add(entry);
-  const x = new Exchange(res, entry, state);
+  const x = new Exchange(res, entry, state.log);
   const none: ErrorContext = { model: "", inputTokens: 0 };
   try {
     entry.rawBody = await readBody(req);
@@ -188,83 +131,4 @@ export async function handle(
     );
   }
   return modelCall(x, codec, request, settings, state);
-}
-
-async function modelCall(
-  x: Exchange,
-  codec: WireCodec,
-  request: StandinRequest,
-  settings: HandlerSettings,
-  state: HandlerState,
-): Promise<void> {
-  const measure = state.cache.measure(request);
-  const context: ErrorContext = {
-    model: request.model,
-    inputTokens: measure.total,
-    ...(windowFor(settings.contextWindow, request.model) !== undefined
-      ? { contextWindow: windowFor(settings.contextWindow, request.model) as number }
-      : {}),
-  };
-  if (context.contextWindow !== undefined && measure.total > context.contextWindow)
-    return x.fail({ kind: "context_overflow" }, context);
-  measure.record();
-  let reply: Reply;
-  try {
-    reply = await settings.policy(request, { callIndex: state.nextCall(), inputTokens: measure.total });
-    const problem = replyProblem(reply);
-    if (problem) throw new Error(`it returned an invalid reply: ${problem}`);
-  } catch (error) {
-    // Our test bed's bug, not a provider fault: say so and tell the SDKs not to retry it.
-    const message = `stand-in policy failed: ${(error as Error).message}`;
-    return x.fail({ kind: "server", message }, context, { "x-should-retry": "false" });
-  }
-  if (reply.type === "hang") {
-    x.settle(0, { kind: "hang" });
-    return untilAborted(x.closed.signal);
-  }
-  const latency = reply.latency ?? settings.latency;
-  if (reply.type === "error") {
-    const retry: Record<string, string> =
-      reply.retryAfterSeconds !== undefined ? { "retry-after": String(reply.retryAfterSeconds) } : {};
-    return x.fail(reply.error, context, retry, latency);
-  }
-  const fitted = fitToMaxTokens(reply.content, request.maxTokens);
-  const usage: UsageCounts = {
-    input: measure.uncached,
-    cacheRead: measure.cacheRead,
-    cacheWrite: measure.cacheWrite,
-    output: fitted.output,
-    reasoning: fitted.reasoning,
-    ...reply.usage,
-  };
-  const model = reply.model ?? request.model;
-  const rendered = codec.render({
-    request,
-    content: fitted.content,
-    truncated: fitted.truncated,
-    ...(reply.stopReason ? { stopReason: reply.stopReason } : {}),
-    usage,
-    model,
-    now: Date.now(),
-  });
-  const cut = reply.cut;
-  return x.send(
-    {
-      status: 200,
-      headers: {},
-      ...(request.stream ? { events: rendered.events } : { json: rendered.json }),
-      ...(latency ? { latency } : {}),
-      ...(cut
-        ? { cut, failure: rendered.failure(cut.error ?? { kind: "overloaded" }, context, cut.afterEvents) }
-        : {}),
-    },
-    {
-      kind: "answer",
-      blocks: fitted.content.map((b) =>
-        b.type === "tool_call" ? { type: b.type, name: b.name } : { type: b.type },
-      ),
-      usage,
-      model,
-    },
-  );
 }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handle, type HandlerSettings } from "./handle.js";
+import { STANDIN_HEADER } from "./ids.js";
 import { RequestLog } from "./log/request-log.js";
 import { toolNames } from "./tools.js";
 import type { Latency, LoggedRequest, Policy, StandinRequest } from "./types.js";
@@ -74,7 +75,7 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
       if (!res.headersSent) {
         res.writeHead(500, {
           "content-type": "text/plain",
-          "x-cadre-standin": "1",
+          [STANDIN_HEADER]: "1",
           "x-should-retry": "false",
         });
         res.end(`stand-in internal error: ${error instanceof Error ? error.stack : String(error)}`);

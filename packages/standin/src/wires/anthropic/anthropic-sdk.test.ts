@@ -61,6 +61,18 @@ describe("Anthropic Messages, through @anthropic-ai/sdk", () => {
     expect(response.headers.get("request-id")).toMatch(/^standin_req_/);
   });
 
+  it("names the served model the reply says, and takes its usage override field by field", async () => {
+    server = await startStandin({
+      policy: scripted([{ ...reply.text("ok"), model: "claude-served-2", usage: { output: 99 } }]),
+    });
+    const message = await client().messages.stream(ask("hi")).finalMessage();
+    expect(message.model).toBe("claude-served-2");
+    expect(message.usage).toMatchObject({
+      output_tokens: 99,
+      input_tokens: countRequestTokens(server.modelCalls()[0]!.request),
+    });
+  });
+
   it("streams a thinking block with its signature before the text", async () => {
     server = await startStandin({
       policy: scripted([

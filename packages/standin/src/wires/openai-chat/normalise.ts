@@ -1,5 +1,6 @@
-// OpenAI Chat Completions request → the normalised shape: system/developer messages become the
-// system text, assistant `tool_calls` tool-call blocks (arguments parsed), `tool` messages tool
+// OpenAI Chat Completions request → the normalised shape: the system/developer messages before the
+// first conversation message become the system text (later ones stay in place, as user text
+// `[developer] …`, so the prompt's order and its cacheable prefix are kept), assistant `tool_calls` tool-call blocks (arguments parsed), `tool` messages tool
 // results (consecutive ones in one user message), `reasoning_content` (vLLM, DeepSeek) thinking.
 import type { RequestBlock, RequestMessage, StandinRequest, ToolOffered } from "../../types.js";
 import { bodyObject, isObject, requiredString, textOf } from "../codec.js";
@@ -73,8 +74,11 @@ export function normaliseChat(raw: unknown, headers: Record<string, string>, pat
   for (const m of body["messages"]) {
     if (!isObject(m)) throw invalidRequest("messages: each message must be an object");
     const role = m["role"];
-    if (role === "system" || role === "developer") systemBlocks.push({ text: partsText(m["content"]) });
-    else if (role === "user")
+    if (role === "system" || role === "developer") {
+      const text = partsText(m["content"]);
+      if (messages.length === 0) systemBlocks.push({ text });
+      else messages.push({ role: "user", content: [{ type: "text", text: `[${role}] ${text}` }] });
+    } else if (role === "user")
       messages.push({ role: "user", content: [{ type: "text", text: partsText(m["content"]) }] });
     else if (role === "assistant") messages.push({ role: "assistant", content: assistantBlocks(m) });
     else if (role === "tool") {

@@ -118,6 +118,25 @@ describe("Chat Completions, through the openai SDK", () => {
     expect(second.usage).toMatchObject({ prompt_tokens: two, prompt_tokens_details: { cached_tokens: one } });
   });
 
+  it("a developer message later in the conversation stays in place, so the cached prefix holds", async () => {
+    server = await startStandin({ policy: echo });
+    const start = [{ role: "developer" as const, content: "You are the CEO." }, user("Build the team.")];
+    const first = await client().chat.completions.create({ model: MODEL, messages: start });
+    const later = [
+      ...start,
+      { role: "developer" as const, content: "The operator approved." },
+      user("Go on."),
+    ];
+    const second = await client().chat.completions.create({ model: MODEL, messages: later });
+    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBe(first.usage?.prompt_tokens);
+    const { request } = server.modelCalls()[1]!;
+    expect(request.system).toBe("You are the CEO.");
+    expect(request.messages[1]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "[developer] The operator approved." }],
+    });
+  });
+
   it("retries a 429 after its retry-after, then succeeds", async () => {
     server = await startStandin({
       policy: scripted([reply.error("rate_limit", { retryAfterSeconds: 1 }), "ok"]),

@@ -1,5 +1,6 @@
 // OpenAI Responses request → the normalised shape, as Codex and pi-ai send it: `instructions` and
-// system/developer message items are the system text; function_call / custom_tool_call items are
+// the system/developer message items before the first conversation item are the system text (later
+// ones stay in place as user text `[developer] …`, keeping the prompt's order and cacheable prefix); function_call / custom_tool_call items are
 // tool calls, their *_output items tool results; reasoning items thinking (their summaries);
 // consecutive items of one role form one message. Tools: functions, `namespace` groups (Codex's
 // MCP servers: `mcp__cadre` holding `hire_agent`), built-ins by type; a `defer_loading` tool counts
@@ -140,13 +141,18 @@ export function normaliseResponses(
   for (const raw of items) {
     if (!isObject(raw)) throw invalidRequest("input: each item must be an object");
     const { role, block } = item(raw, loaded);
-    if (role === "system") {
+    if (role === "system" && messages.length === 0) {
       systemBlocks.push({ text: block.type === "text" ? block.text : "" });
       continue;
     }
+    const at = role === "system" ? "user" : role;
+    const placed =
+      role === "system" && block.type === "text"
+        ? { ...block, text: `[${String(raw["role"])}] ${block.text}` }
+        : block;
     const last = messages.at(-1);
-    if (last?.role === role) last.content.push(block);
-    else messages.push({ role, content: [block] });
+    if (last?.role === at) last.content.push(placed);
+    else messages.push({ role: at, content: [placed] });
   }
   const max = body["max_output_tokens"];
   return {
