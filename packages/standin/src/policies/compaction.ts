@@ -38,8 +38,8 @@ export function pastCalls(request: StandinRequest): PastCall[] {
   const summarised: PastCall[] = request.messages
     .flatMap((m) => m.content)
     .flatMap((b) => (b.type === "text" ? b.text.split("\n") : []))
-    .filter((line) => line.startsWith(ACTIONS))
-    .flatMap((line) => line.slice(ACTIONS.length).split(";"))
+    .filter((line) => line.includes(ACTIONS))
+    .flatMap((line) => line.slice(line.indexOf(ACTIONS) + ACTIONS.length).split(";"))
     .flatMap((s) => {
       const m = CALL.exec(s.trim());
       return m ? [{ tool: m[1] as string, name: m[2] as string, outcome: m[3] as PastCall["outcome"] }] : [];

@@ -244,6 +244,17 @@ describe("hireLeads", () => {
     });
   });
 
+  it("answers a Codex compaction request (request_kind in its turn metadata) with a summary, calling nothing", async () => {
+    server = await startStandin({ policy: hireLeads() });
+    const client = new OpenAI({ apiKey: "k", baseURL: server.openaiBaseUrl });
+    const response = await client.responses.create(
+      { model: "gpt-standin-1", instructions: PROMPT, input: "CONTEXT CHECKPOINT COMPACTION", tools: [] },
+      { headers: { "x-codex-turn-metadata": JSON.stringify({ request_kind: "compaction" }) } },
+    );
+    expect(response.output.map((o) => o.type)).toEqual(["message"]);
+    expect(response.output_text).toMatch(/<summary>[\s\S]*Stand-in actions so far: none/);
+  });
+
   it("answers the request recorded from the real Claude Code 2.1.332 with the next hire as mcp__cadre__hire_agent", async () => {
     const recorded = JSON.parse(
       readFileSync(
