@@ -18,6 +18,7 @@ export default defineConfig({
       entry(/^@cadre\/cli$/, "cli/src/index.ts"),
       entry(/^@cadre\/server$/, "server/src/index.ts"),
       entry(/^@cadre\/evals$/, "evals/src/index.ts"),
+      entry(/^@cadre\/standin$/, "standin/src/index.ts"),
     ],
   },
   test: {

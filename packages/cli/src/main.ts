@@ -29,6 +29,8 @@ Commands:
                                behaviour evaluation: baselines, comparison, pass^k, gates G1–G5
   translate --from FORMAT      translate a captured vendor stream (stdin) into AgentEvent JSON lines
   mcp --agent ID               the agent's company tools as an MCP server over stdio (Codex, any MCP client)
+  standin [--port N] [--policy hire-leads|echo|FILE.json]
+                               a stand-in model server on loopback (offline, scripted; real wire protocols)
   migrate --from sqlite:PATH --to postgres://…
                                copy an embedded installation into PostgreSQL, verified per table
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
@@ -59,6 +61,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: async (a, io) => (await import("./commands/migrate.js")).migrateCommand(a, io),
   worker: async (a, io) => (await import("./commands/worker.js")).workerCommand(a, io),
   mcp: async (a, io) => (await import("./commands/mcp.js")).mcpCommand(a, io),
+  standin: async (a, io) => (await import("./commands/standin.js")).standinCommand(a, io),
   eval: async (a, io) => (await import("./commands/eval.js")).evalCommand(a, io),
   translate: async (a, io) =>
     (await import("./commands/translate.js")).translateCommand(a, {
