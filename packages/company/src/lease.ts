@@ -1,12 +1,14 @@
-// A worker's hold on one wake: its lease in the store, renewed by a heartbeat, and a view of the
-// store that writes only under the lease. Every write is a transaction that first renews the lease,
-// so a worker cut off past its lease (paused, partitioned) cannot write to a run that recovery has
-// already ended: one terminal event, whoever wrote it.
+// A process's hold on one wake — a queue worker's, or an in-process run's (wake.ts): its lease in
+// the store, renewed by a heartbeat, and a view of the store that writes only under the lease. Every
+// write is a transaction that first renews the lease, so a process cut off past its lease (paused,
+// partitioned) cannot write to a run that recovery has already ended: one terminal event, whoever
+// wrote it. Recovery (recovery/recover.ts) takes a wake whose lease ran out, or whose process is
+// known to be gone.
 import type { NewRun, RunRow, Store, StoreQueries, TransactionOptions } from "@cadre/store";
 
 export class LeaseLostError extends Error {
   constructor(wakeId: string) {
-    super(`the lease on wake ${wakeId} was lost: another worker has taken it over`);
+    super(`the lease on wake ${wakeId} was lost: another process has taken it over`);
     this.name = "LeaseLostError";
   }
 }

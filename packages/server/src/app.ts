@@ -54,8 +54,11 @@ export interface CadreApp {
   store: Store;
   bus: FeedBus;
   wakes: WakeRunner;
-  /** Ends every event stream and cancels running wakes (each ends with a `cancelled` event). */
-  shutdown(): Promise<void>;
+  /**
+   * Ends every event stream and cancels running wakes (each ends with a `cancelled` event, whose
+   * reason is `reason` when given); returns the ids of the runs it cancelled.
+   */
+  shutdown(reason?: string): Promise<string[]>;
 }
 
 const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -157,9 +160,9 @@ export function createApp(deps: AppDeps): CadreApp {
     store,
     bus,
     wakes,
-    async shutdown() {
+    async shutdown(reason?: string) {
       stop.abort();
-      await wakes.shutdown();
+      return wakes.shutdown(reason);
     },
   };
 }

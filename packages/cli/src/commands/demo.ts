@@ -2,7 +2,7 @@
 import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
 import {
   CONNECTOR_KINDS,
-  createCompany,
+  findOrCreateCompany,
   loadCompanyState,
   preferredConnectorKind,
   readiness,
@@ -20,7 +20,8 @@ import {
   summariseUsage,
 } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, storeEnv } from "../context.js";
+import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { cancelOnSignals } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
@@ -56,12 +57,12 @@ async function ensureCompany(
   io: CliIO,
   connector: string | undefined,
 ): Promise<{ company: CompanyRow; created: boolean }> {
-  const existing = await store.listCompanies();
-  if (existing.length > 0) {
-    const company = existing[0] as CompanyRow;
+  const reuse = (company: CompanyRow) => {
     if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
     return { company, created: false };
-  }
+  };
+  const existing = await store.listCompanies();
+  if (existing.length > 0) return reuse(existing[0] as CompanyRow);
   const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
   if (!CONNECTOR_KINDS.includes(kind))
     throw new UsageError(
@@ -74,12 +75,13 @@ async function ensureCompany(
         `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
       );
   }
-  const company = await createCompany(store, {
-    ...DEMO_TEMPLATE,
-    connectors: kind === "offline" ? [] : [{ kind }],
-    ceoConnectorId: kind,
-  });
-  return { company, created: true };
+  // Find-or-create in one transaction: demos started at once on an empty DIR make one company.
+  const result = await findOrCreateCompany(
+    store,
+    { ...DEMO_TEMPLATE, connectors: kind === "offline" ? [] : [{ kind }], ceoConnectorId: kind },
+    async (tx) => (await tx.listCompanies())[0],
+  );
+  return result.created ? result : reuse(result.company);
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
@@ -105,7 +107,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       `demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`,
     );
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  const signals = cancelOnSignals(io);
   try {
+    await recoverInterruptedRuns(store, io);
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
     const { company, created } = await ensureCompany(
       store,
@@ -140,10 +144,14 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
           ...(seed !== undefined ? { seed: Number(seed) } : {}),
           ...(faults ? { faults } : {}),
+          signal: signals.signal,
           onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
           onEvent: render,
         }),
     );
+    const interrupted = signals.received();
+    if (interrupted && result.terminal === "cancelled")
+      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
@@ -196,8 +204,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       };
       io.out(`${JSON.stringify(line)}\n`);
     }
-    return result.terminal === "done" ? 0 : 1;
+    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
   } finally {
+    signals.dispose();
     await store.close();
   }
 }

@@ -2,6 +2,7 @@
 // (MC-8..MC-14) — occupancy, threshold, Pi's frozen reserve, the rollover latch and why, open
 // continuation claims, the last compaction and how the one classifier classified it — read from the
 // run's stored events. A report only: nothing here re-creates a latch (it lives in the live session).
+import { INTERRUPTED_REASON } from "@cadre/company";
 import { type AgentEvent, contextReportOf, type ContextReport, NotFoundError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
@@ -27,16 +28,31 @@ ${DATABASE_HELP}`;
 
 const LATCH_SCOPE = "live session only: a restart never re-creates it from this report (MC-9)";
 
+/**
+ * How the run ended when that is not the end of a turn: "interrupted" (its process stopped and a
+ * later one recovered it), "cancelled" (SIGINT, the operator, a shutdown) or still "running".
+ */
+function endingOf(status: string, report: ContextReport): { ending: string | null; reason: string | null } {
+  const reason = report.terminal?.reason ?? null;
+  if (status === "running") return { ending: "running", reason: null };
+  if (status === "failed" && reason === INTERRUPTED_REASON) return { ending: "interrupted", reason };
+  if (status === "cancelled") return { ending: "cancelled", reason };
+  return { ending: null, reason: null };
+}
+
 function pct(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
 function toJson(runId: string, agentId: string, status: string, report: ContextReport) {
   const s = report.snapshot;
+  const { ending, reason } = endingOf(status, report);
   return {
     runId,
     agentId,
     status,
+    ending,
+    endingReason: reason,
     recorded: s !== undefined,
     harness: s?.harness ?? null,
     model: s?.model ?? null,
@@ -65,7 +81,15 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
 function print(io: CliIO, runId: string, agentId: string, status: string, report: ContextReport): void {
   const s = report.snapshot;
   io.out(`run ${runId} — agent ${agentId}, ${status}\n`);
-  if (!s) {
+  const { ending, reason } = endingOf(status, report);
+  if (ending === "interrupted") io.out(`  ended      interrupted: ${INTERRUPTED_REASON}\n`);
+  else if (ending === "cancelled") io.out(`  ended      cancelled${reason ? `: ${reason}` : ""}\n`);
+  else if (ending === "running") io.out("  ended      not yet: the run is still running\n");
+  if (!s && ending !== null) {
+    io.out(
+      `  context    no snapshot: the run ${ending === "running" ? "has not ended a turn yet" : `was ${ending} before its turn ended`}\n`,
+    );
+  } else if (!s) {
     io.out(
       "  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n",
     );

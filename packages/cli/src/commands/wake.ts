@@ -4,7 +4,8 @@
 import { WAKE_TRIGGERS, type WakeTrigger, wakeAgent } from "@cadre/company";
 import { FAULT_NAMES, parseFaultList } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, storeEnv } from "../context.js";
+import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { cancelOnSignals } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
@@ -78,8 +79,10 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
         io,
       );
     }
+    await recoverInterruptedRuns(store, io);
     const agent = await store.getAgent(agentId);
     const render = createRenderer(io.out, agent?.name ?? "agent");
+    const signals = cancelOnSignals(io);
     const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) =>
       wakeAgent({
         ...byProfile,
@@ -90,20 +93,24 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
         ...(trigger ? { trigger } : {}),
         ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
         ...(faults ? { faults } : {}),
+        signal: signals.signal,
         onStart: ({ run, cue, cueTokens, mode }) =>
           io.out(
             `run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`,
           ),
         onEvent: render,
       }),
-    );
+    ).finally(() => signals.dispose());
+    const interrupted = signals.received();
+    if (interrupted && result.terminal === "cancelled")
+      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
     if (values.json) {
       io.out(
         `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
       );
     }
-    return result.terminal === "done" ? 0 : 1;
+    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
   } finally {
     await store.close();
   }
