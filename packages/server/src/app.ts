@@ -12,6 +12,7 @@ import type { ServerContext, ServerLimits } from "./context.js";
 import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
 import { notifyingStore } from "./feed/notifying-store.js";
+import { PrincipalStreams } from "./feed/principal-streams.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): CadreApp {
     feed: new FeedReader(store),
     auth: new Authenticator(store, deps.operatorToken),
     wakes,
+    streams: new PrincipalStreams(),
     env,
     legacyPostsRetired: deps.retireLegacyPosts ?? false,
     shutdown: stop.signal,
