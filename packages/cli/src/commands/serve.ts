@@ -108,6 +108,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       ...(fromEnv ? { operatorToken: fromEnv } : {}),
     });
     ownUrl = server.url;
+    // Listening before the first line is printed: a signal sent as soon as it is read stops the
+    // server cleanly rather than killing it.
+    const stopSignal = untilSignal();
     io.out(`listening on ${server.url}\n`);
     if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
     // The token rides in the fragment, which browsers never send to a server; the dashboard moves it
@@ -131,7 +134,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         .finally(() => (sweeping = false));
     }, RECOVERY_SWEEP_MS);
     sweeper.unref();
-    const signal = await untilSignal();
+    const signal = await stopSignal;
     clearInterval(sweeper);
     io.err(`cadre serve: ${signal}, shutting down\n`);
     const cancelled = await server.close(`cancelled by ${signal}`);
