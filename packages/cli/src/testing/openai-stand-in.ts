@@ -24,40 +24,42 @@ function chunk(body: Record<string, unknown>): string {
   return `data: ${JSON.stringify({ id: "chatcmpl-stand-in", object: "chat.completion.chunk", created: 0, model: STAND_IN_MODEL, ...body })}\n\n`;
 }
 
-const FIRST_ANSWER =
-  chunk({
-    choices: [
-      {
-        index: 0,
-        delta: {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              index: 0,
-              id: "call_stand_in_1",
-              type: "function",
-              function: { name: "hire_agent", arguments: "{}" },
-            },
-          ],
-        },
-        finish_reason: null,
+/** The first answer of a conversation: one call of `tool` with `args`, its usage, the end. */
+function firstAnswer(tool: string, args: Record<string, unknown>): string {
+  const call = {
+    index: 0,
+    id: "call_stand_in_1",
+    type: "function",
+    function: { name: tool, arguments: JSON.stringify(args) },
+  };
+  return (
+    chunk({
+      choices: [
+        { index: 0, delta: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: null },
+      ],
+    }) +
+    chunk({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }) +
+    chunk({
+      choices: [],
+      usage: {
+        prompt_tokens: STAND_IN_USAGE.prompt,
+        completion_tokens: STAND_IN_USAGE.completion,
+        total_tokens: STAND_IN_USAGE.prompt + STAND_IN_USAGE.completion,
+        prompt_tokens_details: { cached_tokens: 0 },
       },
-    ],
-  }) +
-  chunk({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }) +
-  chunk({
-    choices: [],
-    usage: {
-      prompt_tokens: STAND_IN_USAGE.prompt,
-      completion_tokens: STAND_IN_USAGE.completion,
-      total_tokens: STAND_IN_USAGE.prompt + STAND_IN_USAGE.completion,
-      prompt_tokens_details: { cached_tokens: 0 },
-    },
-  }) +
-  "data: [DONE]\n\n";
+    }) +
+    "data: [DONE]\n\n"
+  );
+}
 
-export async function startOpenAIStandIn(): Promise<OpenAIStandIn> {
+export interface StandInOptions {
+  /** The tool the first model call calls, and its arguments; default `hire_agent` with none (refused). */
+  tool?: string;
+  args?: Record<string, unknown>;
+}
+
+export async function startOpenAIStandIn(options: StandInOptions = {}): Promise<OpenAIStandIn> {
+  const answer = firstAnswer(options.tool ?? "hire_agent", options.args ?? {});
   let count = 0;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const server: Server = createServer((req, res) => {
@@ -77,7 +79,7 @@ export async function startOpenAIStandIn(): Promise<OpenAIStandIn> {
       }
       if (messages.some((m) => m.role === "tool")) return; // left waiting until the client goes away
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(FIRST_ANSWER);
+      res.end(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
