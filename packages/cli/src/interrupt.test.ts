@@ -141,4 +141,27 @@ describe("a signal while a command runs a wake", () => {
       usage: completedCallUsage,
     });
   });
+
+  it("a server already running on the store recovers a run killed meanwhile, without a restart", async () => {
+    const served = startCli(["serve", "--port", "0", "--data", dir], cliEnv());
+    await served.untilLines(3);
+    try {
+      const running = startCli(["wake", ceo, "--data", dir], cliEnv());
+      await standIn.requested(2);
+      running.child.kill("SIGKILL");
+      await running.exited;
+      const { run } = await theRun();
+      // Within one of its sweeps (every few seconds): waited for, never timed.
+      await expect
+        .poll(async () => (await store.getRun(run.id))?.status, { timeout: 60_000, interval: 200 })
+        .toBe("failed");
+      await expect
+        .poll(() => served.errors(), { timeout: 10_000 })
+        .toContain(`cadre serve: recovered run ${run.id}`);
+      expect((await theRun()).terminals).toHaveLength(1);
+    } finally {
+      served.child.kill("SIGTERM");
+      await served.exited;
+    }
+  });
 });

@@ -33,6 +33,10 @@ Creates a company from the built-in template (or reuses the one already in DIR),
 streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
 filed, usage. Ends with a summary. Run it again on the same DIR to see the CEO in its next mode.
 
+Ctrl-C (SIGINT) or SIGTERM cancels the wake: the run ends cancelled, its usage recorded, and the
+command exits 130 / 143. Runs of earlier commands whose process died are ended first, as
+interrupted. While the CEO runs a wake in another process, the demo is refused (exit 2).
+
 Options:
   --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
 ${DATABASE_HELP}

@@ -21,6 +21,11 @@ hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served fo
 --faults LIST rehearses failures on the offline connector (comma-separated: ${FAULT_NAMES.join(", ")});
 the --json line then also carries replays and rollovers (see cadre demo --help).
 
+One wake per agent runs at a time, across processes: waking an agent that is running is refused
+(exit 2), naming the run and the process in the way. Ctrl-C (SIGINT) or SIGTERM cancels the wake
+run here: its run ends cancelled with its usage recorded, and the command exits 130 / 143. Runs
+whose process died (killed, crashed) are ended as interrupted before this wake starts.
+
 Where the wake runs: with the embedded SQLite store, in this process. On PostgreSQL (--database or
 CADRE_DATABASE_URL) it is queued like every wake of the installation and a worker runs it (cadre
 worker, or cadre serve without --no-worker); this command follows the run until it ends, printing
