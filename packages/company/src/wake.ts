@@ -256,7 +256,6 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   const runStore = lease ? lease.view() : store;
   const cueTokens = cueTokenCount(cue);
-  options.onStart?.({ run, cue, cueTokens, mode });
 
   const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let terminal: TerminalStatus = "failed";
@@ -290,6 +289,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       : (lease?.signal ?? options.signal);
   let thrown: unknown;
   try {
+    // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
+    options.onStart?.({ run, cue, cueTokens, mode });
     if (apiUrl !== undefined)
       legacy = await prepareLegacyRun({
         store: runStore,
