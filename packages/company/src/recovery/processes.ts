@@ -2,7 +2,7 @@
 // time), whether a recorded process is still that process, and killing a process group a dead run
 // left behind. The start time is what tells a live owner from a later process that got the same pid.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type { ProcessOwner } from "@cadre/store";
 
@@ -62,11 +62,26 @@ export function processStart(pid: number): string | undefined {
   return psStart(pid);
 }
 
+/**
+ * Where a pid means something: the host name and, on Linux, the pid namespace (containers on one
+ * machine may share a host name, never a pid namespace), so a pid is only ever checked where it is
+ * this process's own kind of pid.
+ */
+function pidSpace(): string {
+  let namespace = "";
+  try {
+    namespace = /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))?.[1] ?? "";
+  } catch {
+    // not Linux, or not readable: the host name alone
+  }
+  return namespace ? `${hostname()}/pidns:${namespace}` : hostname();
+}
+
 let self: ProcessOwner | undefined;
 
 /** This process, as a wake records its holder. */
 export function thisProcess(): ProcessOwner {
-  self ??= { host: hostname(), pid: process.pid, started: processStart(process.pid) ?? "" };
+  self ??= { host: pidSpace(), pid: process.pid, started: processStart(process.pid) ?? "" };
   return self;
 }
 
