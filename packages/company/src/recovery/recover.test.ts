@@ -114,9 +114,13 @@ describe("recoverLostRuns", () => {
     expect((await recoverLostRuns(store)).runs).toEqual([]);
   });
 
-  it("leaves a run alone while its process lives and its lease holds", async () => {
+  it("leaves a run alone while its process lives on this host, even past its lease (stopped, not gone)", async () => {
     const { runId } = await heldRun(thisProcess());
     expect(await recoverLostRuns(store)).toEqual({ runs: [], wakes: [] });
+    expect(await recoverLostRuns(store, { now: new Date(Date.now() + 3_600_000) })).toEqual({
+      runs: [],
+      wakes: [],
+    });
     expect((await store.getRun(runId))?.status).toBe("running");
   });
 

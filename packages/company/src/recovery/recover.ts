@@ -106,15 +106,22 @@ function killLeftovers(ended: EndedRun): number {
   return killed;
 }
 
-/** Why a running wake is lost, or undefined while its holder may still be working. */
+/**
+ * Why a running wake is lost, or undefined while its holder may still be working. On the holder's
+ * own host its process decides: gone, the wake is lost at once; alive, it keeps the wake however
+ * long it goes without renewing (stopped with Ctrl-Z, in a debugger), since it can still resume and
+ * a user can see it and stop it. Elsewhere only the lease can tell.
+ */
 export function lossOf(
   wake: WakeRow,
   now: Date = new Date(),
 ): { detail: string; expired: boolean } | undefined {
   if (wake.status !== "running") return undefined;
-  if (wake.owner && processState(wake.owner) === "gone")
+  const state = wake.owner ? processState(wake.owner) : "elsewhere";
+  if (state === "alive") return undefined;
+  if (state === "gone")
     return {
-      detail: `process ${wake.owner.pid} on ${wake.owner.host}, which held wake ${wake.id}, is gone`,
+      detail: `process ${wake.owner!.pid} on ${wake.owner!.host}, which held wake ${wake.id}, is gone`,
       expired: false,
     };
   if (wake.leaseUntil !== null && wake.leaseUntil < now.toISOString())
