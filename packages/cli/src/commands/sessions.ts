@@ -20,6 +20,10 @@ turn, and every compaction, recovery and rollover event):
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
   history          compactions, recoveries (replay or fail closed, with the rule), compression
                    decisions (strip images, handoff rebuild, fail closed: MC-12) and rollovers
+  ended            how a run ended that did not end its turn: interrupted (its process stopped —
+                   killed or crashed; also said of a run still marked running whose process is
+                   gone), cancelled (SIGINT, SIGTERM, the operator) with the reason, or still running
+                   (--json: ending, endingReason)
 
 Options:
   --json       one JSON line
