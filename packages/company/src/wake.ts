@@ -85,7 +85,7 @@ export class AgentBusyError extends ConflictStateError {
       ? `process ${wake.owner.pid} on ${wake.owner.host}`
       : `worker ${wake.workerId ?? "unknown"}`;
     super(
-      `${agent.name} (${agent.id}) is already running${wake.runId ? ` run ${wake.runId}` : " a wake"} (${holder}, since ${wake.updatedAt}); ` +
+      `${agent.name} (${agent.id}) is already running${wake.runId ? ` run ${wake.runId}` : " a wake"} (${holder}, since ${wake.createdAt}); ` +
         "one wake per agent runs at a time, so that two runs never act at once. Wait for it to end, or stop that process, then wake again.",
     );
     this.name = "AgentBusyError";
