@@ -11,6 +11,7 @@ import type {
   NewAgent,
   NewConnector,
   Store,
+  StoreQueries,
 } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
 import type { CeoMode } from "./modes.js";
@@ -82,7 +83,17 @@ export function ceoAgent(input: {
   };
 }
 
-export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
+interface PreparedCompany {
+  companyId: string;
+  name: string;
+  goal: string;
+  settings: CompanySettings;
+  connectors: NewConnector[];
+  ceoConnector: NewConnector;
+}
+
+/** Every check of a new company, before anything is written. */
+function prepareCompany(input: CreateCompanyInput): PreparedCompany {
   const name = checkText("name", input.name, 100, true);
   const goal = checkText("goal", input.goal, 1000, false);
   const settings: CompanySettings = { ...DEFAULT_SETTINGS, ...input.settings };
@@ -130,29 +141,57 @@ export async function createCompany(store: Store, input: CreateCompanyInput): Pr
   const ready = readiness(ceoConnector);
   if (!ready.ready)
     throw new UserInputError(`the CEO's connector "${ceoConnector.id}" is not ready: ${ready.missing}`);
+  return { companyId, name, goal, settings, connectors, ceoConnector };
+}
 
-  const company = await store.transaction(async (tx) => {
-    const row = await tx.insertCompany({ id: companyId, name, goal, settings });
-    for (const c of connectors) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent(
-      ceoAgent({
-        id: newId("agt"),
-        companyId,
-        connectorId: ceoConnector.id,
-        model: ceoConnector.enabledModels[0] as string,
-      }),
-    );
-    await tx.insertActivity({
+/** The company, its connectors, its CEO and the `company.created` activity, inside the caller's transaction. */
+async function insertCompany(tx: StoreQueries, prepared: PreparedCompany): Promise<CompanyRow> {
+  const { companyId, name, goal, settings, connectors, ceoConnector } = prepared;
+  const row = await tx.insertCompany({ id: companyId, name, goal, settings });
+  for (const c of connectors) await tx.insertConnector(c);
+  const ceo = await tx.insertAgent(
+    ceoAgent({
+      id: newId("agt"),
       companyId,
-      agentId: ceo.id,
-      runId: null,
-      type: "company.created",
-      data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) },
-    });
-    return row;
+      connectorId: ceoConnector.id,
+      model: ceoConnector.enabledModels[0] as string,
+    }),
+  );
+  await tx.insertActivity({
+    companyId,
+    agentId: ceo.id,
+    runId: null,
+    type: "company.created",
+    data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) },
   });
+  return row;
+}
+
+export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
+  const prepared = prepareCompany(input);
+  const company = await store.transaction((tx) => insertCompany(tx, prepared));
   recordTelemetry("company.created", { "cadre.company_id": company.id });
   return company;
+}
+
+/**
+ * The company `find` finds, or else a new one — decided in one transaction, so that processes doing
+ * this at once (several `cadre demo`s on an empty data dir) end up with exactly one company.
+ */
+export async function findOrCreateCompany(
+  store: Store,
+  input: CreateCompanyInput,
+  find: (tx: StoreQueries) => Promise<CompanyRow | undefined>,
+): Promise<{ company: CompanyRow; created: boolean }> {
+  const prepared = prepareCompany(input);
+  const result = await store.transaction(async (tx) => {
+    const existing = await find(tx);
+    return existing
+      ? { company: existing, created: false }
+      : { company: await insertCompany(tx, prepared), created: true };
+  });
+  if (result.created) recordTelemetry("company.created", { "cadre.company_id": result.company.id });
+  return result;
 }
 
 export type Decision = "approve" | "reject" | "revise";

@@ -25,3 +25,6 @@ export * from "./legacy/locked-texts.js";
 export * from "./legacy/profile.js";
 export * from "./team.js";
 export * from "./agent-model.js";
+export * from "./lease.js";
+export * from "./recovery/processes.js";
+export * from "./recovery/recover.js";

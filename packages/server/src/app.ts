@@ -12,6 +12,7 @@ import type { ServerContext, ServerLimits } from "./context.js";
 import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
 import { notifyingStore } from "./feed/notifying-store.js";
+import { PrincipalStreams } from "./feed/principal-streams.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
@@ -54,8 +55,11 @@ export interface CadreApp {
   store: Store;
   bus: FeedBus;
   wakes: WakeRunner;
-  /** Ends every event stream and cancels running wakes (each ends with a `cancelled` event). */
-  shutdown(): Promise<void>;
+  /**
+   * Ends every event stream and cancels running wakes (each ends with a `cancelled` event, whose
+   * reason is `reason` when given); returns the ids of the runs it cancelled.
+   */
+  shutdown(reason?: string): Promise<string[]>;
 }
 
 const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -84,6 +88,7 @@ export function createApp(deps: AppDeps): CadreApp {
     feed: new FeedReader(store),
     auth: new Authenticator(store, deps.operatorToken),
     wakes,
+    streams: new PrincipalStreams(),
     env,
     legacyPostsRetired: deps.retireLegacyPosts ?? false,
     shutdown: stop.signal,
@@ -157,9 +162,9 @@ export function createApp(deps: AppDeps): CadreApp {
     store,
     bus,
     wakes,
-    async shutdown() {
+    async shutdown(reason?: string) {
       stop.abort();
-      await wakes.shutdown();
+      return wakes.shutdown(reason);
     },
   };
 }

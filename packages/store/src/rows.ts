@@ -10,6 +10,7 @@ import type {
   CompaniesTable,
   ConnectorsTable,
   RunEventsTable,
+  RunProcessesTable,
   RunsTable,
   ToolCallsTable,
   WakesTable,
@@ -25,6 +26,7 @@ import type {
   ConnectorRow,
   FeedRow,
   RunEventRow,
+  RunProcessRow,
   RunRow,
   ToolCallRow,
   WakeRow,
@@ -219,7 +221,15 @@ export function toWake(r: Selectable<WakesTable>): WakeRow {
     error: r.error,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    owner:
+      r.owner_host !== null && r.owner_pid !== null
+        ? { host: r.owner_host, pid: Number(r.owner_pid), started: r.owner_started ?? "" }
+        : null,
   };
+}
+
+export function toRunProcess(r: Selectable<RunProcessesTable>): RunProcessRow {
+  return { runId: r.run_id, pid: Number(r.pid), host: r.host, started: r.started, createdAt: r.created_at };
 }
 
 export function toToolCall(r: Selectable<ToolCallsTable>, a: DialectAdapter): ToolCallRow {

@@ -87,7 +87,10 @@ export const agentRoutes = [
     scope: agentScope,
     responses: { 200: "The agent, terminated.", 409: "The agent is the CEO." },
     async handle({ c, ctx, scope }) {
-      return c.json(await terminateAgent(ctx.store, scope.agent.id));
+      const agent = await terminateAgent(ctx.store, scope.agent.id);
+      // Its keys are revoked with it: the event streams opened with them end now.
+      ctx.streams.closeAgent(agent.id);
+      return c.json(agent);
     },
   }),
   route<AgentScope>({
@@ -151,6 +154,7 @@ export const agentRoutes = [
       const key = (await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId);
       if (!key) throw new NotFoundError(`key ${keyId} of agent ${scope.agent.id} not found`);
       await ctx.store.revokeApiTokens({ id: key.id });
+      ctx.streams.closeToken(key.id);
       return c.json((await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId));
     },
   }),

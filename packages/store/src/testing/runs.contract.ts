@@ -43,6 +43,59 @@ export function runContract(store: GetStore): void {
       ).rejects.toBeInstanceOf(StoreError);
     });
 
+    it("records a running run's usage as its model calls complete, and never a finished run's", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 7 };
+      expect(await store().setRunUsage("r1", usage)).toBe(true);
+      expect(await store().getRun("r1")).toMatchObject({ status: "running", usage });
+      await store().finishRun("r1", { status: "done", usage, error: null });
+      expect(await store().setRunUsage("r1", { ...usage, inputTokens: 99 })).toBe(false);
+      expect((await store().getRun("r1"))?.usage).toEqual(usage);
+      expect(await store().setRunUsage("missing", usage)).toBe(false);
+    });
+
+    it("lists the runs in one status", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("r2"));
+      await store().finishRun("r2", {
+        status: "failed",
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        error: "x",
+      });
+      expect((await store().listRuns({ status: "running" })).map((r) => r.id)).toEqual(["r1"]);
+      expect((await store().listRuns({ status: "failed" })).map((r) => r.id)).toEqual(["r2"]);
+    });
+
+    it("records the process groups a run started, until each ends", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("r2"));
+      setClock("2025-05-06T07:08:09.012Z");
+      const row = await store().insertRunProcess({ runId: "r1", pid: 300, host: "box", started: "s1" });
+      expect(row).toEqual({
+        runId: "r1",
+        pid: 300,
+        host: "box",
+        started: "s1",
+        createdAt: "2025-05-06T07:08:09.012Z",
+      });
+      await store().insertRunProcess({ runId: "r1", pid: 200, host: "box", started: "s2" });
+      await store().insertRunProcess({ runId: "r2", pid: 300, host: "box", started: "s3" });
+      await expect(
+        store().insertRunProcess({ runId: "r1", pid: 300, host: "box", started: "again" }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        store().insertRunProcess({ runId: "missing", pid: 1, host: "box", started: "s" }),
+      ).rejects.toBeInstanceOf(StoreError);
+      expect((await store().listRunProcesses("r1")).map((p) => p.pid)).toEqual([200, 300]);
+      expect(await store().deleteRunProcess("r1", 300)).toBe(true);
+      expect(await store().deleteRunProcess("r1", 300)).toBe(false);
+      expect((await store().listRunProcesses("r1")).map((p) => p.pid)).toEqual([200]);
+      expect((await store().listRunProcesses("r2")).map((p) => p.pid)).toEqual([300]);
+    });
+
     it("lists by start time then id, filtered by company and agent", async () => {
       await seed(store());
       await seed(store(), "co2");
