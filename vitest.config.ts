@@ -7,6 +7,7 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: {
+      "@cadre/model": pkg("model"),
       "@cadre/core": pkg("core"),
       "@cadre/store": pkg("store"),
       "@cadre/company": pkg("company"),

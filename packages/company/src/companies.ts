@@ -2,27 +2,18 @@
 // operator's approval decisions, which move the CEO's mode.
 import { randomUUID } from "node:crypto";
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type {
-  ApprovalRow,
-  ApprovalStatus,
-  CompanyRow,
-  CompanySettings,
-  ConnectorKind,
-  NewAgent,
-  NewConnector,
-  Store,
-} from "@cadre/store";
+import {
+  type ApprovalStatus,
+  type CeoMode,
+  type CompanySettings,
+  type ConnectorKind,
+  DEFAULT_SETTINGS,
+} from "@cadre/model";
+import type { ApprovalRow, CompanyRow, NewAgent, NewConnector, Store } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
-import type { CeoMode } from "./modes.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { visibleLength } from "./tools/fields.js";
-
-export const DEFAULT_SETTINGS: CompanySettings = {
-  maxTeamSize: 8,
-  requireHireApproval: false,
-  profile: "semantic",
-};
 
 export interface CreateCompanyInput {
   name: string;

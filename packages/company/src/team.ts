@@ -1,14 +1,9 @@
 // Changes to an existing company outside a wake: removing an agent, adding a connector. Both are
 // domain operations shared by every path (HTTP API today, CLI and web tomorrow).
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type { AgentRow, ConnectorKind, ConnectorRow, Store } from "@cadre/store";
-import {
-  CONNECTOR_KINDS,
-  connectorLabel,
-  defaultEnabledModels,
-  isSecretKey,
-  validateEnabledModels,
-} from "./connectors.js";
+import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
+import type { AgentRow, ConnectorRow, Store } from "@cadre/store";
+import { connectorLabel, defaultEnabledModels, isSecretKey, validateEnabledModels } from "./connectors.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 
 /**

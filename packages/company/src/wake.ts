@@ -13,11 +13,11 @@ import {
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
-import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
+import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
+import type { NewRunEvent, RunRow, RunUsage, Store } from "@cadre/store";
 import { newId } from "./companies.js";
-import type { CeoMode } from "./modes.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { ceoCue, cueTokenCount, memberCue, type WakeTrigger } from "./prompts/cues.js";
+import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";

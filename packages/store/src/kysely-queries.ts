@@ -18,17 +18,14 @@ import {
   toToolCall,
 } from "./rows.js";
 import type { Database } from "./schema.js";
+import type { AgentStatus, ApprovalStatus, ApprovalType, CompanySettings, RunStatus } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
-  AgentStatus,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
-  ApprovalStatus,
-  ApprovalType,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   NewActivity,
@@ -42,7 +39,6 @@ import type {
   NewToolCall,
   RunEventRow,
   RunRow,
-  RunStatus,
   RunUsage,
   StoreQueries,
   ToolCallRow,

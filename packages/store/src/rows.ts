@@ -14,6 +14,7 @@ import type {
   ToolCallsTable,
   WakesTable,
 } from "./schema.js";
+import type { CompanySettings } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
@@ -21,7 +22,6 @@ import type {
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   RunEventRow,

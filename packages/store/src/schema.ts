@@ -10,8 +10,8 @@ import type {
   PromptProfile,
   RunStatus,
   Via,
-  WakeStatus,
-} from "./types.js";
+} from "@cadre/model";
+import type { WakeStatus } from "./types.js";
 
 /**
  * A JSON column. Written as serialised text (see DialectAdapter.encodeJson); read back as whatever

@@ -1,26 +1,17 @@
-// Records and the one store interface. Dependency-free: callers (company, cli, server) only see
-// these shapes, never a dialect. Timestamps are ISO-8601 strings in UTC.
-
-export type ConnectorKind =
-  "offline" | "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
-export type Department =
-  "engineering" | "product" | "design" | "marketing" | "sales" | "operations" | "legal" | "finance";
-export type AgentStatus = "active" | "terminated";
-/** Which path created a record: a model-facing tool, the legacy HTTP route, or the system itself. */
-export type Via = "tool" | "http" | "system";
-export type ApprovalType = "approve_ceo_strategy" | "hire_agent";
-export type ApprovalStatus = "pending" | "approved" | "rejected" | "revision_requested";
-export type RunStatus = "running" | "done" | "failed" | "cancelled";
-export type PromptProfile = "semantic" | "legacy";
-
-export interface CompanySettings {
-  /** Upper bound on active agents, CEO included. */
-  maxTeamSize: number;
-  /** When true, hires by non-CEO agents go through a `hire_agent` approval. */
-  requireHireApproval: boolean;
-  /** Prompt profile used for wakes unless a wake overrides it (C4-7). */
-  profile: PromptProfile;
-}
+// Records and the one store interface. Callers (company, cli, server) only see these shapes, never a
+// dialect. The words they are made of (kinds, statuses, settings) are the domain's, from
+// @cadre/model. Timestamps are ISO-8601 strings in UTC.
+import type {
+  AgentStatus,
+  ApprovalStatus,
+  ApprovalType,
+  CompanySettings,
+  ConnectorKind,
+  Department,
+  PromptProfile,
+  RunStatus,
+  Via,
+} from "@cadre/model";
 
 export interface CompanyRow {
   id: string;

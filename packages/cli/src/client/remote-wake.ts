@@ -1,6 +1,7 @@
 // `cadre wake AGENT_ID --server URL`: the server runs the wake; the CLI follows the run's stored
 // events (polling GET /api/runs/{id}/events) and renders them as the local command does.
-import { cacheHitRate, WAKE_TRIGGERS } from "@cadre/company";
+import { WAKE_TRIGGERS } from "@cadre/model";
+import { cacheHitRate } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import type { AgentRow, RunEventRow, RunRow } from "@cadre/store";
 import { parse } from "../args.js";

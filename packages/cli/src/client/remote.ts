@@ -7,7 +7,7 @@ import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
 import { modelChangeLine } from "../commands/agents.js";
-import { STATUSES } from "../commands/approvals.js";
+import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 import type { ModelChange } from "@cadre/company";
 
 export const REMOTE_COMMANDS = [
@@ -136,9 +136,9 @@ async function approvals(
       company: { type: "string" },
       status: { type: "string" },
     });
-    const status = values.status as (typeof STATUSES)[number] | undefined;
-    if (status && !STATUSES.includes(status))
-      throw new UsageError(`approvals list: --status must be one of ${STATUSES.join(", ")}`);
+    const status = values.status as ApprovalStatus | undefined;
+    if (status && !APPROVAL_STATUSES.includes(status))
+      throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
     const company = await pickCompany(api, values.company, target);
     const list = await api.get<ApprovalRow[]>(
       `/api/companies/${company.id}/approvals${status ? `?status=${status}` : ""}`,

@@ -1,7 +1,7 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
-import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
+import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
+import { type CompanyRow, type Store } from "@cadre/store";
 import {
-  CONNECTOR_KINDS,
   createCompany,
   loadCompanyState,
   preferredConnectorKind,

@@ -2,9 +2,10 @@
 // installation (one running wake per agent, coalescing, leases), a worker runs it, and this command
 // follows the run from the store, rendering its events as the in-process wake does.
 import { setTimeout as sleep } from "node:timers/promises";
-import { cacheHitRate, cueTokenCount, loadCompanyState, type WakeTrigger } from "@cadre/company";
+import { cacheHitRate, cueTokenCount, loadCompanyState } from "@cadre/company";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
-import type { PromptProfile, RunRow, Store } from "@cadre/store";
+import type { PromptProfile, WakeTrigger } from "@cadre/model";
+import type { RunRow, Store } from "@cadre/store";
 import type { CliIO } from "../io.js";
 import { createRenderer } from "../render.js";
 

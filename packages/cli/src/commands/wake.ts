@@ -1,7 +1,8 @@
 // `cadre wake AGENT_ID`: on SQLite the wake runs in this process; on PostgreSQL it goes through the
 // shared queue (wake-queued.ts) unless --in-process, so that the installation's rules for wakes
 // (one running wake per agent, coalescing, leases) hold for the operator's wakes too.
-import { WAKE_TRIGGERS, type WakeTrigger, wakeAgent } from "@cadre/company";
+import { WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
+import { wakeAgent } from "@cadre/company";
 import { FAULT_NAMES, parseFaultList } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, storeEnv } from "../context.js";

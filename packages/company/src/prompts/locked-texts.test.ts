@@ -1,10 +1,10 @@
+import { CEO_MODES } from "@cadre/model";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { comparePromptLock, readPromptLock, readPromptLockLog, relockPrompts } from "@cadre/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CEO_MODES } from "../modes.js";
 import { lockedTexts } from "./locked-texts.js";
 import { MODE_DOCUMENTS } from "./mode-documents.js";
 

@@ -2,15 +2,14 @@
 // The approval lifecycle itself (pending → approved / rejected / revision_requested) is unchanged.
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
-import type { ApprovalRow, ApprovalType, Store } from "@cadre/store";
+import { APPROVAL_TYPES, type ApprovalType } from "@cadre/model";
+import type { ApprovalRow, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
 import { runOnce, type ToolCallRef } from "./once.js";
-
-export const APPROVAL_TYPES: readonly ApprovalType[] = ["approve_ceo_strategy", "hire_agent"];
 
 export const FILE_APPROVAL_FIELDS: FieldSpec = {
   type: {

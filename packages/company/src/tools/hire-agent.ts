@@ -2,7 +2,8 @@
 // behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, type ValidationResult, modelIdProblem, textOutcome } from "@cadre/core";
-import type { AgentRow, Department, Store } from "@cadre/store";
+import { DEPARTMENTS, type Department } from "@cadre/model";
+import type { AgentRow, Store } from "@cadre/store";
 import { readiness } from "../connectors.js";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
@@ -10,17 +11,6 @@ import { recordTelemetry } from "../telemetry.js";
 import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { runOnce, type ToolCallRef } from "./once.js";
-
-export const DEPARTMENTS: readonly Department[] = [
-  "engineering",
-  "product",
-  "design",
-  "marketing",
-  "sales",
-  "operations",
-  "legal",
-  "finance",
-];
 
 export const HIRE_AGENT_FIELDS: FieldSpec = {
   name: {

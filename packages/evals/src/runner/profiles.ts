@@ -3,7 +3,8 @@
 // server over the sample's store).
 import { offlineCeoScript } from "@cadre/company";
 import { type Script, UserInputError } from "@cadre/core";
-import type { PromptProfile, Store } from "@cadre/store";
+import type { PromptProfile } from "@cadre/model";
+import type { Store } from "@cadre/store";
 import { legacyProfile } from "./legacy-profile.js";
 
 export interface ProfileSession {

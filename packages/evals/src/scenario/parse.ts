@@ -1,14 +1,15 @@
 // Validates a scenario file into a Scenario. Every rule that can be checked without a store is
 // checked here, with the file and field named; scenario/check.ts then seeds it to check the rest.
-import {
-  CEO_MODES,
-  DEPARTMENTS,
-  APPROVAL_TYPES,
-  defaultEnabledModels,
-  validateEnabledModels,
-} from "@cadre/company";
+import { defaultEnabledModels, validateEnabledModels } from "@cadre/company";
 import { UserInputError, errorMessage } from "@cadre/core";
-import type { ApprovalStatus, Department, Via } from "@cadre/store";
+import {
+  APPROVAL_TYPES,
+  type ApprovalStatus,
+  CEO_MODES,
+  type Department,
+  DEPARTMENTS,
+  type Via,
+} from "@cadre/model";
 import {
   type At,
   array,

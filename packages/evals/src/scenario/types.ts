@@ -1,7 +1,7 @@
 // A scenario: one initial company state the CEO is woken in (SPEC C4-8). Scenarios are data
 // files (evals/scenarios/*.json, or a user's own directory), validated by scenario/parse.ts.
-import type { CeoMode } from "@cadre/company";
-import type { AgentRow, ApprovalStatus, ApprovalType, ConnectorKind } from "@cadre/store";
+import type { ApprovalStatus, ApprovalType, CeoMode, ConnectorKind } from "@cadre/model";
+import type { AgentRow } from "@cadre/store";
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 

@@ -1,6 +1,6 @@
 // Companies: create (with its CEO and a ready connector), list, read.
-import { CONNECTOR_KINDS, createCompany, loadCompanyState } from "@cadre/company";
-import type { ConnectorKind, PromptProfile } from "@cadre/store";
+import { createCompany, loadCompanyState } from "@cadre/company";
+import { CONNECTOR_KINDS, type ConnectorKind, type PromptProfile } from "@cadre/model";
 import type { BodySpec } from "../http/schema.js";
 import { route } from "./define.js";
 import { type CompanyScope, companyScope } from "./scopes.js";

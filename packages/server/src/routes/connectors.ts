@@ -1,5 +1,5 @@
 // A company's connectors: readiness computed now, secrets never stored nor echoed.
-import { CONNECTOR_KINDS } from "@cadre/company";
+import { CONNECTOR_KINDS } from "@cadre/model";
 import type { BodySpec } from "../http/schema.js";
 import { type AddConnectorInput, addConnector } from "@cadre/company";
 import { route } from "./define.js";

@@ -1,7 +1,6 @@
 // Wakes and runs: a wake answers as soon as its run exists and goes on in the background; the run
 // and its stored events are readable while it goes on and after.
-import { WAKE_TRIGGERS, type WakeTrigger } from "@cadre/company";
-import type { PromptProfile } from "@cadre/store";
+import { type PromptProfile, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
 import type { BodySpec } from "../http/schema.js";
 import { route } from "./define.js";
 import { idQuery, limitQuery } from "./queries.js";

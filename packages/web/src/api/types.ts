@@ -6,25 +6,13 @@
 // alone (views with readiness or the CEO's mode, the wake answer, the feed frames) are written out
 // here.
 import type { AgentEvent } from "@cadre/core";
-import type { CeoMode, WakeTrigger } from "@cadre/company";
-import type { CompanyRow, PromptProfile, RunStatus, RunUsage, Via } from "@cadre/store";
+import type { CeoMode, PromptProfile, RunStatus, Via, WakeTrigger } from "@cadre/model";
+import type { CompanyRow, RunUsage } from "@cadre/store";
 
 export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
-export type {
-  AgentUsageReport,
-  CeoMode,
-  CompanyUsageReport,
-  DecisionResult,
-  RunUsageReport,
-  WakeTrigger,
-} from "@cadre/company";
-export type {
-  ApprovalRow as Approval,
-  ApprovalStatus,
-  CompanyRow as Company,
-  RunStatus,
-  Via,
-} from "@cadre/store";
+export type { AgentUsageReport, CompanyUsageReport, DecisionResult, RunUsageReport } from "@cadre/company";
+export type { ApprovalStatus, CeoMode, RunStatus, Via, WakeTrigger } from "@cadre/model";
+export type { ApprovalRow as Approval, CompanyRow as Company } from "@cadre/store";
 
 /** GET /api/companies/{id}: the company with its CEO's mode and why. */
 export interface CompanyView extends CompanyRow {
