@@ -56,13 +56,13 @@ describe("MC-6 aliases are refused where a model enters", () => {
     expect(outcome.content).toEqual([
       {
         type: "text",
-        text: 'hire_agent was not run, nothing was written. `model` "claude-sonnet-4-5" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-sonnet-4-5-20250929; enabled on connector "anthropic": claude-sonnet-4-5-20250929.',
+        text: 'hire_agent was not run, nothing was written. `model` "claude-sonnet-4-5" is an alias; only explicit model ids are used. Explicit ids: claude-sonnet-4-5-20250929; enabled on connector "anthropic": claude-sonnet-4-5-20250929.',
       },
     ]);
     const family = await tool.execute({ ...input, model: "opus" }, { toolCallId: "t2", signal: undefined });
     expect(family.content[0]).toMatchObject({
       text: expect.stringContaining(
-        '`model` "opus" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-opus-4-7, claude-opus-4-6',
+        '`model` "opus" is an alias; only explicit model ids are used. Explicit ids: claude-opus-4-7, claude-opus-4-6',
       ),
     });
     expect((await store.listAgents(company.id)).length).toBe(1);

@@ -59,6 +59,11 @@ export function Text(options: TextOptions): TString {
   return refined;
 }
 
+/** The text policy layout of a `Text` schema; undefined for any other schema. */
+export function textLayoutOf(schema: TSchema): TextLayout | undefined {
+  return (schema as unknown as Record<string, TextMeta | undefined>)[TEXT]?.layout;
+}
+
 /** One of the given strings (a union of literals, as the model-facing schemas spell an enum). */
 export function OneOf<const T extends readonly [string, ...string[]]>(
   values: T,

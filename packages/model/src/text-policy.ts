@@ -45,7 +45,7 @@ const NAMES: Record<number, string> = {
   0x2068: "FIRST STRONG ISOLATE",
   0x2069: "POP DIRECTIONAL ISOLATE",
   0x3164: "HANGUL FILLER",
-  0xfeff: "ZERO WIDTH NO-BREAK SPACE (byte order mark)",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE",
 };
 
 /** "U+200B (ZERO WIDTH SPACE)": how a refusal names a character. */

@@ -15,8 +15,9 @@ import { notifyingStore } from "./feed/notifying-store.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
-import { validateBody } from "./http/schema.js";
-import type { RouteSpec } from "./routes/define.js";
+import { bodyRequired, type RouteSpec } from "./routes/define.js";
+import { UserInputError } from "@cadre/core";
+import { describeProblems, parse } from "@cadre/model";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
 
@@ -139,14 +140,19 @@ export function createApp(deps: AppDeps): CadreApp {
     spec.before?.(ctx);
     let body: unknown;
     if (spec.body) {
-      const required = Object.values(spec.body.spec).some((f) => f.required);
-      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !required);
-      if (spec.body.validate) {
-        const result = spec.body.validate(raw);
+      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !bodyRequired(spec.body));
+      if (spec.validate) {
+        const result = spec.validate(raw);
         if (!result.ok) throw new HttpError(400, "invalid_input", result.message, result.fields);
         body = result.value;
       } else {
-        body = validateBody(`${spec.method.toUpperCase()} ${spec.path}`, spec.body.spec, raw);
+        const parsed = parse(spec.body, raw);
+        if (!parsed.ok)
+          throw new UserInputError(
+            `${spec.method.toUpperCase()} ${spec.path}: nothing was written. Fix: ${describeProblems(parsed.problems)}.`,
+            parsed.problems,
+          );
+        body = parsed.value;
       }
     }
     return spec.handle({ c, ctx, principal, params, scope, body });

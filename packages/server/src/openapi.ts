@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, built from the route table: paths, access, bodies (the very schemas the
 // validator uses), query parameters and responses. Nothing is written twice.
-import { jsonSchemaOf } from "./http/schema.js";
-import type { RouteSpec } from "./routes/define.js";
+import { jsonSchema } from "@cadre/model";
+import { bodyRequired, type RouteSpec } from "./routes/define.js";
 
 const ERROR_SCHEMA = {
   type: "object",
@@ -95,8 +95,8 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
       ...(r.body
         ? {
             requestBody: {
-              required: Object.values(r.body.spec).some((f) => f.required),
-              content: { "application/json": { schema: jsonSchemaOf(r.body.spec) } },
+              required: bodyRequired(r.body),
+              content: { "application/json": { schema: jsonSchema(r.body) } },
             },
           }
         : {}),

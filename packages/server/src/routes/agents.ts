@@ -1,40 +1,29 @@
 // Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
 // handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
 import {
-  HIRE_AGENT_FIELDS,
-  type HireAgentInput,
   hireAgent,
+  hireAgentSchema,
+  KeyLabel,
   mintAgentToken,
+  ModelId,
+  setAgentModel,
+  terminateAgent,
   validateHireAgentInput,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
-import type { BodySpec } from "../http/schema.js";
-import { setAgentModel, terminateAgent } from "@cadre/company";
+import { AGENT_STATUSES } from "@cadre/model";
+import { Type } from "typebox";
 import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
-import { type AgentScope, agentScope, type CompanyScope, companyScope } from "./scopes.js";
+import { agentScope, companyScope } from "./scopes.js";
 
-export const MINT_KEY_BODY: BodySpec = {
-  label: {
-    kind: "string",
-    required: false,
-    maxLength: 100,
-    description: "What the key is for, e.g. the host the agent runs on.",
-  },
-};
+export const MintKeyBody = Type.Object({ label: Type.Optional(KeyLabel) }, { additionalProperties: false });
 
-export const SET_MODEL_BODY: BodySpec = {
-  model: {
-    kind: "string",
-    required: true,
-    maxLength: 128,
-    description: "An explicit model id enabled on the agent's connector (MC-6).",
-  },
-};
+export const SetModelBody = Type.Object({ model: ModelId }, { additionalProperties: false });
 
 export const agentRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/agents",
     summary: "The company's agents (all by default; ?status=active|terminated).",
@@ -43,11 +32,11 @@ export const agentRoutes = [
     query: { status: "active | terminated" },
     responses: { 200: "A list of agents." },
     async handle({ c, ctx, scope }) {
-      const status = enumQuery("status", c.req.query("status"), ["active", "terminated"] as const);
+      const status = enumQuery("status", c.req.query("status"), AGENT_STATUSES);
       return c.json(await ctx.store.listAgents(scope.companyId, status ? { status } : {}));
     },
   }),
-  route<CompanyScope>({
+  route({
     method: "post",
     path: "/api/companies/{id}/agents",
     summary: "Legacy hire path (C4-6): the hire_agent tool's input, schema, rules and record, with via http.",
@@ -56,13 +45,14 @@ export const agentRoutes = [
     before: (ctx) => {
       if (ctx.legacyPostsRetired) throw retired("hire_agent");
     },
-    body: { spec: HIRE_AGENT_FIELDS, validate: validateHireAgentInput },
+    body: hireAgentSchema,
+    validate: validateHireAgentInput,
     responses: { 201: "The new agent.", 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ c, ctx, principal, scope, body }) {
       const result = await hireAgent(
         ctx.store,
         { ...httpActor(principal, scope.companyId), env: ctx.env },
-        body as HireAgentInput,
+        body,
       );
       if (!result.ok) throw refusal(result);
       const agent = await ctx.store.getAgent(result.value.agentId);
@@ -70,7 +60,7 @@ export const agentRoutes = [
       return c.json(agent, 201);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "get",
     path: "/api/agents/{id}",
     summary: "One agent.",
@@ -79,7 +69,7 @@ export const agentRoutes = [
     responses: { 200: "The agent." },
     handle: ({ c, scope }) => c.json(scope.agent),
   }),
-  route<AgentScope>({
+  route({
     method: "delete",
     path: "/api/agents/{id}",
     summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
@@ -90,14 +80,14 @@ export const agentRoutes = [
       return c.json(await terminateAgent(ctx.store, scope.agent.id));
     },
   }),
-  route<AgentScope>({
+  route({
     method: "patch",
     path: "/api/agents/{id}/model",
     summary:
       "Switch the agent's model (MC-13). The model must be enabled on its connector. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
     access: "operator",
     scope: agentScope,
-    body: { spec: SET_MODEL_BODY },
+    body: SetModelBody,
     responses: {
       200: "{ agent, from, changed, live }: the agent with its model, the model before, whether it changed, and what the live session did (switch, handoff-then-switch, or no live session).",
       409: "The live session refused the switch (a turn is running, a recovery is in flight), or the agent is terminated. Nothing was written.",
@@ -106,29 +96,29 @@ export const agentRoutes = [
       const live = ctx.wakes.liveSession(scope.agent.id);
       const change = await setAgentModel(ctx.store, {
         agentId: scope.agent.id,
-        model: (body as { model: string }).model,
+        model: body.model,
         live,
       });
       return c.json(change);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "post",
     path: "/api/agents/{id}/keys",
     summary: "Mint an agent token: acts as this agent, inside its company only. The token is shown once.",
     access: "operator",
     scope: agentScope,
-    body: { spec: MINT_KEY_BODY },
+    body: MintKeyBody,
     responses: { 201: "The key, with its token (shown only here)." },
     async handle({ c, ctx, scope, body }) {
       const { token, row } = await mintAgentToken(ctx.store, {
         agentId: scope.agent.id,
-        label: (body as { label?: string }).label ?? "",
+        label: body.label ?? "",
       });
       return c.json({ ...row, token }, 201);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "get",
     path: "/api/agents/{id}/keys",
     summary: "The agent's keys (never their tokens).",
@@ -139,7 +129,7 @@ export const agentRoutes = [
       return c.json(await ctx.store.listApiTokens(scope.agent.id));
     },
   }),
-  route<AgentScope>({
+  route({
     method: "delete",
     path: "/api/agents/{id}/keys/{keyId}",
     summary: "Revoke one of the agent's keys.",

@@ -1,42 +1,26 @@
 // Companies: create (with its CEO and a ready connector), list, read.
-import { createCompany, loadCompanyState } from "@cadre/company";
-import { CONNECTOR_KINDS, type ConnectorKind, type PromptProfile } from "@cadre/model";
-import type { BodySpec } from "../http/schema.js";
+import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadre/company";
+import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
+import { Type } from "typebox";
 import { route } from "./define.js";
-import { type CompanyScope, companyScope } from "./scopes.js";
+import { companyScope } from "./scopes.js";
 import { companyView } from "./views.js";
 
-export const CREATE_COMPANY_BODY: BodySpec = {
-  name: { kind: "string", required: true, maxLength: 100, description: "The company's name." },
-  goal: {
-    kind: "string",
-    required: false,
-    maxLength: 1000,
-    multiline: true,
-    description: "What the company is for; the CEO plans its team from it.",
+export const CreateCompanyBody = Type.Object(
+  {
+    name: CompanyName,
+    goal: Type.Optional(CompanyGoal),
+    connector: Type.Optional(
+      OneOf(CONNECTOR_KINDS, {
+        description: "Connector kind the CEO runs on (default offline, always present); must be ready.",
+      }),
+    ),
+    profile: Type.Optional(
+      OneOf(PROMPT_PROFILES, { description: "Prompt profile of the CEO's wakes; default semantic." }),
+    ),
   },
-  connector: {
-    kind: "string",
-    required: false,
-    maxLength: 40,
-    enum: CONNECTOR_KINDS,
-    description: "Connector kind the CEO runs on (default offline, always present); must be ready.",
-  },
-  profile: {
-    kind: "string",
-    required: false,
-    maxLength: 20,
-    enum: ["semantic", "legacy"],
-    description: "Prompt profile of the CEO's wakes (C4-7); default semantic.",
-  },
-};
-
-interface CreateCompanyBody {
-  name: string;
-  goal?: string;
-  connector?: ConnectorKind;
-  profile?: PromptProfile;
-}
+  { additionalProperties: false },
+);
 
 export const companyRoutes = [
   route({
@@ -45,17 +29,16 @@ export const companyRoutes = [
     summary:
       "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
     access: "operator",
-    body: { spec: CREATE_COMPANY_BODY },
+    body: CreateCompanyBody,
     responses: { 201: "The company, its CEO and the CEO's mode." },
     async handle({ c, ctx, body }) {
-      const input = body as CreateCompanyBody;
-      const kind = input.connector ?? "offline";
+      const kind = body.connector ?? "offline";
       const company = await createCompany(ctx.store, {
-        name: input.name,
-        ...(input.goal !== undefined ? { goal: input.goal } : {}),
+        name: body.name,
+        ...(body.goal !== undefined ? { goal: body.goal } : {}),
         connectors: kind === "offline" ? [] : [{ kind }],
         ceoConnectorId: kind,
-        ...(input.profile ? { settings: { profile: input.profile } } : {}),
+        ...(body.profile ? { settings: { profile: body.profile } } : {}),
       });
       return c.json(companyView(company, await loadCompanyState(ctx.store, company.id)), 201);
     },
@@ -73,7 +56,7 @@ export const companyRoutes = [
       );
     },
   }),
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}",
     summary: "A company, with its CEO's mode and why, and the tools the mode offers.",

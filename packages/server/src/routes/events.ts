@@ -8,10 +8,10 @@ import { followFeedPages } from "../feed/follow.js";
 import { ssePage } from "../feed/sse.js";
 import { route } from "./define.js";
 import { enumQuery, idQuery } from "./queries.js";
-import { type CompanyScope, companyScope } from "./scopes.js";
+import { companyScope } from "./scopes.js";
 
 export const eventRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/events",
     summary:

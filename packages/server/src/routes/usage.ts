@@ -2,10 +2,10 @@
 // its agents and runs, and per run with one entry per model call. The dashboard charts these.
 import { companyUsageReport, runUsageReport } from "@cadre/company";
 import { route } from "./define.js";
-import { type CompanyScope, companyScope, type RunScope, runScope } from "./scopes.js";
+import { companyScope, runScope } from "./scopes.js";
 
 export const usageRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/usage",
     summary:
@@ -17,7 +17,7 @@ export const usageRoutes = [
       return c.json(await companyUsageReport(ctx.store, scope.companyId));
     },
   }),
-  route<RunScope>({
+  route({
     method: "get",
     path: "/api/runs/{id}/usage",
     summary: "A run's usage, with one entry per model call (turn) in order.",
