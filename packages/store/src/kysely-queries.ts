@@ -48,6 +48,7 @@ import type {
   WakeStatus,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
+import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
 
@@ -185,6 +186,7 @@ export class KyselyQueries implements StoreQueries {
           id: agent.id,
           company_id: agent.companyId,
           name: agent.name,
+          name_key: agentNameKey(agent.name),
           role: agent.role,
           description: agent.description,
           department: agent.department,

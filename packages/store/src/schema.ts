@@ -44,6 +44,8 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
+  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  name_key: string;
   role: string;
   description: string;
   department: Department | null;
