@@ -3,7 +3,7 @@
 // for the agent's model, so a price correction applies to history without a migration.
 import { combineSummaries, findModel, summariseUsage, type Usage, type UsageSummary } from "@cadre/core";
 import { NotFoundError } from "@cadre/core";
-import type { AgentRow, RunRow, RunUsage, Store } from "@cadre/store";
+import type { AgentRow, RunRow, Store } from "@cadre/store";
 
 export interface TurnUsageReport {
   /** Model call number within the run, from 1. */
@@ -40,15 +40,6 @@ export interface CompanyUsageReport {
   runs: RunUsageReport[];
 }
 
-export function usageOfRun(u: RunUsage): Usage {
-  return {
-    input: u.inputTokens,
-    output: u.outputTokens,
-    cacheRead: u.cacheReadTokens,
-    cacheWrite: u.cacheWriteTokens,
-  };
-}
-
 function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
   const model = agent?.model ?? "unknown";
   return {
@@ -58,7 +49,7 @@ function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
     model,
     status: run.status,
     startedAt: run.startedAt,
-    usage: summariseUsage(usageOfRun(run.usage), findModel(model)),
+    usage: summariseUsage(run.usage, findModel(model)),
   };
 }
 

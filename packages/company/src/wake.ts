@@ -3,18 +3,21 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  addUsage,
+  emptyUsage,
   type AgentEvent,
   type BaseAgent,
   type FaultName,
   type Script,
   type StreamFn,
   type TerminalStatus,
+  type Usage,
   UserInputError,
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
-import type { NewRunEvent, RunRow, RunUsage, Store } from "@cadre/store";
+import type { NewRunEvent, RunRow, Store } from "@cadre/store";
 import { newId } from "./companies.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
@@ -60,15 +63,11 @@ export interface WakeResult {
   modeBefore: CeoMode;
   modeAfter: CeoMode;
   terminal: TerminalStatus;
-  usage: RunUsage & { cacheHitRate: number };
+  /** The run's usage (core's counters); edges that document another shape map it there (the CLI's --json). */
+  usage: Usage;
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
-}
-
-export function cacheHitRate(u: RunUsage): number {
-  const denominator = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  return denominator === 0 ? 0 : u.cacheReadTokens / denominator;
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -149,7 +148,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const cueTokens = cueTokenCount(cue);
   options.onStart?.({ run, cue, cueTokens, mode });
 
-  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage = emptyUsage();
   let terminal: TerminalStatus = "failed";
   let replays = 0;
   let rollovers = 0;
@@ -205,10 +204,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     for await (const event of events) {
       options.onEvent?.(event);
       if (event.type === "usage") {
-        usage.inputTokens += event.usage.input;
-        usage.outputTokens += event.usage.output;
-        usage.cacheReadTokens += event.usage.cacheRead;
-        usage.cacheWriteTokens += event.usage.cacheWrite;
+        addUsage(usage, event.usage);
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
@@ -245,7 +241,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     modeBefore: mode,
     modeAfter: after.mode,
     terminal,
-    usage: { ...usage, cacheHitRate: cacheHitRate(usage) },
+    usage,
     replays,
     rollovers,
   };

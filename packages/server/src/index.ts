@@ -18,6 +18,7 @@ export { notifyingStore } from "./feed/notifying-store.js";
 export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";
 export { openApiDocument } from "./openapi.js";
 export { ROUTES } from "./routes/index.js";
+export { type RunView, runView } from "./routes/views.js";
 // The load benchmark (`npm run bench`); autocannon is loaded only when it runs.
 export { type BenchOptions, benchServer } from "./bench.js";
 // Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.

@@ -18,6 +18,7 @@ import {
   toToolCall,
 } from "./rows.js";
 import type { Database } from "./schema.js";
+import type { Usage } from "@cadre/core";
 import type { AgentStatus, ApprovalStatus, ApprovalType, CompanySettings, RunStatus } from "@cadre/model";
 import type {
   ActivityRow,
@@ -39,7 +40,6 @@ import type {
   NewToolCall,
   RunEventRow,
   RunRow,
-  RunUsage,
   StoreQueries,
   ToolCallRow,
   WakeClaim,
@@ -391,7 +391,7 @@ export class KyselyQueries implements StoreQueries {
 
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void> {
     const subject = `run "${id}"`;
     return this.guard(subject, async () => {
@@ -399,10 +399,10 @@ export class KyselyQueries implements StoreQueries {
         .updateTable("runs")
         .set({
           status: end.status,
-          input_tokens: end.usage.inputTokens,
-          output_tokens: end.usage.outputTokens,
-          cache_read_tokens: end.usage.cacheReadTokens,
-          cache_write_tokens: end.usage.cacheWriteTokens,
+          input_tokens: end.usage.input,
+          output_tokens: end.usage.output,
+          cache_read_tokens: end.usage.cacheRead,
+          cache_write_tokens: end.usage.cacheWrite,
           error: end.error,
           ended_at: now(),
         })

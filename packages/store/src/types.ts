@@ -1,6 +1,6 @@
 // Records and the one store interface. Callers (company, cli, server) only see these shapes, never a
 // dialect. The words they are made of (kinds, statuses, settings) are the domain's, from
-// @cadre/model. Timestamps are ISO-8601 strings in UTC.
+// @cadre/model; a run's usage is core's Usage (a type only: the store runs no core code). Timestamps are ISO-8601 strings in UTC.
 import type {
   AgentStatus,
   ApprovalStatus,
@@ -12,6 +12,7 @@ import type {
   RunStatus,
   Via,
 } from "@cadre/model";
+import type { Usage } from "@cadre/core";
 
 export interface CompanyRow {
   id: string;
@@ -74,13 +75,6 @@ export interface ApprovalEventRow {
   at: string;
 }
 
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
 export interface RunRow {
   id: string;
   companyId: string;
@@ -91,7 +85,8 @@ export interface RunRow {
   profile: PromptProfile;
   cue: string;
   status: RunStatus;
-  usage: RunUsage;
+  /** Core's four counters (input = uncached input); stored as the runs table's *_tokens columns. */
+  usage: Usage;
   error: string | null;
   startedAt: string;
   endedAt: string | null;
@@ -256,7 +251,7 @@ export interface StoreQueries {
   listRuns(filter?: { companyId?: string; agentId?: string }): Promise<RunRow[]>;
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void>;
 
   /** Appends events in order, in one transaction; returns them with their ids. */

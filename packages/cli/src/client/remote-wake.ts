@@ -1,9 +1,9 @@
 // `cadre wake AGENT_ID --server URL`: the server runs the wake; the CLI follows the run's stored
 // events (polling GET /api/runs/{id}/events) and renders them as the local command does.
-import { WAKE_TRIGGERS } from "@cadre/model";
-import { cacheHitRate } from "@cadre/company";
+import { usageOfCounters, usageSummaryJson, WAKE_TRIGGERS } from "@cadre/model";
 import type { AgentEvent } from "@cadre/core";
-import type { AgentRow, RunEventRow, RunRow } from "@cadre/store";
+import type { RunView } from "@cadre/server";
+import type { AgentRow, RunEventRow } from "@cadre/store";
 import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
@@ -61,9 +61,9 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   );
   const render = createRenderer(io.out, agent.name);
   let after: number | undefined;
-  let run: RunRow;
+  let run: RunView;
   for (;;) {
-    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(
+    const page = await api.get<{ run: RunView; events: RunEventRow[] }>(
       `/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`,
     );
     for (const e of page.events) {
@@ -80,7 +80,7 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   const modeAfter = (await api.get<{ ceoMode: string }>(`/api/companies/${run.companyId}`)).ceoMode;
   io.out(`mode: ${started.mode} → ${modeAfter}\n`);
   if (values.json) {
-    const usage = { ...run.usage, cacheHitRate: cacheHitRate(run.usage) };
+    const usage = usageSummaryJson(usageOfCounters(run.usage));
     io.out(
       `${JSON.stringify({ runId: run.id, agentId, terminal: run.status, modeBefore: started.mode, modeAfter, initialCue: { text: started.cue, tokens: started.cueTokens }, usage })}\n`,
     );

@@ -2,7 +2,8 @@
 // out, any worker fails it and ends its run if the run was still going — one error event, one
 // terminal event, usage as far as it was recorded — all in one transaction that only one recoverer
 // can win (expireWake is conditional), so the run gets exactly one terminal event (MC-14).
-import type { RunUsage, Store, StoreQueries, WakeRow } from "@cadre/store";
+import { emptyUsage } from "@cadre/core";
+import type { Store, StoreQueries, WakeRow } from "@cadre/store";
 
 interface UsageData {
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
@@ -12,14 +13,14 @@ async function endLostRun(tx: StoreQueries, runId: string, reason: string): Prom
   const run = await tx.getRun(runId);
   if (!run || run.status !== "running") return;
   const events = await tx.listRunEvents(runId);
-  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage = emptyUsage();
   for (const e of events) {
     if (e.type !== "usage") continue;
     const u = (e.data as UsageData).usage ?? {};
-    usage.inputTokens += u.input ?? 0;
-    usage.outputTokens += u.output ?? 0;
-    usage.cacheReadTokens += u.cacheRead ?? 0;
-    usage.cacheWriteTokens += u.cacheWrite ?? 0;
+    usage.input += u.input ?? 0;
+    usage.output += u.output ?? 0;
+    usage.cacheRead += u.cacheRead ?? 0;
+    usage.cacheWrite += u.cacheWrite ?? 0;
   }
   const terminal = events.find((e) => e.type === "terminal");
   if (terminal) {

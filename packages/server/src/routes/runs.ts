@@ -5,6 +5,7 @@ import { Type } from "typebox";
 import { route } from "./define.js";
 import { idQuery, limitQuery } from "./queries.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
+import { runView } from "./views.js";
 
 export const WakeBody = Type.Object(
   {
@@ -67,7 +68,7 @@ export const runRoutes = [
     scope: companyScope,
     responses: { 200: "A list of runs." },
     async handle({ c, ctx, scope }) {
-      return c.json(await ctx.store.listRuns({ companyId: scope.companyId }));
+      return c.json((await ctx.store.listRuns({ companyId: scope.companyId })).map(runView));
     },
   }),
   route({
@@ -77,7 +78,7 @@ export const runRoutes = [
     access: "company",
     scope: runScope,
     responses: { 200: "The run." },
-    handle: ({ c, scope }) => c.json(scope.run),
+    handle: ({ c, scope }) => c.json(runView(scope.run)),
   }),
   route({
     method: "get",
@@ -93,7 +94,7 @@ export const runRoutes = [
       // The run row first: when it says finished, the events read next are complete.
       const run = (await ctx.store.getRun(scope.run.id)) ?? scope.run;
       const events = (await ctx.store.listRunEvents(scope.run.id, after)).slice(0, limit);
-      return c.json({ run, events });
+      return c.json({ run: runView(run), events });
     },
   }),
 ];

@@ -1,7 +1,8 @@
 // What the API answers for each record. Stored rows pass through as they are (they hold no secret);
 // connectors add their readiness, computed now, and never echo anything that looks like a secret.
 import { type CompanyState, isSecretKey, MODE_TOOLS, readiness } from "@cadre/company";
-import type { CompanyRow, ConnectorRow } from "@cadre/store";
+import { type UsageCounters, usageCounters } from "@cadre/model";
+import type { CompanyRow, ConnectorRow, RunRow } from "@cadre/store";
 
 export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv) {
   const config = Object.fromEntries(
@@ -29,4 +30,11 @@ export function companyView(company: CompanyRow, state: CompanyState) {
     ceoModeReason: state.modeReason,
     toolsInMode: MODE_TOOLS[state.mode],
   };
+}
+
+/** A run as the API has always sent it: its usage under the counters' documented names. */
+export type RunView = Omit<RunRow, "usage"> & { usage: UsageCounters };
+
+export function runView(run: RunRow): RunView {
+  return { ...run, usage: usageCounters(run.usage) };
 }

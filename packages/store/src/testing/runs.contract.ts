@@ -12,7 +12,7 @@ export function runContract(store: GetStore): void {
       const expected = {
         ...input,
         status: "running",
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         error: null,
         startedAt: "2025-05-06T07:08:09.012Z",
         endedAt: null,
@@ -28,7 +28,7 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
       setClock("2025-05-06T08:00:00.000Z");
-      const usage = { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 1000, cacheWriteTokens: 56 };
+      const usage = { input: 1200, output: 340, cacheRead: 1000, cacheWrite: 56 };
       await store().finishRun("r1", { status: "failed", usage, error: "provider said no" });
       await store().finishRun("r2", { status: "done", usage, error: null });
       expect(await store().getRun("r1")).toMatchObject({

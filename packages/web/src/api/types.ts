@@ -7,7 +7,8 @@
 // here.
 import type { AgentEvent } from "@cadre/core";
 import type { CeoMode, PromptProfile, RunStatus, Via, WakeTrigger } from "@cadre/model";
-import type { CompanyRow, RunUsage } from "@cadre/store";
+import type { UsageCounters } from "@cadre/model";
+import type { CompanyRow } from "@cadre/store";
 
 export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
 export type { AgentUsageReport, CompanyUsageReport, DecisionResult, RunUsageReport } from "@cadre/company";
@@ -63,7 +64,7 @@ export interface Run {
   profile: PromptProfile;
   cue: string;
   status: RunStatus;
-  usage: RunUsage;
+  usage: UsageCounters;
   error: string | null;
   startedAt: string;
   endedAt: string | null;
