@@ -2,8 +2,7 @@
 // events (polling GET /api/runs/{id}/events) and renders them as the local command does.
 import { usageOfCounters, usageSummaryJson, WAKE_TRIGGERS } from "@cadre/model";
 import type { AgentEvent } from "@cadre/core";
-import type { RunView } from "@cadre/server";
-import type { AgentRow, RunEventRow } from "@cadre/store";
+import type { AgentView, RunEventView, RunView } from "@cadre/server";
 import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
@@ -40,7 +39,7 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
     throw new UsageError("wake: --seed must be a whole number");
   if (values.profile !== undefined && values.profile !== "legacy" && values.profile !== "semantic")
     throw new UsageError("wake: --profile must be legacy or semantic");
-  const agent = await api.get<AgentRow>(`/api/agents/${encodeURIComponent(agentId)}`);
+  const agent = await api.get<AgentView>(`/api/agents/${encodeURIComponent(agentId)}`);
   const started = await api.post<Started>(`/api/agents/${encodeURIComponent(agentId)}/wake`, {
     ...(values.trigger ? { trigger: values.trigger } : {}),
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
@@ -63,7 +62,7 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   let after: number | undefined;
   let run: RunView;
   for (;;) {
-    const page = await api.get<{ run: RunView; events: RunEventRow[] }>(
+    const page = await api.get<{ run: RunView; events: RunEventView[] }>(
       `/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`,
     );
     for (const e of page.events) {

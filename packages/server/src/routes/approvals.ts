@@ -15,6 +15,14 @@ import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
 import { approvalScope, companyScope } from "./scopes.js";
+import {
+  approvalHistoryView,
+  ApprovalHistoryViewSchema,
+  approvalView,
+  ApprovalViewSchema,
+  decisionView,
+  DecisionViewSchema,
+} from "./views.js";
 
 export const DecisionBody = Type.Object(
   { note: Type.Optional(DecisionNote) },
@@ -29,12 +37,14 @@ function decisionRoute(segment: "approve" | "reject" | "request-revision", decis
     access: "operator",
     scope: approvalScope,
     body: DecisionBody,
-    responses: {
-      200: "The approval and the CEO's mode before and after.",
-      409: "The approval was already decided.",
+    response: {
+      status: 200,
+      description: "The approval and the CEO's mode before and after.",
+      schema: DecisionViewSchema,
     },
-    async handle({ c, ctx, scope, body }) {
-      return c.json(await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null));
+    errors: { 409: "The approval was already decided." },
+    async handle({ ctx, scope, body }) {
+      return decisionView(await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null));
     },
   });
 }
@@ -47,17 +57,16 @@ export const approvalRoutes = [
     access: "company",
     scope: companyScope,
     query: { status: APPROVAL_STATUSES.join(" | ") },
-    responses: { 200: "A list of approvals." },
+    response: { status: 200, description: "A list of approvals.", schema: Type.Array(ApprovalViewSchema) },
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), APPROVAL_STATUSES);
-      return c.json(await ctx.store.listApprovals(scope.companyId, status ? { status } : {}));
+      return (await ctx.store.listApprovals(scope.companyId, status ? { status } : {})).map(approvalView);
     },
   }),
   route({
     method: "post",
     path: "/api/companies/{id}/approvals",
-    summary:
-      "Legacy approval path (C4-6): the file_approval tool's input, schema, rules and record, with via http.",
+    summary: "Legacy approval path: the file_approval tool's input, schema, rules and record, with via http.",
     access: "company",
     scope: companyScope,
     before: (ctx) => {
@@ -65,16 +74,14 @@ export const approvalRoutes = [
     },
     body: fileApprovalSchema,
     validate: validateFileApprovalInput,
-    responses: {
-      201: "The approval, pending.",
-      410: "The legacy route is retired; use the file_approval tool.",
-    },
-    async handle({ c, ctx, principal, scope, body }) {
+    response: { status: 201, description: "The approval, pending.", schema: ApprovalViewSchema },
+    errors: { 410: "The legacy route is retired; use the file_approval tool." },
+    async handle({ ctx, principal, scope, body }) {
       const result = await fileApproval(ctx.store, httpActor(principal, scope.companyId), body);
       if (!result.ok) throw refusal(result);
       const approval = await ctx.store.getApproval(result.value.approvalId);
       if (!approval) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);
-      return c.json(approval, 201);
+      return approvalView(approval);
     },
   }),
   route({
@@ -83,9 +90,13 @@ export const approvalRoutes = [
     summary: "One approval, with its history.",
     access: "company",
     scope: approvalScope,
-    responses: { 200: "The approval and its status changes." },
-    async handle({ c, ctx, scope }) {
-      return c.json({ ...scope.approval, history: await ctx.store.listApprovalEvents(scope.approval.id) });
+    response: {
+      status: 200,
+      description: "The approval and its status changes.",
+      schema: ApprovalHistoryViewSchema,
+    },
+    async handle({ ctx, scope }) {
+      return approvalHistoryView(scope.approval, await ctx.store.listApprovalEvents(scope.approval.id));
     },
   }),
   decisionRoute("approve", "approve"),

@@ -4,7 +4,7 @@ import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
 import { companyScope } from "./scopes.js";
-import { companyView } from "./views.js";
+import { CompanyDetailSchema, companySummaryView, companyView, CompanyViewSchema } from "./views.js";
 
 export const CreateCompanyBody = Type.Object(
   {
@@ -30,8 +30,12 @@ export const companyRoutes = [
       "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
     access: "operator",
     body: CreateCompanyBody,
-    responses: { 201: "The company, its CEO and the CEO's mode." },
-    async handle({ c, ctx, body }) {
+    response: {
+      status: 201,
+      description: "The company, its CEO and the CEO's mode.",
+      schema: CompanyDetailSchema,
+    },
+    async handle({ ctx, body }) {
       const kind = body.connector ?? "offline";
       const company = await createCompany(ctx.store, {
         name: body.name,
@@ -40,7 +44,7 @@ export const companyRoutes = [
         ceoConnectorId: kind,
         ...(body.profile ? { settings: { profile: body.profile } } : {}),
       });
-      return c.json(companyView(company, await loadCompanyState(ctx.store, company.id)), 201);
+      return companyView(company, await loadCompanyState(ctx.store, company.id));
     },
   }),
   route({
@@ -48,12 +52,12 @@ export const companyRoutes = [
     path: "/api/companies",
     summary: "The companies the caller can see: all for the operator, its own for an agent.",
     access: "authenticated",
-    responses: { 200: "A list of companies." },
-    async handle({ c, ctx, principal }) {
+    response: { status: 200, description: "A list of companies.", schema: Type.Array(CompanyViewSchema) },
+    async handle({ ctx, principal }) {
       const companies = await ctx.store.listCompanies();
-      return c.json(
-        principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies,
-      );
+      return (
+        principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies
+      ).map(companySummaryView);
     },
   }),
   route({
@@ -62,9 +66,9 @@ export const companyRoutes = [
     summary: "A company, with its CEO's mode and why, and the tools the mode offers.",
     access: "company",
     scope: companyScope,
-    responses: { 200: "The company." },
-    async handle({ c, ctx, scope }) {
-      return c.json(companyView(scope.company, await loadCompanyState(ctx.store, scope.companyId)));
+    response: { status: 200, description: "The company.", schema: CompanyDetailSchema },
+    async handle({ ctx, scope }) {
+      return companyView(scope.company, await loadCompanyState(ctx.store, scope.companyId));
     },
   }),
 ];

@@ -2,7 +2,8 @@
 import { addConnector, addConnectorSchema } from "@cadre/company";
 import { route } from "./define.js";
 import { companyScope } from "./scopes.js";
-import { connectorView } from "./views.js";
+import { Type } from "typebox";
+import { connectorView, ConnectorViewSchema } from "./views.js";
 
 export const connectorRoutes = [
   route({
@@ -11,9 +12,9 @@ export const connectorRoutes = [
     summary: "The company's connectors with their readiness.",
     access: "company",
     scope: companyScope,
-    responses: { 200: "A list of connectors." },
-    async handle({ c, ctx, scope }) {
-      return c.json((await ctx.store.listConnectors(scope.companyId)).map((x) => connectorView(x, ctx.env)));
+    response: { status: 200, description: "A list of connectors.", schema: Type.Array(ConnectorViewSchema) },
+    async handle({ ctx, scope }) {
+      return (await ctx.store.listConnectors(scope.companyId)).map((x) => connectorView(x, ctx.env));
     },
   }),
   route({
@@ -23,10 +24,9 @@ export const connectorRoutes = [
     access: "operator",
     scope: companyScope,
     body: addConnectorSchema,
-    responses: { 201: "The connector, with its readiness." },
-    async handle({ c, ctx, scope, body }) {
-      const row = await addConnector(ctx.store, scope.companyId, body);
-      return c.json(connectorView(row, ctx.env), 201);
+    response: { status: 201, description: "The connector, with its readiness.", schema: ConnectorViewSchema },
+    async handle({ ctx, scope, body }) {
+      return connectorView(await addConnector(ctx.store, scope.companyId, body), ctx.env);
     },
   }),
 ];

@@ -1,7 +1,9 @@
-// The route table's shape. Each route is one spec: method, path, access, body schema, handler. The
-// app registers them, checks access in a fixed order, validates the body with the spec's schema, and
-// builds the OpenAPI document from the same specs. The body a handler receives is typed from its
-// schema (`Static<typeof schema>`), so the validator, the documentation and the handler cannot drift.
+// The route table's shape. Each route is one spec: method, path, access, body and response schemas,
+// handler. The app registers them, checks access in a fixed order, validates the body with the
+// spec's schema, sends what the handler returns with the response's status, and builds the OpenAPI
+// document from the same specs. The body a handler receives is typed from its schema and what it
+// returns must be its response schema's type (`Static<…>`), so the validator, the documentation,
+// the handler and the clients that import the view types cannot drift.
 import type { ValidationResult } from "@cadre/core";
 import type { Static, TSchema } from "@cadre/model";
 import type { Context } from "hono";
@@ -26,7 +28,22 @@ export interface RouteInput<S, B> {
   body: B;
 }
 
-export interface RouteSpec<S extends Scope | undefined = any, B extends TSchema | undefined = any> {
+export interface RouteResponse<R extends TSchema | undefined> {
+  status: 200 | 201 | 202;
+  description: string;
+  /** The body's schema (views.ts); undefined for a stream (`produces: "sse"`). */
+  schema: R;
+}
+
+export type Handled<R extends TSchema | undefined> = R extends TSchema
+  ? Static<R> | Promise<Static<R>>
+  : Response | Promise<Response>;
+
+export interface RouteSpec<
+  S extends Scope | undefined = any,
+  B extends TSchema | undefined = any,
+  R extends TSchema | undefined = any,
+> {
   method: "get" | "post" | "patch" | "delete";
   /** OpenAPI style: /api/companies/{id} */
   path: string;
@@ -48,16 +65,20 @@ export interface RouteSpec<S extends Scope | undefined = any, B extends TSchema 
   before?: (ctx: ServerContext) => void;
   /** Query parameters, documented in OpenAPI; the handler parses them. */
   query?: Record<string, string>;
-  /** Status → description, for the OpenAPI document. */
-  responses: Record<number, string>;
-  /** "sse" routes answer text/event-stream. */
+  /** The success answer: its status, what it is, and its body's schema. */
+  response: RouteResponse<R>;
+  /** Other outcomes worth documenting (409, 410, …); the edge's 400/401/403/413/415 are added from access and body. */
+  errors?: Record<number, string>;
+  /** "sse" routes answer text/event-stream, with the Response the handler builds. */
   produces?: "json" | "sse";
-  handle(input: RouteInput<S, BodyOf<B>>): Promise<Response> | Response;
+  handle(input: RouteInput<S, BodyOf<B>>): Handled<R>;
 }
 
-export function route<S extends Scope | undefined = undefined, B extends TSchema | undefined = undefined>(
-  spec: RouteSpec<S, B>,
-): RouteSpec {
+export function route<
+  S extends Scope | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema | undefined = undefined,
+>(spec: RouteSpec<S, B, R>): RouteSpec {
   return spec as RouteSpec;
 }
 

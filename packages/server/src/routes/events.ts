@@ -24,7 +24,12 @@ export const eventRoutes = [
       kind: FEED_KINDS.join(" | "),
     },
     produces: "sse",
-    responses: { 200: "text/event-stream" },
+    response: {
+      status: 200,
+      description:
+        "text/event-stream: frames with id (the feed id), event (agent_event | domain_event) and one JSON data line (FeedMessage).",
+      schema: undefined,
+    },
     handle({ c, ctx, scope }) {
       const header = c.req.header("last-event-id");
       if (header !== undefined && !/^\d{1,15}$/.test(header))

@@ -5,7 +5,14 @@ import { Type } from "typebox";
 import { route } from "./define.js";
 import { idQuery, limitQuery } from "./queries.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
-import { runView } from "./views.js";
+import {
+  runEventView,
+  RunEventsPageSchema,
+  runView,
+  RunViewSchema,
+  WakeStartedSchema,
+  wakeStartedView,
+} from "./views.js";
 
 export const WakeBody = Type.Object(
   {
@@ -40,24 +47,17 @@ export const runRoutes = [
     access: "operator",
     scope: agentScope,
     body: WakeBody,
-    responses: {
-      202: '{ runId, profile, trigger, mode, cue, cueTokens } of the started run, and how it runs: via ("in-process" | "queue"), wakeId (the queued wake; null in-process), coalesced (it joined a wake of the agent still waiting), status ("started", or "queued" when no worker started the run within the wait: the run fields are then null).',
+    response: {
+      status: 202,
+      description:
+        'The started run (runId, profile, trigger, mode, cue, cueTokens) and how it runs: via ("in-process" | "queue"), wakeId (the queued wake; null in-process), coalesced (it joined a wake of the agent still waiting), status ("started", or "queued" when no worker started the run within the wait: the run fields are then null).',
+      schema: WakeStartedSchema,
+    },
+    errors: {
       400: "The wake was refused before its run started (e.g. the strategy is not approved); nothing was written.",
     },
-    async handle({ c, ctx, scope, body }) {
-      const { run, mode, cue, cueTokens, via, wakeId, coalesced } = await ctx.wakes.request({
-        agentId: scope.agent.id,
-        ...body,
-      });
-      const started = {
-        runId: run?.id ?? null,
-        profile: run?.profile ?? null,
-        trigger: run?.trigger ?? null,
-        mode,
-        cue,
-        cueTokens,
-      };
-      return c.json({ ...started, via, wakeId, coalesced, status: run ? "started" : "queued" }, 202);
+    async handle({ ctx, scope, body }) {
+      return wakeStartedView(await ctx.wakes.request({ agentId: scope.agent.id, ...body }));
     },
   }),
   route({
@@ -66,9 +66,9 @@ export const runRoutes = [
     summary: "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters.",
     access: "company",
     scope: companyScope,
-    responses: { 200: "A list of runs." },
-    async handle({ c, ctx, scope }) {
-      return c.json((await ctx.store.listRuns({ companyId: scope.companyId })).map(runView));
+    response: { status: 200, description: "A list of runs.", schema: Type.Array(RunViewSchema) },
+    async handle({ ctx, scope }) {
+      return (await ctx.store.listRuns({ companyId: scope.companyId })).map(runView);
     },
   }),
   route({
@@ -77,8 +77,8 @@ export const runRoutes = [
     summary: "A run: status, mode, profile, cue, usage.",
     access: "company",
     scope: runScope,
-    responses: { 200: "The run." },
-    handle: ({ c, scope }) => c.json(runView(scope.run)),
+    response: { status: 200, description: "The run.", schema: RunViewSchema },
+    handle: ({ scope }) => runView(scope.run),
   }),
   route({
     method: "get",
@@ -87,14 +87,18 @@ export const runRoutes = [
     access: "company",
     scope: runScope,
     query: { after: "event id to read after", limit: `1..${MAX_EVENTS_PAGE}` },
-    responses: { 200: "{ run, events }" },
+    response: {
+      status: 200,
+      description: "The run as it stands and a page of its events.",
+      schema: RunEventsPageSchema,
+    },
     async handle({ c, ctx, scope }) {
       const after = idQuery("after", c.req.query("after"));
       const limit = limitQuery(c.req.query("limit"), MAX_EVENTS_PAGE);
       // The run row first: when it says finished, the events read next are complete.
       const run = (await ctx.store.getRun(scope.run.id)) ?? scope.run;
       const events = (await ctx.store.listRunEvents(scope.run.id, after)).slice(0, limit);
-      return c.json({ run: runView(run), events });
+      return { run: runView(run), events: events.map(runEventView) };
     },
   }),
 ];
