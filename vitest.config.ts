@@ -13,6 +13,10 @@ export default defineConfig({
       "@cadre/company": pkg("company"),
       "@cadre/cli": pkg("cli"),
       "@cadre/server": pkg("server"),
+      // A subpath before its package: aliases match by prefix, first match wins.
+      "@cadre/evals/report-schema": fileURLToPath(
+        new URL("./packages/evals/src/report/schema.ts", import.meta.url),
+      ),
       "@cadre/evals": pkg("evals"),
     },
   },

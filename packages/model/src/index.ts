@@ -5,3 +5,4 @@ export * from "./text-policy.js";
 export * from "./schema.js";
 export * from "./settings.js";
 export * from "./usage.js";
+export * from "./usage-schema.js";

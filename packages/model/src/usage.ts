@@ -4,7 +4,7 @@
 // ({ input, output, cacheRead, cacheWrite }, input = uncached input); the HTTP API's run records,
 // the CLI's --json summaries (SPEC §4) and trace files name the same counters `inputTokens`, … —
 // a contract other people's tests read, mapped here and nowhere else.
-import { type Static, Type } from "typebox";
+import type { UsageCounters } from "./usage-schema.js";
 
 /** Core's Usage, structurally (this package runs beneath core). */
 interface Counters {
@@ -19,20 +19,6 @@ export function cacheHitRate(u: Omit<Counters, "output"> & { readonly output?: n
   const prompt = u.input + u.cacheRead + u.cacheWrite;
   return prompt === 0 ? 0 : u.cacheRead / prompt;
 }
-
-const count = (description: string) => Type.Integer({ minimum: 0, description });
-
-/** A run's counters as the API, the CLI's --json and trace files spell them. */
-export const UsageCountersSchema = Type.Object(
-  {
-    inputTokens: count("Uncached input tokens."),
-    outputTokens: count("Output tokens."),
-    cacheReadTokens: count("Input tokens read from the prompt cache."),
-    cacheWriteTokens: count("Input tokens written to the prompt cache."),
-  },
-  { additionalProperties: false },
-);
-export type UsageCounters = Static<typeof UsageCountersSchema>;
 
 export function usageCounters(u: Counters): UsageCounters {
   return {
