@@ -17,10 +17,10 @@ describe("MC-6 aliases are refused where a model enters", () => {
     await expect(
       createCompany(store, { name: "Acme", connectors: [{ kind: "anthropic", enabledModels: ["sonnet"] }] }),
     ).rejects.toThrow(
-      'model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
+      'model "sonnet" is an alias; Cadre routes only explicit model ids. Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
     );
     expect(() => validateEnabledModels("openai", ["gpt-5"])).toThrow(
-      'model "gpt-5" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: gpt-5-2025-08-07',
+      'model "gpt-5" is an alias; Cadre routes only explicit model ids. Use one of: gpt-5-2025-08-07',
     );
     expect(await store.listCompanies()).toEqual([]);
   });

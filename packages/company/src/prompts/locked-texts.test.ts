@@ -55,6 +55,10 @@ describe("MC-7 every system-prompt text is locked", () => {
     );
   });
 
+  it("no text a model reads cites an internal rule id (C4-n, MC-n, OP-n: those are for tests and comments)", () => {
+    for (const t of lockedTexts()) expect(t.text, t.id).not.toMatch(/\b(C4|MC|OP)-\d+/);
+  });
+
   it("the committed lock matches the texts as they are", async () => {
     const result = await check();
     expect({

@@ -117,6 +117,7 @@ describe("C4-2 file_approval", () => {
     const r = await callTool(ceo, raw);
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(expected);
+    expect(r.text).not.toMatch(/\b(C4|MC|OP)-\d+/);
     expect(await store.counts()).toEqual(before);
   });
 

@@ -161,6 +161,8 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
     const result = await callTool(raw);
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(expected);
+    // The model reads this: no internal rule id (C4-n, MC-n, OP-n) in it.
+    expect(result.text).not.toMatch(/\b(C4|MC|OP)-\d+/);
     expect(result.text).toMatch(/nothing was written/);
     expect(await rowCounts()).toEqual(before);
   });
