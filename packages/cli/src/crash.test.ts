@@ -164,10 +164,10 @@ async function crashAndRecover(name: string): Promise<Figures> {
       // Every completed model call's usage is on the run row: the sum of its stored usage events.
       const calls = events.filter((e) => e.type === "usage").map((e) => (e.data as { usage: Usage }).usage);
       expect(run.usage, `usage of ${run.id}`).toEqual({
-        inputTokens: sum(calls, "input"),
-        outputTokens: sum(calls, "output"),
-        cacheReadTokens: sum(calls, "cacheRead"),
-        cacheWriteTokens: sum(calls, "cacheWrite"),
+        input: sum(calls, "input"),
+        output: sum(calls, "output"),
+        cacheRead: sum(calls, "cacheRead"),
+        cacheWrite: sum(calls, "cacheWrite"),
       });
       figures.usageChecked++;
       figures.modelCalls += calls.length;

@@ -57,10 +57,10 @@ async function theRun() {
 }
 
 const completedCallUsage = {
-  inputTokens: STAND_IN_USAGE.prompt,
-  outputTokens: STAND_IN_USAGE.completion,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
+  input: STAND_IN_USAGE.prompt,
+  output: STAND_IN_USAGE.completion,
+  cacheRead: 0,
+  cacheWrite: 0,
 };
 
 describe("a signal while a command runs a wake", () => {

@@ -224,12 +224,7 @@ describe("hire_agent reaches Claude Code as an in-process MCP server", () => {
       /^hire_agent was not run, nothing was written\. `model` "sonnet" is an alias/,
     );
     expect(events.filter((t) => t === "terminal")).toHaveLength(1);
-    expect(result.usage).toMatchObject({
-      inputTokens: 21,
-      outputTokens: 187,
-      cacheReadTokens: 6320,
-      cacheWriteTokens: 3310,
-    });
+    expect(result.usage).toEqual({ input: 21, output: 187, cacheRead: 6320, cacheWrite: 3310 });
   });
 
   it("createSession on a claude-code connector serves the session's own tool list in-process and runs in the agent's working folder", async () => {

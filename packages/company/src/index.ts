@@ -1,4 +1,5 @@
 export * from "./companies.js";
+export * from "./input.js";
 export * from "./connectors.js";
 export * from "./harness-connectors.js";
 export * from "./modes.js";

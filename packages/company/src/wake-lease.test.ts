@@ -44,14 +44,14 @@ function holdCall(index: number) {
 }
 
 function usageOfEvents(events: Array<{ type: string; data: unknown }>) {
-  const u = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const u = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   for (const e of events.filter((x) => x.type === "usage")) {
     const v = (e.data as { usage: { input: number; output: number; cacheRead: number; cacheWrite: number } })
       .usage;
-    u.inputTokens += v.input;
-    u.outputTokens += v.output;
-    u.cacheReadTokens += v.cacheRead;
-    u.cacheWriteTokens += v.cacheWrite;
+    u.input += v.input;
+    u.output += v.output;
+    u.cacheRead += v.cacheRead;
+    u.cacheWrite += v.cacheWrite;
   }
   return u;
 }
@@ -121,11 +121,11 @@ describe("a wake's lease", () => {
     const run = (await store.getRun(runId))!;
     expect(run.status).toBe("running");
     expect(run.usage).toEqual(usageOfEvents(events));
-    expect(run.usage.outputTokens).toBeGreaterThan(0);
+    expect(run.usage.output).toBeGreaterThan(0);
     hold.release();
     const result = await wake;
     expect((await store.getRun(runId))!.usage).toEqual(usageOfEvents(await store.listRunEvents(runId)));
-    expect(result.usage.inputTokens).toBe((await store.getRun(runId))!.usage.inputTokens);
+    expect(result.usage.input).toBe((await store.getRun(runId))!.usage.input);
   });
 
   it("ends a cancelled run once, with the abort's reason and the usage so far, and releases the agent", async () => {
@@ -154,7 +154,7 @@ describe("a wake's lease", () => {
     });
     expect(result.run).toMatchObject({ status: "cancelled", error: "cancelled by SIGINT" });
     expect(result.run.usage).toEqual(usageOfEvents(events));
-    expect(result.run.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.run.usage.input).toBeGreaterThan(0);
     expect(await store.listRunningWakes()).toEqual([]);
   });
 });

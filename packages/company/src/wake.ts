@@ -3,25 +3,27 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  addUsage,
+  emptyUsage,
   type AgentEvent,
   type BaseAgent,
   ConflictStateError,
   type StreamFn,
   type TerminalStatus,
+  type Usage,
   UserInputError,
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
 // The offline connector's script and fault rehearsal (`@cadre/core/testing`), passed through to the session.
 import type { FaultName, Script } from "@cadre/core/testing";
+import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
   ConflictError,
   type NewRun,
   type NewRunEvent,
-  type PromptProfile,
   type RunRow,
-  type RunUsage,
   type Store,
   type WakeRow,
 } from "@cadre/store";
@@ -29,9 +31,8 @@ import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
-import type { CeoMode } from "./modes.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { ceoCue, cueTokenCount, memberCue, type WakeTrigger } from "./prompts/cues.js";
+import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -156,15 +157,11 @@ export interface WakeResult {
   modeBefore: CeoMode;
   modeAfter: CeoMode;
   terminal: TerminalStatus;
-  usage: RunUsage & { cacheHitRate: number };
+  /** The run's usage (core's counters); edges that document another shape map it there (the CLI's --json). */
+  usage: Usage;
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
-}
-
-export function cacheHitRate(u: RunUsage): number {
-  const denominator = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  return denominator === 0 ? 0 : u.cacheReadTokens / denominator;
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -257,7 +254,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const runStore = lease ? lease.view() : store;
   const cueTokens = cueTokenCount(cue);
 
-  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage = emptyUsage();
   let terminal: TerminalStatus = "failed";
   let replays = 0;
   let rollovers = 0;
@@ -332,10 +329,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     for await (const event of events) {
       options.onEvent?.(event);
       if (event.type === "usage") {
-        usage.inputTokens += event.usage.input;
-        usage.outputTokens += event.usage.output;
-        usage.cacheReadTokens += event.usage.cacheRead;
-        usage.cacheWriteTokens += event.usage.cacheWrite;
+        addUsage(usage, event.usage);
         usageChanged = true;
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
@@ -393,7 +387,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     modeBefore: mode,
     modeAfter: after.mode,
     terminal,
-    usage: { ...usage, cacheHitRate: cacheHitRate(usage) },
+    usage,
     replays,
     rollovers,
   };

@@ -6,9 +6,9 @@
 // On PostgreSQL with a wake queue, the wake is a job instead: whichever worker takes it runs it
 // (one running wake per agent, coalescing, leases; see cluster/). The route then waits, for a
 // while, for the worker to start the run, so that it answers as the in-process path does.
+import type { CeoMode } from "@cadre/model";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cueTokenCount, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
-import type { CeoMode } from "@cadre/company";
 import { type BaseAgent, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";

@@ -19,17 +19,15 @@ import {
   toToolCall,
 } from "./rows.js";
 import type { Database } from "./schema.js";
+import type { Usage } from "@cadre/core";
+import type { AgentStatus, ApprovalStatus, ApprovalType, CompanySettings, RunStatus } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
-  AgentStatus,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
-  ApprovalStatus,
-  ApprovalType,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   NewActivity,
@@ -45,8 +43,6 @@ import type {
   RunEventRow,
   RunProcessRow,
   RunRow,
-  RunStatus,
-  RunUsage,
   StoreQueries,
   ToolCallRow,
   WakeClaim,
@@ -55,6 +51,7 @@ import type {
   WakeStatus,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
+import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
 
@@ -192,6 +189,7 @@ export class KyselyQueries implements StoreQueries {
           id: agent.id,
           company_id: agent.companyId,
           name: agent.name,
+          name_key: agentNameKey(agent.name),
           role: agent.role,
           description: agent.description,
           department: agent.department,
@@ -397,7 +395,7 @@ export class KyselyQueries implements StoreQueries {
 
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void> {
     const subject = `run "${id}"`;
     return this.guard(subject, async () => {
@@ -405,10 +403,10 @@ export class KyselyQueries implements StoreQueries {
         .updateTable("runs")
         .set({
           status: end.status,
-          input_tokens: end.usage.inputTokens,
-          output_tokens: end.usage.outputTokens,
-          cache_read_tokens: end.usage.cacheReadTokens,
-          cache_write_tokens: end.usage.cacheWriteTokens,
+          input_tokens: end.usage.input,
+          output_tokens: end.usage.output,
+          cache_read_tokens: end.usage.cacheRead,
+          cache_write_tokens: end.usage.cacheWrite,
           error: end.error,
           ended_at: now(),
         })
@@ -418,15 +416,15 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  setRunUsage(id: string, usage: RunUsage): Promise<boolean> {
+  setRunUsage(id: string, usage: Usage): Promise<boolean> {
     return this.guard(`run "${id}"`, async () => {
       const result = await this.db
         .updateTable("runs")
         .set({
-          input_tokens: usage.inputTokens,
-          output_tokens: usage.outputTokens,
-          cache_read_tokens: usage.cacheReadTokens,
-          cache_write_tokens: usage.cacheWriteTokens,
+          input_tokens: usage.input,
+          output_tokens: usage.output,
+          cache_read_tokens: usage.cacheRead,
+          cache_write_tokens: usage.cacheWrite,
         })
         .where("id", "=", id)
         .where("status", "=", "running")

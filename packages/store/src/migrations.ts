@@ -7,6 +7,7 @@ import { companyFeedMigration } from "./migration-003-company-feed.js";
 import { wakesMigration } from "./migration-004-wakes.js";
 import { toolCallsMigration } from "./migration-005-tool-calls.js";
 import { runLeasesMigration } from "./migration-006-run-leases.js";
+import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -169,6 +170,7 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "004_wakes": wakesMigration(),
     "005_tool_calls": toolCallsMigration(adapter),
     "006_run_leases": runLeasesMigration(),
+    "007_agent_name_key": agentNameKeyMigration(),
   };
   return new Migrator({
     db,

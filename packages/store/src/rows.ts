@@ -15,6 +15,7 @@ import type {
   ToolCallsTable,
   WakesTable,
 } from "./schema.js";
+import type { CompanySettings } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
@@ -22,7 +23,6 @@ import type {
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   RunEventRow,
@@ -111,10 +111,10 @@ export function toRun(r: Selectable<RunsTable>): RunRow {
     cue: r.cue,
     status: r.status,
     usage: {
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-      cacheReadTokens: r.cache_read_tokens,
-      cacheWriteTokens: r.cache_write_tokens,
+      input: r.input_tokens,
+      output: r.output_tokens,
+      cacheRead: r.cache_read_tokens,
+      cacheWrite: r.cache_write_tokens,
     },
     error: r.error,
     startedAt: r.started_at,

@@ -10,8 +10,8 @@ import type {
   PromptProfile,
   RunStatus,
   Via,
-  WakeStatus,
-} from "./types.js";
+} from "@cadre/model";
+import type { WakeStatus } from "./types.js";
 
 /**
  * A JSON column. Written as serialised text (see DialectAdapter.encodeJson); read back as whatever
@@ -44,6 +44,8 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
+  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  name_key: string;
   role: string;
   description: string;
   department: Department | null;

@@ -1,26 +1,18 @@
-// Records and the one store interface. Dependency-free: callers (company, cli, server) only see
-// these shapes, never a dialect. Timestamps are ISO-8601 strings in UTC.
-
-export type ConnectorKind =
-  "offline" | "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
-export type Department =
-  "engineering" | "product" | "design" | "marketing" | "sales" | "operations" | "legal" | "finance";
-export type AgentStatus = "active" | "terminated";
-/** Which path created a record: a model-facing tool, the legacy HTTP route, or the system itself. */
-export type Via = "tool" | "http" | "system";
-export type ApprovalType = "approve_ceo_strategy" | "hire_agent";
-export type ApprovalStatus = "pending" | "approved" | "rejected" | "revision_requested";
-export type RunStatus = "running" | "done" | "failed" | "cancelled";
-export type PromptProfile = "semantic" | "legacy";
-
-export interface CompanySettings {
-  /** Upper bound on active agents, CEO included. */
-  maxTeamSize: number;
-  /** When true, hires by non-CEO agents go through a `hire_agent` approval. */
-  requireHireApproval: boolean;
-  /** Prompt profile used for wakes unless a wake overrides it (C4-7). */
-  profile: PromptProfile;
-}
+// Records and the one store interface. Callers (company, cli, server) only see these shapes, never a
+// dialect. The words they are made of (kinds, statuses, settings) are the domain's, from
+// @cadre/model; a run's usage is core's Usage (a type only: the store runs no core code). Timestamps are ISO-8601 strings in UTC.
+import type {
+  AgentStatus,
+  ApprovalStatus,
+  ApprovalType,
+  CompanySettings,
+  ConnectorKind,
+  Department,
+  PromptProfile,
+  RunStatus,
+  Via,
+} from "@cadre/model";
+import type { Usage } from "@cadre/core";
 
 export interface CompanyRow {
   id: string;
@@ -83,13 +75,6 @@ export interface ApprovalEventRow {
   at: string;
 }
 
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
 export interface RunRow {
   id: string;
   companyId: string;
@@ -100,7 +85,8 @@ export interface RunRow {
   profile: PromptProfile;
   cue: string;
   status: RunStatus;
-  usage: RunUsage;
+  /** Core's four counters (input = uncached input); stored as the runs table's *_tokens columns. */
+  usage: Usage;
   error: string | null;
   startedAt: string;
   endedAt: string | null;
@@ -295,13 +281,13 @@ export interface StoreQueries {
   listRuns(filter?: { companyId?: string; agentId?: string; status?: RunStatus }): Promise<RunRow[]>;
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void>;
   /**
    * The usage of a running run so far (the totals of its completed model calls, written as each one
    * completes, with its usage event); false, writing nothing, when the run is no longer running.
    */
-  setRunUsage(id: string, usage: RunUsage): Promise<boolean>;
+  setRunUsage(id: string, usage: Usage): Promise<boolean>;
 
   /** Appends events in order, in one transaction; returns them with their ids. */
   appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]>;

@@ -97,7 +97,7 @@ export async function prepareLongRun(
     }
     await store.finishRun(runId, {
       status: "done",
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
       error: null,
     });
     return { companyId: company.id, runId };

@@ -1,13 +1,12 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
-import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
+import { CONNECTOR_KINDS, type ConnectorKind, usageSummaryJson } from "@cadre/model";
+import { type CompanyRow, type Store } from "@cadre/store";
 import {
-  CONNECTOR_KINDS,
   findOrCreateCompany,
   loadCompanyState,
   preferredConnectorKind,
   readiness,
   defaultEnabledModels,
-  usageOfRun,
   wakeAgent,
   type WakeResult,
 } from "@cadre/company";
@@ -162,7 +161,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     for (const a of approvals) io.out(`  approval   ${a.id} ${a.type} — ${a.status}\n`);
     const u = result.usage;
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
-    const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
+    const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
     if (faults)
@@ -190,13 +189,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           via: a.via,
         })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
-        usage: {
-          inputTokens: u.inputTokens,
-          outputTokens: u.outputTokens,
-          cacheReadTokens: u.cacheReadTokens,
-          cacheWriteTokens: u.cacheWriteTokens,
-          cacheHitRate: summary.hitRate,
-        },
+        usage: usageSummaryJson(u),
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),

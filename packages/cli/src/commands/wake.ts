@@ -1,7 +1,8 @@
 // `cadre wake AGENT_ID`: on SQLite the wake runs in this process; on PostgreSQL it goes through the
 // shared queue (wake-queued.ts) unless --in-process, so that the installation's rules for wakes
 // (one running wake per agent, coalescing, leases) hold for the operator's wakes too.
-import { WAKE_TRIGGERS, type WakeTrigger, wakeAgent } from "@cadre/company";
+import { usageSummaryJson, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
+import { wakeAgent } from "@cadre/company";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
@@ -113,7 +114,7 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
       );
     }
     return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);

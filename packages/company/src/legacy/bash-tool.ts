@@ -6,18 +6,15 @@
 // runs, whoever recovers the run kills the group (recovery/recover.ts).
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
-import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
-import { type FieldSpec, schemaOf, validateFields } from "../tools/fields.js";
+import { type ToolDefinition, textOutcome } from "@cadre/core";
+import { Text } from "@cadre/model";
+import { Type } from "typebox";
+import { toolValidator } from "../tools/validate.js";
 
-export const BASH_FIELDS: FieldSpec = {
-  command: {
-    kind: "string",
-    required: true,
-    maxLength: 16_000,
-    multiline: true,
-    description: "The bash command to run.",
-  },
-};
+export const bashSchema = Type.Object(
+  { command: Text({ maxLength: 16_000, multiline: true, description: "The bash command to run." }) },
+  { additionalProperties: false },
+);
 
 export const BASH_DESCRIPTION =
   "Run a bash command in your working folder and read its output (stdout, stderr and exit code).";
@@ -149,15 +146,14 @@ export function formatBashResult(r: BashResult, timeoutMs: number): string {
   return parts.filter((p) => p.length > 0).join("\n");
 }
 
-export function bashTool(options: BashToolOptions): ToolDefinition<{ command: string }> {
+export function bashTool(options: BashToolOptions): ToolDefinition<typeof bashSchema> {
   const timeoutMs = options.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   return {
     name: "bash",
     label: "Bash",
     description: BASH_DESCRIPTION,
-    parameters: schemaOf(BASH_FIELDS),
-    validate: (raw: unknown): ValidationResult<{ command: string }> =>
-      validateFields<{ command: string }>("bash", BASH_FIELDS, raw),
+    parameters: bashSchema,
+    validate: toolValidator("bash", bashSchema),
     async execute(input, context) {
       const result = await runBash(input.command, options, context.signal);
       const failed = result.timedOut || result.exitCode !== 0;

@@ -98,7 +98,7 @@ describe("recoverLostRuns", () => {
     expect(run).toMatchObject({
       status: "failed",
       error: INTERRUPTED_REASON,
-      usage: { inputTokens: 150, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: { input: 150, output: 30, cacheRead: 0, cacheWrite: 0 },
     });
     const events = await store.listRunEvents(runId);
     expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);

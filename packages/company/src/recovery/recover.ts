@@ -6,7 +6,8 @@
 // tokens minted for it revoked, all in one transaction only one recoverer can win; then the
 // process groups it left behind on this host are killed. Runs from before leases existed (running,
 // with no running wake) end the same way.
-import type { RunUsage, Store, StoreQueries, WakeRow } from "@cadre/store";
+import { emptyUsage } from "@cadre/core";
+import type { Store, StoreQueries, WakeRow } from "@cadre/store";
 import { killProcessGroup, processState } from "./processes.js";
 
 /** The reason a recovered run ends with (its terminal event's, and the run row's `error`). */
@@ -53,14 +54,14 @@ async function endLostRun(tx: StoreQueries, runId: string, detail: string): Prom
   if (!run || run.status !== "running") return undefined;
   const events = await tx.listRunEvents(runId);
   // The stored model calls are the record: each one's usage event was written with the run's totals.
-  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage = emptyUsage();
   for (const e of events) {
     if (e.type !== "usage") continue;
     const u = (e.data as UsageData).usage ?? {};
-    usage.inputTokens += u.input ?? 0;
-    usage.outputTokens += u.output ?? 0;
-    usage.cacheReadTokens += u.cacheRead ?? 0;
-    usage.cacheWriteTokens += u.cacheWrite ?? 0;
+    usage.input += u.input ?? 0;
+    usage.output += u.output ?? 0;
+    usage.cacheRead += u.cacheRead ?? 0;
+    usage.cacheWrite += u.cacheWrite ?? 0;
   }
   const terminal = events.find((e) => e.type === "terminal");
   if (terminal) {

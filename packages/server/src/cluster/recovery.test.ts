@@ -96,8 +96,8 @@ it("recovers the wake of a worker killed mid-run: one terminal event, no second 
     const recorded = events
       .filter((e) => e.type === "usage")
       .map((e) => (e.data as { usage: { input: number; cacheWrite: number } }).usage);
-    expect(run.usage.inputTokens).toBe(recorded.reduce((n, u) => n + u.input, 0));
-    expect(run.usage.cacheWriteTokens).toBe(recorded.reduce((n, u) => n + u.cacheWrite, 0));
+    expect(run.usage.input).toBe(recorded.reduce((n, u) => n + u.input, 0));
+    expect(run.usage.cacheWrite).toBe(recorded.reduce((n, u) => n + u.cacheWrite, 0));
 
     // The dead worker's job expires in the queue (its 2 s backstop; pg-boss checks when asked) and
     // is delivered again: the wake does not run again.

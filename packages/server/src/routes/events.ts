@@ -8,10 +8,10 @@ import { followFeedPages } from "../feed/follow.js";
 import { ssePage } from "../feed/sse.js";
 import { route } from "./define.js";
 import { enumQuery, idQuery } from "./queries.js";
-import { type CompanyScope, companyScope } from "./scopes.js";
+import { companyScope } from "./scopes.js";
 
 export const eventRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/events",
     summary:
@@ -24,7 +24,12 @@ export const eventRoutes = [
       kind: FEED_KINDS.join(" | "),
     },
     produces: "sse",
-    responses: { 200: "text/event-stream" },
+    response: {
+      status: 200,
+      description:
+        "text/event-stream: frames with id (the feed id), event (agent_event | domain_event) and one JSON data line (FeedMessage).",
+      schema: undefined,
+    },
     handle({ c, ctx, scope, principal }) {
       const header = c.req.header("last-event-id");
       if (header !== undefined && !/^\d{1,15}$/.test(header))

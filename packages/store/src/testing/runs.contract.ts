@@ -12,7 +12,7 @@ export function runContract(store: GetStore): void {
       const expected = {
         ...input,
         status: "running",
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         error: null,
         startedAt: "2025-05-06T07:08:09.012Z",
         endedAt: null,
@@ -28,7 +28,7 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
       setClock("2025-05-06T08:00:00.000Z");
-      const usage = { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 1000, cacheWriteTokens: 56 };
+      const usage = { input: 1200, output: 340, cacheRead: 1000, cacheWrite: 56 };
       await store().finishRun("r1", { status: "failed", usage, error: "provider said no" });
       await store().finishRun("r2", { status: "done", usage, error: null });
       expect(await store().getRun("r1")).toMatchObject({
@@ -46,11 +46,11 @@ export function runContract(store: GetStore): void {
     it("records a running run's usage as its model calls complete, and never a finished run's", async () => {
       await seed(store());
       await store().insertRun(run("r1"));
-      const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 7 };
+      const usage = { input: 10, output: 5, cacheRead: 100, cacheWrite: 7 };
       expect(await store().setRunUsage("r1", usage)).toBe(true);
       expect(await store().getRun("r1")).toMatchObject({ status: "running", usage });
       await store().finishRun("r1", { status: "done", usage, error: null });
-      expect(await store().setRunUsage("r1", { ...usage, inputTokens: 99 })).toBe(false);
+      expect(await store().setRunUsage("r1", { ...usage, input: 99 })).toBe(false);
       expect((await store().getRun("r1"))?.usage).toEqual(usage);
       expect(await store().setRunUsage("missing", usage)).toBe(false);
     });
@@ -61,7 +61,7 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r2"));
       await store().finishRun("r2", {
         status: "failed",
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         error: "x",
       });
       expect((await store().listRuns({ status: "running" })).map((r) => r.id)).toEqual(["r1"]);

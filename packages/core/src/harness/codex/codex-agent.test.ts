@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type } from "typebox";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../agent/tool.js";
+import { defineTool } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
 import type { AgentEvent } from "../../types.js";
 import { CodexAgent, type CodexAgentOptions } from "./codex-agent.js";
@@ -21,14 +21,14 @@ const STAND_IN = join(FIXTURES, "offline-codex.mjs");
 const ADD_SERVER = join(FIXTURES, "add-tool-server.mjs");
 
 // The session's tool list (MC-3); Codex reaches the tools through the MCP server, which runs them.
-const addTool: ToolDefinition = {
+const addTool = defineTool({
   name: "add",
   label: "Add",
   description: "Adds two integers.",
   parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }),
   validate: () => ({ ok: false, message: "runs in the MCP server process", fields: {} }),
   execute: async () => ({ content: [], isError: true }),
-};
+});
 
 let dir: string;
 let logFile: string;
