@@ -6,6 +6,7 @@ import { apiTokensMigration } from "./migration-002-api-tokens.js";
 import { companyFeedMigration } from "./migration-003-company-feed.js";
 import { wakesMigration } from "./migration-004-wakes.js";
 import { toolCallsMigration } from "./migration-005-tool-calls.js";
+import { agentSessionsMigration } from "./migration-006-agent-sessions.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -168,6 +169,7 @@ export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Pr
     "003_company_feed": companyFeedMigration(adapter),
     "004_wakes": wakesMigration(),
     "005_tool_calls": toolCallsMigration(adapter),
+    "006_agent_sessions": agentSessionsMigration(adapter),
   };
   const migrator = new Migrator({
     db,

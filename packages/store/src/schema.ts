@@ -164,6 +164,29 @@ export interface ToolCallsTable {
   created_at: Timestamp;
 }
 
+/** An agent's current native session (migration 006). */
+export interface AgentSessionsTable {
+  agent_id: string;
+  company_id: string;
+  harness: string;
+  connector_id: string;
+  model: string;
+  session_id: string | null;
+  session_file: string | null;
+  reserve_tokens: number | null;
+  tokens_in_window: number | null;
+  rolled_over: SqlBool;
+  bootstrap: JsonColumn | null;
+  digest: JsonColumn;
+  prompt: JsonColumn | null;
+  vendor_totals: JsonColumn | null;
+  running_run_id: string | null;
+  last_run_id: string | null;
+  previous_session_id: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -177,6 +200,7 @@ export interface Database {
   company_feed: CompanyFeedTable;
   wakes: WakesTable;
   tool_calls: ToolCallsTable;
+  agent_sessions: AgentSessionsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -193,4 +217,5 @@ export const TABLES = [
   "company_feed",
   "wakes",
   "tool_calls",
+  "agent_sessions",
 ] as const satisfies readonly (keyof Database)[];
