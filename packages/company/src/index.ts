@@ -25,3 +25,5 @@ export * from "./legacy/locked-texts.js";
 export * from "./legacy/profile.js";
 export * from "./team.js";
 export * from "./agent-model.js";
+export * from "./agent-session.js";
+export * from "./prompts/session-update.js";

@@ -5,15 +5,28 @@ import { join } from "node:path";
 import {
   type AgentEvent,
   type BaseAgent,
+  type HarnessSessionState,
+  resolveModel,
   type StreamFn,
   type TerminalStatus,
+  type ToolDefinition,
   UserInputError,
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
 // The offline connector's script and fault rehearsal (`@cadre/core/testing`), passed through to the session.
 import type { FaultName, Script } from "@cadre/core/testing";
-import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
+import type {
+  AgentSessionRow,
+  NewRunEvent,
+  PromptProfile,
+  RunRow,
+  RunUsage,
+  SessionHarness,
+  Store,
+} from "@cadre/store";
+import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
+import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
 import type { CeoMode } from "./modes.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
@@ -64,6 +77,18 @@ export interface WakeResult {
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
+  /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
+  session: WakeSession;
+}
+
+export interface WakeSession {
+  harness: SessionHarness;
+  /** The Pi session id, Claude Code session id or Codex thread id; null when none was started. */
+  id: string | null;
+  /** The run continued the agent's session from an earlier wake. */
+  resumed: boolean;
+  /** The run's window rolled over, or began from a handoff a closed window left (MC-9, MC-13). */
+  rolledOver: boolean;
 }
 
 export function cacheHitRate(u: RunUsage): number {
@@ -137,14 +162,19 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   });
 
   const runId = newId("run");
-  const run = await store.insertRun({
-    id: runId,
-    companyId: agent.companyId,
-    agentId: agent.id,
-    trigger,
-    mode,
-    profile,
-    cue,
+  // The run and the agent's session lock are one write: a second wake of the agent, or a model
+  // switch, is refused while this run holds the session (MC-13), and nothing is written then.
+  const { run, row } = await store.transaction(async (tx) => {
+    const written = await tx.insertRun({
+      id: runId,
+      companyId: agent.companyId,
+      agentId: agent.id,
+      trigger,
+      mode,
+      profile,
+      cue,
+    });
+    return { run: written, row: await lockSession(tx, agent, connector, runId) };
   });
   const cueTokens = cueTokenCount(cue);
   options.onStart?.({ run, cue, cueTokens, mode });
@@ -164,6 +194,10 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   };
   let legacy: LegacyRun | undefined;
   let cancel: (() => void) | undefined;
+  let session: BaseAgent | undefined;
+  let plan: SessionPlan | undefined;
+  let native: HarnessSessionState | undefined;
+  let ranIn: string | undefined;
   try {
     if (apiUrl !== undefined)
       legacy = await prepareLegacyRun({
@@ -173,21 +207,25 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         apiUrl,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
-    const session = createSession({
+    const tools: readonly ToolDefinition[] = legacy
+      ? legacy.tools
+      : companyTools(store, {
+          companyId: agent.companyId,
+          agentId: agent.id,
+          via: "tool",
+          runId,
+          ...(options.env ? { env: options.env } : {}),
+        });
+    // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
+    plan = planSession({ row, connector, model: resolveModel(agent.model), built: prompt, tools });
+    session = createSession({
       sessionId: runId,
       agent,
       connector,
-      systemPrompt: prompt.systemPrompt,
-      segments: prompt.segments,
-      tools: legacy
-        ? legacy.tools
-        : companyTools(store, {
-            companyId: agent.companyId,
-            agentId: agent.id,
-            via: "tool",
-            runId,
-            ...(options.env ? { env: options.env } : {}),
-          }),
+      systemPrompt: plan.prompt.systemPrompt,
+      segments: plan.prompt.segments,
+      continuation: plan.continuation,
+      tools,
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
@@ -198,8 +236,10 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       runId,
     });
     options.onSession?.(session);
-    const events = session.send(cue);
-    cancel = () => session.cancel();
+    // MC-3: a resumed session keeps its system prompt; what changed since it began goes here.
+    const events = session.send(perCallPrompt(cue, plan.changed));
+    const live = session;
+    cancel = () => live.cancel();
     if (options.signal?.aborted) cancel();
     options.signal?.addEventListener("abort", cancel, { once: true });
     for await (const event of events) {
@@ -212,6 +252,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
+      if (event.type === "context" && event.snapshot.sessionId !== undefined)
+        ranIn = event.snapshot.sessionId;
       if (event.type === "terminal") {
         terminal = event.status;
         failure = event.status === "done" ? null : (event.reason ?? event.status);
@@ -232,8 +274,15 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   } finally {
     if (cancel) options.signal?.removeEventListener("abort", cancel);
     await legacy?.close();
+    native = session?.sessionState;
+    await session?.close();
     await flush();
-    await store.finishRun(runId, { status: terminal, usage, error: failure });
+    // The run's end and the agent's session (what the next wake continues, the lock released): one write.
+    const next = sessionRowAfter({ agent, connector, row, plan, state: native, runId });
+    await store.transaction(async (tx) => {
+      await tx.finishRun(runId, { status: terminal, usage, error: failure });
+      await tx.putAgentSession(next);
+    });
   }
   // Mode changes were recorded by the tool handlers that caused them, inside their transactions.
   const after = await loadCompanyState(store, agent.companyId);
@@ -248,5 +297,20 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     usage: { ...usage, cacheHitRate: cacheHitRate(usage) },
     replays,
     rollovers,
+    session: wakeSession(connector.kind, native, ranIn, rollovers),
+  };
+}
+
+function wakeSession(
+  kind: Parameters<typeof harnessOf>[0],
+  state: HarnessSessionState | undefined,
+  ranIn: string | undefined,
+  rollovers: number,
+): WakeSession {
+  return {
+    harness: state?.harness ?? harnessOf(kind),
+    id: ranIn ?? state?.ref?.id ?? null,
+    resumed: state?.resumed ?? false,
+    rolledOver: rollovers > 0 || (state?.rolledOver ?? false),
   };
 }

@@ -20,6 +20,7 @@ import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { formatUsage } from "../usage-format.js";
+import { sessionLine } from "./sessions.js";
 
 export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
 
@@ -153,6 +154,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    io.out(
+      `  session    ${sessionLine(result.session)}; details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+    );
     if (faults)
       io.out(
         `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
@@ -185,6 +189,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           cacheWriteTokens: u.cacheWriteTokens,
           cacheHitRate: summary.hitRate,
         },
+        session: result.session,
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),

@@ -10,6 +10,7 @@ import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { queuedWake } from "./wake-queued.js";
+import { sessionLine } from "./sessions.js";
 
 export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--profile semantic|legacy] [--faults LIST] [--in-process] [--queue-schema NAME] [--data DIR] [--database URL] [--json]
 
@@ -99,9 +100,10 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
       }),
     );
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
+    io.out(`session: ${sessionLine(result.session)}\n`);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, session: result.session, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
       );
     }
     return result.terminal === "done" ? 0 : 1;
