@@ -16,15 +16,7 @@ import {
 } from "@cadre/core";
 // The offline connector's script and fault rehearsal (`@cadre/core/testing`), passed through to the session.
 import type { FaultName, Script } from "@cadre/core/testing";
-import type {
-  AgentSessionRow,
-  NewRunEvent,
-  PromptProfile,
-  RunRow,
-  RunUsage,
-  SessionHarness,
-  Store,
-} from "@cadre/store";
+import type { NewRunEvent, PromptProfile, RunRow, RunUsage, SessionHarness, Store } from "@cadre/store";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
 import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";

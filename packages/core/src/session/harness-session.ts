@@ -68,5 +68,6 @@ export interface SessionContinuation {
 
 /** The handoff a self-heal starts from: the digest, said to be one. */
 export function selfHealReason(harness: HarnessKind, id: string, why: string): string {
-  return `${harness} session ${id} could not be resumed (${why}); a fresh session starts from the handoff digest, once`;
+  const said = why.replace(/\s+/g, " ").trim();
+  return `${harness} session ${id} could not be resumed (${said}); a fresh session starts from the handoff digest, once`;
 }
