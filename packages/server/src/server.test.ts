@@ -38,9 +38,10 @@ describe("startServer", () => {
 
   it("shuts down gracefully: open event streams end, a running wake ends cancelled and recorded", async () => {
     const raw = await openStore({ memory: true });
-    // The 1st transaction creates the company; the 2nd is the CEO's first hire, inside a tool call:
-    // held there, the session is running when the server is asked to stop.
-    const hold = holdCall(raw, "transaction", 2);
+    // The 1st transaction creates the company; the 2nd starts the run with its session lock; the
+    // 3rd is the CEO's first hire, inside a tool call: held there, the session is running when the
+    // server is asked to stop.
+    const hold = holdCall(raw, "transaction", 3);
     const server = await startServer({ store: hold.store, port: 0, env: {}, log: () => {} });
     const auth = { authorization: `Bearer ${server.operatorToken}` };
     const company = (await (

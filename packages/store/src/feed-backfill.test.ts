@@ -27,7 +27,7 @@ it("back-fills existing rows in time order when the feed table is created", asyn
   const raw = new SqliteDatabase(path);
   // Later migrations go too (Kysely applies migrations in order only).
   raw.exec(
-    "drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls');",
+    "drop table agent_sessions; drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls', '006_agent_sessions');",
   );
   raw.close();
 

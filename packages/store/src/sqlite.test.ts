@@ -40,6 +40,7 @@ describe("sqlite file store", () => {
         "003_company_feed",
         "004_wakes",
         "005_tool_calls",
+        "006_agent_sessions",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {

@@ -4,6 +4,7 @@ import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { openData, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
+import { untilSignal } from "../signals.js";
 
 export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--queue-schema NAME] [--retire-legacy-posts]
 
@@ -30,18 +31,6 @@ Clients: CADRE_TOKEN=TOKEN cadre company show --server http://127.0.0.1:PORT`;
 
 /** The dashboard's build (packages/web/dist), the same number of levels up from src/ and dist/. */
 const WEB_ROOT = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", on);
-      process.off("SIGTERM", on);
-      resolve(signal);
-    };
-    process.on("SIGINT", on);
-    process.on("SIGTERM", on);
-  });
-}
 
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("serve", args, {
