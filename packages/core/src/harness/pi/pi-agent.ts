@@ -25,13 +25,11 @@ import type { ToolDefinition } from "../../agent/tool.js";
 import {
   buildHandoff,
   type CompressionTrigger,
-  decideCompression,
   type ModelSwitchVerdict,
   SessionLock,
   switchModel,
   type TranscriptItem,
 } from "../../context/index.js";
-import { utf8Length } from "../../context/utf8-bytes.js";
 import { errorMessage, UserInputError } from "../../errors.js";
 import { placeAnthropicCacheBreakpoints } from "../../prompt/anthropic-breakpoints.js";
 import type { PromptSegment } from "../../prompt/assemble.js";
@@ -54,7 +52,8 @@ import { SessionContext } from "../../session/session-context.js";
 import type { ContextSnapshot, EventOf, ModelInfo } from "../../types.js";
 import { OFFLINE_PROVIDER, type PiRoute, toPiModel } from "./pi-model.js";
 import { DEFAULT_PROMPT_TIMEOUT_MS, rehearsalPromptTimeoutOf, withPromptTimeout } from "./prompt-timeout.js";
-import { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget, RequestBytes } from "./request-bytes.js";
+import { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget } from "./request-bytes.js";
+import { type CompressionAction, PiCompression } from "./compression.js";
 import {
   createPiSession,
   keepRecentTokensFor,
@@ -177,7 +176,7 @@ export class PiAgent extends BaseAgent {
   readonly #evidence = new TurnEvidenceTracker();
   readonly #translator = createPiTranslatorState();
   readonly #prefixGuard: StablePrefixGuard;
-  readonly #bytes: RequestBytes;
+  readonly #compression: PiCompression;
   readonly #promptTimeoutMs: number;
   readonly #inner: StreamFn;
   readonly #keepRecentTokens: number | undefined;
@@ -224,7 +223,6 @@ export class PiAgent extends BaseAgent {
   #continuation: Promise<void> | undefined;
   readonly #waiters = new Waiters();
   #baseTokens: number | undefined;
-  #baseBytes: number | undefined;
 
   constructor(config: SessionConfig, options: PiAgentOptions = {}) {
     super(config);
@@ -253,7 +251,10 @@ export class PiAgent extends BaseAgent {
           `Pi coding tool "${tool}" cannot be granted; allowed: ${PI_CODING_TOOLS.join(", ")}`,
         );
     this.#options = options;
-    this.#bytes = new RequestBytes({ ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget });
+    this.#compression = new PiCompression(
+      { ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget },
+      () => this.config.systemPrompt + this.#toolsJson(),
+    );
     this.#promptTimeoutMs =
       options.promptTimeoutMs ?? rehearsalPromptTimeoutOf(options.streamFn) ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#keepRecentTokens = options.keepRecentTokens;
@@ -767,59 +768,31 @@ export class PiAgent extends BaseAgent {
   // MC-12 compression
 
   /**
-   * MC-12: one decision over the request about to be sent, then its action. Strip → oversized
-   * inline images become placeholders in the transcript. Handoff rebuild → the rollover latch, so
-   * the one rollover path runs (before this send, or at the next one after a terminal error). Fail
-   * closed at a send → an error event and the call is refused. No model call either way.
+   * MC-12 (compression.ts): one decision over the request about to be sent, then its action. Fail
+   * closed at a send → an error event and the call is refused: it is never sent.
    */
   #compress(
     trigger: Exclude<CompressionTrigger, "open">,
     messages: readonly AgentMessage[],
     terminalOverflow = false,
-  ): "strip-images" | "handoff-rebuild" | "fail-closed" | undefined {
-    this.#baseBytes ??= utf8Length(this.config.systemPrompt) + utf8Length(this.#toolsJson());
-    const measured = this.#bytes.measure(this.#baseBytes, messages);
-    const controller = this.#context.controller;
-    const decision = decideCompression({
-      harness: "pi",
-      remote: controller.remote,
+  ): CompressionAction | undefined {
+    const done = this.#compression.decide(
       trigger,
-      byteBudget: { limit: this.#bytes.limit, used: measured.bytes },
-      occupancy: controller.occupancy(),
+      messages,
+      this.#context,
+      this.emitCurrent,
       terminalOverflow,
-      deterministicCompactFailure:
-        controller.needsRollover && controller.digest().lastResult === "deterministic",
-      strippableImages: measured.images.map(({ id, bytes }) => ({ id, bytes })),
-    });
-    if (decision.action === "none") return undefined;
-    if (decision.action === "handoff-rebuild" && this.#context.needsRollover) return undefined; // decided already
-    const event: EventOf<"compression"> = {
-      type: "compression",
-      trigger,
-      action: decision.action,
-      reason: `MC-12: ${decision.reason}`,
-      bytes: measured.bytes,
-      byteLimit: this.#bytes.limit,
-    };
-    if (decision.action === "strip-images") {
-      const ids = new Set(decision.imageIds);
-      const images = measured.images.filter((image) => ids.has(image.id));
-      this.#bytes.strip(images);
-      event.strippedImages = images.length;
-      event.bytesFreed = measured.bytes - this.#bytes.measure(this.#baseBytes, messages).bytes;
-    }
-    this.emitCurrent?.(event);
-    if (decision.action === "handoff-rebuild") this.#context.requestRollover(event.reason);
-    if (decision.action === "fail-closed" && trigger === "next-send") {
-      this.#refused = event.reason;
+    );
+    if (done?.action === "fail-closed" && trigger === "next-send") {
+      this.#refused = done.reason;
       this.emitCurrent?.({
         type: "error",
-        message: `the request was not sent: ${event.reason}`,
+        message: `the request was not sent: ${done.reason}`,
         code: "compression_fail_closed",
       });
-      throw new CompressionRefused(event.reason);
+      throw new CompressionRefused(done.reason);
     }
-    return decision.action;
+    return done?.action;
   }
 
   /** Estimated tokens of the window the next call sends (system prompt, tools, messages). */
