@@ -219,7 +219,9 @@ describe("an agent's session lives across wakes", () => {
     const { createdAt: _c, lastUsedAt: _l, ...fields } = row;
     await store.putAgentSession({ ...fields, runningRunId: held.id });
     await expect(resetAgentSession(store, ceo.id)).rejects.toThrow(ConflictStateError);
-    await expect(wake(ceo.id)).rejects.toThrow(/session is in use by run run_elsewhere/);
+    await expect(wake(ceo.id)).rejects.toThrow(
+      /session is in use by run run_elsewhere: this wake waits until it ends .*`cadre sessions reset .* --force` releases the session/,
+    );
     await store.finishRun(held.id, {
       status: "failed",
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -235,6 +237,29 @@ describe("an agent's session lives across wakes", () => {
     expect(fresh.report.sessions).toEqual([
       { action: "started", harness: "pi", id: fresh.result.session.id },
     ]);
+  });
+});
+
+describe("a session held by a run that died with its process", () => {
+  it("reset --force releases it (the run's row still says running); the activity says it was forced", async () => {
+    const ceo = await company();
+    await wake(ceo.id, { trigger: "start_team_building" });
+    const dead = await store.insertRun({
+      id: "run_dead",
+      companyId: ceo.companyId,
+      agentId: ceo.id,
+      trigger: "routine",
+      mode: "awaiting-approval",
+      profile: "semantic",
+      cue: "x",
+    });
+    const { createdAt: _c, lastUsedAt: _l, ...fields } = (await store.getAgentSession(ceo.id))!;
+    await store.putAgentSession({ ...fields, runningRunId: dead.id });
+    await expect(resetAgentSession(store, ceo.id)).rejects.toThrow(/in use by run run_dead/);
+    expect((await resetAgentSession(store, ceo.id, { force: true })).reset).toBe(true);
+    const [activity] = await store.listActivity(ceo.companyId, { type: "agent.session_reset" });
+    expect(activity!.data).toMatchObject({ forced: true, heldBy: "run_dead" });
+    expect((await wake(ceo.id)).result.terminal).toBe("done");
   });
 });
 

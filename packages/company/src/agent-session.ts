@@ -193,7 +193,7 @@ export async function assertSessionIdle(
   const running = await holder(q, row);
   if (running)
     throw new ConflictStateError(
-      `${agent.name}'s session is in use by run ${running}: ${doing} waits until it ends (a turn is running: no hot switch then send). If that run died with its process, \`cadre sessions reset ${agent.id}\` releases the session`,
+      `${agent.name}'s session is in use by run ${running}: ${doing} waits until it ends (a turn is running: no hot switch then send). If that run died with its process, \`cadre sessions reset ${agent.id} --force\` releases the session`,
     );
   return row;
 }
@@ -275,16 +275,20 @@ export function sessionOfRun(
 /**
  * The operator starts the agent's next session fresh (`cadre sessions reset`): the session row is
  * forgotten, with its handoff and digest, and an activity says so; one transaction. Refused while
- * a run of the agent holds the session, unless that run is no longer running.
+ * a run of the agent holds the session, unless `force` says that run died with its process (its
+ * row says running, but nothing runs it).
  */
 export async function resetAgentSession(
   store: Store,
   agentId: string,
+  options: { force?: boolean } = {},
 ): Promise<{ agent: AgentRow; reset: boolean; previous: AgentSessionRow | undefined }> {
   return store.transaction(async (tx) => {
     const agent = await tx.getAgent(agentId);
     if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
-    const previous = await assertSessionIdle(tx, agent, "a reset");
+    const previous = options.force
+      ? await tx.getAgentSession(agent.id)
+      : await assertSessionIdle(tx, agent, "a reset");
     const reset = previous !== undefined && (await tx.deleteAgentSession(agent.id));
     if (reset)
       await tx.insertActivity({
@@ -297,6 +301,7 @@ export async function resetAgentSession(
           name: agent.name,
           harness: previous.harness,
           sessionId: previous.sessionId,
+          ...(options.force && previous.runningRunId ? { forced: true, heldBy: previous.runningRunId } : {}),
         },
       });
     return { agent, reset, previous };

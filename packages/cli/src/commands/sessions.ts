@@ -14,7 +14,7 @@ import { type CliIO, UsageError } from "../io.js";
 
 export const SESSIONS_HELP = `Usage: cadre sessions inspect RUN_ID [--data DIR] [--database URL] [--json]
        cadre sessions show AGENT_ID [--data DIR] [--database URL] [--json]
-       cadre sessions reset AGENT_ID [--data DIR] [--database URL] [--json]
+       cadre sessions reset AGENT_ID [--force] [--data DIR] [--database URL] [--json]
 
 An agent's session lives across its wakes: a later wake continues it (a Pi session file under
 DATA_DIR/agents/AGENT_ID/sessions, a Claude Code session id, a Codex thread id) unless a rollover,
@@ -35,7 +35,8 @@ inspect RUN_ID   the context state of a run's session, as the run stored it (a s
 show AGENT_ID    the agent's kept session: harness, native id (and Pi file), model, reserve, a
                  pending handoff, whether it rolled over, the run holding it
 reset AGENT_ID   forget the kept session: the next wake starts a fresh one, with no handoff.
-                 Refused while a run of the agent is running (exit 2)
+                 Refused while a run of the agent is running (exit 2); --force releases a session
+                 whose run died with its process (its row still says running)
 
 Options:
   --json       one JSON line
@@ -203,7 +204,12 @@ function printRow(io: CliIO, name: string, row: AgentSessionRow | undefined): vo
 }
 
 export async function sessionsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse("sessions", args, STORE_OPTIONS, 2);
+  const { values, positionals } = parse(
+    "sessions",
+    args,
+    { ...STORE_OPTIONS, force: { type: "boolean" } },
+    2,
+  );
   if (values.help) return (io.out(`${SESSIONS_HELP}\n`), 0);
   const [sub, id] = positionals;
   if (sub !== "inspect" && sub !== "show" && sub !== "reset")
@@ -227,7 +233,7 @@ export async function sessionsCommand(args: string[], io: CliIO): Promise<number
       return 0;
     }
     if (sub === "reset") {
-      const { agent, reset, previous } = await resetAgentSession(store, id);
+      const { agent, reset, previous } = await resetAgentSession(store, id, { force: values.force ?? false });
       if (values.json)
         io.out(
           `${JSON.stringify({ agentId: agent.id, reset, previousSessionId: previous?.sessionId ?? null })}\n`,

@@ -25,15 +25,17 @@ export const sessionRoutes = [
     method: "post",
     path: "/api/agents/{id}/session/reset",
     summary:
-      "Forget the agent's kept session: its next wake starts a fresh one, with no handoff. Refused while a run of the agent holds the session.",
+      "Forget the agent's kept session: its next wake starts a fresh one, with no handoff. Refused while a run of the agent holds the session, unless ?force=true says that run died with its process.",
     access: "operator",
     scope: agentScope,
+    query: { force: "true: release a session held by a run that died with its process" },
     responses: {
       200: "{ agentId, reset, previousSessionId }: reset is false when no session was kept.",
       409: "A run of the agent holds the session. Nothing was written.",
     },
     async handle({ c, ctx, scope }) {
-      const { agent, reset, previous } = await resetAgentSession(ctx.store, scope.agent.id);
+      const force = c.req.query("force") === "true";
+      const { agent, reset, previous } = await resetAgentSession(ctx.store, scope.agent.id, { force });
       return c.json({ agentId: agent.id, reset, previousSessionId: previous?.sessionId ?? null });
     },
   }),
