@@ -39,7 +39,8 @@ ${DATABASE_HELP}
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            end with one JSON line: the summary of SPEC §4
+  --json            end with one JSON line: the summary of SPEC §4, with session: { harness, id,
+                    resumed, rolledOver } (a demo run again continues the CEO's session)
   -h, --help        this help`;
 
 export const DEMO_TEMPLATE = {
