@@ -81,6 +81,34 @@ export class HarnessContext {
     };
   }
 
+  /**
+   * The one self-heal of a resume that cannot work (the harness has no such session): a fresh native
+   * window with this send's prompt, after a handoff of what this session itself saw before it (none
+   * when this prompt is all it has: the history then lives only in the lost native session). Counted
+   * as a rollover, so the run says it happened.
+   */
+  heal(prompt: string, reason: string): Rollover {
+    const items = [...this.transcript.items()];
+    const last = items.at(-1);
+    if (last?.kind === "user" && last.text === prompt) items.pop();
+    const handoff = items.length > 0 ? buildHandoff(items) : "";
+    const text = handoff === "" ? prompt : `${handoff}\n---\n\n${prompt}`;
+    const tokensBefore = this.session.tokensInWindow;
+    const tokensAfter = countTokens(text);
+    this.transcript.rebase();
+    this.session.rolloverCompleted(tokensAfter);
+    return {
+      prompt: text,
+      event: {
+        type: "rollover",
+        reason,
+        handoffBytes: Buffer.byteLength(handoff, "utf8"),
+        tokensBefore,
+        tokensAfter,
+      },
+    };
+  }
+
   snapshot(): ContextSnapshot {
     return this.session.snapshot();
   }
