@@ -51,6 +51,8 @@ export interface WakeOptions {
   wrapStreamFn?: (inner: StreamFn) => StreamFn;
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;
+  /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
+  cadreCommand?: readonly string[];
 }
 
 export interface WakeResult {
@@ -195,6 +197,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
       runId,
     });
     options.onSession?.(session);

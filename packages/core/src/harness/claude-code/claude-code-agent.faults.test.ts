@@ -76,7 +76,6 @@ function agent(scenario: string, options: Partial<ClaudeCodeAgentOptions> = {}) 
   );
 }
 
-
 describe("Claude Code faults a real binary cannot produce (offline stand-in executable)", () => {
   it("a stream cut mid-message is reported as an error event and fails the open message closed (no hang)", async () => {
     const events = await collect(agent("cut.jsonl").send("hi"));

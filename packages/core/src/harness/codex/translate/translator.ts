@@ -44,6 +44,8 @@ interface CodexState {
 export interface CodexTranslator extends RecordTranslator {
   /** A new thread starts its own cumulative totals: forget the old thread's (MC-9 rollover). */
   newThread(): void;
+  /** A resumed thread's totals already counted (its rollout's last token_count, MC-15): increments start from them. */
+  resumeFrom(totals: { input: number; cached: number; output: number }): void;
 }
 
 export function codexTranslator(): CodexTranslator {
@@ -59,6 +61,9 @@ export function codexTranslator(): CodexTranslator {
   return {
     newThread: () => {
       s.totals = undefined;
+    },
+    resumeFrom: (totals) => {
+      s.totals = { ...totals };
     },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
