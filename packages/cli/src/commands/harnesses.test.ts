@@ -180,6 +180,32 @@ describe.skipIf(!REAL_CLAUDE_CODE)("`cadre demo --connector claude-code` against
       { id: expect.any(String), type: "approve_ceo_strategy", status: "pending" },
     ]);
     expect(summary.ceoMode).toBe("awaiting-approval");
+    // `cadre sessions inspect` lists what Claude Code itself said it offered.
+    const demoStore = await openStore({ path: join(data, "cadre.db") });
+    const [runRow] = await demoStore.listRuns({});
+    await demoStore.close();
+    const inspected = await run(
+      process.execPath,
+      [BIN, "sessions", "inspect", runRow!.id, "--data", data, "--json"],
+      {
+        env: { PATH: process.env["PATH"] ?? "", HOME: home },
+      },
+    );
+    const report = JSON.parse(inspected.stdout) as {
+      harnessTools: { harness: string; tools: string[]; mcpServers: unknown; problem?: string };
+    };
+    expect(report.harnessTools).toMatchObject({
+      harness: "claude-code",
+      mcpServers: [{ name: "cadre", status: "connected" }],
+    });
+    expect(report.harnessTools.tools.sort()).toEqual(["mcp__cadre__file_approval", "mcp__cadre__hire_agent"]);
+    expect(report.harnessTools.problem).toBeUndefined();
+    const human = await run(process.execPath, [BIN, "sessions", "inspect", runRow!.id, "--data", data], {
+      env: { PATH: process.env["PATH"] ?? "", HOME: home },
+    });
+    expect(human.stdout).toMatch(
+      /tools {6}claude-code offered mcp__cadre__\w+, mcp__cadre__\w+ — as the company decided/,
+    );
     // Only model calls reached the stand-in: Cadre turned Claude Code's non-essential traffic off.
     expect(server!.requests).toHaveLength(server!.modelCalls().length);
     expect(

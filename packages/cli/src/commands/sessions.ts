@@ -18,7 +18,12 @@ turn, and every compaction, recovery and rollover event):
   open claims      continuation claims still holding a product turn open
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
   history          compactions, recoveries (replay or fail closed, with the rule), compression
-                   decisions (strip images, handoff rebuild, fail closed: MC-12) and rollovers
+                   decisions (strip images, handoff rebuild, fail closed: MC-12), rollovers and
+                   continuation claims (MC-14: opened, settled, lost-handle)
+  harness tools    Claude Code and Codex: the tools the harness offered the model, as it reported
+                   them at the start of the run (Claude Code's init line; for Codex, what
+                   \`cadre mcp\` gave it plus the built-ins its configuration leaves on), the MCP
+                   servers' status, and whether that is what the company decided
 
 Options:
   --json       one JSON line
@@ -58,6 +63,8 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
     rollovers: report.rollovers,
     compressions: report.compressions,
     replays: report.replays,
+    harnessTools: report.harnessTools ?? null,
+    continuations: report.continuations,
     terminal: report.terminal ?? null,
   };
 }
@@ -65,10 +72,16 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
 function print(io: CliIO, runId: string, agentId: string, status: string, report: ContextReport): void {
   const s = report.snapshot;
   io.out(`run ${runId} — agent ${agentId}, ${status}\n`);
-  if (!s) {
+  const tools = report.harnessTools;
+  if (tools) {
     io.out(
-      "  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n",
+      `  tools      ${tools.harness} offered ${tools.tools.length === 0 ? "no tools" : tools.tools.join(", ")}${tools.problem ? ` — NOT the company's decision: ${tools.problem}` : " — as the company decided"}\n`,
     );
+    for (const server of tools.mcpServers) io.out(`  mcp        ${server.name}: ${server.status}\n`);
+    io.out(`             (read from ${tools.source})\n`);
+  }
+  if (!s) {
+    io.out("  context    no snapshot recorded: the run ended before its harness reported one\n");
   } else {
     io.out(
       `  harness    ${s.harness}${s.remote ? " (remote)" : ""}, model ${s.model}, window ${s.contextWindow} tokens\n`,
@@ -100,6 +113,8 @@ function print(io: CliIO, runId: string, agentId: string, status: string, report
         : "";
     io.out(`  ⇲ compression at ${c.trigger}: ${c.action} — ${c.reason}${sizes}\n`);
   }
+  for (const c of report.continuations)
+    io.out(`  ⧗ continuation ${c.action}${c.attempt !== undefined ? ` (${c.attempt})` : ""}: ${c.reason}\n`);
   for (const r of report.rollovers)
     io.out(
       `  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""})\n`,
