@@ -363,7 +363,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(a.isRunning).toBe(false);
   });
 
-  it("MC-14: Stop while the continuation starts tombstones it by its turn id and ends the product turn cancelled exactly once", async () => {
+  it("MC-14: Stop as the continuation starts ends the product turn cancelled exactly once, and the continuation never reaches the model (the tombstone-by-id path: exec-yield.test.ts)", async () => {
     await standin([
       reply.toolCall("exec_command", { cmd: "sleep 5; echo finished", yield_time_ms: 250 }, "Starting."),
       "Running.",
@@ -381,7 +381,27 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
       { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
     ]);
     expect(ofType(events, "continuation").map((c) => c.action)).toEqual(["opened"]);
+    expect(server!.modelCalls()).toHaveLength(2);
     expect(a.isRunning).toBe(false);
+  });
+
+  it("issue 22: a company MCP server that cannot start stops Codex before its first request (the server is required), with Codex's own reason", async () => {
+    await standin(["never reached"]);
+    const a = agent({
+      mcpServers: { cadre: { command: process.execPath, args: ["-e", "process.exit(3)"] } },
+    });
+    const events = await collect(a.send("Go."));
+    expect(ofType(events, "error")).toEqual([
+      {
+        type: "error",
+        code: "harness_start_failed",
+        message: expect.stringMatching(
+          /Codex did not start: .*required MCP servers? failed to initialize.*cadre/s,
+        ),
+      },
+    ]);
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    expect(server!.modelCalls()).toHaveLength(0);
   });
 });
 
