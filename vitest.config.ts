@@ -10,6 +10,7 @@ const entry = (find: RegExp, path: string) => ({ find, replacement: src(path) })
 export default defineConfig({
   resolve: {
     alias: [
+      entry(/^@cadre\/model$/, "model/src/index.ts"),
       entry(/^@cadre\/core\/testing$/, "core/src/testing/index.ts"),
       entry(/^@cadre\/core\/bench$/, "core/src/bench/index.ts"),
       entry(/^@cadre\/core$/, "core/src/index.ts"),
@@ -17,6 +18,7 @@ export default defineConfig({
       entry(/^@cadre\/company$/, "company/src/index.ts"),
       entry(/^@cadre\/cli$/, "cli/src/index.ts"),
       entry(/^@cadre\/server$/, "server/src/index.ts"),
+      entry(/^@cadre\/evals\/report-schema$/, "evals/src/report/schema.ts"),
       entry(/^@cadre\/evals$/, "evals/src/index.ts"),
       entry(/^@cadre\/standin$/, "standin/src/index.ts"),
     ],

@@ -1,8 +1,9 @@
 // Opens the data directory's store and resolves which company a command is about.
 import { resolve, join } from "node:path";
+import { describeRecovery, recoverLostRuns } from "@cadre/company";
 import { loadUserModels, NotFoundError } from "@cadre/core";
 import { type CompanyRow, isPostgresUrl, openStore, redactUrl, type Store } from "@cadre/store";
-import { UsageError } from "./io.js";
+import { type CliIO, UsageError } from "./io.js";
 
 export const DEFAULT_DATA_DIR = ".cadre";
 
@@ -43,6 +44,15 @@ export async function openData(
   await loadUserModels({ dataDir, env });
   const store = await openStore(url ? { url } : { path: join(dataDir, "cadre.db") });
   return { dataDir, store, databaseUrl: url };
+}
+
+/**
+ * For the commands that run wakes (demo, wake, serve, worker): runs whose process is gone — killed,
+ * crashed — end now as interrupted (failed, "the process running it stopped"), with their tokens
+ * revoked and what they left running killed, before anything new starts. Each is said on stderr.
+ */
+export async function recoverInterruptedRuns(store: Store, io: Pick<CliIO, "err">): Promise<void> {
+  for (const line of describeRecovery(await recoverLostRuns(store))) io.err(`cadre: ${line}\n`);
 }
 
 /**

@@ -13,7 +13,16 @@ import {
   resolveModel,
   UserInputError,
 } from "@cadre/core";
+import { Text } from "@cadre/model";
 import type { AgentRow, StoreQueries, Store } from "@cadre/store";
+import { Type } from "typebox";
+import { checkInput } from "./input.js";
+
+/** A model id as every entry point takes it (the registry and the connector decide whether it is allowed). */
+export const ModelId = Text({
+  maxLength: 128,
+  description: "An explicit model id enabled on the agent's connector.",
+});
 
 /** What the server knows about an agent's live session: PiAgent switches live, other harnesses do not. */
 export interface LiveSession {
@@ -64,6 +73,8 @@ export async function setAgentModel(
   store: Store,
   input: { agentId: string; model: string; live?: LiveSession | undefined },
 ): Promise<ModelChange> {
+  const { model } = checkInput("model", Type.Object({ model: ModelId }), { model: input.model });
+  input = { ...input, model };
   const { agent, target } = await checked(store, input.agentId, input.model);
   if (agent.model === target.id) return { agent, from: agent.model, changed: false, live: "no live session" };
   let live: ModelChange["live"] = "no live session";

@@ -2,27 +2,21 @@
 // operator's approval decisions, which move the CEO's mode.
 import { randomUUID } from "node:crypto";
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type {
-  ApprovalRow,
-  ApprovalStatus,
-  CompanyRow,
-  CompanySettings,
-  ConnectorKind,
-  NewAgent,
-  NewConnector,
-  Store,
-} from "@cadre/store";
+import {
+  type ApprovalStatus,
+  type CeoMode,
+  type CompanySettings,
+  CompanySettingsSchema,
+  type ConnectorKind,
+  DEFAULT_SETTINGS,
+  Text,
+} from "@cadre/model";
+import { Type } from "typebox";
+import type { ApprovalRow, CompanyRow, NewAgent, NewConnector, Store, StoreQueries } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
-import type { CeoMode } from "./modes.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
-import { visibleLength } from "./tools/fields.js";
-
-export const DEFAULT_SETTINGS: CompanySettings = {
-  maxTeamSize: 8,
-  requireHireApproval: false,
-  profile: "semantic",
-};
+import { checkInput } from "./input.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -43,24 +37,23 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
 }
 
-function checkText(field: string, value: unknown, max: number, required: boolean): string {
-  if (value === undefined || value === null || value === "") {
-    if (required) throw new UserInputError(`${field} is required`, { [field]: "required" });
-    return "";
-  }
-  if (typeof value !== "string")
-    throw new UserInputError(`${field} must be a string`, { [field]: "must be a string" });
-  const text = value.normalize("NFC").trim();
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text))
-    throw new UserInputError(`${field} contains control characters`, { [field]: "control characters" });
-  if (visibleLength(text) > max)
-    throw new UserInputError(`${field} is too long (at most ${max} characters)`, {
-      [field]: `at most ${max} characters`,
-    });
-  if (required && text.length === 0)
-    throw new UserInputError(`${field} must not be empty`, { [field]: "empty" });
-  return text;
-}
+/** The company's own texts, as every entry point takes them. */
+export const CompanyName = Text({ maxLength: 100, description: "The company's name." });
+export const CompanyGoal = Text({
+  maxLength: 1000,
+  multiline: true,
+  description: "What the company is for; the CEO plans its team from it.",
+});
+export const DecisionNote = Text({
+  maxLength: 2000,
+  multiline: true,
+  description: "The operator's note; the CEO reads it on its next wake.",
+});
+
+const CompanyTexts = Type.Object(
+  { name: CompanyName, goal: Type.Optional(CompanyGoal) },
+  { additionalProperties: false },
+);
 
 /** The CEO's agent record, as every company starts with it (created with the company, C4-9). */
 export function ceoAgent(input: {
@@ -82,15 +75,26 @@ export function ceoAgent(input: {
   };
 }
 
-export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
-  const name = checkText("name", input.name, 100, true);
-  const goal = checkText("goal", input.goal, 1000, false);
-  const settings: CompanySettings = { ...DEFAULT_SETTINGS, ...input.settings };
-  if (!Number.isInteger(settings.maxTeamSize) || settings.maxTeamSize < 1 || settings.maxTeamSize > 200) {
-    throw new UserInputError("settings.maxTeamSize must be an integer from 1 to 200", {
-      maxTeamSize: "1..200",
-    });
-  }
+interface PreparedCompany {
+  companyId: string;
+  name: string;
+  goal: string;
+  settings: CompanySettings;
+  connectors: NewConnector[];
+  ceoConnector: NewConnector;
+}
+
+/** Every check of a new company, before anything is written. */
+function prepareCompany(input: CreateCompanyInput): PreparedCompany {
+  const texts = checkInput("company", CompanyTexts, {
+    name: input.name,
+    ...(input.goal !== undefined && input.goal !== "" ? { goal: input.goal } : {}),
+  });
+  const name = texts.name;
+  const goal = texts.goal ?? "";
+  const settings = checkInput("company", Type.Object({ settings: CompanySettingsSchema }), {
+    settings: { ...DEFAULT_SETTINGS, ...input.settings },
+  }).settings;
   const companyId = newId("cmp");
   const connectors: NewConnector[] = [
     {
@@ -130,29 +134,57 @@ export async function createCompany(store: Store, input: CreateCompanyInput): Pr
   const ready = readiness(ceoConnector);
   if (!ready.ready)
     throw new UserInputError(`the CEO's connector "${ceoConnector.id}" is not ready: ${ready.missing}`);
+  return { companyId, name, goal, settings, connectors, ceoConnector };
+}
 
-  const company = await store.transaction(async (tx) => {
-    const row = await tx.insertCompany({ id: companyId, name, goal, settings });
-    for (const c of connectors) await tx.insertConnector(c);
-    const ceo = await tx.insertAgent(
-      ceoAgent({
-        id: newId("agt"),
-        companyId,
-        connectorId: ceoConnector.id,
-        model: ceoConnector.enabledModels[0] as string,
-      }),
-    );
-    await tx.insertActivity({
+/** The company, its connectors, its CEO and the `company.created` activity, inside the caller's transaction. */
+async function insertCompany(tx: StoreQueries, prepared: PreparedCompany): Promise<CompanyRow> {
+  const { companyId, name, goal, settings, connectors, ceoConnector } = prepared;
+  const row = await tx.insertCompany({ id: companyId, name, goal, settings });
+  for (const c of connectors) await tx.insertConnector(c);
+  const ceo = await tx.insertAgent(
+    ceoAgent({
+      id: newId("agt"),
       companyId,
-      agentId: ceo.id,
-      runId: null,
-      type: "company.created",
-      data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) },
-    });
-    return row;
+      connectorId: ceoConnector.id,
+      model: ceoConnector.enabledModels[0] as string,
+    }),
+  );
+  await tx.insertActivity({
+    companyId,
+    agentId: ceo.id,
+    runId: null,
+    type: "company.created",
+    data: { name, ceoAgentId: ceo.id, connectors: connectors.map((c) => c.id) },
   });
+  return row;
+}
+
+export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
+  const prepared = prepareCompany(input);
+  const company = await store.transaction((tx) => insertCompany(tx, prepared));
   recordTelemetry("company.created", { "cadre.company_id": company.id });
   return company;
+}
+
+/**
+ * The company `find` finds, or else a new one — decided in one transaction, so that processes doing
+ * this at once (several `cadre demo`s on an empty data dir) end up with exactly one company.
+ */
+export async function findOrCreateCompany(
+  store: Store,
+  input: CreateCompanyInput,
+  find: (tx: StoreQueries) => Promise<CompanyRow | undefined>,
+): Promise<{ company: CompanyRow; created: boolean }> {
+  const prepared = prepareCompany(input);
+  const result = await store.transaction(async (tx) => {
+    const existing = await find(tx);
+    return existing
+      ? { company: existing, created: false }
+      : { company: await insertCompany(tx, prepared), created: true };
+  });
+  if (result.created) recordTelemetry("company.created", { "cadre.company_id": result.company.id });
+  return result;
 }
 
 export type Decision = "approve" | "reject" | "revise";
@@ -179,7 +211,10 @@ export async function decideApproval(
 ): Promise<DecisionResult> {
   if (!(decision in DECISION_STATUS))
     throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
-  const cleanNote = checkText("note", note ?? "", 2000, false) || null;
+  const cleanNote =
+    note === null || note === ""
+      ? null
+      : checkInput("decision", Type.Object({ note: DecisionNote }), { note }).note;
   return store.transaction(async (tx) => {
     const existing = await tx.getApproval(approvalId);
     if (!existing) throw new NotFoundError(`approval ${approvalId} not found`);

@@ -1,17 +1,9 @@
 // Connector kinds and readiness (C4-9). Readiness is computed in code from what is really there
 // (a credential in the environment, a base URL), never stored, so it cannot go stale.
 import { OFFLINE_MODEL_ID, UserInputError, resolveModel } from "@cadre/core";
-import type { ConnectorKind, ConnectorRow } from "@cadre/store";
+import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
+import type { ConnectorRow } from "@cadre/store";
 import { harnessReadiness } from "./harness-connectors.js";
-
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
-  "offline",
-  "anthropic",
-  "openai",
-  "openai-compatible",
-  "claude-code",
-  "codex",
-];
 
 export interface Readiness {
   ready: boolean;

@@ -1,4 +1,5 @@
 export * from "./companies.js";
+export * from "./input.js";
 export * from "./connectors.js";
 export * from "./harness-connectors.js";
 export * from "./modes.js";
@@ -25,3 +26,6 @@ export * from "./legacy/locked-texts.js";
 export * from "./legacy/profile.js";
 export * from "./team.js";
 export * from "./agent-model.js";
+export * from "./lease.js";
+export * from "./recovery/processes.js";
+export * from "./recovery/recover.js";

@@ -17,10 +17,10 @@ describe("MC-6 aliases are refused where a model enters", () => {
     await expect(
       createCompany(store, { name: "Acme", connectors: [{ kind: "anthropic", enabledModels: ["sonnet"] }] }),
     ).rejects.toThrow(
-      'model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
+      'model "sonnet" is an alias; Cadre routes only explicit model ids. Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
     );
     expect(() => validateEnabledModels("openai", ["gpt-5"])).toThrow(
-      'model "gpt-5" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: gpt-5-2025-08-07',
+      'model "gpt-5" is an alias; Cadre routes only explicit model ids. Use one of: gpt-5-2025-08-07',
     );
     expect(await store.listCompanies()).toEqual([]);
   });
@@ -56,13 +56,13 @@ describe("MC-6 aliases are refused where a model enters", () => {
     expect(outcome.content).toEqual([
       {
         type: "text",
-        text: 'hire_agent was not run, nothing was written. `model` "claude-sonnet-4-5" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-sonnet-4-5-20250929; enabled on connector "anthropic": claude-sonnet-4-5-20250929.',
+        text: 'hire_agent was not run, nothing was written. `model` "claude-sonnet-4-5" is an alias; only explicit model ids are used. Explicit ids: claude-sonnet-4-5-20250929; enabled on connector "anthropic": claude-sonnet-4-5-20250929.',
       },
     ]);
     const family = await tool.execute({ ...input, model: "opus" }, { toolCallId: "t2", signal: undefined });
     expect(family.content[0]).toMatchObject({
       text: expect.stringContaining(
-        '`model` "opus" is an alias; only explicit model ids are used (MC-6). Explicit ids: claude-opus-4-7, claude-opus-4-6',
+        '`model` "opus" is an alias; only explicit model ids are used. Explicit ids: claude-opus-4-7, claude-opus-4-6',
       ),
     });
     expect((await store.listAgents(company.id)).length).toBe(1);

@@ -1,8 +1,7 @@
+import { CEO_MODES, type CeoMode } from "@cadre/model";
 import { describe, expect, it } from "vitest";
 import {
-  CEO_MODES,
   CEO_TRANSITIONS,
-  type CeoMode,
   type CeoModeEvent,
   type CeoModeState,
   MODE_TOOLS,

@@ -1,15 +1,6 @@
 // The CEO mode state machine (C4-4). `resolveCeoMode` is the single function that decides both
 // which cue is sent and which mode document the prompt loads, so the two can never drift.
-import type { ApprovalStatus } from "@cadre/store";
-
-export const CEO_MODES = [
-  "team-building",
-  "strategy-drafting",
-  "awaiting-approval",
-  "revising",
-  "operating",
-] as const;
-export type CeoMode = (typeof CEO_MODES)[number];
+import { type ApprovalStatus, CEO_MODES, type CeoMode } from "@cadre/model";
 
 /** What the mode is computed from: facts from the store, nothing else. */
 export interface CeoModeState {

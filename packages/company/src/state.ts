@@ -1,8 +1,9 @@
 // Reads everything a decision about a company needs, in one place, from one StoreQueries (so a
 // caller inside a transaction sees its own writes).
+import type { CeoMode } from "@cadre/model";
 import { NotFoundError } from "@cadre/core";
 import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, StoreQueries } from "@cadre/store";
-import { type CeoMode, type CeoModeState, explainCeoMode, resolveCeoMode } from "./modes.js";
+import { type CeoModeState, explainCeoMode, resolveCeoMode } from "./modes.js";
 
 export interface CompanyState {
   company: CompanyRow;

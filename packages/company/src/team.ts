@@ -1,14 +1,11 @@
 // Changes to an existing company outside a wake: removing an agent, adding a connector. Both are
 // domain operations shared by every path (HTTP API today, CLI and web tomorrow).
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import type { AgentRow, ConnectorKind, ConnectorRow, Store } from "@cadre/store";
-import {
-  CONNECTOR_KINDS,
-  connectorLabel,
-  defaultEnabledModels,
-  isSecretKey,
-  validateEnabledModels,
-} from "./connectors.js";
+import { CONNECTOR_KINDS, OneOf, type Static, Text } from "@cadre/model";
+import type { AgentRow, ConnectorRow, Store } from "@cadre/store";
+import { connectorLabel, defaultEnabledModels, isSecretKey, validateEnabledModels } from "./connectors.js";
+import { Type } from "typebox";
+import { checkInput } from "./input.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 
 /**
@@ -37,12 +34,44 @@ export async function terminateAgent(store: Store, agentId: string): Promise<Age
   });
 }
 
-export interface AddConnectorInput {
-  id?: string;
-  kind: ConnectorKind;
-  enabledModels?: string[];
-  config?: Record<string, unknown>;
-}
+/** A connector id: readable by models, unique in its company. */
+export const ConnectorId = Text({
+  maxLength: 64,
+  pattern: {
+    source: "^[a-z0-9][a-z0-9-]*$",
+    hint: "lowercase letters, digits and -, starting with a letter or digit",
+  },
+  description: "Id unique in the company (lowercase letters, digits, -); default: the kind.",
+});
+
+const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
+
+/** Non-secret connector configuration: a flat map of settings, never a place for keys themselves. */
+export const ConnectorConfig = Type.Refine(
+  Type.Record(Type.String(), Type.Unknown(), {
+    maxProperties: 20,
+    description:
+      "Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed.",
+  }),
+  (config) => !RESERVED_KEYS.some((k) => Object.prototype.hasOwnProperty.call(config, k)),
+  () => `must not use the keys ${RESERVED_KEYS.join(", ")}`,
+);
+
+export const addConnectorSchema = Type.Object(
+  {
+    id: Type.Optional(ConnectorId),
+    kind: OneOf(CONNECTOR_KINDS, { description: "Harness and provider." }),
+    enabledModels: Type.Optional(
+      Type.Array(Text({ maxLength: 128 }), {
+        maxItems: 20,
+        description: "Explicit model ids of this provider; default: the kind's defaults.",
+      }),
+    ),
+    config: Type.Optional(ConnectorConfig),
+  },
+  { additionalProperties: false },
+);
+export type AddConnectorInput = Static<typeof addConnectorSchema>;
 
 /** Adds a connector with the rules of company creation (id format, explicit models of its provider) and no secret in config. */
 export async function addConnector(
@@ -50,16 +79,8 @@ export async function addConnector(
   companyId: string,
   input: AddConnectorInput,
 ): Promise<ConnectorRow> {
-  if (!CONNECTOR_KINDS.includes(input.kind))
-    throw new UserInputError(`kind must be one of: ${CONNECTOR_KINDS.join(", ")}`, {
-      kind: CONNECTOR_KINDS.join(", "),
-    });
+  input = checkInput("connector", addConnectorSchema, input);
   const id = input.id ?? input.kind;
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id))
-    throw new UserInputError(
-      `connector id "${id}" is not valid: lowercase letters, digits and -, at most 64`,
-      { id: "lowercase letters, digits and -" },
-    );
   const secret = Object.keys(input.config ?? {}).find(isSecretKey);
   if (secret) {
     throw new UserInputError(

@@ -1,3 +1,4 @@
+import { cacheHitRate } from "@cadre/model";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
@@ -30,17 +31,17 @@ describe("usage reports per run, per agent, per company", () => {
       { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     );
     expect(summed).toEqual({
-      input: first.usage.inputTokens,
-      output: first.usage.outputTokens,
-      cacheRead: first.usage.cacheReadTokens,
-      cacheWrite: first.usage.cacheWriteTokens,
+      input: first.usage.input,
+      output: first.usage.output,
+      cacheRead: first.usage.cacheRead,
+      cacheWrite: first.usage.cacheWrite,
     });
     expect(run.usage).toMatchObject({
       ...summed,
       total: summed.input + summed.output + summed.cacheRead + summed.cacheWrite,
       cost: 0,
     });
-    expect(run.usage.hitRate).toBeCloseTo(first.usage.cacheHitRate, 12);
+    expect(run.usage.hitRate).toBeCloseTo(cacheHitRate(first.usage), 12);
     expect(run.turns![0]!.usage.cacheRead).toBe(0); // cold first call
     expect(run.turns![1]!.usage.hitRate).toBeGreaterThan(0.5);
 
@@ -48,7 +49,7 @@ describe("usage reports per run, per agent, per company", () => {
     expect(report.runs.map((r) => r.runId)).toEqual([first.run.id, second.run.id]);
     const ceoReport = report.agents.find((a) => a.agentId === ceo.id)!;
     expect(ceoReport.runs).toBe(2);
-    expect(ceoReport.usage.input).toBe(first.usage.inputTokens + second.usage.inputTokens);
+    expect(ceoReport.usage.input).toBe(first.usage.input + second.usage.input);
     expect(report.usage.total).toBe(report.runs.reduce((n, r) => n + r.usage.total, 0));
     expect(
       report.agents.filter((a) => a.agentId !== ceo.id).every((a) => a.runs === 0 && a.usage.total === 0),

@@ -3,51 +3,86 @@
 // for the agent's model, so a price correction applies to history without a migration.
 import { combineSummaries, findModel, summariseUsage, type Usage, type UsageSummary } from "@cadre/core";
 import { NotFoundError } from "@cadre/core";
-import type { AgentRow, RunRow, RunUsage, Store } from "@cadre/store";
+import { Nullable, OneOf, RUN_STATUSES, type Static } from "@cadre/model";
+import type { AgentRow, RunRow, Store } from "@cadre/store";
+import { Type } from "typebox";
 
-export interface TurnUsageReport {
-  /** Model call number within the run, from 1. */
-  turn: number;
-  usage: UsageSummary;
-}
+const tokens = (description: string) => Type.Integer({ minimum: 0, description });
 
-export interface RunUsageReport {
-  runId: string;
-  agentId: string;
-  agentName: string;
-  model: string;
-  status: RunRow["status"];
-  startedAt: string;
-  usage: UsageSummary;
-  /** Per model call; present when asked for (it reads the run's events). */
-  turns?: TurnUsageReport[];
-}
+/** core's UsageSummary, as reports send it (checked against the type below). */
+export const UsageSummarySchema = Type.Object(
+  {
+    input: tokens("Uncached input tokens."),
+    output: tokens("Output tokens."),
+    cacheRead: tokens("Input tokens read from the prompt cache."),
+    cacheWrite: tokens("Input tokens written to the prompt cache."),
+    total: tokens("input + output + cacheRead + cacheWrite."),
+    cost: Nullable(
+      Type.Number({ minimum: 0, description: "USD at the registry's prices; null when unknown." }),
+    ),
+    hitRate: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "cacheRead / (input + cacheRead + cacheWrite).",
+    }),
+  },
+  { additionalProperties: false },
+);
+// The schema restates core's type for the documents; the compiler keeps the two the same.
+const _sameSummary: [UsageSummary, Static<typeof UsageSummarySchema>] = [
+  {} as Static<typeof UsageSummarySchema>,
+  {} as UsageSummary,
+];
 
-export interface AgentUsageReport {
-  agentId: string;
-  name: string;
-  role: string;
-  model: string;
-  runs: number;
-  usage: UsageSummary;
-}
+export const TurnUsageReportSchema = Type.Object(
+  {
+    turn: Type.Integer({ minimum: 1, description: "Model call number within the run, from 1." }),
+    usage: UsageSummarySchema,
+  },
+  { additionalProperties: false },
+);
+export type TurnUsageReport = Static<typeof TurnUsageReportSchema>;
 
-export interface CompanyUsageReport {
-  companyId: string;
-  name: string;
-  usage: UsageSummary;
-  agents: AgentUsageReport[];
-  runs: RunUsageReport[];
-}
+export const RunUsageReportSchema = Type.Object(
+  {
+    runId: Type.String(),
+    agentId: Type.String(),
+    agentName: Type.String(),
+    model: Type.String(),
+    status: OneOf(RUN_STATUSES),
+    startedAt: Type.String(),
+    usage: UsageSummarySchema,
+    /** Per model call; present when asked for (it reads the run's events). */
+    turns: Type.Optional(Type.Array(TurnUsageReportSchema, { description: "Per model call, in order." })),
+  },
+  { additionalProperties: false },
+);
+export type RunUsageReport = Static<typeof RunUsageReportSchema>;
 
-export function usageOfRun(u: RunUsage): Usage {
-  return {
-    input: u.inputTokens,
-    output: u.outputTokens,
-    cacheRead: u.cacheReadTokens,
-    cacheWrite: u.cacheWriteTokens,
-  };
-}
+export const AgentUsageReportSchema = Type.Object(
+  {
+    agentId: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    model: Type.String(),
+    runs: Type.Integer({ minimum: 0 }),
+    usage: UsageSummarySchema,
+  },
+  { additionalProperties: false },
+);
+export type AgentUsageReport = Static<typeof AgentUsageReportSchema>;
+
+export const CompanyUsageReportSchema = Type.Object(
+  {
+    companyId: Type.String(),
+    name: Type.String(),
+    usage: UsageSummarySchema,
+    agents: Type.Array(AgentUsageReportSchema),
+    runs: Type.Array(RunUsageReportSchema),
+  },
+  { additionalProperties: false },
+);
+export type CompanyUsageReport = Static<typeof CompanyUsageReportSchema>;
 
 function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
   const model = agent?.model ?? "unknown";
@@ -58,7 +93,7 @@ function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
     model,
     status: run.status,
     startedAt: run.startedAt,
-    usage: summariseUsage(usageOfRun(run.usage), findModel(model)),
+    usage: summariseUsage(run.usage, findModel(model)),
   };
 }
 

@@ -50,7 +50,7 @@ describe("CEO team building through the real Pi agent loop and the offline conne
     expect(events).toContain("tool_use");
     const stored = await store.listRunEvents(result.run.id);
     expect(stored.map((e) => e.type)).toEqual(events);
-    expect(result.run.usage.inputTokens + result.run.usage.cacheReadTokens).toBeGreaterThan(0);
+    expect(result.run.usage.input + result.run.usage.cacheRead).toBeGreaterThan(0);
 
     const decided = await decideApproval(store, approvals[0]!.id, "approve", "Good plan");
     expect(decided.modeAfter).toBe("operating");

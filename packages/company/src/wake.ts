@@ -3,21 +3,36 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  addUsage,
+  emptyUsage,
   type AgentEvent,
   type BaseAgent,
+  ConflictStateError,
   type StreamFn,
   type TerminalStatus,
+  type Usage,
   UserInputError,
   NotFoundError,
   errorMessage,
 } from "@cadre/core";
 // The offline connector's script and fault rehearsal (`@cadre/core/testing`), passed through to the session.
 import type { FaultName, Script } from "@cadre/core/testing";
-import type { NewRunEvent, PromptProfile, RunRow, RunUsage, Store } from "@cadre/store";
+import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
+import {
+  type AgentRow,
+  ConflictError,
+  type NewRun,
+  type NewRunEvent,
+  type RunRow,
+  type Store,
+  type WakeRow,
+} from "@cadre/store";
 import { newId } from "./companies.js";
-import type { CeoMode } from "./modes.js";
+import { WakeLease } from "./lease.js";
+import { thisProcess } from "./recovery/processes.js";
+import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { ceoCue, cueTokenCount, memberCue, type WakeTrigger } from "./prompts/cues.js";
+import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -53,6 +68,88 @@ export interface WakeOptions {
   modeDocument?: ModeDocumentEdit;
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
   cadreCommand?: readonly string[];
+  /**
+   * The store given is a wake lease's view (a queue worker's, which claimed the wake): the run is
+   * held by that lease. Otherwise the wake takes a lease of its own (one running wake per agent,
+   * across processes), renews it while it runs and releases it with the run's end.
+   */
+  underLease?: boolean;
+  /** Length of the wake's own lease (default 30 s): a process elsewhere that stops renewing it loses the run. */
+  leaseMs?: number;
+}
+
+/** The agent already runs a wake (in this process or another); nothing was written. HTTP 409. */
+export class AgentBusyError extends ConflictStateError {
+  constructor(
+    agent: AgentRow,
+    readonly wake: WakeRow,
+  ) {
+    const holder = wake.owner
+      ? `process ${wake.owner.pid} on ${wake.owner.host}`
+      : `worker ${wake.workerId ?? "unknown"}`;
+    super(
+      `${agent.name} (${agent.id}) is already running${wake.runId ? ` run ${wake.runId}` : " a wake"} (${holder}, since ${wake.createdAt}); ` +
+        "one wake per agent runs at a time, so that two runs never act at once. Wait for it to end, or stop that process, then wake again.",
+    );
+    this.name = "AgentBusyError";
+  }
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * Takes a lease of the wake's own and inserts its run under it, in one transaction: the agent's one
+ * running wake, on SQLite as on PostgreSQL. A wake in the way whose process is gone is recovered
+ * first; one still held refuses this wake (AgentBusyError), writing nothing.
+ */
+async function claimRun(
+  store: Store,
+  agent: AgentRow,
+  run: NewRun,
+  leaseMs: number,
+): Promise<{ lease: WakeLease; row: RunRow }> {
+  const owner = thisProcess();
+  const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${run.id}`, leaseMs);
+  const attempt = () =>
+    store.transaction(
+      async (tx) => {
+        const claimed = await tx.claimWake({
+          id: lease.wakeId,
+          companyId: agent.companyId,
+          agentId: agent.id,
+          workerId: lease.workerId,
+          leaseUntil: lease.leaseUntil(),
+          owner,
+        });
+        if (claimed.outcome !== "claimed") return claimed.wake;
+        const row = await tx.insertRun(run);
+        await tx.setWakeRun(lease.wakeId, lease.workerId, run.id);
+        return row;
+      },
+      { isolation: "read committed" },
+    );
+  let recovered = false;
+  for (let tries = 0; ; tries++) {
+    let result: RunRow | WakeRow;
+    try {
+      result = await attempt();
+    } catch (error) {
+      // A concurrent claim committed first (the unique index said so): look again at what it wrote.
+      if (error instanceof ConflictError && tries < 3) continue;
+      throw error;
+    }
+    if ("trigger" in result) {
+      lease.runId = run.id;
+      return { lease, row: result };
+    }
+    if (!recovered && lossOf(result)) {
+      // What stands in the way is a wake whose process is gone: end it now rather than refuse.
+      recovered = true;
+      await recoverLostRuns(store);
+      continue;
+    }
+    throw new AgentBusyError(agent, result);
+  }
 }
 
 export interface WakeResult {
@@ -62,15 +159,11 @@ export interface WakeResult {
   modeBefore: CeoMode;
   modeAfter: CeoMode;
   terminal: TerminalStatus;
-  usage: RunUsage & { cacheHitRate: number };
+  /** The run's usage (core's counters); edges that document another shape map it there (the CLI's --json). */
+  usage: Usage;
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
-}
-
-export function cacheHitRate(u: RunUsage): number {
-  const denominator = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  return denominator === 0 ? 0 : u.cacheReadTokens / denominator;
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -90,7 +183,9 @@ async function inferTrigger(store: Store, companyId: string, agentId: string): P
 }
 
 const FLUSH_AT = 64;
-const FLUSH_ON = new Set<AgentEvent["type"]>(["tool_result", "turn_end", "error", "terminal"]);
+// A usage event is written as it arrives, with the run's totals: a run whose process dies shows
+// every model call that completed.
+const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal"]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const { store } = options;
@@ -139,7 +234,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   });
 
   const runId = newId("run");
-  const run = await store.insertRun({
+  const newRun: NewRun = {
     id: runId,
     companyId: agent.companyId,
     agentId: agent.id,
@@ -147,29 +242,57 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     mode,
     profile,
     cue,
-  });
+  };
+  // From here on every write of the run goes through a lease (its own, or the worker's that holds
+  // the wake): a process cut off past its lease writes nothing to a run recovery has ended.
+  let lease: WakeLease | undefined;
+  let run: RunRow;
+  if (options.underLease) {
+    run = await store.insertRun(newRun);
+  } else {
+    ({ lease, row: run } = await claimRun(store, agent, newRun, options.leaseMs ?? DEFAULT_LEASE_MS));
+    lease.startHeartbeat();
+  }
+  const runStore = lease ? lease.view() : store;
   const cueTokens = cueTokenCount(cue);
-  options.onStart?.({ run, cue, cueTokens, mode });
 
-  const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage = emptyUsage();
   let terminal: TerminalStatus = "failed";
   let replays = 0;
   let rollovers = 0;
   let failure: string | null = null;
   let seq = 0;
   let pending: NewRunEvent[] = [];
+  let usageChanged = false;
   const flush = async () => {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    await store.appendRunEvents(batch);
+    if (!usageChanged) return void (await runStore.appendRunEvents(batch));
+    // The usage events and the run's totals including them: one transaction, so the two never differ.
+    usageChanged = false;
+    const totals = { ...usage };
+    await runStore.transaction(
+      async (tx) => {
+        await tx.appendRunEvents(batch);
+        await tx.setRunUsage(runId, totals);
+      },
+      { isolation: "read committed" },
+    );
   };
   let legacy: LegacyRun | undefined;
   let cancel: (() => void) | undefined;
+  const signal =
+    lease && options.signal
+      ? AbortSignal.any([options.signal, lease.signal])
+      : (lease?.signal ?? options.signal);
+  let thrown: unknown;
   try {
+    // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
+    options.onStart?.({ run, cue, cueTokens, mode });
     if (apiUrl !== undefined)
       legacy = await prepareLegacyRun({
-        store,
+        store: runStore,
         agent,
         runId,
         apiUrl,
@@ -183,7 +306,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       segments: prompt.segments,
       tools: legacy
         ? legacy.tools
-        : companyTools(store, {
+        : companyTools(runStore, {
             companyId: agent.companyId,
             agentId: agent.id,
             via: "tool",
@@ -202,16 +325,15 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     });
     options.onSession?.(session);
     const events = session.send(cue);
-    cancel = () => session.cancel();
-    if (options.signal?.aborted) cancel();
-    options.signal?.addEventListener("abort", cancel, { once: true });
+    // The abort's reason, when it is one (e.g. "cancelled by SIGINT"), becomes the terminal's.
+    cancel = () => session.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
+    if (signal?.aborted) cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
     for await (const event of events) {
       options.onEvent?.(event);
       if (event.type === "usage") {
-        usage.inputTokens += event.usage.input;
-        usage.outputTokens += event.usage.output;
-        usage.cacheReadTokens += event.usage.cacheRead;
-        usage.cacheWriteTokens += event.usage.cacheWrite;
+        addUsage(usage, event.usage);
+        usageChanged = true;
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
@@ -233,11 +355,31 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
-    if (cancel) options.signal?.removeEventListener("abort", cancel);
-    await legacy?.close();
-    await flush();
-    await store.finishRun(runId, { status: terminal, usage, error: failure });
+    if (cancel) signal?.removeEventListener("abort", cancel);
+    try {
+      await legacy?.close();
+      // The rest of the events, the run's end and the wake's release: one transaction, under the lease.
+      const batch = pending;
+      pending = [];
+      await runStore.transaction(
+        async (tx) => {
+          await tx.appendRunEvents(batch);
+          await tx.finishRun(runId, { status: terminal, usage, error: failure });
+          if (lease)
+            await tx.releaseWake(lease.wakeId, lease.workerId, {
+              status: terminal === "done" ? "done" : "failed",
+              error: failure,
+            });
+        },
+        { isolation: "read committed" },
+      );
+    } catch (error) {
+      thrown = error;
+    } finally {
+      lease?.stop();
+    }
   }
+  if (thrown !== undefined) throw thrown;
   // Mode changes were recorded by the tool handlers that caused them, inside their transactions.
   const after = await loadCompanyState(store, agent.companyId);
   const finished = (await store.getRun(runId)) as RunRow;
@@ -248,7 +390,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     modeBefore: mode,
     modeAfter: after.mode,
     terminal,
-    usage: { ...usage, cacheHitRate: cacheHitRate(usage) },
+    usage,
     replays,
     rollovers,
   };

@@ -1,5 +1,6 @@
 // End to end, offline: baselines recorded through the real pipeline (store, tools, Pi loop, and
 // for the legacy profile the real HTTP server and bash tool), candidates compared, gates decided.
+import { readEvalReport } from "./report/schema.js";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +57,10 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     expect(report.scenarios.every((s) => s.passed)).toBe(true);
     // The reports: JSON as computed, markdown with the gates, HTML self-contained.
     expect(JSON.parse(await readFile(files.json, "utf8"))).toEqual(JSON.parse(JSON.stringify(report)));
+    // The file reads back through the report schema the dashboard reads it with, unchanged.
+    const read = readEvalReport(await readFile(files.json, "utf8"));
+    if (!read.ok) throw new Error(read.error);
+    expect(read.report).toEqual(JSON.parse(JSON.stringify(report)));
     expect(await readFile(files.md, "utf8")).toMatch(
       /\| G5 \| the legacy path can be retired with no regression \| PASS \|/,
     );

@@ -39,6 +39,7 @@ export * from "./report/markdown.js";
 export * from "./report/html.js";
 export * from "./report/write.js";
 export * from "./report/summary.js";
+export * from "./report/schema.js";
 export * from "./report/progress.js";
 export * from "./cassette/key.js";
 export * from "./cassette/cassette.js";

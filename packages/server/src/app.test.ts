@@ -288,6 +288,44 @@ describe("meta", () => {
     expect(doc.paths["/api/approvals/{id}/approve"].post.description).toMatch(/operator/);
   });
 
+  it("documents every answer with the schema of the view the handler returns, and cites no internal rule id", async () => {
+    const doc = (await app.request("GET", "/api/openapi.json", { token: null })).body;
+    for (const r of ROUTES) {
+      const op = doc.paths[r.path][r.method];
+      const ok = op.responses[String(r.response.status)];
+      expect(ok, `${r.method} ${r.path}`).toBeDefined();
+      if (r.produces === "sse") expect(ok.content["text/event-stream"]).toBeDefined();
+      else
+        expect(ok.content["application/json"].schema, `${r.method} ${r.path}`).toEqual(
+          JSON.parse(JSON.stringify(r.response.schema)),
+        );
+      for (const [status, answer] of Object.entries(op.responses as Record<string, { content: unknown }>))
+        if (status !== String(r.response.status))
+          expect(answer.content).toEqual({
+            "application/json": { schema: { $ref: "#/components/schemas/Error" } },
+          });
+    }
+    const agent = doc.paths["/api/agents/{id}"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(agent.properties)).toEqual([
+      "id",
+      "companyId",
+      "name",
+      "role",
+      "description",
+      "department",
+      "connectorId",
+      "model",
+      "reportsTo",
+      "isCeo",
+      "status",
+      "via",
+      "createdAt",
+    ]);
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(["code", "message"]);
+    // Rule ids (C4-n, MC-n, OP-n) are for tests and comments; an API user reads none.
+    expect(JSON.stringify(doc)).not.toMatch(/\b(C4|MC|OP)-\d+/);
+  });
+
   it("answers unknown routes with a JSON 404", async () => {
     const r = await app.request("GET", "/api/nope", { token: OPERATOR_TOKEN });
     expect(r.status).toBe(404);

@@ -12,11 +12,14 @@ import type { ServerContext, ServerLimits } from "./context.js";
 import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
 import { notifyingStore } from "./feed/notifying-store.js";
+import { PrincipalStreams } from "./feed/principal-streams.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
-import { validateBody } from "./http/schema.js";
-import type { RouteSpec } from "./routes/define.js";
+import { bodyRequired, type RouteSpec } from "./routes/define.js";
+import { InternalError, UserInputError } from "@cadre/core";
+import { describeProblems, parse, type TSchema } from "@cadre/model";
+import { Value } from "typebox/value";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
 
@@ -44,6 +47,11 @@ export interface AppDeps {
   queue?: WakeEnqueuer;
   /** How long the wake route waits for a worker to start a queued wake's run; default 10 s. */
   queueStartWaitMs?: number;
+  /**
+   * Tests: every JSON answer is checked against its route's response schema (as sent, after JSON)
+   * and a mismatch is a 500 — the documents and the view types then cannot drift from the answers.
+   */
+  checkResponses?: boolean;
   /** Where internal errors (500s, failed background runs) are reported; default stderr. */
   log?: (line: string) => void;
 }
@@ -54,11 +62,24 @@ export interface CadreApp {
   store: Store;
   bus: FeedBus;
   wakes: WakeRunner;
-  /** Ends every event stream and cancels running wakes (each ends with a `cancelled` event). */
-  shutdown(): Promise<void>;
+  /**
+   * Ends every event stream and cancels running wakes (each ends with a `cancelled` event, whose
+   * reason is `reason` when given); returns the ids of the runs it cancelled.
+   */
+  shutdown(reason?: string): Promise<string[]>;
 }
 
 const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+function checkResponse(spec: RouteSpec, answer: unknown): void {
+  const schema = spec.response.schema as TSchema;
+  const sent = JSON.parse(JSON.stringify(answer)) as unknown;
+  if (Value.Check(schema, sent)) return;
+  const [first] = Value.Errors(schema, sent);
+  throw new InternalError(
+    `the answer of ${spec.method.toUpperCase()} ${spec.path} does not match its response schema: ${first?.instancePath || "(body)"} ${first?.message ?? ""}`,
+  );
+}
 
 export function createApp(deps: AppDeps): CadreApp {
   const bus = deps.bus ?? new InProcessFeedBus();
@@ -84,6 +105,7 @@ export function createApp(deps: AppDeps): CadreApp {
     feed: new FeedReader(store),
     auth: new Authenticator(store, deps.operatorToken),
     wakes,
+    streams: new PrincipalStreams(),
     env,
     legacyPostsRetired: deps.retireLegacyPosts ?? false,
     shutdown: stop.signal,
@@ -139,17 +161,25 @@ export function createApp(deps: AppDeps): CadreApp {
     spec.before?.(ctx);
     let body: unknown;
     if (spec.body) {
-      const required = Object.values(spec.body.spec).some((f) => f.required);
-      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !required);
-      if (spec.body.validate) {
-        const result = spec.body.validate(raw);
+      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !bodyRequired(spec.body));
+      if (spec.validate) {
+        const result = spec.validate(raw);
         if (!result.ok) throw new HttpError(400, "invalid_input", result.message, result.fields);
         body = result.value;
       } else {
-        body = validateBody(`${spec.method.toUpperCase()} ${spec.path}`, spec.body.spec, raw);
+        const parsed = parse(spec.body, raw);
+        if (!parsed.ok)
+          throw new UserInputError(
+            `${spec.method.toUpperCase()} ${spec.path}: nothing was written. Fix: ${describeProblems(parsed.problems)}.`,
+            parsed.problems,
+          );
+        body = parsed.value;
       }
     }
-    return spec.handle({ c, ctx, principal, params, scope, body });
+    const answer = await spec.handle({ c, ctx, principal, params, scope, body });
+    if (spec.produces === "sse") return answer as Response;
+    if (deps.checkResponses) checkResponse(spec, answer);
+    return c.json(answer as object, spec.response.status);
   }
 
   return {
@@ -157,9 +187,9 @@ export function createApp(deps: AppDeps): CadreApp {
     store,
     bus,
     wakes,
-    async shutdown() {
+    async shutdown(reason?: string) {
       stop.abort();
-      await wakes.shutdown();
+      return wakes.shutdown(reason);
     },
   };
 }

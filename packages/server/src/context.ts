@@ -3,6 +3,7 @@ import type { Store } from "@cadre/store";
 import type { Authenticator } from "./auth/principal.js";
 import type { FeedBus } from "./feed/bus.js";
 import type { FeedReader } from "./feed/follow.js";
+import type { PrincipalStreams } from "./feed/principal-streams.js";
 import type { WakeRunner } from "./wakes.js";
 
 export interface ServerLimits {
@@ -21,6 +22,8 @@ export interface ServerContext {
   feed: FeedReader;
   auth: Authenticator;
   wakes: WakeRunner;
+  /** Agents' open event streams, ended at once when their key is revoked or their agent removed. */
+  streams: PrincipalStreams;
   limits: ServerLimits;
   /** Environment used for connector readiness (the server's own, by default). */
   env: NodeJS.ProcessEnv;

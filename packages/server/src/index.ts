@@ -13,11 +13,13 @@ export {
   followFeed,
   followFeedPages,
 } from "./feed/follow.js";
-export { type FeedMessage, feedMessage } from "./feed/sse.js";
+export { type FeedMessage, FeedMessageSchema, feedMessage } from "./feed/sse.js";
 export { notifyingStore } from "./feed/notifying-store.js";
 export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";
 export { openApiDocument } from "./openapi.js";
 export { ROUTES } from "./routes/index.js";
+export * from "./routes/views.js";
+export { ErrorBodySchema } from "./http/errors.js";
 // The load benchmark (`npm run bench`); autocannon is loaded only when it runs.
 export { type BenchOptions, benchServer } from "./bench.js";
 // Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.

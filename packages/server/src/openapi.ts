@@ -1,31 +1,10 @@
-// The OpenAPI 3.1 document, built from the route table: paths, access, bodies (the very schemas the
-// validator uses), query parameters and responses. Nothing is written twice.
-import { jsonSchemaOf } from "./http/schema.js";
-import type { RouteSpec } from "./routes/define.js";
-
-const ERROR_SCHEMA = {
-  type: "object",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message"],
-      properties: {
-        code: {
-          type: "string",
-          description:
-            "invalid_input, malformed_json, unauthorized, forbidden, not_found, conflict, gone, payload_too_large, unsupported_media_type, internal",
-        },
-        message: { type: "string" },
-        fields: {
-          type: "object",
-          additionalProperties: { type: "string" },
-          description: "Each bad field and why.",
-        },
-      },
-    },
-  },
-};
+// The OpenAPI 3.1 document, built from the route table: paths, access, request bodies (the very
+// schemas the validator uses), query parameters, and responses with the schemas of the views the
+// handlers return (routes/views.ts) and of the one error body. Nothing is written twice.
+import { jsonSchema } from "@cadre/model";
+import { ErrorBodySchema } from "./http/errors.js";
+import { FeedMessageSchema } from "./feed/sse.js";
+import { bodyRequired, type RouteSpec } from "./routes/define.js";
 
 const ACCESS_NOTE = {
   public: "No token needed.",
@@ -33,6 +12,8 @@ const ACCESS_NOTE = {
   company: "The operator, or an agent token of the company the resource belongs to.",
   operator: "The operator token only.",
 } as const;
+
+const ERROR_REF = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 
 export function openApiDocument(routes: readonly RouteSpec[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -62,30 +43,37 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
             },
           ]
         : [];
-    const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(r.responses)) {
-      const content =
-        r.produces === "sse"
-          ? { "text/event-stream": { schema: { type: "string" } } }
-          : { "application/json": { schema: {} } };
-      responses[status] = { description, content };
+    const responses: Record<string, unknown> = {
+      [r.response.status]: {
+        description: r.response.description,
+        content:
+          r.produces === "sse"
+            ? {
+                "text/event-stream": {
+                  schema: {
+                    type: "string",
+                    description:
+                      "SSE frames; each data line is a FeedMessage (components/schemas/FeedMessage).",
+                  },
+                },
+              }
+            : { "application/json": { schema: jsonSchema(r.response.schema) } },
+      },
+    };
+    const errors: Record<string, string> = {
+      ...r.errors,
+      default: "An error: {error: {code, message, fields?}}.",
+    };
+    if (r.access !== "public") errors[401] ??= "Missing or invalid token.";
+    if (r.access === "operator" || r.access === "company") errors[403] ??= "The token may not do this.";
+    if (r.scope) errors[404] ??= "The resource named in the path does not exist.";
+    if (r.body) {
+      errors[400] ??= "Invalid input, naming each field.";
+      errors[413] ??= "Body over the size limit.";
+      errors[415] ??= "Body not JSON.";
     }
-    const errors: Record<string, string> = { default: "An error: {error: {code, message, fields?}}." };
-    if (r.access !== "public") Object.assign(errors, { 401: "Missing or invalid token." });
-    if (r.access === "operator" || r.access === "company")
-      Object.assign(errors, { 403: "The token may not do this." });
-    if (r.body)
-      Object.assign(errors, {
-        400: "Invalid input, naming each field.",
-        413: "Body over the size limit.",
-        415: "Body not JSON.",
-      });
-    for (const [status, description] of Object.entries(errors)) {
-      responses[status] ??= {
-        description,
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-      };
-    }
+    for (const [status, description] of Object.entries(errors))
+      responses[status] ??= { description, content: ERROR_REF };
     paths[r.path] ??= {};
     (paths[r.path] as Record<string, unknown>)[r.method] = {
       summary: r.summary,
@@ -95,8 +83,8 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
       ...(r.body
         ? {
             requestBody: {
-              required: Object.values(r.body.spec).some((f) => f.required),
-              content: { "application/json": { schema: jsonSchemaOf(r.body.spec) } },
+              required: bodyRequired(r.body),
+              content: { "application/json": { schema: jsonSchema(r.body) } },
             },
           }
         : {}),
@@ -114,7 +102,7 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: jsonSchema(ErrorBodySchema), FeedMessage: jsonSchema(FeedMessageSchema) },
     },
     paths,
   };

@@ -1,27 +1,36 @@
 // startServer's lifecycle over a real port: loopback only, and a graceful shutdown that ends open
 // event streams and cancels a running wake, whose run is then recorded as cancelled.
-import { openStore, type Store } from "@cadre/store";
+import { openStore, type Store, type StoreQueries } from "@cadre/store";
 import { describe, expect, it } from "vitest";
 import { startServer } from "./server.js";
 
-/** Holds the store's n-th call of `method` until released. */
-function holdCall(store: Store, method: "transaction", n: number) {
+/** Holds the n-th call of `method` made inside a transaction of the store, until released. */
+function holdCall(store: Store, method: "insertAgent", n: number) {
   let calls = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let reached!: () => void;
   const held = new Promise<void>((resolve) => (reached = resolve));
-  const heldStore = new Proxy(store, {
-    get(target, prop) {
-      if (prop === method) {
-        return async (...args: Parameters<Store[typeof method]>) => {
+  const holding = (tx: StoreQueries): StoreQueries =>
+    new Proxy(tx, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (prop !== method)
+          return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+        return async (...args: Parameters<StoreQueries[typeof method]>) => {
           if (++calls === n) {
             reached();
             await released;
           }
           return target[method](...args);
         };
-      }
+      },
+    });
+  const heldStore = new Proxy(store, {
+    get(target, prop) {
+      if (prop === "transaction")
+        return ((fn, options) =>
+          target.transaction((tx) => fn(holding(tx)), options)) as Store["transaction"];
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
@@ -38,9 +47,9 @@ describe("startServer", () => {
 
   it("shuts down gracefully: open event streams end, a running wake ends cancelled and recorded", async () => {
     const raw = await openStore({ memory: true });
-    // The 1st transaction creates the company; the 2nd is the CEO's first hire, inside a tool call:
-    // held there, the session is running when the server is asked to stop.
-    const hold = holdCall(raw, "transaction", 2);
+    // The 1st agent is the CEO, written with the company; the 2nd is the CEO's first hire, inside a
+    // tool call: held there, the session is running when the server is asked to stop.
+    const hold = holdCall(raw, "insertAgent", 2);
     const server = await startServer({ store: hold.store, port: 0, env: {}, log: () => {} });
     const auth = { authorization: `Bearer ${server.operatorToken}` };
     const company = (await (

@@ -25,8 +25,11 @@ export interface RunningServer {
   port: number;
   operatorToken: string;
   cadre: CadreApp;
-  /** Graceful: idempotent, resolves when every connection is closed. */
-  close(): Promise<void>;
+  /**
+   * Graceful: idempotent, resolves when every connection is closed, with the ids of the runs it
+   * cancelled (their terminal's reason is `reason` when given, e.g. "cancelled by SIGTERM").
+   */
+  close(reason?: string): Promise<string[]>;
 }
 
 function listen(server: ServerType, port: number): Promise<AddressInfo> {
@@ -70,17 +73,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const url = `http://${shownHost}:${address.port}`;
   own.url = url;
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
+  let closing: Promise<string[]> | undefined;
+  const close = (reason?: string) =>
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await cadre.shutdown();
+      const cancelled = await cadre.shutdown(reason);
       if ("closeIdleConnections" in server) server.closeIdleConnections();
       const force = setTimeout(() => {
         if ("closeAllConnections" in server) server.closeAllConnections();
       }, 2000);
       await closed;
       clearTimeout(force);
+      return cancelled;
     })());
   return { url, port: address.port, operatorToken, cadre, close };
 }

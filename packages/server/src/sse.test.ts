@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type Store } from "@cadre/store";
+import { openStore, type Store, type StoreQueries } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InProcessFeedBus } from "./feed/bus.js";
 import {
@@ -47,6 +47,20 @@ function gateFlush(store: Store, n: number) {
   const released = new Promise<void>((resolve) => (release = resolve));
   let reached!: () => void;
   const held = new Promise<void>((resolve) => (reached = resolve));
+  // A run's flushes go through its lease, each in a transaction: one inside a transaction is held
+  // once that transaction has committed (holding it inside would hold the store's one connection).
+  const counting = (tx: StoreQueries, hit: () => void): StoreQueries =>
+    new Proxy(tx, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (prop === "appendRunEvents")
+          return (...args: Parameters<Store["appendRunEvents"]>) => {
+            if (++calls === n) hit();
+            return target.appendRunEvents(...args);
+          };
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
   const gated = new Proxy(store, {
     get(target, prop) {
       if (prop === "appendRunEvents") {
@@ -58,6 +72,16 @@ function gateFlush(store: Store, n: number) {
           return target.appendRunEvents(...args);
         };
       }
+      if (prop === "transaction")
+        return (async (fn, options) => {
+          let hold = false;
+          const result = await target.transaction((tx) => fn(counting(tx, () => (hold = true))), options);
+          if (hold) {
+            reached();
+            await released;
+          }
+          return result;
+        }) as Store["transaction"];
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

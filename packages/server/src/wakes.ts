@@ -6,9 +6,9 @@
 // On PostgreSQL with a wake queue, the wake is a job instead: whichever worker takes it runs it
 // (one running wake per agent, coalescing, leases; see cluster/). The route then waits, for a
 // while, for the worker to start the run, so that it answers as the in-process path does.
+import type { CeoMode } from "@cadre/model";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cueTokenCount, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
-import type { CeoMode } from "@cadre/company";
 import { type BaseAgent, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
@@ -57,7 +57,7 @@ export interface WakeAnswer {
 }
 
 export class WakeRunner {
-  private readonly running = new Map<Promise<void>, AbortController>();
+  private readonly running = new Map<Promise<void>, { controller: AbortController; runId?: string }>();
   private readonly stopped = new AbortController();
   /** Live sessions of in-process wakes, by agent: a model switch is assessed in their lock (MC-13). */
   private readonly sessions = new Map<string, BaseAgent>();
@@ -113,6 +113,7 @@ export class WakeRunner {
     return new Promise<StartedWake>((resolve, reject) => {
       let started = false;
       let live: BaseAgent | undefined;
+      const entry: { controller: AbortController; runId?: string } = { controller };
       const run: Promise<WakeResult> = wakeAgent({
         ...request,
         store: this.options.store,
@@ -122,6 +123,7 @@ export class WakeRunner {
         ...(apiUrl ? { apiUrl } : {}),
         onStart: (info) => {
           started = true;
+          entry.runId = info.run.id;
           resolve(info);
         },
         onSession: (session) => {
@@ -136,7 +138,7 @@ export class WakeRunner {
           else reject(error);
         },
       );
-      this.running.set(settled, controller);
+      this.running.set(settled, entry);
       void settled.finally(() => {
         this.running.delete(settled);
         if (live && this.sessions.get(request.agentId) === live) this.sessions.delete(request.agentId);
@@ -153,11 +155,22 @@ export class WakeRunner {
     return this.running.size;
   }
 
-  /** Cancels every running wake (each ends with one `cancelled` terminal event) and waits for them. */
-  async shutdown(): Promise<void> {
+  /**
+   * Cancels every running wake (each ends with one `cancelled` terminal event, whose reason is
+   * `reason` when given, e.g. "cancelled by SIGTERM") and waits for them; returns the ids of the
+   * runs that ended cancelled.
+   */
+  async shutdown(reason?: string): Promise<string[]> {
     this.stopped.abort();
-    for (const controller of this.running.values()) controller.abort();
+    const entries = [...this.running.values()];
+    for (const { controller } of entries) controller.abort(reason);
     await Promise.all([...this.running.keys()]);
+    const cancelled: string[] = [];
+    for (const { runId } of entries) {
+      const run = runId ? await this.options.store.getRun(runId).catch(() => undefined) : undefined;
+      if (run?.status === "cancelled") cancelled.push(run.id);
+    }
+    return cancelled;
   }
 
   /** Waits for the running wakes to end on their own (tests, the benchmark). */

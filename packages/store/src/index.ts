@@ -1,7 +1,8 @@
 // @cadre/store: persistence behind one interface (types.ts). SQLite is the embedded default;
 // another dialect only needs its own open function and DialectAdapter.
 import { KyselyStore } from "./kysely-store.js";
-import { migrate } from "./migrations.js";
+import { sql } from "kysely";
+import { migrate, pendingMigrations } from "./migrations.js";
 import { openPostgresStore, type PostgresLocation } from "./postgres.js";
 import { openSqlite, sqliteAdapter, type SqliteLocation } from "./sqlite.js";
 import type { Store } from "./types.js";
@@ -31,7 +32,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if ("url" in options) return openPostgresStore(options);
   const db = openSqlite(options);
   try {
-    await migrate(db, sqliteAdapter);
+    // Processes opening a new file at once (concurrent `cadre demo`s) migrate one after the other:
+    // under SQLite's write lock, the later ones find nothing left to do. An up-to-date file is only
+    // read, so opening one never needs to write.
+    if ((await pendingMigrations(db, sqliteAdapter)) > 0) {
+      await db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          await migrate(conn, sqliteAdapter);
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => {});
+          throw error;
+        }
+      });
+    }
   } catch (error) {
     await db.destroy();
     throw error;

@@ -15,20 +15,19 @@ import {
   toFeed,
   toRun,
   toRunEvent,
+  toRunProcess,
   toToolCall,
 } from "./rows.js";
 import type { Database } from "./schema.js";
+import type { Usage } from "@cadre/core";
+import type { AgentStatus, ApprovalStatus, ApprovalType, CompanySettings, RunStatus } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
-  AgentStatus,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
-  ApprovalStatus,
-  ApprovalType,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   NewActivity,
@@ -39,11 +38,11 @@ import type {
   NewConnector,
   NewRun,
   NewRunEvent,
+  NewRunProcess,
   NewToolCall,
   RunEventRow,
+  RunProcessRow,
   RunRow,
-  RunStatus,
-  RunUsage,
   StoreQueries,
   ToolCallRow,
   WakeClaim,
@@ -52,6 +51,7 @@ import type {
   WakeStatus,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
+import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
 
@@ -189,6 +189,7 @@ export class KyselyQueries implements StoreQueries {
           id: agent.id,
           company_id: agent.companyId,
           name: agent.name,
+          name_key: agentNameKey(agent.name),
           role: agent.role,
           description: agent.description,
           department: agent.department,
@@ -381,11 +382,12 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listRuns(filter: { companyId?: string; agentId?: string } = {}): Promise<RunRow[]> {
+  listRuns(filter: { companyId?: string; agentId?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
     return this.guard("runs", async () => {
       let query = this.db.selectFrom("runs").selectAll();
       if (filter.companyId !== undefined) query = query.where("company_id", "=", filter.companyId);
       if (filter.agentId !== undefined) query = query.where("agent_id", "=", filter.agentId);
+      if (filter.status !== undefined) query = query.where("status", "=", filter.status);
       const rows = await query.orderBy("started_at").orderBy("id").execute();
       return rows.map(toRun);
     });
@@ -393,7 +395,7 @@ export class KyselyQueries implements StoreQueries {
 
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void> {
     const subject = `run "${id}"`;
     return this.guard(subject, async () => {
@@ -401,16 +403,33 @@ export class KyselyQueries implements StoreQueries {
         .updateTable("runs")
         .set({
           status: end.status,
-          input_tokens: end.usage.inputTokens,
-          output_tokens: end.usage.outputTokens,
-          cache_read_tokens: end.usage.cacheReadTokens,
-          cache_write_tokens: end.usage.cacheWriteTokens,
+          input_tokens: end.usage.input,
+          output_tokens: end.usage.output,
+          cache_read_tokens: end.usage.cacheRead,
+          cache_write_tokens: end.usage.cacheWrite,
           error: end.error,
           ended_at: now(),
         })
         .where("id", "=", id)
         .executeTakeFirst();
       expectUpdated(result, subject);
+    });
+  }
+
+  setRunUsage(id: string, usage: Usage): Promise<boolean> {
+    return this.guard(`run "${id}"`, async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          input_tokens: usage.input,
+          output_tokens: usage.output,
+          cache_read_tokens: usage.cacheRead,
+          cache_write_tokens: usage.cacheWrite,
+        })
+        .where("id", "=", id)
+        .where("status", "=", "running")
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     });
   }
 
@@ -581,16 +600,67 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number> {
-    const subject = "id" in match ? `API token "${match.id}"` : `API tokens of agent "${match.agentId}"`;
+  revokeApiTokens(match: { id: string } | { agentId: string } | { runId: string }): Promise<number> {
+    const subject =
+      "id" in match
+        ? `API token "${match.id}"`
+        : "agentId" in match
+          ? `API tokens of agent "${match.agentId}"`
+          : `API tokens of run "${match.runId}"`;
     return this.guard(subject, async () => {
       let query = this.db
         .updateTable("api_tokens")
         .set({ revoked_at: now() })
         .where("revoked_at", "is", null);
-      query = "id" in match ? query.where("id", "=", match.id) : query.where("agent_id", "=", match.agentId);
+      query =
+        "id" in match
+          ? query.where("id", "=", match.id)
+          : "agentId" in match
+            ? query.where("agent_id", "=", match.agentId)
+            : query.where("run_id", "=", match.runId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
+    });
+  }
+
+  insertRunProcess(process: NewRunProcess): Promise<RunProcessRow> {
+    return this.guard(`process ${process.pid} of run "${process.runId}"`, async () => {
+      const row = await this.db
+        .insertInto("run_processes")
+        .values({
+          run_id: process.runId,
+          pid: process.pid,
+          host: process.host,
+          started: process.started,
+          created_at: now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRunProcess(row);
+    });
+  }
+
+  deleteRunProcess(runId: string, pid: number): Promise<boolean> {
+    return this.guard(`process ${pid} of run "${runId}"`, async () => {
+      const result = await this.db
+        .deleteFrom("run_processes")
+        .where("run_id", "=", runId)
+        .where("pid", "=", pid)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    });
+  }
+
+  listRunProcesses(runId: string): Promise<RunProcessRow[]> {
+    return this.guard(`processes of run "${runId}"`, async () => {
+      const rows = await this.db
+        .selectFrom("run_processes")
+        .selectAll()
+        .where("run_id", "=", runId)
+        .orderBy("created_at")
+        .orderBy("pid")
+        .execute();
+      return rows.map(toRunProcess);
     });
   }
 
@@ -664,5 +734,13 @@ export class KyselyQueries implements StoreQueries {
 
   expireWake(id: string, before: string, error: string): Promise<boolean> {
     return this.guard(`wake "${id}"`, () => wakes.expireWake(this.db, id, before, error));
+  }
+
+  listRunningWakes(): Promise<WakeRow[]> {
+    return this.guard("running wakes", () => wakes.listRunningWakes(this.db));
+  }
+
+  takeOverWake(id: string, workerId: string, error: string): Promise<boolean> {
+    return this.guard(`wake "${id}"`, () => wakes.takeOverWake(this.db, id, workerId, error));
   }
 }

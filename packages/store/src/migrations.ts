@@ -6,6 +6,8 @@ import { apiTokensMigration } from "./migration-002-api-tokens.js";
 import { companyFeedMigration } from "./migration-003-company-feed.js";
 import { wakesMigration } from "./migration-004-wakes.js";
 import { toolCallsMigration } from "./migration-005-tool-calls.js";
+import { runLeasesMigration } from "./migration-006-run-leases.js";
+import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -160,23 +162,34 @@ function initial(adapter: DialectAdapter): Migration {
   };
 }
 
-/** Brings the schema up to date; safe to run on every open. */
-export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Promise<void> {
+function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
   const migrations: Record<string, Migration> = {
     "001_initial": initial(adapter),
     "002_api_tokens": apiTokensMigration(),
     "003_company_feed": companyFeedMigration(adapter),
     "004_wakes": wakesMigration(),
     "005_tool_calls": toolCallsMigration(adapter),
+    "006_run_leases": runLeasesMigration(),
+    "007_agent_name_key": agentNameKeyMigration(),
   };
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     // Named explicitly where the adapter knows it: Kysely would otherwise take a migration table in
     // any schema of the database for ours.
     ...(adapter.migrationSchema !== undefined ? { migrationTableSchema: adapter.migrationSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** How many migrations the database has not run yet (a read only: it writes nothing). */
+export async function pendingMigrations(db: Kysely<Database>, adapter: DialectAdapter): Promise<number> {
+  const all = await migrator(db, adapter).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).length;
+}
+
+/** Brings the schema up to date; safe to run on every open. */
+export async function migrate(db: Kysely<Database>, adapter: DialectAdapter): Promise<void> {
+  const { error, results } = await migrator(db, adapter).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";
     const detail = error instanceof Error ? error.message : String(error);

@@ -79,12 +79,12 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
   }
   await store.finishRun("r0", {
     status: "done",
-    usage: { inputTokens: 2 ** 31 - 1, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 1 },
+    usage: { input: 2 ** 31 - 1, output: 5, cacheRead: 0, cacheWrite: 1 },
     error: null,
   });
   await store.finishRun("r1", {
     status: "failed",
-    usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 1, cacheWriteTokens: 1 },
+    usage: { input: 1, output: 1, cacheRead: 1, cacheWrite: 1 },
     error: TEXT[4]!,
   });
   await store.insertApiToken({

@@ -10,10 +10,12 @@ import type {
   CompaniesTable,
   ConnectorsTable,
   RunEventsTable,
+  RunProcessesTable,
   RunsTable,
   ToolCallsTable,
   WakesTable,
 } from "./schema.js";
+import type { CompanySettings } from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,
@@ -21,10 +23,10 @@ import type {
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
-  CompanySettings,
   ConnectorRow,
   FeedRow,
   RunEventRow,
+  RunProcessRow,
   RunRow,
   ToolCallRow,
   WakeRow,
@@ -109,10 +111,10 @@ export function toRun(r: Selectable<RunsTable>): RunRow {
     cue: r.cue,
     status: r.status,
     usage: {
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-      cacheReadTokens: r.cache_read_tokens,
-      cacheWriteTokens: r.cache_write_tokens,
+      input: r.input_tokens,
+      output: r.output_tokens,
+      cacheRead: r.cache_read_tokens,
+      cacheWrite: r.cache_write_tokens,
     },
     error: r.error,
     startedAt: r.started_at,
@@ -219,7 +221,15 @@ export function toWake(r: Selectable<WakesTable>): WakeRow {
     error: r.error,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    owner:
+      r.owner_host !== null && r.owner_pid !== null
+        ? { host: r.owner_host, pid: Number(r.owner_pid), started: r.owner_started ?? "" }
+        : null,
   };
+}
+
+export function toRunProcess(r: Selectable<RunProcessesTable>): RunProcessRow {
+  return { runId: r.run_id, pid: Number(r.pid), host: r.host, started: r.started, createdAt: r.created_at };
 }
 
 export function toToolCall(r: Selectable<ToolCallsTable>, a: DialectAdapter): ToolCallRow {

@@ -10,8 +10,8 @@ import type {
   PromptProfile,
   RunStatus,
   Via,
-  WakeStatus,
-} from "./types.js";
+} from "@cadre/model";
+import type { WakeStatus } from "./types.js";
 
 /**
  * A JSON column. Written as serialised text (see DialectAdapter.encodeJson); read back as whatever
@@ -44,6 +44,8 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
+  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  name_key: string;
   role: string;
   description: string;
   department: Department | null;
@@ -152,6 +154,19 @@ export interface WakesTable {
   error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The process holding it (migration 006); null on wakes from before it. */
+  owner_host: string | null;
+  owner_pid: number | null;
+  owner_started: string | null;
+}
+
+/** A child process group a run started (migration 006). */
+export interface RunProcessesTable {
+  run_id: string;
+  pid: number;
+  host: string;
+  started: string;
+  created_at: Timestamp;
 }
 
 /** A side-effecting tool call's recorded result (migration 005). */
@@ -177,6 +192,7 @@ export interface Database {
   company_feed: CompanyFeedTable;
   wakes: WakesTable;
   tool_calls: ToolCallsTable;
+  run_processes: RunProcessesTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -193,4 +209,5 @@ export const TABLES = [
   "company_feed",
   "wakes",
   "tool_calls",
+  "run_processes",
 ] as const satisfies readonly (keyof Database)[];

@@ -40,6 +40,8 @@ describe("sqlite file store", () => {
         "003_company_feed",
         "004_wakes",
         "005_tool_calls",
+        "006_run_leases",
+        "007_agent_name_key",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {

@@ -2,7 +2,15 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
 import type { DialectAdapter } from "./dialect.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
@@ -30,12 +38,35 @@ export const sqliteAdapter: DialectAdapter = {
   },
 };
 
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE), not at their first write:
+ * a transaction that reads, then writes (find-or-create, check-then-hire) is then atomic across
+ * processes too. A deferred one would read, then fail to upgrade when another process wrote meanwhile.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 15_000;
+
 export function openSqlite(location: SqliteLocation): Kysely<Database> {
   const filename = "path" in location ? location.path : ":memory:";
   let db: SqliteDatabase.Database | undefined;
   try {
     if ("path" in location) mkdirSync(dirname(location.path), { recursive: true });
-    db = new SqliteDatabase(filename);
+    db = new SqliteDatabase(filename, { timeout: BUSY_TIMEOUT_MS });
     // WAL lets readers (e.g. a CLI) run while another process (e.g. the server) writes.
     db.pragma("journal_mode = WAL");
     // SQLite leaves foreign keys off unless asked, per connection.
@@ -46,5 +77,5 @@ export function openSqlite(location: SqliteLocation): Kysely<Database> {
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: db }) });
 }

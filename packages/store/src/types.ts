@@ -1,26 +1,18 @@
-// Records and the one store interface. Dependency-free: callers (company, cli, server) only see
-// these shapes, never a dialect. Timestamps are ISO-8601 strings in UTC.
-
-export type ConnectorKind =
-  "offline" | "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
-export type Department =
-  "engineering" | "product" | "design" | "marketing" | "sales" | "operations" | "legal" | "finance";
-export type AgentStatus = "active" | "terminated";
-/** Which path created a record: a model-facing tool, the legacy HTTP route, or the system itself. */
-export type Via = "tool" | "http" | "system";
-export type ApprovalType = "approve_ceo_strategy" | "hire_agent";
-export type ApprovalStatus = "pending" | "approved" | "rejected" | "revision_requested";
-export type RunStatus = "running" | "done" | "failed" | "cancelled";
-export type PromptProfile = "semantic" | "legacy";
-
-export interface CompanySettings {
-  /** Upper bound on active agents, CEO included. */
-  maxTeamSize: number;
-  /** When true, hires by non-CEO agents go through a `hire_agent` approval. */
-  requireHireApproval: boolean;
-  /** Prompt profile used for wakes unless a wake overrides it (C4-7). */
-  profile: PromptProfile;
-}
+// Records and the one store interface. Callers (company, cli, server) only see these shapes, never a
+// dialect. The words they are made of (kinds, statuses, settings) are the domain's, from
+// @cadre/model; a run's usage is core's Usage (a type only: the store runs no core code). Timestamps are ISO-8601 strings in UTC.
+import type {
+  AgentStatus,
+  ApprovalStatus,
+  ApprovalType,
+  CompanySettings,
+  ConnectorKind,
+  Department,
+  PromptProfile,
+  RunStatus,
+  Via,
+} from "@cadre/model";
+import type { Usage } from "@cadre/core";
 
 export interface CompanyRow {
   id: string;
@@ -83,13 +75,6 @@ export interface ApprovalEventRow {
   at: string;
 }
 
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
 export interface RunRow {
   id: string;
   companyId: string;
@@ -100,7 +85,8 @@ export interface RunRow {
   profile: PromptProfile;
   cue: string;
   status: RunStatus;
-  usage: RunUsage;
+  /** Core's four counters (input = uncached input); stored as the runs table's *_tokens columns. */
+  usage: Usage;
   error: string | null;
   startedAt: string;
   endedAt: string | null;
@@ -167,6 +153,31 @@ export interface ToolCallRow {
   createdAt: string;
 }
 
+/**
+ * The operating-system process holding a wake (and so its run): its host, pid and start time. The
+ * start time tells the owner from a later process that got the same pid; on the owner's own host,
+ * a process that is gone is known to be gone at once, without waiting for its lease to run out.
+ */
+export interface ProcessOwner {
+  host: string;
+  pid: number;
+  /** An opaque token of the process's start time, compared for equality only. */
+  started: string;
+}
+
+/**
+ * A child process group a run started (the legacy profile's bash commands), recorded while it runs
+ * so that whoever recovers the run after its owner died can kill what it left behind.
+ */
+export interface RunProcessRow {
+  runId: string;
+  /** The group leader's pid, which is the group's id. */
+  pid: number;
+  host: string;
+  started: string;
+  createdAt: string;
+}
+
 export type NewCompany = Omit<CompanyRow, "createdAt">;
 export type NewConnector = Omit<ConnectorRow, "createdAt">;
 export type NewAgent = Omit<AgentRow, "createdAt">;
@@ -176,6 +187,7 @@ export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
 export type NewActivity = Omit<ActivityRow, "id" | "at">;
 export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
+export type NewRunProcess = Omit<RunProcessRow, "createdAt">;
 
 export type WakeStatus = "running" | "retrying" | "done" | "failed";
 
@@ -200,6 +212,8 @@ export interface WakeRow {
   error: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The process holding it while it runs (null once released, and on wakes from before migration 006). */
+  owner: ProcessOwner | null;
 }
 
 export interface WakeClaim {
@@ -208,6 +222,8 @@ export interface WakeClaim {
   agentId: string;
   workerId: string;
   leaseUntil: string;
+  /** The process claiming it: on its host, recovery then need not wait for the lease to run out. */
+  owner?: ProcessOwner;
 }
 
 /** What claimWake found: the wake is now the caller's, or why not (with the wake in the way). */
@@ -262,11 +278,16 @@ export interface StoreQueries {
 
   insertRun(run: NewRun): Promise<RunRow>;
   getRun(id: string): Promise<RunRow | undefined>;
-  listRuns(filter?: { companyId?: string; agentId?: string }): Promise<RunRow[]>;
+  listRuns(filter?: { companyId?: string; agentId?: string; status?: RunStatus }): Promise<RunRow[]>;
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: RunUsage; error: string | null },
+    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
   ): Promise<void>;
+  /**
+   * The usage of a running run so far (the totals of its completed model calls, written as each one
+   * completes, with its usage event); false, writing nothing, when the run is no longer running.
+   */
+  setRunUsage(id: string, usage: Usage): Promise<boolean>;
 
   /** Appends events in order, in one transaction; returns them with their ids. */
   appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]>;
@@ -288,8 +309,14 @@ export interface StoreQueries {
   findApiToken(hash: string): Promise<ApiTokenRow | undefined>;
   /** Ordered by creation time, then id. */
   listApiTokens(agentId: string): Promise<ApiTokenRow[]>;
-  /** Revokes the live tokens matched (one by id, or all of an agent's); returns how many. */
-  revokeApiTokens(match: { id: string } | { agentId: string }): Promise<number>;
+  /** Revokes the live tokens matched (one by id, all of an agent's, or all minted for a run); returns how many. */
+  revokeApiTokens(match: { id: string } | { agentId: string } | { runId: string }): Promise<number>;
+
+  /** Records a child process group of a running run; a ConflictError when (runId, pid) is recorded. */
+  insertRunProcess(process: NewRunProcess): Promise<RunProcessRow>;
+  /** Forgets one that ended; false when it was not recorded. */
+  deleteRunProcess(runId: string, pid: number): Promise<boolean>;
+  listRunProcesses(runId: string): Promise<RunProcessRow[]>;
 
   /** Records a tool call's result; a ConflictError when its (runId, toolCallId) is recorded already. */
   insertToolCall(call: NewToolCall): Promise<ToolCallRow>;
@@ -313,12 +340,19 @@ export interface StoreQueries {
   ): Promise<boolean>;
   /** Running wakes whose lease ran out before `now` (ISO): their worker is gone or cut off. */
   listExpiredWakes(now: string): Promise<WakeRow[]>;
+  /** Every running wake, whatever its lease, by lease end then id. */
+  listRunningWakes(): Promise<WakeRow[]>;
   /**
    * Takes a running wake whose lease ran out before `now` from its lost holder: it fails, or goes
    * back to `retrying` when it had started no run (nothing happened). False when it is not (any
    * more) such a wake, so that of several recoverers exactly one wins.
    */
   expireWake(id: string, now: string, error: string): Promise<boolean>;
+  /**
+   * As expireWake, for a wake whose holder is known to be gone (its process no longer exists on its
+   * host) before its lease runs out: false when it is not (any more) running under that holder.
+   */
+  takeOverWake(id: string, workerId: string, error: string): Promise<boolean>;
 }
 
 export interface TransactionOptions {

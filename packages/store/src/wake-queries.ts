@@ -26,6 +26,9 @@ export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise
     worker_id: claim.workerId,
     lease_until: claim.leaseUntil,
     updated_at: at,
+    owner_host: claim.owner?.host ?? null,
+    owner_pid: claim.owner?.pid ?? null,
+    owner_started: claim.owner?.started ?? null,
   };
   // The writes decide, not the reads above (another claimer may be between them and us): the update
   // only takes a wake still handed back, and the unique keys refuse a second wake id or a second
@@ -60,6 +63,15 @@ export async function getWake(db: Kysely<Database>, id: string): Promise<WakeRow
   const row = await db.selectFrom("wakes").selectAll().where("id", "=", id).executeTakeFirst();
   return row && toWake(row);
 }
+
+/** What a wake no longer has once nobody holds it. */
+const released = {
+  worker_id: null,
+  lease_until: null,
+  owner_host: null,
+  owner_pid: null,
+  owner_started: null,
+} as const;
 
 /** The condition of every holder's write: still running, still under this worker's lease. */
 function held(db: Kysely<Database>, id: string, workerId: string) {
@@ -101,7 +113,7 @@ export async function releaseWake(
   end: { status: Exclude<WakeStatus, "running">; error: string | null },
 ): Promise<boolean> {
   const result = await held(db, id, workerId)
-    .set({ status: end.status, error: end.error, worker_id: null, lease_until: null, updated_at: now() })
+    .set({ status: end.status, error: end.error, ...released, updated_at: now() })
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -118,14 +130,20 @@ export async function listExpiredWakes(db: Kysely<Database>, before: string): Pr
   return rows.map(toWake);
 }
 
-export async function expireWake(
-  db: Kysely<Database>,
-  id: string,
-  before: string,
-  error: string,
-): Promise<boolean> {
-  // A wake whose lost holder had started no run did nothing: it goes back for a retry.
-  const result = await db
+export async function listRunningWakes(db: Kysely<Database>): Promise<WakeRow[]> {
+  const rows = await db
+    .selectFrom("wakes")
+    .selectAll()
+    .where("status", "=", "running")
+    .orderBy("lease_until")
+    .orderBy("id")
+    .execute();
+  return rows.map(toWake);
+}
+
+/** A lost holder's wake fails, or goes back for a retry when it had started no run (nothing happened). */
+function lostHolder(db: Kysely<Database>, id: string, error: string) {
+  return db
     .updateTable("wakes")
     .set((eb) => ({
       status: eb
@@ -135,13 +153,29 @@ export async function expireWake(
         .else("failed")
         .end() as unknown as WakeStatus,
       error,
-      worker_id: null,
-      lease_until: null,
+      ...released,
       updated_at: now(),
     }))
     .where("id", "=", id)
-    .where("status", "=", "running")
-    .where("lease_until", "<", before)
-    .executeTakeFirst();
+    .where("status", "=", "running");
+}
+
+export async function expireWake(
+  db: Kysely<Database>,
+  id: string,
+  before: string,
+  error: string,
+): Promise<boolean> {
+  const result = await lostHolder(db, id, error).where("lease_until", "<", before).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function takeOverWake(
+  db: Kysely<Database>,
+  id: string,
+  workerId: string,
+  error: string,
+): Promise<boolean> {
+  const result = await lostHolder(db, id, error).where("worker_id", "=", workerId).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -1,5 +1,6 @@
 // The benchmark registry of `npm run bench`. A benchmark is a name, a one-line description and a
 // function returning its figures; add yours to BENCHMARKS (one file per benchmark beside this one).
+import { dashboardBench } from "./dashboard.js";
 import { eventQueueBench } from "./event-queue.js";
 import { promptAssemblyBench } from "./prompt-assembly.js";
 import { serverBench } from "./server.js";
@@ -35,4 +36,5 @@ export const BENCHMARKS: Benchmark[] = [
   translatorsBench,
   serverBench,
   workersBench,
+  dashboardBench,
 ];

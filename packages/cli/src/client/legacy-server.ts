@@ -1,16 +1,17 @@
 // The legacy profile (C4-7) needs a running API: its CEO hires by `node -e` fetch POSTs. A local
 // `cadre wake` / `cadre demo` with that profile serves the API on a free loopback port for the
 // length of the wake, over the same store, with a throwaway operator token.
-import type { PromptProfile, Store } from "@cadre/store";
+import { PROMPT_PROFILES, type PromptProfile } from "@cadre/model";
+import type { Store } from "@cadre/store";
 import { startServer } from "@cadre/server";
 import { type CliIO, UsageError } from "../io.js";
 
-export const PROFILES: readonly PromptProfile[] = ["semantic", "legacy"];
-
 export function parseProfile(command: string, value: string | undefined): PromptProfile | undefined {
   if (value === undefined) return undefined;
-  if (!(PROFILES as readonly string[]).includes(value))
-    throw new UsageError(`${command}: --profile must be one of ${PROFILES.join(", ")} (got "${value}")`);
+  if (!(PROMPT_PROFILES as readonly string[]).includes(value))
+    throw new UsageError(
+      `${command}: --profile must be one of ${PROMPT_PROFILES.join(", ")} (got "${value}")`,
+    );
   return value as PromptProfile;
 }
 

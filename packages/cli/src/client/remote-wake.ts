@@ -1,8 +1,8 @@
 // `cadre wake AGENT_ID --server URL`: the server runs the wake; the CLI follows the run's stored
 // events (polling GET /api/runs/{id}/events) and renders them as the local command does.
-import { cacheHitRate, WAKE_TRIGGERS } from "@cadre/company";
+import { usageOfCounters, usageSummaryJson, WAKE_TRIGGERS } from "@cadre/model";
 import type { AgentEvent } from "@cadre/core";
-import type { AgentRow, RunEventRow, RunRow } from "@cadre/store";
+import type { AgentView, RunEventView, RunView } from "@cadre/server";
 import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
@@ -39,7 +39,7 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
     throw new UsageError("wake: --seed must be a whole number");
   if (values.profile !== undefined && values.profile !== "legacy" && values.profile !== "semantic")
     throw new UsageError("wake: --profile must be legacy or semantic");
-  const agent = await api.get<AgentRow>(`/api/agents/${encodeURIComponent(agentId)}`);
+  const agent = await api.get<AgentView>(`/api/agents/${encodeURIComponent(agentId)}`);
   const started = await api.post<Started>(`/api/agents/${encodeURIComponent(agentId)}/wake`, {
     ...(values.trigger ? { trigger: values.trigger } : {}),
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
@@ -60,9 +60,9 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   );
   const render = createRenderer(io.out, agent.name);
   let after: number | undefined;
-  let run: RunRow;
+  let run: RunView;
   for (;;) {
-    const page = await api.get<{ run: RunRow; events: RunEventRow[] }>(
+    const page = await api.get<{ run: RunView; events: RunEventView[] }>(
       `/api/runs/${runId}/events${after !== undefined ? `?after=${after}` : ""}`,
     );
     for (const e of page.events) {
@@ -79,7 +79,7 @@ export async function remoteWake(api: ApiClient, args: string[], io: CliIO): Pro
   const modeAfter = (await api.get<{ ceoMode: string }>(`/api/companies/${run.companyId}`)).ceoMode;
   io.out(`mode: ${started.mode} → ${modeAfter}\n`);
   if (values.json) {
-    const usage = { ...run.usage, cacheHitRate: cacheHitRate(run.usage) };
+    const usage = usageSummaryJson(usageOfCounters(run.usage));
     io.out(
       `${JSON.stringify({ runId: run.id, agentId, terminal: run.status, modeBefore: started.mode, modeAfter, initialCue: { text: started.cue, tokens: started.cueTokens }, usage })}\n`,
     );

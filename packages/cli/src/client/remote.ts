@@ -1,14 +1,21 @@
 // The commands that work against a running API (--server): company show, agents list,
 // approvals list|approve|reject|revise, wake. Same options and output as the local commands, minus
 // --data (the server has its own).
-import type { AgentRow, ApprovalRow, CompanyRow } from "@cadre/store";
+import type {
+  AgentView,
+  ApprovalView,
+  CompanySummaryView,
+  CompanyView,
+  ConnectorView,
+  DecisionView,
+  ModelChangeView,
+} from "@cadre/server";
 import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
 import { modelChangeLine } from "../commands/agents.js";
-import { STATUSES } from "../commands/approvals.js";
-import type { ModelChange } from "@cadre/company";
+import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 
 export const REMOTE_COMMANDS = [
   "company show",
@@ -21,21 +28,6 @@ export const REMOTE_COMMANDS = [
 const OPTIONS = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 const DECISION_PATH = { approve: "approve", reject: "reject", revise: "request-revision" } as const;
 
-interface CompanyView extends CompanyRow {
-  ceoAgentId: string;
-  ceoMode: string;
-  ceoModeReason: string;
-  toolsInMode: string[];
-}
-
-interface ConnectorView {
-  id: string;
-  kind: string;
-  enabledModels: string[];
-  ready: boolean;
-  missing?: string;
-}
-
 /** The company named by --company, or the only one the token can see. */
 async function pickCompany(
   api: ApiClient,
@@ -43,13 +35,13 @@ async function pickCompany(
   target: ServerTarget,
 ): Promise<CompanyView> {
   if (companyId) return api.get<CompanyView>(`/api/companies/${encodeURIComponent(companyId)}`);
-  const companies = await api.get<CompanyRow[]>("/api/companies");
+  const companies = await api.get<CompanySummaryView[]>("/api/companies");
   if (companies.length === 0) throw new UsageError(`no company on ${target.url} yet`);
   if (companies.length > 1)
     throw new UsageError(
       `${target.url} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`,
     );
-  return api.get<CompanyView>(`/api/companies/${(companies[0] as CompanyRow).id}`);
+  return api.get<CompanyView>(`/api/companies/${(companies[0] as CompanySummaryView).id}`);
 }
 
 async function companyShow(api: ApiClient, args: string[], io: CliIO, target: ServerTarget): Promise<number> {
@@ -58,8 +50,8 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
   const base = `/api/companies/${company.id}`;
   const [connectors, agents, approvals] = await Promise.all([
     api.get<ConnectorView[]>(`${base}/connectors`),
-    api.get<AgentRow[]>(`${base}/agents?status=active`),
-    api.get<ApprovalRow[]>(`${base}/approvals`),
+    api.get<AgentView[]>(`${base}/agents?status=active`),
+    api.get<ApprovalView[]>(`${base}/approvals`),
   ]);
   const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, ...row } = company;
   if (values.json) {
@@ -101,7 +93,7 @@ async function agentsList(api: ApiClient, args: string[], io: CliIO, target: Ser
     all: { type: "boolean" },
   });
   const company = await pickCompany(api, values.company, target);
-  const agents = await api.get<AgentRow[]>(
+  const agents = await api.get<AgentView[]>(
     `/api/companies/${company.id}/agents${values.all ? "" : "?status=active"}`,
   );
   if (values.json) return (io.out(`${JSON.stringify(agents)}\n`), 0);
@@ -118,7 +110,9 @@ async function agentsSetModel(api: ApiClient, args: string[], io: CliIO): Promis
   const { values, positionals } = parse("agents set-model", args, OPTIONS, 2);
   const [agentId, model] = positionals;
   if (!agentId || !model) throw new UsageError("agents set-model: AGENT_ID and MODEL are required");
-  const change = await api.patch<ModelChange>(`/api/agents/${encodeURIComponent(agentId)}/model`, { model });
+  const change = await api.patch<ModelChangeView>(`/api/agents/${encodeURIComponent(agentId)}/model`, {
+    model,
+  });
   io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
   return 0;
 }
@@ -136,11 +130,11 @@ async function approvals(
       company: { type: "string" },
       status: { type: "string" },
     });
-    const status = values.status as (typeof STATUSES)[number] | undefined;
-    if (status && !STATUSES.includes(status))
-      throw new UsageError(`approvals list: --status must be one of ${STATUSES.join(", ")}`);
+    const status = values.status as ApprovalStatus | undefined;
+    if (status && !APPROVAL_STATUSES.includes(status))
+      throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
     const company = await pickCompany(api, values.company, target);
-    const list = await api.get<ApprovalRow[]>(
+    const list = await api.get<ApprovalView[]>(
       `/api/companies/${company.id}/approvals${status ? `?status=${status}` : ""}`,
     );
     if (values.json) return (io.out(`${JSON.stringify(list)}\n`), 0);
@@ -162,7 +156,7 @@ async function approvals(
   const id = positionals[0];
   if (!id)
     throw new UsageError(`approvals ${sub}: the approval ID is required (see \`cadre approvals list\`)`);
-  const result = await api.post<{ approval: ApprovalRow; modeBefore: string; modeAfter: string }>(
+  const result = await api.post<DecisionView>(
     `/api/approvals/${encodeURIComponent(id)}/${DECISION_PATH[sub]}`,
     values.note !== undefined ? { note: values.note } : {},
   );

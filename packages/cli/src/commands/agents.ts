@@ -50,7 +50,11 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
 }
 
 /** One line saying what a model change did (local and --server). */
-export function modelChangeLine(change: ModelChange): string {
+export function modelChangeLine(
+  change: Pick<ModelChange, "changed" | "from" | "live"> & {
+    agent: Pick<ModelChange["agent"], "id" | "name" | "model" | "connectorId">;
+  },
+): string {
   const who = `${change.agent.name} (${change.agent.id})`;
   if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
   const live =

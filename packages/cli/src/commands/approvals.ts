@@ -1,4 +1,5 @@
 // `cadre approvals list|approve|reject|revise`.
+import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 import { decideApproval, type Decision } from "@cadre/company";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
@@ -16,7 +17,6 @@ The next wake of the CEO says so in its cue and instructions.
 ${DATABASE_HELP}`;
 
 /** The statuses `approvals list --status` accepts (local and --server). */
-export const STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
 
 export async function approvalsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -28,9 +28,9 @@ export async function approvalsCommand(args: string[], io: CliIO): Promise<numbe
       status: { type: "string" },
     });
     if (values.help) return (io.out(`${APPROVALS_HELP}\n`), 0);
-    const status = values.status as (typeof STATUSES)[number] | undefined;
-    if (status && !STATUSES.includes(status))
-      throw new UsageError(`approvals list: --status must be one of ${STATUSES.join(", ")}`);
+    const status = values.status as ApprovalStatus | undefined;
+    if (status && !APPROVAL_STATUSES.includes(status))
+      throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
     const { dataDir, store } = await openData(values, io.env);
     try {
       const company = await pickCompany(store, values.company, dataDir);

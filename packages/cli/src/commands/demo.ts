@@ -1,13 +1,12 @@
 // `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
-import { type CompanyRow, type ConnectorKind, type Store } from "@cadre/store";
+import { CONNECTOR_KINDS, type ConnectorKind, usageSummaryJson } from "@cadre/model";
+import { type CompanyRow, type Store } from "@cadre/store";
 import {
-  CONNECTOR_KINDS,
-  createCompany,
+  findOrCreateCompany,
   loadCompanyState,
   preferredConnectorKind,
   readiness,
   defaultEnabledModels,
-  usageOfRun,
   wakeAgent,
   type WakeResult,
 } from "@cadre/company";
@@ -15,7 +14,8 @@ import { findModel, summariseUsage } from "@cadre/core";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, storeEnv } from "../context.js";
+import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { cancelOnSignals } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
@@ -26,6 +26,10 @@ export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--con
 Creates a company from the built-in template (or reuses the one already in DIR), wakes its CEO and
 streams what happens: the cue, each tool call with its arguments and result, each hire, the approval
 filed, usage. Ends with a summary. Run it again on the same DIR to see the CEO in its next mode.
+
+Ctrl-C (SIGINT) or SIGTERM cancels the wake: the run ends cancelled, its usage recorded, and the
+command exits 130 / 143. Runs of earlier commands whose process died are ended first, as
+interrupted. While the CEO runs a wake in another process, the demo is refused (exit 2).
 
 Options:
   --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
@@ -51,12 +55,12 @@ async function ensureCompany(
   io: CliIO,
   connector: string | undefined,
 ): Promise<{ company: CompanyRow; created: boolean }> {
-  const existing = await store.listCompanies();
-  if (existing.length > 0) {
-    const company = existing[0] as CompanyRow;
+  const reuse = (company: CompanyRow) => {
     if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
     return { company, created: false };
-  }
+  };
+  const existing = await store.listCompanies();
+  if (existing.length > 0) return reuse(existing[0] as CompanyRow);
   const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
   if (!CONNECTOR_KINDS.includes(kind))
     throw new UsageError(
@@ -69,12 +73,13 @@ async function ensureCompany(
         `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
       );
   }
-  const company = await createCompany(store, {
-    ...DEMO_TEMPLATE,
-    connectors: kind === "offline" ? [] : [{ kind }],
-    ceoConnectorId: kind,
-  });
-  return { company, created: true };
+  // Find-or-create in one transaction: demos started at once on an empty DIR make one company.
+  const result = await findOrCreateCompany(
+    store,
+    { ...DEMO_TEMPLATE, connectors: kind === "offline" ? [] : [{ kind }], ceoConnectorId: kind },
+    async (tx) => (await tx.listCompanies())[0],
+  );
+  return result.created ? result : reuse(result.company);
 }
 
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
@@ -100,7 +105,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       `demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`,
     );
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  const signals = cancelOnSignals(io);
   try {
+    await recoverInterruptedRuns(store, io);
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
     const { company, created } = await ensureCompany(
       store,
@@ -135,10 +142,14 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
           ...(seed !== undefined ? { seed: Number(seed) } : {}),
           ...(faults ? { faults } : {}),
+          signal: signals.signal,
           onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
           onEvent: render,
         }),
     );
+    const interrupted = signals.received();
+    if (interrupted && result.terminal === "cancelled")
+      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
@@ -150,7 +161,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     for (const a of approvals) io.out(`  approval   ${a.id} ${a.type} — ${a.status}\n`);
     const u = result.usage;
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
-    const summary = summariseUsage(usageOfRun(u), findModel(before.ceo.model));
+    const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
     if (faults)
@@ -178,21 +189,16 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           via: a.via,
         })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
-        usage: {
-          inputTokens: u.inputTokens,
-          outputTokens: u.outputTokens,
-          cacheReadTokens: u.cacheReadTokens,
-          cacheWriteTokens: u.cacheWriteTokens,
-          cacheHitRate: summary.hitRate,
-        },
+        usage: usageSummaryJson(u),
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),
       };
       io.out(`${JSON.stringify(line)}\n`);
     }
-    return result.terminal === "done" ? 0 : 1;
+    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
   } finally {
+    signals.dispose();
     await store.close();
   }
 }

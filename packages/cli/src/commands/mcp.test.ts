@@ -1,7 +1,7 @@
 // `cadre mcp` through real processes: the MCP SDK's own Client spawns the built bin over stdio; and
 // the REAL Codex binary, run by the real Codex SDK against a loopback stand-in model server, reaches
 // the company tools by starting that same `cadre mcp`. Rows are read back from the store the server wrote.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,6 +64,11 @@ async function connect(...args: string[]) {
   client = new Client({ name: "cadre-mcp-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
+}
+
+interface CallToolResultLike {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
 }
 
 const hires = async (companyId: string) => (await store.listAgents(companyId)).filter((a) => !a.isCeo);
@@ -130,7 +135,7 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
       content: [
         {
           type: "text",
-          text: "hire_agent was not run, nothing was written. Fix: `name` must be a string, got number.",
+          text: "hire_agent was not run, nothing was written. Fix: `name` must be a string, got a number.",
         },
       ],
       isError: true,
@@ -141,6 +146,74 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
       content: [{ text: expect.stringContaining('"CTO" is already the name of an active agent') }],
     });
     expect((await hires(state.company.id)).map((a) => a.name)).toEqual(["CTO"]);
+  });
+
+  it("validates the raw arguments as HTTP does: a __proto__ key and a lone surrogate are refused, and nothing is hired (issue 18 #4, #8)", async () => {
+    const state = await company();
+    // The MCP SDK's Client (and its zod) would drop a "__proto__" key before sending; a raw client
+    // writes the JSON-RPC lines itself, as any other MCP client may.
+    const child = spawn(process.execPath, [BIN, "mcp", "--agent", state.ceo.id, "--data", dir], {
+      env: ENV,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const answers = new Map<number, { result: CallToolResultLike }>();
+    let buffer = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end)) as { id?: number; result: CallToolResultLike };
+        buffer = buffer.slice(end + 1);
+        if (typeof message.id === "number") answers.set(message.id, message);
+      }
+    });
+    const answer = async (id: number) => {
+      for (let i = 0; i < 600 && !answers.has(id); i++) await new Promise((r) => setTimeout(r, 50));
+      const found = answers.get(id);
+      if (!found) throw new Error(`no answer to request ${id}`);
+      return found.result;
+    };
+    const send = (line: string) => child.stdin.write(`${line}\n`);
+    try {
+      send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "raw", version: "1" },
+          },
+        }),
+      );
+      await answer(1);
+      send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      const call = (id: number, args: string) =>
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"hire_agent","arguments":${args}}}`;
+      const cto = JSON.stringify(CTO);
+      send(call(2, `{"__proto__":{"isCeo":true},${cto.slice(1)}`));
+      const proto = await answer(2);
+      expect(proto.isError).toBe(true);
+      expect(proto.content[0]!.text).toMatch(
+        /^hire_agent was not run, nothing was written\. Fix: `__proto__` unknown field; allowed fields: name, role/,
+      );
+      send(call(3, cto.replace('"name":"CTO"', '"name":"A\\ud800B"')));
+      const lone = await answer(3);
+      expect(lone.isError).toBe(true);
+      expect(lone.content[0]!.text).toMatch(/`name` contains U\+D800, a lone surrogate/);
+      send(call(4, cto.replace('"name":"CTO"', '"name":"C\\u200bTO"')));
+      expect((await answer(4)).content[0]!.text).toMatch(/`name` contains U\+200B \(ZERO WIDTH SPACE\)/);
+      expect(await hires(state.company.id)).toEqual([]);
+      // The same server still hires a valid call.
+      send(call(5, cto));
+      expect((await answer(5)).isError).toBe(false);
+      expect((await hires(state.company.id)).map((a) => a.name)).toEqual(["CTO"]);
+    } finally {
+      child.stdin.end();
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
   });
 
   it("--run records the calls against that run of the agent", async () => {

@@ -19,7 +19,7 @@ describe("MC-6 aliases at the CLI and config entry points", () => {
     const alias = await cli("models", "show", "sonnet", "--data", dir);
     expect(alias.code).toBe(2);
     expect(alias.err).toBe(
-      'cadre models: model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514\n',
+      'cadre models: model "sonnet" is an alias; Cadre routes only explicit model ids. Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514\n',
     );
     const ok = await cli("models", "show", "claude-sonnet-4-5-20250929", "--data", dir, "--json");
     expect(ok.json()).toMatchObject({
@@ -37,7 +37,7 @@ describe("MC-6 aliases at the CLI and config entry points", () => {
     const r = await cli("company", "show", "--data", dir);
     expect(r.code).toBe(2);
     expect(r.err).toContain(
-      'model "gpt-4o" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: gpt-4o-2024-11-20',
+      'model "gpt-4o" is an alias; Cadre routes only explicit model ids. Use one of: gpt-4o-2024-11-20',
     );
   });
 

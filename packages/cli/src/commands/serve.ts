@@ -1,8 +1,11 @@
 // `cadre serve`: the HTTP API on loopback, over the data directory's store, until SIGINT/SIGTERM.
 import { fileURLToPath } from "node:url";
+import { describeRecovery, recoverLostRuns } from "@cadre/company";
+import { errorMessage } from "@cadre/core";
 import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
 import { COMMON_OPTIONS, parse } from "../args.js";
-import { openData, storeEnv } from "../context.js";
+import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { untilSignal } from "../until-signal.js";
 
@@ -12,8 +15,16 @@ Serves the Cadre API on loopback (127.0.0.1) over the data directory's store: co
 connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/openapi.json.
 Prints "listening on http://127.0.0.1:PORT" and, unless CADRE_OPERATOR_TOKEN is set (then that
 value is the operator token), "operator token: TOKEN", then "dashboard: URL": the operator
-dashboard, served at / (a sign-in link with #token=TOKEN when the token was generated). Stops on
-SIGINT or SIGTERM, letting running wakes end as cancelled.
+dashboard, served at / (a sign-in link with #token=TOKEN when the token was generated).
+
+Runs whose process is gone (a killed \`cadre demo\`, a crashed server) end as interrupted — failed,
+"the process running it stopped", their tokens revoked and what they left running killed — when
+it starts and every few seconds while it runs; each is said on stderr.
+
+Stops on SIGINT or SIGTERM: wakes running in this process end cancelled (usage recorded), each
+said on stderr ("run RUN_ID cancelled by SIGTERM; usage recorded"); it then exits 130 (SIGINT) or
+143 (SIGTERM) if it cancelled any, else 0. On PostgreSQL, wakes its worker took from the queue get
+up to 30 s to finish first, as with \`cadre worker\`.
 
 Options:
   --port N                 port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
@@ -32,6 +43,9 @@ Clients: CADRE_TOKEN=TOKEN cadre company show --server http://127.0.0.1:PORT`;
 /** The dashboard's build (packages/web/dist), the same number of levels up from src/ and dist/. */
 const WEB_ROOT = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
+/** How often a running server looks for runs whose process is gone. */
+const RECOVERY_SWEEP_MS = 5_000;
+
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("serve", args, {
     data: COMMON_OPTIONS.data,
@@ -49,6 +63,10 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   if (fromEnv !== undefined && fromEnv.length < 16)
     throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
   const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  await recoverInterruptedRuns(store, io).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   // On PostgreSQL: the LISTEN/NOTIFY feed bus, the wake queue the API enqueues wakes on, and a
   // worker taking queued wakes unless --no-worker (its legacy wakes call this server's API).
   let ownUrl: string | undefined;
@@ -79,6 +97,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       ...(fromEnv ? { operatorToken: fromEnv } : {}),
     });
     ownUrl = server.url;
+    // Listening before the first line is printed: a signal sent as soon as it is read stops the
+    // server cleanly rather than killing it.
+    const stopSignal = untilSignal();
     io.out(`listening on ${server.url}\n`);
     if (!fromEnv) io.out(`operator token: ${server.operatorToken}\n`);
     // The token rides in the fragment, which browsers never send to a server; the dashboard moves it
@@ -88,10 +109,26 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         ? `dashboard: ${server.url}/ (sign in with CADRE_OPERATOR_TOKEN)\n`
         : `dashboard: ${server.url}/#token=${server.operatorToken}\n`,
     );
-    const signal = await untilSignal();
+    // Runs of other processes on this data (a \`cadre demo\`, a \`cadre wake\`) that die while this
+    // server runs are recovered within a sweep.
+    let sweeping = false;
+    const sweeper = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      recoverLostRuns(server.cadre.store)
+        .then((recovery) => {
+          for (const line of describeRecovery(recovery)) io.err(`cadre serve: ${line}\n`);
+        })
+        .catch((error: unknown) => io.err(`cadre serve: recovery pass failed: ${errorMessage(error)}\n`))
+        .finally(() => (sweeping = false));
+    }, RECOVERY_SWEEP_MS);
+    sweeper.unref();
+    const signal = await stopSignal;
+    clearInterval(sweeper);
     io.err(`cadre serve: ${signal}, shutting down\n`);
-    await server.close();
-    return 0;
+    const cancelled = await server.close(`cancelled by ${signal}`);
+    for (const runId of cancelled) io.err(`run ${runId} cancelled by ${signal}; usage recorded\n`);
+    return cancelled.length > 0 ? signalExitCode(signal as "SIGINT" | "SIGTERM") : 0;
   } finally {
     await cluster?.close();
     await store.close();

@@ -2,6 +2,7 @@
 // (MC-8..MC-14) — occupancy, threshold, Pi's frozen reserve, the rollover latch and why, open
 // continuation claims, the last compaction and how the one classifier classified it — read from the
 // run's stored events. A report only: nothing here re-creates a latch (it lives in the live session).
+import { INTERRUPTED_REASON, lossOf } from "@cadre/company";
 import { type AgentEvent, contextReportOf, type ContextReport, NotFoundError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
@@ -24,6 +25,10 @@ turn, and every compaction, recovery and rollover event):
                    them at the start of the run (Claude Code's init line; for Codex, what
                    \`cadre mcp\` gave it plus the built-ins its configuration leaves on), the MCP
                    servers' status, and whether that is what the company decided
+  ended            how a run ended that did not end its turn: interrupted (its process stopped —
+                   killed or crashed; also said of a run still marked running whose process is
+                   gone), cancelled (SIGINT, SIGTERM, the operator) with the reason, or still running
+                   (--json: ending, endingReason)
 
 Options:
   --json       one JSON line
@@ -32,16 +37,40 @@ ${DATABASE_HELP}`;
 
 const LATCH_SCOPE = "live session only: a restart never re-creates it from this report (MC-9)";
 
+/**
+ * How the run ended when that is not the end of a turn: "interrupted" (its process stopped and a
+ * later one recovered it), "cancelled" (SIGINT, the operator, a shutdown) or still "running".
+ */
+function endingOf(
+  status: string,
+  report: ContextReport,
+  lost: string | undefined,
+): { ending: string | null; reason: string | null } {
+  const reason = report.terminal?.reason ?? null;
+  if (status === "running" && lost !== undefined)
+    return {
+      ending: "interrupted",
+      reason: `${INTERRUPTED_REASON} (${lost}); the next demo, wake or serve on this store records its end`,
+    };
+  if (status === "running") return { ending: "running", reason: null };
+  if (status === "failed" && reason === INTERRUPTED_REASON) return { ending: "interrupted", reason };
+  if (status === "cancelled") return { ending: "cancelled", reason };
+  return { ending: null, reason: null };
+}
+
 function pct(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-function toJson(runId: string, agentId: string, status: string, report: ContextReport) {
+function toJson(runId: string, agentId: string, status: string, report: ContextReport, lost?: string) {
   const s = report.snapshot;
+  const { ending, reason } = endingOf(status, report, lost);
   return {
     runId,
     agentId,
     status,
+    ending,
+    endingReason: reason,
     recorded: s !== undefined,
     harness: s?.harness ?? null,
     model: s?.model ?? null,
@@ -69,9 +98,20 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
   };
 }
 
-function print(io: CliIO, runId: string, agentId: string, status: string, report: ContextReport): void {
+function print(
+  io: CliIO,
+  runId: string,
+  agentId: string,
+  status: string,
+  report: ContextReport,
+  lost?: string,
+): void {
   const s = report.snapshot;
   io.out(`run ${runId} — agent ${agentId}, ${status}\n`);
+  const { ending, reason } = endingOf(status, report, lost);
+  if (ending === "interrupted") io.out(`  ended      interrupted: ${reason ?? INTERRUPTED_REASON}\n`);
+  else if (ending === "cancelled") io.out(`  ended      cancelled${reason ? `: ${reason}` : ""}\n`);
+  else if (ending === "running") io.out("  ended      not yet: the run is still running\n");
   const tools = report.harnessTools;
   if (tools) {
     io.out(
@@ -80,7 +120,11 @@ function print(io: CliIO, runId: string, agentId: string, status: string, report
     for (const server of tools.mcpServers) io.out(`  mcp        ${server.name}: ${server.status}\n`);
     io.out(`             (read from ${tools.source})\n`);
   }
-  if (!s) {
+  if (!s && ending !== null) {
+    io.out(
+      `  context    no snapshot: the run ${ending === "running" ? "has not ended a turn yet" : `was ${ending} before its turn ended`}\n`,
+    );
+  } else if (!s) {
     io.out("  context    no snapshot recorded: the run ended before its harness reported one\n");
   } else {
     io.out(
@@ -137,8 +181,15 @@ export async function sessionsCommand(args: string[], io: CliIO): Promise<number
     if (!run) throw new NotFoundError(`sessions inspect: run ${runId} not found`);
     const rows = await store.listRunEvents(runId);
     const report = contextReportOf(rows.map((r) => r.data as AgentEvent));
-    if (values.json) io.out(`${JSON.stringify(toJson(run.id, run.agentId, run.status, report))}\n`);
-    else print(io, run.id, run.agentId, run.status, report);
+    // A run still marked running whose process is gone is reported as interrupted (read only: the
+    // next command that runs wakes records its end).
+    let lost: string | undefined;
+    if (run.status === "running") {
+      const wake = (await store.listRunningWakes()).find((w) => w.runId === run.id);
+      lost = wake ? lossOf(wake)?.detail : "no process holds it";
+    }
+    if (values.json) io.out(`${JSON.stringify(toJson(run.id, run.agentId, run.status, report, lost))}\n`);
+    else print(io, run.id, run.agentId, run.status, report, lost);
     return 0;
   } finally {
     await store.close();

@@ -2,9 +2,11 @@
 // installation (one running wake per agent, coalescing, leases), a worker runs it, and this command
 // follows the run from the store, rendering its events as the in-process wake does.
 import { setTimeout as sleep } from "node:timers/promises";
-import { cacheHitRate, cueTokenCount, loadCompanyState, type WakeTrigger } from "@cadre/company";
+import { cueTokenCount, loadCompanyState } from "@cadre/company";
+import { usageSummaryJson } from "@cadre/model";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
-import type { PromptProfile, RunRow, Store } from "@cadre/store";
+import type { PromptProfile, WakeTrigger } from "@cadre/model";
+import type { RunRow, Store } from "@cadre/store";
 import type { CliIO } from "../io.js";
 import { createRenderer } from "../render.js";
 
@@ -57,7 +59,7 @@ export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<num
   const modeAfter = (await loadCompanyState(store, agent.companyId)).mode;
   io.out(`mode: ${run.mode} → ${modeAfter}\n`);
   if (input.json) {
-    const usage = { ...ended.usage, cacheHitRate: cacheHitRate(ended.usage) };
+    const usage = usageSummaryJson(ended.usage);
     io.out(
       `${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, wakeId: sent.wakeId, via: "queue" })}\n`,
     );

@@ -1,11 +1,13 @@
 // `cadre wake AGENT_ID`: on SQLite the wake runs in this process; on PostgreSQL it goes through the
 // shared queue (wake-queued.ts) unless --in-process, so that the installation's rules for wakes
 // (one running wake per agent, coalescing, leases) hold for the operator's wakes too.
-import { WAKE_TRIGGERS, type WakeTrigger, wakeAgent } from "@cadre/company";
+import { usageSummaryJson, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
+import { wakeAgent } from "@cadre/company";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, storeEnv } from "../context.js";
+import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { cancelOnSignals } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
@@ -20,6 +22,11 @@ else routine. Team members can only be woken once the strategy is approved.
 hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served for the wake.
 --faults LIST rehearses failures on the offline connector (comma-separated: ${FAULT_NAMES.join(", ")});
 the --json line then also carries replays and rollovers (see cadre demo --help).
+
+One wake per agent runs at a time, across processes: waking an agent that is running is refused
+(exit 2), naming the run and the process in the way. Ctrl-C (SIGINT) or SIGTERM cancels the wake
+run here: its run ends cancelled with its usage recorded, and the command exits 130 / 143. Runs
+whose process died (killed, crashed) are ended as interrupted before this wake starts.
 
 Where the wake runs: with the embedded SQLite store, in this process. On PostgreSQL (--database or
 CADRE_DATABASE_URL) it is queued like every wake of the installation and a worker runs it (cadre
@@ -79,8 +86,10 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
         io,
       );
     }
+    await recoverInterruptedRuns(store, io);
     const agent = await store.getAgent(agentId);
     const render = createRenderer(io.out, agent?.name ?? "agent");
+    const signals = cancelOnSignals(io);
     const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) =>
       wakeAgent({
         ...byProfile,
@@ -91,20 +100,24 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
         ...(trigger ? { trigger } : {}),
         ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
         ...(faults ? { faults } : {}),
+        signal: signals.signal,
         onStart: ({ run, cue, cueTokens, mode }) =>
           io.out(
             `run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`,
           ),
         onEvent: render,
       }),
-    );
+    ).finally(() => signals.dispose());
+    const interrupted = signals.received();
+    if (interrupted && result.terminal === "cancelled")
+      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: result.usage, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
       );
     }
-    return result.terminal === "done" ? 0 : 1;
+    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
   } finally {
     await store.close();
   }

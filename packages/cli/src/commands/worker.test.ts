@@ -232,7 +232,8 @@ it("runs 200 wakes of 20 companies on 3 workers behind 2 API instances, survivin
     expect(killed).toBeDefined();
     const lost = wakes.find((w) => w.id === killed)!;
     expect(lost.status).toBe("failed");
-    expect(lost.error).toMatch(/stopped renewing its lease/);
+    // Killed on this host: its process is seen gone at once, without waiting for its lease.
+    expect(lost.error).toMatch(/which held wake .*, is gone/);
     expect(wakes.filter((w) => w.status === "done").length).toBeGreaterThan(COMPANIES);
     for (const c of companies) await expectNothingDuplicated(store, c.id);
 

@@ -11,8 +11,9 @@ export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency 
 
 Takes wakes from the shared queue in PostgreSQL and runs them, on as many machines as you like,
 until SIGINT or SIGTERM (it then stops taking wakes and lets running ones finish, up to 30 s).
-A wake whose worker dies is recovered by another worker once its lease runs out: its run ends
-failed (one terminal event) and is not run again.
+A wake whose worker dies is recovered by another worker once its lease runs out (at once by any
+process on the dead worker's own host): its run ends failed (one terminal event) and is not run
+again.
 
   --database URL      postgres://… (default: CADRE_DATABASE_URL)
   --concurrency N     wakes run at once by this worker (default 1)

@@ -3,8 +3,11 @@
 // profile's bash tool (C4-7); the server's key route mints them for agents run elsewhere.
 import { createHash, randomBytes } from "node:crypto";
 import { NotFoundError, UserInputError } from "@cadre/core";
+import { Text } from "@cadre/model";
 import type { ApiTokenRow, StoreQueries } from "@cadre/store";
+import { Type } from "typebox";
 import { newId } from "../companies.js";
+import { checkInput } from "../input.js";
 
 export const AGENT_TOKEN_PREFIX = "cadre_agt_";
 export const OPERATOR_TOKEN_PREFIX = "cadre_op_";
@@ -19,6 +22,11 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+export const KeyLabel = Text({
+  maxLength: 100,
+  description: "What the key is for, e.g. the host the agent runs on.",
+});
+
 export interface MintedToken {
   /** The secret; returned once and never stored. */
   token: string;
@@ -29,6 +37,10 @@ export async function mintAgentToken(
   q: StoreQueries,
   input: { agentId: string; label?: string; runId?: string | null },
 ): Promise<MintedToken> {
+  const label =
+    input.label === undefined || input.label === ""
+      ? ""
+      : checkInput("key", Type.Object({ label: KeyLabel }), { label: input.label }).label;
   const agent = await q.getAgent(input.agentId);
   if (!agent) throw new NotFoundError(`agent ${input.agentId} not found`);
   if (agent.status !== "active")
@@ -41,7 +53,7 @@ export async function mintAgentToken(
     companyId: agent.companyId,
     agentId: agent.id,
     runId: input.runId ?? null,
-    label: input.label ?? "",
+    label,
     hash: hashToken(token),
   });
   return { token, row };

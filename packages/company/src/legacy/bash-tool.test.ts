@@ -1,7 +1,8 @@
 // The legacy bash tool runs real subprocesses: working folder, minimal environment, exit codes,
 // output cap, timeout that kills the whole process group.
 import { mkdtemp, rm } from "node:fs/promises";
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -102,5 +103,37 @@ describe("bash tool", () => {
     expect(tool.validate({}).ok).toBe(false);
     expect(tool.validate({ command: 42 }).ok).toBe(false);
     expect(tool.validate({ command: "ls", extra: 1 }).ok).toBe(false);
+  });
+
+  it("records the command's process group before the command runs, and runs nothing when that fails", async () => {
+    const seen: string[] = [];
+    const marker = join(cwd, "ran");
+    const result = await runBash("echo ran > ran; cat", {
+      cwd,
+      env: {},
+      async onSpawn(pgid) {
+        // Given every chance to run early, the command has not: it waits for the group to be recorded.
+        await sleep(100);
+        seen.push(`recorded ${pgid}: alive ${alive(pgid)}, ran ${existsSync(marker)}`);
+      },
+      async onExit(pgid) {
+        seen.push(`ended ${pgid}: ran ${existsSync(marker)}`);
+      },
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "" });
+    expect(seen).toEqual([
+      expect.stringMatching(/^recorded \d+: alive true, ran false$/),
+      expect.stringMatching(/^ended \d+: ran true$/),
+    ]);
+
+    const refused = await runBash("echo ran > ran2", {
+      cwd,
+      env: {},
+      onSpawn: async () => {
+        throw new Error("the run's lease is gone");
+      },
+    });
+    expect(refused.stderr).toMatch(/the command was not run: the run's lease is gone/);
+    expect(existsSync(join(cwd, "ran2"))).toBe(false);
   });
 });

@@ -1,21 +1,20 @@
 // The legacy profile's `bash` tool (C4-7): really runs the command, in a subprocess, in the run's
 // working folder. Bounded on every side: a timeout that kills the whole process group, an output
 // cap, and an environment built from scratch (PATH, HOME, locale and the Cadre API variables), so a
-// vendor key in the server's environment never reaches the command.
+// vendor key in the server's environment never reaches the command. Each command's process group
+// can be recorded with its run before the command starts (onSpawn), so that if Cadre dies while it
+// runs, whoever recovers the run kills the group (recovery/recover.ts).
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
-import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
-import { type FieldSpec, schemaOf, validateFields } from "../tools/fields.js";
+import { type ToolDefinition, textOutcome } from "@cadre/core";
+import { Text } from "@cadre/model";
+import { Type } from "typebox";
+import { toolValidator } from "../tools/validate.js";
 
-export const BASH_FIELDS: FieldSpec = {
-  command: {
-    kind: "string",
-    required: true,
-    maxLength: 16_000,
-    multiline: true,
-    description: "The bash command to run.",
-  },
-};
+export const bashSchema = Type.Object(
+  { command: Text({ maxLength: 16_000, multiline: true, description: "The bash command to run." }) },
+  { additionalProperties: false },
+);
 
 export const BASH_DESCRIPTION =
   "Run a bash command in your working folder and read its output (stdout, stderr and exit code).";
@@ -27,6 +26,13 @@ export interface BashToolOptions {
   timeoutMs?: number;
   /** Bytes of stdout + stderr kept; the rest is counted and dropped. */
   maxOutputBytes?: number;
+  /**
+   * Called with the process group's id (its leader's pid) once it exists and before the command
+   * runs; the command starts only once this resolves, and does not run at all if it rejects.
+   */
+  onSpawn?: (pgid: number) => Promise<void>;
+  /** Called once the group's leader has exited. */
+  onExit?: (pgid: number) => Promise<void>;
 }
 
 export interface BashResult {
@@ -62,13 +68,28 @@ export function runBash(
     let kept = 0;
     let droppedBytes = 0;
     let timedOut = false;
-    const child = spawn("bash", ["-c", command], {
+    // The leader waits for one line on stdin before it runs the command: the group is recorded
+    // first (onSpawn), so no command runs unrecorded. If Cadre dies before that line, stdin closes
+    // and the command never runs. The command then reads an empty stdin, as with no stdin at all.
+    const child = spawn("bash", ["-c", 'IFS= read -r _ || exit 0; exec bash -c "$0"', command], {
       cwd: options.cwd,
       env: { ...baseEnv(options.cwd), ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       // Its own process group, so a timeout kills what the command started too.
       detached: true,
     });
+    child.stdin.on("error", () => {}); // a leader killed before it read its line
+    const recorded =
+      child.pid !== undefined && options.onSpawn ? options.onSpawn(child.pid) : Promise.resolve();
+    recorded.then(
+      () => child.stdin.end("\n"),
+      (error: unknown) => {
+        err.push(
+          Buffer.from(`the command was not run: ${error instanceof Error ? error.message : String(error)}`),
+        );
+        killGroup();
+      },
+    );
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -95,9 +116,11 @@ export function runBash(
     }, timeoutMs);
     const onAbort = () => killGroup();
     signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (exitCode: number | null, exitSignal: string | null, spawnError?: Error) => {
+    const finish = async (exitCode: number | null, exitSignal: string | null, spawnError?: Error) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
+      await recorded.catch(() => {});
+      if (child.pid !== undefined) await options.onExit?.(child.pid).catch(() => {});
       const stderr =
         Buffer.concat(err).toString("utf8") + (spawnError ? `cannot run bash: ${spawnError.message}` : "");
       resolve({
@@ -109,8 +132,8 @@ export function runBash(
         droppedBytes,
       });
     };
-    child.on("error", (error) => finish(null, null, error));
-    child.on("close", (code, exitSignal) => finish(code, exitSignal));
+    child.on("error", (error) => void finish(null, null, error));
+    child.on("close", (code, exitSignal) => void finish(code, exitSignal));
   });
 }
 
@@ -123,15 +146,14 @@ export function formatBashResult(r: BashResult, timeoutMs: number): string {
   return parts.filter((p) => p.length > 0).join("\n");
 }
 
-export function bashTool(options: BashToolOptions): ToolDefinition<{ command: string }> {
+export function bashTool(options: BashToolOptions): ToolDefinition<typeof bashSchema> {
   const timeoutMs = options.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   return {
     name: "bash",
     label: "Bash",
     description: BASH_DESCRIPTION,
-    parameters: schemaOf(BASH_FIELDS),
-    validate: (raw: unknown): ValidationResult<{ command: string }> =>
-      validateFields<{ command: string }>("bash", BASH_FIELDS, raw),
+    parameters: bashSchema,
+    validate: toolValidator("bash", bashSchema),
     async execute(input, context) {
       const result = await runBash(input.command, options, context.signal);
       const failed = result.timedOut || result.exitCode !== 0;

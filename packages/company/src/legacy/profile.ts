@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ToolDefinition, UserInputError } from "@cadre/core";
 import type { AgentRow, Store } from "@cadre/store";
+import { processStart, thisProcess } from "../recovery/processes.js";
 import { mintAgentToken } from "./agent-tokens.js";
 import { bashTool, type BashToolOptions } from "./bash-tool.js";
 import { legacyInitialTurn } from "./initial-turn.js";
@@ -64,9 +65,17 @@ export async function prepareLegacyRun(input: LegacyRunInput): Promise<LegacyRun
     CADRE_AGENT_ID: agent.id,
     CADRE_RUN_ID: runId,
   };
+  // Each command's process group is recorded with the run while it runs: if this process dies,
+  // whoever recovers the run kills what the command left running.
+  const recordGroup = async (pid: number) => {
+    await store.insertRunProcess({ runId, pid, host: thisProcess().host, started: processStart(pid) ?? "" });
+  };
+  const forgetGroup = async (pid: number) => {
+    await store.deleteRunProcess(runId, pid);
+  };
   return {
     cue: legacyCue(apiUrl, agent.companyId),
-    tools: [bashTool({ cwd: workDir, env, ...input.bash })],
+    tools: [bashTool({ cwd: workDir, env, ...input.bash, onSpawn: recordGroup, onExit: forgetGroup })],
     workDir,
     close: async () => {
       await store.revokeApiTokens({ id: row.id });

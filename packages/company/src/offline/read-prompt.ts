@@ -1,8 +1,8 @@
 // What the offline CEO reads from a request, the way a model reads its instructions: the phase,
 // the goal, the connectors, the directory and the operator's note, all from the system prompt's
 // text; and from the transcript, what its own tool calls returned.
+import type { CeoMode } from "@cadre/model";
 import type { Context, Message } from "@mariozechner/pi-ai";
-import type { CeoMode } from "../modes.js";
 import { MODE_TITLES } from "../prompts/mode-documents.js";
 
 export interface ConnectorView {

@@ -1,6 +1,6 @@
 // The offline CEO's repertoire of leadership roles, with varied wording so that samples differ the
 // way a real model's do, and the goal words that make each role more urgent.
-import type { Department } from "@cadre/store";
+import type { Department } from "@cadre/model";
 
 export interface RoleOption {
   department: Department;

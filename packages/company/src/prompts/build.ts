@@ -1,5 +1,6 @@
 // Builds an agent's system prompt from the company state, in the MC-3 segment order. Everything
 // here changes only between sessions (a hire, a decision); nothing volatile goes in.
+import type { CeoMode } from "@cadre/model";
 import {
   type AssembledPrompt,
   assembleSystemPrompt,
@@ -8,7 +9,6 @@ import {
 } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
-import type { CeoMode } from "../modes.js";
 import type { CompanyState } from "../state.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 import {

@@ -1,7 +1,7 @@
+import { CEO_MODES, WAKE_TRIGGERS } from "@cadre/model";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { CEO_MODES } from "../modes.js";
-import { ceoCue, WAKE_TRIGGERS } from "./cues.js";
+import { ceoCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 
 describe("C4-3 semantic cues", () => {

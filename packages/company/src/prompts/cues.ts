@@ -1,12 +1,10 @@
 // Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
+import type { CeoMode, WakeTrigger } from "@cadre/model";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { CeoMode } from "../modes.js";
 import { MODE_TITLES } from "./mode-documents.js";
 
 /** Why an agent was woken. An explicit operator action stays distinguishable from a routine wake. */
-export const WAKE_TRIGGERS = ["start_team_building", "approval_decided", "routine"] as const;
-export type WakeTrigger = (typeof WAKE_TRIGGERS)[number];
 
 const SITUATION: Readonly<Record<CeoMode, string>> = {
   "team-building": "Your team is currently empty.",

@@ -1,6 +1,6 @@
 // The committed lock itself is checked where its files are read: cli/src/prompts/committed-lock.test.ts.
+import { CEO_MODES } from "@cadre/model";
 import { describe, expect, it } from "vitest";
-import { CEO_MODES } from "../modes.js";
 import { lockedTexts } from "./locked-texts.js";
 
 describe("MC-7 every system-prompt text is locked", () => {
@@ -29,5 +29,9 @@ describe("MC-7 every system-prompt text is locked", () => {
     expect(lockedTexts().find((t) => t.id === "tool/hire_agent")?.text).toContain(
       '"description": "Hire a new agent into your company.',
     );
+  });
+
+  it("no text a model reads cites an internal rule id (C4-n, MC-n, OP-n: those are for tests and comments)", () => {
+    for (const t of lockedTexts()) expect(t.text, t.id).not.toMatch(/\b(C4|MC|OP)-\d+/);
   });
 });

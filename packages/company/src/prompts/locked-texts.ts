@@ -3,14 +3,14 @@
 // descriptions and schemas, and the templates of the generated segments (rendered from a fixed
 // sample company, so a change to a template line in build.ts shows up as a changed text). A new
 // prompt text (e.g. another prompt profile) is added here, then locked with `cadre prompts lock`.
+import { CEO_MODES, type CeoMode, WAKE_TRIGGERS } from "@cadre/model";
 import { EXEC_YIELD_CONTINUATION_TEMPLATE, type LockedText, type ToolDefinition } from "@cadre/core";
 import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, Store } from "@cadre/store";
-import { CEO_MODES, type CeoMode } from "../modes.js";
 import type { CompanyState } from "../state.js";
 import { legacyLockedTexts } from "../legacy/locked-texts.js";
 import { companyTools } from "../tools/index.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
-import { ceoCue, memberCue, WAKE_TRIGGERS } from "./cues.js";
+import { ceoCue, memberCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 import {
   CEO_PRODUCT_APPEND,

@@ -1,7 +1,6 @@
 // Mode documents (C4-5): one per CEO mode, part of the system prompt and locked (MC-7). They say
 // what to do, which tools the phase offers and a reasonable scale — never how the machinery works
 // (no shell, no HTTP, no paths).
-import type { CeoMode } from "../modes.js";
 
 export const MODE_TITLES: Readonly<Record<CeoMode, string>> = {
   "team-building": "Team Building Phase",
@@ -77,3 +76,4 @@ The operator approved your strategy. In this phase you lead the team towards the
 ## Tools in this phase
 - hire_agent, only for a role the approved strategy calls for.`,
 };
+import type { CeoMode } from "@cadre/model";

@@ -1,5 +1,5 @@
 // Who performs a company action, and through which path (C4-6: every record says which path made it).
-import type { Via } from "@cadre/store";
+import type { Via } from "@cadre/model";
 
 export interface Actor {
   companyId: string;

@@ -105,7 +105,11 @@ describe("C4-2 file_approval", () => {
     ],
     ["missing payload", { type: "approve_ceo_strategy", title: "x" }, /`payload` is required/],
     ["payload too long", { ...strategy, payload: "x".repeat(20_001) }, /`payload` is too long/],
-    ["control character in title", { ...strategy, title: "a\u0000b" }, /`title` contains control/],
+    [
+      "control character in title",
+      { ...strategy, title: "a\u0000b" },
+      /`title` contains U\+0000 \(NULL\), a control character/,
+    ],
     ["extra field", { ...strategy, status: "approved" }, /`status` unknown field/],
   ])("bad input: %s → readable refusal, nothing written", async (_l, raw, expected) => {
     await hireAgent(store, ceo, hire);
@@ -113,6 +117,7 @@ describe("C4-2 file_approval", () => {
     const r = await callTool(ceo, raw);
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(expected);
+    expect(r.text).not.toMatch(/\b(C4|MC|OP)-\d+/);
     expect(await store.counts()).toEqual(before);
   });
 

@@ -1,49 +1,37 @@
 // file_approval (C4-2): files an approval as a tool instead of a POST to the approvals endpoint.
 // The approval lifecycle itself (pending → approved / rejected / revision_requested) is unchanged.
 import { randomUUID } from "node:crypto";
-import { type ToolDefinition, type ValidationResult, textOutcome } from "@cadre/core";
-import type { ApprovalRow, ApprovalType, Store } from "@cadre/store";
+import { type ToolDefinition, textOutcome } from "@cadre/core";
+import { APPROVAL_TYPES, type ApprovalType, OneOf, type Static, Text } from "@cadre/model";
+import { Type } from "typebox";
+import type { ApprovalRow, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
-import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
+import { toolValidator } from "./validate.js";
 import { runOnce, type ToolCallRef } from "./once.js";
 
-export const APPROVAL_TYPES: readonly ApprovalType[] = ["approve_ceo_strategy", "hire_agent"];
-
-export const FILE_APPROVAL_FIELDS: FieldSpec = {
-  type: {
-    kind: "string",
-    required: true,
-    maxLength: 40,
-    enum: APPROVAL_TYPES,
-    description:
-      "approve_ceo_strategy for your strategy; hire_agent only where the company requires approval for hires.",
+/** The file_approval input (C4-2): one schema for the model-facing tool, the legacy route and validation. */
+export const fileApprovalSchema = Type.Object(
+  {
+    type: OneOf(APPROVAL_TYPES, {
+      description:
+        "approve_ceo_strategy for your strategy; hire_agent only where the company requires approval for hires.",
+    }),
+    title: Text({ maxLength: 200, description: "A short title for the operator's inbox." }),
+    payload: Text({
+      maxLength: 20_000,
+      multiline: true,
+      description: "The strategy or plan, in plain text or markdown.",
+    }),
   },
-  title: {
-    kind: "string",
-    required: true,
-    maxLength: 200,
-    description: "A short title for the operator's inbox.",
-  },
-  payload: {
-    kind: "string",
-    required: true,
-    maxLength: 20_000,
-    multiline: true,
-    description: "The strategy or plan, in plain text or markdown.",
-  },
-};
+  { additionalProperties: false },
+);
+export type FileApprovalInput = Static<typeof fileApprovalSchema>;
 
 export const FILE_APPROVAL_DESCRIPTION =
   "File a request for the operator's decision, such as your company strategy. Returns the approval id and its status.";
-
-export interface FileApprovalInput {
-  type: ApprovalType;
-  title: string;
-  payload: string;
-}
 
 export interface FileApprovalResult {
   approvalId: string;
@@ -51,11 +39,7 @@ export interface FileApprovalResult {
   status: ApprovalRow["status"];
 }
 
-export const fileApprovalSchema = schemaOf(FILE_APPROVAL_FIELDS);
-
-export function validateFileApprovalInput(raw: unknown): ValidationResult<FileApprovalInput> {
-  return validateFields<FileApprovalInput>("file_approval", FILE_APPROVAL_FIELDS, raw);
-}
+export const validateFileApprovalInput = toolValidator("file_approval", fileApprovalSchema);
 
 function refuse(field: string, why: string): ActionResult<never> {
   return {
@@ -127,7 +111,7 @@ export async function fileApproval(
   return result;
 }
 
-export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<FileApprovalInput> {
+export function fileApprovalTool(store: Store, actor: Actor): ToolDefinition<typeof fileApprovalSchema> {
   return {
     name: "file_approval",
     label: "File approval",

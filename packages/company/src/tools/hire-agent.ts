@@ -1,79 +1,44 @@
 // hire_agent (C4-1): a tool, not an HTTP call from a shell. The schema below is the one definition
 // behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
 import { randomUUID } from "node:crypto";
-import { type ToolDefinition, type ValidationResult, modelIdProblem, textOutcome } from "@cadre/core";
-import type { AgentRow, Department, Store } from "@cadre/store";
+import { type ToolDefinition, modelIdProblem, textOutcome } from "@cadre/core";
+import { DEPARTMENTS, nameKey, OneOf, type Static, Text } from "@cadre/model";
+import { type AgentRow, ConflictError, type Store } from "@cadre/store";
+import { Type } from "typebox";
 import { readiness } from "../connectors.js";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
-import { type FieldSpec, schemaOf, validateFields } from "./fields.js";
+import { toolValidator } from "./validate.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { runOnce, type ToolCallRef } from "./once.js";
 
-export const DEPARTMENTS: readonly Department[] = [
-  "engineering",
-  "product",
-  "design",
-  "marketing",
-  "sales",
-  "operations",
-  "legal",
-  "finance",
-];
-
-export const HIRE_AGENT_FIELDS: FieldSpec = {
-  name: {
-    kind: "string",
-    required: true,
-    maxLength: 50,
-    description: 'Short name of the new agent, unique in the company, e.g. "CTO".',
+/** The hire_agent input (C4-1): the one schema behind the model-facing tool, the legacy route and validation. */
+export const hireAgentSchema = Type.Object(
+  {
+    name: Text({
+      maxLength: 50,
+      description: 'Short name of the new agent, unique in the company, e.g. "CTO".',
+    }),
+    role: Text({ maxLength: 100, description: "Business role title, e.g. Chief Technology Officer." }),
+    description: Text({
+      maxLength: 500,
+      multiline: true,
+      description: "One or two sentences on what this agent is responsible for.",
+    }),
+    connectorId: Text({
+      maxLength: 64,
+      description: "Id of a ready connector from the available connectors listed in your instructions.",
+    }),
+    model: Text({ maxLength: 128, description: "A model id enabled on that connector." }),
+    department: Type.Optional(OneOf(DEPARTMENTS, { description: "The department the agent belongs to." })),
   },
-  role: {
-    kind: "string",
-    required: true,
-    maxLength: 100,
-    description: "Business role title, e.g. Chief Technology Officer.",
-  },
-  description: {
-    kind: "string",
-    required: true,
-    maxLength: 500,
-    multiline: true,
-    description: "One or two sentences on what this agent is responsible for.",
-  },
-  connectorId: {
-    kind: "string",
-    required: true,
-    maxLength: 64,
-    description: "Id of a ready connector from the available connectors listed in your instructions.",
-  },
-  model: {
-    kind: "string",
-    required: true,
-    maxLength: 128,
-    description: "A model id enabled on that connector.",
-  },
-  department: {
-    kind: "string",
-    required: false,
-    maxLength: 20,
-    enum: DEPARTMENTS,
-    description: "The department the agent belongs to.",
-  },
-};
+  { additionalProperties: false },
+);
+export type HireAgentInput = Static<typeof hireAgentSchema>;
 
 export const HIRE_AGENT_DESCRIPTION =
   "Hire a new agent into your company. The agent is created at once and reports to you. Choose a connector and model from the available connectors in your instructions.";
-
-export interface HireAgentInput {
-  name: string;
-  role: string;
-  description: string;
-  connectorId: string;
-  model: string;
-  department?: Department;
-}
 
 export interface HireAgentResult {
   agentId: string;
@@ -81,11 +46,7 @@ export interface HireAgentResult {
   role: string;
 }
 
-export const hireAgentSchema = schemaOf(HIRE_AGENT_FIELDS);
-
-export function validateHireAgentInput(raw: unknown): ValidationResult<HireAgentInput> {
-  return validateFields<HireAgentInput>("hire_agent", HIRE_AGENT_FIELDS, raw);
-}
+export const validateHireAgentInput = toolValidator("hire_agent", hireAgentSchema);
 
 function refuse(field: string, why: string): ActionResult<never> {
   return {
@@ -106,7 +67,31 @@ export async function hireAgent(
   call: ToolCallRef = {},
 ): Promise<ActionResult<HireAgentResult>> {
   // Once per tool call of a run (MC-10): a repeated call returns the recorded hire, hiring nobody.
-  const { result, replayed } = await runOnce(
+  // The store's unique name key is the last word between two concurrent hires of one name: the
+  // loser runs once more and reads the winner, so it gets the readable refusal below.
+  const { result, replayed } = await retryOnConflict(() => hireOnce(store, actor, input, call));
+  // Only after the commit, and once: telemetry never reports a hire rolled back or replayed.
+  if (result.ok && !replayed)
+    recordTelemetry("agent.hired", {
+      "cadre.company_id": actor.companyId,
+      "cadre.agent_id": result.value.agentId,
+      "cadre.role": result.value.role,
+      "cadre.via": actor.via,
+    });
+  return result;
+}
+
+async function retryOnConflict<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return fn();
+  }
+}
+
+function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolCallRef) {
+  return runOnce(
     store,
     actor,
     "hire_agent",
@@ -142,7 +127,7 @@ export async function hireAgent(
       if (modelProblem?.kind === "alias") {
         return refuse(
           "model",
-          `"${input.model}" is an alias; only explicit model ids are used (MC-6). Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`,
+          `"${input.model}" is an alias; only explicit model ids are used. Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`,
         );
       }
       if (!connector.enabledModels.includes(input.model)) {
@@ -154,13 +139,16 @@ export async function hireAgent(
       // enabledModels only ever hold explicit ids; this guards old data written before a registry change.
       if (modelProblem)
         return refuse("model", `"${input.model}" is not a model Cadre can route (${modelProblem.message})`);
-      const taken = state.activeAgents.find(
-        (a) => a.name.toLocaleLowerCase() === input.name.toLocaleLowerCase(),
-      );
+      // Names compare on their key (case, compatibility forms and invisible characters folded away),
+      // the same key the store's unique index holds.
+      const key = nameKey(input.name);
+      const taken = state.activeAgents.find((a) => nameKey(a.name) === key);
       if (taken)
         return refuse(
           "name",
-          `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`,
+          taken.name === input.name
+            ? `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`
+            : `"${input.name}" reads as "${taken.name}", already the name of an active agent (${taken.role}); choose another name`,
         );
       if (state.activeAgents.length >= state.company.settings.maxTeamSize) {
         return refuse(
@@ -203,18 +191,9 @@ export async function hireAgent(
       return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
     },
   );
-  // Only after the commit, and once: telemetry never reports a hire rolled back or replayed.
-  if (result.ok && !replayed)
-    recordTelemetry("agent.hired", {
-      "cadre.company_id": actor.companyId,
-      "cadre.agent_id": result.value.agentId,
-      "cadre.role": result.value.role,
-      "cadre.via": actor.via,
-    });
-  return result;
 }
 
-export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<HireAgentInput> {
+export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<typeof hireAgentSchema> {
   return {
     name: "hire_agent",
     label: "Hire agent",

@@ -5,7 +5,7 @@ import { fileApprovalTool } from "./file-approval.js";
 import { hireAgentTool } from "./hire-agent.js";
 
 export * from "./actor.js";
-export * from "./fields.js";
+export * from "./validate.js";
 export * from "./file-approval.js";
 export * from "./hire-agent.js";
 export { type ToolCallRef } from "./once.js";

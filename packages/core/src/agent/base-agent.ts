@@ -14,6 +14,11 @@ export interface SessionConfig {
   model: ModelInfo;
   /** Frozen for the session's lifetime (MC-3). */
   tools: readonly ToolDefinition[];
+  /**
+   * Events buffered for the consumer before the harness is paused (the event queue's high-water
+   * mark, MC-4). Default 1024.
+   */
+  eventBuffer?: number;
 }
 
 export type Emit = (event: AgentEvent) => void;
@@ -34,6 +39,10 @@ export abstract class BaseAgent {
   readonly config: SessionConfig;
   private readonly usageTotals: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private active: AbortController | undefined;
+  private cancelReason: string | undefined;
+  /** The latest turn's queue and its cancel signal (backpressure waits on them). */
+  private turn: { queue: EventQueue<AgentEvent>; signal: AbortSignal } | undefined;
+  private pauses = 0;
 
   protected constructor(config: SessionConfig) {
     this.config = { ...config, tools: Object.freeze([...config.tools]) };
@@ -56,7 +65,11 @@ export abstract class BaseAgent {
     if (this.active) throw new SessionBusyError(this.config.sessionId);
     const controller = new AbortController();
     this.active = controller;
-    const queue = new EventQueue<AgentEvent>();
+    this.cancelReason = undefined;
+    const queue = new EventQueue<AgentEvent>(
+      this.config.eventBuffer !== undefined ? { highWaterMark: this.config.eventBuffer } : {},
+    );
+    this.turn = { queue, signal: controller.signal };
     let sawError = false;
     const emit: Emit = (event) => {
       if (queue.isClosed) return; // late events after the terminal one are dropped by design (MC-14)
@@ -80,11 +93,11 @@ export abstract class BaseAgent {
     void (async () => {
       try {
         const outcome = await this.execute(prompt, emit, controller.signal);
-        if (controller.signal.aborted) finish({ status: "cancelled", reason: "cancelled by the operator" });
+        if (controller.signal.aborted) finish({ status: "cancelled", reason: this.cancelledBecause() });
         else finish(outcome);
       } catch (error) {
         if (controller.signal.aborted) {
-          finish({ status: "cancelled", reason: "cancelled by the operator" });
+          finish({ status: "cancelled", reason: this.cancelledBecause() });
         } else {
           if (!sawError) emit({ type: "error", message: errorMessage(error), code: "harness_error" });
           finish({ status: "failed", reason: errorMessage(error) });
@@ -92,6 +105,39 @@ export abstract class BaseAgent {
       }
     })();
     return queue;
+  }
+
+  /** Events of the latest turn buffered and not yet taken by the consumer. */
+  get bufferedEvents(): number {
+    return this.turn?.queue.size ?? 0;
+  }
+
+  /** How many times the harness was paused because the consumer fell behind (the queue's bound). */
+  get backpressurePauses(): number {
+    return this.pauses;
+  }
+
+  /**
+   * Backpressure (MC-4): undefined while the consumer keeps up; once the turn's queue holds its
+   * high-water mark, a promise that resolves when it has drained to half (or the turn is cancelled).
+   * Harnesses await it between the vendor messages they read, so a slow consumer pauses the reading
+   * of the vendor's stream (and, through the pipe, the vendor) instead of growing the queue: it holds
+   * at most the high-water mark plus the events of one vendor message.
+   */
+  protected roomForEvents(): Promise<void> | undefined {
+    const turn = this.turn;
+    if (!turn || turn.queue.isClosed || turn.signal.aborted) return undefined;
+    if (turn.queue.size < turn.queue.highWaterMark) return undefined;
+    this.pauses++;
+    const { signal } = turn;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      signal.addEventListener("abort", done, { once: true });
+      void turn.queue.drained().then(done);
+    });
   }
 
   /**
@@ -118,10 +164,18 @@ export abstract class BaseAgent {
     throw new Error(`session ${this.config.sessionId}: this harness cannot rewind`);
   }
 
-  /** Best-effort interrupt of the running turn; the turn still ends with one `cancelled` event. */
-  cancel(): void {
+  /**
+   * Best-effort interrupt of the running turn; the turn still ends with one `cancelled` event,
+   * whose reason is `reason` (default "cancelled by the operator", e.g. "cancelled by SIGINT").
+   */
+  cancel(reason?: string): void {
+    if (this.active && !this.active.signal.aborted) this.cancelReason = reason;
     this.active?.abort();
     this.onCancel();
+  }
+
+  private cancelledBecause(): string {
+    return this.cancelReason ?? "cancelled by the operator";
   }
 
   /** Harness-specific work of one product turn. May throw; BaseAgent turns that into events. */

@@ -1,6 +1,6 @@
 // A harness-neutral tool: defined once (name, description, JSON schema, validation, handler) and
 // adapted to each harness at one factory point. Core knows nothing about what the tools do.
-import type { TSchema } from "typebox";
+import type { Static, TSchema } from "typebox";
 import type { ToolResultContent } from "../types.js";
 
 export type ValidationResult<T> =
@@ -20,16 +20,25 @@ export interface ToolContext {
   signal: AbortSignal | undefined;
 }
 
-export interface ToolDefinition<Input = any> {
+/**
+ * A tool whose input is whatever its schema says: `parameters` is the one TypeBox schema behind the
+ * model-facing definition, validation and docs, and `execute` receives `Static<S>`.
+ */
+export interface ToolDefinition<S extends TSchema = TSchema> {
   name: string;
   label: string;
   description: string;
   /** JSON Schema (TypeBox-built), the one schema behind the model-facing definition, validation and docs. */
-  parameters: TSchema;
-  /** Strict validation of raw model input, with a readable message naming each bad field. */
-  validate(raw: unknown): ValidationResult<Input>;
+  parameters: S;
+  /** Strict validation of raw model input against `parameters`, with a readable message naming each bad field. */
+  validate(raw: unknown): ValidationResult<Static<S>>;
   /** Runs the tool. Must not throw for expected refusals: return `isError: true` with a readable text. */
-  execute(input: Input, context: ToolContext): Promise<ToolOutcome>;
+  execute(input: Static<S>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Declares a tool, inferring its input type from its schema. */
+export function defineTool<S extends TSchema>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool;
 }
 
 export function textOutcome(text: string, isError = false, details?: unknown): ToolOutcome {

@@ -4,11 +4,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition, type ValidationResult } from "../agent/tool.js";
+import { defineTool, textOutcome, type ToolDefinition, type ValidationResult } from "../agent/tool.js";
 import { createToolServer } from "./tool-server.js";
 
 const seen: Array<{ input: unknown; toolCallId: string }> = [];
-const greet: ToolDefinition<{ name: string }> = {
+const greet = defineTool({
   name: "greet",
   label: "Greet",
   description: "Greets someone by name.",
@@ -39,8 +39,8 @@ const greet: ToolDefinition<{ name: string }> = {
     if (input.name === "Bug") throw new Error("the greeting service is down");
     return textOutcome(`Hello, ${input.name}!`, false, { secret: "details never reach the model" });
   },
-};
-const picture: ToolDefinition<Record<string, never>> = {
+});
+const picture = defineTool({
   name: "picture",
   label: "Picture",
   description: "Returns a tiny picture.",
@@ -50,7 +50,7 @@ const picture: ToolDefinition<Record<string, never>> = {
     content: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }],
     isError: false,
   }),
-};
+});
 
 let client: Client | undefined;
 afterEach(async () => {

@@ -85,6 +85,40 @@ export async function callTool(
   }
 }
 
+const RAW = new WeakMap<McpServer, Map<string | number, unknown>>();
+
+/**
+ * The SDK re-parses each request with its zod schemas before our handler sees it, and zod rebuilds
+ * `arguments` key by key: a `"__proto__"` key becomes the new object's prototype instead of a field,
+ * so the tool's validator could not refuse it as the unknown field it is (the HTTP routes do). The
+ * arguments are therefore kept as the transport received them (JSON.parse keeps such a key as an own
+ * property), by request id, for the handler to validate instead.
+ */
+function keepRawArguments(server: McpServer): void {
+  const raw = new Map<string | number, unknown>();
+  RAW.set(server, raw);
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ("method" in message && message.method === "tools/call" && "id" in message) {
+        const params = message.params as { arguments?: unknown } | undefined;
+        raw.set(message.id, params?.arguments);
+      }
+      inner?.call(transport, message, extra);
+    };
+  };
+}
+
+function rawArguments(server: McpServer, requestId: string | number, parsed: unknown): unknown {
+  const raw = RAW.get(server);
+  if (!raw?.has(requestId)) return parsed;
+  const args = raw.get(requestId);
+  raw.delete(requestId);
+  return args;
+}
+
 /**
  * An MCP server over `tools`. The list is fixed at construction (MC-3: tools never change within a
  * session), so the server announces no `listChanged` capability.
@@ -108,6 +142,7 @@ export async function createToolServer(
       ...(options.instructions ? { instructions: options.instructions } : {}),
     },
   );
+  keepRawArguments(server);
   // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
   // our JSON Schema and our validation with its own.
   const names = list.map((t) => t.name);
@@ -130,10 +165,15 @@ export async function createToolServer(
       typeof toolUseId === "string" && toolUseId.length > 0
         ? toolUseId
         : `mcp-${serverTag}-${String(extra.requestId)}`;
-    return callTool(frozen, request.params.name, request.params.arguments, {
-      toolCallId,
-      signal: extra.signal,
-    });
+    return callTool(
+      frozen,
+      request.params.name,
+      rawArguments(server, extra.requestId, request.params.arguments),
+      {
+        toolCallId,
+        signal: extra.signal,
+      },
+    );
   });
   return server;
 }

@@ -72,7 +72,7 @@ describe("MC-6 explicit model registry", () => {
     for (const id of expected) expect(problem?.candidates).toContain(id);
     expect(() => resolveModel(alias)).toThrow(UserInputError);
     expect(() => resolveModel(alias)).toThrow(
-      `model "${alias}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${problem?.candidates.join(", ")}`,
+      `model "${alias}" is an alias; Cadre routes only explicit model ids. Use one of: ${problem?.candidates.join(", ")}`,
     );
     expect(() => assertNotAlias(alias)).toThrow(/is an alias/);
   });
@@ -125,7 +125,7 @@ describe("MC-6 user models for OpenAI-compatible endpoints", () => {
   it("refuses aliases, vendor ids, bad fields and conflicting redefinitions in config, naming where", async () => {
     const load = (models: unknown) => loadUserModels({ env: { CADRE_MODELS: JSON.stringify(models) } });
     await expect(load([{ id: "sonnet", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
-      'model "sonnet" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
+      'model "sonnet" is an alias; Cadre routes only explicit model ids. Use one of: claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-sonnet-4-20250514',
     );
     await expect(load([{ id: "gpt-5", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
       /model "gpt-5" is an alias.*Use one of: gpt-5-2025-08-07/,

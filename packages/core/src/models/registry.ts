@@ -146,7 +146,7 @@ export function modelIdProblem(id: string): ModelIdProblem | undefined {
     const candidates = candidatesFor(id);
     return {
       kind: "alias",
-      message: `model "${id}" is an alias; Cadre routes only explicit model ids (MC-6). Use one of: ${candidates.join(", ")}`,
+      message: `model "${id}" is an alias; Cadre routes only explicit model ids. Use one of: ${candidates.join(", ")}`,
       candidates,
     };
   }

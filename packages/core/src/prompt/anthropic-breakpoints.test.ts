@@ -2,7 +2,7 @@ import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { type AssistantMessageEvent, type Context, streamAnthropic } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition } from "../agent/tool.js";
+import { defineTool, textOutcome } from "../agent/tool.js";
 import { PiAgent } from "../harness/pi/pi-agent.js";
 import { toPiModel } from "../harness/pi/pi-model.js";
 import { resolveModel } from "../models/registry.js";
@@ -39,14 +39,14 @@ function fakeClient(sent: unknown[]) {
   };
 }
 
-const echo: ToolDefinition<{ text: string }> = {
+const echo = defineTool({
   name: "echo",
   label: "Echo",
   description: "Echoes text.",
   parameters: Type.Object({ text: Type.String() }),
   validate: (raw) => ({ ok: true, value: raw as { text: string } }),
   execute: async (input) => textOutcome(input.text),
-};
+});
 
 const MODEL = resolveModel("claude-sonnet-4-5-20250929");
 const CONTEXT: Context = {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { SessionBusyError } from "../agent/base-agent.js";
-import { textOutcome, type ToolDefinition } from "../agent/tool.js";
+import { defineTool, textOutcome, type ToolDefinition } from "../agent/tool.js";
 import { UserInputError } from "../errors.js";
 import { PiAgent } from "../harness/pi/pi-agent.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../models/registry.js";
@@ -13,8 +13,8 @@ import type { ModelCallPrefix } from "./prefix-guard.js";
 import { ToolListFrozenError } from "./tool-list.js";
 import { collect } from "../testing/events.js";
 
-function tool(name: string, description = `The ${name} tool.`): ToolDefinition<{ text: string }> {
-  return {
+function tool(name: string, description = `The ${name} tool.`) {
+  return defineTool({
     name,
     label: name,
     description,
@@ -25,7 +25,7 @@ function tool(name: string, description = `The ${name} tool.`): ToolDefinition<{
         : { ok: false, message: "text must be a string", fields: { text: "string" } },
     execute: async (input) =>
       textOutcome(`${name} saw ${input.text.length} characters`, input.text.includes("refuse")),
-  };
+  });
 }
 
 const TOOLS = [tool("note"), tool("lookup")];

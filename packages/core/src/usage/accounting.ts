@@ -1,6 +1,10 @@
 // Usage and cache accounting: the one place that turns token counters into totals, cost and the
 // cache hit rate, so the CLI, the server and the reports cannot compute them differently.
+import { cacheHitRate } from "@cadre/model";
 import type { ModelInfo, Usage } from "../types.js";
+
+// The hit rate is defined once, beneath every package (the dashboard computes it too); core re-exports it.
+export { cacheHitRate };
 
 /** A usage figure with everything derived from it. Tokens are counts; cost is USD. */
 export interface UsageSummary extends Usage {
@@ -33,12 +37,6 @@ export function sumUsage(items: Iterable<Readonly<Usage>>): Usage {
 
 export function totalTokens(u: Readonly<Usage>): number {
   return u.input + u.output + u.cacheRead + u.cacheWrite;
-}
-
-/** Share of prompt tokens served from the cache: cacheRead / (input + cacheRead + cacheWrite). */
-export function cacheHitRate(u: Readonly<Usage>): number {
-  const prompt = u.input + u.cacheRead + u.cacheWrite;
-  return prompt === 0 ? 0 : u.cacheRead / prompt;
 }
 
 /** USD for `u` at the model's prices (USD per million tokens, each counter at its own price). */

@@ -11,34 +11,41 @@ import {
   type StreamFn,
   UserInputError,
 } from "@cadre/core";
-import {
-  atFile,
-  child,
-  fail,
-  object,
-  parseJson,
-  requiredNumber,
-  requiredString,
-  schemaVersion,
-  stringList,
-} from "../data/fields.js";
+import { SchemaVersion, type Static } from "@cadre/model";
+import { Type } from "typebox";
+import { atFile, child, fail, parseJson, readAs, Sha256 } from "../data/fields.js";
 import { normaliseRequest, remapVolatile, requestKey, volatileValues } from "./key.js";
 import { failedCall, replayMessage } from "./replay-stream.js";
 
 export type CassetteMode = "record" | "replay";
 
-export interface CassetteEntry {
-  schemaVersion: 1;
-  kind: "cadre-cassette";
-  key: string;
-  /** The normalised request, kept so a miss can be diagnosed by diffing against it. */
-  request: unknown;
-  /** The request's generated ids and loopback addresses, mapped onto a replay's (key.ts). */
-  volatiles: string[];
+export const CassetteEntrySchema = Type.Object(
+  {
+    schemaVersion: SchemaVersion(1),
+    kind: Type.Literal("cadre-cassette"),
+    key: Sha256(),
+    request: Type.Unknown({
+      description: "The normalised request, kept so a miss can be diagnosed by diffing against it.",
+    }),
+    volatiles: Type.Array(Type.String(), {
+      description: "The request's generated ids and loopback addresses, mapped onto a replay's (key.ts).",
+    }),
+    response: Type.Object(
+      { role: Type.Literal("assistant"), content: Type.Array(Type.Unknown()) },
+      {
+        additionalProperties: true,
+        description: "The assistant message as the provider answered it (pi-ai's AssistantMessage).",
+      },
+    ),
+    latencyMs: Type.Number({ minimum: 0 }),
+    recordedAt: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export type CassetteEntry = Omit<Static<typeof CassetteEntrySchema>, "response"> & {
   response: AssistantMessage;
-  latencyMs: number;
-  recordedAt: string;
-}
+};
 
 export interface CassetteStats {
   recorded: number;
@@ -77,36 +84,8 @@ export class CassetteMissError extends UserInputError {
 }
 
 export function parseCassetteEntry(text: string, file: string): CassetteEntry {
-  const at = atFile(file);
-  const o = object(parseJson(text, file), at, [
-    "schemaVersion",
-    "kind",
-    "key",
-    "request",
-    "volatiles",
-    "response",
-    "latencyMs",
-    "recordedAt",
-  ]);
-  schemaVersion(o, at, 1);
-  requiredString(o, "kind", at, { oneOf: ["cadre-cassette"] });
-  const response = object(
-    o["response"] ?? fail(child(at, "response"), "is required"),
-    child(at, "response"),
-    Object.keys((o["response"] as object) ?? {}),
-  );
-  if (response["role"] !== "assistant" || !Array.isArray(response["content"]))
-    fail(child(at, "response"), "must be an assistant message with content");
-  return {
-    schemaVersion: 1,
-    kind: "cadre-cassette",
-    key: requiredString(o, "key", at, { pattern: /^[0-9a-f]{64}$/ }),
-    request: o["request"],
-    volatiles: stringList(o, "volatiles", at) ?? [],
-    response: response as unknown as AssistantMessage,
-    latencyMs: requiredNumber(o, "latencyMs", at, { min: 0 }),
-    recordedAt: requiredString(o, "recordedAt", at),
-  };
+  const entry = readAs(CassetteEntrySchema, parseJson(text, file), atFile(file));
+  return { ...entry, response: entry.response as unknown as AssistantMessage };
 }
 
 export function openCassette(options: CassetteOptions): Cassette {

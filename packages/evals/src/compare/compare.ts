@@ -3,42 +3,13 @@ import { UserInputError } from "@cadre/core";
 import type { Recording } from "../recording/types.js";
 import { toolSchemaHashes } from "../recording/tool-schemas.js";
 import type { Trace } from "../trace/types.js";
-import { type CandidateRun, evaluateGates, type GateCell, type GateId, type GateResult } from "./gates.js";
+import { type EvalReport, REPORT_SCHEMA_VERSION } from "../report/schema.js";
+import { type CandidateRun, evaluateGates } from "./gates.js";
+
+export { type EvalReport, REPORT_SCHEMA_VERSION };
 import { mean } from "./measures.js";
-import { compareScenario, type ScenarioComparison } from "./scenario.js";
+import { compareScenario } from "./scenario.js";
 import type { CompareSettings } from "./settings.js";
-
-export const REPORT_SCHEMA_VERSION = 1;
-
-export interface EvalReport {
-  schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  kind: "cadre-eval-report";
-  createdAt: string;
-  baseline: {
-    dir: string;
-    profile: string;
-    connector: string;
-    samples: number;
-    seed: number;
-    createdAt: string;
-    break: string | null;
-  };
-  candidate: { profile: string; connector: string; samples: number; seed: number; break: string | null };
-  settings: CompareSettings;
-  scenarios: ScenarioComparison[];
-  /** Candidate hires through hire_agent / all candidate hires (0 when none was made). */
-  toolCoverage: number;
-  /** Longest candidate initial cue, o200k tokens. */
-  cueTokens: number;
-  baselineCueTokens: number;
-  systemPromptTokens: { baseline: number | null; candidate: number | null };
-  cacheHitRate: { baseline: number; candidate: number };
-  /** Samples answered live (usage and latency counted), offline, or replayed from cassettes. */
-  sources: { baseline: Record<string, number>; candidate: Record<string, number> };
-  gates: Record<GateId, GateResult>;
-  matrix: Array<{ scenario: string; cells: Record<GateId, GateCell> }>;
-  passed: boolean;
-}
 
 function sources(traces: Trace[]): Record<string, number> {
   const out: Record<string, number> = {};

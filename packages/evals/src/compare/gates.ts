@@ -4,11 +4,11 @@ import type { Recording } from "../recording/types.js";
 import type { SuiteResult } from "../runner/run-suite.js";
 import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
+import { GATE_IDS, type GateCell, type GateId, type GateResult } from "../report/schema.js";
 import type { ScenarioComparison } from "./scenario.js";
 import type { CompareSettings } from "./settings.js";
 
-export const GATE_IDS = ["G1", "G2", "G3", "G4", "G5"] as const;
-export type GateId = (typeof GATE_IDS)[number];
+export { GATE_IDS, type GateCell, type GateId, type GateResult };
 
 export const GATE_TITLES: Readonly<Record<GateId, string>> = {
   G1: "harness ready and baseline recorded",
@@ -17,17 +17,6 @@ export const GATE_TITLES: Readonly<Record<GateId, string>> = {
   G4: "hire count, roles and parameters match the baseline after the prompt is slimmed",
   G5: "the legacy path can be retired with no regression",
 };
-
-export interface GateResult {
-  pass: boolean;
-  evidence: string;
-}
-
-/** One cell of the matrix; pass null = the gate does not apply to this scenario. */
-export interface GateCell {
-  pass: boolean | null;
-  evidence: string;
-}
 
 /** A candidate run: a suite's result, whether just run or read back from a recording. */
 export type CandidateRun = SuiteResult;

@@ -2,70 +2,20 @@
 // checked on its own (terminal state, hire count, team functions, parameters, optionally the
 // trajectory); pass^k over those verdicts gives the scenario's reliability and flakiness.
 import type { Scenario } from "../scenario/types.js";
+
+export type { SampleCheck, SampleVerdict, ScenarioComparison, SideFigures };
 import type { Trace } from "../trace/types.js";
 import { bestJaccard, functionsOf, mean, median, medianBand, precisionAgainst } from "./measures.js";
 import { hireProblems } from "./params.js";
 import { flakiness, passHatK } from "./passk.js";
-import type { CompareSettings } from "./settings.js";
+import type {
+  CompareSettings,
+  SampleCheck,
+  SampleVerdict,
+  ScenarioComparison,
+  SideFigures,
+} from "../report/schema.js";
 import { matchesAny, TRAJECTORY_MODES, type TrajectoryMode } from "./trajectory.js";
-
-export interface SampleCheck {
-  name: "terminal" | "hireCount" | "functions" | "params" | "trajectory";
-  pass: boolean;
-  detail: string;
-}
-
-export interface SampleVerdict {
-  sample: number;
-  seed: number;
-  passed: boolean;
-  checks: SampleCheck[];
-}
-
-export interface SideFigures {
-  samples: number;
-  hireCounts: number[];
-  medianHires: number;
-  /** Hires through hire_agent / all hires (null when no hire was made). */
-  toolCoverage: number | null;
-  toolHires: number;
-  httpHires: number;
-  cueTokens: number;
-  systemPromptTokens: number | null;
-  cacheHitRate: number;
-  terminals: Record<string, number>;
-  /** Usage and latency of live samples only (offline and replayed ones are not live). */
-  liveSamples: number;
-  meanLiveLatencyMs: number | null;
-}
-
-export interface ScenarioComparison {
-  id: string;
-  title: string;
-  mode: string;
-  baseline: SideFigures;
-  candidate: SideFigures;
-  hireBand: [number, number];
-  /** Mean over candidate samples of the best Jaccard of team functions against a baseline sample. */
-  functionJaccard: number;
-  /** Mean over candidate samples of the share of their functions the baseline hired in this state. */
-  functionPrecision: number;
-  params: { valid: number; total: number; problems: string[] };
-  /** Share of candidate samples whose trajectory matches some baseline sample, per mode. */
-  trajectoryMatch: Record<TrajectoryMode, number>;
-  cache: { baseline: number; candidate: number; delta: number; pass: boolean };
-  samples: SampleVerdict[];
-  n: number;
-  c: number;
-  k: number;
-  passAt1: number;
-  passK: number;
-  flakiness: number;
-  /** Behaviour held: pass^k ≥ the threshold (hire count, functions, params, terminal). */
-  behaviourPassed: boolean;
-  passed: boolean;
-  reasons: string[];
-}
 
 function modal(values: string[]): string {
   const counts = new Map<string, number>();

@@ -109,7 +109,7 @@ describe("reading a recording", () => {
       "trace: a value out of range",
       TRACES,
       (d) => (d.traces[0].usage.cacheHitRate = 1.5),
-      /traces\[0\]\.usage\.cacheHitRate: must be at most 1, got 1\.5/,
+      /traces\[0\]\.usage\.cacheHitRate: must be from 0 to 1, got 1\.5/,
     ],
     [
       "trace: a newer schema version",

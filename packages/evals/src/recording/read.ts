@@ -3,21 +3,10 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { UserInputError } from "@cadre/core";
-import {
-  atFile,
-  child,
-  fail,
-  object,
-  parseJson,
-  requiredArray,
-  requiredNumber,
-  requiredString,
-  schemaVersion,
-  string,
-} from "../data/fields.js";
+import { atFile, child, fail, parseJson, readAs } from "../data/fields.js";
 import { parseScenarioTraces } from "../trace/parse.js";
 import type { Trace } from "../trace/types.js";
-import { RECORDING_SCHEMA_VERSION, type Recording, type RecordingManifest } from "./types.js";
+import { type Recording, type RecordingManifest, RecordingManifestSchema } from "./types.js";
 
 async function readText(file: string, what: string): Promise<string> {
   try {
@@ -30,51 +19,7 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 export function parseManifest(text: string, file: string): RecordingManifest {
-  const at = atFile(file);
-  const o = object(parseJson(text, file), at, [
-    "schemaVersion",
-    "kind",
-    "profile",
-    "connector",
-    "samples",
-    "seed",
-    "break",
-    "createdAt",
-    "toolSchemas",
-    "scenarios",
-  ]);
-  schemaVersion(o, at, RECORDING_SCHEMA_VERSION);
-  requiredString(o, "kind", at, { oneOf: ["cadre-eval-recording"] });
-  const tsAt = child(at, "toolSchemas");
-  const ts = object(
-    o["toolSchemas"] ?? fail(tsAt, "is required"),
-    tsAt,
-    Object.keys((o["toolSchemas"] as object) ?? {}),
-  );
-  const toolSchemas: Record<string, string> = {};
-  for (const name of Object.keys(ts))
-    toolSchemas[name] = requiredString(ts, name, tsAt, { pattern: /^[0-9a-f]{64}$/ });
-  const scAt = child(at, "scenarios");
-  const scenarios = requiredArray(o, "scenarios", at, { min: 1 }).map((raw, i) => {
-    const e = object(raw, child(scAt, i), ["id", "hash", "file"]);
-    return {
-      id: requiredString(e, "id", child(scAt, i)),
-      hash: requiredString(e, "hash", child(scAt, i), { pattern: /^[0-9a-f]{64}$/ }),
-      file: requiredString(e, "file", child(scAt, i), { pattern: /^traces\/[a-z0-9][a-z0-9-]*\.json$/ }),
-    };
-  });
-  return {
-    schemaVersion: RECORDING_SCHEMA_VERSION,
-    kind: "cadre-eval-recording",
-    profile: requiredString(o, "profile", at),
-    connector: requiredString(o, "connector", at),
-    samples: requiredNumber(o, "samples", at, { integer: true, min: 1 }),
-    seed: requiredNumber(o, "seed", at, { integer: true, min: 0 }),
-    break: o["break"] === null ? null : (string(o, "break", at) as string),
-    createdAt: requiredString(o, "createdAt", at),
-    toolSchemas,
-    scenarios,
-  };
+  return readAs(RecordingManifestSchema, parseJson(text, file), atFile(file));
 }
 
 export async function readRecording(dir: string): Promise<Recording> {

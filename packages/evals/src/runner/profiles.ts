@@ -5,7 +5,8 @@ import { offlineCeoScript } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 // The offline connector's script type (`@cadre/core/testing`): a profile picks the offline CEO's script.
 import type { Script } from "@cadre/core/testing";
-import type { PromptProfile, Store } from "@cadre/store";
+import type { PromptProfile } from "@cadre/model";
+import type { Store } from "@cadre/store";
 import { legacyProfile } from "./legacy-profile.js";
 
 export interface ProfileSession {

@@ -1,56 +1,22 @@
-// Validates a scenario file into a Scenario. Every rule that can be checked without a store is
-// checked here, with the file and field named; scenario/check.ts then seeds it to check the rest.
-import {
-  CEO_MODES,
-  DEPARTMENTS,
-  APPROVAL_TYPES,
-  defaultEnabledModels,
-  validateEnabledModels,
-} from "@cadre/company";
+// Validates a scenario file into a Scenario: the file against its schema (scenario/schema.ts), then
+// every rule that spans fields and can be checked without a store, with the file and field named;
+// scenario/check.ts then seeds it to check the rest.
+import { defaultEnabledModels, validateEnabledModels } from "@cadre/company";
 import { UserInputError, errorMessage } from "@cadre/core";
-import type { ApprovalStatus, Department, Via } from "@cadre/store";
-import {
-  type At,
-  array,
-  atFile,
-  boolean,
-  child,
-  fail,
-  number,
-  object,
-  requiredArray,
-  requiredString,
-  schemaVersion,
-  string,
-  stringList,
-} from "../data/fields.js";
-import {
-  SCENARIO_CONNECTOR_KINDS,
-  SCENARIO_SCHEMA_VERSION,
-  type Scenario,
-  type ScenarioApproval,
-  type ScenarioConnector,
-  type ScenarioConnectorKind,
-  type ScenarioMember,
-} from "./types.js";
+import { nameKey } from "@cadre/model";
+import { type At, atFile, child, fail, readAs } from "../data/fields.js";
+import { SCENARIO_SCHEMA_VERSION, ScenarioFileSchema } from "./schema.js";
+import type { Scenario, ScenarioApproval, ScenarioConnector, ScenarioMember } from "./types.js";
 
-const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const APPROVAL_STATUSES: readonly ApprovalStatus[] = [
-  "pending",
-  "approved",
-  "rejected",
-  "revision_requested",
-];
-const VIAS: readonly Via[] = ["tool", "http", "system"];
+type File = ReturnType<typeof readScenarioFile>;
 
-function parseConnector(raw: unknown, at: At): ScenarioConnector {
-  const o = object(raw, at, ["id", "kind", "enabledModels", "ready", "baseUrl"]);
-  const id = requiredString(o, "id", at, { pattern: ID });
-  const kind = requiredString(o, "kind", at, { oneOf: SCENARIO_CONNECTOR_KINDS }) as ScenarioConnectorKind;
-  const ready = boolean(o, "ready", at) as boolean;
-  const enabledModels =
-    stringList(o, "enabledModels", at, { optional: true }) ??
-    (ready || kind !== "offline" ? defaultEnabledModels(kind) : []);
+function readScenarioFile(raw: unknown, at: At) {
+  return readAs(ScenarioFileSchema, raw, at);
+}
+
+function connectorOf(c: File["connectors"][number], at: At): ScenarioConnector {
+  const { id, kind, ready, baseUrl } = c;
+  const enabledModels = c.enabledModels ?? (ready || kind !== "offline" ? defaultEnabledModels(kind) : []);
   if (kind !== "openai-compatible") {
     try {
       validateEnabledModels(kind, enabledModels);
@@ -61,7 +27,6 @@ function parseConnector(raw: unknown, at: At): ScenarioConnector {
   } else if (enabledModels.length === 0 && ready) {
     fail(child(at, "enabledModels"), "an OpenAI-compatible connector needs its model ids listed");
   }
-  const baseUrl = string(o, "baseUrl", at, { optional: true, pattern: /^https?:\/\/\S+$/ });
   if (baseUrl !== undefined && kind !== "openai-compatible")
     fail(child(at, "baseUrl"), `only an openai-compatible connector has a baseUrl (this one is ${kind})`);
   if (kind === "openai-compatible" && ready && baseUrl === undefined)
@@ -82,152 +47,90 @@ function parseConnector(raw: unknown, at: At): ScenarioConnector {
   return { id, kind, enabledModels, ready, ...(baseUrl !== undefined ? { baseUrl } : {}) };
 }
 
-function parseMember(raw: unknown, at: At, connectors: ScenarioConnector[]): ScenarioMember {
-  const o = object(raw, at, [
-    "name",
-    "role",
-    "description",
-    "department",
-    "connectorId",
-    "model",
-    "status",
-    "via",
-  ]);
-  const connectorId = requiredString(o, "connectorId", at);
-  const connector = connectors.find((c) => c.id === connectorId);
+function memberOf(
+  m: NonNullable<File["team"]>[number],
+  at: At,
+  connectors: ScenarioConnector[],
+): ScenarioMember {
+  const connector = connectors.find((c) => c.id === m.connectorId);
   if (!connector)
     fail(
       child(at, "connectorId"),
-      `"${connectorId}" is not one of the scenario's connectors: ${connectors.map((c) => c.id).join(", ")}`,
+      `"${m.connectorId}" is not one of the scenario's connectors: ${connectors.map((c) => c.id).join(", ")}`,
     );
-  const model = requiredString(o, "model", at);
-  if (connector.enabledModels.length > 0 && !connector.enabledModels.includes(model)) {
+  if (connector.enabledModels.length > 0 && !connector.enabledModels.includes(m.model)) {
     fail(
       child(at, "model"),
-      `"${model}" is not enabled on connector "${connectorId}"; enabled: ${connector.enabledModels.join(", ")}`,
+      `"${m.model}" is not enabled on connector "${m.connectorId}"; enabled: ${connector.enabledModels.join(", ")}`,
     );
   }
   return {
-    name: requiredString(o, "name", at, { max: 50 }),
-    role: requiredString(o, "role", at, { max: 100 }),
-    description: requiredString(o, "description", at, { max: 500 }),
-    department: (string(o, "department", at, { optional: true, oneOf: DEPARTMENTS }) ??
-      null) as Department | null,
-    connectorId,
-    model,
-    status: (string(o, "status", at, { optional: true, oneOf: ["active", "terminated"] }) ??
-      "active") as ScenarioMember["status"],
-    via: (string(o, "via", at, { optional: true, oneOf: VIAS }) ?? "tool") as Via,
+    name: m.name,
+    role: m.role,
+    description: m.description,
+    department: m.department ?? null,
+    connectorId: m.connectorId,
+    model: m.model,
+    status: m.status ?? "active",
+    via: m.via ?? "tool",
   };
 }
 
-function parseApproval(raw: unknown, at: At): ScenarioApproval {
-  const o = object(raw, at, ["type", "title", "payload", "status", "note"]);
-  const status = requiredString(o, "status", at, { oneOf: APPROVAL_STATUSES }) as ApprovalStatus;
-  const note = string(o, "note", at, { optional: true, max: 2000 }) ?? null;
-  if (note !== null && status === "pending")
+function approvalOf(a: NonNullable<File["approvals"]>[number], at: At): ScenarioApproval {
+  if (a.note !== undefined && a.status === "pending")
     fail(child(at, "note"), "a pending approval has no decision note");
-  return {
-    type: requiredString(o, "type", at, { oneOf: APPROVAL_TYPES }) as ScenarioApproval["type"],
-    title: requiredString(o, "title", at, { max: 200 }),
-    payload: requiredString(o, "payload", at, { max: 20_000 }),
-    status,
-    note,
-  };
+  return { type: a.type, title: a.title, payload: a.payload, status: a.status, note: a.note ?? null };
 }
 
 /** Validates one scenario document; `file` (and `at`, when nested in another file) is named in every error. */
 export function parseScenario(raw: unknown, file: string, at: At = atFile(file)): Scenario {
-  const o = object(raw, at, [
-    "schemaVersion",
-    "id",
-    "title",
-    "description",
-    "company",
-    "connectors",
-    "ceo",
-    "team",
-    "approvals",
-    "expectMode",
-  ]);
-  schemaVersion(o, at, SCENARIO_SCHEMA_VERSION);
-  const id = requiredString(o, "id", at, { pattern: ID });
-
-  const companyAt = child(at, "company");
-  const company = object(o["company"] ?? fail(companyAt, "is required"), companyAt, [
-    "name",
-    "goal",
-    "settings",
-  ]);
-  const settingsAt = child(companyAt, "settings");
-  const settingsRaw =
-    company["settings"] === undefined
-      ? {}
-      : object(company["settings"], settingsAt, ["maxTeamSize", "requireHireApproval"]);
-  const maxTeamSize = number(settingsRaw, "maxTeamSize", settingsAt, {
-    optional: true,
-    integer: true,
-    min: 1,
-    max: 200,
-  });
-  const requireHireApproval = boolean(settingsRaw, "requireHireApproval", settingsAt, { optional: true });
-
+  const f = readScenarioFile(raw, at);
   const connectorsAt = child(at, "connectors");
-  const connectors = requiredArray(o, "connectors", at, { min: 1 }).map((c, i) =>
-    parseConnector(c, child(connectorsAt, i)),
-  );
+  const connectors = f.connectors.map((c, i) => connectorOf(c, child(connectorsAt, i)));
   connectors.forEach((c, i) => {
     if (connectors.findIndex((x) => x.id === c.id) !== i)
       fail(child(child(connectorsAt, i), "id"), `"${c.id}" is used twice`);
   });
 
-  const ceoAt = child(at, "ceo");
-  const ceo = o["ceo"] === undefined ? {} : object(o["ceo"], ceoAt, ["connectorId"]);
-  const ceoConnectorId = string(ceo, "connectorId", ceoAt, { optional: true }) ?? "offline";
+  const ceoConnectorId = f.ceo?.connectorId ?? "offline";
   if (!connectors.some((c) => c.id === ceoConnectorId))
     fail(
-      child(ceoAt, "connectorId"),
+      child(child(at, "ceo"), "connectorId"),
       `"${ceoConnectorId}" is not one of the scenario's connectors: ${connectors.map((c) => c.id).join(", ")}`,
     );
 
   const teamAt = child(at, "team");
-  const team = (array(o, "team", at, { optional: true }) ?? []).map((m, i) =>
-    parseMember(m, child(teamAt, i), connectors),
-  );
+  const team = (f.team ?? []).map((m, i) => memberOf(m, child(teamAt, i), connectors));
+  // Active names are unique as the store keeps them: on their key (case and look-alikes folded).
   team.forEach((m, i) => {
     const clash = team.findIndex(
-      (x) => x.status === "active" && m.status === "active" && x.name.toLowerCase() === m.name.toLowerCase(),
+      (x) => x.status === "active" && m.status === "active" && nameKey(x.name) === nameKey(m.name),
     );
     if (clash >= 0 && clash !== i)
       fail(
         child(child(teamAt, i), "name"),
         `"${m.name}" is the name of another active member (team[${clash}])`,
       );
-    if (m.name.toLowerCase() === "ceo" && m.status === "active")
+    if (nameKey(m.name) === nameKey("CEO") && m.status === "active")
       fail(child(child(teamAt, i), "name"), `"CEO" is the CEO's own name`);
   });
   const approvalsAt = child(at, "approvals");
-  const approvals = (array(o, "approvals", at, { optional: true }) ?? []).map((a, i) =>
-    parseApproval(a, child(approvalsAt, i)),
-  );
+  const approvals = (f.approvals ?? []).map((a, i) => approvalOf(a, child(approvalsAt, i)));
 
   return {
     schemaVersion: SCENARIO_SCHEMA_VERSION,
-    id,
-    title: requiredString(o, "title", at, { max: 120 }),
-    description: string(o, "description", at, { optional: true, max: 2000 }) ?? "",
+    id: f.id,
+    title: f.title,
+    description: f.description ?? "",
     company: {
-      name: requiredString(company, "name", companyAt, { max: 100 }),
-      goal: string(company, "goal", companyAt, { optional: true, max: 1000, nonEmpty: false }) ?? "",
-      settings: {
-        ...(maxTeamSize !== undefined ? { maxTeamSize } : {}),
-        ...(requireHireApproval !== undefined ? { requireHireApproval } : {}),
-      },
+      name: f.company.name,
+      goal: f.company.goal ?? "",
+      settings: { ...f.company.settings },
     },
     connectors,
     ceoConnectorId,
     team,
     approvals,
-    expectMode: requiredString(o, "expectMode", at, { oneOf: CEO_MODES }) as Scenario["expectMode"],
+    expectMode: f.expectMode,
   };
 }

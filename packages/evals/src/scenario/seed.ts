@@ -5,7 +5,6 @@ import { randomUUID } from "node:crypto";
 import {
   ceoAgent,
   connectorLabel,
-  DEFAULT_SETTINGS,
   decideApproval,
   defaultEnabledModels,
   loadCompanyState,
@@ -14,7 +13,8 @@ import {
   type Decision,
 } from "@cadre/company";
 import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
-import type { NewConnector, PromptProfile, Store } from "@cadre/store";
+import { DEFAULT_SETTINGS, type PromptProfile } from "@cadre/model";
+import type { NewConnector, Store } from "@cadre/store";
 import type { Scenario, ScenarioConnector } from "./types.js";
 
 /** The key variable of a vendor connector declared not ready: surely unset, checked below. */

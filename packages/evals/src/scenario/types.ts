@@ -1,39 +1,27 @@
 // A scenario: one initial company state the CEO is woken in (SPEC C4-8). Scenarios are data
-// files (evals/scenarios/*.json, or a user's own directory), validated by scenario/parse.ts.
-import type { CeoMode } from "@cadre/company";
-import type { AgentRow, ApprovalStatus, ApprovalType, ConnectorKind } from "@cadre/store";
+// files (evals/scenarios/*.json, or a user's own directory) in the format of scenario/schema.ts,
+// validated by scenario/parse.ts into this form: the file's fields with their defaults filled in.
+import type { ApprovalStatus, ApprovalType, CeoMode, Department, Static } from "@cadre/model";
+import {
+  SCENARIO_SCHEMA_VERSION,
+  type ScenarioConnectorKind,
+  type ScenarioConnectorSchema,
+  type ScenarioFile,
+  type ScenarioMemberSchema,
+} from "./schema.js";
 
-export const SCENARIO_SCHEMA_VERSION = 1;
+export { SCENARIO_CONNECTOR_KINDS, SCENARIO_SCHEMA_VERSION, type ScenarioConnectorKind } from "./schema.js";
 
-/** Connector kinds a scenario can declare (the harnesses this build can seed). */
-export const SCENARIO_CONNECTOR_KINDS = [
-  "offline",
-  "anthropic",
-  "openai",
-  "openai-compatible",
-] as const satisfies readonly ConnectorKind[];
-export type ScenarioConnectorKind = (typeof SCENARIO_CONNECTOR_KINDS)[number];
-
-export interface ScenarioConnector {
-  id: string;
+export type ScenarioConnector = Omit<Static<typeof ScenarioConnectorSchema>, "kind" | "enabledModels"> & {
   kind: ScenarioConnectorKind;
   /** Explicit model ids (MC-6). Default: the kind's usual models. */
   enabledModels: string[];
-  /**
-   * Whether the connector must be ready. Readiness is computed in code, never stored, so the
-   * seeder makes it so without the developer's environment: a not-ready vendor connector reads
-   * its key from a variable that is surely unset; an OpenAI-compatible one is ready with a baseUrl.
-   */
-  ready: boolean;
-  /** OpenAI-compatible endpoints only (required when ready). Never called by an offline run. */
-  baseUrl?: string;
-}
+};
 
 /** A team member as the store keeps it, less what seeding decides (id, company, manager, CEO flag). */
-export type ScenarioMember = Pick<
-  AgentRow,
-  "name" | "role" | "description" | "department" | "connectorId" | "model" | "status" | "via"
->;
+export type ScenarioMember = Required<Omit<Static<typeof ScenarioMemberSchema>, "department">> & {
+  department: Department | null;
+};
 
 export interface ScenarioApproval {
   type: ApprovalType;
@@ -49,7 +37,7 @@ export interface Scenario {
   id: string;
   title: string;
   description: string;
-  company: { name: string; goal: string; settings: { maxTeamSize?: number; requireHireApproval?: boolean } };
+  company: { name: string; goal: string; settings: NonNullable<ScenarioFile["company"]["settings"]> };
   connectors: ScenarioConnector[];
   /** The connector the CEO runs on. */
   ceoConnectorId: string;

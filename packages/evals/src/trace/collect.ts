@@ -2,7 +2,8 @@
 // approvals and activity of the company, and what the capture saw the model receive. Only facts
 // from the store and the request — nothing the harness computes for itself.
 import { loadCompanyState, type WakeResult } from "@cadre/company";
-import { type AgentEvent, errorMessage, sha256 } from "@cadre/core";
+import { type AgentEvent, emptyUsage, errorMessage, sha256 } from "@cadre/core";
+import { usageSummaryJson } from "@cadre/model";
 import type { AgentRow, ApprovalRow, Store } from "@cadre/store";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { hashOf } from "../data/hash.js";
@@ -149,11 +150,7 @@ export async function collectTrace(
     })),
     approvalsFiled: filed.map(approvalOf),
     usage: {
-      inputTokens: u?.inputTokens ?? 0,
-      outputTokens: u?.outputTokens ?? 0,
-      cacheReadTokens: u?.cacheReadTokens ?? 0,
-      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
-      cacheHitRate: u?.cacheHitRate ?? 0,
+      ...usageSummaryJson(u ?? emptyUsage()),
       modelCalls: events.filter((e) => e.type === "usage").length,
     },
     latencyMs: meta.latencyMs,

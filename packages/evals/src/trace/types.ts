@@ -1,93 +1,147 @@
-// A trace: what one sample of one scenario did, as recorded facts (versioned; trace/parse.ts
-// reads it back strictly). Comparison and gates are computed from traces, never stored in them.
+// A trace: what one sample of one scenario did, as recorded facts (versioned; trace/parse.ts reads
+// it back strictly against these schemas). Comparison and gates are computed from traces, never
+// stored in them. The types are derived from the schemas, so the files and the code cannot differ.
+import { Nullable, OneOf, SchemaVersion, type Static, UsageCountersSchema, VIAS } from "@cadre/model";
+import { Type } from "typebox";
+import { Sha256 } from "../data/fields.js";
+
 export const TRACE_SCHEMA_VERSION = 1;
 
 /** offline: the scripted model; live: a real vendor call; replayed: answered from a cassette. */
-export type TraceSource = "offline" | "live" | "replayed";
+export const TRACE_SOURCES = ["offline", "live", "replayed"] as const;
+export type TraceSource = (typeof TRACE_SOURCES)[number];
 
-export interface TraceToolCall {
-  name: string;
-  /** Arguments with volatile parts (ids, ports, tokens, whitespace runs) normalised. */
-  args: unknown;
-  ok: boolean;
-  /** The tool result as the model read it, normalised and clipped. */
-  result: string;
-}
+const strict = { additionalProperties: false } as const;
+const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
+/** A recorded text: anything the run produced, kept as it was (empty included). */
+const Recorded = (description?: string) => Type.String(description ? { description } : {});
+const Name = () => Type.String({ minLength: 1 });
 
-export interface TraceHire {
-  name: string;
-  role: string;
-  description: string;
-  department: string | null;
-  connectorId: string;
-  model: string;
-  /** Which path created the agent: "tool" (hire_agent) or "http" (the legacy route). */
-  via: string;
-}
+export const TraceToolCallSchema = Type.Object(
+  {
+    name: Name(),
+    args: Type.Unknown({
+      description: "Arguments with volatile parts (ids, ports, tokens, whitespace runs) normalised.",
+    }),
+    ok: Type.Boolean(),
+    result: Recorded("The tool result as the model read it, normalised and clipped."),
+  },
+  strict,
+);
+export type TraceToolCall = Static<typeof TraceToolCallSchema>;
 
-export interface TraceApproval {
-  type: string;
-  title: string;
-  status: string;
-  via: string;
-}
+export const TraceHireSchema = Type.Object(
+  {
+    name: Recorded(),
+    role: Recorded(),
+    description: Recorded(),
+    department: Nullable(Recorded()),
+    connectorId: Name(),
+    model: Name(),
+    via: OneOf(VIAS, {
+      description: 'Which path created the agent: "tool" (hire_agent) or "http" (the legacy route).',
+    }),
+  },
+  strict,
+);
+export type TraceHire = Static<typeof TraceHireSchema>;
 
-export interface TraceUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  cacheHitRate: number;
-  modelCalls: number;
-}
+export const TraceApprovalSchema = Type.Object(
+  { type: Name(), title: Recorded(), status: Name(), via: Name() },
+  strict,
+);
+export type TraceApproval = Static<typeof TraceApprovalSchema>;
 
-export interface TraceAgent {
-  name: string;
-  role: string;
-  department: string | null;
-  connectorId: string;
-  model: string;
-  via: string;
-  status: string;
-  isCeo: boolean;
-}
+export const TraceUsageSchema = Type.Object(
+  {
+    ...UsageCountersSchema.properties,
+    cacheHitRate: Type.Number({ minimum: 0, maximum: 1 }),
+    modelCalls: Count(),
+  },
+  strict,
+);
+export type TraceUsage = Static<typeof TraceUsageSchema>;
 
-export interface Trace {
-  schemaVersion: typeof TRACE_SCHEMA_VERSION;
-  scenarioId: string;
-  sample: number;
-  seed: number;
-  profile: string;
-  /** The CEO's connector and model, e.g. "offline/offline-scripted-1". */
-  ceoRoute: string;
-  source: TraceSource;
-  /** The deliberate break applied to the candidate, if any. */
-  break: string | null;
-  trigger: string;
-  modeBefore: string;
-  modeAfter: string;
-  cue: { text: string; tokens: number };
-  /** observed: measured on the request the model received; otherwise no model call was seen (tokens 0). */
-  systemPrompt: { tokens: number; sha256: string; observed: boolean };
-  /** Tools offered to the model on its first call, with the hash of each input schema. */
-  tools: Array<{ name: string; schemaHash: string }>;
-  toolCalls: TraceToolCall[];
-  /** Path-independent effects in commit order: "hire:<department>", "file:<approval type>". */
-  trajectory: string[];
-  hires: TraceHire[];
-  approvalsFiled: TraceApproval[];
-  usage: TraceUsage;
-  latencyMs: number;
-  terminal: "done" | "failed" | "cancelled";
-  errors: string[];
-  finalState: { mode: string; agents: TraceAgent[]; approvals: TraceApproval[] };
-}
+export const TraceAgentSchema = Type.Object(
+  {
+    name: Recorded(),
+    role: Recorded(),
+    department: Nullable(Recorded()),
+    connectorId: Name(),
+    model: Name(),
+    via: Name(),
+    status: Name(),
+    isCeo: Type.Boolean(),
+  },
+  strict,
+);
+export type TraceAgent = Static<typeof TraceAgentSchema>;
 
-/** The traces of one scenario, as written to traces/<scenario>.json. */
-export interface ScenarioTraces {
-  schemaVersion: typeof TRACE_SCHEMA_VERSION;
-  kind: "cadre-eval-traces";
-  /** The scenario as recorded, in its file form (scenario/document.ts); `hash` is that of the parsed scenario. */
-  scenario: { id: string; hash: string; snapshot: Record<string, unknown> };
-  traces: Trace[];
-}
+export const TraceSchema = Type.Object(
+  {
+    schemaVersion: SchemaVersion(TRACE_SCHEMA_VERSION),
+    scenarioId: Name(),
+    sample: Count(),
+    seed: Count(),
+    profile: Name(),
+    ceoRoute: Name(),
+    source: OneOf(TRACE_SOURCES),
+    break: Nullable(Name()),
+    trigger: Name(),
+    modeBefore: Name(),
+    modeAfter: Name(),
+    cue: Type.Object({ text: Recorded(), tokens: Count() }, strict),
+    systemPrompt: Type.Object(
+      {
+        tokens: Count(),
+        sha256: Recorded(),
+        observed: Type.Boolean({
+          description:
+            "Measured on the request the model received; otherwise no model call was seen (tokens 0).",
+        }),
+      },
+      strict,
+    ),
+    tools: Type.Array(Type.Object({ name: Name(), schemaHash: Name() }, strict), {
+      description: "Tools offered to the model on its first call, with the hash of each input schema.",
+    }),
+    toolCalls: Type.Array(TraceToolCallSchema),
+    trajectory: Type.Array(Type.String(), {
+      description: 'Path-independent effects in commit order: "hire:<department>", "file:<approval type>".',
+    }),
+    hires: Type.Array(TraceHireSchema),
+    approvalsFiled: Type.Array(TraceApprovalSchema),
+    usage: TraceUsageSchema,
+    latencyMs: Type.Number({ minimum: 0 }),
+    terminal: OneOf(["done", "failed", "cancelled"]),
+    errors: Type.Array(Type.String()),
+    finalState: Type.Object(
+      { mode: Name(), agents: Type.Array(TraceAgentSchema), approvals: Type.Array(TraceApprovalSchema) },
+      strict,
+    ),
+  },
+  strict,
+);
+export type Trace = Static<typeof TraceSchema>;
+
+/** traces/<scenario>.json: the scenario as recorded (its file form) and the traces of its samples. */
+export const ScenarioTracesSchema = Type.Object(
+  {
+    schemaVersion: SchemaVersion(TRACE_SCHEMA_VERSION),
+    kind: Type.Literal("cadre-eval-traces"),
+    scenario: Type.Object(
+      {
+        id: Name(),
+        hash: Sha256(),
+        snapshot: Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            "The scenario in its file form (scenario/document.ts); `hash` is that of the parsed scenario.",
+        }),
+      },
+      strict,
+    ),
+    traces: Type.Array(TraceSchema),
+  },
+  strict,
+);
+export type ScenarioTraces = Static<typeof ScenarioTracesSchema>;

@@ -21,7 +21,7 @@ export class Authenticator {
   private readonly operatorHash: Buffer;
 
   constructor(
-    private readonly store: Pick<StoreQueries, "findApiToken" | "getAgent">,
+    private readonly store: Pick<StoreQueries, "findApiToken" | "getAgent" | "listApiTokens">,
     operatorToken: string,
   ) {
     if (operatorToken.length < 16) throw new Error("the operator token must be at least 16 characters");
@@ -49,5 +49,19 @@ export class Authenticator {
       runId: row.runId,
       tokenId: row.id,
     };
+  }
+
+  /**
+   * Whether an authenticated principal still holds: its key not revoked, its agent still active.
+   * For what outlives one request (an event stream), checked again before each write.
+   */
+  async stillValid(principal: Principal): Promise<boolean> {
+    if (principal.kind === "operator") return true;
+    const [tokens, agent] = await Promise.all([
+      this.store.listApiTokens(principal.agentId),
+      this.store.getAgent(principal.agentId),
+    ]);
+    const token = tokens.find((t) => t.id === principal.tokenId);
+    return token !== undefined && token.revokedAt === null && agent?.status === "active";
   }
 }

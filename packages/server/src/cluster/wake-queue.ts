@@ -3,8 +3,8 @@
 // delivery, SKIP LOCKED fetching, retry with exponential backoff, and coalescing: the queue's
 // `short` policy keeps at most one waiting wake per agent, so wakes sent while one waits join it.
 import { randomUUID } from "node:crypto";
-import type { WakeTrigger } from "@cadre/company";
-import { type PromptProfile, sqlState } from "@cadre/store";
+import type { PromptProfile, WakeTrigger } from "@cadre/model";
+import { sqlState } from "@cadre/store";
 import PgBoss from "pg-boss";
 
 export const DEFAULT_WAKE_QUEUE = "cadre-wakes";

@@ -237,7 +237,7 @@ describe("wake workers", () => {
     await expect(
       view.finishRun("r1", {
         status: "done",
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         error: null,
       }),
     ).rejects.toBeInstanceOf(LeaseLostError);

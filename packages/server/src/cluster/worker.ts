@@ -7,10 +7,9 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type WakeOptions, wakeAgent } from "@cadre/company";
+import { LeaseLostError, lossOf, thisProcess, WakeLease, type WakeOptions, wakeAgent } from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import { openStore, PgNotifications, type Store } from "@cadre/store";
-import { LeaseLostError, WakeLease } from "./lease.js";
 import { recoverExpiredWakes } from "./recovery.js";
 import { isRetryableRun, isRetryableStartFailure } from "./retry-policy.js";
 import { WakeQueue, type WakeJobRecord, type WakeQueueOptions, wakeChannel } from "./wake-queue.js";
@@ -97,6 +96,8 @@ export class WakeWorker {
       await notifications.listen(wakeChannel(queue.name), () => worker.wakeIdle());
       await notifications.start();
       worker.sweeper = setInterval(() => void worker.recover(), Math.max(50, Math.floor(worker.leaseMs / 2)));
+      // What died before this worker started is recovered now, not a sweep later.
+      await worker.recover();
       for (let i = 0; i < concurrency; i++) worker.loops.push(worker.loop());
       return worker;
     } catch (error) {
@@ -206,13 +207,10 @@ export class WakeWorker {
       agentId,
       workerId: this.workerId,
       leaseUntil: lease.leaseUntil(),
+      owner: thisProcess(),
     };
     let claimed = await this.store.claimWake(claim);
-    if (
-      claimed.outcome !== "claimed" &&
-      claimed.wake.status === "running" &&
-      claimed.wake.leaseUntil! < new Date().toISOString()
-    ) {
+    if (claimed.outcome !== "claimed" && lossOf(claimed.wake)) {
       // What stands in the way is a wake whose worker is gone: recover it now rather than wait.
       await this.recover();
       claimed = await this.store.claimWake({ ...claim, leaseUntil: lease.leaseUntil() });
@@ -246,6 +244,7 @@ export class WakeWorker {
       const result = await wakeAgent({
         ...this.options.wakeDefaults,
         store: lease.view(),
+        underLease: true,
         agentId,
         signal: AbortSignal.any([lease.signal, this.cancelAll.signal]),
         ...(trigger ? { trigger } : {}),

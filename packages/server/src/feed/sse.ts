@@ -2,19 +2,39 @@
 // events and domain events, strictly increasing in commit order, so `Last-Event-ID` alone says
 // where a reconnecting client left off. A page of rows is encoded once and the same bytes are
 // written to every subscriber that read that page (FeedReader shares one read among them).
+import { Nullable, type Static } from "@cadre/model";
 import type { FeedRow } from "@cadre/store";
+import { Type } from "typebox";
 
-export type FeedMessage =
-  | { feedId: number; kind: "agent_event"; runId: string; seq: number; at: string; event: unknown }
-  | {
-      feedId: number;
-      kind: "domain_event";
-      type: string;
-      agentId: string | null;
-      runId: string | null;
-      at: string;
-      data: unknown;
-    };
+/** One frame's data: an AgentEvent of a run, or a domain event (hire, approval, mode change, …). */
+export const FeedMessageSchema = Type.Union([
+  Type.Object(
+    {
+      feedId: Type.Integer({ description: "Also the SSE id: one increasing sequence for both kinds." }),
+      kind: Type.Literal("agent_event"),
+      runId: Type.String(),
+      seq: Type.Integer({ minimum: 0 }),
+      at: Type.String(),
+      event: Type.Unknown({ description: "The AgentEvent." }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      feedId: Type.Integer(),
+      kind: Type.Literal("domain_event"),
+      type: Type.String({
+        description: "company.created, agent.hired, approval.filed, approval.decided, mode.changed, …",
+      }),
+      agentId: Nullable(Type.String()),
+      runId: Nullable(Type.String()),
+      at: Type.String(),
+      data: Type.Unknown(),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type FeedMessage = Static<typeof FeedMessageSchema>;
 
 export function feedMessage(row: FeedRow): FeedMessage {
   return row.kind === "agent_event"

@@ -3,11 +3,37 @@
 // (credentials, permissions, media types, body size). Anything else is our bug: a 500 that names
 // nothing internal.
 import { ConflictStateError, NotFoundError, UserInputError, errorMessage } from "@cadre/core";
+import type { Static } from "@cadre/model";
 import { ConflictError } from "@cadre/store";
+import { Type } from "typebox";
 
-export interface ErrorBody {
-  error: { code: string; message: string; fields?: Record<string, string> };
-}
+export const ERROR_CODES = [
+  "invalid_input",
+  "malformed_json",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "gone",
+  "payload_too_large",
+  "unsupported_media_type",
+  "internal",
+] as const;
+
+/** Every error the API answers, whatever the layer: what went wrong, and each bad field with why. */
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: ERROR_CODES.join(", ") }),
+      message: Type.String({ description: "What was wrong and what is allowed." }),
+      fields: Type.Optional(
+        Type.Record(Type.String(), Type.String(), { description: "Each bad field and why." }),
+      ),
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBodySchema>;
 
 /** A refusal that only exists at the HTTP edge. */
 export class HttpError extends Error {

@@ -1,157 +1,173 @@
 // Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
 // handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
 import {
-  HIRE_AGENT_FIELDS,
-  type HireAgentInput,
   hireAgent,
+  hireAgentSchema,
+  KeyLabel,
   mintAgentToken,
+  ModelId,
+  setAgentModel,
+  terminateAgent,
   validateHireAgentInput,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
-import type { BodySpec } from "../http/schema.js";
-import { setAgentModel, terminateAgent } from "@cadre/company";
+import { AGENT_STATUSES } from "@cadre/model";
+import { Type } from "typebox";
 import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
-import { type AgentScope, agentScope, type CompanyScope, companyScope } from "./scopes.js";
+import { agentScope, companyScope } from "./scopes.js";
+import {
+  agentView,
+  AgentViewSchema,
+  keyView,
+  KeyViewSchema,
+  MintedKeyViewSchema,
+  modelChangeView,
+  ModelChangeViewSchema,
+} from "./views.js";
 
-export const MINT_KEY_BODY: BodySpec = {
-  label: {
-    kind: "string",
-    required: false,
-    maxLength: 100,
-    description: "What the key is for, e.g. the host the agent runs on.",
-  },
-};
+export const MintKeyBody = Type.Object({ label: Type.Optional(KeyLabel) }, { additionalProperties: false });
 
-export const SET_MODEL_BODY: BodySpec = {
-  model: {
-    kind: "string",
-    required: true,
-    maxLength: 128,
-    description: "An explicit model id enabled on the agent's connector (MC-6).",
-  },
-};
+export const SetModelBody = Type.Object({ model: ModelId }, { additionalProperties: false });
 
 export const agentRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/agents",
     summary: "The company's agents (all by default; ?status=active|terminated).",
     access: "company",
     scope: companyScope,
     query: { status: "active | terminated" },
-    responses: { 200: "A list of agents." },
+    response: { status: 200, description: "A list of agents.", schema: Type.Array(AgentViewSchema) },
     async handle({ c, ctx, scope }) {
-      const status = enumQuery("status", c.req.query("status"), ["active", "terminated"] as const);
-      return c.json(await ctx.store.listAgents(scope.companyId, status ? { status } : {}));
+      const status = enumQuery("status", c.req.query("status"), AGENT_STATUSES);
+      return (await ctx.store.listAgents(scope.companyId, status ? { status } : {})).map(agentView);
     },
   }),
-  route<CompanyScope>({
+  route({
     method: "post",
     path: "/api/companies/{id}/agents",
-    summary: "Legacy hire path (C4-6): the hire_agent tool's input, schema, rules and record, with via http.",
+    summary: "Legacy hire path: the hire_agent tool's input, schema, rules and record, with via http.",
     access: "company",
     scope: companyScope,
     before: (ctx) => {
       if (ctx.legacyPostsRetired) throw retired("hire_agent");
     },
-    body: { spec: HIRE_AGENT_FIELDS, validate: validateHireAgentInput },
-    responses: { 201: "The new agent.", 410: "The legacy route is retired; use the hire_agent tool." },
-    async handle({ c, ctx, principal, scope, body }) {
+    body: hireAgentSchema,
+    validate: validateHireAgentInput,
+    response: { status: 201, description: "The new agent.", schema: AgentViewSchema },
+    errors: { 410: "The legacy route is retired; use the hire_agent tool." },
+    async handle({ ctx, principal, scope, body }) {
       const result = await hireAgent(
         ctx.store,
         { ...httpActor(principal, scope.companyId), env: ctx.env },
-        body as HireAgentInput,
+        body,
       );
       if (!result.ok) throw refusal(result);
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
-      return c.json(agent, 201);
+      return agentView(agent);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "get",
     path: "/api/agents/{id}",
     summary: "One agent.",
     access: "company",
     scope: agentScope,
-    responses: { 200: "The agent." },
-    handle: ({ c, scope }) => c.json(scope.agent),
+    response: { status: 200, description: "The agent.", schema: AgentViewSchema },
+    handle: ({ scope }) => agentView(scope.agent),
   }),
-  route<AgentScope>({
+  route({
     method: "delete",
     path: "/api/agents/{id}",
     summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
     access: "operator",
     scope: agentScope,
-    responses: { 200: "The agent, terminated.", 409: "The agent is the CEO." },
-    async handle({ c, ctx, scope }) {
-      return c.json(await terminateAgent(ctx.store, scope.agent.id));
+    response: { status: 200, description: "The agent, terminated.", schema: AgentViewSchema },
+    errors: { 409: "The agent is the CEO." },
+    async handle({ ctx, scope }) {
+      const agent = await terminateAgent(ctx.store, scope.agent.id);
+      // Its keys are revoked with it: the event streams opened with them end now.
+      ctx.streams.closeAgent(agent.id);
+      return agentView(agent);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "patch",
     path: "/api/agents/{id}/model",
     summary:
-      "Switch the agent's model (MC-13). The model must be enabled on its connector. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
+      "Switch the agent's model. The model must be enabled on its connector. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
     access: "operator",
     scope: agentScope,
-    body: { spec: SET_MODEL_BODY },
-    responses: {
-      200: "{ agent, from, changed, live }: the agent with its model, the model before, whether it changed, and what the live session did (switch, handoff-then-switch, or no live session).",
+    body: SetModelBody,
+    response: {
+      status: 200,
+      description:
+        "The agent with its model, the model before, whether it changed, and what the live session did (switch, handoff-then-switch, or no live session).",
+      schema: ModelChangeViewSchema,
+    },
+    errors: {
       409: "The live session refused the switch (a turn is running, a recovery is in flight), or the agent is terminated. Nothing was written.",
     },
-    async handle({ c, ctx, scope, body }) {
+    async handle({ ctx, scope, body }) {
       const live = ctx.wakes.liveSession(scope.agent.id);
       const change = await setAgentModel(ctx.store, {
         agentId: scope.agent.id,
-        model: (body as { model: string }).model,
+        model: body.model,
         live,
       });
-      return c.json(change);
+      return modelChangeView(change);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "post",
     path: "/api/agents/{id}/keys",
     summary: "Mint an agent token: acts as this agent, inside its company only. The token is shown once.",
     access: "operator",
     scope: agentScope,
-    body: { spec: MINT_KEY_BODY },
-    responses: { 201: "The key, with its token (shown only here)." },
-    async handle({ c, ctx, scope, body }) {
+    body: MintKeyBody,
+    response: {
+      status: 201,
+      description: "The key, with its token (shown only here).",
+      schema: MintedKeyViewSchema,
+    },
+    async handle({ ctx, scope, body }) {
       const { token, row } = await mintAgentToken(ctx.store, {
         agentId: scope.agent.id,
-        label: (body as { label?: string }).label ?? "",
+        label: body.label ?? "",
       });
-      return c.json({ ...row, token }, 201);
+      return { ...keyView(row), token };
     },
   }),
-  route<AgentScope>({
+  route({
     method: "get",
     path: "/api/agents/{id}/keys",
     summary: "The agent's keys (never their tokens).",
     access: "operator",
     scope: agentScope,
-    responses: { 200: "A list of keys." },
-    async handle({ c, ctx, scope }) {
-      return c.json(await ctx.store.listApiTokens(scope.agent.id));
+    response: { status: 200, description: "A list of keys.", schema: Type.Array(KeyViewSchema) },
+    async handle({ ctx, scope }) {
+      return (await ctx.store.listApiTokens(scope.agent.id)).map(keyView);
     },
   }),
-  route<AgentScope>({
+  route({
     method: "delete",
     path: "/api/agents/{id}/keys/{keyId}",
     summary: "Revoke one of the agent's keys.",
     access: "operator",
     scope: agentScope,
-    responses: { 200: "The key, revoked." },
-    async handle({ c, ctx, scope, params }) {
+    response: { status: 200, description: "The key, revoked.", schema: KeyViewSchema },
+    async handle({ ctx, scope, params }) {
       const keyId = params["keyId"] ?? "";
       const key = (await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId);
       if (!key) throw new NotFoundError(`key ${keyId} of agent ${scope.agent.id} not found`);
       await ctx.store.revokeApiTokens({ id: key.id });
-      return c.json((await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId));
+      ctx.streams.closeToken(key.id);
+      const revoked = (await ctx.store.listApiTokens(scope.agent.id)).find((k) => k.id === keyId);
+      if (!revoked) throw new InternalError(`revoked key ${keyId} is not in the store`);
+      return keyView(revoked);
     },
   }),
 ];

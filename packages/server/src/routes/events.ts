@@ -8,10 +8,10 @@ import { followFeedPages } from "../feed/follow.js";
 import { ssePage } from "../feed/sse.js";
 import { route } from "./define.js";
 import { enumQuery, idQuery } from "./queries.js";
-import { type CompanyScope, companyScope } from "./scopes.js";
+import { companyScope } from "./scopes.js";
 
 export const eventRoutes = [
-  route<CompanyScope>({
+  route({
     method: "get",
     path: "/api/companies/{id}/events",
     summary:
@@ -24,8 +24,13 @@ export const eventRoutes = [
       kind: FEED_KINDS.join(" | "),
     },
     produces: "sse",
-    responses: { 200: "text/event-stream" },
-    handle({ c, ctx, scope }) {
+    response: {
+      status: 200,
+      description:
+        "text/event-stream: frames with id (the feed id), event (agent_event | domain_event) and one JSON data line (FeedMessage).",
+      schema: undefined,
+    },
+    handle({ c, ctx, scope, principal }) {
       const header = c.req.header("last-event-id");
       if (header !== undefined && !/^\d{1,15}$/.test(header))
         throw new UserInputError("Last-Event-ID must be an event id this stream sent (a whole number)", {
@@ -43,6 +48,16 @@ export const eventRoutes = [
       return streamSSE(c, async (stream) => {
         const closed = new AbortController();
         stream.onAbort(() => closed.abort());
+        // An agent's stream ends the moment its key is revoked or its agent removed (in this server),
+        // and is checked before each page for revocations made elsewhere.
+        let revoked: string | undefined;
+        const agent = principal.kind === "agent" ? principal : undefined;
+        const forget = agent
+          ? ctx.streams.register(agent, (reason) => {
+              revoked = reason;
+              closed.abort();
+            })
+          : () => {};
         const signal = AbortSignal.any([closed.signal, ctx.shutdown]);
         const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), ctx.limits.sseHeartbeatMs);
         try {
@@ -63,9 +78,19 @@ export const eventRoutes = [
               break;
             }
             const rows = keep ? item.rows.filter(keep) : item.rows;
-            if (rows.length > 0) await stream.write(ssePage(rows));
+            if (rows.length === 0) continue;
+            if (signal.aborted) break;
+            if (agent && !(await ctx.auth.stillValid(agent))) {
+              revoked = "the credentials of this stream are no longer valid (key revoked or agent removed)";
+              break;
+            }
+            if (signal.aborted) break;
+            await stream.write(ssePage(rows));
           }
+          if (revoked !== undefined)
+            await stream.write(`event: stream_error\ndata: ${JSON.stringify({ message: revoked })}\n\n`);
         } finally {
+          forget();
           clearInterval(heartbeat);
         }
       });

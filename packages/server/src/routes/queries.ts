@@ -1,17 +1,18 @@
 // Query-string parsing shared by the list routes: strict, so a typo is a 400, not a silent default.
 import { UserInputError } from "@cadre/core";
+import { isOneOf } from "@cadre/model";
 
-export function enumQuery<T extends string>(
+export function enumQuery<const T extends readonly string[]>(
   name: string,
   value: string | undefined,
-  allowed: readonly T[],
-): T | undefined {
+  allowed: T,
+): T[number] | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value))
+  if (!isOneOf(allowed, value))
     throw new UserInputError(`query parameter ${name} must be one of: ${allowed.join(", ")}`, {
       [name]: `one of ${allowed.join(", ")}`,
     });
-  return value as T;
+  return value;
 }
 
 export function idQuery(name: string, value: string | undefined): number | undefined {

@@ -1,9 +1,111 @@
-// What the API answers for each record. Stored rows pass through as they are (they hold no secret);
-// connectors add their readiness, computed now, and never echo anything that looks like a secret.
-import { type CompanyState, isSecretKey, MODE_TOOLS, readiness } from "@cadre/company";
-import type { CompanyRow, ConnectorRow } from "@cadre/store";
+// What the API answers, in one place: a TypeBox schema per response body (the OpenAPI document's
+// response schemas, and the types the dashboard and the CLI's API client import) and the function
+// that builds it from the records — never a store row passed through. The JSON field names are the
+// ones the API has always sent. Connectors add their readiness, computed now, and never echo
+// anything that looks like a secret; a run's usage keeps its documented counter names.
+import {
+  AgentUsageReportSchema,
+  type CompanyState,
+  CompanyUsageReportSchema,
+  type DecisionResult,
+  isSecretKey,
+  MODE_TOOLS,
+  type ModelChange,
+  readiness,
+  RunUsageReportSchema,
+} from "@cadre/company";
+import {
+  AGENT_STATUSES,
+  APPROVAL_STATUSES,
+  APPROVAL_TYPES,
+  CEO_MODES,
+  type CeoMode,
+  CompanySettingsSchema,
+  CONNECTOR_KINDS,
+  DEPARTMENTS,
+  Nullable,
+  OneOf,
+  PROMPT_PROFILES,
+  RUN_STATUSES,
+  type Static,
+  UsageCountersSchema,
+  usageCounters,
+  VIAS,
+} from "@cadre/model";
+import type {
+  AgentRow,
+  ApiTokenRow,
+  ApprovalEventRow,
+  ApprovalRow,
+  CompanyRow,
+  ConnectorRow,
+  RunEventRow,
+  RunRow,
+} from "@cadre/store";
+import { Type } from "typebox";
+import type { WakeAnswer } from "../wakes.js";
 
-export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv) {
+const Id = (description?: string) => Type.String(description ? { description } : {});
+const Time = (description = "ISO-8601 time, UTC.") => Type.String({ description });
+const strict = { additionalProperties: false } as const;
+
+export const CompanyViewSchema = Type.Object(
+  {
+    id: Id(),
+    name: Type.String(),
+    goal: Type.String(),
+    settings: CompanySettingsSchema,
+    createdAt: Time(),
+  },
+  strict,
+);
+export type CompanySummaryView = Static<typeof CompanyViewSchema>;
+
+export const CompanyDetailSchema = Type.Object(
+  {
+    ...CompanyViewSchema.properties,
+    ceoAgentId: Id("The CEO agent's id."),
+    ceoMode: OneOf(CEO_MODES, { description: "The CEO's mode (resolved in code from the company's state)." }),
+    ceoModeReason: Type.String({ description: "Why the CEO is in this mode." }),
+    toolsInMode: Type.Array(Type.String(), { description: "The company tools this mode offers the CEO." }),
+  },
+  strict,
+);
+export type CompanyView = Static<typeof CompanyDetailSchema>;
+
+export function companySummaryView(c: CompanyRow): CompanySummaryView {
+  return { id: c.id, name: c.name, goal: c.goal, settings: c.settings, createdAt: c.createdAt };
+}
+
+export function companyView(company: CompanyRow, state: CompanyState): CompanyView {
+  return {
+    ...companySummaryView(company),
+    ceoAgentId: state.ceo.id,
+    ceoMode: state.mode,
+    ceoModeReason: state.modeReason,
+    toolsInMode: [...MODE_TOOLS[state.mode]],
+  };
+}
+
+export const ConnectorViewSchema = Type.Object(
+  {
+    companyId: Id(),
+    id: Id("Unique within its company, readable by models."),
+    kind: OneOf(CONNECTOR_KINDS),
+    label: Type.String(),
+    enabledModels: Type.Array(Type.String(), { description: "Explicit model ids." }),
+    config: Type.Record(Type.String(), Type.Unknown(), {
+      description: "Non-secret configuration; anything that looks like a secret reads [redacted].",
+    }),
+    ready: Type.Boolean({ description: "Computed now: credentials, executable, endpoint." }),
+    missing: Type.Optional(Type.String({ description: "What keeps it from being ready." })),
+    createdAt: Time(),
+  },
+  strict,
+);
+export type ConnectorView = Static<typeof ConnectorViewSchema>;
+
+export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv): ConnectorView {
   const config = Object.fromEntries(
     Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]),
   );
@@ -21,12 +123,311 @@ export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv) {
   };
 }
 
-export function companyView(company: CompanyRow, state: CompanyState) {
+export const AgentViewSchema = Type.Object(
+  {
+    id: Id(),
+    companyId: Id(),
+    name: Type.String(),
+    role: Type.String(),
+    description: Type.String(),
+    department: Nullable(OneOf(DEPARTMENTS)),
+    connectorId: Id(),
+    model: Type.String(),
+    reportsTo: Nullable(Id("The manager's agent id; null for the CEO.")),
+    isCeo: Type.Boolean(),
+    status: OneOf(AGENT_STATUSES),
+    via: OneOf(VIAS, {
+      description: "The path that created it: the tool, the legacy HTTP route, or the system.",
+    }),
+    createdAt: Time(),
+  },
+  strict,
+);
+export type AgentView = Static<typeof AgentViewSchema>;
+
+export function agentView(a: AgentRow): AgentView {
   return {
-    ...company,
-    ceoAgentId: state.ceo.id,
-    ceoMode: state.mode,
-    ceoModeReason: state.modeReason,
-    toolsInMode: MODE_TOOLS[state.mode],
+    id: a.id,
+    companyId: a.companyId,
+    name: a.name,
+    role: a.role,
+    description: a.description,
+    department: a.department,
+    connectorId: a.connectorId,
+    model: a.model,
+    reportsTo: a.reportsTo,
+    isCeo: a.isCeo,
+    status: a.status,
+    via: a.via,
+    createdAt: a.createdAt,
   };
 }
+
+export const ModelChangeViewSchema = Type.Object(
+  {
+    agent: AgentViewSchema,
+    from: Type.String({ description: "The model before." }),
+    changed: Type.Boolean(),
+    live: OneOf(["switch", "handoff-then-switch", "no live session"], {
+      description: "What the live session did.",
+    }),
+  },
+  strict,
+);
+export type ModelChangeView = Static<typeof ModelChangeViewSchema>;
+
+export function modelChangeView(m: ModelChange): ModelChangeView {
+  return { agent: agentView(m.agent), from: m.from, changed: m.changed, live: m.live };
+}
+
+export const KeyViewSchema = Type.Object(
+  {
+    id: Id(),
+    companyId: Id(),
+    agentId: Id(),
+    runId: Nullable(Id("The run the key was minted for (then revoked when it ends).")),
+    label: Type.String(),
+    createdAt: Time(),
+    revokedAt: Nullable(Time()),
+  },
+  strict,
+);
+export type KeyView = Static<typeof KeyViewSchema>;
+
+export const MintedKeyViewSchema = Type.Object(
+  { ...KeyViewSchema.properties, token: Type.String({ description: "The secret, shown only here." }) },
+  strict,
+);
+export type MintedKeyView = Static<typeof MintedKeyViewSchema>;
+
+export function keyView(k: ApiTokenRow): KeyView {
+  return {
+    id: k.id,
+    companyId: k.companyId,
+    agentId: k.agentId,
+    runId: k.runId,
+    label: k.label,
+    createdAt: k.createdAt,
+    revokedAt: k.revokedAt,
+  };
+}
+
+export const ApprovalViewSchema = Type.Object(
+  {
+    id: Id(),
+    companyId: Id(),
+    type: OneOf(APPROVAL_TYPES),
+    title: Type.String(),
+    payload: Type.String({ description: "The filed text (strategy or plan)." }),
+    status: OneOf(APPROVAL_STATUSES),
+    filedByAgentId: Nullable(Id()),
+    via: OneOf(VIAS),
+    decisionNote: Nullable(Type.String()),
+    createdAt: Time(),
+    decidedAt: Nullable(Time()),
+  },
+  strict,
+);
+export type ApprovalView = Static<typeof ApprovalViewSchema>;
+
+export function approvalView(a: ApprovalRow): ApprovalView {
+  return {
+    id: a.id,
+    companyId: a.companyId,
+    type: a.type,
+    title: a.title,
+    payload: a.payload,
+    status: a.status,
+    filedByAgentId: a.filedByAgentId,
+    via: a.via,
+    decisionNote: a.decisionNote,
+    createdAt: a.createdAt,
+    decidedAt: a.decidedAt,
+  };
+}
+
+export const ApprovalEventViewSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    approvalId: Id(),
+    fromStatus: Nullable(OneOf(APPROVAL_STATUSES)),
+    toStatus: OneOf(APPROVAL_STATUSES),
+    note: Nullable(Type.String()),
+    actor: Type.String(),
+    at: Time(),
+  },
+  strict,
+);
+
+export const ApprovalHistoryViewSchema = Type.Object(
+  { ...ApprovalViewSchema.properties, history: Type.Array(ApprovalEventViewSchema) },
+  strict,
+);
+export type ApprovalHistoryView = Static<typeof ApprovalHistoryViewSchema>;
+
+export function approvalHistoryView(a: ApprovalRow, history: ApprovalEventRow[]): ApprovalHistoryView {
+  return {
+    ...approvalView(a),
+    history: history.map((e) => ({
+      id: e.id,
+      approvalId: e.approvalId,
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      note: e.note,
+      actor: e.actor,
+      at: e.at,
+    })),
+  };
+}
+
+export const DecisionViewSchema = Type.Object(
+  { approval: ApprovalViewSchema, modeBefore: OneOf(CEO_MODES), modeAfter: OneOf(CEO_MODES) },
+  strict,
+);
+export type DecisionView = Static<typeof DecisionViewSchema>;
+
+export function decisionView(d: DecisionResult): DecisionView {
+  return { approval: approvalView(d.approval), modeBefore: d.modeBefore, modeAfter: d.modeAfter };
+}
+
+export const RunViewSchema = Type.Object(
+  {
+    id: Id(),
+    companyId: Id(),
+    agentId: Id(),
+    trigger: Type.String({
+      description: "What woke the agent: start_team_building, approval_decided, routine.",
+    }),
+    mode: Type.String({ description: "The mode the run was woken in." }),
+    profile: OneOf(PROMPT_PROFILES),
+    cue: Type.String({ description: "The initial user turn." }),
+    status: OneOf(RUN_STATUSES),
+    usage: UsageCountersSchema,
+    error: Nullable(Type.String()),
+    startedAt: Time(),
+    endedAt: Nullable(Time()),
+  },
+  strict,
+);
+/** A run as the API has always sent it: its usage under the counters' documented names. */
+export type RunView = Static<typeof RunViewSchema>;
+
+export function runView(run: RunRow): RunView {
+  return {
+    id: run.id,
+    companyId: run.companyId,
+    agentId: run.agentId,
+    trigger: run.trigger,
+    mode: run.mode,
+    profile: run.profile,
+    cue: run.cue,
+    status: run.status,
+    usage: usageCounters(run.usage),
+    error: run.error,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+  };
+}
+
+export const RunEventViewSchema = Type.Object(
+  {
+    id: Type.Integer({ description: "Global, increasing: the feed's order." }),
+    runId: Id(),
+    companyId: Id(),
+    seq: Type.Integer({ minimum: 0, description: "Position inside its run, from 0." }),
+    type: Type.String({ description: "The AgentEvent's type." }),
+    data: Type.Unknown({ description: "The AgentEvent." }),
+    at: Time(),
+  },
+  strict,
+);
+export type RunEventView = Static<typeof RunEventViewSchema>;
+
+export function runEventView(e: RunEventRow): RunEventView {
+  return {
+    id: e.id,
+    runId: e.runId,
+    companyId: e.companyId,
+    seq: e.seq,
+    type: e.type,
+    data: e.data,
+    at: e.at,
+  };
+}
+
+export const RunEventsPageSchema = Type.Object(
+  { run: RunViewSchema, events: Type.Array(RunEventViewSchema) },
+  strict,
+);
+export type RunEventsPage = Static<typeof RunEventsPageSchema>;
+
+const WAKE_VIA = OneOf(["in-process", "queue"], {
+  description: "Run by this server, or by a worker of the queue.",
+});
+const COALESCED = Type.Boolean({ description: "The request joined a wake of the agent still waiting." });
+
+export const WakeStartedSchema = Type.Union([
+  Type.Object(
+    {
+      runId: Id(),
+      profile: OneOf(PROMPT_PROFILES),
+      trigger: Type.String(),
+      mode: OneOf(CEO_MODES),
+      cue: Type.String({ description: "The initial user turn." }),
+      cueTokens: Type.Integer({ minimum: 0, description: "The cue's length in o200k tokens." }),
+      via: WAKE_VIA,
+      wakeId: Nullable(Id("The queued wake; null in-process.")),
+      coalesced: COALESCED,
+      status: Type.Literal("started"),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      runId: Type.Null(),
+      profile: Type.Null(),
+      trigger: Type.Null(),
+      mode: Type.Null(),
+      cue: Type.Null(),
+      cueTokens: Type.Null(),
+      via: Type.Literal("queue"),
+      wakeId: Id("The queued wake."),
+      coalesced: COALESCED,
+      status: Type.Literal("queued", {
+        description: "No worker started the run within the wait: the run fields are null.",
+      }),
+    },
+    strict,
+  ),
+]);
+export type WakeStartedView = Static<typeof WakeStartedSchema>;
+
+export function wakeStartedView(w: WakeAnswer): WakeStartedView {
+  if (!w.run)
+    return {
+      runId: null,
+      profile: null,
+      trigger: null,
+      mode: null,
+      cue: null,
+      cueTokens: null,
+      via: "queue",
+      wakeId: w.wakeId ?? "",
+      coalesced: w.coalesced,
+      status: "queued",
+    };
+  return {
+    runId: w.run.id,
+    profile: w.run.profile,
+    trigger: w.run.trigger,
+    mode: w.mode ?? (w.run.mode as CeoMode),
+    cue: w.cue ?? w.run.cue,
+    cueTokens: w.cueTokens ?? 0,
+    via: w.via,
+    wakeId: w.wakeId,
+    coalesced: w.coalesced,
+    status: "started",
+  };
+}
+
+export { AgentUsageReportSchema, CompanyUsageReportSchema, RunUsageReportSchema };

@@ -47,6 +47,8 @@ export function testAppOver(
     env: {},
     log: () => {},
     limits: { ssePollMs: 50 },
+    // Every JSON answer must match its route's response schema (the documents and view types).
+    checkResponses: true,
     ...deps,
   });
   return {

@@ -1,7 +1,7 @@
 // Approvals and their history, including the race between concurrent decisions.
 import { describe, expect, it } from "vitest";
 import { ConflictError } from "../errors.js";
-import type { ApprovalStatus } from "../types.js";
+import type { ApprovalStatus } from "@cadre/model";
 import { approval, seed, setClock, type GetStore } from "./fixtures.js";
 
 export function approvalContract(store: GetStore): void {

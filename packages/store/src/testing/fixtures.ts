@@ -1,7 +1,7 @@
 // Record builders and a controllable clock for the contract suite.
+import type { CompanySettings } from "@cadre/model";
 import { vi } from "vitest";
 import type {
-  CompanySettings,
   NewActivity,
   NewAgent,
   NewApproval,

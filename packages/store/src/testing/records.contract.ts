@@ -179,6 +179,53 @@ export function agentContract(store: GetStore): void {
       expect((await store().getAgent("cto"))?.name).toBe("Agent cto");
     });
 
+    it("keeps active agents' names unique per company on the normalised key (issue 18 #5), with a ConflictError and nothing written", async () => {
+      await seed(store());
+      await seed(store(), "co2");
+      await store().insertAgent(agent("cto", { name: "CTO" }));
+      // Case, compatibility forms and invisible characters fold away: each reads as "CTO".
+      for (const [i, name] of [
+        "cto",
+        "ＣＴＯ",
+        "C\u200bTO",
+        "CT\u200cO",
+        "CTO\u200e",
+        "C\u061cTO",
+        "C\u2060TO",
+      ].entries()) {
+        const error = await store()
+          .insertAgent(agent(`look${i}`, { name }))
+          .catch((e: unknown) => e);
+        expect(error, JSON.stringify(name)).toBeInstanceOf(ConflictError);
+        expect(await store().getAgent(`look${i}`)).toBeUndefined();
+      }
+      // Another company, or a terminated namesake, is no conflict; the name is free again once its agent leaves.
+      await store().insertAgent(agent("cto2", { companyId: "co2", name: "CTO" }));
+      await store().insertAgent(agent("old", { name: "cto", status: "terminated" }));
+      await store().setAgentStatus("cto", "terminated");
+      await store().insertAgent(agent("cto3", { name: "Cto" }));
+      expect((await store().listAgents("co1", { status: "active" })).map((a) => a.name)).toEqual([
+        "Agent ceo",
+        "Cto",
+      ]);
+      // Bringing the old CTO back would make two: refused.
+      await expect(store().setAgentStatus("cto", "active")).rejects.toBeInstanceOf(ConflictError);
+    });
+
+    it("of concurrent inserts of one name exactly one wins", async () => {
+      await seed(store());
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          store().insertAgent(agent(`dup${i}`, { name: i % 2 ? "Head of Sales" : "head of sales" })),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConflictError);
+      expect(
+        (await store().listAgents("co1")).filter((a) => a.name.toLowerCase() === "head of sales"),
+      ).toHaveLength(1);
+    });
+
     it("refuses references to missing records with a StoreError that is not a conflict", async () => {
       await seed(store());
       for (const bad of [

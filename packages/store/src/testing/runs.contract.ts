@@ -12,7 +12,7 @@ export function runContract(store: GetStore): void {
       const expected = {
         ...input,
         status: "running",
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         error: null,
         startedAt: "2025-05-06T07:08:09.012Z",
         endedAt: null,
@@ -28,7 +28,7 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       await store().insertRun(run("r2"));
       setClock("2025-05-06T08:00:00.000Z");
-      const usage = { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 1000, cacheWriteTokens: 56 };
+      const usage = { input: 1200, output: 340, cacheRead: 1000, cacheWrite: 56 };
       await store().finishRun("r1", { status: "failed", usage, error: "provider said no" });
       await store().finishRun("r2", { status: "done", usage, error: null });
       expect(await store().getRun("r1")).toMatchObject({
@@ -41,6 +41,59 @@ export function runContract(store: GetStore): void {
       await expect(
         store().finishRun("missing", { status: "cancelled", usage, error: null }),
       ).rejects.toBeInstanceOf(StoreError);
+    });
+
+    it("records a running run's usage as its model calls complete, and never a finished run's", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      const usage = { input: 10, output: 5, cacheRead: 100, cacheWrite: 7 };
+      expect(await store().setRunUsage("r1", usage)).toBe(true);
+      expect(await store().getRun("r1")).toMatchObject({ status: "running", usage });
+      await store().finishRun("r1", { status: "done", usage, error: null });
+      expect(await store().setRunUsage("r1", { ...usage, input: 99 })).toBe(false);
+      expect((await store().getRun("r1"))?.usage).toEqual(usage);
+      expect(await store().setRunUsage("missing", usage)).toBe(false);
+    });
+
+    it("lists the runs in one status", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("r2"));
+      await store().finishRun("r2", {
+        status: "failed",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        error: "x",
+      });
+      expect((await store().listRuns({ status: "running" })).map((r) => r.id)).toEqual(["r1"]);
+      expect((await store().listRuns({ status: "failed" })).map((r) => r.id)).toEqual(["r2"]);
+    });
+
+    it("records the process groups a run started, until each ends", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("r2"));
+      setClock("2025-05-06T07:08:09.012Z");
+      const row = await store().insertRunProcess({ runId: "r1", pid: 300, host: "box", started: "s1" });
+      expect(row).toEqual({
+        runId: "r1",
+        pid: 300,
+        host: "box",
+        started: "s1",
+        createdAt: "2025-05-06T07:08:09.012Z",
+      });
+      await store().insertRunProcess({ runId: "r1", pid: 200, host: "box", started: "s2" });
+      await store().insertRunProcess({ runId: "r2", pid: 300, host: "box", started: "s3" });
+      await expect(
+        store().insertRunProcess({ runId: "r1", pid: 300, host: "box", started: "again" }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        store().insertRunProcess({ runId: "missing", pid: 1, host: "box", started: "s" }),
+      ).rejects.toBeInstanceOf(StoreError);
+      expect((await store().listRunProcesses("r1")).map((p) => p.pid)).toEqual([200, 300]);
+      expect(await store().deleteRunProcess("r1", 300)).toBe(true);
+      expect(await store().deleteRunProcess("r1", 300)).toBe(false);
+      expect((await store().listRunProcesses("r1")).map((p) => p.pid)).toEqual([200]);
+      expect((await store().listRunProcesses("r2")).map((p) => p.pid)).toEqual([300]);
     });
 
     it("lists by start time then id, filtered by company and agent", async () => {

@@ -1,7 +1,9 @@
 // Text and JSON values come back exactly as written. NUL (U+0000) is left out: PostgreSQL text
 // cannot hold it, so no caller may rely on storing it.
+import { nameKey } from "@cadre/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ConflictError } from "../errors.js";
 import { agent, approval, company, run, runEvent, seed, type GetStore } from "./fixtures.js";
 
 const SAMPLES = [
@@ -47,11 +49,26 @@ export function textContract(store: GetStore): void {
       await seed(store());
       await store().insertRun(run("r1"));
       let n = 0;
+      const keys = new Set([nameKey("Agent ceo")]);
       await fc.assert(
         fc.asyncProperty(anyText, fc.jsonValue({ stringUnit: anyChar }), async (text, data) => {
           n += 1;
-          await store().insertAgent(agent(`a${n}`, { name: text }));
-          expect((await store().getAgent(`a${n}`))?.name).toBe(text);
+          // Active agents' names are unique on their key: a text that reads as an earlier one is a
+          // conflict (records.contract.ts); any other is kept exactly.
+          const key = nameKey(text);
+          const clash = keys.has(key);
+          keys.add(key);
+          const outcome = await store()
+            .insertAgent(agent(`a${n}`, { name: text }))
+            .then(
+              () => "inserted",
+              (e: unknown) => e,
+            );
+          if (clash) expect(outcome).toBeInstanceOf(ConflictError);
+          else {
+            expect(outcome).toBe("inserted");
+            expect((await store().getAgent(`a${n}`))?.name).toBe(text);
+          }
           await store().appendRunEvents([runEvent("r1", n, { data })]);
           const stored = (await store().listRunEvents("r1")).at(-1);
           // The store promises JSON semantics, so the reference is the value after a JSON round trip (-0 → 0).

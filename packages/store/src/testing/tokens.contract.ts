@@ -71,5 +71,19 @@ export function tokenContract(store: GetStore): void {
       expect((await store().findApiToken("hash-of-c"))?.revokedAt).toBeNull();
       expect(await store().revokeApiTokens({ id: "missing" })).toBe(0);
     });
+
+    it("revokes the live tokens minted for one run", async () => {
+      await seed(store());
+      await store().insertRun(run("r1"));
+      await store().insertRun(run("r2"));
+      await store().insertApiToken(token("t1", { runId: "r1" }));
+      await store().insertApiToken(token("t2", { runId: "r1" }));
+      await store().insertApiToken(token("t3", { runId: "r2" }));
+      await store().insertApiToken(token("t4"));
+      expect(await store().revokeApiTokens({ runId: "r1" })).toBe(2);
+      expect(await store().revokeApiTokens({ runId: "r1" })).toBe(0);
+      const live = (await store().listApiTokens("ceo")).filter((t) => t.revokedAt === null).map((t) => t.id);
+      expect(live.sort()).toEqual(["t3", "t4"]);
+    });
   });
 }

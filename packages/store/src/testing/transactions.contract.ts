@@ -17,6 +17,7 @@ const TABLES = [
   "company_feed",
   "wakes",
   "tool_calls",
+  "run_processes",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

@@ -33,6 +33,7 @@ export function wakeContract(store: GetStore): void {
           error: null,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
+          owner: null,
         },
       });
       await store().insertRun(run("r1"));
@@ -145,6 +146,40 @@ export function wakeContract(store: GetStore): void {
         outcome: "claimed",
         wake: { workerId: "w2" },
       });
+    });
+
+    it("records the process holding a wake while it runs, and forgets it once released", async () => {
+      await seed(store());
+      const owner = { host: "box-1", pid: 4242, started: "boot:123" };
+      expect(await store().claimWake(claim("wk1", { owner }))).toMatchObject({ wake: { owner } });
+      expect((await store().listRunningWakes()).map((w) => [w.id, w.owner])).toEqual([["wk1", owner]]);
+      await store().releaseWake("wk1", "w1", { status: "done", error: null });
+      expect(await store().getWake("wk1")).toMatchObject({ status: "done", owner: null });
+      expect(await store().listRunningWakes()).toEqual([]);
+    });
+
+    it("lets exactly one recoverer take over a wake whose holder is gone, before its lease runs out", async () => {
+      await seed(store());
+      await store().claimWake(claim("wk", { owner: { host: "h", pid: 1, started: "s" } }));
+      await store().insertRun(run("r1"));
+      await store().setWakeRun("wk", "w1", "r1");
+      expect(await store().takeOverWake("wk", "someone-else", "gone")).toBe(false);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => store().takeOverWake("wk", "w1", "process gone")),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store().getWake("wk")).toMatchObject({
+        status: "failed",
+        error: "process gone",
+        workerId: null,
+        owner: null,
+        runId: "r1",
+      });
+      expect(await store().renewWake("wk", "w1", "2030-01-01T00:02:00.000Z")).toBe(false);
+      // One that had started no run goes back for a retry, as an expired one does.
+      await store().claimWake(claim("wk2"));
+      expect(await store().takeOverWake("wk2", "w1", "gone")).toBe(true);
+      expect(await store().getWake("wk2")).toMatchObject({ status: "retrying" });
     });
 
     it("gives one agent to exactly one of many concurrent claims", async () => {

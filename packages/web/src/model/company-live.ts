@@ -1,6 +1,7 @@
 // What a domain event (SSE `domain_event`) changes in the company view. The event carries enough
 // to show the change at once — a hire lands in the org chart, a mode change shows its reason — and
 // names the resources to re-read from the API, which stays the one source of truth.
+import { DEPARTMENTS, isOneOf, VIAS } from "@cadre/model";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
 export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs";
@@ -38,13 +39,13 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
           name: str(d["name"]) ?? "(new agent)",
           role: str(d["role"]) ?? "",
           description: "",
-          department: str(d["department"]) ?? null,
+          department: isOneOf(DEPARTMENTS, d["department"]) ? d["department"] : null,
           connectorId: str(d["connectorId"]) ?? "",
           model: str(d["model"]) ?? "",
           reportsTo: str(d["hiredBy"]) ?? company.ceoAgentId,
           isCeo: false,
           status: "active",
-          via: (str(d["via"]) as Agent["via"] | undefined) ?? "tool",
+          via: isOneOf(VIAS, d["via"]) ? d["via"] : "tool",
           createdAt: m.at,
         };
         agents = [...agents, hire];

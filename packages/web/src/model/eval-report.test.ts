@@ -2,14 +2,8 @@
 // tables and chart series; anything else is refused with the reason.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  cacheRateSeries,
-  hireSeries,
-  parseEvalReport,
-  SCENARIO_COLUMNS,
-  scenarioRow,
-  summaryLines,
-} from "./eval-report.js";
+import { cacheRateSeries, hireSeries, SCENARIO_COLUMNS, scenarioRow, summaryLines } from "./eval-report.js";
+import { parseEvalReport } from "./eval-report-read.js";
 
 const text = readFileSync(new URL("./__fixtures__/eval-report.json", import.meta.url), "utf8");
 
@@ -38,8 +32,12 @@ describe("evaluation report", () => {
       ["{not json", /not JSON/],
       [JSON.stringify({ kind: "something-else" }), /not an evaluation report/],
       [JSON.stringify({ ...report, schemaVersion: 2 }), /schema version 2 is not supported/],
-      [JSON.stringify({ ...report, gates: { G1: {} } }), /"gates" must hold G1, G2, G3, G4, G5/],
-      [JSON.stringify({ ...report, scenarios: [{ id: "x" }] }), /scenario 1 lacks/],
+      [
+        JSON.stringify({ ...report, gates: { G1: {} } }),
+        /`gates\.G1\.pass` is required.*`gates\.G2` is required/,
+      ],
+      [JSON.stringify({ ...report, scenarios: [{ id: "x" }] }), /`scenarios\[0\]\.title` is required/],
+      [JSON.stringify({ ...report, toolCoverage: "95%" }), /`toolCoverage` must be a number, got a string/],
     ];
     for (const [input, error] of cases) {
       const parsed = parseEvalReport(input);

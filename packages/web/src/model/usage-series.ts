@@ -1,12 +1,10 @@
 // The usage numbers the dashboard charts and tabulates, computed from the API's reports or from a
-// run's folded `usage` events. The hit rate is the server's definition (core usage accounting):
-// cache read / (uncached input + cache read + cache write), 0 when nothing was sent.
+// run's folded `usage` events. The hit rate is the one definition every layer uses (@cadre/model,
+// bundled here): cache read / (uncached input + cache read + cache write), 0 when nothing was sent.
+import { cacheHitRate } from "@cadre/model";
 import type { Usage, UsageSummary } from "../api/types.js";
 
-export function hitRate(u: Usage): number {
-  const sent = u.input + u.cacheRead + u.cacheWrite;
-  return sent === 0 ? 0 : u.cacheRead / sent;
-}
+export { cacheHitRate as hitRate };
 
 /** uPlot's data layout: x values first, then one array per series. */
 export interface CacheSeries {
@@ -27,8 +25,8 @@ export function cacheSeries(calls: readonly Usage[]): CacheSeries {
     sum.cacheRead += u.cacheRead;
     sum.cacheWrite += u.cacheWrite;
     out.calls.push(i + 1);
-    out.perCall.push(round(hitRate(u) * 100));
-    out.cumulative.push(round(hitRate(sum) * 100));
+    out.perCall.push(round(cacheHitRate(u) * 100));
+    out.cumulative.push(round(cacheHitRate(sum) * 100));
   });
   return out;
 }

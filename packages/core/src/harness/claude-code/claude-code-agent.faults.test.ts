@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type } from "typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition } from "../../agent/tool.js";
+import { defineTool, textOutcome } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
 import type { AgentEvent } from "../../types.js";
 import { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
@@ -21,7 +21,7 @@ const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const STAND_IN = join(FIXTURES, "offline-claude-code.mjs");
 
 const calls: Array<{ input: unknown; toolCallId: string }> = [];
-const addTool: ToolDefinition<{ a: number; b: number }> = {
+const addTool = defineTool({
   name: "add",
   label: "Add",
   description: "Adds two integers.",
@@ -40,7 +40,7 @@ const addTool: ToolDefinition<{ a: number; b: number }> = {
     calls.push({ input, toolCallId: context.toolCallId });
     return textOutcome(String(input.a + input.b));
   },
-};
+});
 
 let dir: string;
 let logFile: string;

@@ -17,7 +17,7 @@ import {
 } from "@cadre/standin";
 import { Type } from "typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition } from "../../agent/tool.js";
+import { defineTool, textOutcome, type ToolDefinition } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
 import { reconstructMessages } from "../../translators/final.js";
 import type { AgentEvent, Usage } from "../../types.js";
@@ -26,7 +26,7 @@ import { claudeCodeTestEnv, REAL_CLAUDE_CODE } from "../../testing/real-harnesse
 import { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
 
 const calls: Array<{ input: unknown; toolCallId: string }> = [];
-const addTool: ToolDefinition<{ a: number; b: number }> = {
+const addTool = defineTool({
   name: "add",
   label: "Add",
   description: "Adds two integers.",
@@ -45,7 +45,7 @@ const addTool: ToolDefinition<{ a: number; b: number }> = {
     calls.push({ input, toolCallId: context.toolCallId });
     return textOutcome(String(input.a + input.b));
   },
-};
+});
 
 const PROMPT = "You are the CEO of Acme.\n\n## Company\nName: Acme";
 let dir: string;

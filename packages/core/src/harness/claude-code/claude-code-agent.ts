@@ -295,6 +295,9 @@ export class ClaudeCodeAgent extends BaseAgent {
         }
         this.translator.record(message as unknown as JsonObject, ++this.line, out);
         flush();
+        // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
+        const room = this.roomForEvents();
+        if (room) await room;
         this.noteSession(message);
         if (message.type === "result") result = message;
       }

@@ -22,7 +22,7 @@ import {
 } from "@cadre/standin";
 import { Type } from "typebox";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../agent/tool.js";
+import { defineTool, type ToolDefinition } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
 import type { AgentEvent, Usage } from "../../types.js";
 import { collect, ofType } from "../../testing/events.js";
@@ -33,14 +33,14 @@ import { EXEC_YIELD_CONTINUATION_TEMPLATE } from "./exec-yield.js";
 const ADD_SERVER = fileURLToPath(new URL("./__fixtures__/add-tool-server.mjs", import.meta.url));
 
 // The session's tool list (MC-3); Codex reaches the tools through the MCP server, which runs them.
-const addTool: ToolDefinition = {
+const addTool = defineTool({
   name: "add",
   label: "Add",
   description: "Adds two integers.",
   parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }),
   validate: () => ({ ok: false, message: "runs in the MCP server process", fields: {} }),
   execute: async () => ({ content: [], isError: true }),
-};
+});
 
 const PROMPT = "You are the CEO of Acme.\n\n## Company\nName: Acme";
 let dir: string;

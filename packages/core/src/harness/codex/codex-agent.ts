@@ -483,6 +483,9 @@ export class CodexAgent extends BaseAgent {
         hooks.detector.observe(line);
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
+        // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
+        const room = this.roomForEvents();
+        if (room) await room;
         if (event.type === "turn.completed" || event.type === "turn.failed") ended = event;
       }
     } catch (error) {

@@ -4,7 +4,7 @@ import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { type AssistantMessage, createAssistantMessageEventStream, type Message } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../agent/tool.js";
+import { defineTool } from "../../agent/tool.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../../models/registry.js";
 import { injectFaults, overflowText } from "../../offline/faults.js";
 import { createScriptedStreamFn, type Script } from "../../offline/scripted-model.js";
@@ -17,8 +17,8 @@ const OFFLINE = resolveModel(OFFLINE_MODEL_ID);
 const KB = 1024;
 
 /** A tool whose output is given: an inline image, a large text, or both. */
-function lookTool(output: () => ToolResultContent[], runs: string[]): ToolDefinition<Record<string, never>> {
-  return {
+function lookTool(output: () => ToolResultContent[], runs: string[]) {
+  return defineTool({
     name: "look",
     label: "Look",
     description: "Returns what the agent looks at.",
@@ -28,7 +28,7 @@ function lookTool(output: () => ToolResultContent[], runs: string[]): ToolDefini
       runs.push("look");
       return { content: output(), isError: false };
     },
-  };
+  });
 }
 
 // Looks once per prompt, then answers; a handoff's "look succeeded" decision counts as having looked.

@@ -4,7 +4,7 @@ import type { StreamFn } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage, Message } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition } from "../../agent/tool.js";
+import { defineTool, textOutcome } from "../../agent/tool.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../../models/registry.js";
 import { type FaultName, injectFaults, overflowText } from "../../offline/faults.js";
 import { createScriptedStreamFn, type Script } from "../../offline/scripted-model.js";
@@ -52,8 +52,8 @@ const ceo: Script = ({ context }) => {
   };
 };
 
-function hireTool(rows: string[]): ToolDefinition<{ name: string }> {
-  return {
+function hireTool(rows: string[]) {
+  return defineTool({
     name: "hire_agent",
     label: "Hire",
     description: "Hires one agent.",
@@ -66,7 +66,7 @@ function hireTool(rows: string[]): ToolDefinition<{ name: string }> {
       rows.push(input.name);
       return textOutcome(JSON.stringify({ agentId: `agt_${rows.length}`, name: input.name }));
     },
-  };
+  });
 }
 
 interface Sent {

@@ -8,7 +8,7 @@ import { type AssistantMessage, createAssistantMessageEventStream, type Model } 
 import fc from "fast-check";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { textOutcome, type ToolDefinition } from "../../agent/tool.js";
+import { defineTool, textOutcome } from "../../agent/tool.js";
 import { OFFLINE_MODEL_ID, resolveModel } from "../../models/registry.js";
 import { overflowText, REQUEST_TIMED_OUT } from "../../offline/faults.js";
 import type { AgentEvent } from "../../types.js";
@@ -142,14 +142,14 @@ function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): Str
   };
 }
 
-const tool: ToolDefinition<{ name: string }> = {
+const tool = defineTool({
   name: "hire_agent",
   label: "Hire",
   description: "Hires one agent.",
   parameters: Type.Object({ name: Type.String() }, { additionalProperties: false }),
   validate: (raw) => ({ ok: true, value: raw as { name: string } }),
   execute: async (input) => textOutcome(`hired ${input.name}`),
-};
+});
 
 describe("MC-14 property: one terminal per product turn in a real Pi session", () => {
   it("holds for random provider behaviour, cancels and late events, across several turns", async () => {

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../agent/tool.js";
+import { defineTool } from "../../agent/tool.js";
 import { textOutcome } from "../../agent/tool.js";
 import { resolveModel, OFFLINE_MODEL_ID } from "../../models/registry.js";
 import { createScriptedStreamFn, type Script } from "../../offline/scripted-model.js";
@@ -8,7 +8,7 @@ import { PiAgent } from "./pi-agent.js";
 import { collect } from "../../testing/events.js";
 
 const calls: unknown[] = [];
-const addTool: ToolDefinition<{ a: number; b: number }> = {
+const addTool = defineTool({
   name: "add",
   label: "Add",
   description: "Adds two integers.",
@@ -24,7 +24,7 @@ const addTool: ToolDefinition<{ a: number; b: number }> = {
     if (input.a < 0) return textOutcome("add refuses negative numbers: a must be ≥ 0", true);
     return textOutcome(String(input.a + input.b));
   },
-};
+});
 
 // Asks for the tool until it has a result, then reports it: replies are computed from the request.
 const script: Script = ({ context }) => {

@@ -218,6 +218,8 @@ export class PiAgent extends BaseAgent {
         this.#context.observeUsage(event.message.usage);
       }
       for (const translated of translatePiEvent(event, this.translator)) emit(translated);
+      // Pi awaits its listeners: a consumer that fell behind pauses Pi's reading of the provider.
+      return this.roomForEvents();
     });
   }
 

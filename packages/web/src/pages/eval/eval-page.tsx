@@ -2,7 +2,7 @@
 // gates with their evidence, the scenario × gate matrix, the per-scenario table and two charts.
 // The file is read in the browser; nothing is uploaded.
 import { useState } from "preact/hooks";
-import { type EvalReport, parseEvalReport } from "../../model/eval-report.js";
+import type { EvalReport } from "../../model/eval-report.js";
 import { EvalCharts } from "./eval-charts.js";
 import { EvalTables } from "./eval-tables.js";
 
@@ -11,6 +11,7 @@ export function EvalPage() {
   const [error, setError] = useState<string | undefined>(undefined);
   const open = async (file: File | undefined) => {
     if (!file) return;
+    const { parseEvalReport } = await import("../../model/eval-report-read.js");
     const parsed = parseEvalReport(await file.text());
     if (parsed.ok) {
       setReport({ name: file.name, report: parsed.report });

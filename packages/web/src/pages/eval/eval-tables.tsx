@@ -1,7 +1,7 @@
 // The report's figures as tables: summary, gates G1–G5 with evidence, the matrix, the scenarios.
 import {
   type EvalReport,
-  GATE_IDS,
+  gateIds,
   SCENARIO_COLUMNS,
   scenarioRow,
   summaryLines,
@@ -10,6 +10,7 @@ import {
 const mark = (pass: boolean | null) => (pass === null ? "n/a" : pass ? "pass" : "FAIL");
 
 export function EvalTables({ report }: { report: EvalReport }) {
+  const GATE_IDS = gateIds(report);
   return (
     <>
       <section class="card wide" aria-labelledby="eval-summary-title">

@@ -1,0 +1,181 @@
+// The evaluation report (`report.json`, written by `cadre eval run`), as one TypeBox schema: the
+// type the comparison builds (compare/*.ts derive theirs from it) and the one the dashboard reads a
+// report with (`@cadre/evals/report-schema`: this file depends on TypeBox and @cadre/model only, so
+// the browser can load it). A report is evidence: read strictly, every figure where it belongs.
+import { Nullable, OneOf, parse, SchemaVersion, type Static, describeProblems } from "@cadre/model";
+import { Type } from "typebox";
+import { TRAJECTORY_MODES } from "../compare/trajectory.js";
+
+export const REPORT_SCHEMA_VERSION = 1;
+export const GATE_IDS = ["G1", "G2", "G3", "G4", "G5"] as const;
+export type GateId = (typeof GATE_IDS)[number];
+
+const strict = { additionalProperties: false } as const;
+const Count = () => Type.Integer({ minimum: 0 });
+const Share = () => Type.Number({ minimum: 0, maximum: 1 });
+const perGate = <S extends ReturnType<typeof Type.Object>>(cell: S) =>
+  Type.Object({ G1: cell, G2: cell, G3: cell, G4: cell, G5: cell }, strict);
+
+export const CompareSettingsSchema = Type.Object(
+  {
+    k: Type.Integer({
+      minimum: 1,
+      description: "pass^k is reported for this k (clamped to the number of samples).",
+    }),
+    minPassK: Share(),
+    hireTolerance: Count(),
+    functionJaccard: Share(),
+    minToolCoverage: Share(),
+    minToolStates: Count(),
+    maxCueTokens: Count(),
+    cacheTolerance: Share(),
+    minScenarios: Count(),
+    trajectory: Nullable(OneOf(TRAJECTORY_MODES)),
+  },
+  strict,
+);
+export type CompareSettings = Static<typeof CompareSettingsSchema>;
+
+export const SampleCheckSchema = Type.Object(
+  {
+    name: OneOf(["terminal", "hireCount", "functions", "params", "trajectory"]),
+    pass: Type.Boolean(),
+    detail: Type.String(),
+  },
+  strict,
+);
+export type SampleCheck = Static<typeof SampleCheckSchema>;
+
+export const SampleVerdictSchema = Type.Object(
+  { sample: Count(), seed: Count(), passed: Type.Boolean(), checks: Type.Array(SampleCheckSchema) },
+  strict,
+);
+export type SampleVerdict = Static<typeof SampleVerdictSchema>;
+
+export const SideFiguresSchema = Type.Object(
+  {
+    samples: Count(),
+    hireCounts: Type.Array(Count()),
+    medianHires: Type.Number(),
+    toolCoverage: Nullable(Share()),
+    toolHires: Count(),
+    httpHires: Count(),
+    cueTokens: Count(),
+    systemPromptTokens: Nullable(Type.Number({ minimum: 0 })),
+    cacheHitRate: Share(),
+    terminals: Type.Record(Type.String(), Count()),
+    liveSamples: Count(),
+    meanLiveLatencyMs: Nullable(Type.Number({ minimum: 0 })),
+  },
+  strict,
+);
+export type SideFigures = Static<typeof SideFiguresSchema>;
+
+export const ScenarioComparisonSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    mode: Type.String(),
+    baseline: SideFiguresSchema,
+    candidate: SideFiguresSchema,
+    hireBand: Type.Tuple([Type.Number(), Type.Number()]),
+    functionJaccard: Share(),
+    functionPrecision: Share(),
+    params: Type.Object({ valid: Count(), total: Count(), problems: Type.Array(Type.String()) }, strict),
+    trajectoryMatch: Type.Object(
+      { strict: Share(), unordered: Share(), subset: Share(), superset: Share() },
+      strict,
+    ),
+    cache: Type.Object(
+      { baseline: Share(), candidate: Share(), delta: Type.Number(), pass: Type.Boolean() },
+      strict,
+    ),
+    samples: Type.Array(SampleVerdictSchema),
+    n: Count(),
+    c: Count(),
+    k: Count(),
+    passAt1: Share(),
+    passK: Share(),
+    flakiness: Share(),
+    behaviourPassed: Type.Boolean(),
+    passed: Type.Boolean(),
+    reasons: Type.Array(Type.String()),
+  },
+  strict,
+);
+export type ScenarioComparison = Static<typeof ScenarioComparisonSchema>;
+
+export const GateResultSchema = Type.Object({ pass: Type.Boolean(), evidence: Type.String() }, strict);
+export type GateResult = Static<typeof GateResultSchema>;
+
+/** One cell of the matrix; pass null = the gate does not apply to this scenario. */
+export const GateCellSchema = Type.Object(
+  { pass: Nullable(Type.Boolean()), evidence: Type.String() },
+  strict,
+);
+export type GateCell = Static<typeof GateCellSchema>;
+
+const Run = {
+  profile: Type.String(),
+  connector: Type.String(),
+  samples: Count(),
+  seed: Count(),
+  break: Nullable(Type.String()),
+};
+
+export const EvalReportSchema = Type.Object(
+  {
+    schemaVersion: SchemaVersion(REPORT_SCHEMA_VERSION),
+    kind: Type.Literal("cadre-eval-report"),
+    createdAt: Type.String(),
+    baseline: Type.Object({ dir: Type.String(), ...Run, createdAt: Type.String() }, strict),
+    candidate: Type.Object(Run, strict),
+    settings: CompareSettingsSchema,
+    scenarios: Type.Array(ScenarioComparisonSchema),
+    toolCoverage: Share(),
+    cueTokens: Count(),
+    baselineCueTokens: Count(),
+    systemPromptTokens: Type.Object(
+      { baseline: Nullable(Type.Number({ minimum: 0 })), candidate: Nullable(Type.Number({ minimum: 0 })) },
+      strict,
+    ),
+    cacheHitRate: Type.Object({ baseline: Share(), candidate: Share() }, strict),
+    sources: Type.Object(
+      { baseline: Type.Record(Type.String(), Count()), candidate: Type.Record(Type.String(), Count()) },
+      { ...strict, description: "Samples answered live (usage and latency counted), offline, or replayed." },
+    ),
+    gates: perGate(GateResultSchema),
+    matrix: Type.Array(Type.Object({ scenario: Type.String(), cells: perGate(GateCellSchema) }, strict)),
+    passed: Type.Boolean(),
+  },
+  strict,
+);
+export type EvalReport = Static<typeof EvalReportSchema>;
+
+export type ReadReport = { ok: true; report: EvalReport } | { ok: false; error: string };
+
+/** Reads the text of a report.json; the error names what is wrong and where. */
+export function readEvalReport(text: string): ReadReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const head = value as { kind?: unknown; schemaVersion?: unknown } | null;
+  if (typeof head !== "object" || head === null || head.kind !== "cadre-eval-report")
+    return {
+      ok: false,
+      error:
+        'not an evaluation report: "kind" must be "cadre-eval-report" (the report.json that `cadre eval run` writes)',
+    };
+  if (head.schemaVersion !== REPORT_SCHEMA_VERSION)
+    return {
+      ok: false,
+      error: `report schema version ${JSON.stringify(head.schemaVersion)} is not supported (this build reads version ${REPORT_SCHEMA_VERSION})`,
+    };
+  const parsed = parse(EvalReportSchema, value);
+  return parsed.ok
+    ? { ok: true, report: parsed.value }
+    : { ok: false, error: `not a report this build can read: ${describeProblems(parsed.problems)}` };
+}
