@@ -141,7 +141,6 @@ export function planSession(input: {
       resume: { id: row.sessionId, ...(row.sessionFile !== null ? { file: row.sessionFile } : {}) },
       digest: items(row),
       ...(row.tokensInWindow !== null ? { tokensInWindow: row.tokensInWindow } : {}),
-      ...(row.vendorTotals ? { vendorTotals: row.vendorTotals as Record<string, number> } : {}),
     },
     prompt: stored,
     changed: changedSegments(stored.segments, built.segments),

@@ -1,14 +1,15 @@
 // The claude-code and codex connectors: readiness that says exactly what is missing, and the
-// company's hire_agent reaching Claude Code through the SDK's in-process MCP server — a wake on a
-// claude-code CEO whose Claude Code is the OFFLINE stand-in executable (core's __fixtures__), run by
-// the real Agent SDK. Nothing reaches a vendor. (Codex reaches the tools through `cadre mcp`: see
-// packages/cli/src/commands/mcp.test.ts.)
+// company's hire_agent reaching the REAL Claude Code binary (shipped in the Agent SDK's platform
+// package) through the SDK's in-process MCP server, in a wake, against a loopback stand-in model
+// server (@cadre/standin). Nothing reaches a vendor. (Codex reaches the tools through `cadre mcp`: see
+// packages/cli/src/commands/mcp.test.ts and harnesses.test.ts.)
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AgentEvent } from "@cadre/core";
+import { claudeCodeTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@cadre/core/testing";
+import { reply, scripted, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCompany } from "./companies.js";
@@ -17,16 +18,6 @@ import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
 import { wakeAgent } from "./wake.js";
-
-const CLAUDE_STAND_IN = fileURLToPath(
-  new URL("../../core/src/harness/claude-code/__fixtures__/offline-claude-code.mjs", import.meta.url),
-);
-const CLAUDE_HIRE = fileURLToPath(
-  new URL("../../core/src/harness/claude-code/__fixtures__/hire.jsonl", import.meta.url),
-);
-const CODEX_STAND_IN = fileURLToPath(
-  new URL("../../core/src/harness/codex/__fixtures__/offline-codex.mjs", import.meta.url),
-);
 
 let dir: string;
 beforeEach(async () => {
@@ -102,10 +93,62 @@ describe("claude-code and codex readiness", () => {
     expect(
       readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }),
     ).toEqual({ ready: true });
-    expect(
-      readiness(connector("codex", { executablePath: CODEX_STAND_IN }), { ...env, OPENAI_API_KEY: "k" }),
-    ).toEqual({ ready: true });
+    if (REAL_CODEX)
+      expect(
+        readiness(connector("codex", { executablePath: REAL_CODEX }), { ...env, OPENAI_API_KEY: "k" }),
+      ).toEqual({ ready: true });
   });
+
+  it("issue 22: a loopback ANTHROPIC_BASE_URL needs no Claude Code key; a codex connector's own model server needs only the key it names", () => {
+    const env = { PATH: "/usr/bin:/bin", HOME: dir };
+    expect(
+      readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "http://127.0.0.1:9/" }),
+    ).toEqual({ ready: true });
+    // A remote base URL still needs a credential.
+    expect(
+      readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "https://llm.example.com" }).ready,
+    ).toBe(false);
+    expect(readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1" }), env)).toEqual({
+      ready: true,
+    });
+    expect(
+      readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1", apiKeyEnv: "MY_MODEL_KEY" }), env),
+    ).toEqual({
+      ready: false,
+      missing: "MY_MODEL_KEY (the key of config.baseUrl, named by config.apiKeyEnv) is not set",
+    });
+    expect(
+      readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1", apiKeyEnv: "MY_MODEL_KEY" }), {
+        ...env,
+        MY_MODEL_KEY: "k",
+      }),
+    ).toEqual({ ready: true });
+    expect(readiness(connector("codex", { baseUrl: "ftp://x" }), env).missing).toMatch(
+      /^config.baseUrl must be the http\(s\) URL of a Responses API/,
+    );
+    expect(
+      readiness(connector("codex", { apiKeyEnv: "K" }), { ...env, OPENAI_API_KEY: "k" }).missing,
+    ).toMatch(/config.apiKeyEnv needs config.baseUrl/);
+    expect(
+      readiness(connector("codex", { watchdogMs: -1 }), { ...env, OPENAI_API_KEY: "k" }).missing,
+    ).toMatch(/config.watchdogMs must be a positive number/);
+    expect(readiness(connector("codex", { shell: "yes" }), { ...env, OPENAI_API_KEY: "k" }).missing).toMatch(
+      /config.shell must be true or false/,
+    );
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "bypassPermissions is not ready as root: Claude Code refuses it, so readiness says so first",
+    () => {
+      expect(
+        readiness(connector("claude-code", { permissionMode: "bypassPermissions" }), {
+          PATH: "",
+          HOME: dir,
+          ANTHROPIC_API_KEY: "k",
+        }).missing,
+      ).toMatch(/bypassPermissions cannot run as root/);
+    },
+  );
 
   it("takes the vendor's explicit model ids: Anthropic's for claude-code, OpenAI's for codex", () => {
     expect(() => validateEnabledModels("claude-code", ["claude-sonnet-4-5-20250929"])).not.toThrow();
@@ -143,130 +186,149 @@ describe("claude-code and codex readiness", () => {
   });
 });
 
-describe("hire_agent reaches Claude Code as an in-process MCP server", () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await openStore({ memory: true });
-  });
-  afterEach(async () => {
-    await store.close();
-  });
+describe.skipIf(!REAL_CLAUDE_CODE)(
+  "hire_agent reaches the real Claude Code as an in-process MCP server",
+  () => {
+    let store: Store;
+    let server: StandinServer;
+    beforeEach(async () => {
+      store = await openStore({ memory: true });
+    });
+    afterEach(async () => {
+      await server?.close();
+      await store.close();
+    });
 
-  it("a wake of a claude-code CEO hires through the same handler: a row via the tool, a refusal writes nothing", async () => {
-    // The company is created with a ready claude-code connector (a key in the environment; never used).
-    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-offline-never-sent");
-    // A wake without a data directory gives the agent a working folder under the OS temp dir: this test's.
-    vi.stubEnv("TMPDIR", dir);
-    const company = await createCompany(store, {
-      name: "Acme Robotics",
-      goal: "Build warehouse robots.",
-      connectors: [
-        {
-          kind: "claude-code",
-          enabledModels: ["claude-sonnet-4-5-20250929"],
-          config: { executablePath: CLAUDE_STAND_IN },
-        },
-      ],
-      ceoConnectorId: "claude-code",
-    });
-    const { ceo } = await loadCompanyState(store, company.id);
-    expect(ceo.connectorId).toBe("claude-code");
-    const events: string[] = [];
-    const result = await wakeAgent({
-      store,
-      agentId: ceo.id,
-      trigger: "start_team_building",
-      env: { ...process.env, CLAUDE_CONFIG_DIR: dir, CADRE_OFFLINE_CLAUDE_SCENARIO: CLAUDE_HIRE },
-      onEvent: (e) => events.push(e.type),
-    });
-    expect(result.terminal).toBe("done");
-    expect(existsSync(join(dir, "cadre-agents", ceo.id))).toBe(true);
-    const hires = (await store.listAgents(company.id)).filter((a) => !a.isCeo);
-    expect(
-      hires.map((a) => ({
-        name: a.name,
-        role: a.role,
-        via: a.via,
-        reportsTo: a.reportsTo,
-        connectorId: a.connectorId,
-        model: a.model,
-        department: a.department,
-      })),
-    ).toEqual([
-      {
-        name: "CTO",
-        role: "Chief Technology Officer",
-        via: "tool",
-        reportsTo: ceo.id,
-        connectorId: "offline",
-        model: "offline-scripted-1",
-        department: "engineering",
-      },
-    ]);
-    const hired = await store.listActivity(company.id, { type: "agent.hired" });
-    expect(hired.map((a) => [a.agentId, a.runId])).toEqual([[hires[0]!.id, result.run.id]]);
-    // The stored run is the translated Claude Code stream: both calls and both results, one terminal.
-    const stored = await store.listRunEvents(result.run.id);
-    expect(stored.map((e) => e.type)).toEqual(events);
-    const results = stored
-      .filter((e) => e.type === "tool_result")
-      .map((e) => e.data as { name: string; isError: boolean; content: Array<{ text: string }> });
-    expect(results.map((r) => [r.name, r.isError])).toEqual([
-      ["mcp__cadre__hire_agent", false],
-      ["mcp__cadre__hire_agent", true],
-    ]);
-    expect(JSON.parse(results[0]!.content[0]!.text)).toEqual({
-      agentId: hires[0]!.id,
+    const CTO = {
       name: "CTO",
       role: "Chief Technology Officer",
-    });
-    expect(results[1]!.content[0]!.text).toMatch(
-      /^hire_agent was not run, nothing was written\. `model` "sonnet" is an alias/,
-    );
-    expect(events.filter((t) => t === "terminal")).toHaveLength(1);
-    expect(result.usage).toEqual({ input: 21, output: 187, cacheRead: 6320, cacheWrite: 3310 });
-  });
+      description: "Owns the technical strategy and leads engineering.",
+      connectorId: "offline",
+      model: "offline-scripted-1",
+      department: "engineering",
+    };
 
-  it("createSession on a claude-code connector serves the session's own tool list in-process and runs in the agent's working folder", async () => {
-    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-offline-never-sent");
-    const company = await createCompany(store, {
-      name: "Beta",
-      goal: "Software",
-      connectors: [{ kind: "claude-code", config: { executablePath: CLAUDE_STAND_IN } }],
+    it("a wake of a claude-code CEO hires through the same handler: a row via the tool, a refusal writes nothing; usage is what the model server sent", async () => {
+      server = await startStandin({
+        policy: scripted([
+          reply.toolCall("mcp__cadre__hire_agent", CTO, "Hiring a CTO first."),
+          reply.toolCall("mcp__cadre__hire_agent", {
+            ...CTO,
+            name: "CFO",
+            role: "Chief Financial Officer",
+            department: "finance",
+            model: "sonnet",
+          }),
+          'Hired the CTO. The CFO hire was refused: "sonnet" is an alias.',
+        ]),
+      });
+      // A wake without a data directory gives the agent a working folder under the OS temp dir: this test's.
+      vi.stubEnv("TMPDIR", dir);
+      vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-offline-never-sent"); // the CEO is created on a ready connector; never sent
+      const company = await createCompany(store, {
+        name: "Acme Robotics",
+        goal: "Build warehouse robots.",
+        connectors: [
+          {
+            kind: "claude-code",
+            enabledModels: ["claude-sonnet-4-5-20250929"],
+            config: { executablePath: REAL_CLAUDE_CODE },
+          },
+        ],
+        ceoConnectorId: "claude-code",
+      });
+      const { ceo } = await loadCompanyState(store, company.id);
+      const events: AgentEvent[] = [];
+      const result = await wakeAgent({
+        store,
+        agentId: ceo.id,
+        trigger: "start_team_building",
+        env: claudeCodeTestEnv(join(dir, "home"), server.anthropicBaseUrl),
+        onEvent: (e) => events.push(e),
+      });
+      expect(result.terminal).toBe("done");
+      expect(existsSync(join(dir, "cadre-agents", ceo.id))).toBe(true);
+      // The run's first event: what Claude Code offers, as the company decided.
+      expect(events[0]).toMatchObject({
+        type: "harness_tools",
+        mcpServers: [{ name: "cadre", status: "connected" }],
+      });
+      expect(events[0]).not.toHaveProperty("problem");
+      const decided = ["mcp__cadre__file_approval", "mcp__cadre__hire_agent"];
+      expect((events[0] as { tools: string[] }).tools.sort()).toEqual(decided);
+      expect(server.toolsOffered(0).sort()).toEqual(decided);
+      const hires = (await store.listAgents(company.id)).filter((a) => !a.isCeo);
+      expect(hires.map((a) => [a.name, a.role, a.via, a.reportsTo, a.connectorId, a.department])).toEqual([
+        ["CTO", "Chief Technology Officer", "tool", ceo.id, "offline", "engineering"],
+      ]);
+      const hired = await store.listActivity(company.id, { type: "agent.hired" });
+      expect(hired.map((a) => [a.agentId, a.runId])).toEqual([[hires[0]!.id, result.run.id]]);
+      // The stored run is the translated Claude Code stream: both calls and both results, one terminal.
+      const stored = await store.listRunEvents(result.run.id);
+      expect(stored.map((e) => e.type)).toEqual(events.map((e) => e.type));
+      const results = stored
+        .filter((e) => e.type === "tool_result")
+        .map((e) => e.data as { name: string; isError: boolean; content: Array<{ text: string }> });
+      expect(results.map((r) => [r.name, r.isError])).toEqual([
+        ["mcp__cadre__hire_agent", false],
+        ["mcp__cadre__hire_agent", true],
+      ]);
+      expect(JSON.parse(results[0]!.content[0]!.text)).toEqual({
+        agentId: hires[0]!.id,
+        name: "CTO",
+        role: "Chief Technology Officer",
+      });
+      expect(results[1]!.content[0]!.text).toMatch(
+        /^hire_agent was not run, nothing was written\. `model` "sonnet" is an alias/,
+      );
+      expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
+      const sent = server.modelCalls().reduce(
+        (t, c) => ({
+          input: t.input + (c.answered?.usage?.input ?? 0),
+          output: t.output + (c.answered?.usage?.output ?? 0),
+          cacheRead: t.cacheRead + (c.answered?.usage?.cacheRead ?? 0),
+          cacheWrite: t.cacheWrite + (c.answered?.usage?.cacheWrite ?? 0),
+        }),
+        { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      );
+      expect(result.usage).toEqual(sent);
     });
-    const state = await loadCompanyState(store, company.id);
-    const cc = state.connectors.find((c) => c.id === "claude-code")!;
-    const tools = companyTools(store, {
-      companyId: company.id,
-      agentId: state.ceo.id,
-      via: "tool",
-      runId: null,
+
+    it("createSession on a claude-code connector serves the session's own tool list in-process and runs in the agent's working folder", async () => {
+      server = await startStandin({ policy: scripted(["Ready."]) });
+      const company = await createCompany(store, {
+        name: "Beta",
+        goal: "Software",
+        connectors: [{ kind: "claude-code", config: { executablePath: REAL_CLAUDE_CODE } }],
+      });
+      const state = await loadCompanyState(store, company.id);
+      const cc = state.connectors.find((c) => c.id === "claude-code")!;
+      const tools = companyTools(store, {
+        companyId: company.id,
+        agentId: state.ceo.id,
+        via: "tool",
+        runId: null,
+      });
+      const session = createSession({
+        sessionId: "s1",
+        agent: { ...state.ceo, connectorId: cc.id, model: "claude-sonnet-4-5-20250929" },
+        connector: cc,
+        systemPrompt: "You are the CEO.",
+        tools,
+        seed: 1,
+        dataDir: dir,
+        env: claudeCodeTestEnv(join(dir, "home"), server.anthropicBaseUrl),
+      });
+      const out: AgentEvent[] = [];
+      for await (const e of session.send("Build the team")) out.push(e);
+      expect(out.at(-1)).toEqual({ type: "terminal", status: "done" });
+      const init = out.find(
+        (e): e is Extract<AgentEvent, { type: "unknown" }> =>
+          e.type === "unknown" && e.vendorType === "system:init",
+      )!.raw as { cwd: string; tools: string[]; permissionMode: string };
+      expect(init.cwd).toBe(join(dir, "agents", state.ceo.id));
+      expect(init.tools.sort()).toEqual(["mcp__cadre__file_approval", "mcp__cadre__hire_agent"]);
+      expect(init.permissionMode).toBe("dontAsk");
     });
-    const session = createSession({
-      sessionId: "s1",
-      agent: { ...state.ceo, connectorId: cc.id, model: "claude-sonnet-4-5-20250929" },
-      connector: cc,
-      systemPrompt: "You are the CEO.",
-      tools,
-      seed: 1,
-      dataDir: dir,
-      env: { ...process.env, CLAUDE_CONFIG_DIR: dir, CADRE_OFFLINE_CLAUDE_SCENARIO: CLAUDE_HIRE },
-    });
-    const out: AgentEvent[] = [];
-    for await (const e of session.send("Build the team")) out.push(e);
-    expect(out.at(-1)).toEqual({ type: "terminal", status: "done" });
-    const init = out.find(
-      (e): e is Extract<AgentEvent, { type: "unknown" }> =>
-        e.type === "unknown" && e.vendorType === "system:init",
-    )!.raw as { cwd: string; tools: string[]; permissionMode: string };
-    expect(init.cwd).toBe(join(dir, "agents", state.ceo.id));
-    expect(init.tools.filter((t) => t.startsWith("mcp__"))).toEqual([
-      "mcp__cadre__hire_agent",
-      "mcp__cadre__file_approval",
-    ]);
-    expect(init.permissionMode).toBe("dontAsk");
-    expect((await store.listAgents(company.id)).filter((a) => !a.isCeo).map((a) => [a.name, a.via])).toEqual([
-      ["CTO", "tool"],
-    ]);
-  });
-});
+  },
+);

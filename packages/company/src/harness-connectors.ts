@@ -8,8 +8,11 @@ import { basename, join } from "node:path";
 import {
   type ClaudeCodeAgentOptions,
   claudeCodeCredentials,
+  claudeCodePolicyProblem,
   type CodexAgentOptions,
   codexCredentials,
+  type CodexProvider,
+  type CredentialCheck,
   errorMessage,
   locateClaudeCode,
   locateCodex,
@@ -42,6 +45,64 @@ function locate(kind: HarnessKind, connector: Pick<ConnectorRow, "config">, env:
   return kind === "claude-code" ? locateClaudeCode(path, env) : locateCodex(path, env);
 }
 
+/**
+ * A codex connector's own model server (`config.baseUrl`, the Responses wire; `config.apiKeyEnv`
+ * names the variable holding its key — never the key itself), handed to Codex as its own model
+ * provider. Undefined when the connector names none (Codex's own provider then). Throws a
+ * UserInputError naming the field when the config is not usable.
+ */
+export function codexProviderOf(connector: Pick<ConnectorRow, "config">): CodexProvider | undefined {
+  const baseUrl = connector.config["baseUrl"];
+  const keyEnv = connector.config["apiKeyEnv"];
+  if (baseUrl === undefined) {
+    if (keyEnv !== undefined)
+      throw new UserInputError(
+        "config.apiKeyEnv needs config.baseUrl: it names the key of the connector's own model server",
+        {
+          apiKeyEnv: "needs baseUrl",
+        },
+      );
+    return undefined;
+  }
+  if (typeof baseUrl !== "string" || !/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new UserInputError(
+      `config.baseUrl must be the http(s) URL of a Responses API (e.g. http://127.0.0.1:8080/v1); got ${JSON.stringify(baseUrl)}`,
+      { baseUrl: "invalid" },
+    );
+  if (keyEnv !== undefined && (typeof keyEnv !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)))
+    throw new UserInputError(
+      `config.apiKeyEnv must be the name of an environment variable (e.g. MY_MODEL_KEY); got ${JSON.stringify(keyEnv)}`,
+      { apiKeyEnv: "invalid" },
+    );
+  return { baseUrl, ...(typeof keyEnv === "string" ? { apiKeyEnv: keyEnv } : {}) };
+}
+
+/** The reconnect watchdog period of a codex connector (`config.watchdogMs`; MC-11 default 120 s). */
+function watchdogOf(connector: Pick<ConnectorRow, "config">): { watchdogMs?: number } {
+  const value = connector.config["watchdogMs"];
+  if (value === undefined) return {};
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+    throw new UserInputError(
+      `config.watchdogMs must be a positive number of milliseconds (default 120000); got ${JSON.stringify(value)}`,
+      { watchdogMs: "invalid" },
+    );
+  return { watchdogMs: value };
+}
+
+/** Codex's credential: the connector's own model server's key when it names one, else Codex's own. */
+function codexCredentialOf(connector: Pick<ConnectorRow, "config">, env: NodeJS.ProcessEnv): CredentialCheck {
+  const provider = codexProviderOf(connector);
+  if (provider === undefined) return codexCredentials(env);
+  if (provider.apiKeyEnv === undefined)
+    return { ok: true, source: `none needed: config.baseUrl ${provider.baseUrl} takes no key` };
+  return env[provider.apiKeyEnv]
+    ? { ok: true, source: provider.apiKeyEnv }
+    : {
+        ok: false,
+        missing: `${provider.apiKeyEnv} (the key of config.baseUrl, named by config.apiKeyEnv) is not set`,
+      };
+}
+
 /** Executable found, credentials present, policy valid: otherwise every missing piece, in that order. */
 export function harnessReadiness(
   kind: HarnessKind,
@@ -51,11 +112,21 @@ export function harnessReadiness(
   const missing: string[] = [];
   const executable = locate(kind, connector, env);
   if (!executable.found) missing.push(executable.missing);
-  const credentials = kind === "claude-code" ? claudeCodeCredentials(env) : codexCredentials(env);
-  if (!credentials.ok) missing.push(credentials.missing);
   try {
-    if (kind === "claude-code") parseClaudeCodePolicy(connector.config);
-    else parseCodexPolicy(connector.config);
+    const credentials =
+      kind === "claude-code" ? claudeCodeCredentials(env) : codexCredentialOf(connector, env);
+    if (!credentials.ok) missing.push(credentials.missing);
+  } catch (error) {
+    missing.push(errorMessage(error));
+  }
+  try {
+    if (kind === "claude-code") {
+      const problem = claudeCodePolicyProblem(parseClaudeCodePolicy(connector.config));
+      if (problem !== undefined) missing.push(problem);
+    } else {
+      parseCodexPolicy(connector.config);
+      watchdogOf(connector);
+    }
   } catch (error) {
     missing.push(errorMessage(error));
   }
@@ -122,9 +193,12 @@ export function codexSessionOptions(input: HarnessSessionInput, env: NodeJS.Proc
   if (input.dataDir !== undefined) args.push("--data", input.dataDir);
   if (input.runId !== undefined) args.push("--run", input.runId);
   const executable = locate("codex", input.connector, env);
+  const provider = codexProviderOf(input.connector);
   const options: CodexAgentOptions = {
     env,
     policy: parseCodexPolicy(input.connector.config),
+    ...(provider !== undefined ? { provider } : {}),
+    ...watchdogOf(input.connector),
     cwd: workingFolder(input.dataDir, agent.id),
     // Codex gives a stdio MCP server only a small default environment; `cadre mcp` must see the same
     // credentials, database URL and model config as this process, or readiness would answer differently.

@@ -159,16 +159,29 @@ export function createSession(input: SessionInput): BaseAgent {
         ...claudeCodeSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
         ...continuation,
+        ...handedPrefixOf(input),
       });
     case "codex":
       return new CodexAgent(config, {
         ...codexSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
         ...continuation,
+        ...handedPrefixOf(input),
       });
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }
+}
+
+/** MC-3 for harnesses that run their own loop: each turn's hand-over is checked against the assembled segments. */
+function handedPrefixOf(input: SessionInput): {
+  segments?: readonly PromptSegment[];
+  onTurnPrefix?: (prefix: ModelCallPrefix) => void;
+} {
+  return {
+    ...(input.segments ? { segments: input.segments } : {}),
+    ...(input.onModelCall ? { onTurnPrefix: input.onModelCall } : {}),
+  };
 }
 
 /** MC-8: a connector's explicit compaction threshold (`config.compactThreshold`, a fraction) overrides the 90% default. */

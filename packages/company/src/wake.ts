@@ -74,6 +74,8 @@ export interface WakeOptions {
   wrapStreamFn?: (inner: StreamFn) => StreamFn;
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;
+  /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
+  cadreCommand?: readonly string[];
   /**
    * The store given is a wake lease's view (a queue worker's, which claimed the wake): the run is
    * held by that lease. Otherwise the wake takes a lease of its own (one running wake per agent,
@@ -362,6 +364,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
       runId,
     });
     options.onSession?.(session);

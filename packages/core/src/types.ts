@@ -108,6 +108,21 @@ export type AgentEvent =
     }
   // The session's context state at the end of a product turn, for `cadre sessions inspect` (display only).
   | { type: "context"; snapshot: ContextSnapshot }
+  // What a harness that runs its own loop offers the model, as it reported it at the start of a run
+  // (Claude Code: its system/init line; Codex: see HarnessToolsReport), checked against the company's
+  // decision. `problem` is set when they differ; the run then fails at once (issue 22).
+  | ({ type: "harness_tools" } & HarnessToolsReport)
+  // MC-14: a provider turn ended while work it started was still running (a Codex exec yield). A
+  // claim minted on that terminal boundary holds the product turn open; the host opens a continuation
+  // turn that waits on the same work, and the claim settles or ends as `lost-handle`.
+  | {
+      type: "continuation";
+      claimId: string;
+      action: "opened" | "settled" | "lost-handle";
+      reason: string;
+      /** The continuation turn's number within the claim (1 for the first). */
+      attempt?: number;
+    }
   // Failures never throw out of a stream: they become this event.
   | { type: "error"; message: string; code?: string; retryable?: boolean }
   // Vendor events we do not model are carried, not dropped (MC-5).
@@ -152,6 +167,28 @@ export interface ContextSnapshot {
   };
   replays: number;
   rollovers: number;
+}
+
+/** One MCP server as a harness reported it: its status and, when known, the tools it listed. */
+export interface HarnessMcpServer {
+  name: string;
+  /** The harness's own word (Claude Code: connected, failed, pending, …; Codex: see `source`). */
+  status: string;
+  tools?: string[];
+}
+
+/** The tools a harness offers the model at the start of a run, and where that list comes from. */
+export interface HarnessToolsReport {
+  harness: "claude-code" | "codex";
+  /** Every tool the model is offered, by the name the harness gives it (MCP tools as mcp__server__tool). */
+  tools: string[];
+  mcpServers: HarnessMcpServer[];
+  /** The company's decision: the tools the connector's policy allows plus the company tools. */
+  expected: string[];
+  /** Where `tools` was read, in words (which line or record, and what is inferred from configuration). */
+  source: string;
+  /** Why the reported list is not the decided one; absent when they match. */
+  problem?: string;
 }
 
 export type AgentEventType = AgentEvent["type"];

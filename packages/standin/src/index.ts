@@ -10,6 +10,7 @@ export { scripted, type Step } from "./policies/scripted.js";
 export { echo } from "./policies/echo.js";
 export { DEFAULT_LEADS, hireLeads, type HireLeadsOptions, type Lead } from "./policies/hire-leads.js";
 export { lastUserText, toolExchanges, type ToolExchange } from "./policies/conversation.js";
+export { isCompactionRequest } from "./policies/compaction.js";
 export {
   companyName,
   connectorsInPrompt,

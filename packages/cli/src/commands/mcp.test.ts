@@ -1,6 +1,6 @@
 // `cadre mcp` through real processes: the MCP SDK's own Client spawns the built bin over stdio; and
-// the Codex harness, run by the real Codex SDK against the OFFLINE Codex stand-in, reaches the
-// company tools by starting that same `cadre mcp`. Rows are read back from the store the server wrote.
+// the REAL Codex binary, run by the real Codex SDK against a loopback stand-in model server, reaches
+// the company tools by starting that same `cadre mcp`. Rows are read back from the store the server wrote.
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +15,8 @@ import {
   loadCompanyState,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
+import { codexTestEnv, REAL_CODEX } from "@cadre/core/testing";
+import { reply, scripted, startStandin, type StandinServer, type Step } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -22,12 +24,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-const CODEX_STAND_IN = fileURLToPath(
-  new URL("../../../core/src/harness/codex/__fixtures__/offline-codex.mjs", import.meta.url),
-);
-const CODEX_HIRE = fileURLToPath(
-  new URL("../../../core/src/harness/codex/__fixtures__/hire.jsonl", import.meta.url),
-);
 const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
 
 const CTO = {
@@ -260,8 +256,32 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
   });
 });
 
-describe("the Codex harness reaches the company tools through `cadre mcp`", () => {
-  it("a Codex session (real Codex SDK, offline stand-in) hires through `cadre mcp`: a row via the tool, recorded against the run; the refusal writes nothing", async () => {
+describe.skipIf(!REAL_CODEX)("the real Codex reaches the company tools through `cadre mcp`", () => {
+  let server: StandinServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("a Codex session hires through `cadre mcp`: a row via the tool, recorded against the run; the refusal writes nothing; usage counted once", async () => {
+    // Codex runs only a call in its MCP namespace: answer with the tool as the request offered it.
+    const hire =
+      (args: Record<string, unknown>): Step =>
+      (r) =>
+        reply.toolCall(r.tools.find((t) => t.name === "hire_agent") ?? "hire_agent", args, "Hiring.");
+    server = await startStandin({
+      policy: scripted([
+        hire(CTO),
+        hire({
+          ...CTO,
+          name: "CFO",
+          role: "Chief Financial Officer",
+          department: "finance",
+          model: "sonnet",
+        }),
+        'Hired the CTO. The CFO hire was refused: "sonnet" is an alias.',
+      ]),
+    });
     const state = await company();
     const runId = "run_codex_hire";
     await store.insertRun({
@@ -279,15 +299,8 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
       kind: "codex" as const,
       label: "Codex",
       enabledModels: ["gpt-5-2025-08-07"],
-      config: { executablePath: CODEX_STAND_IN },
+      config: { baseUrl: server.openaiBaseUrl },
       createdAt: "",
-    };
-    const env = {
-      ...ENV,
-      OPENAI_API_KEY: "sk-offline-never-sent",
-      CODEX_HOME: dir,
-      CADRE_OFFLINE_CODEX_SCENARIO: CODEX_HIRE,
-      CADRE_OFFLINE_CODEX_LOG: join(dir, "codex.log.jsonl"),
     };
     const session = createSession({
       sessionId: runId,
@@ -297,13 +310,24 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
       systemPrompt: "You are the CEO of Acme Robotics.",
       tools: companyTools(store, { companyId: state.company.id, agentId: state.ceo.id, via: "tool", runId }),
       seed: 1,
-      env,
+      env: codexTestEnv(join(dir, "home")),
       dataDir: dir,
       cadreCommand: [process.execPath, BIN],
     });
     const events: AgentEvent[] = [];
     for await (const e of session.send("You are the CEO. Your team is currently empty.")) events.push(e);
     expect(events.at(-1)).toEqual({ type: "terminal", status: "done" });
+    expect(events[0]).toMatchObject({
+      type: "harness_tools",
+      tools: expect.arrayContaining(["mcp__cadre__hire_agent", "mcp__cadre__file_approval"]),
+      mcpServers: [
+        {
+          name: "cadre",
+          status: expect.stringMatching(/^ready \(required; answered tools\/list to codex-mcp-client/),
+        },
+      ],
+    });
+    expect(events[0]).not.toHaveProperty("problem");
 
     const results = events.filter(
       (e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result",
@@ -325,8 +349,15 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
     expect(
       (await store.listActivity(state.company.id, { type: "agent.hired" })).map((a) => [a.agentId, a.runId]),
     ).toEqual([[cto!.id, runId]]);
-    expect(events.filter((e) => e.type === "usage")).toEqual([
-      { type: "usage", usage: { input: 6424, output: 410, cacheRead: 24576, cacheWrite: 0 } },
-    ]);
+    const sent = server.modelCalls().reduce(
+      (t, c) => ({
+        input: t.input + (c.answered?.usage?.input ?? 0),
+        output: t.output + (c.answered?.usage?.output ?? 0),
+        cacheRead: t.cacheRead + (c.answered?.usage?.cacheRead ?? 0),
+        cacheWrite: 0,
+      }),
+      { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    );
+    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: sent }]);
   });
 });

@@ -14,7 +14,8 @@ Serves the company tools (hire_agent, file_approval) to one agent as an MCP serv
 (tools/list, tools/call), for Codex or any other MCP client. Every call is validated and handled
 exactly as in a wake, and what it creates is recorded as made through the tool. --run records the
 calls against that run of the agent. Stdout carries only the protocol; the server ends when the
-client closes its stdin.
+client closes its stdin. With CADRE_MCP_HANDSHAKE_FILE set (the Codex harness sets it), every
+tools/list answer is also appended there as one JSON line (client, tools), before it is sent.
 
 ${DATABASE_HELP}`;
 

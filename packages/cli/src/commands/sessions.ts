@@ -32,7 +32,12 @@ inspect RUN_ID   the context state of a run's session, as the run stored it (a s
   open claims      continuation claims still holding a product turn open
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
   history          compactions, recoveries (replay or fail closed, with the rule), compression
-                   decisions (strip images, handoff rebuild, fail closed: MC-12) and rollovers
+                   decisions (strip images, handoff rebuild, fail closed: MC-12), rollovers and
+                   continuation claims (MC-14: opened, settled, lost-handle)
+  harness tools    Claude Code and Codex: the tools the harness offered the model, as it reported
+                   them at the start of the run (Claude Code's init line; for Codex, what
+                   \`cadre mcp\` gave it plus the built-ins its configuration leaves on), the MCP
+                   servers' status, and whether that is what the company decided
   ended            how a run ended that did not end its turn: interrupted (its process stopped —
                    killed or crashed; also said of a run still marked running whose process is
                    gone), cancelled (SIGINT, SIGTERM, the operator) with the reason, or still running
@@ -120,6 +125,8 @@ function toJson(runId: string, agentId: string, status: string, report: ContextR
     rollovers: report.rollovers,
     compressions: report.compressions,
     replays: report.replays,
+    harnessTools: report.harnessTools ?? null,
+    continuations: report.continuations,
     terminal: report.terminal ?? null,
   };
 }
@@ -138,14 +145,20 @@ function print(
   if (ending === "interrupted") io.out(`  ended      interrupted: ${reason ?? INTERRUPTED_REASON}\n`);
   else if (ending === "cancelled") io.out(`  ended      cancelled${reason ? `: ${reason}` : ""}\n`);
   else if (ending === "running") io.out("  ended      not yet: the run is still running\n");
+  const tools = report.harnessTools;
+  if (tools) {
+    io.out(
+      `  tools      ${tools.harness} offered ${tools.tools.length === 0 ? "no tools" : tools.tools.join(", ")}${tools.problem ? ` — NOT the company's decision: ${tools.problem}` : " — as the company decided"}\n`,
+    );
+    for (const server of tools.mcpServers) io.out(`  mcp        ${server.name}: ${server.status}\n`);
+    io.out(`             (read from ${tools.source})\n`);
+  }
   if (!s && ending !== null) {
     io.out(
       `  context    no snapshot: the run ${ending === "running" ? "has not ended a turn yet" : `was ${ending} before its turn ended`}\n`,
     );
   } else if (!s) {
-    io.out(
-      "  context    no snapshot recorded: this run's harness records none (Pi sessions — offline, anthropic, openai, openai-compatible — do)\n",
-    );
+    io.out("  context    no snapshot recorded: the run ended before its harness reported one\n");
   } else {
     io.out(
       `  harness    ${s.harness}${s.remote ? " (remote)" : ""}, model ${s.model}, window ${s.contextWindow} tokens\n`,
@@ -186,6 +199,8 @@ function print(
         : "";
     io.out(`  ⇲ compression at ${c.trigger}: ${c.action} — ${c.reason}${sizes}\n`);
   }
+  for (const c of report.continuations)
+    io.out(`  ⧗ continuation ${c.action}${c.attempt !== undefined ? ` (${c.attempt})` : ""}: ${c.reason}\n`);
   for (const r of report.rollovers)
     io.out(
       `  ⇢ rollover: ${r.reason} (handoff ${r.handoffBytes} bytes${r.tokensBefore !== undefined ? `, ${r.tokensBefore} → ${r.tokensAfter ?? "?"} tokens` : ""}${r.fromSession !== undefined ? `; session ${r.fromSession} → ${r.toSession ?? "a fresh one"}` : ""})\n`,

@@ -4,7 +4,7 @@
 // sample company, so a change to a template line in build.ts shows up as a changed text). A new
 // prompt text (e.g. another prompt profile) is added here, then locked with `cadre prompts lock`.
 import { CEO_MODES, type CeoMode, WAKE_TRIGGERS } from "@cadre/model";
-import { type LockedText, type ToolDefinition } from "@cadre/core";
+import { EXEC_YIELD_CONTINUATION_TEMPLATE, type LockedText, type ToolDefinition } from "@cadre/core";
 import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, Store } from "@cadre/store";
 import type { CompanyState } from "../state.js";
 import { legacyLockedTexts } from "../legacy/locked-texts.js";
@@ -152,5 +152,7 @@ export function lockedTexts(): LockedText[] {
   });
   // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
   texts.push(...legacyLockedTexts());
+  // A turn the host itself sends (MC-14): the Codex continuation that waits on a yielded command.
+  texts.push({ id: "turn/codex-exec-yield-continuation", text: EXEC_YIELD_CONTINUATION_TEMPLATE });
   return texts;
 }

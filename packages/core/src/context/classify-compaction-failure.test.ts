@@ -30,6 +30,23 @@ const rows: Row[] = [
     "deterministic",
   ],
   [
+    "MC-9 Claude Code 2.1.332's irreducible compact (a 400 prompt-too-long behind it) is deterministic",
+    {
+      harness: "claude-code",
+      message: "Compaction failed · conversation could not be reduced below the context limit",
+    },
+    "deterministic",
+  ],
+  [
+    "MC-9 Claude Code's 529 on the compact path stays transient",
+    {
+      harness: "claude-code",
+      message:
+        "Error during compaction: API Error: 529 Overloaded. This is a server-side issue, usually temporary",
+    },
+    "transient",
+  ],
+  [
     "MC-9 codex remote-compact hard failure with invalid_encrypted_content is deterministic",
     { harness: "codex", message: REMOTE_COMPACT_EIC },
     "deterministic",

@@ -31,6 +31,10 @@ const REMOTE_COMPACT_MARKER = /remote compact task/i;
 
 const INVALID_REQUEST_CODES: ReadonlySet<string> = new Set(["invalid_request_error", "invalid_request"]);
 const INVALID_REQUEST_MESSAGE = /invalid[_ ]request/i;
+// Claude Code 2.1.332 answers a compact whose request stays too long (a 400 "prompt is too long",
+// retried three times with less history) with only this text: the invalid-request 400 behind it is
+// deterministic (seen on the real binary against a stand-in, issue 22).
+const CLAUDE_CODE_IRREDUCIBLE = /could not be reduced below the context limit/i;
 
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([
   "overloaded_error",
@@ -113,6 +117,11 @@ export function classifyCompactionFailure(input: CompactionFailureInput): Compac
     return { kind: "deterministic", reason: `${where}: compaction produced an empty summary` };
   }
   const message = input.message ?? "";
+  if (input.harness === "claude-code" && CLAUDE_CODE_IRREDUCIBLE.test(message))
+    return {
+      kind: "deterministic",
+      reason: `${where}: the compact request stayed over the context limit (an invalid-request 400 behind Claude Code's "could not be reduced")`,
+    };
   if (INVALID_REQUEST_MESSAGE.test(message))
     return { kind: "deterministic", reason: `${where}: invalid request on the compact path` };
   if (TRANSIENT_MESSAGE.test(message))

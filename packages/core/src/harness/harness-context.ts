@@ -114,10 +114,36 @@ export class HarnessContext {
     };
   }
 
-  /** A fresh session's first input after a failed resume: the digest's handoff (none when empty), then the prompt. */
-  healPrompt(prompt: string): string {
-    const items = this.digest();
-    return items.length === 0 ? prompt : `${buildHandoff(items)}${BOOTSTRAP_SEPARATOR}${prompt}`;
+  /**
+   * The one self-heal of a resume that cannot work (the harness has no such session): a fresh native
+   * window with this send's prompt, after a handoff of what the agent's session saw before it (the
+   * digest earlier wakes left, and this session's own items; none when this prompt is all there is:
+   * the history then lives only in the lost native session). Counted as a rollover, so the run says
+   * it happened; the handoff's items stay the fresh window's memory (the next wake's digest).
+   */
+  heal(prompt: string, reason: string, fromSession?: string): Rollover {
+    const items = [...this.transcript.items()];
+    const last = items.at(-1);
+    if (last?.kind === "user" && last.text === prompt) items.pop();
+    const bounded = boundItems(items);
+    const handoff = bounded.length > 0 ? buildHandoff(bounded) : "";
+    const text = handoff === "" ? prompt : `${handoff}${BOOTSTRAP_SEPARATOR}${prompt}`;
+    const tokensBefore = this.session.tokensInWindow;
+    const tokensAfter = countTokens(text);
+    this.transcript.rebase(bounded);
+    this.transcript.prompt(prompt);
+    this.session.rolloverCompleted(tokensAfter);
+    return {
+      prompt: text,
+      event: {
+        type: "rollover",
+        reason,
+        handoffBytes: Buffer.byteLength(handoff, "utf8"),
+        tokensBefore,
+        tokensAfter,
+        ...(fromSession !== undefined ? { fromSession } : {}),
+      },
+    };
   }
 
   /** The bounded digest of the agent's session so far (no tool result bodies). */

@@ -1,4 +1,10 @@
 // Company tools over MCP: one ToolDefinition[] → MCP server adapter, in-process or over stdio.
 export { mcpToolName, TOOL_SERVER_NAME } from "./names.js";
-export { callTool, createToolServer, toolListOf, type ToolServerOptions } from "./tool-server.js";
-export { serveToolsOverStdio, type StdioServeOptions } from "./stdio.js";
+export {
+  callTool,
+  createToolServer,
+  toolListOf,
+  type ToolListing,
+  type ToolServerOptions,
+} from "./tool-server.js";
+export { MCP_HANDSHAKE_FILE_ENV, serveToolsOverStdio, type StdioServeOptions } from "./stdio.js";

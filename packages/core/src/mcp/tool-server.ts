@@ -17,6 +17,19 @@ export interface ToolServerOptions {
   version?: string;
   /** Shown to the model by clients that surface server instructions. */
   instructions?: string;
+  /**
+   * Called on every `tools/list`, before the answer is sent, with the client that asked and the tool
+   * names answered: a harness that reports nothing about its MCP startup (Codex) is known to have
+   * been given the tools by this record (see `stdio.ts`, CADRE_MCP_HANDSHAKE_FILE).
+   */
+  onListTools?: (listing: ToolListing) => void;
+}
+
+/** One `tools/list` answered: to which client, with which tools. */
+export interface ToolListing {
+  server: string;
+  client?: { name: string; version: string };
+  tools: string[];
 }
 
 /** Claude Code puts the model's tool_use id here on every tools/call. */
@@ -132,7 +145,16 @@ export async function createToolServer(
   keepRawArguments(server);
   // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
   // our JSON Schema and our validation with its own.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  const names = list.map((t) => t.name);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    if (options.onListTools) {
+      const client = server.server.getClientVersion();
+      const listing: ToolListing = { server: options.name ?? TOOL_SERVER_NAME, tools: [...names] };
+      if (client) listing.client = { name: client.name, version: client.version };
+      options.onListTools(listing);
+    }
+    return { tools: list };
+  });
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const toolUseId = meta?.[TOOL_USE_ID_META];

@@ -1,8 +1,8 @@
 // What a stored run says about its session's context (`cadre sessions inspect`): the last context
-// snapshot (emitted before each terminal event) and the history of compactions, recoveries and
-// rollovers. Display data only: nothing here ever re-creates a live latch (MC-9).
+// snapshot (emitted before each terminal event), the history of compactions, recoveries, rollovers
+// and continuation claims, and the tools the harness said it offered. Display data only: nothing here ever re-creates a live latch (MC-9).
 
-import type { AgentEvent, ContextSnapshot, EventOf, TerminalStatus } from "../types.js";
+import type { AgentEvent, ContextSnapshot, EventOf, HarnessToolsReport, TerminalStatus } from "../types.js";
 
 export interface ContextReport {
   /** The controller's state at the end of the run's last product turn; absent for harnesses that record none. */
@@ -21,6 +21,13 @@ export interface ContextReport {
   /** MC-12 decisions that acted (strip images, handoff rebuild, fail closed), in order. */
   compressions: Array<Omit<EventOf<"compression">, "type">>;
   replays: number;
+  /**
+   * What the harness offered the model, as it reported it at the start of each run of the session
+   * (Claude Code and Codex; Pi sessions have none): the first report, and whether any differed.
+   */
+  harnessTools?: HarnessToolsReport;
+  /** MC-14: continuation claims opened, settled or lost, in order. */
+  continuations: Array<Omit<EventOf<"continuation">, "type">>;
   terminal?: { status: TerminalStatus; reason?: string };
 }
 
@@ -32,6 +39,7 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
     sessions: [],
     compressions: [],
     replays: 0,
+    continuations: [],
   };
   let openReason: EventOf<"compaction_start">["reason"] | undefined;
   for (const event of events) {
@@ -69,6 +77,21 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
       case "compression": {
         const { type: _type, ...rest } = event;
         report.compressions.push(rest);
+        break;
+      }
+      case "harness_tools": {
+        const { type: _type, ...rest } = event;
+        // The first report stands for the session, unless a later one found a problem.
+        if (
+          report.harnessTools === undefined ||
+          (rest.problem !== undefined && report.harnessTools.problem === undefined)
+        )
+          report.harnessTools = rest;
+        break;
+      }
+      case "continuation": {
+        const { type: _type, ...rest } = event;
+        report.continuations.push(rest);
         break;
       }
       case "terminal":

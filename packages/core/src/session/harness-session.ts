@@ -45,7 +45,10 @@ export interface HarnessSessionState {
   tokensInWindow: number;
   /** Pi: compaction.reserveTokens frozen at the last start/resume (MC-8). */
   reserveTokens?: number;
-  /** MC-15: cumulative vendor counters last seen for the native session (Codex thread totals). */
+  /**
+   * Cumulative vendor counters last seen for the native session (Codex thread totals), kept as a
+   * record. Never a resume's baseline: MC-15 reads that from the vendor's own session (Codex's rollout).
+   */
   vendorTotals?: VendorTotals;
 }
 
@@ -62,8 +65,6 @@ export interface SessionContinuation {
   digest?: readonly TranscriptItem[];
   /** Tokens the resumed window held at the end of the last turn (display and MC-13 only, never a latch). */
   tokensInWindow?: number;
-  /** MC-15: the resumed native session's cumulative vendor counters at the end of the last turn. */
-  vendorTotals?: VendorTotals;
 }
 
 /** The handoff a self-heal starts from: the digest, said to be one. */

@@ -185,7 +185,42 @@ describe("contextReportOf: what a stored run says (cadre sessions inspect)", () 
       compressions: [],
       sessions: [],
       replays: 0,
+      continuations: [],
       terminal: { status: "done" },
     });
+  });
+
+  it("keeps what the harness said it offered (the first report, or the first one with a problem) and the continuation claims", () => {
+    const report = {
+      harness: "codex" as const,
+      tools: ["mcp__cadre__hire_agent"],
+      mcpServers: [{ name: "cadre", status: "ready" }],
+      expected: ["mcp__cadre__hire_agent"],
+      source: "handshake",
+    };
+    const events = [
+      { type: "harness_tools" as const, ...report },
+      {
+        type: "harness_tools" as const,
+        ...report,
+        tools: [],
+        problem: "it does not offer mcp__cadre__hire_agent",
+      },
+      {
+        type: "continuation" as const,
+        claimId: "c1",
+        action: "opened" as const,
+        reason: "yield",
+        attempt: 1,
+      },
+      { type: "terminal" as const, status: "failed" as const, reason: "lost-handle" },
+    ];
+    const out = contextReportOf(events);
+    expect(out.harnessTools).toEqual({
+      ...report,
+      tools: [],
+      problem: "it does not offer mcp__cadre__hire_agent",
+    });
+    expect(out.continuations).toEqual([{ claimId: "c1", action: "opened", reason: "yield", attempt: 1 }]);
   });
 });

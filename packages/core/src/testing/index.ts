@@ -7,3 +7,4 @@ export * from "../offline/scripted-model.js";
 export * from "../offline/seeded-random.js";
 export * from "../offline/faults.js";
 export * from "./events.js";
+export * from "./real-harnesses.js";

@@ -60,3 +60,28 @@ export function contextText(s: ContextSnapshot): string {
     : `rollover latch clear${s.latchReason ? ` (${s.remote ? "remote session, " : ""}noted: ${s.latchReason})` : ""}`;
   return `${formatPercent(s.occupancy)} of ${formatTokens(s.contextWindow)} tokens · ${threshold} · ${latch}`;
 }
+
+const HARNESS_NAME: Record<Of<"harness_tools">["harness"], string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+};
+
+/** What the harness said it offers the model at the start of the run, and whether that was the decision. */
+export function harnessToolsText(e: Of<"harness_tools">): string {
+  const servers = e.mcpServers.map((s) => `MCP ${s.name}: ${s.status}`).join(" · ");
+  const offered = `${HARNESS_NAME[e.harness]} offers ${e.tools.length === 0 ? "no tools" : e.tools.join(", ")}${servers ? ` · ${servers}` : ""}`;
+  return e.problem === undefined ? `${offered} — as the company decided` : `${offered} — ${e.problem}`;
+}
+
+/** MC-14: a claim held the turn open for work still running; how it ended. */
+export function continuationText(e: Of<"continuation">): string {
+  const attempt = e.attempt !== undefined ? ` (continuation ${e.attempt})` : "";
+  switch (e.action) {
+    case "opened":
+      return `work still running: continuation turn opened to wait for it${attempt} — ${e.reason}`;
+    case "settled":
+      return `the running work finished${attempt} — ${e.reason}`;
+    default:
+      return `lost handle: the running work could not be proven to survive${attempt} — ${e.reason}`;
+  }
+}

@@ -170,6 +170,67 @@ describe("RunFold", () => {
     expect(fold.state).toBe("running");
   });
 
+  it("says what the harness offered the model, and flags a list that is not the company's decision", () => {
+    const fold = foldRun(
+      seqd([
+        {
+          type: "harness_tools",
+          harness: "claude-code",
+          tools: ["mcp__cadre__hire_agent", "mcp__cadre__file_approval"],
+          mcpServers: [{ name: "cadre", status: "connected" }],
+          expected: ["mcp__cadre__hire_agent", "mcp__cadre__file_approval"],
+          source: "Claude Code's system/init line",
+        },
+        {
+          type: "harness_tools",
+          harness: "codex",
+          tools: ["list_mcp_resources"],
+          mcpServers: [{ name: "cadre", status: "started (required), but it recorded no tools/list answer" }],
+          expected: ["list_mcp_resources", "mcp__cadre__hire_agent"],
+          source: "cadre mcp's handshake record",
+          problem:
+            "Codex does not offer the tools the company decided: it does not offer mcp__cadre__hire_agent",
+        },
+        {
+          type: "continuation",
+          claimId: "c1",
+          action: "opened",
+          attempt: 1,
+          reason: "`sleep 5` still running",
+        },
+        {
+          type: "continuation",
+          claimId: "c1",
+          action: "lost-handle",
+          attempt: 1,
+          reason: "lost-handle: `sleep 5`",
+        },
+      ]),
+    );
+    expect(fold.items.map((i) => [i.kind, "text" in i ? i.text : "", "ok" in i ? i.ok : undefined])).toEqual([
+      [
+        "harness",
+        "Claude Code offers mcp__cadre__hire_agent, mcp__cadre__file_approval · MCP cadre: connected — as the company decided",
+        true,
+      ],
+      [
+        "harness",
+        "Codex offers list_mcp_resources · MCP cadre: started (required), but it recorded no tools/list answer — Codex does not offer the tools the company decided: it does not offer mcp__cadre__hire_agent",
+        false,
+      ],
+      [
+        "policy",
+        "work still running: continuation turn opened to wait for it (continuation 1) — `sleep 5` still running",
+        true,
+      ],
+      [
+        "policy",
+        "lost handle: the running work could not be proven to survive (continuation 1) — lost-handle: `sleep 5`",
+        false,
+      ],
+    ]);
+  });
+
   it("keeps the last context snapshot for the summary line instead of adding a row", () => {
     const snapshot: ContextSnapshot = {
       harness: "pi",

@@ -1,6 +1,7 @@
 // Folds a run's AgentEvents into what the run view shows: one item per streamed text, thinking
 // block, tool call (its arguments as they stream, then the result), model call usage, error,
-// compaction, a context-policy decision (rollover, recovery, compression) and the terminal state;
+// compaction, a context-policy decision (rollover, recovery, compression, continuation), what a
+// harness said it offers the model, and the terminal state;
 // the end-of-turn context snapshot is kept aside for the summary, not added as a row. Events
 // arrive in `seq` order; one whose seq was already folded is a repeat and is ignored, so replaying
 // a stream over a view never doubles anything.
@@ -8,7 +9,14 @@
 // The fold mutates its item array in place (a 10,000-event run must not be copied per event) but
 // replaces an item object whenever it changes, so a row can be memoised on its item's identity.
 import type { AgentEvent, ContextSnapshot, Usage } from "../api/types.js";
-import { compressionText, recoveryText, rolloverText, sessionText } from "./policy-text.js";
+import {
+  compressionText,
+  continuationText,
+  harnessToolsText,
+  recoveryText,
+  rolloverText,
+  sessionText,
+} from "./policy-text.js";
 
 export type ToolState = "composing" | "called" | "running" | "done" | "failed";
 
@@ -23,10 +31,12 @@ export type RunItem =
   | {
       kind: "policy";
       key: string;
-      policy: "rollover" | "recovery" | "compression" | "session";
+      policy: "rollover" | "recovery" | "compression" | "session" | "continuation";
       text: string;
       ok?: boolean;
     }
+  /** What the harness offers the model (its own report); `ok` is false when it is not the company's decision. */
+  | { kind: "harness"; key: string; text: string; tools: string[]; ok: boolean }
   | { kind: "error"; key: string; message: string; code?: string }
   | { kind: "unknown"; key: string; vendor: string; vendorType: string }
   | { kind: "terminal"; key: string; status: "done" | "failed" | "cancelled"; reason?: string };
@@ -225,6 +235,24 @@ export class RunFold {
         return;
       case "context":
         this.context = e.snapshot;
+        return;
+      case "harness_tools":
+        this.push({
+          kind: "harness",
+          key,
+          text: harnessToolsText(e),
+          tools: e.tools,
+          ok: e.problem === undefined,
+        });
+        return;
+      case "continuation":
+        this.push({
+          kind: "policy",
+          key,
+          policy: "continuation",
+          text: continuationText(e),
+          ok: e.action !== "lost-handle",
+        });
         return;
       case "error":
         this.push({ kind: "error", key, message: e.message, ...(e.code ? { code: e.code } : {}) });

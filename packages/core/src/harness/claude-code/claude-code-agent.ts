@@ -2,8 +2,14 @@
 // runs the agent loop in its own process; we hand it the Cadre prompt as the append to its preset
 // (MC-3), the company tools as an in-process MCP server built from the same ToolDefinitions, and a
 // permission policy; its stream-json messages come back through the claude-code translator.
+//
+// What the company decided, it gets (issue 22): `tools` names the only built-ins Claude Code offers
+// (the policy's, none by default), the company tools come from the in-process MCP server, loaded up
+// front (with `tools` set, Claude Code defers nothing behind ToolSearch), strict MCP config and no
+// settings from disk. Each run's system/init line says what Claude Code actually offers; it becomes
+// the run's `harness_tools` event, and a list that differs from the decision fails the run at once.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Options, SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { Options, SDKMessage, SDKResultMessage, SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import { errorMessage } from "../../errors.js";
 import { mcpToolName, TOOL_SERVER_NAME } from "../../mcp/names.js";
@@ -17,25 +23,35 @@ import {
   type NativeSessionRef,
   type SessionBootstrap,
   type SessionContinuation,
-  selfHealReason,
 } from "../../session/harness-session.js";
-import type { AgentEvent, ContextSnapshot } from "../../types.js";
+import type { AgentEvent, ContextSnapshot, HarnessToolsReport } from "../../types.js";
+import type { PromptSegment } from "../../prompt/assemble.js";
+import { type ModelCallPrefix, PromptPrefixChangedError } from "../../prompt/prefix-guard.js";
 import { HarnessContext } from "../harness-context.js";
-import { COMPACT_COMMAND, isCompactCommand, keepNativeCompaction } from "./compact-command.js";
-import { type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
+import { HandedPrefixGuard } from "../handed-prefix.js";
+import { ReportedTools, toolListProblem } from "../tool-report.js";
+import { COMPACT_COMMAND, isCompactCommand } from "./compact-command.js";
+import { claudeCodeEnvironment } from "./environment.js";
+import { builtinToolNames, type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
-export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume" | "vendorTotals"> {
+export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume"> {
   /** Claude Code to start; default the native binary bundled with the SDK. A .js/.mjs path runs with node. */
   executablePath?: string;
-  /** The Claude Code process's whole environment (the SDK does not merge it with ours); default ours. Switches that would turn off Claude Code's own compaction are removed (MC-8). */
+  /**
+   * The Claude Code process's whole environment (the SDK does not merge it with ours); default ours.
+   * Switches that would turn off Claude Code's own compaction are removed (MC-8), non-essential
+   * traffic is off unless the variable is set, and a loopback ANTHROPIC_BASE_URL with no key gets a
+   * placeholder key (environment.ts).
+   */
   env?: Record<string, string | undefined>;
   /** Working directory of the Claude Code process (the agent's working folder). */
   cwd?: string;
   policy?: ClaudeCodePolicy;
   /**
    * A Claude Code session to continue on the first turn (later turns always resume this session's
-   * own). It is verified on its init line; a resume Claude Code refuses ("No conversation found")
-   * is healed once: a fresh session from the handoff digest.
+   * own). The init line must name that very session; a session Claude Code cannot find ("No
+   * conversation found") gets one self-heal: a fresh session from the handoff (the digest of
+   * earlier wakes and this session), recorded as a `session` self-healed and a rollover event.
    */
   resume?: string | NativeSessionRef;
   /** After a cancel, how long Claude Code may take to honour the interrupt before its process is stopped. Default 5 s. */
@@ -44,7 +60,17 @@ export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resum
   stderr?: (text: string) => void;
   /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]. */
   compactThreshold?: number;
+  /** The assembled prompt's segments: every turn's hand-over is checked against them (MC-3). */
+  segments?: readonly PromptSegment[];
+  /** Called once per turn handed to Claude Code, after its stable prefix passed the check. */
+  onTurnPrefix?: (prefix: ModelCallPrefix) => void;
 }
+
+/** How the session's requested resume went, for the caller's session record. */
+export type ResumeOutcome = "none" | "resumed" | "healed";
+
+/** Claude Code's answer to `--resume ID` for a session it does not have (2.1.332). */
+const MISSING_SESSION = /No conversation found/i;
 
 const DEFAULT_INTERRUPT_GRACE_MS = 5_000;
 
@@ -58,8 +84,8 @@ interface QueryRun {
   outcome: TurnOutcome;
   /** Claude Code sent at least one message: the process started. */
   started: boolean;
-  /** Claude Code refused the resume (its result line came before any init line): why. */
-  resumeFailed?: string;
+  /** The session to resume does not exist (its error text); nothing of the run was translated. */
+  resumeMissing?: string;
 }
 
 export class ClaudeCodeAgent extends BaseAgent {
@@ -74,12 +100,19 @@ export class ClaudeCodeAgent extends BaseAgent {
   /** The controller said "inject /compact" after the last turn: it goes in before the next send. */
   private compactPending = false;
   private injecting = false;
-  /** The session this object was told to resume, until its init line proves it (or a heal replaces it). */
-  private resumeAsked: string | undefined;
+  /** A handoff left for this session (a window closed between wakes): the first send starts from it. */
   private bootstrapPending: SessionBootstrap | undefined;
-  private resumed = false;
   private rolledOver = false;
-  private healed: string | undefined;
+  /** The stable prefix of every turn handed to Claude Code (MC-3). */
+  readonly #prefix: HandedPrefixGuard;
+  readonly #reported = new ReportedTools();
+  /** The session id asked for, until an init line confirmed it. */
+  #resumeRequested: string | undefined;
+  #resumeOutcome: ResumeOutcome = "none";
+  /** The one self-heal of a failed resume has been used. */
+  #healed = false;
+  /** Why the resume failed and was healed, for the session record. */
+  #healReason: string | undefined;
 
   constructor(config: SessionConfig, options: ClaudeCodeAgentOptions = {}) {
     super(config);
@@ -89,7 +122,8 @@ export class ClaudeCodeAgent extends BaseAgent {
     this.bootstrapPending = options.bootstrap;
     // A handoff left for this session means the old one is closed for good: never resumed.
     this.sessionRef = options.bootstrap ? undefined : resume;
-    this.resumeAsked = this.sessionRef;
+    this.#resumeRequested = this.sessionRef;
+    this.#prefix = new HandedPrefixGuard(options.segments);
     this.context = new HarnessContext({
       harness: "claude-code",
       model: config.model,
@@ -104,6 +138,16 @@ export class ClaudeCodeAgent extends BaseAgent {
     return this.sessionRef;
   }
 
+  /** Whether the requested session was resumed (its id confirmed by Claude Code) or healed by a fresh one. */
+  get resumeOutcome(): ResumeOutcome {
+    return this.#resumeOutcome;
+  }
+
+  /** The tools the session offers, by the names Claude Code gives them: the company's decision. */
+  get decidedTools(): string[] {
+    return [...builtinToolNames(this.policy), ...this.config.tools.map((t) => mcpToolName(t.name))];
+  }
+
   protected override contextSnapshot(): ContextSnapshot | undefined {
     return this.context.snapshot(this.sessionRef);
   }
@@ -112,9 +156,9 @@ export class ClaudeCodeAgent extends BaseAgent {
     return {
       harness: "claude-code",
       ref: this.sessionRef !== undefined ? { id: this.sessionRef } : undefined,
-      resumed: this.resumed,
+      resumed: this.#resumeOutcome === "resumed",
       rolledOver: this.rolledOver,
-      ...(this.healed !== undefined ? { selfHealed: this.healed } : {}),
+      ...(this.#healReason !== undefined ? { selfHealed: this.#healReason } : {}),
       ...(this.bootstrapPending ? { pendingBootstrap: this.bootstrapPending } : {}),
       digest: this.context.digest(),
       model: this.config.model.id,
@@ -159,22 +203,27 @@ export class ClaudeCodeAgent extends BaseAgent {
       const fresh = this.context.rollover(prompt, rollover);
       this.bootstrapPending = undefined;
       this.sessionRef = undefined;
+      this.#resumeRequested = undefined;
       this.rolledOver = true;
       emit(fresh.event);
       input = fresh.prompt;
     }
     this.context.transcript.prompt(prompt);
     let run = await this.query(input, manual ? "manual" : "turn", emit, signal);
-    const asked = this.resumeAsked;
-    if (run.resumeFailed !== undefined && asked !== undefined && this.healed === undefined) {
-      // One bounded self-heal: a fresh session from the handoff digest. It never loops: this
-      // object heals once, and the next wake resumes the session the heal started.
-      const reason = selfHealReason("claude-code", asked, run.resumeFailed);
-      this.healed = reason;
-      this.resumeAsked = undefined;
+    if (run.resumeMissing !== undefined && !this.#healed && !signal.aborted) {
+      // One bounded self-heal of a resume that cannot work: a fresh session from the handoff, recorded.
+      this.#healed = true;
+      const previousId = this.#resumeRequested ?? this.sessionRef ?? "?";
+      const reason = `resume of Claude Code session ${previousId} failed (${run.resumeMissing}); a fresh session starts from the handoff (one self-heal, never retried)`;
+      const fresh = this.context.heal(prompt, reason, previousId);
       this.sessionRef = undefined;
-      emit({ type: "session", action: "self-healed", harness: "claude-code", previousId: asked, reason });
-      run = await this.query(this.context.healPrompt(prompt), manual ? "manual" : "turn", emit, signal);
+      this.#resumeRequested = undefined;
+      this.#resumeOutcome = "healed";
+      this.#healReason = reason;
+      this.rolledOver = true;
+      emit({ type: "session", action: "self-healed", harness: "claude-code", previousId, reason });
+      emit(fresh.event);
+      run = await this.query(fresh.prompt, manual ? "manual" : "turn", emit, signal);
     }
     const { outcome } = run;
     // After the turn: at the threshold with the window not full, /compact is due before the next send.
@@ -225,20 +274,18 @@ export class ClaudeCodeAgent extends BaseAgent {
       this.context.observe(event, path);
       emit(event);
     };
-    const stats: { received: number; resumeFailed?: string } = { received: 0 };
+    const stats: QueryStats = { received: 0 };
     const outcome = await this.runQuery(prompt, observed, signal, stats);
-    return {
-      outcome,
-      started: stats.received > 0,
-      ...(stats.resumeFailed !== undefined ? { resumeFailed: stats.resumeFailed } : {}),
-    };
+    const run: QueryRun = { outcome, started: stats.received > 0 };
+    if (stats.resumeMissing !== undefined) run.resumeMissing = stats.resumeMissing;
+    return run;
   }
 
   private async runQuery(
     prompt: string,
     emit: Emit,
     signal: AbortSignal,
-    stats: { received: number; resumeFailed?: string },
+    stats: QueryStats,
   ): Promise<TurnOutcome> {
     // The SDK is loaded on first use (it is large; most users of @cadre/core never start Claude Code).
     // A fresh MCP server per query: an MCP server serves one connection; the tool list is the session's, frozen.
@@ -248,7 +295,17 @@ export class ClaudeCodeAgent extends BaseAgent {
     ]);
     if (signal.aborted) return { status: "cancelled", reason: "cancelled by the operator" };
     const abort = new AbortController();
-    const run = query({ prompt, options: this.queryOptions(abort, server) });
+    const options = this.queryOptions(abort, server);
+    // MC-3: what this turn hands Claude Code must be the session's first hand-over, byte for byte.
+    try {
+      const prefix = this.#prefix.check(this.config.systemPrompt, this.config.tools, registrationOf(options));
+      this.options.onTurnPrefix?.(prefix);
+    } catch (error) {
+      if (!(error instanceof PromptPrefixChangedError)) throw error;
+      emit({ type: "error", code: error.code, message: error.message });
+      return { status: "failed", reason: error.message };
+    }
+    const run = query({ prompt, options });
     let grace: NodeJS.Timeout | undefined;
     const onCancel = () => {
       // Best effort first: Claude Code ends the turn itself (with its result line). Stopping the
@@ -266,31 +323,21 @@ export class ClaudeCodeAgent extends BaseAgent {
     };
     let result: SDKResultMessage | undefined;
     let failure: string | undefined;
-    // The session asked for is verified before anything is taken from the stream: Claude Code
-    // names the session it runs in its init line; a result line before any init is a refused resume.
-    let verifying = this.resumeAsked !== undefined && this.sessionRef === this.resumeAsked;
+    let refused: string | undefined;
+    let sawInit = false;
     try {
       for await (const message of run) {
         stats.received++;
-        if (verifying && message.type === "system" && message.subtype === "init") {
-          verifying = false;
-          this.resumeAsked = undefined;
-          const asked = this.sessionRef;
-          this.resumed = message.session_id === asked;
-          emit(
-            this.resumed
-              ? { type: "session", action: "resumed", harness: "claude-code", id: message.session_id }
-              : {
-                  type: "session",
-                  action: "started",
-                  harness: "claude-code",
-                  id: message.session_id,
-                  reason: `Claude Code started session ${message.session_id} instead of resuming ${asked ?? "?"}`,
-                },
-          );
-        } else if (verifying && message.type === "result") {
-          stats.resumeFailed = resultText(message);
-          continue; // the refusal is not this turn's outcome: the caller heals once
+        if (message.type === "system" && message.subtype === "init") {
+          sawInit = true;
+          refused = this.checkInit(message, emit);
+          if (refused !== undefined) {
+            // Fail at once, before the model acts with tools the company did not decide.
+            abort.abort();
+            break;
+          }
+        } else if (!sawInit && message.type === "result" && this.missingSession(message, stats)) {
+          continue; // the failed resume is healed by the caller; this run said nothing else
         }
         this.translator.record(message as unknown as JsonObject, ++this.line, out);
         flush();
@@ -308,13 +355,15 @@ export class ClaudeCodeAgent extends BaseAgent {
       clearTimeout(grace);
     }
 
+    if (refused !== undefined) return { status: "failed", reason: refused };
+    if (stats.resumeMissing !== undefined && result === undefined)
+      return { status: "failed", reason: stats.resumeMissing };
+
     if (signal.aborted) {
       if (!result) this.translator.end(out, "the turn was cancelled");
       flush();
       return { status: "cancelled", reason: "cancelled by the operator" };
     }
-    if (stats.resumeFailed !== undefined)
-      return { status: "failed", reason: `Claude Code could not resume: ${stats.resumeFailed}` };
     if (result) {
       if (result.is_error) return { status: "failed", reason: resultText(result) }; // the translator reported it
       if (failure === undefined) return { status: "done" };
@@ -356,6 +405,9 @@ export class ClaudeCodeAgent extends BaseAgent {
         snapshot: true,
       },
       permissionMode: this.policy.permissionMode,
+      // The only built-ins Claude Code offers (bare names; none by default). With `tools` set the
+      // MCP tools are loaded up front, never deferred behind ToolSearch (issue 22).
+      tools: builtinToolNames(this.policy),
       allowedTools: [...tools.map((t) => mcpToolName(t.name)), ...(this.policy.allowedTools ?? [])],
       // Isolation: no user/project settings, hooks or MCP servers from disk can add tools mid-company.
       settingSources: [],
@@ -366,10 +418,57 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (this.policy.permissionMode === "bypassPermissions") options.allowDangerouslySkipPermissions = true;
     if (this.sessionRef !== undefined) options.resume = this.sessionRef;
     if (o.executablePath !== undefined) options.pathToClaudeCodeExecutable = o.executablePath;
-    options.env = keepNativeCompaction(o.env ?? process.env);
+    options.env = claudeCodeEnvironment(o.env ?? process.env);
     if (o.cwd !== undefined) options.cwd = o.cwd;
     if (o.stderr !== undefined) options.stderr = o.stderr;
     return options;
+  }
+
+  /**
+   * The init line: what Claude Code offers and whether it resumed what was asked. Emits the run's
+   * `harness_tools` event; returns why the run must stop, if it must.
+   */
+  private checkInit(message: SDKSystemMessage, emit: Emit): string | undefined {
+    const expected = this.decidedTools;
+    const report: HarnessToolsReport = {
+      harness: "claude-code",
+      tools: [...message.tools],
+      mcpServers: message.mcp_servers.map((s) => ({ name: s.name, status: s.status })),
+      expected,
+      source: "Claude Code's system/init line (tools, mcp_servers)",
+    };
+    let problem = toolListProblem("Claude Code", expected, report.tools);
+    const server = report.mcpServers.find((s) => s.name === TOOL_SERVER_NAME);
+    if (problem === undefined && this.config.tools.length > 0 && server?.status !== "connected")
+      problem = `Claude Code's MCP server "${TOOL_SERVER_NAME}" (the company tools) is ${server?.status ?? "missing"}, not connected`;
+    problem = this.#reported.check(report, problem);
+    if (problem !== undefined) report.problem = problem;
+    emit({ type: "harness_tools", ...report });
+    if (problem !== undefined) {
+      emit({ type: "error", code: "harness_tools_mismatch", message: problem });
+      return problem;
+    }
+    const requested = this.#resumeRequested;
+    if (requested !== undefined) {
+      if (message.session_id !== requested) {
+        const why = `asked Claude Code to resume session ${requested}, but it started session ${message.session_id}: the conversation would not be the one this agent had`;
+        emit({ type: "error", code: "resume_mismatch", message: why });
+        return why;
+      }
+      this.#resumeRequested = undefined;
+      this.#resumeOutcome = "resumed";
+      emit({ type: "session", action: "resumed", harness: "claude-code", id: message.session_id });
+    }
+    return undefined;
+  }
+
+  /** A result line saying the session to resume does not exist (before any init): the caller heals it. */
+  private missingSession(message: SDKResultMessage, stats: QueryStats): boolean {
+    if (this.#resumeRequested === undefined || this.#healed || !message.is_error) return false;
+    const text = resultText(message);
+    if (!MISSING_SESSION.test(text)) return false;
+    stats.resumeMissing = text;
+    return true;
   }
 
   private noteSession(message: SDKMessage): void {
@@ -379,6 +478,23 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (message.type === "system" && message.subtype === "init") this.sessionRef = id;
     else this.sessionRef ??= id;
   }
+}
+
+interface QueryStats {
+  received: number;
+  resumeMissing?: string;
+}
+
+/** The parts of a query's options that decide what Claude Code offers: compared turn by turn (MC-3). */
+function registrationOf(options: Options): Record<string, unknown> {
+  return {
+    mcpServers: Object.keys(options.mcpServers ?? {}),
+    tools: options.tools ?? null,
+    allowedTools: options.allowedTools ?? [],
+    permissionMode: options.permissionMode ?? null,
+    strictMcpConfig: options.strictMcpConfig ?? false,
+    settingSources: options.settingSources ?? null,
+  };
 }
 
 function resultText(result: SDKResultMessage): string {

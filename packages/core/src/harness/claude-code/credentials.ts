@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isLoopbackUrl } from "../loopback.js";
 
 export type CredentialCheck = { ok: true; source: string } | { ok: false; missing: string };
 
@@ -30,6 +31,9 @@ export function claudeCodeCredentials(env: NodeJS.ProcessEnv = process.env): Cre
   for (const name of PROVIDER_SWITCHES) if (truthy(env[name])) return { ok: true, source: name };
   const file = claudeCodeCredentialsFile(env);
   if (existsSync(file)) return { ok: true, source: file };
+  // A model server on this machine (a stand-in, a local proxy): no key needed (environment.ts).
+  if (isLoopbackUrl(env["ANTHROPIC_BASE_URL"]))
+    return { ok: true, source: "none needed: ANTHROPIC_BASE_URL is a loopback model server" };
   return {
     ok: false,
     missing: `no Claude Code credentials: none of ${CLAUDE_CODE_KEY_ENVS.join(", ")} is set and ${file} does not exist (set ANTHROPIC_API_KEY, or run \`claude setup-token\` / \`claude login\`)`,

@@ -1,9 +1,17 @@
 // The Claude Code harness: agent, its stream-json translator, permission policy, and the readiness
 // probes (executable, credentials).
-export { ClaudeCodeAgent, type ClaudeCodeAgentOptions } from "./claude-code-agent.js";
+export { ClaudeCodeAgent, type ClaudeCodeAgentOptions, type ResumeOutcome } from "./claude-code-agent.js";
+export {
+  claudeCodeEnvironment,
+  claudeCodeUsesLoopback,
+  LOOPBACK_PLACEHOLDER_KEY,
+  NONESSENTIAL_TRAFFIC_ENV,
+} from "./environment.js";
 export { claudeCodeTranslator, translateClaudeCodeJsonl } from "./translate/translator.js";
 export {
+  builtinToolNames,
   CLAUDE_CODE_PERMISSION_MODES,
+  claudeCodePolicyProblem,
   type ClaudeCodePolicy,
   DEFAULT_CLAUDE_CODE_POLICY,
   parseClaudeCodePolicy,

@@ -19,8 +19,36 @@ export interface ClaudeCodePolicy {
    * no tool at all, so the company tools could not act.)
    */
   permissionMode: PermissionMode;
-  /** Built-in tools to pre-approve (e.g. "Read"). The company tools are always pre-approved. */
+  /**
+   * Built-in tools the session may use (e.g. "Read", or a permission rule such as "Bash(git status)").
+   * They are the only built-ins Claude Code offers the model (its `tools` option, bare names: a rule
+   * offers its tool and pre-approves only what the rule matches); the company tools are always offered
+   * and pre-approved. None by default.
+   */
   allowedTools?: readonly string[];
+}
+
+/**
+ * The built-in tools Claude Code offers (its `tools` option): the bare tool name of each allowed entry,
+ * in order, once. Claude Code takes bare names only there — a rule like `Bash(git status)` is silently
+ * dropped from `tools` (seen with 2.1.332) — so the rule's tool is offered and the rule itself stays a
+ * permission (`allowedTools`).
+ */
+export function builtinToolNames(policy: ClaudeCodePolicy): string[] {
+  const names: string[] = [];
+  for (const entry of policy.allowedTools ?? []) {
+    const name = entry.replace(/\(.*\)$/s, "");
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/** Why this policy cannot run here, if it cannot. */
+export function claudeCodePolicyProblem(policy: ClaudeCodePolicy): string | undefined {
+  // Claude Code refuses --dangerously-skip-permissions as root ("cannot be used with root/sudo privileges").
+  if (policy.permissionMode === "bypassPermissions" && process.getuid?.() === 0)
+    return "config.permissionMode bypassPermissions cannot run as root: Claude Code refuses to skip permissions with root privileges (use dontAsk with allowedTools)";
+  return undefined;
 }
 
 export const DEFAULT_CLAUDE_CODE_POLICY: Readonly<ClaudeCodePolicy> = Object.freeze({

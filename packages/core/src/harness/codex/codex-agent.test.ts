@@ -1,24 +1,36 @@
-// The Codex harness through real process boundaries: the real @openai/codex-sdk starts an OFFLINE
-// stand-in executable (__fixtures__/offline-codex.mjs) that reads `codex exec --experimental-json`
-// arguments, replays a recorded JSONL stream, and calls MCP tools on the servers named in its
-// `--config`, started as real child processes and reached with the real MCP client. The SDK, our
-// adapter and the codex translator all run for real. Nothing reaches a vendor.
+// The Codex harness on the REAL Codex binary (the one @openai/codex ships in its platform package),
+// driven by our adapter through the real @openai/codex-sdk, against a loopback stand-in model server
+// (@cadre/standin) registered as Codex's model provider: only the model is stood in. The company tools
+// reach Codex through a real stdio MCP server built on Cadre's own adapter (__fixtures__/
+// add-tool-server.mjs, what `cadre mcp` is to the company tools); the stand-in's request log shows
+// what Codex offered the model. Nothing leaves loopback (testing/real-harnesses.ts).
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  lastUserText,
+  type Policy,
+  reply,
+  scripted,
+  startStandin,
+  type StandinServer,
+  type Step,
+  type UsageCounts,
+} from "@cadre/standin";
 import { Type } from "typebox";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { defineTool } from "../../agent/tool.js";
+import { defineTool, type ToolDefinition } from "../../agent/tool.js";
 import { resolveModel } from "../../models/registry.js";
-import type { AgentEvent } from "../../types.js";
-import { CodexAgent, type CodexAgentOptions } from "./codex-agent.js";
+import type { AgentEvent, Usage } from "../../types.js";
 import { collect, ofType } from "../../testing/events.js";
+import { codexTestEnv, REAL_CODEX } from "../../testing/real-harnesses.js";
+import { CodexAgent, type CodexAgentOptions } from "./codex-agent.js";
+import { EXEC_YIELD_CONTINUATION_TEMPLATE } from "./exec-yield.js";
 
-const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
-const STAND_IN = join(FIXTURES, "offline-codex.mjs");
-const ADD_SERVER = join(FIXTURES, "add-tool-server.mjs");
+const ADD_SERVER = fileURLToPath(new URL("./__fixtures__/add-tool-server.mjs", import.meta.url));
 
 // The session's tool list (MC-3); Codex reaches the tools through the MCP server, which runs them.
 const addTool = defineTool({
@@ -30,8 +42,9 @@ const addTool = defineTool({
   execute: async () => ({ content: [], isError: true }),
 });
 
+const PROMPT = "You are the CEO of Acme.\n\n## Company\nName: Acme";
 let dir: string;
-let logFile: string;
+let server: StandinServer | undefined;
 beforeAll(() => {
   // The MCP server fixture serves the tool with the built core package.
   if (!existsSync(fileURLToPath(new URL("../../../dist/mcp/index.js", import.meta.url))))
@@ -39,270 +52,438 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-codex-"));
-  logFile = join(dir, "stand-in.log.jsonl");
 });
 afterEach(async () => {
+  await server?.close();
+  server = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
-function agent(scenario: string, options: Partial<CodexAgentOptions> = {}) {
+async function standin(steps: Step[] | Policy): Promise<StandinServer> {
+  server = await startStandin({ policy: Array.isArray(steps) ? scripted(steps) : steps });
+  return server;
+}
+
+function agent(options: Partial<CodexAgentOptions> = {}, tools: ToolDefinition[] = [addTool]) {
   return new CodexAgent(
+    { sessionId: "run_test", systemPrompt: PROMPT, model: resolveModel("gpt-5-2025-08-07"), tools },
     {
-      sessionId: "run_test",
-      systemPrompt: "You are the CEO of Acme.\n\n## Company\nName: Acme",
-      model: resolveModel("gpt-5-2025-08-07"),
-      tools: [addTool],
-    },
-    {
-      executablePath: STAND_IN,
-      env: {
-        PATH: process.env["PATH"],
-        HOME: dir,
-        CODEX_HOME: dir,
-        CADRE_OFFLINE_CODEX_SCENARIO: join(FIXTURES, scenario),
-        CADRE_OFFLINE_CODEX_LOG: logFile,
-        CADRE_TEST_MARKER: "passed-on",
-      },
+      executablePath: REAL_CODEX!,
+      env: codexTestEnv(dir, { STANDIN_KEY: "sk-standin-not-a-key" }),
       cwd: dir,
-      mcpServers: {
-        cadre: { command: process.execPath, args: [ADD_SERVER], envVars: ["CADRE_TEST_MARKER"] },
-      },
+      provider: { baseUrl: server!.openaiBaseUrl, apiKeyEnv: "STANDIN_KEY" },
+      mcpServers: tools.length > 0 ? { cadre: { command: process.execPath, args: [ADD_SERVER] } } : {},
       ...options,
     },
   );
 }
 
-async function standInLog(): Promise<Array<Record<string, any>>> {
-  return (await readFile(logFile, "utf8"))
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
+/** The stand-in's answers as Cadre counts usage (OpenAI: input includes cached tokens; Cadre's excludes them). */
+function sent(from = 0): Usage {
+  const t: UsageCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+  for (const call of server!.modelCalls().slice(from))
+    for (const k of Object.keys(t) as Array<keyof UsageCounts>) t[k] += call.answered?.usage?.[k] ?? 0;
+  return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite };
 }
 
-describe("Codex harness over the real Codex SDK and an offline stand-in executable", () => {
-  it("streams reasoning, a command, MCP tool calls with their results, the answer and usage", async () => {
-    const events = await collect(agent("tool-calls.jsonl").send("Add 2 and 40."));
+/** Every tool the request offered, as `namespace.name`, deferred ones marked. */
+function offered(i: number): string[] {
+  const call = server!.modelCalls()[i]!;
+  return call.request.tools.map(
+    (t) => `${t.namespace ? `${t.namespace}.` : ""}${t.name}${t.deferred ? " (deferred)" : ""}`,
+  );
+}
+
+const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
+
+/** A loopback port nothing listens on (connections are refused). */
+async function refusedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-in model", () => {
+  it("issue 22: the company tools reach the model up front through the required MCP server; the run's first event says what Codex was given", async () => {
+    await standin([
+      (r) =>
+        reply.toolCall(
+          r.tools.find((t) => t.name === "add")!,
+          { a: 2, b: 40 },
+          "Adding.",
+        ),
+      (r) =>
+        reply.toolCall(
+          r.tools.find((t) => t.name === "add")!,
+          { a: "x", b: 1 },
+        ),
+      "The sum is 42; the second input was refused.",
+    ]);
+    const events = await collect(agent().send("Add 2 and 40."));
+    expect(events[0]).toMatchObject({
+      type: "harness_tools",
+      harness: "codex",
+      tools: [...RESOURCE_TOOLS, "mcp__cadre__add"],
+      expected: [...RESOURCE_TOOLS, "mcp__cadre__add"],
+      mcpServers: [
+        {
+          name: "cadre",
+          status: expect.stringMatching(/^ready \(required; answered tools\/list to codex-mcp-client/),
+          tools: ["mcp__cadre__add"],
+        },
+      ],
+    });
+    expect((events[0] as { problem?: string }).problem).toBeUndefined();
+    // Every request: the company tool in Codex's MCP namespace, loaded (no tool_search), and no other built-in.
+    for (let i = 0; i < server!.modelCalls().length; i++)
+      expect(offered(i)).toEqual([...RESOURCE_TOOLS, "mcp__cadre.add"]);
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
-    expect(events.at(-1)!.type).toBe("terminal");
-    expect(ofType(events, "thinking_end").map((e) => e.thinking)).toEqual([
-      "**Adding the numbers with the add tool**",
-    ]);
-    expect(ofType(events, "tool_use").map((e) => [e.name, e.input])).toEqual([
-      ["command_execution", { command: "bash -lc 'echo 2+40'" }],
-      ["mcp__cadre__add", { a: 2, b: 40 }],
-      ["mcp__cadre__add", { a: "x", b: 1 }],
-    ]);
-    // The MCP server validated before executing: the second call is an error result with our text.
     expect(
-      ofType(events, "tool_result").map(({ toolUseId, name, isError, content }) => ({
-        toolUseId,
-        name,
-        isError,
-        content,
-      })),
+      ofType(events, "tool_result").map(({ name, isError, content }) => ({ name, isError, content })),
     ).toEqual([
+      { name: "mcp__cadre__add", isError: false, content: [{ type: "text", text: "42" }] },
       {
-        toolUseId: "item_1",
-        name: "command_execution",
-        isError: false,
-        content: [{ type: "text", text: "2+40\n" }],
-      },
-      {
-        toolUseId: "item_2",
-        name: "mcp__cadre__add",
-        isError: false,
-        content: [{ type: "text", text: "42" }],
-      },
-      {
-        toolUseId: "item_3",
         name: "mcp__cadre__add",
         isError: true,
         content: [{ type: "text", text: "add was not run. `a` and `b` must be integers." }],
       },
     ]);
-    expect(ofType(events, "text_end").map((e) => e.text)).toEqual([
-      "The sum is 42; the second input was refused.",
-    ]);
-    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([
-      { input: 4283, output: 122, cacheRead: 20480, cacheWrite: 0 },
-    ]);
-    expect(ofType(events, "turn_end")).toEqual([
-      { type: "turn_end", turn: 1, stopReason: "end_turn", vendorStopReason: "turn.completed" },
-    ]);
+    expect(
+      ofType(events, "text_end")
+        .map((e) => e.text)
+        .at(-1),
+    ).toBe("The sum is 42; the second input was refused.");
+    // One usage event for the turn: Codex's cumulative total turned into what the stand-in sent.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([sent()]);
   });
 
-  it("starts Codex with the Cadre prompt as developer instructions, the policy, and the MCP server for the session's tools", async () => {
-    const a = agent("tool-calls.jsonl");
-    await collect(a.send("Add 2 and 40."));
-    const run = (await standInLog()).find((e) => e.kind === "run")!;
-    expect(run.prompt).toBe("Add 2 and 40.");
-    expect(run.config.developer_instructions).toBe("You are the CEO of Acme.\n\n## Company\nName: Acme");
-    expect(run.config.approval_policy).toBe("never");
-    expect(run.config.web_search).toBe("disabled");
-    expect(run.config.mcp_servers).toEqual({
-      cadre: {
-        command: process.execPath,
-        args: [ADD_SERVER],
-        enabled_tools: ["add"],
-        default_tools_approval_mode: "approve",
-        startup_timeout_sec: 30,
-        env_vars: ["CADRE_TEST_MARKER"],
+  it("issue 22: Codex gets the Cadre prompt after its own instructions, the connector's model server and key, and no shell, file-writing, web, sub-agent or image tool", async () => {
+    await standin(["Done."]);
+    await collect(agent().send("Look around."));
+    const call = server!.modelCalls()[0]!.request;
+    expect(call.model).toBe("gpt-5-2025-08-07");
+    expect(call.headers["authorization"]).toBe("Bearer sk-standin-not-a-key");
+    expect(call.system).toContain(PROMPT);
+    expect(call.system.indexOf(PROMPT)).toBeGreaterThan(0); // after Codex's own base instructions (MC-3)
+    const names = offered(0).join(" ");
+    expect(names).not.toMatch(
+      /exec_command|write_stdin|apply_patch|web_search|spawn_agent|multi_agent|view_image|request_user_input|tool_search|goal/,
+    );
+  });
+
+  it("issue 22: the connector's policy turns on only what it names: shell (exec_command, write_stdin) and web search", async () => {
+    await standin(["Done."]);
+    const events = await collect(
+      agent({
+        policy: { sandboxMode: "read-only", approvalPolicy: "never", webSearch: true, shell: true },
+      }).send("hi"),
+    );
+    const expected = ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "web_search", "mcp__cadre__add"];
+    expect(ofType(events, "harness_tools")[0]).toMatchObject({ tools: expected, expected });
+    expect(offered(0).sort()).toEqual(
+      ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "web_search", "mcp__cadre.add"].sort(),
+    );
+  });
+
+  it("issue 22: a decided tool Codex was not given fails the run at once with a readable reason", async () => {
+    await standin(["never reached"]);
+    const a = agent({
+      mcpServers: {
+        cadre: { command: process.execPath, args: [ADD_SERVER], enabledTools: ["add", "subtract"] },
       },
     });
-    expect(run.options).toMatchObject({
-      model: "gpt-5-2025-08-07",
-      sandbox: "read-only",
-      cd: dir,
-      skipGitRepoCheck: true,
-    });
-    expect(
-      (await standInLog()).find((e) => e.kind === "mcp_tools")!.tools.map((t: { name: string }) => t.name),
-    ).toEqual(["add"]);
-    expect(a.vendorSessionId).toBe(run.threadId);
+    const events = await collect(a.send("Go."));
+    const report = ofType(events, "harness_tools")[0]!;
+    expect(report.problem).toMatch(
+      /Codex does not offer the tools the company decided: it does not offer mcp__cadre__subtract/,
+    );
+    expect(ofType(events, "error")).toEqual([
+      { type: "error", code: "harness_tools_mismatch", message: report.problem },
+    ]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: report.problem },
+    ]);
+    expect(ofType(events, "tool_use")).toEqual([]);
   });
 
-  it("resumes the same thread on the next product turn; thread-cumulative usage is counted once", async () => {
-    const a = agent("resume.jsonl");
-    const first = await collect(a.send("First question"));
+  it("MC-15: resumes the same thread on the next product turn; the model sees the earlier turn; thread-cumulative usage is counted once", async () => {
+    await standin(["First answer.", "Second answer, same thread."]);
+    const a = agent();
+    await collect(a.send("First question"));
     const thread = a.vendorSessionId;
     const second = await collect(a.send("Second question"));
-    expect(ofType(first, "text_end").map((e) => e.text)).toEqual(["First answer."]);
-    expect(ofType(second, "text_delta").map((e) => e.delta)).toEqual(["Second", " answer,", " same thread."]);
-    expect([...first, ...second].filter((e) => e.type === "terminal")).toEqual([
-      { type: "terminal", status: "done" },
-      { type: "terminal", status: "done" },
-    ]);
-    expect(ofType(second, "usage").map((e) => e.usage)).toEqual([
-      { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 },
-    ]);
-    expect(a.usage).toEqual({ input: 3000, output: 160, cacheRead: 19000, cacheWrite: 0 });
-    const runs = (await standInLog()).filter((e) => e.kind === "run");
-    expect(runs.map((r) => [r.resume, r.threadId])).toEqual([
-      [null, thread],
-      [thread, thread],
-    ]);
-  });
-
-  it("a failed turn (vendor error) becomes error events and one failed terminal, never a throw", async () => {
-    const events = await collect(agent("vendor-error.jsonl").send("hi"));
-    expect(ofType(events, "error").map((e) => e.message)).toEqual([
-      "Reconnecting... 1/5 (stream disconnected before completion: error sending request)",
-      "unexpected status 529 Overloaded: the server is overloaded",
-    ]);
-    expect(ofType(events, "terminal")).toEqual([
-      {
-        type: "terminal",
-        status: "failed",
-        reason: "unexpected status 529 Overloaded: the server is overloaded",
-      },
-    ]);
-  });
-
-  it("a stream cut mid-item is an error event naming the cause, the open turn fails closed", async () => {
-    const events = await collect(agent("cut.jsonl").send("hi"));
-    const error = ofType(events, "error").at(-1)!;
-    expect(error.code).toBe("truncated");
-    expect(error.message).toMatch(
-      /Codex Exec exited with code 1.*connection reset.*turn\.completed or turn\.failed/s,
+    expect(a.vendorSessionId).toBe(thread);
+    expect(ofType(second, "text_end").map((e) => e.text)).toEqual(["Second answer, same thread."]);
+    expect(JSON.stringify(server!.modelCalls()[1]!.request.messages)).toMatch(
+      /First question[\s\S]*First answer\.[\s\S]*Second question/,
     );
-    expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "error" }]);
-    expect(ofType(events, "terminal")).toEqual([
-      {
-        type: "terminal",
-        status: "failed",
-        reason: expect.stringContaining("Codex Exec exited with code 1"),
-      },
-    ]);
+    expect(ofType(second, "usage").map((e) => e.usage)).toEqual([sent(1)]);
+    expect(a.usage).toEqual(sent());
   });
 
-  it("cancel stops the exec process; the turn ends cancelled exactly once", async () => {
-    const a = agent("hang.jsonl");
+  it("MC-15: a later session resuming the thread by id (a later wake) is verified and counts only its own usage (baseline from Codex's rollout)", async () => {
+    await standin(["Hired the CTO.", "You hired the CTO."]);
+    const earlier = agent();
+    await collect(earlier.send("Hire a CTO."));
+    const id = earlier.vendorSessionId!;
+    const later = agent({ resume: id });
+    const events = await collect(later.send("What did you do?"));
+    expect(later.resumeOutcome).toBe("resumed");
+    expect(later.vendorSessionId).toBe(id);
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    expect(JSON.stringify(server!.modelCalls()[1]!.request.messages)).toContain("Hired the CTO.");
+    expect(later.usage).toEqual(sent(1));
+  });
+
+  it("a thread Codex has no rollout of is healed once: a fresh thread, recorded as a rollover, and the turn completes", async () => {
+    await standin(["Fresh start."]);
+    const missing = "01a2312c-e9a1-7a30-afae-ad454f93ba8c";
+    const a = agent({ resume: missing });
+    const events = await collect(a.send("Carry on."));
+    expect(ofType(events, "rollover")).toEqual([
+      expect.objectContaining({
+        reason: expect.stringMatching(/resume of Codex thread 01a2312c.*no rollout found.*one self-heal/),
+      }),
+    ]);
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    expect(a.resumeOutcome).toBe("healed");
+    expect(a.vendorSessionId).not.toBe(missing);
+    expect(ofType(events, "error")).toEqual([]);
+  });
+
+  it("MC-3: a hand-over that differs from the session's first run is an error event and a failed turn, before Codex starts", async () => {
+    await standin(["One.", "never reached"]);
+    const a = agent();
+    await collect(a.send("First."));
+    (a.config as { systemPrompt: string }).systemPrompt = `${PROMPT}\nNow: 12:30`;
+    const events = await collect(a.send("Second."));
+    expect(ofType(events, "error")).toEqual([
+      { type: "error", code: "prompt_prefix_changed", message: expect.stringMatching(/MC-3/) },
+    ]);
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    expect(server!.modelCalls()).toHaveLength(1);
+  });
+
+  it("a vendor error becomes error events and one failed terminal, never a throw", async () => {
+    await standin(() => reply.error("invalid_request", { message: "input: malformed (stand-in)" }));
+    const events = await collect(agent().send("hi"));
+    expect(ofType(events, "error").at(-1)!.message).toMatch(/malformed \(stand-in\)/);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringMatching(/malformed/) },
+    ]);
+    expect(events.at(-1)!.type).toBe("terminal");
+  });
+
+  it("cancel stops the exec process while the model hangs; the turn ends cancelled exactly once", async () => {
+    await standin([reply.hang()]);
+    const a = agent();
     const events: AgentEvent[] = [];
     for await (const e of a.send("hi")) {
       events.push(e);
-      if (e.type === "turn_start") a.cancel();
+      if (e.type === "turn_start") setTimeout(() => a.cancel(), 200);
     }
     expect(ofType(events, "terminal")).toEqual([
       { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
     ]);
-    expect(ofType(events, "turn_end")).toEqual([{ type: "turn_end", turn: 1, stopReason: "error" }]);
     expect(a.isRunning).toBe(false);
   });
 
-  it("MC-11 codex: a silent run is closed by the reconnect watchdog — one failed terminal, report only, no rollover or replay", async () => {
-    const a = agent("hang.jsonl", { watchdogMs: 1_500 });
-    const events = await collect(a.send("hi"));
-    const error = ofType(events, "error").at(-1)!;
-    expect(error).toEqual({
-      type: "error",
-      code: "watchdog",
-      message: expect.stringContaining("reconnect watchdog closed the turn"),
+  it("issue 18 / MC-11: with no route to its model server Codex only says it is reconnecting; the watchdog closes the run failed, with the reason, exactly once", async () => {
+    await standin(["unused"]);
+    const a = agent({
+      provider: { baseUrl: `http://127.0.0.1:${await refusedPort()}/v1`, apiKeyEnv: "STANDIN_KEY" },
+      watchdogMs: 5_000,
     });
+    const events = await collect(a.send("hi"));
+    expect(ofType(events, "error").filter((e) => e.code === "watchdog")).toEqual([
+      {
+        type: "error",
+        code: "watchdog",
+        message: expect.stringMatching(
+          /^no progress from Codex for 5 s.*reconnect watchdog closed the turn \(report only, MC-11\)/,
+        ),
+      },
+    ]);
     expect(ofType(events, "terminal")).toEqual([
       { type: "terminal", status: "failed", reason: expect.stringContaining("report only, MC-11") },
     ]);
-    // A turn the watchdog cut is closed, never left open (the stand-in may not have started one yet on a slow machine).
-    expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(
-      ofType(events, "turn_start").map(() => "error"),
-    );
+    expect(events.at(-1)!.type).toBe("terminal");
     expect(events.some((e) => e.type === "rollover" || e.type === "recovery")).toBe(false);
+    expect(server!.modelCalls()).toHaveLength(0);
+  });
+
+  it("MC-14: an exec yield (a command still running when Codex ends its turn) holds the turn open for one continuation that waits on it; the real binary can only prove lost-handle; nothing is replayed", async () => {
+    await standin([
+      reply.toolCall(
+        "exec_command",
+        { cmd: "sleep 5; echo finished", yield_time_ms: 250 },
+        "Starting the build.",
+      ),
+      "The build is running.",
+      (r) =>
+        reply.toolCall(
+          "write_stdin",
+          {
+            session_id: Number(/session ID (\d+)/.exec(JSON.stringify(r.messages))?.[1] ?? 0),
+            chars: "",
+            yield_time_ms: 500,
+          },
+          "Waiting for it.",
+        ),
+      "I cannot reach that process any more.",
+    ]);
+    const a = agent({
+      policy: { sandboxMode: "read-only", approvalPolicy: "never", webSearch: false, shell: true },
+    });
+    const events = await collect(a.send("Run the build."));
+    const continuation = ofType(events, "continuation");
+    expect(continuation.map((c) => c.action)).toEqual(["opened", "lost-handle"]);
+    expect(continuation[1]!.reason).toMatch(
+      /^lost-handle: `.*sleep 5; echo finished.*` was still running .* not run again/,
+    );
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: "lost-handle" },
+    ]);
+    // The yielded command's result is reported once, as lost.
+    expect(ofType(events, "tool_result").filter((r) => r.name === "command_execution")).toEqual([
+      expect.objectContaining({ isError: true, content: [{ type: "text", text: continuation[1]!.reason }] }),
+    ]);
+    // The origin request was never replayed: the one continuation asked to wait, nothing else.
+    const prompts = server!.modelCalls().map((c) => lastUserText(c.request));
+    expect(prompts.filter((p) => p.includes("Run the build.")).length).toBeGreaterThan(0);
+    expect(prompts.at(-1)).not.toContain("Run the build.");
+    const waits = server!
+      .modelCalls()
+      .filter((c) =>
+        lastUserText(c.request).startsWith(EXEC_YIELD_CONTINUATION_TEMPLATE.split("{commands}")[0]!),
+      );
+    expect(waits).toHaveLength(1);
     expect(a.isRunning).toBe(false);
   });
 
-  it("the watchdog option is checked: a non-positive value is refused at construction", () => {
-    expect(() => agent("hang.jsonl", { watchdogMs: 0 })).toThrow(/watchdogMs must be a positive number/);
+  it("MC-14: Stop as the continuation starts ends the product turn cancelled exactly once, and the continuation never reaches the model (the tombstone-by-id path: exec-yield.test.ts)", async () => {
+    await standin([
+      reply.toolCall("exec_command", { cmd: "sleep 5; echo finished", yield_time_ms: 250 }, "Starting."),
+      "Running.",
+      reply.hang(),
+    ]);
+    const a = agent({
+      policy: { sandboxMode: "read-only", approvalPolicy: "never", webSearch: false, shell: true },
+    });
+    const events: AgentEvent[] = [];
+    for await (const e of a.send("Run the build.")) {
+      events.push(e);
+      if (e.type === "continuation" && e.action === "opened") a.cancel();
+    }
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "cancelled", reason: "cancelled by the operator" },
+    ]);
+    expect(ofType(events, "continuation").map((c) => c.action)).toEqual(["opened"]);
+    expect(server!.modelCalls()).toHaveLength(2);
+    expect(a.isRunning).toBe(false);
   });
 
+  it("issue 22: a company MCP server that cannot start stops Codex before its first request (the server is required), with Codex's own reason", async () => {
+    await standin(["never reached"]);
+    const a = agent({
+      mcpServers: { cadre: { command: process.execPath, args: ["-e", "process.exit(3)"] } },
+    });
+    const events = await collect(a.send("Go."));
+    expect(ofType(events, "error")).toEqual([
+      {
+        type: "error",
+        code: "harness_start_failed",
+        message: expect.stringMatching(
+          /Codex did not start: .*required MCP servers? failed to initialize.*cadre/s,
+        ),
+      },
+    ]);
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    expect(server!.modelCalls()).toHaveLength(0);
+  });
+});
+
+describe("Codex harness without a binary", () => {
   it("a missing executable is one readable error and a failed terminal", async () => {
-    const events = await collect(
-      agent("tool-calls.jsonl", { executablePath: join(dir, "no-such-codex") }).send("hi"),
-    );
+    await standin(["unused"]);
+    const events = await collect(agent({ executablePath: join(dir, "no-such-codex") }).send("hi"));
     expect(ofType(events, "error")).toEqual([
       { type: "error", code: "harness_start_failed", message: expect.stringContaining("no-such-codex") },
     ]);
     expect(ofType(events, "terminal")).toHaveLength(1);
   });
+
+  it("the watchdog option is checked: a non-positive value is refused at construction", async () => {
+    await standin(["unused"]);
+    expect(() => agent({ watchdogMs: 0 })).toThrow(/watchdogMs must be a positive number/);
+  });
 });
 
-describe("a Codex thread across session objects (wakes), through the stand-in executable", () => {
-  it("MC-15 a new session object resumes the persisted thread; its cumulative usage counts only the new turn (the totals persisted with the session)", async () => {
-    const first = agent("resume.jsonl");
-    await collect(first.send("First question"));
+describe.skipIf(!REAL_CODEX)("a Codex thread across session objects (wakes), on the real binary", () => {
+  it("a new session object resumes the thread its session state names: verified on thread.started, a `resumed` session event, usage only its own", async () => {
+    await standin(["Hired the CTO.", "You hired the CTO."]);
+    const first = agent();
+    await collect(first.send("Hire a CTO."));
     const state = first.sessionState!;
-    expect(state.vendorTotals).toBeDefined();
-    const second = agent("resume.jsonl", {
-      resume: { id: state.ref!.id },
-      digest: state.digest,
-      vendorTotals: state.vendorTotals!,
-    });
-    const events = await collect(second.send("Second question"));
-    expect(ofType(events, "session")).toEqual([
-      { type: "session", action: "resumed", harness: "codex", id: state.ref!.id },
-    ]);
-    // The same increment the in-process resume reports: nothing counted twice across the resume.
-    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([
-      { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 },
-    ]);
-    expect(second.sessionState).toMatchObject({ ref: { id: state.ref!.id }, resumed: true });
+    expect(state).toMatchObject({ harness: "codex", resumed: false, rolledOver: false });
+    const id = state.ref!.id;
+    const second = agent({ resume: { id }, digest: state.digest });
+    const events = await collect(second.send("What did you do?"));
+    expect(ofType(events, "session")).toEqual([{ type: "session", action: "resumed", harness: "codex", id }]);
+    expect(ofType(events, "rollover")).toEqual([]);
+    expect(second.sessionState).toMatchObject({ ref: { id }, resumed: true, rolledOver: false });
+    // MC-15: one totals source, the thread's rollout file; the persisted record is not read back.
+    expect(second.usage).toEqual(sent(1));
   });
 
-  it("MC-9 a thread Codex cannot resume (it ends before thread.started: no rollout) heals once: a new thread from the handoff digest, recorded", async () => {
+  it("MC-9 a thread Codex has no rollout of heals once from the handoff digest: `self-healed` and rollover events, the digest before the prompt, never a loop", async () => {
+    await standin(["Fresh start."]);
+    const missing = "01a2312c-e9a1-7a30-afae-ad454f93ba8c";
     const digest = [
       { kind: "task" as const, text: "Run the company." },
       { kind: "decision" as const, text: 'hire_agent succeeded: {"name":"CTO"}' },
     ];
-    const a = agent("tool-calls.jsonl", { resume: { id: "thread-gone" }, digest });
+    const a = agent({ resume: { id: missing }, digest });
     const events = await collect(a.send("Add 2 and 40."));
     const [heal] = ofType(events, "session");
-    expect(heal).toMatchObject({ action: "self-healed", harness: "codex", previousId: "thread-gone" });
-    expect(heal!.reason).toMatch(
-      /^codex session thread-gone could not be resumed \(.+\); a fresh session starts from the handoff digest, once$/,
-    );
+    expect(heal).toMatchObject({ action: "self-healed", harness: "codex", previousId: missing });
+    expect(ofType(events, "rollover")).toEqual([
+      expect.objectContaining({ reason: heal!.reason, fromSession: missing }),
+    ]);
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
-    const runs = (await standInLog()).filter((e) => e.kind === "run");
-    expect(runs).toHaveLength(1); // the refused resume logged nothing: it never ran
-    expect(runs[0]).toMatchObject({ resume: null });
-    expect(runs[0]!.prompt).toMatch(/^# Handoff\n[\s\S]*hire_agent succeeded[\s\S]*\n---\n\nAdd 2 and 40\.$/);
-    expect(a.sessionState!.ref!.id).toBe(runs[0]!.threadId);
+    expect(server!.modelCalls()).toHaveLength(1);
+    expect(lastUserText(server!.modelCalls()[0]!.request)).toMatch(
+      /# Handoff\n[\s\S]*hire_agent succeeded[\s\S]*\n---\n\nAdd 2 and 40\.$/,
+    );
+    const state = a.sessionState!;
+    expect(state.ref!.id).toBe(a.vendorSessionId);
+    expect(state.ref!.id).not.toBe(missing);
+    expect(state).toMatchObject({ resumed: false, rolledOver: true, selfHealed: heal!.reason });
+  });
+
+  it("MC-9 a handoff left for the session (a thread closed between wakes): the new thread's first input carries it, the rollover is reported, the old thread is not resumed", async () => {
+    await standin(["Carrying on."]);
+    const a = agent({
+      resume: { id: "old-thread" },
+      bootstrap: {
+        handoff: "# Handoff\nContext rebuilt by the host.",
+        items: [{ kind: "task", text: "Run the company." }],
+        reason: "MC-13: switch to gpt-5-mini: rebuilt from a handoff first",
+        fromSession: "old-thread",
+      },
+    });
+    const events = await collect(a.send("Carry on."));
+    expect(ofType(events, "rollover")).toMatchObject([
+      { reason: "MC-13: switch to gpt-5-mini: rebuilt from a handoff first", fromSession: "old-thread" },
+    ]);
+    expect(ofType(events, "session")).toEqual([]);
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    expect(lastUserText(server!.modelCalls()[0]!.request)).toMatch(
+      /# Handoff\nContext rebuilt by the host\.\n---\n\nCarry on\.$/,
+    );
+    expect(a.sessionState).toMatchObject({ rolledOver: true, resumed: false });
+    expect(a.sessionState!.ref!.id).not.toBe("old-thread");
   });
 });

@@ -1,4 +1,4 @@
-// The Codex harness: a BaseAgent over @openai/codex-sdk. Each product turn is one `codex exec
+// The Codex harness: a BaseAgent over @openai/codex-sdk. Each SDK turn is one `codex exec
 // --experimental-json` run on the session's thread (the first starts it, later ones resume it), and
 // its JSONL events come back through the codex translator. Codex runs the agent loop and starts the
 // MCP servers itself, so the company tools reach it as a stdio MCP server (`cadre mcp --agent ID`)
@@ -7,41 +7,59 @@
 // (MC-8); the host consumes what the stream says about it, and a latched rollover (MC-9) starts a new
 // thread from the handoff instead of resuming the old one.
 //
+// What the company decided, it gets (issue 22, config.ts): its MCP servers, required and loaded up
+// front (model-catalog.ts), the built-ins the policy allows and no others; the run's first event says
+// what Codex was given (handshake.ts: Codex itself reports nothing about MCP startup), and a company
+// tool missing from it fails the run at once. A product turn may hold open over an exec yield
+// (MC-14, exec-yield.ts): a claim minted on the terminal boundary, one continuation turn at a time
+// asking the model to wait on the same work, settled by proof or ended as `lost-handle`.
+//
 // Why the SDK and not `codex app-server`: the SDK's exec stream is the format our translator and its
 // fixtures cover, it is the vendor's supported embedding, and everything this harness needs — resume
 // by thread id, per-run config (MCP servers, instructions), abort — it offers. The app-server would
 // add in-process interrupts and approvals over JSON-RPC, which a headless `never`-approval company
 // does not use; a cancel here stops the exec process, after which the thread stays resumable.
-import type { Codex, CodexOptions, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
+import { randomUUID } from "node:crypto";
+import { mkdir, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { CodexOptions, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import { CODEX_RECONNECT_WATCHDOG_MS } from "../../context/timeout-policy.js";
+import { TurnSettlement, type ContinuationEvidence } from "../../context/turn-settlement.js";
 import { errorMessage, UserInputError } from "../../errors.js";
-import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
+import { mcpToolName } from "../../mcp/names.js";
+import type { PromptSegment } from "../../prompt/assemble.js";
+import { type ModelCallPrefix, PromptPrefixChangedError } from "../../prompt/prefix-guard.js";
 import type { JsonObject } from "../../translators/json.js";
-import {
-  type HarnessSessionState,
-  type NativeSessionRef,
-  type SessionBootstrap,
-  type SessionContinuation,
-  selfHealReason,
+import type {
+  HarnessSessionState,
+  NativeSessionRef,
+  SessionBootstrap,
+  SessionContinuation,
 } from "../../session/harness-session.js";
-import type { AgentEvent, ContextSnapshot } from "../../types.js";
+import type { AgentEvent, ContextSnapshot, HarnessToolsReport } from "../../types.js";
+import { HandedPrefixGuard } from "../handed-prefix.js";
 import { HarnessContext } from "../harness-context.js";
-import { type CodexPolicy, DEFAULT_CODEX_POLICY } from "./policy.js";
+import { ReportedTools, toolListProblem } from "../tool-report.js";
+import { codexConfig, type CodexMcpServer, type CodexProvider } from "./config.js";
+import {
+  continuationPrompt,
+  ExecYieldDetector,
+  lostHandleReason,
+  type YieldedCommand,
+} from "./exec-yield.js";
+import { readHandshakes } from "./handshake.js";
+import { bundledCodex } from "./locate.js";
+import { codexModelCatalog } from "./model-catalog.js";
+import { type CodexPolicy, codexBuiltinTools, DEFAULT_CODEX_POLICY } from "./policy.js";
+import { codexHome, threadTotals } from "./rollout.js";
+import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
+import type { CodexLine } from "./translate/wire.js";
+import { isReconnectNotice, RunWatchdog } from "./watchdog.js";
 import { CodexWindowReading } from "./window-reading.js";
-import { RunWatchdog } from "./watchdog.js";
 
-/** A stdio MCP server Codex starts for the session. */
-export interface CodexMcpServer {
-  command: string;
-  args: readonly string[];
-  /** Names of variables Codex passes on from its environment (values never go on a command line). */
-  envVars?: readonly string[];
-  /** Tools Codex may use from this server; default every tool of the session's frozen list. */
-  enabledTools?: readonly string[];
-  /** How long Codex waits for the server to start. Default 30 s (Codex's own default is 10 s; a cold `cadre` start can take seconds). */
-  startupTimeoutSec?: number;
-}
+export type { CodexMcpServer, CodexProvider } from "./config.js";
 
 export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   /** Codex to start; default the binary of @openai/codex's platform package. Started directly (a script needs a shebang). */
@@ -53,26 +71,68 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   policy?: CodexPolicy;
   /** MCP servers by name: the company tools (`cadre mcp --agent ID`). */
   mcpServers?: Readonly<Record<string, CodexMcpServer>>;
+  /** The connector's own model server (Responses wire), as Codex's model provider; default Codex's own. */
+  provider?: CodexProvider;
   /**
-   * A Codex thread to continue on the first turn (later turns always resume this session's own).
-   * A resume Codex cannot start (it ends before `thread.started`, e.g. no rollout for the id) is
-   * healed once: a new thread from the handoff digest.
+   * A Codex thread to continue on the first turn (later turns always resume this session's own). The
+   * thread.started line must name that very thread; a thread Codex cannot find ("no rollout found")
+   * gets one self-heal: a fresh thread from the handoff (the digest of earlier wakes and this
+   * session), recorded as a `session` self-healed and a rollover event. A `bootstrap` wins: the old
+   * thread was closed for good, never resumed.
    */
   resume?: string | NativeSessionRef;
   /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]; Codex compacts natively. */
   compactThreshold?: number;
-  /** Reconnect watchdog: a run silent this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
+  /** Reconnect watchdog: a run with no progress this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
   watchdogMs?: number;
+  /** The assembled prompt's segments: every turn's hand-over is checked against them (MC-3). */
+  segments?: readonly PromptSegment[];
+  /** Called once per exec run handed to Codex, after its stable prefix passed the check. */
+  onTurnPrefix?: (prefix: ModelCallPrefix) => void;
+  /** Continuation turns one exec-yield claim may run while its work still reports running (MC-14). Default 2. */
+  continuationBudget?: number;
+}
+
+/** How the session's requested resume went, for the caller's session record. */
+export type CodexResumeOutcome = "none" | "resumed" | "healed";
+
+/** Codex's answer to `exec resume ID` for a thread it has no rollout of (0.163). */
+const MISSING_THREAD = /no rollout found/i;
+
+/** One exec run's end, as the product turn's settlement needs it. */
+interface ExecRun {
+  outcome: TurnOutcome;
+  /** Lines Codex wrote. */
+  received: number;
+  /** The thread to resume does not exist (Codex's error text); nothing of the run was translated. */
+  resumeMissing?: string;
+}
+
+interface ExecHooks {
+  /** The first line arrived: Codex accepted the run (a continuation start is accepted then). */
+  onStarted?: () => void;
+  detector: ExecYieldDetector;
+  /** A signal of this SDK turn only (its tombstone interrupts it), beside the product turn's. */
+  abort: AbortSignal;
 }
 
 export class CodexAgent extends BaseAgent {
-  private readonly codexOptions: CodexOptions;
-  private readonly threadOptions: ThreadOptions;
-  private readonly resume: string | undefined;
-  private codex: Codex | undefined;
-  private thread: Thread | undefined;
+  readonly #options: CodexAgentOptions;
+  readonly #policy: CodexPolicy;
+  readonly #threadOptions: ThreadOptions;
+  /** The session's thread, once Codex named it (thread.started). */
+  #threadId: string | undefined;
+  #resumeRequested: string | undefined;
+  #resumeOutcome: CodexResumeOutcome = "none";
+  #healed = false;
+  /** Why the resume failed and was healed, for the session record. */
+  #healReason: string | undefined;
   /** A rollover closed the resumed thread: the next run starts a new one (MC-9). */
   private rolledOver = false;
+  /** This object started a thread from a handoff (a rollover, a bootstrap or a self-heal). */
+  private threadRolledOver = false;
+  /** A handoff left for this session (a thread closed between wakes): the first send starts from it. */
+  private bootstrapPending: SessionBootstrap | undefined;
   /** The session's context policy (MC-8, MC-9): occupancy, latch, digest, handoff items. */
   private readonly context: HarnessContext;
   private readonly window: CodexWindowReading;
@@ -83,54 +143,77 @@ export class CodexAgent extends BaseAgent {
   private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
   private readonly watchdogMs: number;
-  private bootstrapPending: SessionBootstrap | undefined;
-  private resumed = false;
-  private healed: string | undefined;
-  private threadRolledOver = false;
+  readonly #prefix: HandedPrefixGuard;
+  readonly #reported = new ReportedTools();
+  /** Where the session's MCP servers record the tools/list answers they give Codex (handshake.ts). */
+  readonly #handshakeFile: string;
+  #catalog: Promise<string> | undefined;
+  /** MC-14: the product turns of this session, their SDK turns and continuation claims. */
+  readonly #settlement: TurnSettlement<undefined>;
+  readonly #settled = new Map<string, (outcome: TurnOutcome) => void>();
+  /** Abort of each live SDK turn: a tombstone interrupts it. */
+  readonly #running = new Map<string, AbortController>();
+  #turnSeq = 0;
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
-    const policy = options.policy ?? DEFAULT_CODEX_POLICY;
-    const codexOptions: CodexOptions = { config: codexConfig(config, options.mcpServers ?? {}) };
-    if (options.executablePath !== undefined) codexOptions.codexPathOverride = options.executablePath;
-    if (options.env !== undefined) codexOptions.env = definedOnly(options.env);
+    this.#options = options;
+    this.#policy = options.policy ?? DEFAULT_CODEX_POLICY;
     const threadOptions: ThreadOptions = {
       model: config.model.id,
-      sandboxMode: policy.sandboxMode,
-      approvalPolicy: policy.approvalPolicy,
-      webSearchMode: policy.webSearch ? "live" : "disabled",
+      sandboxMode: this.#policy.sandboxMode,
+      approvalPolicy: this.#policy.approvalPolicy,
+      webSearchMode: this.#policy.webSearch ? "live" : "disabled",
       skipGitRepoCheck: true,
     };
     if (options.cwd !== undefined) threadOptions.workingDirectory = options.cwd;
-    this.codexOptions = codexOptions;
-    this.threadOptions = threadOptions;
+    this.#threadOptions = threadOptions;
     this.bootstrapPending = options.bootstrap;
     // A handoff left for this session means the old thread is closed for good: never resumed.
-    this.resume = options.bootstrap
+    this.#resumeRequested = options.bootstrap
       ? undefined
       : typeof options.resume === "string"
         ? options.resume
         : options.resume?.id;
+    this.#prefix = new HandedPrefixGuard(options.segments);
+    this.#handshakeFile = join(tmpdir(), "cadre-codex", `mcp-handshake-${randomUUID()}.jsonl`);
     this.context = new HarnessContext({
       harness: "codex",
       model: config.model,
       ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
     });
-    this.window = new CodexWindowReading({ resumed: this.resume !== undefined });
-    if (this.resume !== undefined) {
-      this.context.session.resumeAt(options.tokensInWindow ?? 0);
-      // MC-15: the thread's totals as last seen, so its next cumulative report is an increment.
-      if (options.vendorTotals) this.translator.resumeTotals(options.vendorTotals);
-    }
+    this.window = new CodexWindowReading({ resumed: this.#resumeRequested !== undefined });
+    // The resumed window's size as last seen (display, MC-13); the thread's usage baseline is its
+    // rollout file's (MC-15, read at the first run).
+    if (this.#resumeRequested !== undefined) this.context.session.resumeAt(options.tokensInWindow ?? 0);
     const watchdogMs = options.watchdogMs ?? CODEX_RECONNECT_WATCHDOG_MS;
     if (!Number.isFinite(watchdogMs) || watchdogMs <= 0)
       throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
     this.watchdogMs = watchdogMs;
+    this.#settlement = new TurnSettlement<undefined>(
+      {
+        terminal: (id, event) => {
+          const resolve = this.#settled.get(id);
+          this.#settled.delete(id);
+          resolve?.(
+            event.reason === undefined
+              ? { status: event.status }
+              : { status: event.status, reason: event.reason },
+          );
+        },
+        interrupt: (sdkTurnId) => this.#running.get(sdkTurnId)?.abort(),
+      },
+      { continuationBudget: options.continuationBudget ?? 2 },
+    );
   }
 
   protected override contextSnapshot(): ContextSnapshot | undefined {
-    return this.context.snapshot(this.vendorSessionId);
+    const id = this.vendorSessionId;
+    return this.context.session.snapshot(
+      this.#settlement.openClaims(),
+      id !== undefined ? { sessionId: id } : {},
+    );
   }
 
   protected override harnessSessionState(): HarnessSessionState {
@@ -139,9 +222,9 @@ export class CodexAgent extends BaseAgent {
     return {
       harness: "codex",
       ref: id !== undefined ? { id } : undefined,
-      resumed: this.resumed,
+      resumed: this.#resumeOutcome === "resumed",
       rolledOver: this.threadRolledOver,
-      ...(this.healed !== undefined ? { selfHealed: this.healed } : {}),
+      ...(this.#healReason !== undefined ? { selfHealed: this.#healReason } : {}),
       ...(this.bootstrapPending ? { pendingBootstrap: this.bootstrapPending } : {}),
       digest: this.context.digest(),
       model: this.config.model.id,
@@ -152,22 +235,21 @@ export class CodexAgent extends BaseAgent {
 
   /** Codex's thread id (known once the first run started); later turns resume it. */
   get vendorSessionId(): string | undefined {
-    return this.thread?.id ?? (this.rolledOver ? undefined : this.resume);
+    return this.#threadId ?? (this.rolledOver ? undefined : this.#resumeRequested);
   }
 
-  /** The session's one thread, made on first use (the SDK is loaded then: most users of @cadre/core never start Codex). */
-  private async sessionThread(): Promise<Thread> {
-    if (this.thread) return this.thread;
-    if (this.codex === undefined) {
-      const { Codex } = await import("@openai/codex-sdk");
-      this.codex = new Codex(this.codexOptions);
-    }
-    const resume = this.rolledOver ? undefined : this.resume;
-    this.thread =
-      resume !== undefined
-        ? this.codex.resumeThread(resume, this.threadOptions)
-        : this.codex.startThread(this.threadOptions);
-    return this.thread;
+  /** Whether the requested thread was resumed (its id confirmed by Codex) or healed by a fresh one. */
+  get resumeOutcome(): CodexResumeOutcome {
+    return this.#resumeOutcome;
+  }
+
+  /** The tools the session offers the model, by the names Codex gives them: the company's decision. */
+  get decidedTools(): string[] {
+    const servers = this.#options.mcpServers ?? {};
+    const mcp = Object.entries(servers).flatMap(([name, server]) =>
+      (server.enabledTools ?? this.config.tools.map((t) => t.name)).map((t) => mcpToolName(t, name)),
+    );
+    return [...codexBuiltinTools(this.#policy, Object.keys(servers).length), ...mcp];
   }
 
   /**
@@ -176,26 +258,18 @@ export class CodexAgent extends BaseAgent {
    */
   private rollover(prompt: string, reason: string, emit: Emit): string {
     const fresh = this.context.rollover(prompt, reason);
-    this.thread = undefined;
-    this.rolledOver = true;
+    this.newThread();
     this.threadRolledOver = true;
-    this.translator.newThread();
-    this.window.newThread();
     emit(fresh.event);
     return fresh.prompt;
   }
 
-  /** A new thread after a failed resume: the digest's handoff first (MC-9 self-heal, once). */
-  private heal(prompt: string, why: string, emit: Emit): string {
-    const asked = this.resume ?? "?";
-    const reason = selfHealReason("codex", asked, why);
-    this.healed = reason;
-    this.thread = undefined;
-    this.rolledOver = true; // the asked thread is not resumed again
+  private newThread(): void {
+    this.#threadId = undefined;
+    this.rolledOver = true;
+    this.#resumeRequested = undefined;
     this.translator.newThread();
     this.window.newThread();
-    emit({ type: "session", action: "self-healed", harness: "codex", previousId: asked, reason });
-    return this.context.healPrompt(prompt);
   }
 
   /** Every event feeds the context policy before it reaches the stream (MC-8). */
@@ -226,50 +300,248 @@ export class CodexAgent extends BaseAgent {
       input = fresh.prompt;
     }
     this.context.transcript.prompt(prompt);
-    const resuming = this.thread === undefined && !this.rolledOver && this.resume !== undefined;
-    const first = await this.runOnce(input, emit, signal, resuming);
-    if (first.resumeFailed === undefined) return first.outcome;
-    // Codex ended before it said which thread it runs: the resume failed. Heal once, never loop.
-    return (await this.runOnce(this.heal(prompt, first.resumeFailed, emit), emit, signal, false)).outcome;
+
+    // MC-14: the product turn is open until the ledger settles it; its one terminal is the outcome.
+    const productId = `${this.config.sessionId}#turn-${++this.#turnSeq}`;
+    const settled = new Promise<TurnOutcome>((resolve) => this.#settled.set(productId, resolve));
+    this.#settlement.begin(productId, undefined);
+    const onAbort = () => this.#settlement.cancel(productId, "cancelled by the operator");
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      let origin = `${productId}/origin`;
+      let detector = new ExecYieldDetector();
+      let run = await this.#sdkTurn(productId, origin, input, emit, signal, detector);
+      if (run?.resumeMissing !== undefined && !this.#healed && this.#settlement.isTurnRunning(productId)) {
+        // One bounded self-heal of a resume that cannot work: a fresh thread from the handoff, recorded.
+        this.#healed = true;
+        this.#settlement.providerFailed(origin, run.resumeMissing, { retry: true });
+        origin = `${productId}/origin-healed`;
+        const previousId = this.#resumeRequested ?? "?";
+        const reason = `resume of Codex thread ${previousId} failed (${run.resumeMissing}); a fresh thread starts from the handoff (one self-heal, never retried)`;
+        const fresh = this.context.heal(prompt, reason, this.#resumeRequested);
+        this.newThread();
+        this.#resumeOutcome = "healed";
+        this.#healReason = reason;
+        this.threadRolledOver = true;
+        emit({ type: "session", action: "self-healed", harness: "codex", previousId, reason });
+        emit(fresh.event);
+        detector = new ExecYieldDetector();
+        run = await this.#sdkTurn(productId, origin, fresh.prompt, emit, signal, detector);
+      }
+      const yields = detector.yielded();
+      if (run !== undefined) this.#settleOrigin(origin, run, yields);
+      await this.#continuations(productId, yields, emit, signal);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    return settled;
   }
 
-  private async runOnce(
+  /** The origin SDK turn ended: settle it, minting a claim on its terminal boundary when it left work running. */
+  #settleOrigin(sdkTurnId: string, run: ExecRun, yields: readonly YieldedCommand[]): void {
+    if (run.outcome.status === "done")
+      this.#settlement.providerCompleted(sdkTurnId, { claim: yields.length > 0 });
+    else if (run.outcome.status === "failed")
+      this.#settlement.providerFailed(sdkTurnId, run.outcome.reason ?? "the Codex turn failed");
+    else this.#settlement.providerInterrupted(sdkTurnId);
+  }
+
+  /**
+   * MC-14: while a claim holds the product turn open, one continuation turn at a time asks the model
+   * to wait on the same work; its proof settles the claim, a still-running report waits again within
+   * the budget, anything else ends it as lost-handle. The original request is never replayed.
+   */
+  async #continuations(
+    productId: string,
+    yields: readonly YieldedCommand[],
+    emit: Emit,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let attempt = 0;
+    for (;;) {
+      const [claimId] = this.#settlement.openClaims(productId);
+      if (claimId === undefined || !this.#settlement.canStartContinuation(claimId)) return;
+      attempt += 1;
+      emit({
+        type: "continuation",
+        claimId,
+        action: "opened",
+        attempt,
+        reason: `Codex ended its turn while ${yields.map((y) => `\`${y.command}\``).join(", ")} was still running (an exec yield); the host asks the model to wait on it`,
+      });
+      const sdkTurnId = `${productId}/continuation-${attempt}`;
+      const detector = new ExecYieldDetector();
+      let accepted = false;
+      const run = await this.#exec(continuationPrompt(yields), emit, signal, {
+        detector,
+        abort: this.#abortFor(sdkTurnId),
+        onStarted: () => {
+          accepted = true;
+          // Accepted after a Stop: tombstoned by id and interrupted, nothing reported again.
+          this.#settlement.attachSdkTurn(productId, sdkTurnId, claimId);
+        },
+      });
+      this.#running.delete(sdkTurnId);
+      if (!accepted) {
+        if (this.#settlement.isTurnRunning(productId))
+          this.#settlement.continuationStartFailed(claimId, run.outcome.reason ?? "Codex did not start");
+        return;
+      }
+      if (run.outcome.status === "failed") {
+        this.#settlement.providerFailed(sdkTurnId, run.outcome.reason ?? "the continuation failed");
+        return;
+      }
+      if (run.outcome.status === "cancelled" || !this.#settlement.isTurnRunning(productId)) return;
+      const proof = detector.evidence();
+      this.#reportEvidence(claimId, attempt, proof, yields, emit);
+      this.#settlement.providerCompleted(sdkTurnId, { evidence: proof.evidence });
+    }
+  }
+
+  /** What the continuation proved, as events: the claim settled, still waiting, or its handle lost. */
+  #reportEvidence(
+    claimId: string,
+    attempt: number,
+    proof: { evidence: ContinuationEvidence; marker?: string },
+    yields: readonly YieldedCommand[],
+    emit: Emit,
+  ): void {
+    const budget = this.#options.continuationBudget ?? 2;
+    if (proof.evidence === "work-running" && attempt < budget) return; // the next continuation waits again
+    const settled = proof.evidence === "work-settled";
+    const reason = settled
+      ? `the work Codex left running ended ("${proof.marker ?? ""}")`
+      : proof.evidence === "work-running"
+        ? `still running after ${attempt} continuation(s); Cadre stops waiting (the budget is ${budget})`
+        : lostHandleReason(yields);
+    emit({ type: "continuation", claimId, action: settled ? "settled" : "lost-handle", attempt, reason });
+    for (const y of yields)
+      emit({
+        type: "tool_result",
+        toolUseId: y.itemId,
+        name: "command_execution",
+        content: [{ type: "text", text: settled ? (proof.marker ?? "") : reason }],
+        isError: !settled,
+      });
+  }
+
+  #abortFor(sdkTurnId: string): AbortSignal {
+    const abort = new AbortController();
+    this.#running.set(sdkTurnId, abort);
+    return abort.signal;
+  }
+
+  /** One SDK turn of the product turn (the origin or a healed retry of it); undefined when the turn already ended. */
+  async #sdkTurn(
+    productId: string,
+    sdkTurnId: string,
     input: string,
     emit: Emit,
     signal: AbortSignal,
-    resuming: boolean,
-  ): Promise<{ outcome: TurnOutcome; resumeFailed?: string }> {
+    detector: ExecYieldDetector,
+  ): Promise<ExecRun | undefined> {
+    if (this.#settlement.attachSdkTurn(productId, sdkTurnId) === "tombstoned") return undefined;
+    try {
+      return await this.#exec(input, emit, signal, { detector, abort: this.#abortFor(sdkTurnId) });
+    } finally {
+      this.#running.delete(sdkTurnId);
+    }
+  }
+
+  /** The per-run Codex options: what the company decided, checked against the session's first run (MC-3). */
+  async #codexOptions(): Promise<CodexOptions> {
+    const o = this.#options;
+    const executable = o.executablePath ?? bundledCodex();
+    if (executable !== undefined) this.#catalog ??= codexModelCatalog(executable, this.config.model);
+    const catalog =
+      this.#catalog === undefined
+        ? undefined
+        : await this.#catalog.catch((error: unknown) => {
+            this.#catalog = undefined;
+            throw error;
+          });
+    const options: CodexOptions = {
+      config: codexConfig({
+        systemPrompt: this.config.systemPrompt,
+        toolNames: this.config.tools.map((t) => t.name),
+        mcpServers: o.mcpServers ?? {},
+        shell: this.#policy.shell,
+        handshakeFile: this.#handshakeFile,
+        ...(o.provider !== undefined ? { provider: o.provider } : {}),
+        ...(catalog !== undefined ? { modelCatalog: catalog } : {}),
+      }),
+    };
+    if (o.executablePath !== undefined) options.codexPathOverride = o.executablePath;
+    if (o.env !== undefined) options.env = definedOnly(o.env);
+    return options;
+  }
+
+  /** One `codex exec` run: what the old single-run adapter did, plus the hand-over, tool and resume checks. */
+  async #exec(input: string, emit: Emit, signal: AbortSignal, hooks: ExecHooks): Promise<ExecRun> {
     const out: AgentEvent[] = [];
     const flush = () => {
       for (let i = 0; i < out.length; i++) this.observe(out[i]!, emit);
       out.length = 0;
     };
+    let options: CodexOptions;
+    try {
+      options = await this.#codexOptions();
+      // MC-3: what this run hands Codex must be the session's first hand-over, byte for byte.
+      const prefix = this.#prefix.check(this.config.systemPrompt, this.config.tools, {
+        config: options.config,
+        thread: this.#threadOptions,
+      });
+      this.#options.onTurnPrefix?.(prefix);
+    } catch (error) {
+      const message = errorMessage(error);
+      const code = error instanceof PromptPrefixChangedError ? error.code : "harness_start_failed";
+      emit({ type: "error", code, message });
+      return { outcome: { status: "failed", reason: message }, received: 0 };
+    }
+    // A resumed thread's totals so far come from its rollout (MC-15), so its first total is an increment.
+    const resuming = this.#threadId ?? (this.rolledOver ? undefined : this.#resumeRequested);
+    if (this.#threadId === undefined && resuming !== undefined) {
+      const totals = await threadTotals(codexHome(this.#options.env ?? process.env), resuming);
+      if (totals) {
+        this.translator.resumeFrom(totals);
+        this.window.baselineKnown();
+      }
+    }
+    await mkdir(dirname(this.#handshakeFile), { recursive: true });
+    const recorded = (await readHandshakes(this.#handshakeFile)).length;
     let received = 0;
+    let reconnects = 0;
     let ended: ThreadEvent | undefined; // turn.completed or turn.failed
     let failure: string | undefined;
-    const watchdog = new RunWatchdog(this.watchdogMs, signal);
+    let refused: string | undefined;
+    let started = false;
+    const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort));
     try {
-      // A cancel, or the watchdog, aborts the exec process (the SDK passes the signal to spawn).
-      const thread = await this.sessionThread();
+      const { Codex } = await import("@openai/codex-sdk");
+      const codex = new Codex(options);
+      const thread =
+        resuming !== undefined
+          ? codex.resumeThread(resuming, this.#threadOptions)
+          : codex.startThread(this.#threadOptions);
+      // A cancel, a tombstone or the watchdog aborts the exec process (the SDK passes the signal to spawn).
       const { events } = await thread.runStreamed(input, { signal: watchdog.signal });
       for await (const event of events) {
-        watchdog.reset();
         received++;
-        if (resuming && event.type === "thread.started") {
-          resuming = false;
-          this.resumed = event.thread_id === this.resume;
-          emit(
-            this.resumed
-              ? { type: "session", action: "resumed", harness: "codex", id: event.thread_id }
-              : {
-                  type: "session",
-                  action: "started",
-                  harness: "codex",
-                  id: event.thread_id,
-                  reason: `Codex started thread ${event.thread_id} instead of resuming ${this.resume ?? "?"}`,
-                },
-          );
+        if (received === 1) hooks.onStarted?.();
+        const line = event as unknown as CodexLine;
+        // Reconnect notices are not progress (issue 18): only progress resets the watchdog.
+        if (isReconnectNotice(line)) reconnects++;
+        else watchdog.reset();
+        if (event.type === "thread.started" && !started) {
+          started = true;
+          refused = await this.#threadStarted(event.thread_id, resuming, recorded, emit);
+          if (refused !== undefined) {
+            watchdog.abortRun();
+            break;
+          }
         }
+        hooks.detector.observe(line);
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
         // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
@@ -282,36 +554,49 @@ export class CodexAgent extends BaseAgent {
       failure = errorMessage(error);
     } finally {
       watchdog.stop();
+      await unlink(this.#handshakeFile).catch(() => undefined);
     }
 
-    if (signal.aborted) {
+    const result = (outcome: TurnOutcome): ExecRun => ({ outcome, received });
+    if (refused !== undefined) return result({ status: "failed", reason: refused });
+    if (signal.aborted || (hooks.abort.aborted && !watchdog.fired)) {
       if (ended === undefined) this.translator.end(out, "the turn was cancelled");
       flush();
-      return { outcome: { status: "cancelled", reason: "cancelled by the operator" } };
+      return result({ status: "cancelled", reason: "cancelled by the operator" });
     }
     if (watchdog.fired && ended === undefined) {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
-      const reason = `no event from Codex for ${Math.round(this.watchdogMs / 1000)} s; the reconnect watchdog closed the turn (report only, MC-11)`;
+      const notices = reconnects > 0 ? `; Codex only said it was reconnecting (${reconnects} notice(s))` : "";
+      const reason = `no progress from Codex for ${Math.round(this.watchdogMs / 1000)} s${notices}; the reconnect watchdog closed the turn (report only, MC-11)`;
       this.translator.end(out, reason);
       flush();
       emit({ type: "error", code: "watchdog", message: reason });
-      return { outcome: { status: "failed", reason } };
+      return result({ status: "failed", reason });
     }
-    if (ended?.type === "turn.failed") return { outcome: { status: "failed", reason: ended.error.message } }; // the translator reported it
+    if (ended?.type === "turn.failed") return result({ status: "failed", reason: ended.error.message }); // the translator reported it
     if (ended?.type === "turn.completed") {
-      if (failure === undefined) return { outcome: { status: "done" } };
+      if (failure === undefined) return result({ status: "done" });
       emit({
         type: "error",
         code: "harness_exit",
         message: `Codex failed after its turn completed: ${failure}`,
       });
-      return { outcome: { status: "failed", reason: failure } };
+      return result({ status: "failed", reason: failure });
     }
-    if (resuming && received === 0 && failure !== undefined)
-      return { outcome: { status: "failed", reason: failure }, resumeFailed: failure };
     if (received === 0 && failure !== undefined) {
+      if (
+        resuming !== undefined &&
+        this.#threadId === undefined &&
+        !this.#healed &&
+        MISSING_THREAD.test(failure)
+      )
+        return {
+          outcome: { status: "failed", reason: missingThreadText(failure) },
+          received,
+          resumeMissing: missingThreadText(failure),
+        };
       emit({ type: "error", code: "harness_start_failed", message: `Codex did not start: ${failure}` });
-      return { outcome: { status: "failed", reason: failure } };
+      return result({ status: "failed", reason: failure });
     }
     // Cut before turn.completed: the translator closes the open turn and says so (never a hang).
     this.translator.end(
@@ -319,34 +604,81 @@ export class CodexAgent extends BaseAgent {
       failure !== undefined ? `Codex stopped (${failure})` : "the Codex process ended",
     );
     flush();
-    return {
-      outcome: { status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" },
+    return result({ status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" });
+  }
+
+  /**
+   * thread.started: the thread Codex runs (it must be the one asked for) and what it was given — the
+   * run's `harness_tools` event. Returns why the run must stop, if it must.
+   */
+  async #threadStarted(
+    threadId: string,
+    resuming: string | undefined,
+    recorded: number,
+    emit: Emit,
+  ): Promise<string | undefined> {
+    const servers = this.#options.mcpServers ?? {};
+    const records = (await readHandshakes(this.#handshakeFile)).slice(recorded);
+    const mcpServers = Object.entries(servers).map(([name, server]) => {
+      const record = records.findLast((r) => r.server === name);
+      const enabled = server.enabledTools ?? this.config.tools.map((t) => t.name);
+      const tools = (record?.tools ?? []).filter((t) => enabled.includes(t)).map((t) => mcpToolName(t, name));
+      const status = record
+        ? `ready (required; answered tools/list to ${record.client ? `${record.client.name} ${record.client.version}` : "Codex"})`
+        : "started (required), but it recorded no tools/list answer";
+      return { name, status, tools };
+    });
+    const report: HarnessToolsReport = {
+      harness: "codex",
+      tools: [...codexBuiltinTools(this.#policy, mcpServers.length), ...mcpServers.flatMap((s) => s.tools)],
+      mcpServers,
+      expected: this.decidedTools,
+      source:
+        "Codex's exec stream reports no MCP startup: the MCP tools are the tools/list answer `cadre mcp` recorded for Codex (a required server, so a started thread proves Codex had it), limited to enabled_tools; the built-ins are the ones Cadre's Codex configuration leaves on (Codex cannot be asked)",
     };
+    let problem = toolListProblem("Codex", report.expected, report.tools);
+    problem = this.#reported.check(report, problem);
+    if (problem !== undefined) report.problem = problem;
+    emit({ type: "harness_tools", ...report });
+    if (problem !== undefined) {
+      emit({ type: "error", code: "harness_tools_mismatch", message: problem });
+      return problem;
+    }
+    if (resuming !== undefined && this.#threadId === undefined) {
+      if (threadId !== resuming) {
+        const why = `asked Codex to resume thread ${resuming}, but it started thread ${threadId}: the conversation would not be the one this agent had`;
+        emit({ type: "error", code: "resume_mismatch", message: why });
+        return why;
+      }
+      if (this.#resumeOutcome === "none") {
+        this.#resumeOutcome = "resumed";
+        emit({ type: "session", action: "resumed", harness: "codex", id: threadId });
+      }
+    }
+    this.#threadId = threadId;
+    return undefined;
   }
 }
 
-/** The per-run `--config` overrides: our prompt after Codex's own instructions, and the MCP servers. */
-function codexConfig(
-  config: SessionConfig,
-  servers: Readonly<Record<string, CodexMcpServer>>,
-): NonNullable<CodexOptions["config"]> {
-  const mcp: Record<string, NonNullable<CodexOptions["config"]>> = {};
-  const toolNames = config.tools.map((t) => t.name);
-  for (const [name, server] of Object.entries(servers)) {
-    mcp[name] = {
-      command: server.command,
-      args: [...server.args],
-      // The session's tool list is frozen (MC-3): only those tools, whatever else a server offers.
-      enabled_tools: [...(server.enabledTools ?? toolNames)],
-      // Headless: the company tools must run without a person approving each call.
-      default_tools_approval_mode: "approve",
-      startup_timeout_sec: server.startupTimeoutSec ?? 30,
-    };
-    if (server.envVars && server.envVars.length > 0) mcp[name]["env_vars"] = [...server.envVars];
-  }
-  const out: NonNullable<CodexOptions["config"]> = { developer_instructions: config.systemPrompt };
-  if (Object.keys(mcp).length > 0) out["mcp_servers"] = mcp;
-  return out;
+/** The line of Codex's error text that names the missing thread. */
+function missingThreadText(failure: string): string {
+  return (
+    failure
+      .split("\n")
+      .find((l) => MISSING_THREAD.test(l))
+      ?.trim() ?? failure
+  );
+}
+
+/** Aborted when either is. */
+function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const controller = new AbortController();
+  const abort = (s: AbortSignal) => () => controller.abort(s.reason);
+  a.addEventListener("abort", abort(a), { once: true });
+  b.addEventListener("abort", abort(b), { once: true });
+  return controller.signal;
 }
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {

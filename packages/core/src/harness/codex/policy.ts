@@ -22,12 +22,18 @@ export interface CodexPolicy {
   approvalPolicy: ApprovalMode;
   /** Codex's own web search; off unless the company turns it on. */
   webSearch: boolean;
+  /**
+   * Codex's shell (exec_command, write_stdin), confined by `sandboxMode`; off unless the company turns
+   * it on. Off, the model can reach no tool the sandbox governs: the company tools act through MCP.
+   */
+  shell: boolean;
 }
 
 export const DEFAULT_CODEX_POLICY: Readonly<CodexPolicy> = Object.freeze({
   sandboxMode: "read-only",
   approvalPolicy: "never",
   webSearch: false,
+  shell: false,
 });
 
 function oneOf<T extends string>(allowed: readonly T[], value: unknown, field: string): T {
@@ -37,7 +43,7 @@ function oneOf<T extends string>(allowed: readonly T[], value: unknown, field: s
   });
 }
 
-/** The policy from a connector's config (`sandboxMode`, `approvalPolicy`, `webSearch`), defaults for what is absent. */
+/** The policy from a connector's config (`sandboxMode`, `approvalPolicy`, `webSearch`, `shell`), defaults for what is absent. */
 export function parseCodexPolicy(config: Record<string, unknown>): CodexPolicy {
   const policy: CodexPolicy = { ...DEFAULT_CODEX_POLICY };
   if (config["sandboxMode"] !== undefined)
@@ -52,5 +58,25 @@ export function parseCodexPolicy(config: Record<string, unknown>): CodexPolicy {
       );
     policy.webSearch = config["webSearch"];
   }
+  if (config["shell"] !== undefined) {
+    if (typeof config["shell"] !== "boolean")
+      throw new UserInputError(`config.shell must be true or false; got ${JSON.stringify(config["shell"])}`, {
+        shell: "invalid",
+      });
+    policy.shell = config["shell"];
+  }
   return policy;
+}
+
+/**
+ * Codex's built-in tools this policy leaves on, by the names Codex gives them. Codex 0.163 offers the
+ * three MCP-resource tools whenever any MCP server is configured, with no switch to remove them
+ * (seen on the real binary, issue 22); they read resources, and `cadre mcp` serves none.
+ */
+export function codexBuiltinTools(policy: CodexPolicy, mcpServers: number): string[] {
+  const tools: string[] = [];
+  if (policy.shell) tools.push("exec_command", "write_stdin");
+  if (mcpServers > 0) tools.push("list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource");
+  if (policy.webSearch) tools.push("web_search");
+  return tools;
 }

@@ -1,6 +1,19 @@
-// The Codex reconnect watchdog (MC-11): a fallback close-out for an exec run that has gone silent,
-// never a diagnosis. It aborts the run's process when no event arrived for `ms`; the caller's own
-// cancel passes through the same signal.
+// The Codex reconnect watchdog (MC-11): a fallback close-out for an exec run that makes no progress,
+// never a diagnosis. It aborts the run's process when no progress arrived for `ms`; the caller's own
+// cancel passes through the same signal. Reconnect notices are not progress: with no route to its
+// model server Codex 0.163 writes "Reconnecting... waiting for network" at growing intervals for as
+// long as it runs (seen on the real binary against a refused loopback port; issue 18), so a watchdog
+// reset by them would never fire.
+import type { CodexLine } from "./translate/wire.js";
+
+const RECONNECT = /^Reconnecting\b/i;
+
+/** A line that only says Codex is retrying its connection: the run has not moved. */
+export function isReconnectNotice(line: CodexLine): boolean {
+  if (line.type === "error") return RECONNECT.test(line.message ?? "");
+  if (line.item?.type === "error") return RECONNECT.test(line.item.message ?? "");
+  return false;
+}
 export class RunWatchdog {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -39,6 +52,12 @@ export class RunWatchdog {
       this.controller.abort(new Error("codex reconnect watchdog"));
     }, this.ms);
     this.timer.unref();
+  }
+
+  /** Stops the run for the caller's own reason (not silence, not a cancel). */
+  abortRun(): void {
+    clearTimeout(this.timer);
+    this.controller.abort(new Error("the run was stopped by the host"));
   }
 
   stop(): void {

@@ -20,6 +20,11 @@ export class CodexWindowReading {
     this.#baseline = true;
   }
 
+  /** A resumed thread whose totals so far are known (its rollout): its next total is an increment. */
+  baselineKnown(): void {
+    this.#baseline = true;
+  }
+
   /** Window tokens this event lets us read, if any. */
   observe(event: AgentEvent): number | undefined {
     if (event.type === "turn_start") this.#toolCalls = 0;

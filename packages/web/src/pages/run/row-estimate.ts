@@ -32,6 +32,7 @@ export function estimateRow(item: RunItem): number {
     case "terminal":
       return ROW_CHROME + SMALL_LINE;
     case "policy": // core's reasons can run past one line
+    case "harness":
       return ROW_CHROME + SMALL_LINE * wrapped(item.text);
     case "text":
     case "thinking":

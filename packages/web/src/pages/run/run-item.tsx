@@ -1,6 +1,6 @@
 // One row of the run view: a turn header, streamed text or thinking, a tool call with its
 // arguments and result, a model call's usage, an error, a compaction, a context-policy decision
-// (rollover, recovery, compression), the terminal state.
+// (rollover, recovery, compression, continuation), what the harness offers the model, the terminal state.
 import type { RunItem } from "../../model/run-fold.js";
 import { formatTokens } from "../../model/format.js";
 import { hitRate } from "../../model/usage-series.js";
@@ -75,6 +75,12 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
     case "policy":
       return (
         <div class={`ev policy ${item.policy} ${item.ok === false ? "failed" : ""}`} data-testid="run-policy">
+          {item.text}
+        </div>
+      );
+    case "harness":
+      return (
+        <div class={`ev harness ${item.ok ? "" : "failed"}`} data-testid="run-harness-tools">
           {item.text}
         </div>
       );

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // OFFLINE stand-in for the Claude Code executable, for tests only. It never reaches a vendor.
 //
+// Kept ONLY for faults the real Claude Code binary cannot be made to produce (issue 22): a process
+// that dies in the middle of a message (cut.jsonl; the real CLI retries a cut stream and then writes
+// an error result, it never exits mid-line) and one that ignores the SDK's interrupt (hang.jsonl; the
+// real CLI honours it). Every other Claude Code test runs the real binary, shipped in
+// @anthropic-ai/claude-agent-sdk's platform package, against a loopback stand-in model server.
+//
 // It speaks the stream-json control protocol the Agent SDK speaks to the real `claude` binary
 // (@anthropic-ai/claude-agent-sdk sdk.mjs: ProcessTransport + Query): it is started with
 // `--output-format stream-json --verbose --input-format stream-json …`, answers the SDK's
@@ -124,7 +130,9 @@ async function systemInit() {
     subtype: "init",
     cwd: process.cwd(),
     session_id: sessionId,
-    tools: ["Task", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite", ...mcpTools],
+    // The built-ins the real CLI offers with `--tools` (the SDK's `tools` option; bare names, comma
+    // separated, empty for none), else its default set; then the MCP tools.
+    tools: [...(has("--tools") ? (flag("--tools") ?? "").split(",").filter(Boolean) : ["Task", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite"]), ...mcpTools],
     mcp_servers: (init?.sdkMcpServers ?? []).map((name) => ({ name, status: "connected" })),
     model: flag("--model") ?? "claude-sonnet-4-5-20250929",
     permissionMode: flag("--permission-mode") ?? "default",

@@ -141,6 +141,20 @@ describe("claude-code-jsonl translator", () => {
     expect(ofType(events, "unknown").map((e) => e.vendorType)).toEqual(["user", "result"]);
   });
 
+  it("MC-8: Claude Code 2.1.332's own order (compacting → success → init → boundary, recorded from the real binary) is one compaction with its token counts", async () => {
+    const events = await run("compaction-2.1.332.jsonl");
+    expect(events.filter((e) => e.type.startsWith("compaction"))).toEqual([
+      { type: "compaction_start", reason: "threshold" }, // the status line opens it; the adapter names a /compact
+      { type: "compaction_end", ok: true, tokensBefore: 347, tokensAfter: 444 },
+    ]);
+    expect(ofType(events, "unknown").map((e) => e.vendorType)).toEqual([
+      "system:init",
+      "user",
+      "user",
+      "result",
+    ]);
+  });
+
   it("MC-8: a failed compaction is one compaction_end with the CLI's error; one cut mid-compaction is closed failed", async () => {
     const events = await run("compaction-failed.jsonl");
     expect(events.filter((e) => e.type.startsWith("compaction"))).toEqual([

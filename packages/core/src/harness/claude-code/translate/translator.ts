@@ -25,6 +25,7 @@ import {
   compactBoundary,
   compactionStatus,
   type CompactionState,
+  settleReportedSuccess,
 } from "./compaction.js";
 import { toolResultContent } from "./tool-result.js";
 import type { ClaudeCodeLine } from "./wire.js";
@@ -76,6 +77,11 @@ export function translateClaudeCodeJsonl(input: ByteStream): AsyncGenerator<Agen
 }
 
 function translateClaudeCodeLine(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void {
+  // A compaction reported successful waits for its boundary; the init line may come between them.
+  const waitsForBoundary =
+    line.type === "system" &&
+    (line.subtype === "compact_boundary" || line.subtype === "init" || line.subtype === "status");
+  if (!waitsForBoundary) settleReportedSuccess(s, out);
   switch (line.type) {
     case "stream_event":
       s.settled = false;

@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 // OFFLINE stand-in for the Codex executable, for tests only. It never reaches a vendor.
 //
+// Kept ONLY for what the real Codex binary cannot be made to produce against a stand-in model server
+// (issue 22); every other Codex test runs the real binary shipped in @openai/codex's platform package:
+//  - a remote compaction that fails hard with invalid_encrypted_content (remote compaction is
+//    OpenAI's own endpoint; a custom provider compacts locally);
+//  - reconnect notices more often than any watchdog period, forever (the real binary backs off:
+//    3 s, 8 s, 13 s, 23 s…), which is what shows that reconnect notices are not progress;
+//  - a continuation whose wait proves the yielded work ended ("Script completed"): Codex 0.163 stops a
+//    turn's commands with its exec process and writes no item for write_stdin/wait, so a real
+//    continuation can only ever prove "lost-handle";
+//  - an exec process that dies in the middle of an item.
+//
 // It is started the way @openai/codex-sdk starts `codex` (sdk/typescript/src/exec.ts):
 //   codex exec --experimental-json [--config key=TOML]… [--model M] [--sandbox S] [--cd DIR]
 //              [--skip-git-repo-check] [resume THREAD_ID]
@@ -13,6 +24,7 @@
 //                          whitelist plus `env_vars`), through the real MCP client; emits the
 //                          item.started / item.completed pair of an mcp_tool_call item
 //   {"$":"hang"}           block until killed
+//   {"$":"reconnect_forever", everyMs}   write Codex's reconnect notice every everyMs until killed
 //   {"$":"exit", code, stderr?}   die at once (a stream cut)
 //   {"$":"next_turn"}      separates the runs of a resumed thread
 // Threads are kept under $CODEX_HOME/offline-threads so `resume ID` continues one (an unknown id fails
@@ -30,6 +42,12 @@ const logPath = process.env.CADRE_OFFLINE_CODEX_LOG;
 const log = (entry) => {
   if (logPath) appendFileSync(logPath, `${JSON.stringify({ pid: process.pid, ...entry })}\n`);
 };
+
+// `codex debug models --bundled` (the adapter reads the bundled catalog for its model catalog entry).
+if (argv[0] === "debug" && argv[1] === "models") {
+  process.stdout.write(`${JSON.stringify({ models: [{ slug: "gpt-5.5", base_instructions: "You are Codex (offline stand-in).", supported_reasoning_levels: [], shell_type: "default", support_verbosity: false, truncation_policy: { mode: "bytes", limit: 10000 } }] })}\n`);
+  process.exit(0);
+}
 
 if (argv[0] !== "exec" || argv[1] !== "--experimental-json") {
   process.stderr.write("offline-codex: expected `exec --experimental-json …`\n");
@@ -66,6 +84,7 @@ const turns = [[]];
 for (const text of readFileSync(process.env.CADRE_OFFLINE_CODEX_SCENARIO, "utf8").split("\n")) {
   if (!text.trim()) continue;
   const line = JSON.parse(text);
+  if (line.$source !== undefined) continue; // a recorded fixture's header: where the lines come from
   if (line.$ === "next_turn") turns.push([]);
   else turns.at(-1).push(line);
 }
@@ -139,6 +158,8 @@ process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) prompt += chunk;
 log({ kind: "run", argv, config, options, resume: resume ?? null, threadId, prompt });
 
+// Required MCP servers are started (initialize, tools/list) before the thread starts, as Codex does.
+for (const [name, spec] of Object.entries(config.mcp_servers ?? {})) if (spec.required) await client(name);
 emit({ type: "thread.started", thread_id: threadId });
 for (const line of turns[turnIndex] ?? []) {
   switch (line.$) {
@@ -151,6 +172,12 @@ for (const line of turns[turnIndex] ?? []) {
     case "hang":
       // A timer keeps the process alive: a bare pending promise would let Node exit (code 13).
       await new Promise(() => setInterval(() => {}, 60_000));
+      break;
+    case "reconnect_forever":
+      // Codex's notice with no route to its model server, but every `everyMs`: more often than any watchdog.
+      await new Promise(() =>
+        setInterval(() => emit({ type: "error", message: "Reconnecting... waiting for network (Connection failed: error sending request)" }), line.everyMs ?? 100),
+      );
       break;
     case "exit":
       if (line.stderr) process.stderr.write(line.stderr);

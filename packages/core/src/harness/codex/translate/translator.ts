@@ -44,10 +44,10 @@ interface CodexState {
 export interface CodexTranslator extends RecordTranslator {
   /** A new thread starts its own cumulative totals: forget the old thread's (MC-9 rollover). */
   newThread(): void;
-  /** MC-15: a resumed thread's totals as last seen (persisted with the session), so nothing counts twice. */
-  resumeTotals(totals: Readonly<Record<string, number>>): void;
-  /** The thread's cumulative totals last reported, to persist with the session. */
+  /** The thread's cumulative totals last reported (a record for the session row; a resume's baseline is the rollout's). */
   totals(): Readonly<Record<string, number>> | undefined;
+  /** A resumed thread's totals already counted (its rollout's last token_count, MC-15): increments start from them. */
+  resumeFrom(totals: { input: number; cached: number; output: number }): void;
 }
 
 export function codexTranslator(): CodexTranslator {
@@ -64,11 +64,10 @@ export function codexTranslator(): CodexTranslator {
     newThread: () => {
       s.totals = undefined;
     },
-    resumeTotals: (t) => {
-      const n = (k: string) => (Number.isFinite(t[k]) ? (t[k] as number) : 0);
-      s.totals = { input: n("input"), cached: n("cached"), output: n("output") };
-    },
     totals: () => (s.totals ? { ...s.totals } : undefined),
+    resumeFrom: (totals) => {
+      s.totals = { ...totals };
+    },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
       if (s.open) {

@@ -1,0 +1,31 @@
+// The environment a Cadre-run Claude Code process gets. The SDK hands Claude Code exactly this
+// environment (it does not merge it with ours), so Cadre's defaults are applied here, once:
+//  - native compaction stays on (MC-8): the switches that would turn it off are removed;
+//  - non-essential traffic is off unless the operator set the variable: no update checks, telemetry,
+//    error reports or title-generation calls (with 2.1.332, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 is
+//    the one switch that stops its calls to api.anthropic.com and its extra title request; issue 22);
+//  - a loopback model server (ANTHROPIC_BASE_URL on 127.0.0.1/localhost) needs no key: when none is
+//    set, Claude Code gets a placeholder, because it refuses to start without one ("Not logged in").
+import { isLoopbackUrl } from "../loopback.js";
+import { keepNativeCompaction } from "./compact-command.js";
+import { CLAUDE_CODE_KEY_ENVS } from "./credentials.js";
+
+export const NONESSENTIAL_TRAFFIC_ENV = "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC";
+
+/** What Claude Code is given as its key for a loopback model server when no key is set (never a real key). */
+export const LOOPBACK_PLACEHOLDER_KEY = "cadre-loopback-no-key";
+
+/** True when the environment points Claude Code at a model server on this machine. */
+export function claudeCodeUsesLoopback(env: Readonly<Record<string, string | undefined>>): boolean {
+  return isLoopbackUrl(env["ANTHROPIC_BASE_URL"]);
+}
+
+export function claudeCodeEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  const out = keepNativeCompaction(env);
+  if (out[NONESSENTIAL_TRAFFIC_ENV] === undefined) out[NONESSENTIAL_TRAFFIC_ENV] = "1";
+  if (claudeCodeUsesLoopback(out) && !CLAUDE_CODE_KEY_ENVS.some((name) => out[name]))
+    out["ANTHROPIC_API_KEY"] = LOOPBACK_PLACEHOLDER_KEY;
+  return out;
+}
