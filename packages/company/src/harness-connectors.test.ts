@@ -12,7 +12,8 @@ import type { AgentEvent } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCompany } from "./companies.js";
-import { readiness, validateEnabledModels } from "./connectors.js";
+import { checkReadiness, type Readiness, refreshReadiness, validateEnabledModels } from "./connectors.js";
+import { ProbeCache } from "./connectors/probe-cache.js";
 import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -37,6 +38,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Readiness as a wake sees it: the probes run first (a fresh cache each time), then it is read. */
+async function readiness(c: ReturnType<typeof connector>, env: NodeJS.ProcessEnv): Promise<Readiness> {
+  const { probes: _probes, ...rest } = await checkReadiness(c, env, new ProbeCache());
+  return rest;
+}
+
 const connector = (kind: "claude-code" | "codex", config: Record<string, unknown> = {}) => ({
   kind,
   config,
@@ -44,13 +51,13 @@ const connector = (kind: "claude-code" | "codex", config: Record<string, unknown
 });
 
 describe("claude-code and codex readiness", () => {
-  it("finds the SDK-bundled executables and says precisely which credentials are missing", () => {
+  it("finds the SDK-bundled executables and says precisely which credentials are missing", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
-    expect(readiness(connector("claude-code"), env)).toEqual({
+    expect(await readiness(connector("claude-code"), env)).toEqual({
       ready: false,
       missing: `no Claude Code credentials: none of ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN, ANTHROPIC_AUTH_TOKEN is set and ${join(dir, ".claude", ".credentials.json")} does not exist (set ANTHROPIC_API_KEY, or run \`claude setup-token\` / \`claude login\`)`,
     });
-    expect(readiness(connector("codex"), env)).toEqual({
+    expect(await readiness(connector("codex"), env)).toEqual({
       ready: false,
       missing: `no Codex credentials: none of CODEX_API_KEY, OPENAI_API_KEY, CODEX_ACCESS_TOKEN is set and ${join(dir, ".codex", "auth.json")} does not exist (set OPENAI_API_KEY, or run \`codex login\`)`,
     });
@@ -58,19 +65,19 @@ describe("claude-code and codex readiness", () => {
 
   it("is ready with a key, an OAuth token, or a login file", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
-    expect(readiness(connector("claude-code"), { ...env, ANTHROPIC_API_KEY: "sk-ant-x" })).toEqual({
+    expect(await readiness(connector("claude-code"), { ...env, ANTHROPIC_API_KEY: "sk-ant-x" })).toEqual({
       ready: true,
     });
-    expect(readiness(connector("claude-code"), { ...env, CLAUDE_CODE_OAUTH_TOKEN: "oat" })).toEqual({
+    expect(await readiness(connector("claude-code"), { ...env, CLAUDE_CODE_OAUTH_TOKEN: "oat" })).toEqual({
       ready: true,
     });
-    expect(readiness(connector("codex"), { ...env, OPENAI_API_KEY: "sk-x" })).toEqual({ ready: true });
+    expect(await readiness(connector("codex"), { ...env, OPENAI_API_KEY: "sk-x" })).toEqual({ ready: true });
     await mkdir(join(dir, ".claude"));
     await writeFile(join(dir, ".claude", ".credentials.json"), "{}");
     await mkdir(join(dir, "codex-home"));
     await writeFile(join(dir, "codex-home", "auth.json"), "{}");
-    expect(readiness(connector("claude-code"), env)).toEqual({ ready: true });
-    expect(readiness(connector("codex"), { ...env, CODEX_HOME: join(dir, "codex-home") })).toEqual({
+    expect(await readiness(connector("claude-code"), env)).toEqual({ ready: true });
+    expect(await readiness(connector("codex"), { ...env, CODEX_HOME: join(dir, "codex-home") })).toEqual({
       ready: true,
     });
   });
@@ -78,7 +85,9 @@ describe("claude-code and codex readiness", () => {
   it("names a configured executable that is not there, a non-executable one, PATH lookups and a bad policy — all at once", async () => {
     const env = { PATH: dir, HOME: dir };
     const missing = join(dir, "nope");
-    expect(readiness(connector("codex", { executablePath: missing, sandboxMode: "yolo" }), env)).toEqual({
+    expect(
+      await readiness(connector("codex", { executablePath: missing, sandboxMode: "yolo" }), env),
+    ).toEqual({
       ready: false,
       missing: expect.stringMatching(
         new RegExp(
@@ -87,8 +96,12 @@ describe("claude-code and codex readiness", () => {
       ),
     });
     expect(
-      readiness(connector("claude-code", { permissionMode: "always" }), { ...env, ANTHROPIC_API_KEY: "k" })
-        .missing,
+      (
+        await readiness(connector("claude-code", { permissionMode: "always" }), {
+          ...env,
+          ANTHROPIC_API_KEY: "k",
+        })
+      ).missing,
     ).toBe(
       'config.permissionMode must be one of dontAsk, default, acceptEdits, plan, auto, bypassPermissions; got "always"',
     );
@@ -96,14 +109,18 @@ describe("claude-code and codex readiness", () => {
     const script = join(dir, "codex-wrapper.sh");
     await writeFile(script, "#!/bin/sh\n");
     expect(
-      readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }).ready,
+      (await readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }))
+        .ready,
     ).toBe(false);
     await chmod(script, 0o755);
     expect(
-      readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }),
+      await readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }),
     ).toEqual({ ready: true });
     expect(
-      readiness(connector("codex", { executablePath: CODEX_STAND_IN }), { ...env, OPENAI_API_KEY: "k" }),
+      await readiness(connector("codex", { executablePath: CODEX_STAND_IN }), {
+        ...env,
+        OPENAI_API_KEY: "k",
+      }),
     ).toEqual({ ready: true });
   });
 
@@ -126,6 +143,8 @@ describe("claude-code and codex readiness", () => {
       });
       const state = await loadCompanyState(store, company.id);
       const cc = state.connectors.find((c) => c.kind === "claude-code")!;
+      // What the session reads is the probes' last outcome: run them first, as a wake does.
+      await refreshReadiness([cc], { PATH: "", HOME: dir });
       expect(() =>
         createSession({
           sessionId: "s",
@@ -242,6 +261,8 @@ describe("hire_agent reaches Claude Code as an in-process MCP server", () => {
       via: "tool",
       runId: null,
     });
+    const env = { ...process.env, CLAUDE_CONFIG_DIR: dir, CADRE_OFFLINE_CLAUDE_SCENARIO: CLAUDE_HIRE };
+    await refreshReadiness([cc], env);
     const session = createSession({
       sessionId: "s1",
       agent: { ...state.ceo, connectorId: cc.id, model: "claude-sonnet-4-5-20250929" },
@@ -250,7 +271,7 @@ describe("hire_agent reaches Claude Code as an in-process MCP server", () => {
       tools,
       seed: 1,
       dataDir: dir,
-      env: { ...process.env, CLAUDE_CONFIG_DIR: dir, CADRE_OFFLINE_CLAUDE_SCENARIO: CLAUDE_HIRE },
+      env,
     });
     const out: AgentEvent[] = [];
     for await (const e of session.send("Build the team")) out.push(e);

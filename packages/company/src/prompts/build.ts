@@ -9,6 +9,7 @@ import {
 } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
+import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 import {
@@ -30,6 +31,8 @@ export interface BuildPromptInput {
   remote?: boolean;
   /** Connector readiness is computed against this environment (the wake's); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where readiness reads the probes' last outcomes (refreshed before the build); default the process's cache. */
+  probes?: ProbeBook;
   /** Evals only: rewrites the CEO's mode document as a deliberately broken candidate would (the locked text is untouched). */
   modeDocument?: ModeDocumentEdit;
 }
@@ -64,6 +67,7 @@ export function hostRuntimeSegment(
   agent: AgentRow,
   mode: CeoMode,
   env?: NodeJS.ProcessEnv,
+  probes?: ProbeBook,
 ): string {
   const lines = [
     "## Company",
@@ -74,7 +78,7 @@ export function hostRuntimeSegment(
   if (agent.isCeo) lines.push(`Current phase: ${MODE_TITLES[mode]}`);
   lines.push("", "## Available connectors");
   for (const c of state.connectors) {
-    const r = readiness(c, env);
+    const r = readiness(c, env, probes);
     lines.push(
       `- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`,
     );
@@ -114,7 +118,7 @@ export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
     segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
   segments.push({
     id: "host-runtime",
-    text: hostRuntimeSegment(state, agent, mode, input.env),
+    text: hostRuntimeSegment(state, agent, mode, input.env, input.probes),
     recordValues: values,
   });
   const notes = input.memoryIndex?.trim() || "(no notes yet)";
