@@ -7,11 +7,15 @@ import {
   AgentUsageReportSchema,
   type CompanyState,
   CompanyUsageReportSchema,
+  connectorModelInfo,
+  type ConnectorTestResult,
   type DecisionResult,
-  isSecretKey,
+  declaredModels,
   MODE_TOOLS,
   type ModelChange,
+  type ProbeBook,
   readiness,
+  redactConfig,
   RunUsageReportSchema,
 } from "@cadre/company";
 import {
@@ -68,6 +72,19 @@ export const CompanyDetailSchema = Type.Object(
     ceoMode: OneOf(CEO_MODES, { description: "The CEO's mode (resolved in code from the company's state)." }),
     ceoModeReason: Type.String({ description: "Why the CEO is in this mode." }),
     toolsInMode: Type.Array(Type.String(), { description: "The company tools this mode offers the CEO." }),
+    connectors: Type.Array(
+      Type.Object(
+        {
+          id: Id(),
+          kind: OneOf(CONNECTOR_KINDS),
+          ready: Type.Boolean(),
+          missing: Type.Optional(Type.String({ description: "What keeps it from being ready." })),
+          checkedAt: Nullable(Time("When its probes last ran; null when never.")),
+        },
+        strict,
+      ),
+      { description: "The connectors' readiness (details: GET /api/companies/{id}/connectors)." },
+    ),
   },
   strict,
 );
@@ -77,15 +94,50 @@ export function companySummaryView(c: CompanyRow): CompanySummaryView {
   return { id: c.id, name: c.name, goal: c.goal, settings: c.settings, createdAt: c.createdAt };
 }
 
-export function companyView(company: CompanyRow, state: CompanyState): CompanyView {
+export function companyView(
+  company: CompanyRow,
+  state: CompanyState,
+  env: NodeJS.ProcessEnv,
+  probes?: ProbeBook,
+): CompanyView {
   return {
     ...companySummaryView(company),
     ceoAgentId: state.ceo.id,
     ceoMode: state.mode,
     ceoModeReason: state.modeReason,
     toolsInMode: [...MODE_TOOLS[state.mode]],
+    connectors: state.connectors.map((c) => {
+      const v = connectorView(c, env, probes);
+      return {
+        id: v.id,
+        kind: v.kind,
+        ready: v.ready,
+        ...(v.missing !== undefined ? { missing: v.missing } : {}),
+        checkedAt: v.checkedAt,
+      };
+    }),
   };
 }
+
+export const ProbeViewSchema = Type.Object(
+  {
+    kind: OneOf(["endpoint", "harness"], {
+      description:
+        "endpoint: the network endpoint answered; harness: its executable and credentials were found.",
+    }),
+    target: Type.String({
+      description: "What was checked: the URL asked, or the harness's executable and credentials.",
+    }),
+    status: OneOf(["ok", "failed", "unchecked"], {
+      description: "The last outcome; unchecked: not checked yet.",
+    }),
+    checkedAt: Nullable(Time("When it was last checked (ISO-8601, UTC); null when never.")),
+    latencyMs: Nullable(Type.Integer({ minimum: 0 })),
+    error: Type.Optional(Type.String({ description: "What failed, when it did." })),
+    detail: Type.Optional(Type.String()),
+  },
+  strict,
+);
 
 export const ConnectorViewSchema = Type.Object(
   {
@@ -94,32 +146,107 @@ export const ConnectorViewSchema = Type.Object(
     kind: OneOf(CONNECTOR_KINDS),
     label: Type.String(),
     enabledModels: Type.Array(Type.String(), { description: "Explicit model ids." }),
+    models: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          contextWindow: Nullable(
+            Type.Integer({ description: "Tokens; null when the connector cannot route it." }),
+          ),
+          declared: Type.Boolean({
+            description: "Declared by the connector (config.models), not from the registry.",
+          }),
+        },
+        strict,
+      ),
+      { description: "The enabled models with the context window each runs with." },
+    ),
     config: Type.Record(Type.String(), Type.Unknown(), {
       description: "Non-secret configuration; anything that looks like a secret reads [redacted].",
     }),
-    ready: Type.Boolean({ description: "Computed now: credentials, executable, endpoint." }),
+    ready: Type.Boolean({
+      description:
+        "Credentials present, executable found, endpoint answered — from the probes' last outcome (refreshed in the background).",
+    }),
     missing: Type.Optional(Type.String({ description: "What keeps it from being ready." })),
+    checkedAt: Nullable(Time("When its probes last ran (the latest); null when never, or when it has none.")),
+    probes: Type.Array(ProbeViewSchema, {
+      description: "Each probe behind readiness, with its last outcome.",
+    }),
     createdAt: Time(),
   },
   strict,
 );
 export type ConnectorView = Static<typeof ConnectorViewSchema>;
 
-export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv): ConnectorView {
-  const config = Object.fromEntries(
-    Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]),
+export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv, probes?: ProbeBook): ConnectorView {
+  const r = readiness(c, env, probes);
+  const declared = new Set(declaredModels(c).map((m) => m.id));
+  const states = r.probes ?? [];
+  const latest = states.reduce<string | null>(
+    (at, p) => (p.checkedAt !== null && (at === null || p.checkedAt > at) ? p.checkedAt : at),
+    null,
   );
-  const r = readiness(c, env);
   return {
     companyId: c.companyId,
     id: c.id,
     kind: c.kind,
     label: c.label,
     enabledModels: c.enabledModels,
-    config,
+    models: c.enabledModels.map((id) => ({
+      id,
+      contextWindow: connectorModelInfo(c, id)?.contextWindow ?? null,
+      declared: declared.has(id),
+    })),
+    config: redactConfig(c.config),
     ready: r.ready,
     ...(r.missing ? { missing: r.missing } : {}),
+    checkedAt: latest,
+    probes: states.map((p) => ({
+      kind: p.kind,
+      target: p.target,
+      status: p.status,
+      checkedAt: p.checkedAt,
+      latencyMs: p.latencyMs,
+      ...(p.error !== undefined ? { error: p.error } : {}),
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    })),
     createdAt: c.createdAt,
+  };
+}
+
+export const ConnectorTestViewSchema = Type.Object(
+  {
+    ok: Type.Boolean({ description: "The request got a successful answer." }),
+    connectorId: Id(),
+    kind: OneOf(CONNECTOR_KINDS),
+    model: Type.String({ description: "The model the request named." }),
+    latencyMs: Type.Integer({
+      minimum: 0,
+      description: "From sending the request to the end of its answer.",
+    }),
+    target: Type.String({ description: "What was asked: the URL, or the executable started." }),
+    checkedAt: Time(),
+    answered: Type.Boolean({ description: "The endpoint answered at all (an error answer is an answer)." }),
+    error: Type.Optional(Type.String({ description: "What failed (never a secret)." })),
+    answer: Type.Optional(Type.String({ description: "The first words of the answer." })),
+  },
+  strict,
+);
+export type ConnectorTestView = Static<typeof ConnectorTestViewSchema>;
+
+export function connectorTestView(t: ConnectorTestResult): ConnectorTestView {
+  return {
+    ok: t.ok,
+    connectorId: t.connectorId,
+    kind: t.kind,
+    model: t.model,
+    latencyMs: t.latencyMs,
+    target: t.target,
+    checkedAt: t.checkedAt,
+    answered: t.answered,
+    ...(t.error !== undefined ? { error: t.error } : {}),
+    ...(t.answer !== undefined ? { answer: t.answer } : {}),
   };
 }
 
@@ -167,6 +294,7 @@ export const ModelChangeViewSchema = Type.Object(
   {
     agent: AgentViewSchema,
     from: Type.String({ description: "The model before." }),
+    fromConnectorId: Type.Optional(Id("The connector before, when the agent moved to another one.")),
     changed: Type.Boolean(),
     live: OneOf(["switch", "handoff-then-switch", "no live session"], {
       description: "What the live session did.",
@@ -177,7 +305,13 @@ export const ModelChangeViewSchema = Type.Object(
 export type ModelChangeView = Static<typeof ModelChangeViewSchema>;
 
 export function modelChangeView(m: ModelChange): ModelChangeView {
-  return { agent: agentView(m.agent), from: m.from, changed: m.changed, live: m.live };
+  return {
+    agent: agentView(m.agent),
+    from: m.from,
+    ...(m.fromConnectorId !== undefined ? { fromConnectorId: m.fromConnectorId } : {}),
+    changed: m.changed,
+    live: m.live,
+  };
 }
 
 export const KeyViewSchema = Type.Object(
