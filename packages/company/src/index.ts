@@ -5,6 +5,7 @@ export * from "./connectors/connector-admin.js";
 export * from "./connectors/connector-config.js";
 export * from "./connectors/connector-models.js";
 export * from "./connectors/connector-test.js";
+export * from "./connectors/connector-view.js";
 export * from "./connectors/credential-shapes.js";
 export * from "./connectors/probe-cache.js";
 export * from "./connectors/probe-specs.js";

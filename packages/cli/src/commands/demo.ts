@@ -5,7 +5,7 @@ import {
   findOrCreateCompany,
   loadCompanyState,
   preferredConnectorKind,
-  readiness,
+  checkReadiness,
   defaultEnabledModels,
   wakeAgent,
   type WakeResult,
@@ -67,7 +67,11 @@ async function ensureCompany(
       `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
     );
   if (kind !== "offline") {
-    const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, io.env);
+    // The key is set: does the endpoint answer? (checked now, before anything is written)
+    const state = await checkReadiness(
+      { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
+      io.env,
+    );
     if (!state.ready)
       throw new UsageError(
         `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,

@@ -13,6 +13,7 @@ import {
   createSession,
   hireAgentSchema,
   loadCompanyState,
+  refreshReadiness,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
@@ -289,6 +290,8 @@ describe("the Codex harness reaches the company tools through `cadre mcp`", () =
       CADRE_OFFLINE_CODEX_SCENARIO: CODEX_HIRE,
       CADRE_OFFLINE_CODEX_LOG: join(dir, "codex.log.jsonl"),
     };
+    // As a wake does: the connector's probes (executable, credentials) run before the session reads them.
+    await refreshReadiness([codexConnector], env);
     const session = createSession({
       sessionId: runId,
       runId,

@@ -5,7 +5,7 @@ import type { CeoMode } from "@cadre/model";
 import type { Context, Message } from "@mariozechner/pi-ai";
 import { MODE_TITLES } from "../prompts/mode-documents.js";
 
-export interface ConnectorView {
+export interface PromptConnector {
   id: string;
   ready: boolean;
   models: string[];
@@ -22,7 +22,7 @@ export interface PromptView {
   companyName: string;
   goal: string;
   mode: CeoMode | undefined;
-  connectors: ConnectorView[];
+  connectors: PromptConnector[];
   directory: MemberView[];
   operatorNote: string | undefined;
   tools: string[];
@@ -60,7 +60,7 @@ export function readPrompt(context: Context): PromptView {
   const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(
     ([, title]) => title === phase,
   )?.[0];
-  const connectors: ConnectorView[] = [];
+  const connectors: PromptConnector[] = [];
   for (const l of section(system, "Available connectors")) {
     const m = /^- (\S+): .*?\. (Ready|Not ready \(.*\))\. Models: (.*)$/.exec(l);
     if (m)
