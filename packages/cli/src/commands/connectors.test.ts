@@ -92,7 +92,7 @@ describe("cadre connectors add", () => {
     expect(r.out).toContain(`models: ${MODEL} (8192 tokens, declared)`);
     const list = await runCli(["connectors", "list", ...data]);
     expect(list.out).toMatch(
-      /^offline \(offline\) ready\n    models: offline-scripted-1 \(128000 tokens\)\n/,
+      /^offline \(offline\) ready\n {4}models: offline-scripted-1 \(128000 tokens\)\n/,
     );
   });
 
@@ -199,7 +199,7 @@ describe("cadre connectors list, test, remove", () => {
     });
     const show = await runCli(["company", "show", ...data]);
     expect(show.out).toMatch(
-      /  down \(openai-compatible\) NOT READY: endpoint did not answer: .*\(last check failed at /,
+      / {2}down \(openai-compatible\) NOT READY: endpoint did not answer: .*\(last check failed at /,
     );
   });
 

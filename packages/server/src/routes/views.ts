@@ -38,7 +38,6 @@ import type {
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
-  ConnectorRow,
   RunEventRow,
   RunRow,
 } from "@cadre/store";
