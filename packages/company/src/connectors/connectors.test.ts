@@ -12,6 +12,7 @@ import { configProblems, redactConfig } from "./connector-config.js";
 import { scrubSecrets, secretKeyProblem, secretValueProblem } from "./credential-shapes.js";
 import { ProbeCache, type ProbeSpec } from "./probe-cache.js";
 import { probeSpecs, readiness } from "../connectors.js";
+import { buildAgentPrompt } from "../prompts/build.js";
 
 describe("what looks like a credential", () => {
   it("by its key: apiKey, api_key, x-api-key, accessToken, password, client_secret, Authorization — not apiKeyEnv, maxTokens, tokenLimit", () => {
@@ -243,5 +244,46 @@ describe("hire_agent reads readiness from the cache, inside its transaction, wit
       ["CEO", "offline"],
       ["CTO", "local"],
     ]);
+  });
+});
+
+describe("the CEO's connectors section", () => {
+  it("says what the probe found, even an endpoint's text with a time in it (copied like a record, MC-3)", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      const company = await createCompany(store, {
+        name: "Acme",
+        connectors: [
+          {
+            id: "local",
+            kind: "openai-compatible",
+            config: {
+              baseUrl: "http://127.0.0.1:1/v1",
+              models: [{ id: "llama3.1:8b", contextWindow: 8192 }],
+            },
+          },
+        ],
+      });
+      const state = await loadCompanyState(store, company.id);
+      const probes = new ProbeCache();
+      const [endpoint] = probeSpecs(state.connectors.find((c) => c.id === "local")!);
+      probes.record(
+        endpoint!,
+        { ok: false, error: "GET …/models answered 503: busy until 2025-01-01T10:00:00Z" },
+        1,
+      );
+      const prompt = buildAgentPrompt({
+        state,
+        agent: state.ceo,
+        mode: state.mode,
+        memoryIndex: null,
+        probes,
+      });
+      expect(prompt.systemPrompt).toContain(
+        "- local: OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp). Not ready (endpoint did not answer: GET …/models answered 503: busy until 2025-01-01T10:00:00Z). Models: llama3.1:8b",
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

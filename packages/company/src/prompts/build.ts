@@ -116,10 +116,13 @@ export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   ];
   if (!input.remote)
     segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
+  // What a probe said (an endpoint's error text) is copied from its outcome, like a stored record:
+  // fixed for the session, and free to mention a time or an id.
+  const probeTexts = state.connectors.map((c) => readiness(c, input.env, input.probes).missing ?? "");
   segments.push({
     id: "host-runtime",
     text: hostRuntimeSegment(state, agent, mode, input.env, input.probes),
-    recordValues: values,
+    recordValues: [...values, ...probeTexts],
   });
   const notes = input.memoryIndex?.trim() || "(no notes yet)";
   // MEMORY.md is the agent's own notes as read at session start: dated notes are its content.
