@@ -10,7 +10,7 @@ import {
   sharedProbes,
   testConnector,
 } from "@cadre/company";
-import { CONNECTOR_KINDS } from "@cadre/model";
+import { CONNECTOR_KINDS, connectorBody } from "@cadre/model";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { connectorLines } from "../connector-format.js";
 import { openData, pickCompany } from "../context.js";
@@ -109,58 +109,24 @@ export interface AddFlags {
   config?: string | undefined;
 }
 
-/** The API's POST body from the flags; the company layer then checks it as it checks the API's. */
+/** The API's POST body from the flags (the dashboard's form maps its fields the same way). */
 export function addInputFromFlags(id: string, flags: AddFlags): AddConnectorInput {
-  if (!flags.kind)
-    throw new UsageError(`connectors add: --kind is required; one of ${CONNECTOR_KINDS.join(", ")}`);
-  let config: Record<string, unknown> = {};
-  if (flags.config !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(flags.config);
-    } catch (error) {
-      throw new UsageError(`connectors add: --config is not valid JSON: ${(error as Error).message}`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-      throw new UsageError(`connectors add: --config must be a JSON object, e.g. '{"compactThreshold":0.8}'`);
-    config = parsed as Record<string, unknown>;
-  }
-  const set = (flag: string, key: string, value: unknown) => {
-    if (key in config && JSON.stringify(config[key]) !== JSON.stringify(value))
-      throw new UsageError(`connectors add: --${flag} and --config's "${key}" disagree; give it once`);
-    config[key] = value;
-  };
-  if (flags["base-url"] !== undefined) set("base-url", "baseUrl", flags["base-url"]);
-  if (flags["api-key-env"] !== undefined) set("api-key-env", "apiKeyEnv", flags["api-key-env"]);
-  if (flags.executable !== undefined) set("executable", "executablePath", flags.executable);
-  const models = flags.models
-    ?.split(",")
-    .map((m) => m.trim())
-    .filter((m) => m.length > 0);
-  if (flags.models !== undefined && (!models || models.length === 0))
-    throw new UsageError("connectors add: --models needs at least one model id (comma-separated)");
-  if (flags["context-window"] !== undefined) {
-    const window = flags["context-window"];
-    if (!/^\d{1,9}$/.test(window))
-      throw new UsageError(
-        `connectors add: --context-window must be a whole number of tokens (got "${window}")`,
-      );
-    if (!models)
-      throw new UsageError(
-        "connectors add: --context-window declares the models of --models; give --models too",
-      );
-    set(
-      "context-window",
-      "models",
-      models.map((m) => ({ id: m, contextWindow: Number(window) })),
-    );
-  }
-  return {
+  const result = connectorBody({
     id,
-    kind: flags.kind as AddConnectorInput["kind"],
-    ...(models ? { enabledModels: models } : {}),
-    ...(Object.keys(config).length > 0 ? { config } : {}),
-  };
+    kind: flags.kind,
+    baseUrl: flags["base-url"],
+    models: flags.models,
+    contextWindow: flags["context-window"],
+    apiKeyEnv: flags["api-key-env"],
+    executable: flags.executable,
+    config: flags.config,
+  });
+  if (!result.ok)
+    throw new UsageError(
+      `connectors add: ${result.message}${result.field === "kind" ? `; one of ${CONNECTOR_KINDS.join(", ")}` : ""}`,
+    );
+  // The company layer checks the body against addConnectorSchema, as the API does.
+  return result.body as AddConnectorInput;
 }
 
 async function add(args: string[], io: CliIO): Promise<number> {
