@@ -1,9 +1,10 @@
 // Switching an agent's model (MC-13), shared by every path (HTTP PATCH, `cadre agents set-model`).
 // The model must be an explicit id enabled on the agent's connector — or on the ready connector it
-// moves to (`connectorId`, the CEO included); a refusal names the allowed ones and writes nothing. A live session of the agent (a running wake in this process) is asked
-// first, through its setModel — inside the session lock shared with send — and a refusal there (a
-// turn is running, a recovery is in flight) is a conflict, with nothing written. The agent row and
-// its activity entry are one transaction.
+// moves to (`connectorId`, the CEO included); a refusal names the allowed ones and writes nothing.
+// A live session of the agent (a running wake in this process) is asked first, through its
+// setModel — inside the session lock shared with send — and a refusal there (a turn is running, a
+// recovery is in flight, a move to another connector) is a conflict, with nothing written. The
+// agent row and its activity entry are one transaction.
 import {
   ConflictStateError,
   type ModelInfo,

@@ -159,7 +159,7 @@ function probeMissing(state: ProbeState): string | undefined {
   if (state.kind === "endpoint")
     return state.status === "unchecked"
       ? `endpoint ${state.target} not checked yet`
-      : `endpoint did not answer: ${state.error}`;
+      : `endpoint check failed: ${state.error}`;
   return state.status === "unchecked" ? `${state.target} not checked yet` : state.error;
 }
 

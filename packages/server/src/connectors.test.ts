@@ -78,7 +78,7 @@ describe("adding a connector", () => {
     expect(r.status).toBe(201);
     expect(r.body.ready).toBe(false);
     expect(r.body.missing).toMatch(
-      /^endpoint did not answer: GET http:\/\/127\.0\.0\.1:\d+\/v1\/models: connection refused \(ECONNREFUSED\)$/,
+      /^endpoint check failed: GET http:\/\/127\.0\.0\.1:\d+\/v1\/models: connection refused \(ECONNREFUSED\)$/,
     );
     expect(r.body.probes[0]).toMatchObject({
       status: "failed",
@@ -375,7 +375,7 @@ describe("removing a connector, and moving agents between connectors", () => {
     const notReady = await app.request("PATCH", path, { json: { model: MODEL, connectorId: "down" } });
     expect(notReady.status).toBe(400);
     expect(notReady.body.error.message).toMatch(
-      /connector "down" is not ready: endpoint did not answer: .*connection refused/,
+      /connector "down" is not ready: endpoint check failed: .*connection refused/,
     );
     const unknown = await app.request("PATCH", path, { json: { model: MODEL, connectorId: "nope" } });
     expect(unknown.body.error.message).toMatch(

@@ -191,7 +191,7 @@ describe("cadre connectors list, test, remove", () => {
     expect(r.code, r.err).toBe(0);
     const list = await runCli(["connectors", "list", ...data]);
     expect(list.out).toMatch(
-      /down \(openai-compatible\) NOT READY: endpoint did not answer: GET http:\/\/127\.0\.0\.1:\d+\/v1\/models: connection refused \(ECONNREFUSED\) \(last check failed at 20\d\d-/,
+      /down \(openai-compatible\) NOT READY: endpoint check failed: GET http:\/\/127\.0\.0\.1:\d+\/v1\/models: connection refused \(ECONNREFUSED\) \(last check failed at 20\d\d-/,
     );
     const test = await runCli(["connectors", "test", "down", "--json", ...data]);
     expect(test.code).toBe(1);
@@ -202,7 +202,7 @@ describe("cadre connectors list, test, remove", () => {
     });
     const show = await runCli(["company", "show", ...data]);
     expect(show.out).toMatch(
-      / {2}down \(openai-compatible\) NOT READY: endpoint did not answer: .*\(last check failed at /,
+      / {2}down \(openai-compatible\) NOT READY: endpoint check failed: .*\(last check failed at /,
     );
   });
 

@@ -233,7 +233,7 @@ describe("hire_agent reads readiness from the cache, inside its transaction, wit
     );
     expect((await hire("B")).content[0]).toMatchObject({
       text: expect.stringContaining(
-        "is not ready (endpoint did not answer: GET http://127.0.0.1:1/v1/models: connection refused (ECONNREFUSED))",
+        "is not ready (endpoint check failed: GET http://127.0.0.1:1/v1/models: connection refused (ECONNREFUSED))",
       ),
     });
     probes.record(endpoint!, { ok: true }, 2);
@@ -280,7 +280,7 @@ describe("the CEO's connectors section", () => {
         probes,
       });
       expect(prompt.systemPrompt).toContain(
-        "- local: OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp). Not ready (endpoint did not answer: GET …/models answered 503: busy until 2025-01-01T10:00:00Z). Models: llama3.1:8b",
+        "- local: OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp). Not ready (endpoint check failed: GET …/models answered 503: busy until 2025-01-01T10:00:00Z). Models: llama3.1:8b",
       );
     } finally {
       await store.close();

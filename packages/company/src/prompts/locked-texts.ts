@@ -110,7 +110,7 @@ function sampleState(mode: CeoMode): CompanyState {
   return {
     company,
     // offline is always ready; an openai-compatible connector without a base URL is never ready; a
-    // gateway whose endpoint did not answer says what its probe found.
+    // gateway whose endpoint check failed says what its probe found.
     connectors: [
       connector("offline", "offline"),
       connector("local", "openai-compatible"),
