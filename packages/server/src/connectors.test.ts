@@ -318,6 +318,59 @@ describe("testing a connector: one minimal real request", () => {
   });
 });
 
+describe("codex with a model provider's base URL: the Responses wire", () => {
+  it("declares its model with a window; readiness asks the endpoint; the test is one Responses call", async () => {
+    const codex = await testApp({
+      env: { ...process.env, CODEX_API_KEY: "local-secret-value-123", LOCAL_KEY: "local-secret-value-123" },
+    });
+    try {
+      const c = await apiCompany(codex);
+      const add = await codex.request("POST", `/api/companies/${c.id}/connectors`, {
+        json: {
+          id: "codex-local",
+          kind: "codex",
+          config: {
+            baseUrl: standin.openaiBaseUrl,
+            apiKeyEnv: "LOCAL_KEY",
+            models: [{ id: MODEL, contextWindow: 32768 }],
+          },
+        },
+      });
+      expect(add.status, JSON.stringify(add.body)).toBe(201);
+      expect(add.body).toMatchObject({
+        enabledModels: [MODEL],
+        models: [{ id: MODEL, contextWindow: 32768, declared: true }],
+        probes: expect.arrayContaining([
+          expect.objectContaining({
+            kind: "endpoint",
+            target: `${standin.openaiBaseUrl}/models`,
+            status: "ok",
+          }),
+          expect.objectContaining({ kind: "harness", target: "Codex executable and credentials" }),
+        ]),
+      });
+      const calls = standin.modelCalls().length;
+      const r = await codex.request("POST", `/api/companies/${c.id}/connectors/codex-local/test`, {
+        json: {},
+      });
+      expect(r.body).toMatchObject({ ok: true, model: MODEL, target: `${standin.openaiBaseUrl}/responses` });
+      expect(
+        standin
+          .modelCalls()
+          .slice(calls)
+          .map((x) => [x.request.wire, x.request.model]),
+      ).toEqual([["openai-responses", MODEL]]);
+      // Without a base URL, codex runs the registry's OpenAI ids: declared models are refused.
+      const bare = await codex.request("POST", `/api/companies/${c.id}/connectors`, {
+        json: { kind: "codex", config: { models: [{ id: MODEL, contextWindow: 32768 }] } },
+      });
+      expect(bare.body.error.fields["config.models"]).toMatch(/give config\.baseUrl too/);
+    } finally {
+      await codex.close();
+    }
+  });
+});
+
 describe("removing a connector, and moving agents between connectors", () => {
   it("refuses while an active agent runs on it, naming them; after the move it goes, and leaves every list", async () => {
     await post(local());
