@@ -3,13 +3,20 @@
 // moves to (`connectorId`, the CEO included); a refusal names the allowed ones and writes nothing.
 // A live session of the agent (a running wake in this process) is asked first, through its
 // setModel — inside the session lock shared with send — and a refusal there (a turn is running, a
-// recovery is in flight, a move to another connector) is a conflict, with nothing written. The
-// agent row and its activity entry are one transaction.
+// recovery is in flight, a move to another connector) is a conflict, with nothing written. Between
+// wakes the agent's kept session is assessed in the same transaction that switches the model,
+// against the target's window: a run holding the session (in any process) refuses the switch; at
+// or over 90% of the target window the old native window is closed and a code-built handoff left
+// for the next wake, which starts fresh on the new route. A move to another connector leaves the
+// kept session for the next wake, which starts fresh from its handoff (planSession). The agent row,
+// its session and the activity entry are one transaction.
 import {
+  assessModelSwitch,
   ConflictStateError,
   type ModelInfo,
   type ModelSwitchVerdict,
   NotFoundError,
+  type SessionBootstrap,
   UserInputError,
 } from "@cadre/core";
 import { Text } from "@cadre/model";
@@ -26,6 +33,7 @@ export const ModelId = Text({
   maxLength: 128,
   description: "An explicit model id enabled on the agent's connector.",
 });
+import { assertSessionIdle, handoffFrom, sessionRowFields } from "./agent-session.js";
 
 /** What the server knows about an agent's live session: PiAgent switches live, other harnesses do not. */
 export interface LiveSession {
@@ -41,6 +49,17 @@ export interface ModelChange {
   changed: boolean;
   /** What the live session did ("switch", "handoff-then-switch"), or "no live session". */
   live: Exclude<ModelSwitchVerdict["action"], "fail-closed"> | "no live session";
+  /** What became of the agent's kept session (between wakes, MC-13). */
+  session: SessionSwitch;
+}
+
+export interface SessionSwitch {
+  /** switch: the next wake resumes it on the new model; handoff-then-switch: a fresh one starts from the handoff; none: no session kept (or the live one decided). */
+  action: "switch" | "handoff-then-switch" | "none";
+  reason: string;
+  /** The native session closed by the handoff, and the handoff's size. */
+  fromSession?: string;
+  handoffBytes?: number;
 }
 
 /** The agent, active, and the model allowed on the connector it is to run on; throws a clear error otherwise. */
@@ -118,7 +137,13 @@ export async function setAgentModel(
   const { agent, connector, target } = await checked(store, input.agentId, clean.model, move);
   const moves = connector.id !== agent.connectorId;
   if (agent.model === target.id && !moves)
-    return { agent, from: agent.model, changed: false, live: "no live session" };
+    return {
+      agent,
+      from: agent.model,
+      changed: false,
+      live: "no live session",
+      session: { action: "none", reason: `${agent.name} already runs on ${target.id}` },
+    };
   let live: ModelChange["live"] = "no live session";
   if (moves && (input.live?.isRunning || input.live?.setModel)) {
     // A live session runs on its connector's route and harness: it moves between wakes, never mid-run.
@@ -142,6 +167,12 @@ export async function setAgentModel(
   }
   return store.transaction(async (tx) => {
     const current = (await checked(tx, input.agentId, clean.model, move)).agent;
+    const session =
+      live !== "no live session"
+        ? { action: "none" as const, reason: `the live session decided: ${live}` }
+        : moves
+          ? await moveKeptSession(tx, current, connector)
+          : await switchKeptSession(tx, current, target);
     await tx.setAgentModel(current.id, target.id, moves ? connector.id : undefined);
     await tx.insertActivity({
       companyId: current.companyId,
@@ -156,6 +187,7 @@ export async function setAgentModel(
         from: current.model,
         to: target.id,
         live,
+        session,
       },
     });
     return {
@@ -164,6 +196,75 @@ export async function setAgentModel(
       ...(moves ? { fromConnectorId: current.connectorId } : {}),
       changed: true,
       live,
+      session,
     };
   });
+}
+
+/**
+ * A move to another connector between wakes: refused while a run holds the session; otherwise the
+ * kept session stays as it is, and the next wake, on the new connector, starts a fresh session
+ * from its handoff (planSession: a session never continues on another connector).
+ */
+async function moveKeptSession(
+  tx: StoreQueries,
+  agent: AgentRow,
+  connector: ConnectorRow,
+): Promise<SessionSwitch> {
+  const row = await assertSessionIdle(tx, agent, `the move to connector "${connector.id}"`);
+  if (!row || (row.sessionId === null && !row.bootstrap))
+    return { action: "none", reason: "no session is kept: the next wake starts fresh on the new connector" };
+  return {
+    action: "none",
+    reason: `moved to connector "${connector.id}": the next wake starts a fresh session from the kept one's handoff`,
+  };
+}
+
+/**
+ * MC-13 between wakes, inside the switch's transaction (the session lock across processes): a run
+ * holding the session refuses; the kept window's last reading is assessed against the target's
+ * window; danger or overflow → the old native window is closed for good and the handoff (built by
+ * code from the digest, no model call) is left for the next wake, which starts fresh on the new route.
+ */
+async function switchKeptSession(
+  tx: StoreQueries,
+  agent: AgentRow,
+  target: ModelInfo,
+): Promise<SessionSwitch> {
+  const row = await assertSessionIdle(tx, agent, `the switch to ${target.id}`);
+  if (!row || (row.sessionId === null && !row.bootstrap))
+    return { action: "none", reason: "no session is kept: the next wake starts fresh on the new model" };
+  const verdict = assessModelSwitch({
+    harness: row.harness,
+    tokensInWindow: row.tokensInWindow ?? 0,
+    targetContextWindow: target.contextWindow,
+    turnRunning: false,
+    remote: false,
+    localHandoffAvailable: true,
+    recoveryInFlight: false,
+  });
+  if (verdict.action === "fail-closed")
+    throw new ConflictStateError(
+      `${agent.name}'s session refused the switch to ${target.id}: ${verdict.reason}`,
+    );
+  const base = { ...sessionRowFields(row), model: target.id };
+  if (verdict.action === "switch" || row.sessionId === null) {
+    await tx.putAgentSession(base);
+    return { action: "switch", reason: `MC-13: ${verdict.reason}` };
+  }
+  const reason = `MC-13: switch to ${target.id}: ${verdict.reason}`;
+  const handoff: SessionBootstrap | undefined = handoffFrom(row, reason);
+  await tx.putAgentSession({
+    ...base,
+    sessionId: null,
+    sessionFile: null,
+    bootstrap: handoff ?? null,
+    previousSessionId: row.sessionId,
+  });
+  return {
+    action: "handoff-then-switch",
+    reason,
+    fromSession: row.sessionId,
+    ...(handoff ? { handoffBytes: Buffer.byteLength(handoff.handoff, "utf8") } : {}),
+  };
 }

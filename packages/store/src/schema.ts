@@ -38,7 +38,7 @@ export interface ConnectorsTable {
   enabled_models: JsonColumn;
   config: JsonColumn;
   created_at: Timestamp;
-  /** Set when the connector was removed (migration 008): it leaves every list and look-up. */
+  /** Set when the connector was removed (migration 009): it leaves every list and look-up. */
   removed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
@@ -46,7 +46,7 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
-  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  /** agentNameKey(name): unique among the company's active agents (migration 007). */
   name_key: string;
   role: string;
   description: string;
@@ -181,6 +181,29 @@ export interface ToolCallsTable {
   created_at: Timestamp;
 }
 
+/** An agent's current native session (migration 008). */
+export interface AgentSessionsTable {
+  agent_id: string;
+  company_id: string;
+  harness: string;
+  connector_id: string;
+  model: string;
+  session_id: string | null;
+  session_file: string | null;
+  reserve_tokens: number | null;
+  tokens_in_window: number | null;
+  rolled_over: SqlBool;
+  bootstrap: JsonColumn | null;
+  digest: JsonColumn;
+  prompt: JsonColumn | null;
+  vendor_totals: JsonColumn | null;
+  running_run_id: string | null;
+  last_run_id: string | null;
+  previous_session_id: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -195,6 +218,7 @@ export interface Database {
   wakes: WakesTable;
   tool_calls: ToolCallsTable;
   run_processes: RunProcessesTable;
+  agent_sessions: AgentSessionsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -212,4 +236,5 @@ export const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "agent_sessions",
 ] as const satisfies readonly (keyof Database)[];
