@@ -194,4 +194,68 @@ describe("a local OpenAI-compatible model server, from a fresh data dir (issue 1
     expect(usage.run.usage).toMatchObject({ input: sum("input"), output: sum("output"), cost: null });
     expect(usage.run.turns).toHaveLength(wake.length);
   });
+
+  it("demo --connector openai-compatible shows the way out; following it, `cadre demo` runs the CEO on that server", async () => {
+    const url = await startStandin(["--policy", "hire-leads", "--connector", "local", "--model", MODEL]);
+    const data = ["--data", join(dir, "data")];
+    const refused = await cadre(["demo", "--connector", "openai-compatible", ...data]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain(
+      "connector openai-compatible needs your server's URL and an explicit model",
+    );
+    expect(refused.stderr).toContain(
+      "cadre connectors add local --kind openai-compatible --base-url http://127.0.0.1:PORT/v1 --models MODEL --context-window N",
+    );
+    expect(refused.stderr).toContain("cadre agents set-model CEO_ID MODEL --connector local");
+    expect(refused.stdout).toBe("");
+
+    // The steps it names, then the demo again.
+    const created = await cadre([
+      "company",
+      "create",
+      "--name",
+      "Northwind Robotics",
+      "--goal",
+      "Robots.",
+      ...data,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const added = await cadre([
+      "connectors",
+      "add",
+      "local",
+      "--kind",
+      "openai-compatible",
+      "--base-url",
+      `${url}/v1`,
+      "--models",
+      MODEL,
+      "--context-window",
+      "32768",
+      ...data,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const agents = JSON.parse((await cadre(["agents", "list", "--json", ...data])).stdout) as Array<{
+      id: string;
+      isCeo: boolean;
+    }>;
+    const ceo = agents.find((a) => a.isCeo)!.id;
+    expect((await cadre(["agents", "set-model", ceo, MODEL, "--connector", "local", ...data])).code).toBe(0);
+    const demo = await cadre(["demo", "--json", ...data]);
+    expect(demo.code, demo.stderr).toBe(0);
+    const summary = JSON.parse(demo.stdout.trim().split("\n").at(-1) as string);
+    expect(summary.ceo).toEqual({ agentId: ceo, connectorId: "local", model: MODEL });
+    expect(
+      summary.hires.map((h: { name: string; via: string; connectorId: string }) => [
+        h.name,
+        h.via,
+        h.connectorId,
+      ]),
+    ).toEqual([
+      ["CTO", "tool", "local"],
+      ["Head of Product", "tool", "local"],
+      ["Head of Sales", "tool", "local"],
+    ]);
+  });
 });
