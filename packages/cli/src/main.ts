@@ -12,8 +12,12 @@ Commands:
   demo                         create a company from the built-in template, wake its CEO, stream it
   company show|create          the company, its CEO mode and why, connectors, team, approvals
   agents list                  the company's agents
-  agents set-model AGENT_ID MODEL
-                               switch an agent's model (enabled on its connector; MC-13)
+  agents set-model AGENT_ID MODEL [--connector ID]
+                               switch an agent's model, or move it to another ready connector (MC-13)
+  connectors list|add|test|remove
+                               the company's connectors: readiness (endpoint answered, when, what
+                               failed), add one (a local model with its context window), one real
+                               test request, remove
   approvals list               the company's approvals
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
@@ -37,7 +41,8 @@ Commands:
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
 Common options: --data DIR (default ./.cadre), --json, -h/--help
---server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list|set-model, approvals, wake
+--server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list|set-model, connectors,
+approvals, wake
 talk to a running API instead of the local store
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
@@ -51,6 +56,7 @@ const COMMANDS: Record<string, Command> = {
   demo: async (a, io) => (await import("./commands/demo.js")).demoCommand(a, io),
   company: async (a, io) => (await import("./commands/company.js")).companyCommand(a, io),
   agents: async (a, io) => (await import("./commands/agents.js")).agentsCommand(a, io),
+  connectors: async (a, io) => (await import("./commands/connectors.js")).connectorsCommand(a, io),
   approvals: async (a, io) => (await import("./commands/approvals.js")).approvalsCommand(a, io),
   wake: async (a, io) => (await import("./commands/wake.js")).wakeCommand(a, io),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),

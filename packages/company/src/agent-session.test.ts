@@ -376,6 +376,73 @@ describe("a session held by a run whose process died: its recovery releases it (
   });
 });
 
+describe("a move to another connector between wakes (issue 14)", () => {
+  async function twoConnectors() {
+    const created = await createCompany(store, {
+      name: "Acme Robotics",
+      goal: "Build warehouse robots and sell them to logistics companies.",
+      connectors: [
+        { id: "rehearsal", kind: "offline", enabledModels: [OFFLINE_MODEL_ID] },
+        { id: "second", kind: "offline", enabledModels: [OFFLINE_MODEL_ID] },
+      ],
+      ceoConnectorId: "rehearsal",
+    });
+    return (await loadCompanyState(store, created.id)).ceo;
+  }
+
+  it("the kept session never continues on the other connector: the next wake starts fresh from its handoff", async () => {
+    const ceo = await twoConnectors();
+    const first = await wake(ceo.id, { trigger: "start_team_building" });
+    const change = await setAgentModel(store, {
+      agentId: ceo.id,
+      model: OFFLINE_MODEL_ID,
+      connectorId: "second",
+    });
+    expect(change).toMatchObject({
+      changed: true,
+      fromConnectorId: "rehearsal",
+      agent: { connectorId: "second" },
+    });
+    expect(change.session.reason).toMatch(
+      /moved to connector "second": the next wake starts a fresh session/,
+    );
+    const requests: Request[] = [];
+    const second = await wake(ceo.id, { wrapStreamFn: recorder(requests) });
+    expect(second.result.session).toMatchObject({ harness: "pi", resumed: false, rolledOver: true });
+    expect(second.result.session.id).not.toBe(first.result.session.id);
+    expect(requests[0]!.first).toMatch(/^# Handoff\n/);
+    expect(await store.getAgentSession(ceo.id)).toMatchObject({
+      connectorId: "second",
+      sessionId: second.result.session.id,
+    });
+  });
+
+  it("a run holding the session refuses the move: nothing is written", async () => {
+    const ceo = await twoConnectors();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const held = wake(ceo.id, {
+      trigger: "start_team_building",
+      wrapStreamFn: (inner) => async (model, context, options) => {
+        started();
+        await gate;
+        return inner(model, context, options);
+      },
+    });
+    await running;
+    const before = await store.counts();
+    await expect(
+      setAgentModel(store, { agentId: ceo.id, model: OFFLINE_MODEL_ID, connectorId: "second" }),
+    ).rejects.toThrow(/session is in use by run run_\w+: the move to connector "second" waits until it ends/);
+    expect(await store.counts()).toEqual(before);
+    release();
+    await held;
+    expect((await store.getAgent(ceo.id))!.connectorId).toBe("rehearsal");
+  });
+});
+
 describe("MC-13 a model switch between wakes, assessed against the target window inside the session lock", () => {
   it("MC-13 a history that fits the smaller window: the next wake resumes the same session on the new model; Pi's reserve is frozen again for its window", async () => {
     const ceo = await company();

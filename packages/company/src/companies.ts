@@ -13,7 +13,10 @@ import {
 } from "@cadre/model";
 import { Type } from "typebox";
 import type { ApprovalRow, CompanyRow, NewAgent, NewConnector, Store, StoreQueries } from "@cadre/store";
-import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
+import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } from "./connectors.js";
+import { configProblems } from "./connectors/connector-config.js";
+import { declaredModels, validateConnectorModels } from "./connectors/connector-models.js";
+import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
@@ -31,6 +34,9 @@ export interface CreateCompanyInput {
   /** Connector the CEO runs on; must be ready. Default "offline". */
   ceoConnectorId?: string;
   settings?: Partial<CompanySettings>;
+  /** The CEO's connector must be ready against this environment (default process.env) and probe book. */
+  env?: NodeJS.ProcessEnv;
+  probes?: ProbeBook;
 }
 
 export function newId(prefix: string): string {
@@ -115,26 +121,38 @@ function prepareCompany(input: CreateCompanyInput): PreparedCompany {
       );
     if (connectors.some((x) => x.id === id))
       throw new UserInputError(`connector id "${id}" is used twice`, { connectorId: "duplicate" });
-    const enabledModels = c.enabledModels ?? defaultEnabledModels(c.kind);
-    validateEnabledModels(c.kind, enabledModels);
-    connectors.push({
-      companyId,
-      id,
-      kind: c.kind,
-      label: connectorLabel(c.kind),
-      enabledModels,
-      config: c.config ?? {},
-    });
+    const config = c.config ?? {};
+    const problems = configProblems(config, `connector "${id}" config`);
+    if (Object.keys(problems).length > 0)
+      throw new UserInputError(
+        `company: nothing was written. Fix: ${Object.entries(problems)
+          .map(([f, why]) => `\`${f}\` ${why}`)
+          .join("; ")}.`,
+        problems,
+      );
+    const declared = declaredModels({ kind: c.kind, config }).map((m) => m.id);
+    const enabledModels = c.enabledModels ?? (declared.length > 0 ? declared : defaultEnabledModels(c.kind));
+    validateConnectorModels(c.kind, enabledModels, config);
+    connectors.push({ companyId, id, kind: c.kind, label: connectorLabel(c.kind), enabledModels, config });
   }
   const ceoConnector = connectors.find((c) => c.id === (input.ceoConnectorId ?? "offline"));
   if (!ceoConnector)
     throw new UserInputError(
       `connector "${input.ceoConnectorId}" is not one of this company's connectors: ${connectors.map((c) => c.id).join(", ")}`,
     );
-  const ready = readiness(ceoConnector);
-  if (!ready.ready)
-    throw new UserInputError(`the CEO's connector "${ceoConnector.id}" is not ready: ${ready.missing}`);
   return { companyId, name, goal, settings, connectors, ceoConnector };
+}
+
+/** The CEO's connector must be ready: its probes run first (before any transaction), then readiness is read. */
+async function requireCeoReady(prepared: PreparedCompany, input: CreateCompanyInput): Promise<void> {
+  const env = input.env ?? process.env;
+  const probes = input.probes ?? sharedProbes;
+  await refreshReadiness([prepared.ceoConnector], env, probes);
+  const ready = readiness(prepared.ceoConnector, env, probes);
+  if (!ready.ready)
+    throw new UserInputError(
+      `the CEO's connector "${prepared.ceoConnector.id}" is not ready: ${ready.missing}`,
+    );
 }
 
 /** The company, its connectors, its CEO and the `company.created` activity, inside the caller's transaction. */
@@ -162,6 +180,7 @@ async function insertCompany(tx: StoreQueries, prepared: PreparedCompany): Promi
 
 export async function createCompany(store: Store, input: CreateCompanyInput): Promise<CompanyRow> {
   const prepared = prepareCompany(input);
+  await requireCeoReady(prepared, input);
   const company = await store.transaction((tx) => insertCompany(tx, prepared));
   recordTelemetry("company.created", { "cadre.company_id": company.id });
   return company;
@@ -177,6 +196,7 @@ export async function findOrCreateCompany(
   find: (tx: StoreQueries) => Promise<CompanyRow | undefined>,
 ): Promise<{ company: CompanyRow; created: boolean }> {
   const prepared = prepareCompany(input);
+  await requireCeoReady(prepared, input);
   const result = await store.transaction(async (tx) => {
     const existing = await find(tx);
     return existing

@@ -1,14 +1,26 @@
-// Connector kinds and readiness (C4-9). Readiness is computed in code from what is really there
-// (a credential in the environment, a base URL), never stored, so it cannot go stale.
+// Connector kinds and readiness (C4-9). Readiness is computed in code from what is really there —
+// a credential in the environment, a base URL, and the last outcome of the connector's probes
+// (endpoint answered; executable and credentials found), which are cached and refreshed off the
+// request path (connectors/probe-cache.ts). It is never stored, so it cannot go stale across restarts.
 import { OFFLINE_MODEL_ID, UserInputError, resolveModel } from "@cadre/core";
 import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
-import { harnessReadiness } from "./harness-connectors.js";
+import {
+  type ProbeBook,
+  type ProbeKind,
+  type ProbeRecord,
+  type ProbeSpec,
+  sharedProbes,
+} from "./connectors/probe-cache.js";
+import { endpointProbe, harnessProbe } from "./connectors/probe-specs.js";
+import { type HarnessKind, harnessReadiness } from "./harness-connectors.js";
 
 export interface Readiness {
   ready: boolean;
-  /** What is missing, precisely, when not ready. */
+  /** What is missing, precisely, when not ready (timeless words: they may reach a system prompt). */
   missing?: string;
+  /** The probes behind it, each with its last outcome (network connectors and harnesses). */
+  probes?: ProbeState[];
 }
 
 interface KindSpec {
@@ -68,32 +80,128 @@ export function keyEnvOf(connector: Pick<ConnectorRow, "kind" | "config">): stri
   return typeof configured === "string" && configured.length > 0 ? configured : spec(connector.kind).keyEnv;
 }
 
-export function readiness(
-  connector: Pick<ConnectorRow, "kind" | "config" | "enabledModels">,
-  env: NodeJS.ProcessEnv = process.env,
-): Readiness {
-  if (connector.enabledModels.length === 0) return { ready: false, missing: "no enabled models" };
+/** The last outcome of one of a connector's probes, for a reader (CLI, API, dashboard). */
+export interface ProbeState {
+  kind: ProbeKind;
+  /** What was checked: the URL asked, or the harness's executable and credentials. */
+  target: string;
+  status: "ok" | "failed" | "unchecked";
+  /** When it was last checked (ISO-8601); null when never, or when assumed (evals). */
+  checkedAt: string | null;
+  latencyMs: number | null;
+  /** What failed, when it did. */
+  error?: string;
+  detail?: string;
+}
+
+type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
+
+/** What can be said without I/O: the settings and the environment (a key is set or not). */
+function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
+  if (connector.enabledModels.length === 0) return "no enabled models";
+  const baseUrl = connector.config["baseUrl"];
+  const badUrl =
+    baseUrl !== undefined && !(typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl))
+      ? "config.baseUrl must be an http(s) URL"
+      : undefined;
   switch (connector.kind) {
     case "offline":
-      return { ready: true };
+      return undefined;
     case "anthropic":
     case "openai": {
       const keyEnv = keyEnvOf(connector) as string;
-      return env[keyEnv] ? { ready: true } : { ready: false, missing: `${keyEnv} is not set` };
+      return badUrl ?? (env[keyEnv] ? undefined : `${keyEnv} is not set`);
     }
-    case "openai-compatible": {
-      const baseUrl = connector.config["baseUrl"];
+    case "openai-compatible":
       return typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl)
-        ? { ready: true }
-        : { ready: false, missing: "config.baseUrl (http(s) URL of the endpoint) is not set" };
-    }
+        ? undefined
+        : "config.baseUrl (http(s) URL of the endpoint) is not set";
     case "claude-code":
     case "codex":
-      // The executable (configured, the SDK's bundled binary, or on PATH) and a credential.
-      return harnessReadiness(connector.kind, connector, env);
+      return badUrl;
     default:
-      return { ready: false, missing: `the ${connector.kind} harness is not available in this build` };
+      return `the ${connector.kind} harness is not available in this build`;
   }
+}
+
+/** The probes a connector has (none for offline, nor while its settings are incomplete). */
+export function probeSpecs(connector: ConnectorLike, env: NodeJS.ProcessEnv = process.env): ProbeSpec[] {
+  const specs: ProbeSpec[] = [];
+  if (connector.kind === "claude-code" || connector.kind === "codex")
+    // The executable (configured, the SDK's bundled binary, or on PATH) and a credential.
+    specs.push(
+      harnessProbe(connector, env, () => harnessReadiness(connector.kind as HarnessKind, connector, env)),
+    );
+  if (staticProblem(connector, env) === undefined) {
+    const endpoint = endpointProbe(connector, keyEnvOf(connector), env);
+    if (endpoint) specs.push(endpoint);
+  }
+  return specs;
+}
+
+function stateOf(spec: ProbeSpec, record: ProbeRecord | undefined): ProbeState {
+  if (!record)
+    return { kind: spec.kind, target: spec.target, status: "unchecked", checkedAt: null, latencyMs: null };
+  return {
+    kind: record.kind,
+    target: record.target,
+    status: record.ok ? "ok" : "failed",
+    checkedAt: record.checkedAt,
+    latencyMs: record.latencyMs,
+    ...(record.error !== undefined ? { error: record.error } : {}),
+    ...(record.detail !== undefined ? { detail: record.detail } : {}),
+  };
+}
+
+/** What a probe's state leaves missing, in timeless words (they may reach a system prompt, MC-3). */
+function probeMissing(state: ProbeState): string | undefined {
+  if (state.status === "ok") return undefined;
+  if (state.kind === "endpoint")
+    return state.status === "unchecked"
+      ? `endpoint ${state.target} not checked yet`
+      : `endpoint check failed: ${state.error}`;
+  return state.status === "unchecked" ? `${state.target} not checked yet` : state.error;
+}
+
+/**
+ * Ready or not, and what is missing (C4-9): the settings and the environment, plus the last outcome
+ * of the connector's probes — endpoint answered, executable and credentials found — read from
+ * `probes` without any I/O (so it may run inside a transaction). A probe never checked counts as
+ * not ready: whoever needs readiness refreshes the probes first (`refreshReadiness`).
+ */
+export function readiness(
+  connector: ConnectorLike,
+  env: NodeJS.ProcessEnv = process.env,
+  probes: ProbeBook = sharedProbes,
+): Readiness {
+  const problem = staticProblem(connector, env);
+  const states = probeSpecs(connector, env).map((spec) => stateOf(spec, probes.peek(spec)));
+  const missing = [
+    ...states.filter((s) => s.kind === "harness").map(probeMissing),
+    problem,
+    ...states.filter((s) => s.kind === "endpoint").map(probeMissing),
+  ].filter((m): m is string => m !== undefined);
+  return {
+    ready: missing.length === 0,
+    ...(missing.length > 0 ? { missing: missing.join("; ") } : {}),
+    ...(states.length > 0 ? { probes: states } : {}),
+  };
+}
+
+/**
+ * Runs the connectors' probes that are missing or stale (all with `force`), concurrently, each
+ * under the book's timeout. Never inside a transaction: call it before one.
+ */
+export async function refreshReadiness(
+  connectors: readonly ConnectorLike[],
+  env: NodeJS.ProcessEnv = process.env,
+  probes: ProbeBook = sharedProbes,
+  options: { force?: boolean } = {},
+): Promise<void> {
+  await probes.refresh(
+    connectors.flatMap((c) => probeSpecs(c, env)),
+    options,
+  );
 }
 
 /** Validates a connector's enabled models against the registry (explicit ids only, MC-6). */
@@ -113,9 +221,13 @@ export function preferredConnectorKind(env: NodeJS.ProcessEnv = process.env): Co
   return "offline";
 }
 
-const SECRET_KEY = /(key|secret|token|password|credential)/i;
-
-/** True for a config key that would hold a secret rather than name where one is (e.g. apiKeyEnv). Secrets are never stored. */
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key) && !/Env$/.test(key);
+/** Readiness now: the connector's stale probes run (outside any transaction), then it is read. */
+export async function checkReadiness(
+  connector: ConnectorLike,
+  env: NodeJS.ProcessEnv = process.env,
+  probes: ProbeBook = sharedProbes,
+  options: { force?: boolean } = {},
+): Promise<Readiness> {
+  await refreshReadiness([connector], env, probes, options);
+  return readiness(connector, env, probes);
 }

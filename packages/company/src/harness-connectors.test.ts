@@ -13,7 +13,8 @@ import { reply, scripted, startStandin, type StandinServer } from "@cadre/standi
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCompany } from "./companies.js";
-import { readiness, validateEnabledModels } from "./connectors.js";
+import { checkReadiness, type Readiness, refreshReadiness, validateEnabledModels } from "./connectors.js";
+import { ProbeCache } from "./connectors/probe-cache.js";
 import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -28,6 +29,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Readiness as a wake sees it: the probes run first (a fresh cache each time), then it is read. */
+async function readiness(c: ReturnType<typeof connector>, env: NodeJS.ProcessEnv): Promise<Readiness> {
+  const { probes: _probes, ...rest } = await checkReadiness(c, env, new ProbeCache());
+  return rest;
+}
+
 const connector = (kind: "claude-code" | "codex", config: Record<string, unknown> = {}) => ({
   kind,
   config,
@@ -35,13 +42,13 @@ const connector = (kind: "claude-code" | "codex", config: Record<string, unknown
 });
 
 describe("claude-code and codex readiness", () => {
-  it("finds the SDK-bundled executables and says precisely which credentials are missing", () => {
+  it("finds the SDK-bundled executables and says precisely which credentials are missing", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
-    expect(readiness(connector("claude-code"), env)).toEqual({
+    expect(await readiness(connector("claude-code"), env)).toEqual({
       ready: false,
       missing: `no Claude Code credentials: none of ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN, ANTHROPIC_AUTH_TOKEN is set and ${join(dir, ".claude", ".credentials.json")} does not exist (set ANTHROPIC_API_KEY, or run \`claude setup-token\` / \`claude login\`)`,
     });
-    expect(readiness(connector("codex"), env)).toEqual({
+    expect(await readiness(connector("codex"), env)).toEqual({
       ready: false,
       missing: `no Codex credentials: none of CODEX_API_KEY, OPENAI_API_KEY, CODEX_ACCESS_TOKEN is set and ${join(dir, ".codex", "auth.json")} does not exist (set OPENAI_API_KEY, or run \`codex login\`)`,
     });
@@ -49,19 +56,19 @@ describe("claude-code and codex readiness", () => {
 
   it("is ready with a key, an OAuth token, or a login file", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
-    expect(readiness(connector("claude-code"), { ...env, ANTHROPIC_API_KEY: "sk-ant-x" })).toEqual({
+    expect(await readiness(connector("claude-code"), { ...env, ANTHROPIC_API_KEY: "sk-ant-x" })).toEqual({
       ready: true,
     });
-    expect(readiness(connector("claude-code"), { ...env, CLAUDE_CODE_OAUTH_TOKEN: "oat" })).toEqual({
+    expect(await readiness(connector("claude-code"), { ...env, CLAUDE_CODE_OAUTH_TOKEN: "oat" })).toEqual({
       ready: true,
     });
-    expect(readiness(connector("codex"), { ...env, OPENAI_API_KEY: "sk-x" })).toEqual({ ready: true });
+    expect(await readiness(connector("codex"), { ...env, OPENAI_API_KEY: "sk-x" })).toEqual({ ready: true });
     await mkdir(join(dir, ".claude"));
     await writeFile(join(dir, ".claude", ".credentials.json"), "{}");
     await mkdir(join(dir, "codex-home"));
     await writeFile(join(dir, "codex-home", "auth.json"), "{}");
-    expect(readiness(connector("claude-code"), env)).toEqual({ ready: true });
-    expect(readiness(connector("codex"), { ...env, CODEX_HOME: join(dir, "codex-home") })).toEqual({
+    expect(await readiness(connector("claude-code"), env)).toEqual({ ready: true });
+    expect(await readiness(connector("codex"), { ...env, CODEX_HOME: join(dir, "codex-home") })).toEqual({
       ready: true,
     });
   });
@@ -69,7 +76,9 @@ describe("claude-code and codex readiness", () => {
   it("names a configured executable that is not there, a non-executable one, PATH lookups and a bad policy — all at once", async () => {
     const env = { PATH: dir, HOME: dir };
     const missing = join(dir, "nope");
-    expect(readiness(connector("codex", { executablePath: missing, sandboxMode: "yolo" }), env)).toEqual({
+    expect(
+      await readiness(connector("codex", { executablePath: missing, sandboxMode: "yolo" }), env),
+    ).toEqual({
       ready: false,
       missing: expect.stringMatching(
         new RegExp(
@@ -78,8 +87,12 @@ describe("claude-code and codex readiness", () => {
       ),
     });
     expect(
-      readiness(connector("claude-code", { permissionMode: "always" }), { ...env, ANTHROPIC_API_KEY: "k" })
-        .missing,
+      (
+        await readiness(connector("claude-code", { permissionMode: "always" }), {
+          ...env,
+          ANTHROPIC_API_KEY: "k",
+        })
+      ).missing,
     ).toBe(
       'config.permissionMode must be one of dontAsk, default, acceptEdits, plan, auto, bypassPermissions; got "always"',
     );
@@ -87,65 +100,71 @@ describe("claude-code and codex readiness", () => {
     const script = join(dir, "codex-wrapper.sh");
     await writeFile(script, "#!/bin/sh\n");
     expect(
-      readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }).ready,
+      (await readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }))
+        .ready,
     ).toBe(false);
     await chmod(script, 0o755);
     expect(
-      readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }),
+      await readiness(connector("codex", { executablePath: script }), { ...env, OPENAI_API_KEY: "k" }),
     ).toEqual({ ready: true });
     if (REAL_CODEX)
       expect(
-        readiness(connector("codex", { executablePath: REAL_CODEX }), { ...env, OPENAI_API_KEY: "k" }),
+        await readiness(connector("codex", { executablePath: REAL_CODEX }), { ...env, OPENAI_API_KEY: "k" }),
       ).toEqual({ ready: true });
   });
 
-  it("issue 22: a loopback ANTHROPIC_BASE_URL needs no Claude Code key; a codex connector's own model server needs only the key it names", () => {
+  it("issue 22: a loopback ANTHROPIC_BASE_URL needs no Claude Code key; a codex connector's own model server needs only the key it names", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
+    // A model server that answers: readiness of a base URL includes its endpoint probe (C4-9).
+    const models = await startStandin({ policy: scripted(["Ready."]) });
+    const baseUrl = models.openaiBaseUrl;
     expect(
-      readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "http://127.0.0.1:9/" }),
+      await readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "http://127.0.0.1:9/" }),
     ).toEqual({ ready: true });
     // A remote base URL still needs a credential.
     expect(
-      readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "https://llm.example.com" }).ready,
+      (await readiness(connector("claude-code"), { ...env, ANTHROPIC_BASE_URL: "https://llm.example.com" }))
+        .ready,
     ).toBe(false);
-    expect(readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1" }), env)).toEqual({
+    expect(await readiness(connector("codex", { baseUrl }), env)).toEqual({
       ready: true,
     });
-    expect(
-      readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1", apiKeyEnv: "MY_MODEL_KEY" }), env),
-    ).toEqual({
+    expect(await readiness(connector("codex", { baseUrl, apiKeyEnv: "MY_MODEL_KEY" }), env)).toEqual({
       ready: false,
       missing: "MY_MODEL_KEY (the key of config.baseUrl, named by config.apiKeyEnv) is not set",
     });
     expect(
-      readiness(connector("codex", { baseUrl: "http://127.0.0.1:8080/v1", apiKeyEnv: "MY_MODEL_KEY" }), {
+      await readiness(connector("codex", { baseUrl, apiKeyEnv: "MY_MODEL_KEY" }), {
         ...env,
         MY_MODEL_KEY: "k",
       }),
     ).toEqual({ ready: true });
-    expect(readiness(connector("codex", { baseUrl: "ftp://x" }), env).missing).toMatch(
+    expect((await readiness(connector("codex", { baseUrl: "ftp://x" }), env)).missing).toMatch(
       /^config.baseUrl must be the http\(s\) URL of a Responses API/,
     );
     expect(
-      readiness(connector("codex", { apiKeyEnv: "K" }), { ...env, OPENAI_API_KEY: "k" }).missing,
+      (await readiness(connector("codex", { apiKeyEnv: "K" }), { ...env, OPENAI_API_KEY: "k" })).missing,
     ).toMatch(/config.apiKeyEnv needs config.baseUrl/);
     expect(
-      readiness(connector("codex", { watchdogMs: -1 }), { ...env, OPENAI_API_KEY: "k" }).missing,
+      (await readiness(connector("codex", { watchdogMs: -1 }), { ...env, OPENAI_API_KEY: "k" })).missing,
     ).toMatch(/config.watchdogMs must be a positive number/);
-    expect(readiness(connector("codex", { shell: "yes" }), { ...env, OPENAI_API_KEY: "k" }).missing).toMatch(
-      /config.shell must be true or false/,
-    );
+    expect(
+      (await readiness(connector("codex", { shell: "yes" }), { ...env, OPENAI_API_KEY: "k" })).missing,
+    ).toMatch(/config.shell must be true or false/);
+    await models.close();
   });
 
   it.skipIf(process.getuid?.() !== 0)(
     "bypassPermissions is not ready as root: Claude Code refuses it, so readiness says so first",
-    () => {
+    async () => {
       expect(
-        readiness(connector("claude-code", { permissionMode: "bypassPermissions" }), {
-          PATH: "",
-          HOME: dir,
-          ANTHROPIC_API_KEY: "k",
-        }).missing,
+        (
+          await readiness(connector("claude-code", { permissionMode: "bypassPermissions" }), {
+            PATH: "",
+            HOME: dir,
+            ANTHROPIC_API_KEY: "k",
+          })
+        ).missing,
       ).toMatch(/bypassPermissions cannot run as root/);
     },
   );
@@ -169,6 +188,8 @@ describe("claude-code and codex readiness", () => {
       });
       const state = await loadCompanyState(store, company.id);
       const cc = state.connectors.find((c) => c.kind === "claude-code")!;
+      // What the session reads is the probes' last outcome: run them first, as a wake does.
+      await refreshReadiness([cc], { PATH: "", HOME: dir });
       expect(() =>
         createSession({
           sessionId: "s",
@@ -309,6 +330,9 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         via: "tool",
         runId: null,
       });
+      const env = claudeCodeTestEnv(join(dir, "home"), server.anthropicBaseUrl);
+      // As a wake does: the connector's probes (executable, credentials) run before the session reads them.
+      await refreshReadiness([cc], env);
       const session = createSession({
         sessionId: "s1",
         agent: { ...state.ceo, connectorId: cc.id, model: "claude-sonnet-4-5-20250929" },
@@ -317,7 +341,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         tools,
         seed: 1,
         dataDir: dir,
-        env: claudeCodeTestEnv(join(dir, "home"), server.anthropicBaseUrl),
+        env,
       });
       const out: AgentEvent[] = [];
       for await (const e of session.send("Build the team")) out.push(e);

@@ -1,11 +1,18 @@
 import { openStore, type Store } from "@cadre/store";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { echo, startStandin, type StandinServer } from "@cadre/standin";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
-import { validateEnabledModels } from "./connectors.js";
+import { refreshReadiness, validateEnabledModels } from "./connectors.js";
 import { loadCompanyState } from "./state.js";
 import { hireAgentTool } from "./tools/hire-agent.js";
 
 // MC-6: every place a model id enters the company layer refuses aliases with the explicit ids.
+let standin: StandinServer;
+beforeAll(async () => {
+  standin = await startStandin({ policy: echo });
+});
+afterAll(async () => standin.close());
+
 let store: Store;
 beforeEach(async () => {
   store = await openStore({ memory: true });
@@ -33,11 +40,14 @@ describe("MC-6 aliases are refused where a model enters", () => {
           id: "anthropic",
           kind: "anthropic",
           enabledModels: ["claude-sonnet-4-5-20250929"],
-          config: { apiKeyEnv: "PATH" },
+          // A ready connector: its endpoint (the loopback stand-in, speaking Anthropic's wire) answers.
+          config: { apiKeyEnv: "PATH", baseUrl: standin.url },
         },
       ],
     });
     const state = await loadCompanyState(store, company.id);
+    // As a wake does before its session starts: the probes run, then hire_agent reads their outcome.
+    await refreshReadiness(state.connectors);
     const tool = hireAgentTool(store, {
       companyId: company.id,
       agentId: state.ceo.id,

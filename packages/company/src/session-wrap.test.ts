@@ -7,6 +7,7 @@ import { streamSimple } from "@mariozechner/pi-ai";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
+import { ASSUMED_PROBES } from "./connectors/probe-cache.js";
 import { offlineCeoScript } from "./offline/ceo-script.js";
 import { buildAgentPrompt } from "./prompts/build.js";
 import { MODE_DOCUMENTS } from "./prompts/mode-documents.js";
@@ -70,6 +71,8 @@ describe("wrapStreamFn", () => {
       mode: state.mode,
       memoryIndex: null,
       env: { ANTHROPIC_API_KEY: "k" },
+      // As evals run it: the endpoint is never asked (its answers come from the wrapper).
+      probes: ASSUMED_PROBES,
     });
     const session = createSession({
       sessionId: "s",
@@ -79,6 +82,7 @@ describe("wrapStreamFn", () => {
       tools: [],
       seed: 1,
       env: { ANTHROPIC_API_KEY: "k" },
+      probes: ASSUMED_PROBES,
       wrapStreamFn: (inner) => (
         (wrapped = inner),
         createScriptedStreamFn({ script: offlineCeoScript, seed: 1 }) as StreamFn
@@ -119,6 +123,7 @@ describe("buildAgentPrompt's evals-only inputs", () => {
       mode: state.mode,
       memoryIndex: null,
       env: { ANTHROPIC_API_KEY: "k" },
+      probes: ASSUMED_PROBES,
     });
     const without = buildAgentPrompt({
       state,
@@ -126,6 +131,7 @@ describe("buildAgentPrompt's evals-only inputs", () => {
       mode: state.mode,
       memoryIndex: null,
       env: {},
+      probes: ASSUMED_PROBES,
     });
     expect(withKey.systemPrompt).toMatch(/- anthropic: .*\. Ready\. Models:/);
     expect(without.systemPrompt).toMatch(/- anthropic: .*\. Not ready \(/);

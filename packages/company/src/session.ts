@@ -10,7 +10,6 @@ import {
   PiAgent,
   type PiCodingTool,
   type PromptSegment,
-  resolveModel,
   type SessionConfig,
   type SessionContinuation,
   type StreamFn,
@@ -29,6 +28,8 @@ import {
 import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
+import { resolveConnectorModel } from "./connectors/connector-models.js";
+import type { ProbeBook } from "./connectors/probe-cache.js";
 import type { CompanyToolName } from "./modes.js";
 import { claudeCodeSessionOptions, codexSessionOptions, workingFolder } from "./harness-connectors.js";
 import { offlineCeoScript, offlineMemberScript } from "./offline/ceo-script.js";
@@ -50,6 +51,8 @@ export interface SessionInput {
   /** Failure rehearsal, offline connector only: faults injected at the provider boundary (`--faults`). */
   faults?: readonly FaultName[];
   env?: NodeJS.ProcessEnv;
+  /** Where readiness reads the probes' last outcomes (refreshed before the session); default the process's cache. */
+  probes?: ProbeBook;
   /**
    * Wraps the model call (evals' record/replay cassettes): the scripted model (with its faults) on
    * the offline connector, pi-ai's streamSimple on a vendor one. Pi-routed connectors only.
@@ -84,7 +87,7 @@ export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, a
 export function createSession(input: SessionInput): BaseAgent {
   if (input.wrapStreamFn) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;
-  const state = readiness(input.connector, env);
+  const state = readiness(input.connector, env, input.probes);
   if (!state.ready)
     throw new UserInputError(
       `connector "${input.connector.id}" of agent ${input.agent.name} is not ready: ${state.missing}`,
@@ -92,7 +95,8 @@ export function createSession(input: SessionInput): BaseAgent {
   const config: SessionConfig = {
     sessionId: input.sessionId,
     systemPrompt: input.systemPrompt,
-    model: resolveModel(input.agent.model),
+    // The model as its connector routes it: a registry id, or one the endpoint declares with its window.
+    model: resolveConnectorModel(input.connector, input.agent.model),
     tools: input.tools,
   };
   const continuation = input.continuation ?? {};
@@ -134,9 +138,12 @@ export function createSession(input: SessionInput): BaseAgent {
     case "anthropic":
     case "openai": {
       const keyEnv = keyEnvOf(input.connector);
+      const baseUrl = input.connector.config["baseUrl"];
       // streamSimple is PiAgent's default; passed explicitly so a wrapper has something to wrap.
       return new PiAgent(config, {
         ...prefix,
+        // A gateway in front of the vendor's API, when configured; else the vendor's own endpoint.
+        ...(typeof baseUrl === "string" ? { route: { baseUrl } } : {}),
         streamFn: wrap(streamSimple),
         getApiKey: () => (keyEnv ? env[keyEnv] : undefined),
       });

@@ -1,11 +1,6 @@
-// Changes to an existing company outside a wake: removing an agent, adding a connector. Both are
-// domain operations shared by every path (HTTP API today, CLI and web tomorrow).
-import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
-import { CONNECTOR_KINDS, OneOf, type Static, Text } from "@cadre/model";
-import type { AgentRow, ConnectorRow, Store } from "@cadre/store";
-import { connectorLabel, defaultEnabledModels, isSecretKey, validateEnabledModels } from "./connectors.js";
-import { Type } from "typebox";
-import { checkInput } from "./input.js";
+// Changes to an existing company outside a wake: removing an agent (connectors: connectors/connector-admin.ts).
+import { ConflictStateError, NotFoundError } from "@cadre/core";
+import type { AgentRow, Store } from "@cadre/store";
 import { loadCompanyState, recordModeChange } from "./state.js";
 
 /**
@@ -31,83 +26,5 @@ export async function terminateAgent(store: Store, agentId: string): Promise<Age
     });
     await recordModeChange(tx, before, null);
     return { ...agent, status: "terminated" };
-  });
-}
-
-/** A connector id: readable by models, unique in its company. */
-export const ConnectorId = Text({
-  maxLength: 64,
-  pattern: {
-    source: "^[a-z0-9][a-z0-9-]*$",
-    hint: "lowercase letters, digits and -, starting with a letter or digit",
-  },
-  description: "Id unique in the company (lowercase letters, digits, -); default: the kind.",
-});
-
-const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
-
-/** Non-secret connector configuration: a flat map of settings, never a place for keys themselves. */
-export const ConnectorConfig = Type.Refine(
-  Type.Record(Type.String(), Type.Unknown(), {
-    maxProperties: 20,
-    description:
-      "Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed.",
-  }),
-  (config) => !RESERVED_KEYS.some((k) => Object.prototype.hasOwnProperty.call(config, k)),
-  () => `must not use the keys ${RESERVED_KEYS.join(", ")}`,
-);
-
-export const addConnectorSchema = Type.Object(
-  {
-    id: Type.Optional(ConnectorId),
-    kind: OneOf(CONNECTOR_KINDS, { description: "Harness and provider." }),
-    enabledModels: Type.Optional(
-      Type.Array(Text({ maxLength: 128 }), {
-        maxItems: 20,
-        description: "Explicit model ids of this provider; default: the kind's defaults.",
-      }),
-    ),
-    config: Type.Optional(ConnectorConfig),
-  },
-  { additionalProperties: false },
-);
-export type AddConnectorInput = Static<typeof addConnectorSchema>;
-
-/** Adds a connector with the rules of company creation (id format, explicit models of its provider) and no secret in config. */
-export async function addConnector(
-  store: Store,
-  companyId: string,
-  input: AddConnectorInput,
-): Promise<ConnectorRow> {
-  input = checkInput("connector", addConnectorSchema, input);
-  const id = input.id ?? input.kind;
-  const secret = Object.keys(input.config ?? {}).find(isSecretKey);
-  if (secret) {
-    throw new UserInputError(
-      `config.${secret} looks like a secret; secrets are never stored. Put the key in the server's environment and name the variable with config.apiKeyEnv`,
-      { config: `no secrets (${secret})` },
-    );
-  }
-  const enabledModels = input.enabledModels ?? defaultEnabledModels(input.kind);
-  validateEnabledModels(input.kind, enabledModels);
-  return store.transaction(async (tx) => {
-    if (await tx.getConnector(companyId, id))
-      throw new ConflictStateError(`company ${companyId} already has a connector "${id}"`);
-    const row = await tx.insertConnector({
-      companyId,
-      id,
-      kind: input.kind,
-      label: connectorLabel(input.kind),
-      enabledModels,
-      config: input.config ?? {},
-    });
-    await tx.insertActivity({
-      companyId,
-      agentId: null,
-      runId: null,
-      type: "connector.added",
-      data: { connectorId: id, kind: input.kind, enabledModels },
-    });
-    return row;
   });
 }

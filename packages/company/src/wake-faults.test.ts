@@ -6,10 +6,17 @@ import { join } from "node:path";
 import { type AgentEvent, contextReportOf, UserInputError } from "@cadre/core";
 import type { FaultName } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { echo, startStandin, type StandinServer } from "@cadre/standin";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
 import { loadCompanyState } from "./state.js";
 import { wakeAgent } from "./wake.js";
+
+let standin: StandinServer;
+beforeAll(async () => {
+  standin = await startStandin({ policy: echo });
+});
+afterAll(async () => standin.close());
 
 let store: Store;
 let dataDir: string;
@@ -160,7 +167,8 @@ describe("--faults through the wake runner (offline connector)", () => {
           id: "anthropic",
           kind: "anthropic",
           enabledModels: ["claude-sonnet-4-5-20250929"],
-          config: { apiKeyEnv: "PATH" },
+          // A ready connector: its endpoint (the loopback stand-in, speaking Anthropic's wire) answers.
+          config: { apiKeyEnv: "PATH", baseUrl: standin.url },
         },
       ],
       ceoConnectorId: "anthropic",

@@ -40,6 +40,9 @@ import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
+import { refreshReadiness } from "./connectors.js";
+import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
+import { connectorModelInfo } from "./connectors/connector-models.js";
 import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
@@ -56,6 +59,11 @@ export interface WakeOptions {
   seed?: number | string;
   script?: Script;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where connector readiness reads its probes' outcomes (default the process's cache). The wake
+   * refreshes the company's stale probes before it builds the prompt, outside every transaction.
+   */
+  probes?: ProbeBook;
   /** Called for every event as it happens, before it is persisted. */
   onEvent?: (event: AgentEvent) => void;
   /** Called once the run row exists (so a caller can show or cancel it). */
@@ -246,12 +254,16 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         ? ceoCue(mode, trigger)
         : memberCue(agent.role);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
-  // Readiness in the prompt and in hire_agent is computed against the wake's environment.
+  // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
+  // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
+  const probes = options.probes ?? sharedProbes;
+  await refreshReadiness(state.connectors, options.env ?? process.env, probes);
   const prompt = buildAgentPrompt({
     state,
     agent,
     mode,
     memoryIndex,
+    probes,
     ...(options.env ? { env: options.env } : {}),
     ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}),
   });
@@ -345,10 +357,13 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
           agentId: agent.id,
           via: "tool",
           runId,
+          probes,
           ...(options.env ? { env: options.env } : {}),
         });
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
-    plan = planSession({ row, connector, model: resolveModel(agent.model), built: prompt, tools });
+    // A declared local model's window comes from its connector (the registry does not know it).
+    const model = connectorModelInfo(connector, agent.model) ?? resolveModel(agent.model);
+    plan = planSession({ row, connector, model, built: prompt, tools });
     session = createSession({
       sessionId: runId,
       agent,
@@ -361,6 +376,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
       ...(options.env ? { env: options.env } : {}),
+      probes,
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),

@@ -3,7 +3,7 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { defaultEnabledModels, keyEnvOf, readiness } from "@cadre/company";
+import { ASSUMED_PROBES, defaultEnabledModels, keyEnvOf, readiness } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
@@ -74,7 +74,11 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
       : (options.env ?? process.env);
   if (connector !== "offline") {
     const kind = connector as "anthropic" | "openai";
-    const ready = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, env);
+    const ready = readiness(
+      { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
+      env,
+      ASSUMED_PROBES,
+    );
     if (!ready.ready)
       throw new UserInputError(
         `the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`,

@@ -6,3 +6,4 @@ export * from "./schema.js";
 export * from "./settings.js";
 export * from "./usage.js";
 export * from "./usage-schema.js";
+export * from "./connector-fields.js";

@@ -3,6 +3,7 @@
 // company (403) → the body: size (413), media type (415), JSON and schema (400) → the handler. Errors
 // of every step are mapped to JSON in one place (http/errors.ts). Nothing is written before the
 // handler runs, and the handlers write in one transaction, so a refused request changes nothing.
+import { type ProbeBook, ProbeCache } from "@cadre/company";
 import type { Store } from "@cadre/store";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -20,6 +21,7 @@ import { bodyRequired, type RouteSpec } from "./routes/define.js";
 import { InternalError, UserInputError } from "@cadre/core";
 import { describeProblems, parse, type TSchema } from "@cadre/model";
 import { Value } from "typebox/value";
+import { ReadinessMonitor } from "./readiness-monitor.js";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
 
@@ -54,6 +56,10 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** Where internal errors (500s, failed background runs) are reported; default stderr. */
   log?: (line: string) => void;
+  /** The connector probes' cache; default a new one for this app. */
+  probes?: ProbeBook;
+  /** How often every company's stale connector probes are refreshed in the background; 0: never (default 15 s). */
+  readinessIntervalMs?: number;
 }
 
 export interface CadreApp {
@@ -62,6 +68,8 @@ export interface CadreApp {
   store: Store;
   bus: FeedBus;
   wakes: WakeRunner;
+  /** Connector readiness refreshed in the background; started by startServer (tests may start it). */
+  readiness: ReadinessMonitor;
   /**
    * Ends every event stream and cancels running wakes (each ends with a `cancelled` event, whose
    * reason is `reason` when given); returns the ids of the runs it cancelled.
@@ -87,10 +95,19 @@ export function createApp(deps: AppDeps): CadreApp {
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const env = deps.env ?? process.env;
   const stop = new AbortController();
+  const probes = deps.probes ?? new ProbeCache();
+  const readiness = new ReadinessMonitor({
+    store,
+    env,
+    probes,
+    ...(deps.readinessIntervalMs !== undefined ? { intervalMs: deps.readinessIntervalMs } : {}),
+    log,
+  });
   const wakes = new WakeRunner({
     store,
     apiUrl: deps.apiUrl ?? (() => undefined),
     env,
+    probes,
     ...(deps.dataDir ? { dataDir: deps.dataDir } : {}),
     ...(deps.queue ? { queue: deps.queue } : {}),
     ...(deps.queueStartWaitMs !== undefined ? { queueStartWaitMs: deps.queueStartWaitMs } : {}),
@@ -107,6 +124,8 @@ export function createApp(deps: AppDeps): CadreApp {
     wakes,
     streams: new PrincipalStreams(),
     env,
+    probes,
+    readiness,
     legacyPostsRetired: deps.retireLegacyPosts ?? false,
     shutdown: stop.signal,
     limits: { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ssePollMs: 1000, sseHeartbeatMs: 15_000, ...deps.limits },
@@ -187,8 +206,10 @@ export function createApp(deps: AppDeps): CadreApp {
     store,
     bus,
     wakes,
+    readiness,
     async shutdown(reason?: string) {
       stop.abort();
+      readiness.stop();
       return wakes.shutdown(reason);
     },
   };

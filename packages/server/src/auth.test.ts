@@ -70,6 +70,18 @@ const MATRIX: Record<string, Cell> = {
     json: () => ({ id: "second", kind: "offline" }),
     expect: operatorOnly(201),
   },
+  "POST /api/companies/{id}/connectors/{connectorId}/test": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/connectors/offline/test`,
+    json: () => ({}),
+    expect: operatorOnly(200),
+  },
+  // The built-in offline connector is refused (409, nothing written) after the auth checks.
+  "DELETE /api/companies/{id}/connectors/{connectorId}": {
+    method: "DELETE",
+    path: (w) => `/api/companies/${w.companyA}/connectors/offline`,
+    expect: operatorOnly(409),
+  },
   "GET /api/companies/{id}/agents": {
     method: "GET",
     path: (w) => `/api/companies/${w.companyA}/agents`,

@@ -18,6 +18,10 @@ const VALID: Record<string, { path: (w: World) => string; body: Record<string, u
     path: (w) => `/api/companies/${w.companyA}/connectors`,
     body: { id: "second", kind: "offline", enabledModels: ["offline-scripted-1"], config: { seed: 1 } },
   },
+  "/api/companies/{id}/connectors/{connectorId}/test": {
+    path: (w) => `/api/companies/${w.companyA}/connectors/offline/test`,
+    body: { model: "offline-scripted-1" },
+  },
   "/api/companies/{id}/agents": {
     path: (w) => `/api/companies/${w.companyA}/agents`,
     body: { ...HIRE, name: "CMO", department: "marketing" },

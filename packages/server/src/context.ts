@@ -1,9 +1,11 @@
 // Everything a route handler may use, built once per app by createApp.
+import type { ProbeBook } from "@cadre/company";
 import type { Store } from "@cadre/store";
 import type { Authenticator } from "./auth/principal.js";
 import type { FeedBus } from "./feed/bus.js";
 import type { FeedReader } from "./feed/follow.js";
 import type { PrincipalStreams } from "./feed/principal-streams.js";
+import type { ReadinessMonitor } from "./readiness-monitor.js";
 import type { WakeRunner } from "./wakes.js";
 
 export interface ServerLimits {
@@ -27,6 +29,10 @@ export interface ServerContext {
   limits: ServerLimits;
   /** Environment used for connector readiness (the server's own, by default). */
   env: NodeJS.ProcessEnv;
+  /** The connector probes' last outcomes, which readiness reads (never probing on a request's path). */
+  probes: ProbeBook;
+  /** Refreshes the probes in the background; `refreshCompany` when an answer needs one never measured. */
+  readiness: ReadinessMonitor;
   /** C4-6: once the evaluation allows it (G5), the legacy POST routes answer 410 naming their tool. */
   legacyPostsRetired: boolean;
   /** Aborted when the server shuts down: ends every open event stream. */

@@ -72,6 +72,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   own.url = url;
+  // Connector probes refresh in the background from now on: requests read their outcomes.
+  cadre.readiness.start();
 
   let closing: Promise<string[]> | undefined;
   const close = (reason?: string) =>

@@ -8,7 +8,7 @@
 // while, for the worker to start the run, so that it answers as the in-process path does.
 import type { CeoMode } from "@cadre/model";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cueTokenCount, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
+import { cueTokenCount, type ProbeBook, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
 import { type BaseAgent, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
@@ -29,6 +29,8 @@ export interface WakeRunnerOptions {
   store: Store;
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** The server's probe cache: its wakes read (and refresh) connector readiness there. */
+  probes?: ProbeBook;
   /** The API the legacy profile's CEO calls: this server's own URL, once it listens. */
   apiUrl: () => string | undefined;
   /** Told about runs that failed after they started (the run row records it too). */
@@ -120,6 +122,7 @@ export class WakeRunner {
         signal: controller.signal,
         ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
         ...(this.options.env ? { env: this.options.env } : {}),
+        ...(this.options.probes ? { probes: this.options.probes } : {}),
         ...(apiUrl ? { apiUrl } : {}),
         onStart: (info) => {
           started = true;

@@ -9,6 +9,13 @@ import type { Store } from "./types.js";
 
 export * from "./types.js";
 export { ConflictError, StoreError } from "./errors.js";
+export {
+  forbidInsideTransaction,
+  insideTransaction,
+  onTransactionViolation,
+  type TransactionViolation,
+  WorkInsideTransactionError,
+} from "./transaction-scope.js";
 export { isPostgresUrl, redactUrl, type PostgresLocation } from "./postgres.js";
 export { feedChannel, sqlState } from "./postgres-adapter.js";
 export { PgNotifications, storeSchema } from "./postgres-notifications.js";

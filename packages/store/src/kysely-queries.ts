@@ -142,20 +142,42 @@ export class KyselyQueries implements StoreQueries {
 
   insertConnector(connector: NewConnector): Promise<ConnectorRow> {
     return this.guard(`connector "${connector.id}" of company "${connector.companyId}"`, async () => {
+      const values = {
+        kind: connector.kind,
+        label: connector.label,
+        enabled_models: this.adapter.encodeJson(connector.enabledModels),
+        config: this.adapter.encodeJson(connector.config),
+        created_at: now(),
+      };
+      // A removed connector of the same id keeps its row (its agents' records name it): reuse it.
+      const revived = await this.db
+        .updateTable("connectors")
+        .set({ ...values, removed_at: null })
+        .where("company_id", "=", connector.companyId)
+        .where("id", "=", connector.id)
+        .where("removed_at", "is not", null)
+        .returningAll()
+        .executeTakeFirst();
+      if (revived) return toConnector(revived, this.adapter);
       const row = await this.db
         .insertInto("connectors")
-        .values({
-          company_id: connector.companyId,
-          id: connector.id,
-          kind: connector.kind,
-          label: connector.label,
-          enabled_models: this.adapter.encodeJson(connector.enabledModels),
-          config: this.adapter.encodeJson(connector.config),
-          created_at: now(),
-        })
+        .values({ company_id: connector.companyId, id: connector.id, ...values })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toConnector(row, this.adapter);
+    });
+  }
+
+  removeConnector(companyId: string, id: string): Promise<boolean> {
+    return this.guard(`connector "${id}" of company "${companyId}"`, async () => {
+      const result = await this.db
+        .updateTable("connectors")
+        .set({ removed_at: now() })
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .where("removed_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     });
   }
 
@@ -166,6 +188,7 @@ export class KyselyQueries implements StoreQueries {
         .selectAll()
         .where("company_id", "=", companyId)
         .where("id", "=", id)
+        .where("removed_at", "is", null)
         .executeTakeFirst();
       return row && toConnector(row, this.adapter);
     });
@@ -177,6 +200,7 @@ export class KyselyQueries implements StoreQueries {
         .selectFrom("connectors")
         .selectAll()
         .where("company_id", "=", companyId)
+        .where("removed_at", "is", null)
         .orderBy("created_at")
         .orderBy("id")
         .execute();
@@ -238,12 +262,12 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  setAgentModel(id: string, model: string): Promise<void> {
+  setAgentModel(id: string, model: string, connectorId?: string): Promise<void> {
     const subject = `agent "${id}"`;
     return this.guard(subject, async () => {
       const result = await this.db
         .updateTable("agents")
-        .set({ model })
+        .set(connectorId === undefined ? { model } : { model, connector_id: connectorId })
         .where("id", "=", id)
         .executeTakeFirst();
       expectUpdated(result, subject);

@@ -4,6 +4,7 @@ import { type DialectAdapter, transact } from "./dialect.js";
 import { toStoreError } from "./errors.js";
 import { KyselyQueries } from "./kysely-queries.js";
 import { TABLES, type Database } from "./schema.js";
+import { inTransactionScope } from "./transaction-scope.js";
 import type { Store, StoreQueries, TransactionOptions } from "./types.js";
 
 export class KyselyStore extends KyselyQueries implements Store {
@@ -27,7 +28,8 @@ export class KyselyStore extends KyselyQueries implements Store {
         async (trx) => {
           fnFailed = false; // each attempt of a retried transaction starts afresh
           try {
-            return await fn(new KyselyQueries(trx, this.adapter));
+            // In the transaction scope: probes and (in tests) sync fs calls refuse to run here.
+            return await inTransactionScope(() => fn(new KyselyQueries(trx, this.adapter)));
           } catch (error) {
             fnFailed = true;
             throw error;

@@ -38,6 +38,8 @@ export interface ConnectorsTable {
   enabled_models: JsonColumn;
   config: JsonColumn;
   created_at: Timestamp;
+  /** Set when the connector was removed (migration 009): it leaves every list and look-up. */
+  removed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AgentsTable {

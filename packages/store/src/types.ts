@@ -277,7 +277,10 @@ export interface StoreQueries {
   listCompanies(): Promise<CompanyRow[]>;
   updateCompanySettings(id: string, settings: CompanySettings): Promise<void>;
 
+  /** Inserts the connector (reusing the row of a removed one of the same id). */
   insertConnector(connector: NewConnector): Promise<ConnectorRow>;
+  /** Marks it removed: it leaves listConnectors and getConnector; false when there was none. */
+  removeConnector(companyId: string, id: string): Promise<boolean>;
   getConnector(companyId: string, id: string): Promise<ConnectorRow | undefined>;
   listConnectors(companyId: string): Promise<ConnectorRow[]>;
 
@@ -287,7 +290,8 @@ export interface StoreQueries {
   listAgents(companyId: string, filter?: { status?: AgentStatus }): Promise<AgentRow[]>;
   setAgentStatus(id: string, status: AgentStatus): Promise<void>;
   /** The model the agent's next session routes to (MC-13; the caller validates it against the connector). */
-  setAgentModel(id: string, model: string): Promise<void>;
+  /** The agent's model, and its connector when given (a move to another connector). */
+  setAgentModel(id: string, model: string, connectorId?: string): Promise<void>;
 
   /** Inserts the approval as `pending` and its first history row, in one transaction. */
   insertApproval(approval: NewApproval, actor: string): Promise<ApprovalRow>;

@@ -8,6 +8,7 @@ describe("routes", () => {
       { page: "companies" },
       { page: "company", companyId: "cmp_1", tab: "overview" },
       { page: "company", companyId: "cmp_1", tab: "approvals" },
+      { page: "company", companyId: "cmp_1", tab: "connectors" },
       { page: "company", companyId: "cmp_1", tab: "usage" },
       { page: "run", companyId: "cmp_1", runId: "run_2" },
       { page: "eval" },

@@ -22,6 +22,10 @@ export class ApiClient {
     return this.call<T>("PATCH", path, body);
   }
 
+  delete<T>(path: string): Promise<T> {
+    return this.call<T>("DELETE", path);
+  }
+
   private async call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
     let response: Response;
     try {

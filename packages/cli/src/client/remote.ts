@@ -6,6 +6,7 @@ import type {
   ApprovalView,
   CompanySummaryView,
   CompanyView,
+  ConnectorTestView,
   ConnectorView,
   DecisionView,
   ModelChangeView,
@@ -15,12 +16,14 @@ import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
 import { modelChangeLine } from "../commands/agents.js";
+import { connectorLines } from "../connector-format.js";
 import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 
 export const REMOTE_COMMANDS = [
   "company show",
   "agents list",
   "agents set-model",
+  "connectors list|add|test|remove",
   "approvals list|approve|reject|revise",
   "wake",
 ];
@@ -53,7 +56,7 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
     api.get<AgentView[]>(`${base}/agents?status=active`),
     api.get<ApprovalView[]>(`${base}/approvals`),
   ]);
-  const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, ...row } = company;
+  const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, connectors: _readiness, ...row } = company;
   if (values.json) {
     const ceo = agents.find((a) => a.id === ceoAgentId);
     io.out(
@@ -69,10 +72,7 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
     `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`,
   );
   io.out(`connectors\n`);
-  for (const c of connectors)
-    io.out(
-      `  ${c.id} (${c.kind}) ${c.ready ? "ready" : `NOT READY: ${c.missing}`} — models ${c.enabledModels.join(", ")}\n`,
-    );
+  for (const c of connectors) io.out(connectorLines(c, "  "));
   io.out(`team (${agents.length} active)\n`);
   for (const a of agents)
     io.out(
@@ -107,11 +107,17 @@ async function agentsList(api: ApiClient, args: string[], io: CliIO, target: Ser
 
 /** Through the server: a running wake's live session is asked first, in its session lock (MC-13). */
 async function agentsSetModel(api: ApiClient, args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse("agents set-model", args, OPTIONS, 2);
+  const { values, positionals } = parse(
+    "agents set-model",
+    args,
+    { ...OPTIONS, connector: { type: "string" } },
+    2,
+  );
   const [agentId, model] = positionals;
   if (!agentId || !model) throw new UsageError("agents set-model: AGENT_ID and MODEL are required");
   const change = await api.patch<ModelChangeView>(`/api/agents/${encodeURIComponent(agentId)}/model`, {
     model,
+    ...(values.connector !== undefined ? { connectorId: values.connector } : {}),
   });
   io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
   return 0;
@@ -168,6 +174,84 @@ async function approvals(
   return 0;
 }
 
+/** The same subcommands, flags and output as the local `cadre connectors`, through the API. */
+async function connectors(
+  api: ApiClient,
+  sub: string | undefined,
+  args: string[],
+  io: CliIO,
+  target: ServerTarget,
+): Promise<number> {
+  const { addInputFromFlags } = await import("../commands/connectors.js");
+  const options = { ...OPTIONS, company: { type: "string" } } as const;
+  if (sub === "list") {
+    const { values } = parse("connectors list", args, options);
+    const company = await pickCompany(api, values.company, target);
+    const list = await api.get<ConnectorView[]>(`/api/companies/${company.id}/connectors`);
+    if (values.json) return (io.out(`${JSON.stringify(list)}\n`), 0);
+    for (const c of list) io.out(connectorLines(c));
+    return 0;
+  }
+  if (sub === "add") {
+    const { values, positionals } = parse(
+      "connectors add",
+      args,
+      {
+        ...options,
+        kind: { type: "string" },
+        "base-url": { type: "string" },
+        models: { type: "string" },
+        "context-window": { type: "string" },
+        "api-key-env": { type: "string" },
+        executable: { type: "string" },
+        config: { type: "string" },
+      },
+      1,
+    );
+    if (!positionals[0]) throw new UsageError("connectors add: ID is required");
+    const body = addInputFromFlags(positionals[0], values);
+    const company = await pickCompany(api, values.company, target);
+    const view = await api.post<ConnectorView>(`/api/companies/${company.id}/connectors`, { ...body });
+    if (values.json) return (io.out(`${JSON.stringify(view)}\n`), 0);
+    io.out(`added connector ${view.id} to ${company.name} (${company.id})\n${connectorLines(view, "  ")}`);
+    return 0;
+  }
+  if (sub === "test" || sub === "remove") {
+    const { values, positionals } = parse(
+      `connectors ${sub}`,
+      args,
+      sub === "test" ? { ...options, model: { type: "string" } } : options,
+      1,
+    );
+    const id = positionals[0];
+    if (!id) throw new UsageError(`connectors ${sub}: ID is required (see \`cadre connectors list\`)`);
+    const company = await pickCompany(api, values.company, target);
+    const path = `/api/companies/${company.id}/connectors/${encodeURIComponent(id)}`;
+    if (sub === "remove") {
+      const removed = await api.delete<ConnectorView>(path);
+      io.out(
+        values.json
+          ? `${JSON.stringify(removed)}\n`
+          : `removed connector ${removed.id} (${removed.kind}) from ${company.name}\n`,
+      );
+      return 0;
+    }
+    const model = (values as { model?: string }).model;
+    const result = await api.post<ConnectorTestView>(`${path}/test`, model !== undefined ? { model } : {});
+    if (values.json) io.out(`${JSON.stringify(result)}\n`);
+    else if (result.ok)
+      io.out(
+        `ok — ${result.connectorId} answered ${result.model} in ${result.latencyMs} ms (${result.target})\n`,
+      );
+    else
+      io.out(
+        `FAILED — ${result.connectorId} (${result.model}), after ${result.latencyMs} ms: ${result.error}\n`,
+      );
+    return result.ok ? 0 : 1;
+  }
+  throw new UsageError(`connectors: unknown subcommand "${sub ?? ""}"; use list, add, test or remove`);
+}
+
 export async function remoteCommand(
   name: string,
   args: string[],
@@ -182,6 +266,7 @@ export async function remoteCommand(
   if (name === "agents" && sub === "list") return agentsList(api, rest, io, target);
   if (name === "agents" && sub === "set-model") return agentsSetModel(api, rest, io);
   if (name === "approvals") return approvals(api, sub, rest, io, target);
+  if (name === "connectors") return connectors(api, sub, rest, io, target);
   if (name === "wake") return remoteWake(api, args, io);
   throw new UsageError(
     `${name}${sub && !sub.startsWith("-") ? ` ${sub}` : ""} does not work with --server; these do: ${REMOTE_COMMANDS.join(", ")}`,

@@ -5,19 +5,22 @@ import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 
 export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--data DIR] [--database URL] [--json]
-       cadre agents set-model AGENT_ID MODEL [--data DIR] [--database URL] [--json]
+       cadre agents set-model AGENT_ID MODEL [--connector ID] [--data DIR] [--database URL] [--json]
 
 list       the company's agents (active ones; --all includes terminated), with role, department,
            connector/model and the path that created each (tool, http or system)
-set-model  the model the agent's sessions route to: an explicit id enabled on its connector (a
-           refusal lists the allowed ones and writes nothing). The agent's kept session is assessed
-           against the new model's window (MC-13): below 90% of it the next wake resumes the
-           session on the new model; at or over 90% the session is closed and a handoff left, so
-           the next wake starts fresh from it; while a run of the agent holds the session the switch
-           is refused (exit 2). A wake running in a server is reached only through that server
-           (--server URL, or PATCH /api/agents/ID/model), inside the live session's lock.
+set-model  the model the agent's sessions route to: an explicit id enabled on its connector, or
+           with --connector ID on another ready connector the agent (the CEO too) moves to (a
+           refusal says why and lists the allowed ones, and writes nothing). The agent's kept
+           session is assessed against the new model's window (MC-13): below 90% of it the next
+           wake resumes the session on the new model; at or over 90% the session is closed and a
+           handoff left, so the next wake starts fresh from it; while a run of the agent holds the
+           session the switch is refused (exit 2). A wake running in a server is reached only
+           through that server (--server URL, or PATCH /api/agents/ID/model), inside the live
+           session's lock; a move to another connector waits until the agent's run has ended.
 
 Options:
+  --connector ID  set-model: move the agent to this connector (it must be ready, the model enabled on it)
   --json       one JSON line
   --data DIR   data directory (default ./.cadre)
 ${DATABASE_HELP}`;
@@ -54,7 +57,7 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
 
 /** One line saying what a model change did (local and --server). */
 export function modelChangeLine(
-  change: Pick<ModelChange, "changed" | "from" | "live" | "session"> & {
+  change: Pick<ModelChange, "changed" | "from" | "live" | "session" | "fromConnectorId"> & {
     agent: Pick<ModelChange["agent"], "id" | "name" | "model" | "connectorId">;
   },
 ): string {
@@ -69,11 +72,20 @@ export function modelChangeLine(
         : session.action === "switch"
           ? `its next wake resumes its session on it (${session.reason})`
           : "its next wake starts on it";
-  return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${live}\n`;
+  const where =
+    change.fromConnectorId !== undefined
+      ? `moved from connector ${change.fromConnectorId} to ${change.agent.connectorId}`
+      : `on connector ${change.agent.connectorId}`;
+  return `${who}: ${change.from} → ${change.agent.model} ${where}; ${live}\n`;
 }
 
 async function setModel(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse("agents set-model", args, STORE_OPTIONS, 2);
+  const { values, positionals } = parse(
+    "agents set-model",
+    args,
+    { ...STORE_OPTIONS, connector: { type: "string" } },
+    2,
+  );
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const [agentId, model] = positionals;
   if (!agentId || !model)
@@ -83,7 +95,12 @@ async function setModel(args: string[], io: CliIO): Promise<number> {
   const { store } = await openData(values, io.env);
   try {
     // No live session in this process: the row changes, and the agent's next session routes to it.
-    const change = await setAgentModel(store, { agentId, model });
+    const change = await setAgentModel(store, {
+      agentId,
+      model,
+      ...(values.connector !== undefined ? { connectorId: values.connector } : {}),
+      env: io.env,
+    });
     io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
     return 0;
   } finally {

@@ -1,5 +1,13 @@
 // `cadre company show|create`.
-import { createCompany, loadCompanyState, MODE_TOOLS, readiness } from "@cadre/company";
+import {
+  connectorView,
+  createCompany,
+  loadCompanyState,
+  MODE_TOOLS,
+  refreshReadiness,
+  sharedProbes,
+} from "@cadre/company";
+import { connectorLines } from "../connector-format.js";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -8,7 +16,8 @@ export const COMPANY_HELP = `Usage:
   cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
   cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
 
-show    the company, its CEO's mode and why, connectors with readiness, team and approvals
+show    the company, its CEO's mode and why, connectors with readiness (checked now: when, and
+        what failed), team and approvals
 create  a new company with a ready offline connector and its CEO
 
 ${DATABASE_HELP}`;
@@ -32,6 +41,7 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
       const company = await createCompany(store, {
         name: values.name,
         ...(values.goal ? { goal: values.goal } : {}),
+        env: io.env,
       });
       io.out(
         values.json ? `${JSON.stringify(company)}\n` : `created company ${company.name} (${company.id})\n`,
@@ -49,12 +59,9 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
     const company = await pickCompany(store, values.company, dataDir);
     const state = await loadCompanyState(store, company.id);
     const approvals = await store.listApprovals(company.id);
-    const connectors = state.connectors.map((c) => ({
-      id: c.id,
-      kind: c.kind,
-      enabledModels: c.enabledModels,
-      ...readiness(c, io.env),
-    }));
+    // Readiness answers the real question (C4-9): the probes run now, outside any transaction.
+    await refreshReadiness(state.connectors, io.env, sharedProbes);
+    const connectors = state.connectors.map((c) => connectorView(c, io.env, sharedProbes));
     if (values.json) {
       io.out(
         `${JSON.stringify({ company, ceo: state.ceo, ceoMode: state.mode, ceoModeReason: state.modeReason, toolsInMode: MODE_TOOLS[state.mode], connectors, agents: state.activeAgents, approvals })}\n`,
@@ -69,10 +76,7 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
       `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`,
     );
     io.out(`connectors\n`);
-    for (const c of connectors)
-      io.out(
-        `  ${c.id} (${c.kind}) ${c.ready ? "ready" : `NOT READY: ${c.missing}`} — models ${c.enabledModels.join(", ")}\n`,
-      );
+    for (const c of connectors) io.out(connectorLines(c, "  "));
     io.out(`team (${state.activeAgents.length} active)\n`);
     for (const a of state.activeAgents)
       io.out(

@@ -5,7 +5,7 @@ import {
   findOrCreateCompany,
   loadCompanyState,
   preferredConnectorKind,
-  readiness,
+  checkReadiness,
   defaultEnabledModels,
   wakeAgent,
   type WakeResult,
@@ -36,7 +36,9 @@ Options:
   --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
 ${DATABASE_HELP}
   --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
-                    (default: anthropic or openai when its API key is set, else offline)
+                    (default: anthropic or openai when its API key is set, else offline). A local
+                    model server (openai-compatible) is set up with \`cadre connectors add\` and
+                    \`cadre agents set-model --connector\` first; the demo then reuses that company
   --seed N          seed of the offline model's variation (default: random per run)
   --profile P       the CEO's prompt profile for this wake: semantic (default) or legacy, the old
                     hard-coded turn whose bash tool hires by node -e fetch POSTs (C4-7)
@@ -56,7 +58,9 @@ async function ensureCompany(
   store: Store,
   io: CliIO,
   connector: string | undefined,
+  dataDir: string,
 ): Promise<{ company: CompanyRow; created: boolean }> {
+  const data = ` --data ${dataDir}`;
   const reuse = (company: CompanyRow) => {
     if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
     return { company, created: false };
@@ -68,8 +72,22 @@ async function ensureCompany(
     throw new UsageError(
       `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
     );
+  if (kind === "openai-compatible")
+    // The demo cannot guess a server's URL, models and window: the way out is the connector surface.
+    throw new UsageError(
+      `demo: connector openai-compatible needs your server's URL and an explicit model with its context window, which a demo cannot guess. ` +
+        `Set it up once, then run the demo on it: cadre company create --name NAME --goal GOAL${data}; ` +
+        `cadre connectors add local --kind openai-compatible --base-url http://127.0.0.1:PORT/v1 --models MODEL --context-window N${data}; ` +
+        `cadre connectors test local${data}; cadre agents set-model CEO_ID MODEL --connector local${data}; ` +
+        `cadre demo${data} (it reuses that company and its CEO's connector). README: "Real models" (the Ollama recipe). ` +
+        `Or --connector offline to run without a model server.`,
+    );
   if (kind !== "offline") {
-    const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, io.env);
+    // The key is set: does the endpoint answer? (checked now, before anything is written)
+    const state = await checkReadiness(
+      { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
+      io.env,
+    );
     if (!state.ready)
       throw new UsageError(
         `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
@@ -115,6 +133,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       store,
       io,
       values.connector ?? (faults ? "offline" : undefined),
+      dataDir,
     );
     const before = await loadCompanyState(store, company.id);
     const connector = before.connectors.find((c) => c.id === before.ceo.connectorId);

@@ -13,6 +13,7 @@ import {
   createSession,
   hireAgentSchema,
   loadCompanyState,
+  refreshReadiness,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { codexTestEnv, REAL_CODEX } from "@cadre/core/testing";
@@ -302,6 +303,9 @@ describe.skipIf(!REAL_CODEX)("the real Codex reaches the company tools through `
       config: { baseUrl: server.openaiBaseUrl },
       createdAt: "",
     };
+    const env = codexTestEnv(join(dir, "home"));
+    // As a wake does: the connector's probes (executable, credentials) run before the session reads them.
+    await refreshReadiness([codexConnector], env);
     const session = createSession({
       sessionId: runId,
       runId,
@@ -310,7 +314,7 @@ describe.skipIf(!REAL_CODEX)("the real Codex reaches the company tools through `
       systemPrompt: "You are the CEO of Acme Robotics.",
       tools: companyTools(store, { companyId: state.company.id, agentId: state.ceo.id, via: "tool", runId }),
       seed: 1,
-      env: codexTestEnv(join(dir, "home")),
+      env,
       dataDir: dir,
       cadreCommand: [process.execPath, BIN],
     });

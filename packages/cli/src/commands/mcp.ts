@@ -2,7 +2,7 @@
 // over stdio (SPEC §4). Codex reaches the tools this way, and so can any MCP client. The tools are
 // the ones a wake gives the agent — `companyTools(store, actor)`: the same JSON Schemas, the same
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
-import { companyTools } from "@cadre/company";
+import { companyTools, refreshReadiness } from "@cadre/company";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
@@ -42,6 +42,8 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       if (!run || run.agentId !== agent.id)
         throw new NotFoundError(`mcp: run ${values.run} is not a run of agent ${agent.id}`);
     }
+    // hire_agent reads readiness from the probes' outcomes inside its transaction: measure them now.
+    await refreshReadiness(await store.listConnectors(agent.companyId), io.env);
     const tools = companyTools(store, {
       companyId: agent.companyId,
       agentId: agent.id,

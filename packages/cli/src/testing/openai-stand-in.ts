@@ -9,13 +9,13 @@ import type { AddressInfo } from "node:net";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export const STAND_IN_MODEL = "stand-in-chat-1";
+export const STAND_IN_MODEL = "stand-in-chat-7b";
 /** What the completed call reports: prompt_tokens (none cached) and completion_tokens. */
 export const STAND_IN_USAGE = { prompt: 1234, completion: 56 };
 
 export interface OpenAIStandIn {
   baseUrl: string;
-  /** Resolves when the n-th request (from 1) has arrived. */
+  /** Resolves when the n-th model call (from 1; a GET of the model list is none) has arrived. */
   requested(n: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,6 +63,12 @@ export async function startOpenAIStandIn(options: StandInOptions = {}): Promise<
   let count = 0;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const server: Server = createServer((req, res) => {
+    if (req.method === "GET") {
+      // The model list a readiness probe asks for: answered, never counted as a model call.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [{ id: STAND_IN_MODEL, object: "model" }] }));
+      return;
+    }
     let body = "";
     req.on("data", (d: Buffer) => (body += d.toString()));
     req.on("end", () => {

@@ -9,7 +9,7 @@ import { MODE_TITLES } from "../prompts/mode-documents.js";
 import { CEO_PRODUCT_APPEND } from "../prompts/segments.js";
 import { SEGMENT_UPDATE_PREAMBLE } from "../prompts/session-update.js";
 
-export interface ConnectorView {
+export interface PromptConnector {
   id: string;
   ready: boolean;
   models: string[];
@@ -26,7 +26,7 @@ export interface PromptView {
   companyName: string;
   goal: string;
   mode: CeoMode | undefined;
-  connectors: ConnectorView[];
+  connectors: PromptConnector[];
   directory: MemberView[];
   operatorNote: string | undefined;
   tools: string[];
@@ -103,7 +103,7 @@ export function readPrompt(context: Context): PromptView {
   const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(
     ([, title]) => title === phase,
   )?.[0];
-  const connectors: ConnectorView[] = [];
+  const connectors: PromptConnector[] = [];
   for (const l of section(system, "Available connectors")) {
     const m = /^- (\S+): .*?\. (Ready|Not ready \(.*\))\. Models: (.*)$/.exec(l);
     if (m)

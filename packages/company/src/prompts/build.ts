@@ -9,6 +9,7 @@ import {
 } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
+import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 import {
@@ -30,6 +31,8 @@ export interface BuildPromptInput {
   remote?: boolean;
   /** Connector readiness is computed against this environment (the wake's); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where readiness reads the probes' last outcomes (refreshed before the build); default the process's cache. */
+  probes?: ProbeBook;
   /** Evals only: rewrites the CEO's mode document as a deliberately broken candidate would (the locked text is untouched). */
   modeDocument?: ModeDocumentEdit;
 }
@@ -64,6 +67,7 @@ export function hostRuntimeSegment(
   agent: AgentRow,
   mode: CeoMode,
   env?: NodeJS.ProcessEnv,
+  probes?: ProbeBook,
 ): string {
   const lines = [
     "## Company",
@@ -74,7 +78,7 @@ export function hostRuntimeSegment(
   if (agent.isCeo) lines.push(`Current phase: ${MODE_TITLES[mode]}`);
   lines.push("", "## Available connectors");
   for (const c of state.connectors) {
-    const r = readiness(c, env);
+    const r = readiness(c, env, probes);
     lines.push(
       `- ${c.id}: ${connectorLabel(c.kind)}. ${r.ready ? "Ready" : `Not ready (${r.missing})`}. Models: ${c.enabledModels.join(", ") || "none"}`,
     );
@@ -112,10 +116,13 @@ export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   ];
   if (!input.remote)
     segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
+  // What a probe said (an endpoint's error text) is copied from its outcome, like a stored record:
+  // fixed for the session, and free to mention a time or an id.
+  const probeTexts = state.connectors.map((c) => readiness(c, input.env, input.probes).missing ?? "");
   segments.push({
     id: "host-runtime",
-    text: hostRuntimeSegment(state, agent, mode, input.env),
-    recordValues: values,
+    text: hostRuntimeSegment(state, agent, mode, input.env, input.probes),
+    recordValues: [...values, ...probeTexts],
   });
   const notes = input.memoryIndex?.trim() || "(no notes yet)";
   // MEMORY.md is the agent's own notes as read at session start: dated notes are its content.

@@ -6,6 +6,7 @@
 import { CEO_MODES, type CeoMode, WAKE_TRIGGERS } from "@cadre/model";
 import { EXEC_YIELD_CONTINUATION_TEMPLATE, type LockedText, type ToolDefinition } from "@cadre/core";
 import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, Store } from "@cadre/store";
+import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import { legacyLockedTexts } from "../legacy/locked-texts.js";
 import { companyTools } from "../tools/index.js";
@@ -59,6 +60,21 @@ function sampleAgent(id: string, name: string, role: string, isCeo: boolean): Ag
   };
 }
 
+/** The sample's probe outcomes: every probe failed, with a placeholder for what its endpoint said. */
+const SAMPLE_PROBES: ProbeBook = {
+  peek: (spec) => ({
+    kind: spec.kind,
+    target: spec.target,
+    ok: false,
+    checkedAt: AT,
+    latencyMs: 0,
+    error: "{what the probe found}",
+  }),
+  refresh: async () => {},
+  record: () => {},
+};
+const SAMPLE = { env: {}, probes: SAMPLE_PROBES };
+
 /** A fixed company that exercises every branch of the generated segments' templates. */
 function sampleState(mode: CeoMode): CompanyState {
   const company: CompanyRow = {
@@ -94,8 +110,13 @@ function sampleState(mode: CeoMode): CompanyState {
   };
   return {
     company,
-    // offline is always ready; an openai-compatible connector without a base URL is never ready.
-    connectors: [connector("offline", "offline"), connector("local", "openai-compatible")],
+    // offline is always ready; an openai-compatible connector without a base URL is never ready; a
+    // gateway whose endpoint check failed says what its probe found.
+    connectors: [
+      connector("offline", "offline"),
+      connector("local", "openai-compatible"),
+      { ...connector("gateway", "openai-compatible"), config: { baseUrl: "http://{endpoint}/v1" } },
+    ],
     activeAgents: [ceo, member],
     ceo,
     latestStrategy: strategy,
@@ -129,8 +150,14 @@ export function lockedTexts(): LockedText[] {
   const state = sampleState("revising");
   const [ceo, member] = state.activeAgents as [AgentRow, AgentRow];
   texts.push({ id: "template/contacts/roster", text: contactsSegment(state, ceo) });
-  texts.push({ id: "template/host-runtime/ceo", text: hostRuntimeSegment(state, ceo, "revising") });
-  texts.push({ id: "template/host-runtime/member", text: hostRuntimeSegment(state, member, "operating") });
+  texts.push({
+    id: "template/host-runtime/ceo",
+    text: hostRuntimeSegment(state, ceo, "revising", SAMPLE.env, SAMPLE.probes),
+  });
+  texts.push({
+    id: "template/host-runtime/member",
+    text: hostRuntimeSegment(state, member, "operating", SAMPLE.env, SAMPLE.probes),
+  });
   texts.push({
     id: "template/system-prompt/member",
     text: buildAgentPrompt({
@@ -138,6 +165,7 @@ export function lockedTexts(): LockedText[] {
       agent: member,
       mode: "operating",
       memoryIndex: "{MEMORY.md}",
+      ...SAMPLE,
     }).systemPrompt,
   });
   texts.push({
@@ -148,6 +176,7 @@ export function lockedTexts(): LockedText[] {
       mode: "team-building",
       memoryIndex: null,
       remote: true,
+      ...SAMPLE,
     }).systemPrompt,
   });
   // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.

@@ -1,5 +1,6 @@
 // Who performs a company action, and through which path (C4-6: every record says which path made it).
 import type { Via } from "@cadre/model";
+import type { ProbeBook } from "../connectors/probe-cache.js";
 
 export interface Actor {
   companyId: string;
@@ -9,6 +10,8 @@ export interface Actor {
   runId: string | null;
   /** Connector readiness is computed against this environment (a wake's); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where readiness reads the probes' last outcomes (never probing itself); default the process's cache. */
+  probes?: ProbeBook;
 }
 
 /** Expected refusals are values, not exceptions: the model reads them as an error tool result. */

@@ -1,11 +1,12 @@
 // hire_agent (C4-1): a tool, not an HTTP call from a shell. The schema below is the one definition
 // behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
 import { randomUUID } from "node:crypto";
-import { type ToolDefinition, modelIdProblem, textOutcome } from "@cadre/core";
+import { type ToolDefinition, textOutcome } from "@cadre/core";
 import { DEPARTMENTS, nameKey, OneOf, type Static, Text } from "@cadre/model";
 import { type AgentRow, ConflictError, type Store } from "@cadre/store";
 import { Type } from "typebox";
 import { readiness } from "../connectors.js";
+import { connectorModelProblem } from "../connectors/connector-models.js";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
@@ -110,35 +111,36 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
         );
       }
       const connector = state.connectors.find((c) => c.id === input.connectorId);
-      const readyIds = state.connectors.filter((c) => readiness(c, actor.env).ready).map((c) => c.id);
+      // Readiness from the probes' last outcomes: no filesystem or network work in this transaction.
+      const ready = (c: (typeof state.connectors)[number]) => readiness(c, actor.env, actor.probes);
+      const readyIds = state.connectors.filter((c) => ready(c).ready).map((c) => c.id);
       if (!connector)
         return refuse(
           "connectorId",
           `"${input.connectorId}" is not a connector of this company; ready connectors: ${readyIds.join(", ") || "none"}`,
         );
-      const ready = readiness(connector, actor.env);
-      if (!ready.ready)
+      const connectorReadiness = ready(connector);
+      if (!connectorReadiness.ready)
         return refuse(
           "connectorId",
-          `connector "${connector.id}" is not ready (${ready.missing}); ready connectors: ${readyIds.join(", ") || "none"}`,
+          `connector "${connector.id}" is not ready (${connectorReadiness.missing}); ready connectors: ${readyIds.join(", ") || "none"}`,
         );
       // An alias gets the alias answer, naming explicit ids, before the enabled-models check (MC-6).
-      const modelProblem = modelIdProblem(input.model);
+      const modelProblem = connectorModelProblem(connector, input.model);
       if (modelProblem?.kind === "alias") {
         return refuse(
           "model",
           `"${input.model}" is an alias; only explicit model ids are used. Explicit ids: ${modelProblem.candidates.join(", ")}; enabled on connector "${connector.id}": ${connector.enabledModels.join(", ")}`,
         );
       }
-      if (!connector.enabledModels.includes(input.model)) {
+      if (modelProblem?.kind === "not enabled") {
         return refuse(
           "model",
           `"${input.model}" is not enabled on connector "${connector.id}"; allowed: ${connector.enabledModels.join(", ")}`,
         );
       }
-      // enabledModels only ever hold explicit ids; this guards old data written before a registry change.
-      if (modelProblem)
-        return refuse("model", `"${input.model}" is not a model Cadre can route (${modelProblem.message})`);
+      // enabledModels only ever hold routable ids; this guards old data written before a registry change.
+      if (modelProblem) return refuse("model", modelProblem.message);
       // Names compare on their key (case, compatibility forms and invisible characters folded away),
       // the same key the store's unique index holds.
       const key = nameKey(input.name);

@@ -10,6 +10,7 @@ import {
   listModels,
   modelIdProblem,
   OFFLINE_MODEL_ID,
+  localModelIdProblem,
   registerCompatibleModel,
   resolveModel,
 } from "./registry.js";
@@ -122,6 +123,36 @@ describe("MC-6 user models for OpenAI-compatible endpoints", () => {
     }
   });
 
+  it("refuses floating local ids (latest, a bare family name) and says what is explicit (MC-6)", () => {
+    for (const id of [
+      "latest",
+      "llama3",
+      "qwen2.5",
+      "qwen2.5:latest",
+      "llama3.1:",
+      "mistral-latest",
+      "phi3:mini",
+    ])
+      expect(localModelIdProblem(id), id).toMatch(/floating|floats/);
+    expect(localModelIdProblem("llama3")).toContain("qwen2.5:14b-instruct-q4_K_M");
+    for (const id of [
+      "qwen2.5:14b-instruct-q4_K_M",
+      "llama-3.1-8b-instruct",
+      "llama3.1:8b",
+      "Qwen/Qwen2.5-14B-Instruct",
+      "mixtral:8x7b",
+      "deepseek-r1:1.5b",
+      "smollm2:135m",
+      "gemma3n:e4b",
+    ])
+      expect(localModelIdProblem(id), id).toBeUndefined();
+    expect(localModelIdProblem("sonnet")).toMatch(/is an alias/);
+    expect(localModelIdProblem("bad id 8b")).toMatch(/not valid/);
+    expect(() => registerCompatibleModel({ id: "llama3", contextWindow: 8192, maxOutput: 512 })).toThrow(
+      /names no size/,
+    );
+  });
+
   it("refuses aliases, vendor ids, bad fields and conflicting redefinitions in config, naming where", async () => {
     const load = (models: unknown) => loadUserModels({ env: { CADRE_MODELS: JSON.stringify(models) } });
     await expect(load([{ id: "sonnet", contextWindow: 1000, maxOutput: 100 }])).rejects.toThrow(
@@ -143,9 +174,9 @@ describe("MC-6 user models for OpenAI-compatible endpoints", () => {
     await expect(loadUserModels({ env: { CADRE_MODELS: "[" } })).rejects.toThrow(
       /CADRE_MODELS is not valid JSON/,
     );
-    registerCompatibleModel({ id: "conflict-test", contextWindow: 10, maxOutput: 5 });
-    expect(() => registerCompatibleModel({ id: "conflict-test", contextWindow: 20, maxOutput: 5 })).toThrow(
-      'model "conflict-test" is already registered with a different definition',
-    );
+    registerCompatibleModel({ id: "conflict-test-7b", contextWindow: 10, maxOutput: 5 });
+    expect(() =>
+      registerCompatibleModel({ id: "conflict-test-7b", contextWindow: 20, maxOutput: 5 }),
+    ).toThrow('model "conflict-test-7b" is already registered with a different definition');
   });
 });

@@ -3,7 +3,7 @@
 // wrapped (outermost first): the break's request edit, the capture of what the model was shown,
 // and the cassette that records or replays the answer.
 import { join } from "node:path";
-import { loadCompanyState, type WakeResult, wakeAgent } from "@cadre/company";
+import { ASSUMED_PROBES, loadCompanyState, type WakeResult, wakeAgent } from "@cadre/company";
 import type { StreamFn } from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { type Cassette, CassetteMissError, type CassetteMode, openCassette } from "../cassette/cassette.js";
@@ -71,6 +71,8 @@ export async function runSample(
         agentId: seeded.ceoId,
         seed,
         env: config.env,
+        // Scenario connectors are ready as the scenario declares: no endpoint behind them is probed.
+        probes: ASSUMED_PROBES,
         wrapStreamFn,
         ...session.wake,
         ...(trigger ? { trigger } : {}),

@@ -1,6 +1,6 @@
 // The rules a scenario can only be checked against by seeding it: the readiness computed in code
 // for each connector and the CEO mode the state resolves to must be what the file declares.
-import { loadCompanyState, readiness } from "@cadre/company";
+import { ASSUMED_PROBES, loadCompanyState, readiness } from "@cadre/company";
 import { openStore, type Store } from "@cadre/store";
 import { EvalDataError } from "../data/fields.js";
 import { seedScenario } from "./seed.js";
@@ -16,7 +16,8 @@ export async function checkSeededState(
   const state = await loadCompanyState(store, companyId);
   for (const [i, declared] of scenario.connectors.entries()) {
     const row = state.connectors.find((c) => c.id === declared.id);
-    const computed = row ? readiness(row, env) : { ready: false, missing: "missing" };
+    // As declared: the scenario's endpoints are not probed (ASSUMED_PROBES), its settings and keys are.
+    const computed = row ? readiness(row, env, ASSUMED_PROBES) : { ready: false, missing: "missing" };
     if (computed.ready !== declared.ready) {
       throw new EvalDataError(
         file,

@@ -3,6 +3,7 @@
 // approvals — decided ones through the real decision path, so activity and mode history are real.
 import { randomUUID } from "node:crypto";
 import {
+  ASSUMED_PROBES,
   ceoAgent,
   connectorLabel,
   decideApproval,
@@ -99,7 +100,7 @@ export async function seedScenario(
       enabledModels: defaultEnabledModels(options.ceoKind),
       config: {},
     };
-    const ready = readiness(ceoConnector, env);
+    const ready = readiness(ceoConnector, env, ASSUMED_PROBES);
     if (!ready.ready)
       throw new UserInputError(`the CEO's connector ${options.ceoKind} is not ready: ${ready.missing}`);
     connectors.push(ceoConnector);

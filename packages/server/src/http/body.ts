@@ -4,6 +4,22 @@ import type { Context } from "hono";
 import { HttpError } from "./errors.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+/** No route's body nests deeper; a deeper one is refused before anything walks it. */
+export const MAX_BODY_DEPTH = 32;
+
+/** The nesting depth of a parsed JSON value, measured without recursion, stopping past `limit`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -76,6 +92,14 @@ export async function readJsonBody(
       `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`,
     );
   }
+  // JSON.parse takes any depth; the checks and the store after it walk the value. Refused here,
+  // a 4,000-level body is a 400, never a stack overflow (issue 18 #7).
+  if (jsonDepth(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
+    throw new HttpError(
+      400,
+      "invalid_input",
+      `the body is nested more than ${MAX_BODY_DEPTH} levels deep; no request needs that many`,
+    );
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new HttpError(
       400,

@@ -1,6 +1,7 @@
 // Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
 // handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
 import {
+  ConnectorId,
   hireAgent,
   hireAgentSchema,
   KeyLabel,
@@ -29,7 +30,13 @@ import {
 
 export const MintKeyBody = Type.Object({ label: Type.Optional(KeyLabel) }, { additionalProperties: false });
 
-export const SetModelBody = Type.Object({ model: ModelId }, { additionalProperties: false });
+export const SetModelBody = Type.Object(
+  {
+    model: ModelId,
+    connectorId: Type.Optional(ConnectorId),
+  },
+  { additionalProperties: false },
+);
 
 export const agentRoutes = [
   route({
@@ -59,9 +66,11 @@ export const agentRoutes = [
     response: { status: 201, description: "The new agent.", schema: AgentViewSchema },
     errors: { 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ ctx, principal, scope, body }) {
+      // Readiness is read from the probes' outcomes inside the hire's transaction: measured first.
+      await ctx.readiness.ensure(scope.companyId);
       const result = await hireAgent(
         ctx.store,
-        { ...httpActor(principal, scope.companyId), env: ctx.env },
+        { ...httpActor(principal, scope.companyId), env: ctx.env, probes: ctx.probes },
         body,
       );
       if (!result.ok) throw refusal(result);
@@ -98,7 +107,7 @@ export const agentRoutes = [
     method: "patch",
     path: "/api/agents/{id}/model",
     summary:
-      "Switch the agent's model. The model must be enabled on its connector. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
+      "Switch the agent's model, or move it to another ready connector (connectorId). The model must be enabled on the connector it is to run on. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
     access: "operator",
     scope: agentScope,
     body: SetModelBody,
@@ -109,14 +118,17 @@ export const agentRoutes = [
       schema: ModelChangeViewSchema,
     },
     errors: {
-      409: "The live session refused the switch (a turn is running, a recovery is in flight), or the agent is terminated. Nothing was written.",
+      409: "The live session refused the switch (a turn is running, a recovery is in flight; a move to another connector waits for the run to end), or the agent is terminated. Nothing was written.",
     },
     async handle({ ctx, scope, body }) {
       const live = ctx.wakes.liveSession(scope.agent.id);
       const change = await setAgentModel(ctx.store, {
         agentId: scope.agent.id,
         model: body.model,
+        ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}),
         live,
+        env: ctx.env,
+        probes: ctx.probes,
       });
       return modelChangeView(change);
     },

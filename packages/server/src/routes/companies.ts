@@ -43,8 +43,10 @@ export const companyRoutes = [
         connectors: kind === "offline" ? [] : [{ kind }],
         ceoConnectorId: kind,
         ...(body.profile ? { settings: { profile: body.profile } } : {}),
+        env: ctx.env,
+        probes: ctx.probes,
       });
-      return companyView(company, await loadCompanyState(ctx.store, company.id));
+      return companyView(company, await loadCompanyState(ctx.store, company.id), ctx.env, ctx.probes);
     },
   }),
   route({
@@ -63,12 +65,15 @@ export const companyRoutes = [
   route({
     method: "get",
     path: "/api/companies/{id}",
-    summary: "A company, with its CEO's mode and why, and the tools the mode offers.",
+    summary:
+      "A company, with its CEO's mode and why, the tools the mode offers, and its connectors' readiness (when last checked, what failed).",
     access: "company",
     scope: companyScope,
     response: { status: 200, description: "The company.", schema: CompanyDetailSchema },
     async handle({ ctx, scope }) {
-      return companyView(scope.company, await loadCompanyState(ctx.store, scope.companyId));
+      const state = await loadCompanyState(ctx.store, scope.companyId);
+      await ctx.readiness.ensure(scope.companyId, state.connectors);
+      return companyView(scope.company, state, ctx.env, ctx.probes);
     },
   }),
 ];

@@ -7,11 +7,11 @@ import {
   AgentUsageReportSchema,
   type CompanyState,
   CompanyUsageReportSchema,
+  connectorView,
   type DecisionResult,
-  isSecretKey,
   MODE_TOOLS,
   type ModelChange,
-  readiness,
+  type ProbeBook,
   RunUsageReportSchema,
 } from "@cadre/company";
 import {
@@ -40,7 +40,6 @@ import type {
   ApprovalEventRow,
   ApprovalRow,
   CompanyRow,
-  ConnectorRow,
   RunEventRow,
   RunRow,
 } from "@cadre/store";
@@ -70,6 +69,19 @@ export const CompanyDetailSchema = Type.Object(
     ceoMode: OneOf(CEO_MODES, { description: "The CEO's mode (resolved in code from the company's state)." }),
     ceoModeReason: Type.String({ description: "Why the CEO is in this mode." }),
     toolsInMode: Type.Array(Type.String(), { description: "The company tools this mode offers the CEO." }),
+    connectors: Type.Array(
+      Type.Object(
+        {
+          id: Id(),
+          kind: OneOf(CONNECTOR_KINDS),
+          ready: Type.Boolean(),
+          missing: Type.Optional(Type.String({ description: "What keeps it from being ready." })),
+          checkedAt: Nullable(Time("When its probes last ran; null when never.")),
+        },
+        strict,
+      ),
+      { description: "The connectors' readiness (details: GET /api/companies/{id}/connectors)." },
+    ),
   },
   strict,
 );
@@ -79,51 +91,42 @@ export function companySummaryView(c: CompanyRow): CompanySummaryView {
   return { id: c.id, name: c.name, goal: c.goal, settings: c.settings, createdAt: c.createdAt };
 }
 
-export function companyView(company: CompanyRow, state: CompanyState): CompanyView {
+export function companyView(
+  company: CompanyRow,
+  state: CompanyState,
+  env: NodeJS.ProcessEnv,
+  probes?: ProbeBook,
+): CompanyView {
   return {
     ...companySummaryView(company),
     ceoAgentId: state.ceo.id,
     ceoMode: state.mode,
     ceoModeReason: state.modeReason,
     toolsInMode: [...MODE_TOOLS[state.mode]],
-  };
-}
-
-export const ConnectorViewSchema = Type.Object(
-  {
-    companyId: Id(),
-    id: Id("Unique within its company, readable by models."),
-    kind: OneOf(CONNECTOR_KINDS),
-    label: Type.String(),
-    enabledModels: Type.Array(Type.String(), { description: "Explicit model ids." }),
-    config: Type.Record(Type.String(), Type.Unknown(), {
-      description: "Non-secret configuration; anything that looks like a secret reads [redacted].",
+    connectors: state.connectors.map((c) => {
+      const v = connectorView(c, env, probes);
+      return {
+        id: v.id,
+        kind: v.kind,
+        ready: v.ready,
+        ...(v.missing !== undefined ? { missing: v.missing } : {}),
+        checkedAt: v.checkedAt,
+      };
     }),
-    ready: Type.Boolean({ description: "Computed now: credentials, executable, endpoint." }),
-    missing: Type.Optional(Type.String({ description: "What keeps it from being ready." })),
-    createdAt: Time(),
-  },
-  strict,
-);
-export type ConnectorView = Static<typeof ConnectorViewSchema>;
-
-export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv): ConnectorView {
-  const config = Object.fromEntries(
-    Object.entries(c.config).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : v]),
-  );
-  const r = readiness(c, env);
-  return {
-    companyId: c.companyId,
-    id: c.id,
-    kind: c.kind,
-    label: c.label,
-    enabledModels: c.enabledModels,
-    config,
-    ready: r.ready,
-    ...(r.missing ? { missing: r.missing } : {}),
-    createdAt: c.createdAt,
   };
 }
+
+// A connector's view (readiness and its probes, models with their windows, secret-free config) is
+// built in the company layer, so the CLI renders the same view without loading the server.
+export {
+  type ConnectorTestView,
+  ConnectorTestViewSchema,
+  connectorTestView,
+  type ConnectorView,
+  ConnectorViewSchema,
+  connectorView,
+  ProbeViewSchema,
+} from "@cadre/company";
 
 export const AgentViewSchema = Type.Object(
   {
@@ -182,6 +185,7 @@ export const ModelChangeViewSchema = Type.Object(
   {
     agent: AgentViewSchema,
     from: Type.String({ description: "The model before." }),
+    fromConnectorId: Type.Optional(Id("The connector before, when the agent moved to another one.")),
     changed: Type.Boolean(),
     live: OneOf(["switch", "handoff-then-switch", "no live session"], {
       description: "What the live session did.",
@@ -197,6 +201,7 @@ export function modelChangeView(m: ModelChange): ModelChangeView {
   return {
     agent: agentView(m.agent),
     from: m.from,
+    ...(m.fromConnectorId !== undefined ? { fromConnectorId: m.fromConnectorId } : {}),
     changed: m.changed,
     live: m.live,
     session: {

@@ -101,6 +101,29 @@ export function connectorContract(store: GetStore): void {
       expect(await store().listConnectors("none")).toEqual([]);
     });
 
+    it("removes a connector from lists and look-ups; its agents keep naming it; the id can be added again", async () => {
+      await store().insertCompany(company("co1"));
+      setClock("2025-01-01T00:00:00.000Z");
+      await store().insertConnector(connector("co1", "local", { config: { baseUrl: "http://a/v1" } }));
+      await store().insertConnector(connector("co1", "offline"));
+      await store().insertAgent(agent("on-local", { connectorId: "local", status: "terminated" }));
+      expect(await store().removeConnector("co1", "local")).toBe(true);
+      expect(await store().removeConnector("co1", "local")).toBe(false);
+      expect(await store().removeConnector("co1", "missing")).toBe(false);
+      expect(await store().getConnector("co1", "local")).toBeUndefined();
+      expect((await store().listConnectors("co1")).map((c) => c.id)).toEqual(["offline"]);
+      expect((await store().getAgent("on-local"))?.connectorId).toBe("local");
+      setClock("2025-01-02T00:00:00.000Z");
+      const again = await store().insertConnector(
+        connector("co1", "local", { label: "Again", config: { baseUrl: "http://b/v1" } }),
+      );
+      expect(again).toMatchObject({ label: "Again", config: { baseUrl: "http://b/v1" } });
+      expect(again.createdAt).toBe("2025-01-02T00:00:00.000Z");
+      expect((await store().listConnectors("co1")).map((c) => c.id)).toEqual(["offline", "local"]);
+      // Only a removed one is reused: a live one of the same id is still a conflict.
+      await expect(store().insertConnector(connector("co1", "local"))).rejects.toBeInstanceOf(ConflictError);
+    });
+
     it("refuses a connector of a missing company with a StoreError that is not a conflict", async () => {
       const error = await store()
         .insertConnector(connector("ghost"))
@@ -165,6 +188,9 @@ export function agentContract(store: GetStore): void {
       await store().insertAgent(agent("a"));
       await store().setAgentModel("a", "other-model-1");
       expect((await store().getAgent("a"))?.model).toBe("other-model-1");
+      await store().insertConnector(connector("co1", "second"));
+      await store().setAgentModel("a", "other-model-2", "second");
+      expect(await store().getAgent("a")).toMatchObject({ model: "other-model-2", connectorId: "second" });
       await expect(store().setAgentModel("missing", "other-model-1")).rejects.toBeInstanceOf(StoreError);
     });
 

@@ -17,6 +17,7 @@ export interface Api {
   readonly token: string;
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  delete<T>(path: string): Promise<T>;
 }
 
 export interface ApiOptions {
@@ -29,14 +30,15 @@ export function createApi(token: string, options: ApiOptions = {}): Api {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    if (method !== "GET") headers["content-type"] = "application/json";
+    const hasBody = method !== "GET" && method !== "DELETE";
+    if (hasBody) headers["content-type"] = "application/json";
     let response: Response;
     try {
       response = await fetcher(path, {
         method,
         headers,
         cache: "no-store",
-        ...(method !== "GET" ? { body: JSON.stringify(body ?? {}) } : {}),
+        ...(hasBody ? { body: JSON.stringify(body ?? {}) } : {}),
       });
     } catch (error) {
       throw new ApiError(
@@ -71,5 +73,6 @@ export function createApi(token: string, options: ApiOptions = {}): Api {
     token,
     get: (path) => request("GET", path),
     post: (path, body) => request("POST", path, body),
+    delete: (path) => request("DELETE", path),
   };
 }

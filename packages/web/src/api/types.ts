@@ -14,6 +14,7 @@ export type {
   ApprovalView as Approval,
   CompanySummaryView as Company,
   CompanyView,
+  ConnectorTestView as ConnectorTest,
   ConnectorView as Connector,
   DecisionView as DecisionResult,
   RunView as Run,

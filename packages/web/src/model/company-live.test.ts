@@ -13,6 +13,7 @@ const company: CompanyView = {
   ceoMode: "team-building",
   ceoModeReason: "no reports",
   toolsInMode: ["hire_agent"],
+  connectors: [],
 };
 const ceo: Agent = {
   id: "ceo",

@@ -76,7 +76,11 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
       refetch.add("approvals").add("company");
       break;
     case "connector.added":
-      refetch.add("connectors");
+    case "connector.removed":
+      refetch.add("connectors").add("company");
+      break;
+    case "agent.model_changed":
+      refetch.add("agents").add("connectors");
       break;
     default:
       break;

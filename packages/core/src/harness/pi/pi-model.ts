@@ -12,7 +12,10 @@ export const OFFLINE_API = "cadre-offline";
 export const OFFLINE_PROVIDER = "offline";
 
 export interface PiRoute {
-  /** Base URL for an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server…). */
+  /**
+   * Base URL for an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server…), or a gateway in
+   * front of the Anthropic or OpenAI API (replacing the catalogue's api.anthropic.com / api.openai.com).
+   */
   baseUrl?: string;
 }
 
@@ -39,7 +42,8 @@ export function toPiModel(info: ModelInfo, route: PiRoute = {}): Model<any> {
       const model = getModels(info.provider).find((m) => m.id === catalogueId);
       if (!model)
         throw new InternalError(`model ${info.id} is in the registry but pi-ai has no route for it`);
-      return catalogueId === info.id ? model : { ...model, id: info.id };
+      const routed = route.baseUrl ? { ...model, baseUrl: route.baseUrl } : model;
+      return catalogueId === info.id ? routed : { ...routed, id: info.id };
     }
     case "openai-compatible":
       if (!route.baseUrl)

@@ -6,6 +6,7 @@ import type { WakeStarted } from "../../api/types.js";
 import { useCompany } from "../../hooks/use-company.js";
 import { COMPANY_TABS, type CompanyTab, href } from "../../route.js";
 import { ApprovalsInbox } from "../approvals/approvals-inbox.js";
+import { ConnectorsPage } from "./connectors-page.js";
 import { UsagePanel } from "../usage/usage-panel.js";
 import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
@@ -13,6 +14,7 @@ import { RunsList } from "./runs-list.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
+  connectors: "Connectors",
   runs: "Runs",
   approvals: "Approvals",
   usage: "Usage",
@@ -78,6 +80,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
+      {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
       {tab === "usage" && (

@@ -1,8 +1,12 @@
-// The company's connectors: kind, models, and readiness as the server computes it — with what is
-// missing when one is not ready.
+// The company's connectors at a glance: kind, models, and readiness as the server measured it —
+// what is missing when one is not ready, and when each probe last ran. The Connectors tab adds,
+// tests and removes them.
 import type { Connector } from "../../api/types.js";
+import { href } from "../../route.js";
+import { Readiness, ReadinessBadge } from "./readiness.js";
 
 export function Connectors({ connectors }: { connectors: Connector[] }) {
+  const companyId = connectors[0]?.companyId;
   return (
     <section class="card" aria-labelledby="connectors-title">
       <h2 id="connectors-title">Connectors</h2>
@@ -10,15 +14,19 @@ export function Connectors({ connectors }: { connectors: Connector[] }) {
         {connectors.map((c) => (
           <li key={c.id}>
             <div>
-              <strong>{c.id}</strong> <span class="muted">({c.kind})</span>{" "}
-              <span class={`badge ${c.ready ? "ok" : "warn"}`}>{c.ready ? "ready" : "not ready"}</span>
+              <strong>{c.id}</strong> <span class="muted">({c.kind})</span> <ReadinessBadge connector={c} />
             </div>
             <div class="muted">{c.label}</div>
             <div>Models: {c.enabledModels.join(", ") || "none"}</div>
-            {!c.ready && <div class="missing">Missing: {c.missing ?? "unknown"}</div>}
+            <Readiness connector={c} />
           </li>
         ))}
       </ul>
+      {companyId && (
+        <p>
+          <a href={href({ page: "company", companyId, tab: "connectors" })}>Manage connectors</a>
+        </p>
+      )}
     </section>
   );
 }

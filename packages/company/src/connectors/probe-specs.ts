@@ -1,0 +1,207 @@
+// Which probes a connector has, and what each one asks. Network connectors (anthropic, openai,
+// openai-compatible, codex with a baseUrl) ask their endpoint for its model list — a cheap request
+// that needs the key and costs no tokens; harnesses (claude-code, codex) look for their executable
+// and credentials. Nothing here runs until a ProbeBook refreshes it, off the request path.
+import { createHash } from "node:crypto";
+import type { ConnectorKind } from "@cadre/model";
+import type { ConnectorRow } from "@cadre/store";
+import { scrubSecrets } from "./credential-shapes.js";
+import type { ProbeOutcome, ProbeSpec } from "./probe-cache.js";
+
+type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
+
+export const ANTHROPIC_API = "https://api.anthropic.com";
+export const OPENAI_API = "https://api.openai.com/v1";
+const ANTHROPIC_VERSION = "2023-06-01";
+
+/** The endpoint a network connector talks to, without a trailing slash; undefined for the others. */
+export function endpointOf(connector: Pick<ConnectorRow, "kind" | "config">): string | undefined {
+  const configured = connector.config["baseUrl"];
+  const base = typeof configured === "string" && configured.length > 0 ? configured : undefined;
+  switch (connector.kind) {
+    case "anthropic":
+      return (base ?? ANTHROPIC_API).replace(/\/+$/, "");
+    case "openai":
+      return (base ?? OPENAI_API).replace(/\/+$/, "");
+    case "openai-compatible":
+    case "codex":
+      return base?.replace(/\/+$/, "");
+    default:
+      return undefined;
+  }
+}
+
+/** The wire a network connector's endpoint speaks. */
+export function wireOf(kind: ConnectorKind): "anthropic" | "openai-chat" | "openai-responses" | undefined {
+  if (kind === "anthropic") return "anthropic";
+  if (kind === "openai" || kind === "openai-compatible") return "openai-chat";
+  if (kind === "codex") return "openai-responses";
+  return undefined;
+}
+
+/** The headers a request to the endpoint carries: the key (read from the environment) in its vendor's form. */
+export function endpointHeaders(kind: ConnectorKind, key: string | undefined): Record<string, string> {
+  if (kind === "anthropic")
+    return { "anthropic-version": ANTHROPIC_VERSION, ...(key ? { "x-api-key": key } : {}) };
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
+/** The URL of the endpoint's model list. */
+export function modelsUrl(kind: ConnectorKind, endpoint: string): string {
+  return kind === "anthropic" ? `${endpoint}/v1/models` : `${endpoint}/models`;
+}
+
+const fingerprint = (value: string | undefined) =>
+  value ? createHash("sha256").update(value).digest("hex").slice(0, 16) : "none";
+
+/** Why a request never got an answer, in words: "connection refused (ECONNREFUSED)". */
+export function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host name lookup failed",
+    ECONNRESET: "connection reset",
+    ETIMEDOUT: "connection timed out",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+    UND_ERR_SOCKET: "connection closed",
+  };
+  if (code) return `${words[code] ?? "request failed"} (${code})`;
+  if ((error as { name?: string } | undefined)?.name === "AbortError") return "no answer in time";
+  const message = typeof cause?.message === "string" ? cause.message : (error as Error | undefined)?.message;
+  return message ?? String(error);
+}
+
+/** The model ids an OpenAI or Anthropic model list names, or undefined when the body is not one. */
+function listedModels(body: string): string[] | undefined {
+  try {
+    const data = (JSON.parse(body) as { data?: unknown }).data;
+    if (!Array.isArray(data)) return undefined;
+    return data.map((m) => (m as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short, secret-free extract of an error body (the vendor's message when it has one). */
+export function errorExtract(body: string, key: string | undefined): string {
+  let text = body;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    const message =
+      typeof parsed.error === "string"
+        ? parsed.error
+        : typeof parsed.error?.message === "string"
+          ? parsed.error.message
+          : typeof parsed.message === "string"
+            ? parsed.message
+            : undefined;
+    if (message) text = message;
+  } catch {
+    // not JSON: the text itself
+  }
+  const clean = scrubSecrets(text.replace(/\s+/g, " ").trim(), key ? [key] : []);
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+
+async function askModelList(
+  connector: ConnectorLike,
+  url: string,
+  keyEnv: string | undefined,
+  key: string | undefined,
+  signal: AbortSignal,
+): Promise<ProbeOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: endpointHeaders(connector.kind, key),
+      signal,
+      redirect: "manual",
+    });
+  } catch (error) {
+    return { ok: false, error: `GET ${url}: ${networkReason(error)}` };
+  }
+  const body = await response.text().catch(() => "");
+  if (response.ok) {
+    const listed = listedModels(body);
+    if (!listed) return { ok: true };
+    const absent = connector.enabledModels.filter((m) => !listed.includes(m));
+    return {
+      ok: true,
+      detail:
+        absent.length > 0
+          ? `lists ${listed.length} model(s), not ${absent.join(", ")}`
+          : `lists ${listed.length} model(s)`,
+    };
+  }
+  if (response.status === 401 || response.status === 403)
+    return {
+      ok: false,
+      error: `GET ${url} answered ${response.status}: the key ${keyEnv ? `in ${keyEnv} ` : ""}was refused${keyEnv ? "" : " (none is sent: set config.apiKeyEnv to the variable holding it)"}`,
+    };
+  const hint =
+    response.status === 404 && connector.kind !== "anthropic"
+      ? " (is the base URL right? an OpenAI-compatible one usually ends in /v1)"
+      : "";
+  const extract = errorExtract(body, key);
+  return {
+    ok: false,
+    error: `GET ${url} answered ${response.status}${extract ? `: ${extract}` : ""}${hint}`,
+  };
+}
+
+/** The endpoint probe of a network connector whose settings are complete; undefined otherwise. */
+export function endpointProbe(
+  connector: ConnectorLike,
+  keyEnv: string | undefined,
+  env: NodeJS.ProcessEnv,
+): ProbeSpec | undefined {
+  const endpoint = endpointOf(connector);
+  if (!endpoint || !/^https?:\/\//.test(endpoint)) return undefined;
+  const key = keyEnv ? env[keyEnv] : undefined;
+  const url = modelsUrl(connector.kind, endpoint);
+  return {
+    key: `endpoint|${connector.kind}|${url}|${keyEnv ?? ""}|${fingerprint(key)}|${connector.enabledModels.join(",")}`,
+    kind: "endpoint",
+    target: url,
+    run: (signal) => askModelList(connector, url, keyEnv, key, signal),
+  };
+}
+
+/** The harness probe: executable and credentials, found the way the SDK would (filesystem work). */
+export function harnessProbe(
+  connector: ConnectorLike,
+  env: NodeJS.ProcessEnv,
+  check: () => { ready: boolean; missing?: string },
+): ProbeSpec {
+  const relevant = [
+    "PATH",
+    "HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "ANTHROPIC_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+    "CODEX_API_KEY",
+    "OPENAI_API_KEY",
+    "CODEX_ACCESS_TOKEN",
+  ].map(
+    (name) =>
+      `${name}=${name.endsWith("PATH") || name.endsWith("HOME") || name.endsWith("DIR") ? (env[name] ?? "") : env[name] ? "set" : ""}`,
+  );
+  return {
+    key: `harness|${connector.kind}|${JSON.stringify(connector.config)}|${relevant.join("|")}`,
+    kind: "harness",
+    target: `${connector.kind === "codex" ? "Codex" : "Claude Code"} executable and credentials`,
+    run: async () => {
+      const result = check();
+      return result.ready ? { ok: true } : { ok: false, error: result.missing ?? "not ready" };
+    },
+  };
+}
