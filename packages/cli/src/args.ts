@@ -22,6 +22,10 @@ export const STORE_OPTIONS = {
 export const DATABASE_HELP = `  --database URL   keep the store in PostgreSQL, shared with \`cadre serve\` and workers (default:
                    CADRE_DATABASE_URL; without either, the SQLite file in the data directory)`;
 
+/** The --help lines of --server, the same in every command the operator port serves. */
+export const SERVER_HELP = `  --server URL     do it through a running API (\`cadre serve\`) instead of the store; the token
+                   from --token TOKEN or CADRE_TOKEN (the operator token, or an agent key)`;
+
 export function parse<const O extends Options>(
   command: string,
   args: string[],

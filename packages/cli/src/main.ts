@@ -1,8 +1,11 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
-import { splitServerOption } from "./client/server-option.js";
+import { type ServerTarget, splitServerOption } from "./client/server-option.js";
 import { type CliIO, UsageError } from "./io.js";
+
+/** The commands of the operator port (operator/port.ts): they work on the store or, with --server, through a running API. */
+export const SERVER_COMMANDS = ["company", "agents", "approvals", "wake", "sessions", "usage"] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
 
@@ -14,7 +17,11 @@ Commands:
   agents list                  the company's agents
   agents set-model AGENT_ID MODEL
                                switch an agent's model (enabled on its connector; MC-13)
+  agents terminate AGENT_ID    remove an agent from the team (its keys revoked)
+  agents keys list|mint|revoke AGENT_ID
+                               an agent's API keys
   approvals list               the company's approvals
+  approvals show ID            an approval's text in full, with its decision, note and who decided
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
   wake AGENT_ID                wake one agent and stream its run
@@ -36,25 +43,25 @@ Commands:
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
 Common options: --data DIR (default ./.cadre), --json, -h/--help
---server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list|set-model, approvals, wake
-talk to a running API instead of the local store
+--server URL (with --token TOKEN or CADRE_TOKEN): ${SERVER_COMMANDS.join(", ")} talk to a running
+API instead of the local store
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
-type Command = (args: string[], io: CliIO) => Promise<number>;
+type Command = (args: string[], io: CliIO, server?: ServerTarget) => Promise<number>;
 
 // Each command is loaded on demand, so `cadre --help` or `cadre translate` does not pay for the
 // agent core, the SDKs and the store they never use.
 const COMMANDS: Record<string, Command> = {
   demo: async (a, io) => (await import("./commands/demo.js")).demoCommand(a, io),
-  company: async (a, io) => (await import("./commands/company.js")).companyCommand(a, io),
-  agents: async (a, io) => (await import("./commands/agents.js")).agentsCommand(a, io),
-  approvals: async (a, io) => (await import("./commands/approvals.js")).approvalsCommand(a, io),
-  wake: async (a, io) => (await import("./commands/wake.js")).wakeCommand(a, io),
+  company: async (a, io, s) => (await import("./commands/company.js")).companyCommand(a, io, s),
+  agents: async (a, io, s) => (await import("./commands/agents.js")).agentsCommand(a, io, s),
+  approvals: async (a, io, s) => (await import("./commands/approvals.js")).approvalsCommand(a, io, s),
+  wake: async (a, io, s) => (await import("./commands/wake.js")).wakeCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
-  usage: async (a, io) => (await import("./commands/usage.js")).usageCommand(a, io),
-  sessions: async (a, io) => (await import("./commands/sessions.js")).sessionsCommand(a, io),
+  usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
+  sessions: async (a, io, s) => (await import("./commands/sessions.js")).sessionsCommand(a, io, s),
   models: async (a, io) => (await import("./commands/models.js")).modelsCommand(a, io),
   prompts: async (a, io) => (await import("./commands/prompts.js")).promptsCommand(a, io),
   "cache-report": async (a, io) => (await import("./commands/cache-report.js")).cacheReportCommand(a, io),
@@ -86,8 +93,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   try {
     const { args: rest, target } = splitServerOption(args, io.env);
-    if (target) return await (await import("./client/remote.js")).remoteCommand(name, rest, io, target);
-    return await command(args, io);
+    if (target && !(SERVER_COMMANDS as readonly string[]).includes(name))
+      throw new UsageError(
+        `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
+      );
+    return await command(rest, io, target);
   } catch (error) {
     if (error instanceof UsageError || error instanceof UserInputError) {
       // Messages from subcommands already start with their name ("approvals list: …").

@@ -131,7 +131,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     io.out(`mode      ${before.mode} (${before.modeReason})\n`);
     const render = createRenderer(io.out, "CEO");
     const result: WakeResult = await withProfile(
-      { store, dataDir, io, agentId: before.ceo.id, profile },
+      { store, dataDir, io, agentId: before.ceo.id, profile, notice: (line) => io.out(`${line}\n`) },
       (byProfile) =>
         wakeAgent({
           ...byProfile,

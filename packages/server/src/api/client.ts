@@ -38,7 +38,8 @@ export type CallInput<K extends Endpoint> = ParamsPart<ApiEndpoints[K]["params"]
   QueryPart<ApiEndpoints[K]["query"]> &
   BodyPart<ApiEndpoints[K]["body"]>;
 
-type CallArgs<K extends Endpoint> =
+/** The arguments of `call(endpoint, …)`: the input, optional when nothing in it is required. */
+export type CallArgs<K extends Endpoint> =
   Partial<CallInput<K>> extends CallInput<K> ? [input?: CallInput<K>] : [input: CallInput<K>];
 
 export interface ApiClient {
@@ -96,6 +97,13 @@ export async function apiErrorOf(response: Response, request: string): Promise<A
   );
 }
 
+/** Why a fetch failed, as the network said it (Node's "fetch failed" keeps the reason in its cause). */
+function networkDetail(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -132,7 +140,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw new ApiError(
         0,
         "unreachable",
-        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${error instanceof Error ? error.message : String(error)}); is \`cadre serve\` running?`,
+        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${networkDetail(error)}); is \`cadre serve\` running there?`,
         undefined,
         request,
       );

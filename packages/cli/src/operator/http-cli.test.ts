@@ -1,4 +1,7 @@
-// The CLI's --server mode: its usage errors, and the API's refusals mapped to exit codes.
+// The CLI's --server mode (the operator port's HTTP adapter): its usage errors, and the API's
+// refusals mapped to exit codes.
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { type RunningServer, startServer } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,6 +31,15 @@ async function cli(env: Record<string, string>, ...argv: string[]) {
   return { code: await main(argv, io), out, err };
 }
 
+/** A loopback port nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
+}
+
 describe("--server", () => {
   it("needs a token and an http URL, has no --data, and names the commands it supports", async () => {
     expect((await cli({}, "agents", "list", "--server", server.url)).err).toMatch(/needs a token/);
@@ -48,7 +60,9 @@ describe("--server", () => {
     ).toMatch(/--data has no meaning/);
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
-    expect(demo.err).toMatch(/does not work with --server; these do: company show, agents list/);
+    expect(demo.err).toMatch(
+      /does not work with --server; these do: company, agents, approvals, wake, sessions, usage/,
+    );
   });
 
   it("MC-13 agents set-model goes through PATCH /api/agents/:id/model: its refusal is exit 2 naming the allowed models", async () => {
@@ -83,7 +97,7 @@ describe("--server", () => {
     expect(same.out).toMatch(/already runs offline-scripted-1; nothing changed/);
   });
 
-  it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 1", async () => {
+  it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 2 with one line", async () => {
     const bad = await cli(
       { CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" },
       "company",
@@ -92,7 +106,7 @@ describe("--server", () => {
       server.url,
     );
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/\(401\): the token is not valid/);
+    expect(bad.err).toMatch(/\(401\): the token is not valid: it is unknown or was revoked\n$/);
     const none = await cli({ CADRE_TOKEN: server.operatorToken }, "company", "show", "--server", server.url);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no company on/);
@@ -106,9 +120,13 @@ describe("--server", () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/404.*not found/);
-    const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "http://127.0.0.1:9");
-    expect(down.code).toBe(1);
-    expect(down.err).toMatch(/cannot reach the Cadre API/);
+    // Nothing was done: the --server given does not answer, a bad input (exit 2), said in one line.
+    const closed = await closedPort();
+    const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", `http://127.0.0.1:${closed}`);
+    expect(down.code).toBe(2);
+    expect(down.err).toBe(
+      `cadre agents: the Cadre API at http://127.0.0.1:${closed} did not answer (connect ECONNREFUSED 127.0.0.1:${closed}); is \`cadre serve\` running there?\n`,
+    );
   });
 
   it("an agent token sees only its own company and cannot decide approvals", async () => {
