@@ -1,7 +1,9 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
+import { readFileSync } from "node:fs";
 import { type ServerTarget, splitServerOption } from "./client/server-option.js";
+import { jsonOnlyStdout } from "./json-stdout.js";
 import { type CliIO, UsageError } from "./io.js";
 
 /** The commands of the operator port (operator/port.ts): they work on the store or, with --server, through a running API. */
@@ -42,7 +44,9 @@ Commands:
                                copy an embedded installation into PostgreSQL, verified per table
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
-Common options: --data DIR (default ./.cadre), --json, -h/--help
+Common options: --data DIR (default ./.cadre; demo, company create and serve create it, the others
+need one that holds data), --json (stdout holds JSON only; the human stream goes to stderr),
+-h/--help, --debug (a failure also prints its stack); cadre --version (-v) prints the version
 --server URL (with --token TOKEN or CADRE_TOKEN): ${SERVER_COMMANDS.join(", ")} talk to a running
 API instead of the local store
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
@@ -78,11 +82,29 @@ const COMMANDS: Record<string, Command> = {
     }),
 };
 
+/** The version of this `cadre` (its package's). */
+export function cadreVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** An error's message on one line (a bad input is said in one line on stderr). */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    io.out(`${MAIN_HELP}\n`);
-    return name ? 0 : 2;
+  // --debug (anywhere): a failure also prints its stack; without it, errors are one line.
+  const debug = argv.includes("--debug");
+  const [name, ...args] = argv.filter((a) => a !== "--debug");
+  if (name === "--help" || name === "-h" || name === "help") return (io.out(`${MAIN_HELP}\n`), 0);
+  if (name === "--version" || name === "-v" || name === "version")
+    return (io.out(`cadre ${cadreVersion()}\n`), 0);
+  if (!name) {
+    io.err(`cadre: a command is required: ${Object.keys(COMMANDS).join(", ")} (see cadre --help)\n`);
+    return 2;
   }
   const command = COMMANDS[name];
   if (!command) {
@@ -91,24 +113,28 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     );
     return 2;
   }
+  // With --json, stdout holds JSON only; the human stream goes to stderr (json-stdout.ts).
+  const json = args.includes("--json") ? jsonOnlyStdout(io) : undefined;
+  const commandIO = json?.io ?? io;
   try {
     const { args: rest, target } = splitServerOption(args, io.env);
     if (target && !(SERVER_COMMANDS as readonly string[]).includes(name))
       throw new UsageError(
         `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
       );
-    return await command(rest, io, target);
+    return await command(rest, commandIO, target);
   } catch (error) {
+    const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
     if (error instanceof UsageError || error instanceof UserInputError) {
       // Messages from subcommands already start with their name ("approvals list: …").
-      io.err(
-        error.message.startsWith(name) ? `cadre ${error.message}\n` : `cadre ${name}: ${error.message}\n`,
-      );
+      const message = oneLine(error.message);
+      io.err(`${message.startsWith(name) ? `cadre ${message}` : `cadre ${name}: ${message}`}\n${stack}`);
       return 2;
     }
-    io.err(
-      `cadre ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const message = oneLine(error instanceof Error ? error.message : String(error));
+    io.err(`cadre ${name} failed: ${message}${debug ? "" : " (--debug shows where)"}\n${stack}`);
     return 1;
+  } finally {
+    json?.flush();
   }
 }

@@ -2,7 +2,7 @@
 // with --server).
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
 import {
   agentsText,
@@ -37,7 +37,8 @@ ${SERVER_HELP}`;
 
 export async function agentsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") return (io.out(`${AGENTS_HELP}\n`), sub ? 0 : 2);
+  if (!sub) throw subcommandRequired("agents", ["list", "set-model", "terminate", "keys"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${AGENTS_HELP}\n`), 0);
   if (sub === "set-model") return setModel(rest, io, server);
   if (sub === "terminate") return terminate(rest, io, server);
   if (sub === "keys") return keys(rest, io, server);
@@ -49,8 +50,13 @@ export async function agentsCommand(args: string[], io: CliIO, server?: ServerTa
     all: { type: "boolean" },
   });
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
-  const agents = await withOperator(values, io, server, (port) =>
-    port.listAgents({ ...(values.company ? { companyId: values.company } : {}), all: values.all ?? false }),
+  const agents = await withOperator(
+    values,
+    io,
+    server,
+    (port) =>
+      port.listAgents({ ...(values.company ? { companyId: values.company } : {}), all: values.all ?? false }),
+    "read",
   );
   io.out(values.json ? `${JSON.stringify(agents)}\n` : agentsText(agents));
   return 0;
@@ -100,17 +106,23 @@ async function keys(args: string[], io: CliIO, server: ServerTarget | undefined)
     throw new UsageError(`agents keys ${action}: unexpected argument "${keyId}"`);
   if (action !== "mint" && values.label !== undefined)
     throw new UsageError(`agents keys ${action}: --label applies to mint only`);
-  await withOperator(values, io, server, async (port) => {
-    if (action === "list") {
-      const list = await port.listKeys(agentId);
-      io.out(values.json ? `${JSON.stringify(list)}\n` : keysText(agentId, list));
-    } else if (action === "mint") {
-      const key = await port.mintKey(agentId, values.label);
-      io.out(values.json ? `${JSON.stringify(key)}\n` : mintedKeyText(key));
-    } else {
-      const key = await port.revokeKey(agentId, keyId as string);
-      io.out(values.json ? `${JSON.stringify(key)}\n` : revokedKeyText(key));
-    }
-  });
+  await withOperator(
+    values,
+    io,
+    server,
+    async (port) => {
+      if (action === "list") {
+        const list = await port.listKeys(agentId);
+        io.out(values.json ? `${JSON.stringify(list)}\n` : keysText(agentId, list));
+      } else if (action === "mint") {
+        const key = await port.mintKey(agentId, values.label);
+        io.out(values.json ? `${JSON.stringify(key)}\n` : mintedKeyText(key));
+      } else {
+        const key = await port.revokeKey(agentId, keyId as string);
+        io.out(values.json ? `${JSON.stringify(key)}\n` : revokedKeyText(key));
+      }
+    },
+    action === "list" ? "read" : "write",
+  );
   return 0;
 }

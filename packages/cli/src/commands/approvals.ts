@@ -4,7 +4,7 @@ import { APPROVAL_STATUSES, isOneOf } from "@cadre/model";
 import type { Decision } from "@cadre/company";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
 import { approvalsText, approvalText, decisionText } from "../operator/render/approvals.js";
 
@@ -27,7 +27,8 @@ const DECISIONS: Record<string, Decision> = { approve: "approve", reject: "rejec
 
 export async function approvalsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") return (io.out(`${APPROVALS_HELP}\n`), sub ? 0 : 2);
+  if (!sub) throw subcommandRequired("approvals", ["list", "show", "approve", "reject", "revise"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${APPROVALS_HELP}\n`), 0);
   if (sub === "list") {
     const { values } = parse("approvals list", rest, {
       ...STORE_OPTIONS,
@@ -38,11 +39,16 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
     const status = values.status;
     if (status !== undefined && !isOneOf(APPROVAL_STATUSES, status))
       throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
-    const list = await withOperator(values, io, server, (port) =>
-      port.listApprovals({
-        ...(values.company ? { companyId: values.company } : {}),
-        ...(status ? { status } : {}),
-      }),
+    const list = await withOperator(
+      values,
+      io,
+      server,
+      (port) =>
+        port.listApprovals({
+          ...(values.company ? { companyId: values.company } : {}),
+          ...(status ? { status } : {}),
+        }),
+      "read",
     );
     io.out(values.json ? `${JSON.stringify(list)}\n` : approvalsText(list));
     return 0;
@@ -52,7 +58,7 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
     if (values.help) return (io.out(`${APPROVALS_HELP}\n`), 0);
     const id = positionals[0];
     if (!id) throw new UsageError("approvals show: the approval ID is required (see `cadre approvals list`)");
-    const approval = await withOperator(values, io, server, (port) => port.approval(id));
+    const approval = await withOperator(values, io, server, (port) => port.approval(id), "read");
     io.out(values.json ? `${JSON.stringify(approval)}\n` : approvalText(approval));
     return 0;
   }

@@ -1,7 +1,7 @@
 // `cadre company show|create`, through the operator port (the store, or a server with --server).
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
 import { companyOverviewText, createdCompanyText } from "../operator/render/company.js";
 
@@ -10,17 +10,16 @@ export const COMPANY_HELP = `Usage:
   cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
 
 show    the company, its CEO's mode and why, connectors with readiness, team and approvals
-create  a new company with a ready offline connector and its CEO
+create  a new company with a ready offline connector and its CEO (creates the data directory and
+        its store when they do not exist; every other company command needs them)
 
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
 
 export async function companyCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") {
-    io.out(`${COMPANY_HELP}\n`);
-    return sub ? 0 : 2;
-  }
+  if (!sub) throw subcommandRequired("company", ["show", "create"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${COMPANY_HELP}\n`), 0);
   if (sub === "create") {
     const { values } = parse("company create", rest, {
       ...STORE_OPTIONS,
@@ -30,8 +29,12 @@ export async function companyCommand(args: string[], io: CliIO, server?: ServerT
     if (values.help) return (io.out(`${COMPANY_HELP}\n`), 0);
     if (!values.name) throw new UsageError("company create: --name is required");
     const name = values.name;
-    const company = await withOperator(values, io, server, (port) =>
-      port.createCompany({ name, ...(values.goal ? { goal: values.goal } : {}) }),
+    const company = await withOperator(
+      values,
+      io,
+      server,
+      (port) => port.createCompany({ name, ...(values.goal ? { goal: values.goal } : {}) }),
+      "create",
     );
     io.out(values.json ? `${JSON.stringify(company)}\n` : createdCompanyText(company));
     return 0;
@@ -39,13 +42,19 @@ export async function companyCommand(args: string[], io: CliIO, server?: ServerT
   if (sub !== "show") throw new UsageError(`company: unknown subcommand "${sub}"; use show or create`);
   const { values } = parse("company show", rest, { ...STORE_OPTIONS, company: { type: "string" } });
   if (values.help) return (io.out(`${COMPANY_HELP}\n`), 0);
-  await withOperator(values, io, server, async (port) => {
-    const overview = await port.companyOverview(values.company);
-    io.out(
-      values.json
-        ? `${JSON.stringify(overview)}\n`
-        : companyOverviewText(overview, port.kind === "http" ? port.where : undefined),
-    );
-  });
+  await withOperator(
+    values,
+    io,
+    server,
+    async (port) => {
+      const overview = await port.companyOverview(values.company);
+      io.out(
+        values.json
+          ? `${JSON.stringify(overview)}\n`
+          : companyOverviewText(overview, port.kind === "http" ? port.where : undefined),
+      );
+    },
+    "read",
+  );
   return 0;
 }

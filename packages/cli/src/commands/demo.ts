@@ -14,7 +14,9 @@ import { findModel, summariseUsage } from "@cadre/core";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { databaseUrl, DEFAULT_DATA_DIR, openData, recoverInterruptedRuns, storeEnv } from "../context.js";
 import { cancelOnSignals } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
@@ -32,7 +34,8 @@ command exits 130 / 143. Runs of earlier commands whose process died are ended f
 interrupted. While the CEO runs a wake in another process, the demo is refused (exit 2).
 
 Options:
-  --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
+  --data DIR        data directory (default ./.cadre; created with its store when missing); the
+                    embedded SQLite store lives there
 ${DATABASE_HELP}
   --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
                     (default: anthropic or openai when its API key is set, else offline)
@@ -42,13 +45,31 @@ ${DATABASE_HELP}
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            end with one JSON line: the summary of SPEC §4
+  --json            stdout holds one JSON line, the summary of SPEC §4 (\`| jq\` reads it); the
+                    stream of the wake goes to stderr
   -h, --help        this help`;
 
 export const DEMO_TEMPLATE = {
   name: "Northwind Robotics",
   goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
 };
+
+/** The connector a new company's CEO gets: the one asked for, else the preferred one; it must be ready. */
+function newCompanyConnector(connector: string | undefined, env: NodeJS.ProcessEnv): ConnectorKind {
+  const kind = (connector ?? preferredConnectorKind(env)) as ConnectorKind;
+  if (!CONNECTOR_KINDS.includes(kind))
+    throw new UsageError(
+      `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
+    );
+  if (kind !== "offline") {
+    const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, env);
+    if (!state.ready)
+      throw new UsageError(
+        `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
+      );
+  }
+  return kind;
+}
 
 async function ensureCompany(
   store: Store,
@@ -61,18 +82,7 @@ async function ensureCompany(
   };
   const existing = await store.listCompanies();
   if (existing.length > 0) return reuse(existing[0] as CompanyRow);
-  const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
-  if (!CONNECTOR_KINDS.includes(kind))
-    throw new UsageError(
-      `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
-    );
-  if (kind !== "offline") {
-    const state = readiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, io.env);
-    if (!state.ready)
-      throw new UsageError(
-        `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
-      );
-  }
+  const kind = newCompanyConnector(connector, io.env);
   // Find-or-create in one transaction: demos started at once on an empty DIR make one company.
   const result = await findOrCreateCompany(
     store,
@@ -104,7 +114,14 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       `demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`,
     );
-  const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  // A data dir with no store yet gets a new company: its connector is checked before anything is
+  // created, so a refused demo leaves no empty store behind.
+  if (
+    databaseUrl(values, io.env) === undefined &&
+    !existsSync(join(resolve(values.data ?? DEFAULT_DATA_DIR), "cadre.db"))
+  )
+    newCompanyConnector(values.connector ?? (faults ? "offline" : undefined), io.env);
+  const { dataDir, store, databaseUrl: url } = await openData(values, io.env, "create");
   const signals = cancelOnSignals(io);
   try {
     await recoverInterruptedRuns(store, io);
@@ -138,7 +155,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
           store,
           agentId: before.ceo.id,
           dataDir,
-          env: storeEnv(io.env, databaseUrl),
+          env: storeEnv(io.env, url),
           ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
           ...(seed !== undefined ? { seed: Number(seed) } : {}),
           ...(faults ? { faults } : {}),
@@ -163,15 +180,15 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
     const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
-    io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    io.out(`             details: npx cadre usage --run ${result.run.id} --data ${dataDir}\n`);
     if (faults)
       io.out(
-        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
       );
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
       io.out(
-        `  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`,
+        `  next       npx cadre approvals show ${pending.id} --data ${dataDir}   (the strategy in full)\n             npx cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`,
       );
     if (values.json) {
       const line = {

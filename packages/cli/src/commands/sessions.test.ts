@@ -47,7 +47,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(Object.keys(summary).sort()).toEqual([...BASE_KEYS, "replays", "rollovers", "terminal"].sort());
     expect(summary).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(summary["hires"]).toHaveLength(1);
-    expect(r.out).toMatch(
+    expect(r.err).toMatch(
       /✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/,
     );
   });
@@ -56,10 +56,10 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     const r = await cli("demo", "--data", dir, "--faults", "prompt-timeout", "--seed", "7", "--json");
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
-    expect(r.out).toMatch(
+    expect(r.err).toMatch(
       /✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/,
     );
-    const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
+    const runId = /sessions inspect (run_\w+)/.exec(r.err)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) },
@@ -77,10 +77,10 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
       rollovers: 1,
       ceoMode: "awaiting-approval",
     });
-    expect(r.out).toMatch(
+    expect(r.err).toMatch(
       /⇢ rollover: send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
     );
-    const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
+    const runId = /sessions inspect (run_\w+)/.exec(r.err)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.code).toBe(0);
     expect(inspect.json()).toMatchObject({
@@ -196,6 +196,7 @@ describe("cadre sessions", () => {
   });
 
   it("usage errors exit 2; an unknown run is named", async () => {
+    expect((await cli("company", "create", "--name", "Inspect Co", "--data", dir)).code).toBe(0);
     expect((await cli("sessions", "--data", dir)).code).toBe(2);
     expect((await cli("sessions", "inspect", "--data", dir)).code).toBe(2);
     const missing = await cli("sessions", "inspect", "run_nope", "--data", dir);

@@ -41,7 +41,7 @@ export async function sessionsCommand(args: string[], io: CliIO, server?: Server
   if (sub !== "inspect")
     throw new UsageError(`sessions: unknown subcommand "${sub ?? ""}"; use: cadre sessions inspect RUN_ID`);
   if (!runId) throw new UsageError("sessions inspect: RUN_ID is required (see `cadre usage` for run ids)");
-  const report = await withOperator(values, io, server, (port) => port.inspectRun(runId));
+  const report = await withOperator(values, io, server, (port) => port.inspectRun(runId), "read");
   io.out(values.json ? `${JSON.stringify(report)}\n` : inspectionText(report));
   return 0;
 }

@@ -29,12 +29,16 @@ export async function usageCommand(args: string[], io: CliIO, server?: ServerTar
   if (values.help) return (io.out(`${USAGE_HELP}\n`), 0);
   const runId = values.run;
   if (runId) {
-    const run = await withOperator(values, io, server, (port) => port.runUsage(runId));
+    const run = await withOperator(values, io, server, (port) => port.runUsage(runId), "read");
     io.out(values.json ? `${JSON.stringify({ run })}\n` : runUsageText(run));
     return 0;
   }
-  const companies = await withOperator(values, io, server, (port) =>
-    port.usage(values.company ? { companyId: values.company } : {}),
+  const companies = await withOperator(
+    values,
+    io,
+    server,
+    (port) => port.usage(values.company ? { companyId: values.company } : {}),
+    "read",
   );
   io.out(values.json ? `${JSON.stringify({ companies })}\n` : companyUsageText(companies));
   return 0;

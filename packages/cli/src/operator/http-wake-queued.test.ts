@@ -44,7 +44,9 @@ it("a wake the server queued (no run yet) is reported as queued, with its wake i
   const { url, paths } = await api();
   const r = await runCli(["wake", "agt_1", "--json", "--server", url, "--token", "t"], {});
   expect(r.code, r.err).toBe(0);
-  expect(r.out).toMatch(/^wake wake_1 queued: no worker has started it yet/);
+  // With --json: the human line on stderr, the JSON line alone on stdout.
+  expect(r.err).toMatch(/^wake wake_1 queued: no worker has started it yet/);
+  expect(r.out).toBe(`${JSON.stringify({ wakeId: "wake_1", agentId: "agt_1", status: "queued" })}\n`);
   expect(r.json()).toEqual({ wakeId: "wake_1", agentId: "agt_1", status: "queued" });
   expect(paths).toEqual(["GET /api/agents/agt_1", "POST /api/agents/agt_1/wake"]);
 });
