@@ -47,8 +47,8 @@ Commands:
 Common options: --data DIR (default ./.cadre; demo, company create and serve create it, the others
 need one that holds data), --json (stdout holds JSON only; the human stream goes to stderr),
 -h/--help, --debug (a failure also prints its stack); cadre --version (-v) prints the version
---server URL (with --token TOKEN or CADRE_TOKEN): ${SERVER_COMMANDS.join(", ")} talk to a running
-API instead of the local store
+--server URL (with --token TOKEN or CADRE_TOKEN): ${SERVER_COMMANDS.join(", ")}
+talk to a running API instead of the local store, and print the same as they do locally
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
