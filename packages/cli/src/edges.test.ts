@@ -165,6 +165,7 @@ describe("where the data is", PROCESSES, () => {
         ["approvals", "show", approval!.id],
         ["usage"],
         ["sessions", "inspect", runId],
+        ["sessions", "show", demo.ceo.agentId],
       ]) {
         const r = await run([...argv, "--data", data]);
         expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
@@ -209,6 +210,7 @@ describe("--json and --version", PROCESSES, () => {
       ["agents", "list", "--data", data, "--json"],
       ["approvals", "list", "--data", data, "--json"],
       ["usage", "--data", data, "--json"],
+      ["sessions", "show", demo.ceo.agentId, "--data", data, "--json"],
       ["models", "list", "--json"],
       ["cache-report", "--turns", "3", "--json"],
       ["eval", "scenarios", "--json"],
@@ -225,7 +227,9 @@ describe("--json and --version", PROCESSES, () => {
     // The wake's stream went to stderr, as it happened.
     const wake = await runCliProcess(["wake", demo.ceo.agentId, "--data", data, "--json", "--seed", "4"]);
     expect(wake.stderr).toMatch(/^run run_\w+ — mode awaiting-approval, trigger routine\n/);
-    expect(wake.stderr).toMatch(/■ done\nmode: awaiting-approval → awaiting-approval\n$/);
+    expect(wake.stderr).toMatch(
+      /■ done\nmode: awaiting-approval → awaiting-approval\nsession: pi \S+ — resumed\n$/,
+    );
   });
 
   it("the demo's hints are commands a quickstart user can paste: npx cadre …", async () => {

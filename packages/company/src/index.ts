@@ -29,3 +29,5 @@ export * from "./agent-model.js";
 export * from "./lease.js";
 export * from "./recovery/processes.js";
 export * from "./recovery/recover.js";
+export * from "./agent-session.js";
+export * from "./prompts/session-update.js";

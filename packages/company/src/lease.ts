@@ -14,7 +14,7 @@ export class LeaseLostError extends Error {
 }
 
 /** Store methods that write; through the lease's view each runs under the lease. */
-const WRITES = /^(insert|append|finish|set|update|decide|revoke)[A-Z]/;
+const WRITES = /^(insert|append|finish|set|update|decide|revoke|put)[A-Z]/;
 
 export class WakeLease {
   private readonly controller = new AbortController();
@@ -98,15 +98,28 @@ export class WakeLease {
    */
   view(): Store {
     const appends = { isolation: "read committed" } as const;
-    const insertRun = (run: NewRun): Promise<RunRow> =>
-      this.fenced(async (tx) => {
-        const row = await tx.insertRun(run);
-        if (!(await tx.setWakeRun(this.wakeId, this.workerId, run.id))) throw new LeaseLostError(this.wakeId);
-        this.runId = run.id;
-        return row;
-      }, appends);
-    // The run's own check-then-write transactions (a hire, an approval) keep their isolation.
-    const transaction: Store["transaction"] = (fn, options) => this.fenced(fn, options);
+    const record = async (tx: StoreQueries, run: NewRun): Promise<RunRow> => {
+      const row = await tx.insertRun(run);
+      if (!(await tx.setWakeRun(this.wakeId, this.workerId, run.id))) throw new LeaseLostError(this.wakeId);
+      this.runId = run.id;
+      return row;
+    };
+    const insertRun = (run: NewRun): Promise<RunRow> => this.fenced((tx) => record(tx, run), appends);
+    // The run's own check-then-write transactions (a hire, an approval, the run with its session
+    // lock) keep their isolation; a run row written inside one is recorded with the wake too.
+    const transaction: Store["transaction"] = (fn, options) =>
+      this.fenced(
+        (tx) =>
+          fn(
+            new Proxy(tx, {
+              get: (target, prop) =>
+                prop === "insertRun"
+                  ? (run: NewRun) => record(target, run)
+                  : (Reflect.get(target, prop, target) as unknown),
+            }),
+          ),
+        options,
+      );
     return new Proxy(this.store, {
       get: (target, prop) => {
         if (prop === "insertRun") return insertRun;

@@ -8,8 +8,11 @@ import {
   type AgentEvent,
   type BaseAgent,
   ConflictStateError,
+  type HarnessSessionState,
+  resolveModel,
   type StreamFn,
   type TerminalStatus,
+  type ToolDefinition,
   type Usage,
   UserInputError,
   NotFoundError,
@@ -20,13 +23,18 @@ import type { FaultName, Script } from "@cadre/core/testing";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
+  type AgentSessionRow,
   ConflictError,
+  type ConnectorRow,
   type NewRun,
   type NewRunEvent,
   type RunRow,
+  type SessionHarness,
   type Store,
   type WakeRow,
 } from "@cadre/store";
+import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
+import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
@@ -96,16 +104,18 @@ export class AgentBusyError extends ConflictStateError {
 const DEFAULT_LEASE_MS = 30_000;
 
 /**
- * Takes a lease of the wake's own and inserts its run under it, in one transaction: the agent's one
- * running wake, on SQLite as on PostgreSQL. A wake in the way whose process is gone is recovered
- * first; one still held refuses this wake (AgentBusyError), writing nothing.
+ * Takes a lease of the wake's own, inserts its run under it and takes the agent's session lock for
+ * it, in one transaction: the agent's one running wake, on SQLite as on PostgreSQL. A wake in the
+ * way whose process is gone is recovered first; one still held refuses this wake (AgentBusyError),
+ * writing nothing.
  */
 async function claimRun(
   store: Store,
   agent: AgentRow,
+  connector: Pick<ConnectorRow, "id" | "kind">,
   run: NewRun,
   leaseMs: number,
-): Promise<{ lease: WakeLease; row: RunRow }> {
+): Promise<{ lease: WakeLease; run: RunRow; row: AgentSessionRow | undefined }> {
   const owner = thisProcess();
   const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${run.id}`, leaseMs);
   const attempt = () =>
@@ -119,16 +129,16 @@ async function claimRun(
           leaseUntil: lease.leaseUntil(),
           owner,
         });
-        if (claimed.outcome !== "claimed") return claimed.wake;
+        if (claimed.outcome !== "claimed") return { busy: claimed.wake };
         const row = await tx.insertRun(run);
         await tx.setWakeRun(lease.wakeId, lease.workerId, run.id);
-        return row;
+        return { run: row, session: await lockSession(tx, agent, connector, run.id) };
       },
       { isolation: "read committed" },
     );
   let recovered = false;
   for (let tries = 0; ; tries++) {
-    let result: RunRow | WakeRow;
+    let result: { run: RunRow; session: AgentSessionRow | undefined } | { busy: WakeRow };
     try {
       result = await attempt();
     } catch (error) {
@@ -136,17 +146,18 @@ async function claimRun(
       if (error instanceof ConflictError && tries < 3) continue;
       throw error;
     }
-    if ("trigger" in result) {
+    if ("run" in result) {
       lease.runId = run.id;
-      return { lease, row: result };
+      return { lease, run: result.run, row: result.session };
     }
-    if (!recovered && lossOf(result)) {
-      // What stands in the way is a wake whose process is gone: end it now rather than refuse.
+    if (!recovered && lossOf(result.busy)) {
+      // What stands in the way is a wake whose process is gone: end it now (which releases the
+      // agent's session it held) rather than refuse.
       recovered = true;
       await recoverLostRuns(store);
       continue;
     }
-    throw new AgentBusyError(agent, result);
+    throw new AgentBusyError(agent, result.busy);
   }
 }
 
@@ -162,6 +173,18 @@ export interface WakeResult {
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
+  /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
+  session: WakeSession;
+}
+
+export interface WakeSession {
+  harness: SessionHarness;
+  /** The Pi session id, Claude Code session id or Codex thread id; null when none was started. */
+  id: string | null;
+  /** The run continued the agent's session from an earlier wake. */
+  resumed: boolean;
+  /** The run's window rolled over, or began from a handoff a closed window left (MC-9, MC-13). */
+  rolledOver: boolean;
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -242,13 +265,26 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     cue,
   };
   // From here on every write of the run goes through a lease (its own, or the worker's that holds
-  // the wake): a process cut off past its lease writes nothing to a run recovery has ended.
+  // the wake): a process cut off past its lease writes nothing to a run recovery has ended. The
+  // run, its wake and the agent's session lock are one write: a second wake of the agent, or a
+  // model switch, is refused while this run holds the session (MC-13), and nothing is written then.
   let lease: WakeLease | undefined;
   let run: RunRow;
+  let row: AgentSessionRow | undefined;
   if (options.underLease) {
-    run = await store.insertRun(newRun);
+    // The lease's view records the run with the worker's wake inside this transaction.
+    ({ run, row } = await store.transaction(async (tx) => {
+      const written = await tx.insertRun(newRun);
+      return { run: written, row: await lockSession(tx, agent, connector, runId) };
+    }));
   } else {
-    ({ lease, row: run } = await claimRun(store, agent, newRun, options.leaseMs ?? DEFAULT_LEASE_MS));
+    ({ lease, run, row } = await claimRun(
+      store,
+      agent,
+      connector,
+      newRun,
+      options.leaseMs ?? DEFAULT_LEASE_MS,
+    ));
     lease.startHeartbeat();
   }
   const runStore = lease ? lease.view() : store;
@@ -285,6 +321,10 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       ? AbortSignal.any([options.signal, lease.signal])
       : (lease?.signal ?? options.signal);
   let thrown: unknown;
+  let session: BaseAgent | undefined;
+  let plan: SessionPlan | undefined;
+  let native: HarnessSessionState | undefined;
+  let ranIn: string | undefined;
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
@@ -296,21 +336,25 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         apiUrl,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
-    const session = createSession({
+    const tools: readonly ToolDefinition[] = legacy
+      ? legacy.tools
+      : companyTools(runStore, {
+          companyId: agent.companyId,
+          agentId: agent.id,
+          via: "tool",
+          runId,
+          ...(options.env ? { env: options.env } : {}),
+        });
+    // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
+    plan = planSession({ row, connector, model: resolveModel(agent.model), built: prompt, tools });
+    session = createSession({
       sessionId: runId,
       agent,
       connector,
-      systemPrompt: prompt.systemPrompt,
-      segments: prompt.segments,
-      tools: legacy
-        ? legacy.tools
-        : companyTools(runStore, {
-            companyId: agent.companyId,
-            agentId: agent.id,
-            via: "tool",
-            runId,
-            ...(options.env ? { env: options.env } : {}),
-          }),
+      systemPrompt: plan.prompt.systemPrompt,
+      segments: plan.prompt.segments,
+      continuation: plan.continuation,
+      tools,
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
@@ -321,9 +365,11 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       runId,
     });
     options.onSession?.(session);
-    const events = session.send(cue);
+    // MC-3: a resumed session keeps its system prompt; what changed since it began goes here.
+    const events = session.send(perCallPrompt(cue, plan.changed));
+    const live = session;
     // The abort's reason, when it is one (e.g. "cancelled by SIGINT"), becomes the terminal's.
-    cancel = () => session.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
+    cancel = () => live.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     for await (const event of events) {
@@ -334,6 +380,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
+      if (event.type === "context" && event.snapshot.sessionId !== undefined)
+        ranIn = event.snapshot.sessionId;
       if (event.type === "terminal") {
         terminal = event.status;
         failure = event.status === "done" ? null : (event.reason ?? event.status);
@@ -355,13 +403,21 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
       await legacy?.close();
-      // The rest of the events, the run's end and the wake's release: one transaction, under the lease.
+      native = session?.sessionState;
+      // Closing releases what the session holds (the SDK session); the run's terminal event is out
+      // already, so a failure here cannot become an event: the run still ends and the session's lock
+      // is released, and the next wake verifies (and if need be heals) what it resumes.
+      await session?.close().catch(() => undefined);
+      // The rest of the events, the run's end, the agent's session (what the next wake continues,
+      // the lock released) and the wake's release: one transaction, under the lease.
+      const next = sessionRowAfter({ agent, connector, row, plan, state: native, runId });
       const batch = pending;
       pending = [];
       await runStore.transaction(
         async (tx) => {
           await tx.appendRunEvents(batch);
           await tx.finishRun(runId, { status: terminal, usage, error: failure });
+          await tx.putAgentSession(next);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {
               status: terminal === "done" ? "done" : "failed",
@@ -390,5 +446,20 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     usage,
     replays,
     rollovers,
+    session: wakeSession(connector.kind, native, ranIn, rollovers),
+  };
+}
+
+function wakeSession(
+  kind: Parameters<typeof harnessOf>[0],
+  state: HarnessSessionState | undefined,
+  ranIn: string | undefined,
+  rollovers: number,
+): WakeSession {
+  return {
+    harness: state?.harness ?? harnessOf(kind),
+    id: ranIn ?? state?.ref?.id ?? null,
+    resumed: state?.resumed ?? false,
+    rolledOver: rollovers > 0 || (state?.rolledOver ?? false),
   };
 }

@@ -44,7 +44,7 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
-  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  /** agentNameKey(name): unique among the company's active agents (migration 007). */
   name_key: string;
   role: string;
   description: string;
@@ -179,6 +179,29 @@ export interface ToolCallsTable {
   created_at: Timestamp;
 }
 
+/** An agent's current native session (migration 008). */
+export interface AgentSessionsTable {
+  agent_id: string;
+  company_id: string;
+  harness: string;
+  connector_id: string;
+  model: string;
+  session_id: string | null;
+  session_file: string | null;
+  reserve_tokens: number | null;
+  tokens_in_window: number | null;
+  rolled_over: SqlBool;
+  bootstrap: JsonColumn | null;
+  digest: JsonColumn;
+  prompt: JsonColumn | null;
+  vendor_totals: JsonColumn | null;
+  running_run_id: string | null;
+  last_run_id: string | null;
+  previous_session_id: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -193,6 +216,7 @@ export interface Database {
   wakes: WakesTable;
   tool_calls: ToolCallsTable;
   run_processes: RunProcessesTable;
+  agent_sessions: AgentSessionsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -210,4 +234,5 @@ export const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "agent_sessions",
 ] as const satisfies readonly (keyof Database)[];

@@ -21,9 +21,12 @@ export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--d
 list       the company's agents (active ones; --all includes terminated), with role, department,
            connector/model and the path that created each (tool, http or system)
 set-model  the model the agent's sessions route to: an explicit id enabled on its connector (a
-           refusal lists the allowed ones and writes nothing). Its next wake starts on it. A wake
-           running in a server is reached only through that server (--server URL, or PATCH
-           /api/agents/ID/model), which assesses the switch inside the live session's lock (MC-13).
+           refusal lists the allowed ones and writes nothing). The agent's kept session is assessed
+           against the new model's window (MC-13): below 90% of it the next wake resumes the
+           session on the new model; at or over 90% the session is closed and a handoff left, so
+           the next wake starts fresh from it; while a run of the agent holds the session the switch
+           is refused (exit 2). A wake running in a server is reached only through that server
+           (--server URL, or PATCH /api/agents/ID/model), inside the live session's lock.
 terminate  remove an agent from the team: terminated, its keys revoked, never woken again (the CEO
            cannot be removed)
 keys       the agent's API keys: list them (never their tokens), mint one (--label TEXT; the token is

@@ -1,4 +1,6 @@
-// `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
+// `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary. The
+// company is made here (the demo creates data); the wake goes through the operator port's local
+// adapter, as `cadre wake` does, with the demo's own way of printing its start.
 import { CONNECTOR_KINDS, type ConnectorKind, usageSummaryJson } from "@cadre/model";
 import { type CompanyRow, type Store } from "@cadre/store";
 import {
@@ -7,8 +9,6 @@ import {
   preferredConnectorKind,
   readiness,
   defaultEnabledModels,
-  wakeAgent,
-  type WakeResult,
 } from "@cadre/company";
 import { findModel, summariseUsage } from "@cadre/core";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
@@ -16,11 +16,14 @@ import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from 
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { databaseUrl, DEFAULT_DATA_DIR, openData, recoverInterruptedRuns, storeEnv } from "../context.js";
-import { cancelOnSignals } from "../signals.js";
+import { databaseUrl, DEFAULT_DATA_DIR, openData, recoverInterruptedRuns } from "../context.js";
+import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
-import { parseProfile, withProfile } from "../client/legacy-server.js";
+import { parseProfile } from "../client/legacy-server.js";
+import { LocalOperator } from "../operator/local.js";
+import type { WakeWatcher } from "../operator/port.js";
+import { sessionLine } from "../operator/render/sessions.js";
 import { formatUsage } from "../usage-format.js";
 
 export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
@@ -45,8 +48,9 @@ ${DATABASE_HELP}
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            stdout holds one JSON line, the summary of SPEC §4 (\`| jq\` reads it); the
-                    stream of the wake goes to stderr
+  --json            stdout holds one JSON line, the summary of SPEC §4 with session: { harness, id,
+                    resumed, rolledOver } (a demo run again continues the CEO's session; \`| jq\`
+                    reads it); the stream of the wake goes to stderr
   -h, --help        this help`;
 
 export const DEMO_TEMPLATE = {
@@ -121,8 +125,8 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     !existsSync(join(resolve(values.data ?? DEFAULT_DATA_DIR), "cadre.db"))
   )
     newCompanyConnector(values.connector ?? (faults ? "offline" : undefined), io.env);
-  const { dataDir, store, databaseUrl: url } = await openData(values, io.env, "create");
-  const signals = cancelOnSignals(io);
+  const data = await openData(values, io.env, "create");
+  const { dataDir, store } = data;
   try {
     await recoverInterruptedRuns(store, io);
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
@@ -146,27 +150,30 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       `CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`,
     );
     io.out(`mode      ${before.mode} (${before.modeReason})\n`);
-    const render = createRenderer(io.out, "CEO");
-    const result: WakeResult = await withProfile(
-      { store, dataDir, io, agentId: before.ceo.id, profile, notice: (line) => io.out(`${line}\n`) },
-      (byProfile) =>
-        wakeAgent({
-          ...byProfile,
-          store,
-          agentId: before.ceo.id,
-          dataDir,
-          env: storeEnv(io.env, url),
-          ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
-          ...(seed !== undefined ? { seed: Number(seed) } : {}),
-          ...(faults ? { faults } : {}),
-          signal: signals.signal,
-          onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
-          onEvent: render,
-        }),
+    let render: ReturnType<typeof createRenderer> | undefined;
+    const watch: WakeWatcher = {
+      queued: () => undefined, // in process: never queued
+      started: ({ cue, cueTokens }) => {
+        io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`);
+        render = createRenderer(io.out, "CEO");
+      },
+      event: (event) => render?.(event),
+      notice: (line) => io.out(`${line}\n`),
+    };
+    // On PostgreSQL too the demo's wake runs here: the quickstart needs no worker. SIGINT / SIGTERM
+    // cancel it (the adapter's signal guard), as for `cadre wake`.
+    const result = await new LocalOperator(data, io).wake(
+      {
+        agentId: before.ceo.id,
+        inProcess: true,
+        ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
+        ...(seed !== undefined ? { seed: Number(seed) } : {}),
+        ...(profile ? { profile } : {}),
+        ...(faults ? { faults } : {}),
+      },
+      watch,
     );
-    const interrupted = signals.received();
-    if (interrupted && result.terminal === "cancelled")
-      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
+    if (result.kind !== "ran") throw new Error("demo: the wake was queued, not run here");
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
@@ -180,10 +187,13 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
     const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
-    io.out(`             details: npx cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    io.out(`             details: npx cadre usage --run ${result.runId} --data ${dataDir}\n`);
+    io.out(
+      `  session    ${sessionLine(result.session)}; details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
+    );
     if (faults)
       io.out(
-        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
       );
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
@@ -207,15 +217,16 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
         })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
         usage: usageSummaryJson(u),
+        session: result.session,
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),
       };
       io.out(`${JSON.stringify(line)}\n`);
     }
-    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
+    if (result.interrupted) return signalExitCode(result.interrupted);
+    return result.terminal === "done" ? 0 : 1;
   } finally {
-    signals.dispose();
     await store.close();
   }
 }

@@ -3,7 +3,7 @@
 // follows the run from the store, reporting its events as the in-process wake does (the operator
 // port's local adapter calls it; the wake renderer prints).
 import { setTimeout as sleep } from "node:timers/promises";
-import { cueTokenCount, loadCompanyState } from "@cadre/company";
+import { cueTokenCount, harnessOf, loadCompanyState, sessionOfRun } from "@cadre/company";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
 import type { PromptProfile, WakeTrigger } from "@cadre/model";
 import type { RunRow, Store } from "@cadre/store";
@@ -64,6 +64,9 @@ export async function queuedWake(
   });
   const ended = await follow(store, run.id, (event) => watch.event(event));
   const modeAfter = (await loadCompanyState(store, agent.companyId)).mode;
+  // A worker ran it: what the run's stored events say about its native session.
+  const connector = await store.getConnector(agent.companyId, agent.connectorId);
+  const events = (await store.listRunEvents(ended.id)).map((r) => r.data as AgentEvent);
   return {
     kind: "ran",
     runId: ended.id,
@@ -74,6 +77,7 @@ export async function queuedWake(
     cue: run.cue,
     cueTokens,
     usage: ended.usage,
+    session: sessionOfRun(events, harnessOf(connector?.kind ?? "offline")),
     wakeId: sent.wakeId,
   };
 }

@@ -19,6 +19,9 @@ export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.
 Wakes one agent and streams its run. The CEO's cue and instructions follow its mode; the trigger
 defaults to approval_decided when the operator decided something since the agent's last run,
 else routine. Team members can only be woken once the strategy is approved.
+The wake continues the agent's session from its last wake (see cadre sessions --help) unless a
+rollover or a model switch left a handoff, or the operator reset it; it ends with a session: line,
+and --json carries session: { harness, id, resumed, rolledOver }.
 --profile chooses the CEO's prompt profile for this wake (default: the company's): legacy is the old
 hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served for the wake.
 --faults LIST rehearses failures on the offline connector (comma-separated: ${FAULT_NAMES.join(", ")});

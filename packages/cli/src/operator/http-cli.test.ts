@@ -1,7 +1,10 @@
 // The CLI's --server mode (the operator port's HTTP adapter): its usage errors, and the API's
 // refusals mapped to exit codes.
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type RunningServer, startServer } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -159,5 +162,62 @@ describe("--server", () => {
     );
     expect(decide.code).toBe(2);
     expect(decide.err).toMatch(/403/);
+  });
+
+  it("sessions show and reset go through GET /api/agents/:id/session and POST …/session/reset (operator only)", async () => {
+    // A server with a data directory: a Pi session's file lives there, so the session is kept.
+    const dataDir = await mkdtemp(join(tmpdir(), "cadre-http-sessions-"));
+    const kept = await openStore({ path: join(dataDir, "cadre.db") });
+    const server = await startServer({ store: kept, port: 0, dataDir, env: {}, log: () => {} });
+    try {
+      const env = { CADRE_TOKEN: server.operatorToken };
+      const a = (await (
+        await fetch(`${server.url}/api/companies`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: "S" }),
+        })
+      ).json()) as { ceoAgentId: string };
+      const none = await cli(env, "sessions", "show", a.ceoAgentId, "--server", server.url);
+      expect(none.out).toBe(
+        "CEO (" + a.ceoAgentId + "): no session kept — the next wake starts a fresh one\n",
+      );
+      const wake = await cli(env, "wake", a.ceoAgentId, "--seed", "3", "--server", server.url, "--json");
+      expect(wake.code, wake.err).toBe(0);
+      const woke = JSON.parse(wake.out) as { session: { harness: string; id: string; resumed: boolean } };
+      expect(woke.session).toMatchObject({ harness: "pi", resumed: false });
+      expect(wake.err).toContain(`session: pi ${woke.session.id} — new`);
+      const shown = await cli(env, "sessions", "show", a.ceoAgentId, "--server", server.url, "--json");
+      expect(JSON.parse(shown.out)).toMatchObject({
+        agentId: a.ceoAgentId,
+        session: { harness: "pi", sessionId: woke.session.id, runningRunId: null },
+      });
+      const key = (await (
+        await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}` },
+        })
+      ).json()) as { token: string };
+      const refused = await cli(
+        { CADRE_TOKEN: key.token },
+        "sessions",
+        "reset",
+        a.ceoAgentId,
+        "--server",
+        server.url,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/403/);
+      const reset = await cli(env, "sessions", "reset", a.ceoAgentId, "--server", server.url);
+      expect(reset.code).toBe(0);
+      expect(reset.out).toBe(
+        `CEO: session ${woke.session.id} forgotten; the next wake starts a fresh session\n`,
+      );
+      expect((await kept.getAgentSession(a.ceoAgentId)) ?? null).toBeNull();
+    } finally {
+      await server.close();
+      await kept.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@
 // builds. The API's refusals keep their meaning: a 4xx is the caller's (exit 2, the API's message),
 // an API that does not answer before anything was done is a bad --server (exit 2), anything else —
 // a 5xx, or the API lost in the middle of following a wake — a failed job (exit 1).
-import type { Decision } from "@cadre/company";
+import { type Decision, harnessOf, sessionOfRun } from "@cadre/company";
 import { type AgentEvent, UserInputError } from "@cadre/core";
 import { type ApprovalStatus, usageOfCounters } from "@cadre/model";
 import {
@@ -104,6 +104,10 @@ export class HttpOperator implements OperatorPort {
     });
   }
 
+  agent(agentId: string) {
+    return this.call("GET /api/agents/{id}", { params: { id: agentId } });
+  }
+
   /** Through the server: a running wake's live session is asked first, in its session lock (MC-13). */
   setAgentModel(agentId: string, model: string) {
     return this.call("PATCH /api/agents/{id}/model", { params: { id: agentId }, body: { model } });
@@ -179,31 +183,41 @@ export class HttpOperator implements OperatorPort {
       cueTokens: started.cueTokens,
     });
     let run: RunView;
+    const events: AgentEvent[] = [];
     try {
-      run = await this.follow(started.runId, watch);
+      run = await this.follow(started.runId, (event) => {
+        events.push(event);
+        watch.event(event);
+      });
     } catch (error) {
       // The wake was started: losing the API now fails the job, it is not a bad --server.
       if (error instanceof ApiError && error.status === 0)
         throw new Error(`lost the Cadre API while following run ${started.runId}: ${error.message}`);
       throw cliError(error);
     }
-    const modeAfter = (await this.call("GET /api/companies/{id}", { params: { id: run.companyId } })).ceoMode;
+    const [company, connectors] = await Promise.all([
+      this.call("GET /api/companies/{id}", { params: { id: run.companyId } }),
+      this.call("GET /api/companies/{id}/connectors", { params: { id: run.companyId } }),
+    ]);
+    // What the run's own events say about its native session, as for a queued wake's run.
+    const kind = connectors.find((c) => c.id === agent.connectorId)?.kind ?? "offline";
     return {
       kind: "ran",
       runId: run.id,
       agentId: agent.id,
       terminal: run.status,
       modeBefore: started.mode,
-      modeAfter,
+      modeAfter: company.ceoMode,
       cue: started.cue,
       cueTokens: started.cueTokens,
       usage: usageOfCounters(run.usage),
+      session: sessionOfRun(events, harnessOf(kind)),
       ...(started.via === "queue" && started.wakeId ? { wakeId: started.wakeId } : {}),
     };
   }
 
   /** The run's stored events as they come (polling); the run row is read first, so its end is complete. */
-  private async follow(runId: string, watch: WakeWatcher): Promise<RunView> {
+  private async follow(runId: string, onEvent: (event: AgentEvent) => void): Promise<RunView> {
     let after: number | undefined;
     for (;;) {
       const page = await this.api.call("GET /api/runs/{id}/events", {
@@ -211,7 +225,7 @@ export class HttpOperator implements OperatorPort {
         query: { after },
       });
       for (const e of page.events) {
-        watch.event(e.data as AgentEvent);
+        onEvent(e.data as AgentEvent);
         after = e.id;
       }
       if (page.run.status !== "running") return page.run;
@@ -238,6 +252,18 @@ export class HttpOperator implements OperatorPort {
       run,
       events.map((e) => e.data as AgentEvent),
     );
+  }
+
+  agentSession(agentId: string) {
+    return this.call("GET /api/agents/{id}/session", { params: { id: agentId } });
+  }
+
+  /** The server recovers runs whose process died in its own sweep; `force` releases one at once. */
+  resetSession(agentId: string, options: { force: boolean }) {
+    return this.call("POST /api/agents/{id}/session/reset", {
+      params: { id: agentId },
+      body: options.force ? { force: true } : {},
+    });
   }
 
   async usage(query: { companyId?: string }) {

@@ -9,6 +9,7 @@ import {
   loadCompanyState,
   lossOf,
   mintAgentToken,
+  resetAgentSession,
   runUsageReport,
   setAgentModel,
   terminateAgent,
@@ -17,6 +18,7 @@ import {
 import { type AgentEvent, InternalError, NotFoundError } from "@cadre/core";
 import type { ApprovalStatus } from "@cadre/model";
 import {
+  agentSessionView,
   agentView,
   approvalHistoryView,
   approvalView,
@@ -102,6 +104,10 @@ export class LocalOperator implements OperatorPort {
     const company = await this.companyRow(query.companyId);
     const agents = await this.store.listAgents(company.id, query.all ? {} : { status: "active" });
     return agents.map(agentView);
+  }
+
+  async agent(agentId: string) {
+    return agentView(await this.agentRow(agentId));
   }
 
   async setAgentModel(agentId: string, model: string) {
@@ -206,6 +212,7 @@ export class LocalOperator implements OperatorPort {
       cue: result.cue,
       cueTokens: result.cueTokens,
       usage: result.usage,
+      session: result.session,
       replays: result.replays,
       rollovers: result.rollovers,
       ...(interrupted ? { interrupted } : {}),
@@ -224,6 +231,20 @@ export class LocalOperator implements OperatorPort {
       lost = wake ? lossOf(wake)?.detail : "no process holds it";
     }
     return runInspection(run, events, lost);
+  }
+
+  async agentSession(agentId: string) {
+    const agent = await this.agentRow(agentId);
+    const row = await this.store.getAgentSession(agent.id);
+    return { agentId: agent.id, session: row ? agentSessionView(row) : null };
+  }
+
+  async resetSession(agentId: string, options: { force: boolean }) {
+    // A run whose process died still holds the session until it is recovered: recover it first
+    // (a server does this in its own sweep).
+    await recoverInterruptedRuns(this.store, this.io);
+    const { agent, reset, previous } = await resetAgentSession(this.store, agentId, options);
+    return { agentId: agent.id, reset, previousSessionId: previous?.sessionId ?? null };
   }
 
   async usage(query: { companyId?: string }) {

@@ -1,7 +1,8 @@
 // The operator port's contract, run against both adapters: the local one over a SQLite store, and
 // the HTTP one over a real `cadre serve` server (startServer on a loopback port) over its own
 // store. The same story — create, wake the CEO (offline, seeded), read the team, decide the
-// strategy, switch a model, mint and revoke a key, remove a hire, inspect the run, read usage — must
+// strategy, switch a model, mint and revoke a key, remove a hire, inspect the run, read usage, show
+// the CEO's kept session and reset it — must
 // answer the same, and the rendered company reads the same apart from its ids.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import type { OperatorPort, WakeWatcher } from "./port.js";
 import { agentsText } from "./render/agents.js";
 import { approvalText } from "./render/approvals.js";
 import { companyOverviewText } from "./render/company.js";
+import { agentSessionText, sessionResetText } from "./render/sessions.js";
 
 const io: CliIO = { out: () => {}, err: () => {}, env: OFFLINE_ENV, stdin: (async function* () {})() };
 
@@ -65,7 +67,12 @@ const anonymous = (text: string) =>
   text
     .replace(/\b(cmp|agt|apr|run|key)_[A-Za-z0-9]+/g, "$1_ID")
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "TIME")
-    .replace(/ — via http:\/\/\S+/, "");
+    .replace(/ — via http:\/\/\S+/, "")
+    .replace(/\S*cadre-port-(local|http)-[^/\s]+/g, "DATA_DIR")
+    // A session file is named by its start time; the window's count by the ids in its prompt.
+    .replace(/sessions\/\S+\.jsonl/g, "sessions/FILE.jsonl")
+    .replace(/window {5}\d+ tokens/g, "window     N tokens")
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "UUID");
 
 describe.each([
   ["local", local],
@@ -107,6 +114,13 @@ describe.each([
     ).toContain("hire_agent");
     expect(seen.events.at(-1)).toMatchObject({ type: "terminal", status: "done" });
     if (woke.kind !== "ran") throw new Error("the wake ran");
+    // The run's native session, as the adapter learnt it (the wake's result, or the run's events).
+    expect(woke.session).toEqual({
+      harness: "pi",
+      id: expect.any(String),
+      resumed: false,
+      rolledOver: false,
+    });
 
     const overview = await port.companyOverview();
     expect(overview.ceoMode).toBe("awaiting-approval");
@@ -147,6 +161,8 @@ describe.each([
     const inspection = await port.inspectRun(woke.runId);
     expect(inspection).toMatchObject({ runId: woke.runId, status: "done", recorded: true, ending: null });
     expect(inspection.terminal).toEqual({ status: "done" });
+    expect(inspection).toMatchObject({ sessionId: woke.session.id, compactionOwner: "pi" });
+    expect(inspection.session).toMatchObject([{ harness: "pi", id: woke.session.id }]);
 
     const [usage, ...others] = await port.usage({});
     expect(others).toEqual([]);
@@ -155,10 +171,38 @@ describe.each([
     expect(runUsage.turns!.length).toBeGreaterThan(0);
     expect(runUsage.usage.input).toBe(woke.usage.input);
 
+    // The CEO's session is kept between wakes; a reset forgets it (once: then there is none).
+    const kept = await port.agentSession(created.ceoAgentId);
+    expect(kept).toMatchObject({
+      agentId: created.ceoAgentId,
+      session: {
+        harness: "pi",
+        sessionId: woke.session.id,
+        connectorId: "offline",
+        runningRunId: null,
+        lastRunId: woke.runId,
+        bootstrap: null,
+      },
+    });
+    expect(kept.session?.sessionFile).toContain(join("agents", created.ceoAgentId, "sessions"));
+    const ceo = await port.agent(created.ceoAgentId);
+    expect(ceo).toMatchObject({ id: created.ceoAgentId, isCeo: true });
+    const keptText = agentSessionText(ceo.name, kept);
+    const reset = await port.resetSession(created.ceoAgentId, { force: false });
+    expect(reset).toEqual({ agentId: created.ceoAgentId, reset: true, previousSessionId: woke.session.id });
+    expect(await port.agentSession(created.ceoAgentId)).toEqual({
+      agentId: created.ceoAgentId,
+      session: null,
+    });
+    const again = await port.resetSession(created.ceoAgentId, { force: false });
+    expect(again).toEqual({ agentId: created.ceoAgentId, reset: false, previousSessionId: null });
+
     rendered[name] = anonymous(
       companyOverviewText(await port.companyOverview(), port.kind === "http" ? port.where : undefined) +
         agentsText(await port.listAgents({ all: true })) +
-        approvalText(await port.approval(approvalId)),
+        approvalText(await port.approval(approvalId)) +
+        keptText +
+        sessionResetText(ceo.name, reset),
     );
   });
 
@@ -170,6 +214,8 @@ describe.each([
     await expect(port.terminateAgent(company.ceoAgentId)).rejects.toThrow(/CEO and cannot be removed/);
     await expect(port.setAgentModel(company.ceoAgentId, "gpt-5")).rejects.toThrow(/gpt-5-2025-08-07/);
     await expect(port.revokeKey(company.ceoAgentId, "key_missing")).rejects.toBeInstanceOf(UserInputError);
+    await expect(port.agentSession("agt_missing")).rejects.toBeInstanceOf(UserInputError);
+    await expect(port.resetSession("agt_missing", { force: false })).rejects.toThrow(/agt_missing/);
     expect((await port.listApprovals({}))[0]?.status).toBe("approved");
   });
 });

@@ -1,15 +1,16 @@
 // The operator port: every operation the CLI offers an operator (company, agents, approvals, wakes,
-// sessions, usage) behind one interface, answered in the API's own view types. Two adapters
+// sessions: a run's context, an agent's kept session and its reset; usage) behind one interface, answered in the API's own view types. Two adapters
 // implement it — `LocalOperator` (the company functions over the store) and `HttpOperator` (the
 // typed API client, `--server URL`) — and each command renders the answer once (render/*.ts), so a
 // command reads and prints the same whichever way it reached the company. To add an operation: a
 // method here, its two implementations, a renderer, a command (ARCHITECTURE.md, "Adding an
 // operator operation").
-import type { Decision, CompanyUsageReport, RunUsageReport } from "@cadre/company";
+import type { Decision, CompanyUsageReport, RunUsageReport, WakeSession } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import type { FaultName } from "@cadre/core/testing";
 import type { ApprovalStatus, CeoMode, PromptProfile, RunStatus, Usage, WakeTrigger } from "@cadre/model";
 import type {
+  AgentSessionAnswer,
   AgentView,
   ApprovalHistoryView,
   ApprovalView,
@@ -20,6 +21,7 @@ import type {
   KeyView,
   MintedKeyView,
   ModelChangeView,
+  SessionResetView,
 } from "@cadre/server/views";
 import type { RunInspection } from "./run-inspection.js";
 
@@ -80,6 +82,8 @@ export type WakeOutcome =
       cue: string;
       cueTokens: number;
       usage: Usage;
+      /** The native session the run ran in: its id, whether it continued the agent's, whether it rolled over. */
+      session: WakeSession;
       /** With faults: the rehearsal's figures. */
       replays?: number;
       rollovers?: number;
@@ -103,6 +107,7 @@ export interface OperatorPort {
   companyOverview(companyId?: string): Promise<CompanyOverview>;
 
   listAgents(query: { companyId?: string; all?: boolean }): Promise<AgentView[]>;
+  agent(agentId: string): Promise<AgentView>;
   setAgentModel(agentId: string, model: string): Promise<ModelChangeView>;
   /** Terminated, its keys revoked (the CEO cannot be removed). */
   terminateAgent(agentId: string): Promise<AgentView>;
@@ -117,6 +122,10 @@ export interface OperatorPort {
 
   wake(request: WakeRequest, watch: WakeWatcher): Promise<WakeOutcome>;
   inspectRun(runId: string): Promise<RunInspection>;
+  /** The agent's kept session across wakes (null when none is kept). */
+  agentSession(agentId: string): Promise<AgentSessionAnswer>;
+  /** Forget the agent's kept session: its next wake starts fresh (refused while a run holds it, unless `force`). */
+  resetSession(agentId: string, options: { force: boolean }): Promise<SessionResetView>;
   /** Per company (the one named, else every company there): totals, per agent, per run. */
   usage(query: { companyId?: string }): Promise<CompanyUsageReport[]>;
   runUsage(runId: string): Promise<RunUsageReport>;

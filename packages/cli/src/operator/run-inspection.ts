@@ -45,6 +45,10 @@ export function runInspection(
     recorded: s !== undefined,
     harness: s?.harness ?? null,
     remote: s?.remote ?? null,
+    sessionId: s?.sessionId ?? null,
+    /** The run's session events: resumed, started, or healed after a resume failed. */
+    session: report.sessions,
+    compactionOwner: s?.compactionOwner ?? null,
     model: s?.model ?? null,
     contextWindow: s?.contextWindow ?? null,
     tokensInWindow: s?.tokensInWindow ?? null,

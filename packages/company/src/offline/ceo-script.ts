@@ -4,7 +4,7 @@
 // adapts to refusals. Seeded variation (team size 3–5, role wording) makes samples differ.
 // The offline connector's model is core's scripted model (`@cadre/core/testing`); this is its script.
 import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core/testing";
-import { type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
+import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 import { offlineLegacyCeoScript } from "./legacy-ceo-script.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 
@@ -103,7 +103,8 @@ export function strategyText(view: PromptView, team: string[]): string {
   return lines.join("\n");
 }
 
-export const offlineCeoScript: Script = ({ context, seed }) => {
+export const offlineCeoScript: Script = ({ context: session, seed }) => {
+  const context = currentTurn(session);
   // The legacy profile (C4-7) offers a shell instead of the company tools.
   const offered = (context.tools ?? []).map((t) => t.name);
   if (offered.includes("bash") && !offered.includes("hire_agent"))
@@ -233,7 +234,7 @@ export const offlineCeoScript: Script = ({ context, seed }) => {
 
 /** The offline member agent: acknowledges its role and names its first step, without tools. */
 export const offlineMemberScript: Script = ({ context }) => {
-  const view = readPrompt(context);
+  const view = readPrompt(currentTurn(context));
   const self = view.directory.find((m) => m.self);
   return text(
     `As ${self?.role ?? "a member of the team"} at ${view.companyName}, my first step is to break the approved strategy into my own deliverables and report progress to the CEO.`,

@@ -12,6 +12,7 @@ import { companyTools } from "../tools/index.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { SEGMENT_UPDATE_PREAMBLE } from "./session-update.js";
 import {
   CEO_PRODUCT_APPEND,
   CONTACTS_EMPTY,
@@ -120,6 +121,8 @@ export function lockedTexts(): LockedText[] {
       texts.push({ id: `cue/${mode}/${trigger}`, text: ceoCue(mode, trigger) });
   }
   texts.push({ id: "cue/member", text: memberCue("{role}") });
+  // A resumed session's changed segments travel in the per-call part under this preamble (MC-3).
+  texts.push({ id: "per-call/segment-update", text: SEGMENT_UPDATE_PREAMBLE });
   const tools = companyTools(NO_STORE, { companyId: "cmp_sample", agentId: null, via: "tool", runId: null });
   texts.push({ id: "tools/order", text: tools.map((t) => t.name).join("\n") });
   for (const tool of tools) texts.push({ id: `tool/${tool.name}`, text: toolText(tool) });

@@ -18,6 +18,7 @@ const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "agent_sessions",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

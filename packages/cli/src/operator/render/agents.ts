@@ -15,15 +15,20 @@ export function agentsText(agents: readonly AgentView[]): string {
   );
 }
 
-/** One line saying what a model change did. */
+/** One line saying what a model change did: to the live session, else to the kept one (MC-13). */
 export function modelChangeText(change: ModelChangeView): string {
   const who = `${change.agent.name} (${change.agent.id})`;
   if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
-  const live =
-    change.live === "no live session"
-      ? "its next wake starts on it"
-      : `its running session switched too (${change.live})`;
-  return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${live}\n`;
+  const session = change.session;
+  const next =
+    change.live !== "no live session"
+      ? `its running session switched too (${change.live})`
+      : session.action === "handoff-then-switch"
+        ? `its session ${session.fromSession ?? ""} was closed and a ${session.handoffBytes ?? 0}-byte handoff left: the next wake starts fresh from it on the new model (${session.reason})`
+        : session.action === "switch"
+          ? `its next wake resumes its session on it (${session.reason})`
+          : "its next wake starts on it";
+  return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${next}\n`;
 }
 
 export function terminatedText(agent: AgentView): string {

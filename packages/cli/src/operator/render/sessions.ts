@@ -1,6 +1,15 @@
-// `cadre sessions inspect`, rendered once for both adapters, from the report itself.
-import { INTERRUPTED_REASON } from "@cadre/company";
+// `cadre sessions`, rendered once for both adapters, from the answers themselves: a run's context
+// (inspect), an agent's kept session (show) and its reset; and the one line a wake prints about its
+// native session.
+import { INTERRUPTED_REASON, type WakeSession } from "@cadre/company";
+import type { AgentSessionAnswer, SessionResetView } from "@cadre/server/views";
 import type { RunInspection } from "../port.js";
+
+/** One line for a wake's native session (wake and demo summaries). */
+export function sessionLine(s: WakeSession): string {
+  const what = s.resumed ? "resumed" : s.rolledOver ? "fresh from a handoff (rolled over)" : "new";
+  return `${s.harness} ${s.id ?? "(none started)"} — ${what}`;
+}
 
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
@@ -24,6 +33,11 @@ export function inspectionText(r: RunInspection): string {
     out.push(
       `  harness    ${r.harness}${r.remote ? " (remote)" : ""}, model ${r.model}, window ${window} tokens`,
     );
+    out.push(`  session    ${r.sessionId ?? "(none)"}`);
+    if (r.compactionOwner !== null)
+      out.push(
+        `  owner      ${r.compactionOwner === "pi" ? `Pi compacts natively (reserveTokens ${r.reserveTokens ?? "?"}, frozen at the session's start/resume); the host only consumes its events` : r.compactionOwner === "codex" ? "Codex compacts natively; the host only consumes its events" : "the host injects /compact at the threshold; Claude Code's own auto-compact stays on"}`,
+      );
     out.push(`  occupancy  ${pct(r.occupancy ?? 0)} (${r.tokensInWindow} of ${window} tokens)`);
     out.push(
       `  threshold  ${pct(r.threshold ?? 0)} (${r.thresholdSource})${r.reserveTokens !== null ? `; Pi reserveTokens ${r.reserveTokens} (frozen at start), compacts at ${window - r.reserveTokens} tokens` : ""}`,
@@ -37,6 +51,10 @@ export function inspectionText(r: RunInspection): string {
       `  compaction ${r.compactionCount.count} (${r.compactionCount.succeeded} ok)${last ? `; last: ${last.result} — ${last.reason}${last.tokensBefore !== undefined ? ` (${last.tokensBefore}${last.tokensAfter !== undefined ? ` → ${last.tokensAfter}` : ""} tokens)` : ""}` : ""}`,
     );
   }
+  for (const e of r.session)
+    out.push(
+      `  ◇ session ${e.action}${e.id !== undefined ? ` ${e.id}` : ""}${e.previousId !== undefined ? ` (was ${e.previousId})` : ""}${e.reason !== undefined ? `: ${e.reason}` : ""}`,
+    );
   for (const c of r.compactions)
     out.push(
       `  ⟳ compaction (${c.reason}) ${c.ok ? "ok" : `failed: ${c.error ?? "no reason given"}`}${c.tokensBefore !== undefined ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ""} tokens` : ""}`,
@@ -52,10 +70,41 @@ export function inspectionText(r: RunInspection): string {
   }
   for (const x of r.rollovers)
     out.push(
-      `  ⇢ rollover: ${x.reason} (handoff ${x.handoffBytes} bytes${x.tokensBefore !== undefined ? `, ${x.tokensBefore} → ${x.tokensAfter ?? "?"} tokens` : ""})`,
+      `  ⇢ rollover: ${x.reason} (handoff ${x.handoffBytes} bytes${x.tokensBefore !== undefined ? `, ${x.tokensBefore} → ${x.tokensAfter ?? "?"} tokens` : ""}${x.fromSession !== undefined ? `; session ${x.fromSession} → ${x.toSession ?? "a fresh one"}` : ""})`,
     );
   out.push(
     `  totals     replays ${r.replays}, rollovers ${r.rollovers.length}${r.terminal ? `; terminal ${r.terminal.status}${r.terminal.reason ? ` (${r.terminal.reason})` : ""}` : ""}`,
   );
   return out.map((l) => `${l}\n`).join("");
+}
+
+/** `sessions show`: the agent's kept session, or that none is kept. */
+export function agentSessionText(name: string, answer: AgentSessionAnswer): string {
+  const s = answer.session;
+  if (!s) return `${name}: no session kept — the next wake starts a fresh one\n`;
+  const out = [`${name} — ${s.harness} session on ${s.connectorId}/${s.model}`];
+  out.push(`  session    ${s.sessionId ?? "(none: the next wake starts a fresh one)"}`);
+  if (s.sessionFile) out.push(`  file       ${s.sessionFile}`);
+  if (s.reserveTokens !== null)
+    out.push(`  reserve    Pi compaction.reserveTokens ${s.reserveTokens} (frozen at start/resume)`);
+  if (s.tokensInWindow !== null)
+    out.push(`  window     ${s.tokensInWindow} tokens at the end of the last run`);
+  if (s.bootstrap)
+    out.push(
+      `  handoff    ${Buffer.byteLength(s.bootstrap.handoff, "utf8")} bytes pending for the next wake: ${s.bootstrap.reason}`,
+    );
+  out.push(
+    `  rolled over ${s.rolledOver ? "yes" : "no"}${s.previousSessionId ? ` (previous session ${s.previousSessionId})` : ""}`,
+  );
+  out.push(
+    `  last run   ${s.lastRunId ?? "none"}${s.runningRunId ? `; held by running run ${s.runningRunId}` : ""}`,
+  );
+  return out.map((l) => `${l}\n`).join("");
+}
+
+/** `sessions reset`: what was forgotten. */
+export function sessionResetText(name: string, r: SessionResetView): string {
+  return r.reset
+    ? `${name}: session ${r.previousSessionId ?? "(pending handoff)"} forgotten; the next wake starts a fresh session\n`
+    : `${name}: no session kept; the next wake starts a fresh one anyway\n`;
 }

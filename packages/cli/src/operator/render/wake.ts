@@ -3,6 +3,7 @@
 import { usageSummaryJson } from "@cadre/model";
 import { createRenderer } from "../../render.js";
 import type { WakeOutcome, WakeWatcher } from "../port.js";
+import { sessionLine } from "./sessions.js";
 
 export function wakeWatcher(write: (text: string) => void): WakeWatcher {
   let render: ReturnType<typeof createRenderer> | undefined;
@@ -27,7 +28,7 @@ export function wakeWatcher(write: (text: string) => void): WakeWatcher {
 export function wakeEndText(outcome: WakeOutcome): string {
   if (outcome.kind === "queued")
     return `wake ${outcome.wakeId} queued: no worker has started it yet; its run appears in the dashboard and \`cadre agents list\` once one does (start one with \`cadre worker\`)\n`;
-  return `mode: ${outcome.modeBefore} → ${outcome.modeAfter}\n`;
+  return `mode: ${outcome.modeBefore} → ${outcome.modeAfter}\nsession: ${sessionLine(outcome.session)}\n`;
 }
 
 /** The --json line. */
@@ -42,6 +43,7 @@ export function wakeJson(outcome: WakeOutcome, withFaults: boolean): Record<stri
     modeAfter: outcome.modeAfter,
     initialCue: { text: outcome.cue, tokens: outcome.cueTokens },
     usage: usageSummaryJson(outcome.usage),
+    session: outcome.session,
     ...(withFaults ? { replays: outcome.replays ?? 0, rollovers: outcome.rollovers ?? 0 } : {}),
     ...(outcome.wakeId !== undefined ? { wakeId: outcome.wakeId, via: "queue" } : {}),
   };
