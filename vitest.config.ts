@@ -17,6 +17,8 @@ export default defineConfig({
       entry(/^@cadre\/store$/, "store/src/index.ts"),
       entry(/^@cadre\/company$/, "company/src/index.ts"),
       entry(/^@cadre\/cli$/, "cli/src/index.ts"),
+      entry(/^@cadre\/server\/client$/, "server/src/api/client.ts"),
+      entry(/^@cadre\/server\/views$/, "server/src/routes/views.ts"),
       entry(/^@cadre\/server$/, "server/src/index.ts"),
       entry(/^@cadre\/evals\/report-schema$/, "evals/src/report/schema.ts"),
       entry(/^@cadre\/evals$/, "evals/src/index.ts"),

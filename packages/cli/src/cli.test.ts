@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,12 +49,15 @@ interface DemoSummary {
 }
 
 describe("cadre CLI (built bin, real process)", () => {
-  it("`cadre demo --json` runs offline with no keys; the last stdout line is the SPEC §4 summary (with §5's session)", async () => {
-    const { stdout } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], {
+  it("`cadre demo --json` runs offline with no keys; stdout is the SPEC §4 summary (with §5's session) and nothing else", async () => {
+    const { stdout, stderr } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], {
       env: ENV,
     });
-    const lines = stdout.trim().split("\n");
-    const summary = JSON.parse(lines.at(-1) as string) as DemoSummary;
+    // stdout holds the JSON summary only (`| jq` reads it); the human stream went to stderr.
+    const lines = stdout.split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe("");
+    const summary = JSON.parse(lines[0] as string) as DemoSummary;
     expect(Object.keys(summary).sort()).toEqual([
       "approvals",
       "ceo",
@@ -91,10 +95,10 @@ describe("cadre CLI (built bin, real process)", () => {
     expect(summary.initialCue.tokens).toBeLessThanOrEqual(80);
     expect(summary.usage.cacheHitRate).toBeGreaterThan(0);
     expect(summary.usage.cacheHitRate).toBeLessThan(1);
-    // Streamed as it happened, and it says it is offline.
-    expect(stdout).toMatch(/OFFLINE scripted model/);
-    expect(stdout).toMatch(/→ hire_agent \{"name":/);
-    expect(stdout).toMatch(/✓ approval filed apr_/);
+    // Streamed as it happened (on stderr), and it says it is offline.
+    expect(stderr).toMatch(/OFFLINE scripted model/);
+    expect(stderr).toMatch(/→ hire_agent \{"name":/);
+    expect(stderr).toMatch(/✓ approval filed apr_/);
   });
 });
 
@@ -166,6 +170,8 @@ describe("cadre CLI (in process)", () => {
     expect((await cli("demo", "--data", join(dir, "other"), "--connector", "anthropic")).err).toMatch(
       /ANTHROPIC_API_KEY is not set/,
     );
+    // A refused demo leaves no data directory behind.
+    expect(existsSync(join(dir, "other"))).toBe(false);
     expect((await cli("company", "show", "--data", dir, "--json")).out).toBe(before);
   });
 

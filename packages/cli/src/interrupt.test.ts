@@ -2,8 +2,9 @@
 // the run ends cancelled exactly once, with the usage of its completed model call recorded, the
 // command says so on stderr and exits 130 / 143; a SIGKILLed run is reported as interrupted by
 // `cadre sessions inspect`, before and after the next command recovers it. The CEO runs on an
-// OFFLINE stand-in of an OpenAI-compatible endpoint that answers its first model call and leaves
-// the second one waiting: each signal lands at that known point of the run.
+// OFFLINE @cadre/standin server (the Chat Completions wire, an `openai-compatible` connector) whose
+// script answers the first model call and holds the second one open: each signal lands at that
+// known point of the run.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,31 +12,37 @@ import { createCompany, INTERRUPTED_REASON } from "@cadre/company";
 import { loadUserModels } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, scripted } from "@cadre/standin";
 import {
-  declareStandInModel,
-  type OpenAIStandIn,
-  STAND_IN_MODEL,
-  STAND_IN_USAGE,
-  startOpenAIStandIn,
-} from "./testing/openai-stand-in.js";
+  declareStandinModel,
+  STANDIN_MODEL,
+  startWatchedStandin,
+  type WatchedStandin,
+} from "./testing/standin-model.js";
 import { cliEnv, runCliProcess, startCli } from "./testing/spawn-cli.js";
 
 let dir: string;
-let standIn: OpenAIStandIn;
+let standIn: WatchedStandin;
+
+/** What the completed first call reports (the OpenAI wire: prompt tokens, none cached, and completion tokens). */
+const FIRST_CALL_USAGE = { input: 1234, output: 56, cacheRead: 0, cacheWrite: 0 };
 let store: Store;
 let ceo: string;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-interrupt-"));
-  standIn = await startOpenAIStandIn();
-  await declareStandInModel(dir);
+  // Call 1: a hire_agent call with no arguments (the tool refuses it), with its usage. Call 2: held open.
+  standIn = await startWatchedStandin(
+    scripted([{ ...reply.toolCall("hire_agent", {}), usage: FIRST_CALL_USAGE }, reply.hang()]),
+  );
+  await declareStandinModel(dir);
   await loadUserModels({ dataDir: dir, env: {} });
   store = await openStore({ path: join(dir, "cadre.db") });
   const company = await createCompany(store, {
     name: "Signal Co",
     goal: "Build warehouse robots.",
     connectors: [
-      { kind: "openai-compatible", config: { baseUrl: standIn.baseUrl }, enabledModels: [STAND_IN_MODEL] },
+      { kind: "openai-compatible", config: { baseUrl: standIn.baseUrl }, enabledModels: [STANDIN_MODEL] },
     ],
     ceoConnectorId: "openai-compatible",
   });
@@ -56,12 +63,7 @@ async function theRun() {
   return { run: run!, events, terminals: events.filter((e) => e.type === "terminal") };
 }
 
-const completedCallUsage = {
-  input: STAND_IN_USAGE.prompt,
-  output: STAND_IN_USAGE.completion,
-  cacheRead: 0,
-  cacheWrite: 0,
-};
+const completedCallUsage = FIRST_CALL_USAGE;
 
 describe("a signal while a command runs a wake", () => {
   it.each([
@@ -72,7 +74,7 @@ describe("a signal while a command runs a wake", () => {
     async (command, signal, code) => {
       const argv = command === "wake" ? ["wake", ceo, "--data", dir] : ["demo", "--data", dir];
       const running = startCli(argv, cliEnv());
-      await standIn.requested(2); // the first model call completed; the second is in flight
+      await standIn.modelCalls(2); // the first model call completed; the second is in flight
       running.child.kill(signal);
       const exited = await running.exited;
       expect(exited.code, exited.stderr).toBe(code);
@@ -103,7 +105,7 @@ describe("a signal while a command runs a wake", () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(woken.status).toBe(202);
-    await standIn.requested(2);
+    await standIn.modelCalls(2);
     served.child.kill("SIGTERM");
     const exited = await served.exited;
     expect(exited.code, exited.stderr).toBe(143);
@@ -115,7 +117,7 @@ describe("a signal while a command runs a wake", () => {
 
   it("a SIGKILLed run: sessions inspect says interrupted before and after the next command recovers it", async () => {
     const running = startCli(["wake", ceo, "--data", dir], cliEnv());
-    await standIn.requested(2);
+    await standIn.modelCalls(2);
     running.child.kill("SIGKILL");
     await running.exited;
     const { run } = await theRun();
@@ -147,7 +149,7 @@ describe("a signal while a command runs a wake", () => {
     await served.untilLines(3);
     try {
       const running = startCli(["wake", ceo, "--data", dir], cliEnv());
-      await standIn.requested(2);
+      await standIn.modelCalls(2);
       running.child.kill("SIGKILL");
       await running.exited;
       const { run } = await theRun();

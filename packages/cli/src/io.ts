@@ -13,6 +13,13 @@ export const processIO: CliIO = {
   stdin: process.stdin,
 };
 
+/** A command group called without its subcommand: bad usage, one line naming the subcommands. */
+export function subcommandRequired(command: string, subcommands: readonly string[]): UsageError {
+  return new UsageError(
+    `${command}: a subcommand is required: ${subcommands.join(", ")} (see cadre ${command} --help)`,
+  );
+}
+
 /** A usage error: exit 2 with the message (and the command's help hint) on stderr. */
 export class UsageError extends Error {
   constructor(message: string) {

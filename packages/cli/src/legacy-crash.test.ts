@@ -1,8 +1,8 @@
 // A legacy-profile run SIGKILLed while its bash command runs (issue 18, item 2): before recovery its
 // token still works and the command still runs — what the issue saw; the next command on the store
 // (a server, as it starts) revokes the token, so it no longer hires anything, and kills the
-// command's process group. The CEO runs on an OFFLINE stand-in of an OpenAI-compatible endpoint
-// whose first answer is one bash call: save the run's token, then sleep.
+// command's process group. The CEO runs on an OFFLINE @cadre/standin server (the Chat Completions
+// wire) whose first answer is one bash call: save the run's token, then sleep.
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,25 +11,28 @@ import { createCompany, INTERRUPTED_REASON, processState } from "@cadre/company"
 import { loadUserModels } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { reply, scripted } from "@cadre/standin";
 import {
-  declareStandInModel,
-  type OpenAIStandIn,
-  STAND_IN_MODEL,
-  startOpenAIStandIn,
-} from "./testing/openai-stand-in.js";
+  declareStandinModel,
+  STANDIN_MODEL,
+  startWatchedStandin,
+  type WatchedStandin,
+} from "./testing/standin-model.js";
 import { cliEnv, startCli } from "./testing/spawn-cli.js";
 
 let dir: string;
-let standIn: OpenAIStandIn;
+let standIn: WatchedStandin;
 let store: Store;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-legacy-crash-"));
-  standIn = await startOpenAIStandIn({
-    tool: "bash",
-    args: { command: 'printf %s "$CADRE_AGENT_TOKEN" > token.txt; sleep 300' },
-  });
-  await declareStandInModel(dir);
+  standIn = await startWatchedStandin(
+    scripted([
+      reply.toolCall("bash", { command: 'printf %s "$CADRE_AGENT_TOKEN" > token.txt; sleep 300' }),
+      reply.hang(),
+    ]),
+  );
+  await declareStandinModel(dir);
   await loadUserModels({ dataDir: dir, env: {} });
   store = await openStore({ path: join(dir, "cadre.db") });
 });
@@ -53,7 +56,7 @@ it("a killed legacy run's token stops working and its bash command is killed onc
   const company = await createCompany(store, {
     name: "Legacy Crash Co",
     connectors: [
-      { kind: "openai-compatible", config: { baseUrl: standIn.baseUrl }, enabledModels: [STAND_IN_MODEL] },
+      { kind: "openai-compatible", config: { baseUrl: standIn.baseUrl }, enabledModels: [STANDIN_MODEL] },
     ],
     ceoConnectorId: "openai-compatible",
   });

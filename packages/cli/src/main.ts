@@ -1,8 +1,21 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
-import { splitServerOption } from "./client/server-option.js";
+import { readFileSync } from "node:fs";
+import { type ServerTarget, splitServerOption } from "./client/server-option.js";
+import { jsonOnlyStdout } from "./json-stdout.js";
 import { type CliIO, UsageError } from "./io.js";
+
+/** The commands of the operator port (operator/port.ts): they work on the store or, with --server, through a running API. */
+export const SERVER_COMMANDS = [
+  "company",
+  "agents",
+  "connectors",
+  "approvals",
+  "wake",
+  "sessions",
+  "usage",
+] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
 
@@ -14,11 +27,15 @@ Commands:
   agents list                  the company's agents
   agents set-model AGENT_ID MODEL [--connector ID]
                                switch an agent's model, or move it to another ready connector (MC-13)
+  agents terminate AGENT_ID    remove an agent from the team (its keys revoked)
+  agents keys list|mint|revoke AGENT_ID
+                               an agent's API keys
   connectors list|add|test|remove
                                the company's connectors: readiness (endpoint answered, when, what
                                failed), add one (a local model with its context window), one real
                                test request, remove
   approvals list               the company's approvals
+  approvals show ID            an approval's text in full, with its decision, note and who decided
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
   wake AGENT_ID                wake one agent and stream its run
@@ -40,28 +57,29 @@ Commands:
                                copy an embedded installation into PostgreSQL, verified per table
   worker --database URL        take wakes from the shared PostgreSQL queue and run them
 
-Common options: --data DIR (default ./.cadre), --json, -h/--help
---server URL (with --token TOKEN or CADRE_TOKEN): company show, agents list|set-model, connectors,
-approvals, wake
-talk to a running API instead of the local store
+Common options: --data DIR (default ./.cadre; demo, company create and serve create it, the others
+need one that holds data), --json (stdout holds JSON only; the human stream goes to stderr),
+-h/--help, --debug (a failure also prints its stack); cadre --version (-v) prints the version
+--server URL (with --token TOKEN or CADRE_TOKEN): ${SERVER_COMMANDS.join(", ")}
+talk to a running API instead of the local store, and print the same as they do locally
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
-type Command = (args: string[], io: CliIO) => Promise<number>;
+type Command = (args: string[], io: CliIO, server?: ServerTarget) => Promise<number>;
 
 // Each command is loaded on demand, so `cadre --help` or `cadre translate` does not pay for the
 // agent core, the SDKs and the store they never use.
 const COMMANDS: Record<string, Command> = {
   demo: async (a, io) => (await import("./commands/demo.js")).demoCommand(a, io),
-  company: async (a, io) => (await import("./commands/company.js")).companyCommand(a, io),
-  agents: async (a, io) => (await import("./commands/agents.js")).agentsCommand(a, io),
-  connectors: async (a, io) => (await import("./commands/connectors.js")).connectorsCommand(a, io),
-  approvals: async (a, io) => (await import("./commands/approvals.js")).approvalsCommand(a, io),
-  wake: async (a, io) => (await import("./commands/wake.js")).wakeCommand(a, io),
+  company: async (a, io, s) => (await import("./commands/company.js")).companyCommand(a, io, s),
+  agents: async (a, io, s) => (await import("./commands/agents.js")).agentsCommand(a, io, s),
+  connectors: async (a, io, s) => (await import("./commands/connectors.js")).connectorsCommand(a, io, s),
+  approvals: async (a, io, s) => (await import("./commands/approvals.js")).approvalsCommand(a, io, s),
+  wake: async (a, io, s) => (await import("./commands/wake.js")).wakeCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
-  usage: async (a, io) => (await import("./commands/usage.js")).usageCommand(a, io),
-  sessions: async (a, io) => (await import("./commands/sessions.js")).sessionsCommand(a, io),
+  usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
+  sessions: async (a, io, s) => (await import("./commands/sessions.js")).sessionsCommand(a, io, s),
   models: async (a, io) => (await import("./commands/models.js")).modelsCommand(a, io),
   prompts: async (a, io) => (await import("./commands/prompts.js")).promptsCommand(a, io),
   "cache-report": async (a, io) => (await import("./commands/cache-report.js")).cacheReportCommand(a, io),
@@ -78,11 +96,29 @@ const COMMANDS: Record<string, Command> = {
     }),
 };
 
+/** The version of this `cadre` (its package's). */
+export function cadreVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** An error's message on one line (a bad input is said in one line on stderr). */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    io.out(`${MAIN_HELP}\n`);
-    return name ? 0 : 2;
+  // --debug (anywhere): a failure also prints its stack; without it, errors are one line.
+  const debug = argv.includes("--debug");
+  const [name, ...args] = argv.filter((a) => a !== "--debug");
+  if (name === "--help" || name === "-h" || name === "help") return (io.out(`${MAIN_HELP}\n`), 0);
+  if (name === "--version" || name === "-v" || name === "version")
+    return (io.out(`cadre ${cadreVersion()}\n`), 0);
+  if (!name) {
+    io.err(`cadre: a command is required: ${Object.keys(COMMANDS).join(", ")} (see cadre --help)\n`);
+    return 2;
   }
   const command = COMMANDS[name];
   if (!command) {
@@ -91,21 +127,28 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     );
     return 2;
   }
+  // With --json, stdout holds JSON only; the human stream goes to stderr (json-stdout.ts).
+  const json = args.includes("--json") ? jsonOnlyStdout(io) : undefined;
+  const commandIO = json?.io ?? io;
   try {
     const { args: rest, target } = splitServerOption(args, io.env);
-    if (target) return await (await import("./client/remote.js")).remoteCommand(name, rest, io, target);
-    return await command(args, io);
+    if (target && !(SERVER_COMMANDS as readonly string[]).includes(name))
+      throw new UsageError(
+        `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
+      );
+    return await command(rest, commandIO, target);
   } catch (error) {
+    const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
     if (error instanceof UsageError || error instanceof UserInputError) {
       // Messages from subcommands already start with their name ("approvals list: …").
-      io.err(
-        error.message.startsWith(name) ? `cadre ${error.message}\n` : `cadre ${name}: ${error.message}\n`,
-      );
+      const message = oneLine(error.message);
+      io.err(`${message.startsWith(name) ? `cadre ${message}` : `cadre ${name}: ${message}`}\n${stack}`);
       return 2;
     }
-    io.err(
-      `cadre ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const message = oneLine(error instanceof Error ? error.message : String(error));
+    io.err(`cadre ${name} failed: ${message}${debug ? "" : " (--debug shows where)"}\n${stack}`);
     return 1;
+  } finally {
+    json?.flush();
   }
 }

@@ -1,13 +1,9 @@
-// Domain types and the AgentEvent union of the agent core. Dependency-free on purpose:
-// every harness, translator, store and UI speaks these shapes.
+// Domain types and the AgentEvent union of the agent core. Dependency-free on purpose (its one
+// import is a type from @cadre/model, beneath core): every harness, translator and UI speaks these.
+import type { Usage } from "@cadre/model";
 
-/** Token usage of one model call. `input` counts uncached input tokens only. */
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+/** Token usage of one model call (defined in @cadre/model, beneath the store that records it). */
+export type { Usage };
 
 /** Normalised stop reason; the vendor's own value is kept beside it in `vendorStopReason`. */
 export type StopReason =

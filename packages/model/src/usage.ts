@@ -1,18 +1,21 @@
-// Usage at the edges, defined once beneath every package: the cache hit rate (core's accounting,
-// the company's run summary, the evaluation's traces and the dashboard's charts, which cannot load
-// core) and the documented JSON shape of a run's counters. Inside Cadre usage is core's `Usage`
-// ({ input, output, cacheRead, cacheWrite }, input = uncached input); the HTTP API's run records,
-// the CLI's --json summaries (SPEC §4) and trace files name the same counters `inputTokens`, … —
-// a contract other people's tests read, mapped here and nowhere else.
+// Usage, defined once beneath every package: the `Usage` shape (core's events and accounting, the
+// store's run records and the dashboard all speak it; core re-exports it), the cache hit rate (core's
+// accounting, the company's run summary, the evaluation's traces and the dashboard's charts, which
+// cannot load core) and the documented JSON shape of a run's counters. Inside Cadre usage is
+// `Usage` ({ input, output, cacheRead, cacheWrite }, input = uncached input); the HTTP API's run
+// records, the CLI's --json summaries (SPEC §4) and trace files name the same counters
+// `inputTokens`, … — a contract other people's tests read, mapped here and nowhere else.
 import type { UsageCounters } from "./usage-schema.js";
 
-/** Core's Usage, structurally (this package runs beneath core). */
-interface Counters {
-  readonly input: number;
-  readonly output: number;
-  readonly cacheRead: number;
-  readonly cacheWrite: number;
+/** Token usage of one model call (or a sum of them). `input` counts uncached input tokens only. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
+
+type Counters = Readonly<Usage>;
 
 /** Share of prompt tokens served from the cache: cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was sent. */
 export function cacheHitRate(u: Omit<Counters, "output"> & { readonly output?: number }): number {
@@ -29,12 +32,7 @@ export function usageCounters(u: Counters): UsageCounters {
   };
 }
 
-export function usageOfCounters(c: UsageCounters): {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-} {
+export function usageOfCounters(c: UsageCounters): Usage {
   return {
     input: c.inputTokens,
     output: c.outputTokens,

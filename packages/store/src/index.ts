@@ -2,6 +2,7 @@
 // another dialect only needs its own open function and DialectAdapter.
 import { KyselyStore } from "./kysely-store.js";
 import { sql } from "kysely";
+import { StoreError } from "./errors.js";
 import { migrate, pendingMigrations } from "./migrations.js";
 import { openPostgresStore, type PostgresLocation } from "./postgres.js";
 import { openSqlite, sqliteAdapter, type SqliteLocation } from "./sqlite.js";
@@ -41,8 +42,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     // Processes opening a new file at once (concurrent `cadre demo`s) migrate one after the other:
     // under SQLite's write lock, the later ones find nothing left to do. An up-to-date file is only
-    // read, so opening one never needs to write.
-    if ((await pendingMigrations(db, sqliteAdapter)) > 0) {
+    // read, so opening one never needs to write; a read-only one is never migrated.
+    const pending = await pendingMigrations(db, sqliteAdapter);
+    if (pending > 0 && "path" in options && options.readonly)
+      throw new StoreError(
+        `the store at ${options.path} was written by an older Cadre (${pending} migration(s) behind) and is opened read-only; run a command that writes to it first (e.g. cadre serve, or cadre demo)`,
+      );
+    if (pending > 0) {
       await db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
         try {

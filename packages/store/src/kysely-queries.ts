@@ -20,8 +20,14 @@ import {
   toToolCall,
 } from "./rows.js";
 import type { Database } from "./schema.js";
-import type { Usage } from "@cadre/core";
-import type { AgentStatus, ApprovalStatus, ApprovalType, CompanySettings, RunStatus } from "@cadre/model";
+import type {
+  AgentStatus,
+  ApprovalStatus,
+  ApprovalType,
+  CompanySettings,
+  RunStatus,
+  Usage,
+} from "@cadre/model";
 import type {
   ActivityRow,
   AgentRow,

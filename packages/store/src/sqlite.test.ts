@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
@@ -55,5 +55,34 @@ describe("sqlite file store", () => {
     const path = join(dir, "not-a-db.txt");
     writeFileSync(path, "hello, this is not SQLite ".repeat(100));
     await expect(openStore({ path })).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it("readonly: reads an existing store and writes nothing — no file, no directory, no row", async () => {
+    const path = freshPath();
+    const writer = await openStore({ path });
+    await seed(writer);
+    const counts = await writer.counts();
+    await writer.close();
+    const reader = await openStore({ path, readonly: true });
+    try {
+      expect(await reader.counts()).toEqual(counts);
+      await expect(reader.insertCompany(company("co3"))).rejects.toBeInstanceOf(StoreError);
+    } finally {
+      await reader.close();
+    }
+    const missing = join(dir, "never-created", "cadre.db");
+    await expect(openStore({ path: missing, readonly: true })).rejects.toThrow(/cannot open SQLite store/);
+    expect(existsSync(join(dir, "never-created"))).toBe(false);
+  });
+
+  it("readonly: an older store is not migrated, and says what to run", async () => {
+    const path = freshPath();
+    await (await openStore({ path })).close();
+    const raw = new SqliteDatabase(path);
+    raw.prepare("delete from kysely_migration where name = '007_agent_name_key'").run();
+    raw.close();
+    await expect(openStore({ path, readonly: true })).rejects.toThrow(
+      /written by an older Cadre \(1 migration\(s\) behind\) and is opened read-only; run a command that writes to it first/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 // SQLite (better-sqlite3), the embedded default: the connection setup and its DialectAdapter.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import {
@@ -15,7 +15,11 @@ import type { DialectAdapter } from "./dialect.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
-export type SqliteLocation = { path: string } | { memory: true };
+/**
+ * A file (created with its directory unless `readonly`), or memory. `readonly`: the file must exist;
+ * nothing is written — no directory, no journal, no migration — so it works on a read-only data dir.
+ */
+export type SqliteLocation = { path: string; readonly?: boolean } | { memory: true };
 
 export const sqliteAdapter: DialectAdapter = {
   name: "sqlite",
@@ -61,10 +65,39 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 15_000;
 
+/**
+ * A WAL database (every Cadre store is one) is read through its `-shm` file, which SQLite must be
+ * able to create. In a directory nobody may write to, with no writer (no `-wal` file, so every
+ * committed page is in the main file), the file's bytes are read instead and opened in memory:
+ * the same data, read-only. Its header is marked rollback-journal so SQLite reads it without WAL.
+ */
+function openReadonly(path: string): SqliteDatabase.Database {
+  const db = new SqliteDatabase(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.prepare("select count(*) from sqlite_master").get();
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    const unwritableDir =
+      code === "SQLITE_READONLY_DIRECTORY" || code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY";
+    if (!unwritableDir || existsSync(`${path}-wal`)) throw error;
+    const bytes = readFileSync(path);
+    // Bytes 18 and 19: file format write/read versions, 2 for WAL, 1 for a rollback journal.
+    if (bytes.length >= 20) bytes[18] = bytes[19] = 1;
+    return new SqliteDatabase(bytes, { readonly: true });
+  }
+}
+
 export function openSqlite(location: SqliteLocation): Kysely<Database> {
   const filename = "path" in location ? location.path : ":memory:";
   let db: SqliteDatabase.Database | undefined;
   try {
+    if ("path" in location && location.readonly) {
+      db = openReadonly(location.path);
+      db.pragma("foreign_keys = ON");
+      return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: db }) });
+    }
     if ("path" in location) mkdirSync(dirname(location.path), { recursive: true });
     db = new SqliteDatabase(filename, { timeout: BUSY_TIMEOUT_MS });
     // WAL lets readers (e.g. a CLI) run while another process (e.g. the server) writes.

@@ -1,6 +1,7 @@
 // Records and the one store interface. Callers (company, cli, server) only see these shapes, never a
 // dialect. The words they are made of (kinds, statuses, settings) are the domain's, from
-// @cadre/model; a run's usage is core's Usage (a type only: the store runs no core code). Timestamps are ISO-8601 strings in UTC.
+// @cadre/model, and so is a run's `Usage`: the store depends on model only. Timestamps are ISO-8601
+// strings in UTC.
 import type {
   AgentStatus,
   ApprovalStatus,
@@ -11,9 +12,9 @@ import type {
   HarnessKind,
   PromptProfile,
   RunStatus,
+  Usage,
   Via,
 } from "@cadre/model";
-import type { Usage } from "@cadre/core";
 
 export interface CompanyRow {
   id: string;

@@ -28,10 +28,10 @@ describe("--profile legacy", () => {
       "--json",
     );
     expect(legacy.code, legacy.err).toBe(0);
-    expect(legacy.out).toMatch(
+    expect(legacy.err).toMatch(
       /legacy profile: the API for this wake is served at http:\/\/127\.0\.0\.1:\d+/,
     );
-    expect(legacy.out).toMatch(/→ bash \{"command":"node -e 'fetch\(/);
+    expect(legacy.err).toMatch(/→ bash \{"command":"node -e 'fetch\(/);
     const summary = legacy.json();
     expect(summary.initialCue.tokens).toBeGreaterThan(300);
     expect(summary.hires.length).toBeGreaterThanOrEqual(3);

@@ -17,7 +17,15 @@ export function parseProfile(command: string, value: string | undefined): Prompt
 
 /** Runs `wake` with the profile's options: for a legacy wake, inside a loopback server's lifetime. */
 export async function withProfile<T>(
-  input: { store: Store; dataDir: string; io: CliIO; agentId: string; profile: PromptProfile | undefined },
+  input: {
+    store: Store;
+    dataDir: string;
+    io: CliIO;
+    agentId: string;
+    profile: PromptProfile | undefined;
+    /** Where the line saying which API serves the wake goes (the human stream). */
+    notice: (line: string) => void;
+  },
   wake: (options: { profile?: PromptProfile; apiUrl?: string }) => Promise<T>,
 ): Promise<T> {
   const { store, io } = input;
@@ -32,7 +40,7 @@ export async function withProfile<T>(
     env: io.env,
     log: (line) => io.err(`${line}\n`),
   });
-  io.out(`legacy profile: the API for this wake is served at ${server.url}\n`);
+  input.notice(`legacy profile: the API for this wake is served at ${server.url}`);
   try {
     return await wake({ profile: "legacy", apiUrl: server.url });
   } finally {

@@ -112,7 +112,7 @@ describe("cadre serve", () => {
       "--json",
     );
     expect(wake.code).toBe(0);
-    expect(wake.out).toMatch(/→ hire_agent \{"name":/);
+    expect(wake.err).toMatch(/→ hire_agent \{"name":/);
     expect(wake.json()).toMatchObject({
       terminal: "done",
       modeBefore: "team-building",

@@ -1,7 +1,12 @@
 // `--server URL` (with `--token TOKEN` or CADRE_TOKEN): the command talks to a running Cadre API
 // instead of the local store. Taken out of the arguments here, before the command parses the rest.
 import { UsageError } from "../io.js";
-import type { ServerTarget } from "./api-client.js";
+
+/** A running Cadre API and the token to call it with. */
+export interface ServerTarget {
+  url: string;
+  token: string;
+}
 
 export interface ServerSplit {
   args: string[];

@@ -89,6 +89,6 @@ describe("cadre agents set-model (MC-13)", () => {
     const r = await runCli(["agents", "set-model", "agt_x", "--data", dir]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/AGENT_ID and MODEL are required/);
-    expect((await runCli(["agents", "nope"])).err).toMatch(/use list or set-model/);
+    expect((await runCli(["agents", "nope"])).err).toMatch(/use list, set-model, terminate or keys/);
   });
 });

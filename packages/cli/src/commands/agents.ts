@@ -1,11 +1,22 @@
-// `cadre agents list` and `cadre agents set-model` (MC-13).
-import { type ModelChange, setAgentModel } from "@cadre/company";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, pickCompany } from "../context.js";
-import { type CliIO, UsageError } from "../io.js";
+// `cadre agents list|set-model|terminate|keys`, through the operator port (the store, or a server
+// with --server).
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
+import { withOperator } from "../operator/open.js";
+import {
+  agentsText,
+  keysText,
+  mintedKeyText,
+  modelChangeText,
+  revokedKeyText,
+  terminatedText,
+} from "../operator/render/agents.js";
 
 export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--data DIR] [--database URL] [--json]
        cadre agents set-model AGENT_ID MODEL [--connector ID] [--data DIR] [--database URL] [--json]
+       cadre agents terminate AGENT_ID [--data DIR] [--database URL] [--json]
+       cadre agents keys list|mint|revoke AGENT_ID [KEY_ID] [--label TEXT] [--json]
 
 list       the company's agents (active ones; --all includes terminated), with role, department,
            connector/model and the path that created each (tool, http or system)
@@ -18,68 +29,46 @@ set-model  the model the agent's sessions route to: an explicit id enabled on it
            session the switch is refused (exit 2). A wake running in a server is reached only
            through that server (--server URL, or PATCH /api/agents/ID/model), inside the live
            session's lock; a move to another connector waits until the agent's run has ended.
+terminate  remove an agent from the team: terminated, its keys revoked, never woken again (the CEO
+           cannot be removed)
+keys       the agent's API keys: list them (never their tokens), mint one (--label TEXT; the token is
+           shown once), revoke one by KEY_ID (event streams opened with it end)
 
 Options:
   --connector ID  set-model: move the agent to this connector (it must be ready, the model enabled on it)
   --json       one JSON line
   --data DIR   data directory (default ./.cadre)
-${DATABASE_HELP}`;
+${DATABASE_HELP}
+${SERVER_HELP}`;
 
-export async function agentsCommand(args: string[], io: CliIO): Promise<number> {
+export async function agentsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") return (io.out(`${AGENTS_HELP}\n`), sub ? 0 : 2);
-  if (sub === "set-model") return setModel(rest, io);
-  if (sub !== "list") throw new UsageError(`agents: unknown subcommand "${sub}"; use list or set-model`);
+  if (!sub) throw subcommandRequired("agents", ["list", "set-model", "terminate", "keys"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${AGENTS_HELP}\n`), 0);
+  if (sub === "set-model") return setModel(rest, io, server);
+  if (sub === "terminate") return terminate(rest, io, server);
+  if (sub === "keys") return keys(rest, io, server);
+  if (sub !== "list")
+    throw new UsageError(`agents: unknown subcommand "${sub}"; use list, set-model, terminate or keys`);
   const { values } = parse("agents list", rest, {
     ...STORE_OPTIONS,
     company: { type: "string" },
     all: { type: "boolean" },
   });
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
-  const { dataDir, store } = await openData(values, io.env);
-  try {
-    const company = await pickCompany(store, values.company, dataDir);
-    const agents = await store.listAgents(company.id, values.all ? {} : { status: "active" });
-    if (values.json) {
-      io.out(`${JSON.stringify(agents)}\n`);
-      return 0;
-    }
-    for (const a of agents) {
-      io.out(
-        `${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`,
-      );
-    }
-    return 0;
-  } finally {
-    await store.close();
-  }
+  const agents = await withOperator(
+    values,
+    io,
+    server,
+    (port) =>
+      port.listAgents({ ...(values.company ? { companyId: values.company } : {}), all: values.all ?? false }),
+    "read",
+  );
+  io.out(values.json ? `${JSON.stringify(agents)}\n` : agentsText(agents));
+  return 0;
 }
 
-/** One line saying what a model change did (local and --server). */
-export function modelChangeLine(
-  change: Pick<ModelChange, "changed" | "from" | "live" | "session" | "fromConnectorId"> & {
-    agent: Pick<ModelChange["agent"], "id" | "name" | "model" | "connectorId">;
-  },
-): string {
-  const who = `${change.agent.name} (${change.agent.id})`;
-  if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
-  const session = change.session;
-  const live =
-    change.live !== "no live session"
-      ? `its running session switched too (${change.live})`
-      : session.action === "handoff-then-switch"
-        ? `its session ${session.fromSession ?? ""} was closed and a ${session.handoffBytes ?? 0}-byte handoff left: the next wake starts fresh from it on the new model (${session.reason})`
-        : session.action === "switch"
-          ? `its next wake resumes its session on it (${session.reason})`
-          : "its next wake starts on it";
-  const where =
-    change.fromConnectorId !== undefined
-      ? `moved from connector ${change.fromConnectorId} to ${change.agent.connectorId}`
-      : `on connector ${change.agent.connectorId}`;
-  return `${who}: ${change.from} → ${change.agent.model} ${where}; ${live}\n`;
-}
-
-async function setModel(args: string[], io: CliIO): Promise<number> {
+async function setModel(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
   const { values, positionals } = parse(
     "agents set-model",
     args,
@@ -92,18 +81,61 @@ async function setModel(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       "agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)",
     );
-  const { store } = await openData(values, io.env);
-  try {
-    // No live session in this process: the row changes, and the agent's next session routes to it.
-    const change = await setAgentModel(store, {
-      agentId,
-      model,
-      ...(values.connector !== undefined ? { connectorId: values.connector } : {}),
-      env: io.env,
-    });
-    io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeLine(change));
-    return 0;
-  } finally {
-    await store.close();
-  }
+  const change = await withOperator(values, io, server, (port) =>
+    port.setAgentModel(agentId, model, values.connector),
+  );
+  io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeText(change));
+  return 0;
+}
+
+async function terminate(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
+  const { values, positionals } = parse("agents terminate", args, STORE_OPTIONS, 1);
+  if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
+  const agentId = positionals[0];
+  if (!agentId) throw new UsageError("agents terminate: AGENT_ID is required (see `cadre agents list`)");
+  const agent = await withOperator(values, io, server, (port) => port.terminateAgent(agentId));
+  io.out(values.json ? `${JSON.stringify(agent)}\n` : terminatedText(agent));
+  return 0;
+}
+
+async function keys(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
+  const { values, positionals } = parse(
+    "agents keys",
+    args,
+    { ...STORE_OPTIONS, label: { type: "string" } },
+    3,
+  );
+  if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
+  const [action, agentId, keyId] = positionals;
+  if (action !== "list" && action !== "mint" && action !== "revoke")
+    throw new UsageError(`agents keys: use list, mint or revoke (got "${action ?? ""}")`);
+  if (!agentId)
+    throw new UsageError(`agents keys ${action}: AGENT_ID is required (see \`cadre agents list\`)`);
+  if (action === "revoke" && !keyId)
+    throw new UsageError(
+      `agents keys revoke: KEY_ID is required (see \`cadre agents keys list ${agentId}\`)`,
+    );
+  if (action !== "revoke" && keyId !== undefined)
+    throw new UsageError(`agents keys ${action}: unexpected argument "${keyId}"`);
+  if (action !== "mint" && values.label !== undefined)
+    throw new UsageError(`agents keys ${action}: --label applies to mint only`);
+  await withOperator(
+    values,
+    io,
+    server,
+    async (port) => {
+      if (action === "list") {
+        const list = await port.listKeys(agentId);
+        io.out(values.json ? `${JSON.stringify(list)}\n` : keysText(agentId, list));
+      } else if (action === "mint") {
+        const key = await port.mintKey(agentId, values.label);
+        io.out(values.json ? `${JSON.stringify(key)}\n` : mintedKeyText(key));
+      } else {
+        const key = await port.revokeKey(agentId, keyId as string);
+        io.out(values.json ? `${JSON.stringify(key)}\n` : revokedKeyText(key));
+      }
+    },
+    action === "list" ? "read" : "write",
+  );
+  return 0;
 }

@@ -48,9 +48,11 @@ describe("cadre cache-report", () => {
     ).toBe(true);
     expect(report.sessionHitRate).toBeGreaterThanOrEqual(0.97 * report.theoreticalMaxHitRate);
     // The rewind shows up as a request that differs inside the history, not at its end.
-    expect(r.out).toMatch(/rewind: the last exchange \(\d+ messages\) dropped/);
-    expect(r.out).toMatch(/\(inside history\)/);
-    expect(r.out).toMatch(/MEMORY\.md changed on disk/);
+    // With --json the table is the human stream, on stderr; stdout is the one JSON line.
+    expect(r.out.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.err).toMatch(/rewind: the last exchange \(\d+ messages\) dropped/);
+    expect(r.err).toMatch(/\(inside history\)/);
+    expect(r.err).toMatch(/MEMORY\.md changed on disk/);
   });
 
   it("refuses a bad --turns with exit 2", async () => {

@@ -18,8 +18,8 @@ segment, the first byte where the request differs from the previous one and the 
 then the session hit rate against the theoretical maximum (the same requests with a byte-stable
 prefix). Exit 1 when a stable segment changed or the session rate is below 97% of the maximum.
 
-  --json   end with one JSON line: { turns: [{ turn, segmentHashes, firstDifferingByte, hitRate }],
-           sessionHitRate, theoreticalMaxHitRate }`;
+  --json   stdout holds one JSON line (the table goes to stderr): { turns: [{ turn, segmentHashes,
+           firstDifferingByte, hitRate }], sessionHitRate, theoreticalMaxHitRate }`;
 
 /** The issue's target: the session reaches at least this share of its theoretical maximum. */
 export const TARGET_SHARE_OF_MAX = 0.97;

@@ -1,20 +1,13 @@
 // `cadre connectors list|add|test|remove`: a thin layer over the company's connector operations
 // (company/connectors/connector-admin.ts) — the flags become the API's own body, the output is the
 // API's own view — so the CLI refuses exactly what POST /api/companies/{id}/connectors refuses.
-import {
-  addConnector,
-  type AddConnectorInput,
-  connectorView,
-  refreshReadiness,
-  removeConnector,
-  sharedProbes,
-  testConnector,
-} from "@cadre/company";
+import type { AddConnectorInput } from "@cadre/company";
 import { CONNECTOR_KINDS, connectorBody } from "@cadre/model";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
 import { connectorLines } from "../connector-format.js";
-import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
+import { withOperator } from "../operator/open.js";
 
 export const CONNECTORS_HELP = `Usage:
   cadre connectors list   [--company ID] [--json]
@@ -50,42 +43,36 @@ Options:
   --company ID          the company (default: the only one in the data dir)
   --json                one JSON line (list: the API's connector views; test: { ok, model, latencyMs, error? })
   --data DIR            data directory (default ./.cadre)
-${DATABASE_HELP}`;
+${DATABASE_HELP}
+${SERVER_HELP}`;
 
 const OPTIONS = { ...STORE_OPTIONS, company: { type: "string" } } as const;
 
-export async function connectorsCommand(args: string[], io: CliIO): Promise<number> {
+export async function connectorsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${CONNECTORS_HELP}\n`), sub ? 0 : 2);
   switch (sub) {
     case "list":
-      return list(rest, io);
+      return list(rest, io, server);
     case "add":
-      return add(rest, io);
+      return add(rest, io, server);
     case "test":
-      return test(rest, io);
+      return test(rest, io, server);
     case "remove":
-      return remove(rest, io);
+      return remove(rest, io, server);
     default:
       throw new UsageError(`connectors: unknown subcommand "${sub}"; use list, add, test or remove`);
   }
 }
 
-async function list(args: string[], io: CliIO): Promise<number> {
+async function list(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
   const { values } = parse("connectors list", args, OPTIONS);
   if (values.help) return (io.out(`${CONNECTORS_HELP}\n`), 0);
-  const { dataDir, store } = await openData(values, io.env);
-  try {
-    const company = await pickCompany(store, values.company, dataDir);
-    const connectors = await store.listConnectors(company.id);
-    await refreshReadiness(connectors, io.env, sharedProbes);
-    const views = connectors.map((c) => connectorView(c, io.env, sharedProbes));
-    if (values.json) return (io.out(`${JSON.stringify(views)}\n`), 0);
-    for (const v of views) io.out(connectorLines(v));
-    return 0;
-  } finally {
-    await store.close();
-  }
+  // Read-only: the probes' outcomes are kept in this process, never in the store.
+  const views = await withOperator(values, io, server, (port) => port.listConnectors(values.company), "read");
+  if (values.json) return (io.out(`${JSON.stringify(views)}\n`), 0);
+  for (const v of views) io.out(connectorLines(v));
+  return 0;
 }
 
 const ADD_OPTIONS = {
@@ -129,27 +116,24 @@ export function addInputFromFlags(id: string, flags: AddFlags): AddConnectorInpu
   return result.body as AddConnectorInput;
 }
 
-async function add(args: string[], io: CliIO): Promise<number> {
+async function add(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
   const { values, positionals } = parse("connectors add", args, ADD_OPTIONS, 1);
   if (values.help) return (io.out(`${CONNECTORS_HELP}\n`), 0);
   const [id] = positionals;
   if (!id)
     throw new UsageError("connectors add: ID is required (e.g. `cadre connectors add local --kind …`)");
   const input = addInputFromFlags(id, values);
-  const { dataDir, store } = await openData(values, io.env);
-  try {
-    const company = await pickCompany(store, values.company, dataDir);
-    const row = await addConnector(store, company.id, input, { env: io.env, probes: sharedProbes });
-    const view = connectorView(row, io.env, sharedProbes);
-    if (values.json) return (io.out(`${JSON.stringify(view)}\n`), 0);
-    io.out(`added connector ${view.id} to ${company.name} (${company.id})\n${connectorLines(view, "  ")}`);
-    return 0;
-  } finally {
-    await store.close();
-  }
+  const { company, connector } = await withOperator(values, io, server, (port) =>
+    port.addConnector(values.company, input),
+  );
+  if (values.json) return (io.out(`${JSON.stringify(connector)}\n`), 0);
+  io.out(
+    `added connector ${connector.id} to ${company.name} (${company.id})\n${connectorLines(connector, "  ")}`,
+  );
+  return 0;
 }
 
-async function test(args: string[], io: CliIO): Promise<number> {
+async function test(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
   const { values, positionals } = parse(
     "connectors test",
     args,
@@ -159,46 +143,33 @@ async function test(args: string[], io: CliIO): Promise<number> {
   if (values.help) return (io.out(`${CONNECTORS_HELP}\n`), 0);
   const [id] = positionals;
   if (!id) throw new UsageError("connectors test: ID is required (see `cadre connectors list`)");
-  const { dataDir, store } = await openData(values, io.env);
-  try {
-    const company = await pickCompany(store, values.company, dataDir);
-    const result = await testConnector(store, company.id, id, {
-      env: io.env,
-      probes: sharedProbes,
-      ...(values.model !== undefined ? { model: values.model } : {}),
-    });
-    if (values.json) io.out(`${JSON.stringify(result)}\n`);
-    else if (result.ok)
-      io.out(
-        `ok — ${result.connectorId} answered ${result.model} in ${result.latencyMs} ms (${result.target})${result.answer ? `: "${result.answer}"` : ""}\n`,
-      );
-    else
-      io.out(
-        `FAILED — ${result.connectorId} (${result.model}), after ${result.latencyMs} ms: ${result.error}\n`,
-      );
-    return result.ok ? 0 : 1;
-  } finally {
-    await store.close();
-  }
+  const result = await withOperator(values, io, server, (port) =>
+    port.testConnector(values.company, id, values.model),
+  );
+  if (values.json) io.out(`${JSON.stringify(result)}\n`);
+  else if (result.ok)
+    io.out(
+      `ok — ${result.connectorId} answered ${result.model} in ${result.latencyMs} ms (${result.target})${result.answer ? `: "${result.answer}"` : ""}\n`,
+    );
+  else
+    io.out(
+      `FAILED — ${result.connectorId} (${result.model}), after ${result.latencyMs} ms: ${result.error}\n`,
+    );
+  return result.ok ? 0 : 1;
 }
 
-async function remove(args: string[], io: CliIO): Promise<number> {
+async function remove(args: string[], io: CliIO, server: ServerTarget | undefined): Promise<number> {
   const { values, positionals } = parse("connectors remove", args, OPTIONS, 1);
   if (values.help) return (io.out(`${CONNECTORS_HELP}\n`), 0);
   const [id] = positionals;
   if (!id) throw new UsageError("connectors remove: ID is required (see `cadre connectors list`)");
-  const { dataDir, store } = await openData(values, io.env);
-  try {
-    const company = await pickCompany(store, values.company, dataDir);
-    const removed = await removeConnector(store, company.id, id);
-    const view = connectorView(removed, io.env, sharedProbes);
-    io.out(
-      values.json
-        ? `${JSON.stringify(view)}\n`
-        : `removed connector ${removed.id} (${removed.kind}) from ${company.name}\n`,
-    );
-    return 0;
-  } finally {
-    await store.close();
-  }
+  const { company, connector } = await withOperator(values, io, server, (port) =>
+    port.removeConnector(values.company, id),
+  );
+  io.out(
+    values.json
+      ? `${JSON.stringify(connector)}\n`
+      : `removed connector ${connector.id} (${connector.kind}) from ${company.name}\n`,
+  );
+  return 0;
 }

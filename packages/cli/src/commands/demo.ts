@@ -1,4 +1,6 @@
-// `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary.
+// `cadre demo`: a company from the built-in template, its CEO's wake streamed live, a summary. The
+// company is made here (the demo creates data); the wake goes through the operator port's local
+// adapter, as `cadre wake` does, with the demo's own way of printing its start.
 import { CONNECTOR_KINDS, type ConnectorKind, usageSummaryJson } from "@cadre/model";
 import { type CompanyRow, type Store } from "@cadre/store";
 import {
@@ -7,20 +9,22 @@ import {
   preferredConnectorKind,
   checkReadiness,
   defaultEnabledModels,
-  wakeAgent,
-  type WakeResult,
 } from "@cadre/company";
 import { findModel, summariseUsage } from "@cadre/core";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
-import { cancelOnSignals } from "../signals.js";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { databaseUrl, DEFAULT_DATA_DIR, openData, recoverInterruptedRuns } from "../context.js";
+import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
-import { parseProfile, withProfile } from "../client/legacy-server.js";
+import { parseProfile } from "../client/legacy-server.js";
+import { LocalOperator } from "../operator/local.js";
+import type { WakeWatcher } from "../operator/port.js";
+import { sessionLine } from "../operator/render/sessions.js";
 import { formatUsage } from "../usage-format.js";
-import { sessionLine } from "./sessions.js";
 
 export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
 
@@ -33,7 +37,8 @@ command exits 130 / 143. Runs of earlier commands whose process died are ended f
 interrupted. While the CEO runs a wake in another process, the demo is refused (exit 2).
 
 Options:
-  --data DIR        data directory (default ./.cadre); the embedded SQLite store lives there
+  --data DIR        data directory (default ./.cadre; created with its store when missing); the
+                    embedded SQLite store lives there
 ${DATABASE_HELP}
   --connector ID    connector for the CEO of a new company: ${CONNECTOR_KINDS.join(", ")}
                     (default: anthropic or openai when its API key is set, else offline). A local
@@ -45,8 +50,9 @@ ${DATABASE_HELP}
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            end with one JSON line: the summary of SPEC §4, with session: { harness, id,
-                    resumed, rolledOver } (a demo run again continues the CEO's session)
+  --json            stdout holds one JSON line, the summary of SPEC §4 with session: { harness, id,
+                    resumed, rolledOver } (a demo run again continues the CEO's session; \`| jq\`
+                    reads it); the stream of the wake goes to stderr
   -h, --help        this help`;
 
 export const DEMO_TEMPLATE = {
@@ -54,20 +60,14 @@ export const DEMO_TEMPLATE = {
   goal: "Build autonomous warehouse robots and sell them to mid-sized logistics companies.",
 };
 
-async function ensureCompany(
-  store: Store,
-  io: CliIO,
+/** The connector a new company's CEO gets: the one asked for, else the preferred one; it must be ready. */
+async function newCompanyConnector(
   connector: string | undefined,
+  env: NodeJS.ProcessEnv,
   dataDir: string,
-): Promise<{ company: CompanyRow; created: boolean }> {
+): Promise<ConnectorKind> {
   const data = ` --data ${dataDir}`;
-  const reuse = (company: CompanyRow) => {
-    if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
-    return { company, created: false };
-  };
-  const existing = await store.listCompanies();
-  if (existing.length > 0) return reuse(existing[0] as CompanyRow);
-  const kind = (connector ?? preferredConnectorKind(io.env)) as ConnectorKind;
+  const kind = (connector ?? preferredConnectorKind(env)) as ConnectorKind;
   if (!CONNECTOR_KINDS.includes(kind))
     throw new UsageError(
       `demo: --connector must be one of ${CONNECTOR_KINDS.join(", ")} (got "${connector}")`,
@@ -76,23 +76,36 @@ async function ensureCompany(
     // The demo cannot guess a server's URL, models and window: the way out is the connector surface.
     throw new UsageError(
       `demo: connector openai-compatible needs your server's URL and an explicit model with its context window, which a demo cannot guess. ` +
-        `Set it up once, then run the demo on it: cadre company create --name NAME --goal GOAL${data}; ` +
-        `cadre connectors add local --kind openai-compatible --base-url http://127.0.0.1:PORT/v1 --models MODEL --context-window N${data}; ` +
-        `cadre connectors test local${data}; cadre agents set-model CEO_ID MODEL --connector local${data}; ` +
-        `cadre demo${data} (it reuses that company and its CEO's connector). README: "Real models" (the Ollama recipe). ` +
+        `Set it up once, then run the demo on it: npx cadre company create --name NAME --goal GOAL${data}; ` +
+        `npx cadre connectors add local --kind openai-compatible --base-url http://127.0.0.1:PORT/v1 --models MODEL --context-window N${data}; ` +
+        `npx cadre connectors test local${data}; npx cadre agents set-model CEO_ID MODEL --connector local${data}; ` +
+        `npx cadre demo${data} (it reuses that company and its CEO's connector). README: "Real models" (the Ollama recipe). ` +
         `Or --connector offline to run without a model server.`,
     );
   if (kind !== "offline") {
     // The key is set: does the endpoint answer? (checked now, before anything is written)
-    const state = await checkReadiness(
-      { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
-      io.env,
-    );
+    const state = await checkReadiness({ kind, config: {}, enabledModels: defaultEnabledModels(kind) }, env);
     if (!state.ready)
       throw new UsageError(
         `demo: connector ${kind} is not ready: ${state.missing}. Use --connector offline to run without keys.`,
       );
   }
+  return kind;
+}
+
+async function ensureCompany(
+  store: Store,
+  io: CliIO,
+  connector: string | undefined,
+  dataDir: string,
+): Promise<{ company: CompanyRow; created: boolean }> {
+  const reuse = (company: CompanyRow) => {
+    if (connector) io.out(`note: reusing company ${company.id}; --connector only applies to a new company\n`);
+    return { company, created: false };
+  };
+  const existing = await store.listCompanies();
+  if (existing.length > 0) return reuse(existing[0] as CompanyRow);
+  const kind = await newCompanyConnector(connector, io.env, dataDir);
   // Find-or-create in one transaction: demos started at once on an empty DIR make one company.
   const result = await findOrCreateCompany(
     store,
@@ -124,8 +137,19 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       `demo: --faults rehearses failures on the offline connector only (got --connector ${values.connector})`,
     );
-  const { dataDir, store, databaseUrl } = await openData(values, io.env);
-  const signals = cancelOnSignals(io);
+  // A data dir with no store yet gets a new company: its connector is checked before anything is
+  // created, so a refused demo leaves no empty store behind.
+  if (
+    databaseUrl(values, io.env) === undefined &&
+    !existsSync(join(resolve(values.data ?? DEFAULT_DATA_DIR), "cadre.db"))
+  )
+    await newCompanyConnector(
+      values.connector ?? (faults ? "offline" : undefined),
+      io.env,
+      values.data ?? DEFAULT_DATA_DIR,
+    );
+  const data = await openData(values, io.env, "create");
+  const { dataDir, store } = data;
   try {
     await recoverInterruptedRuns(store, io);
     // A rehearsal never creates a company on a real provider: with --faults, a new company is offline.
@@ -150,27 +174,30 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       `CEO       ${before.ceo.id} on ${before.ceo.connectorId}/${before.ceo.model}${connector?.kind === "offline" ? " — OFFLINE scripted model, no network, no key" : ""}\n`,
     );
     io.out(`mode      ${before.mode} (${before.modeReason})\n`);
-    const render = createRenderer(io.out, "CEO");
-    const result: WakeResult = await withProfile(
-      { store, dataDir, io, agentId: before.ceo.id, profile },
-      (byProfile) =>
-        wakeAgent({
-          ...byProfile,
-          store,
-          agentId: before.ceo.id,
-          dataDir,
-          env: storeEnv(io.env, databaseUrl),
-          ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
-          ...(seed !== undefined ? { seed: Number(seed) } : {}),
-          ...(faults ? { faults } : {}),
-          signal: signals.signal,
-          onStart: ({ cue, cueTokens }) => io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`),
-          onEvent: render,
-        }),
+    let render: ReturnType<typeof createRenderer> | undefined;
+    const watch: WakeWatcher = {
+      queued: () => undefined, // in process: never queued
+      started: ({ cue, cueTokens }) => {
+        io.out(`cue       "${cue}" (${cueTokens} tokens, o200k_base)\n`);
+        render = createRenderer(io.out, "CEO");
+      },
+      event: (event) => render?.(event),
+      notice: (line) => io.out(`${line}\n`),
+    };
+    // On PostgreSQL too the demo's wake runs here: the quickstart needs no worker. SIGINT / SIGTERM
+    // cancel it (the adapter's signal guard), as for `cadre wake`.
+    const result = await new LocalOperator(data, io).wake(
+      {
+        agentId: before.ceo.id,
+        inProcess: true,
+        ...(before.mode === "team-building" ? { trigger: "start_team_building" as const } : {}),
+        ...(seed !== undefined ? { seed: Number(seed) } : {}),
+        ...(profile ? { profile } : {}),
+        ...(faults ? { faults } : {}),
+      },
+      watch,
     );
-    const interrupted = signals.received();
-    if (interrupted && result.terminal === "cancelled")
-      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
+    if (result.kind !== "ran") throw new Error("demo: the wake was queued, not run here");
     const agents = await store.listAgents(company.id);
     const approvals = await store.listApprovals(company.id);
     const hires = agents.filter((a) => !a.isCeo);
@@ -184,18 +211,18 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     // The usage module's figures (cost from the registry's prices), as `cadre usage --run` shows them.
     const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
-    io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    io.out(`             details: npx cadre usage --run ${result.runId} --data ${dataDir}\n`);
     io.out(
-      `  session    ${sessionLine(result.session)}; details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+      `  session    ${sessionLine(result.session)}; details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
     );
     if (faults)
       io.out(
-        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+        `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
       );
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
       io.out(
-        `  next       cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`,
+        `  next       npx cadre approvals show ${pending.id} --data ${dataDir}   (the strategy in full)\n             npx cadre approvals approve ${pending.id} --data ${dataDir}   (or reject / revise, with --note)\n`,
       );
     if (values.json) {
       const line = {
@@ -221,9 +248,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       };
       io.out(`${JSON.stringify(line)}\n`);
     }
-    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
+    if (result.interrupted) return signalExitCode(result.interrupted);
+    return result.terminal === "done" ? 0 : 1;
   } finally {
-    signals.dispose();
     await store.close();
   }
 }

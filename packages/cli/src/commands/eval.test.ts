@@ -81,7 +81,7 @@ describe("cadre eval", () => {
     const listed = await cli("eval", "scenarios", "--json");
     expect(listed.code).toBe(0);
     expect(listed.json().scenarios.length).toBeGreaterThanOrEqual(12);
-    expect(listed.out).toMatch(/no-ready-connector\s+team-building\s+team 0, approvals none, ready: none/);
+    expect(listed.err).toMatch(/no-ready-connector\s+team-building\s+team 0, approvals none, ready: none/);
     const mine = join(dir, "mine");
     await rm(mine, { recursive: true, force: true });
     await mkdir(mine);
@@ -101,7 +101,7 @@ describe("cadre eval", () => {
     expect(bad.err).toMatch(/broken\.json: connectors\[0\]\.ready: must be true or false, got a string/);
   });
 
-  it("record, then run --json: progress on stderr, tables and gate matrix on stdout, the SPEC §4 line last, exit 0", async () => {
+  it("record, then run --json: progress, tables and gate matrix on stderr, stdout the SPEC §4 line alone, exit 0", async () => {
     const baseline = join(dir, "baseline");
     const recorded = await cli(
       "eval",
@@ -133,7 +133,8 @@ describe("cadre eval", () => {
       "--json",
     );
     expect(run.err).toMatch(/\[16\/16\]/);
-    expect(run.out).toMatch(/Gate matrix/);
+    expect(run.err).toMatch(/Gate matrix/);
+    expect(run.out.trimEnd().split("\n")).toHaveLength(1);
     expect(run.code).toBe(0);
     const summary = run.json();
     expect(Object.keys(summary)).toEqual(
@@ -181,7 +182,7 @@ describe("cadre eval", () => {
       pass: false,
       evidence: expect.stringMatching(/in 0 state\(s\); 10 required/),
     });
-    expect(run.out).toMatch(/RESULT: G3, G4, G5 failed/);
+    expect(run.err).toMatch(/RESULT: G3, G4, G5 failed/);
   });
 
   it("a mode document without the hiring instruction: the CEO still hires with the tool (G3 holds) but only one lead, so G4 fails and says why", async () => {
@@ -215,7 +216,7 @@ describe("cadre eval", () => {
     });
     // States that are not team building keep their mode document, and their behaviour.
     expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({ passed: true });
-    expect(run.out).toMatch(/BROKEN: no-hiring-instruction/);
+    expect(run.err).toMatch(/BROKEN: no-hiring-instruction/);
   });
 
   it("replays the baseline's cassettes offline, marks the samples replayed, and stops on a request it never recorded", async () => {
@@ -236,7 +237,7 @@ describe("cadre eval", () => {
       "--json",
     );
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(
+    expect(run.err).toMatch(
       /samples: baseline 16 offline; candidate 16 replayed — replayed samples answer from cassettes/,
     );
     expect(run.json().gates.G5.evidence).toMatch(

@@ -1,5 +1,6 @@
 // `cadre eval scenarios|record|run|compare`: a thin layer over @cadre/evals. Progress goes to
-// stderr; the report to stdout; with --json the last stdout line is the summary of SPEC §4.
+// stderr; the report to stdout — with --json to stderr too, and stdout holds only the summary line
+// of SPEC §4 (main's JSON guard routes the human stream).
 import {
   BREAKS,
   BUILTIN_SCENARIOS_DIR,
@@ -22,7 +23,7 @@ import {
   type TrajectoryMode,
 } from "@cadre/evals";
 import { parse } from "../args.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 const DEFAULT_OUT = ".cadre/eval-report";
 
@@ -67,7 +68,8 @@ Compare options:
   --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
   --min-pass X         see --k
   --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
-  --json               end with one JSON line: { scenarios: [{ id, passed, … }], toolCoverage, cueTokens, gates }
+  --json               stdout holds one JSON line: { scenarios: [{ id, passed, … }], toolCoverage, cueTokens,
+                       gates } (the tables and the gate matrix then go to stderr)
 
 Scenario files: JSON, schemaVersion ${SCENARIO_SCHEMA_VERSION}; see evals/README.md.`;
 
@@ -208,10 +210,8 @@ async function scenariosCommand(values: Values, io: CliIO): Promise<number> {
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse("eval", args, OPTIONS, 1);
   const sub = positionals[0];
-  if (values.help || !sub) {
-    io.out(`${EVAL_HELP}\n`);
-    return sub || values.help ? 0 : 2;
-  }
+  if (values.help) return (io.out(`${EVAL_HELP}\n`), 0);
+  if (!sub) throw subcommandRequired("eval", ["scenarios", "record", "run", "compare"]);
   switch (sub) {
     case "scenarios":
       return scenariosCommand(values, io);

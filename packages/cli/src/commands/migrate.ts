@@ -1,5 +1,7 @@
 // `cadre migrate --from sqlite:PATH --to postgres://…`: moves an embedded installation to
 // PostgreSQL. The copy and its verification live in the store; this parses, reports, sets exit codes.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import {
   type CopyReport,
   CopyMismatchError,
@@ -17,7 +19,8 @@ export const MIGRATE_HELP = `Usage: cadre migrate --from sqlite:PATH --to postgr
 
 Copies an embedded installation into PostgreSQL: every table, ids and timestamps kept, in one
 transaction that commits only when every table's row count and checksum are the same on both
-sides. Progress goes to stderr; the report (rows and checksum per table, both sides) to stdout.
+sides. Progress goes to stderr; the report (rows and checksum per table, both sides) to stdout (to
+stderr with --json, whose one line is then all stdout holds).
 
   --from sqlite:PATH   the SQLite store: its file, or the data directory holding cadre.db
   --to URL             postgres://user:password@host:port/database
@@ -71,6 +74,9 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<number>
     throw new UsageError("migrate: --to postgres://… is required (the PostgreSQL database to fill)");
   const from = values.from.slice("sqlite:".length);
   const to = values.to;
+  // Refused before the progress line starts: a bad --from is one line on stderr.
+  const fromFile = existsSync(from) && statSync(from).isDirectory() ? join(from, "cadre.db") : from;
+  if (!existsSync(fromFile)) throw new UsageError(`migrate: no SQLite store at ${from}`);
   io.err(`copying sqlite:${from} → ${redactUrl(to)}${values.schema ? ` (schema ${values.schema})` : ""}\n`);
   let report: CopyReport;
   try {
@@ -88,7 +94,7 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<number>
       io.err(`cadre migrate: ${error.message}\n`);
       return 1;
     }
-    if (error instanceof StoreError && /^no SQLite store/.test(error.message))
+    if (error instanceof StoreError && /^(no SQLite store|cannot open)/.test(error.message))
       throw new UsageError(`migrate: ${error.message}`);
     throw error;
   }

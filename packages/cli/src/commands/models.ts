@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { listModels, loadUserModels, type ModelInfo, resolveModel } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { DEFAULT_DATA_DIR } from "../context.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 export const MODELS_HELP = `Usage:
   cadre models list [--provider anthropic|openai|openai-compatible|offline] [--data DIR] [--json]
@@ -29,10 +29,8 @@ function line(m: ModelInfo): string {
 
 export async function modelsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") {
-    io.out(`${MODELS_HELP}\n`);
-    return sub ? 0 : 2;
-  }
+  if (!sub) throw subcommandRequired("models", ["list", "show"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${MODELS_HELP}\n`), 0);
   const { values, positionals } = parse(
     `models ${sub}`,
     rest,

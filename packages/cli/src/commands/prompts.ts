@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { lockedTexts } from "@cadre/company";
 import { comparePromptLock, type PromptLockComparison, sha256 } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { readPromptLock, readPromptLockLog, relockPrompts } from "../prompts/lock-file.js";
 import { diffLines } from "../prompts/text-diff.js";
 
@@ -51,10 +51,8 @@ function summary(c: PromptLockComparison): string[] {
 
 export async function promptsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h") {
-    io.out(`${PROMPTS_HELP}\n`);
-    return sub ? 0 : 2;
-  }
+  if (!sub) throw subcommandRequired("prompts", ["check", "diff", "lock", "list"]);
+  if (sub === "--help" || sub === "-h") return (io.out(`${PROMPTS_HELP}\n`), 0);
   const { values } = parse(`prompts ${sub}`, rest, {
     ...COMMON_OPTIONS,
     lock: { type: "string" },

@@ -28,7 +28,7 @@ up to 30 s to finish first, as with \`cadre worker\`.
 
 Options:
   --port N                 port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
-  --data DIR               data directory (default ./.cadre)
+  --data DIR               data directory (default ./.cadre; created with its store when missing)
   --database URL           keep the store in PostgreSQL (default CADRE_DATABASE_URL): several
                            instances and \`cadre worker\`s then share it; live events reach the SSE
                            subscribers of every instance
@@ -62,7 +62,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
   if (fromEnv !== undefined && fromEnv.length < 16)
     throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
-  const { dataDir, store, databaseUrl } = await openData(values, io.env);
+  const { dataDir, store, databaseUrl } = await openData(values, io.env, "create");
   await recoverInterruptedRuns(store, io).catch(async (error: unknown) => {
     await store.close();
     throw error;

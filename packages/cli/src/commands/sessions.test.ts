@@ -49,7 +49,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(Object.keys(summary).sort()).toEqual([...BASE_KEYS, "replays", "rollovers", "terminal"].sort());
     expect(summary).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(summary["hires"]).toHaveLength(1);
-    expect(r.out).toMatch(
+    expect(r.err).toMatch(
       /✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/,
     );
   });
@@ -58,10 +58,10 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     const r = await cli("demo", "--data", dir, "--faults", "prompt-timeout", "--seed", "7", "--json");
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
-    expect(r.out).toMatch(
+    expect(r.err).toMatch(
       /✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/,
     );
-    const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
+    const runId = /sessions inspect (run_\w+)/.exec(r.err)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) },
@@ -81,7 +81,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
       ceoMode: "awaiting-approval",
       session: { harness: "pi", resumed: false, rolledOver: false },
     });
-    const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
+    const runId = /sessions inspect (run_\w+)/.exec(r.err)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.code).toBe(0);
     expect(inspect.json()).toMatchObject({
@@ -112,7 +112,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     const woke = next.json() as { runId: string; session: { id: string } };
     expect(woke.session).toMatchObject({ harness: "pi", resumed: false, rolledOver: true });
     expect(woke.session.id).not.toBe(demo.session.id);
-    expect(next.out).toMatch(
+    expect(next.err).toMatch(
       /⇢ rollover: idle direct send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
     );
     const after = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
@@ -169,7 +169,7 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
       modeBefore: "operating",
       session: { harness: "pi", id: demo.session.id, resumed: true, rolledOver: false },
     });
-    expect(wake.out).toContain(`session: pi ${demo.session.id} — resumed`);
+    expect(wake.err).toContain(`session: pi ${demo.session.id} — resumed`);
     const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       harness: "pi",
@@ -248,7 +248,7 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
     const wake = await cli("wake", ceoId!, "--data", dir, "--json");
     const woke = wake.json() as { runId: string; session: { id: string } };
     expect(woke.session).toMatchObject({ resumed: false, rolledOver: true });
-    expect(wake.out).toMatch(/⇢ rollover: MC-13: switch to offline-scripted-small-1/);
+    expect(wake.err).toMatch(/⇢ rollover: MC-13: switch to offline-scripted-small-1/);
     const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       model: OFFLINE_SMALL_MODEL_ID,
@@ -324,6 +324,7 @@ describe("cadre sessions", () => {
   });
 
   it("usage errors exit 2; an unknown run is named", async () => {
+    expect((await cli("company", "create", "--name", "Inspect Co", "--data", dir)).code).toBe(0);
     expect((await cli("sessions", "--data", dir)).code).toBe(2);
     expect((await cli("sessions", "inspect", "--data", dir)).code).toBe(2);
     const missing = await cli("sessions", "inspect", "run_nope", "--data", dir);

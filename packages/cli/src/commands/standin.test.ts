@@ -121,7 +121,7 @@ describe("cadre standin (built bin, real process)", () => {
       [["--model", "m"], /--model needs --connector/],
       [["--policy", "echo", "--connector", "c"], /--connector and --model apply to --policy hire-leads only/],
       [["--policy", policy], /policy file .*bad\.json: \[0\]\.error\.kind must be one of/],
-      [["--colour"], /Unknown option '--colour'/],
+      [["--colour"], /unknown option --colour \(see cadre standin --help\)/],
     ];
     for (const [args, message] of cases) {
       const { code, err, out } = await runCli(["standin", ...args]);

@@ -47,7 +47,8 @@ export async function translateCommand(args: string[], io: TranslateIO): Promise
     ({ values } = parse("translate", args, OPTIONS));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`cadre ${error.message}. See cadre translate --help.`);
+    // The message says what was wrong and points at --help already.
+    io.stderr(`cadre ${error.message}`);
     return 2;
   }
   if (values.help) {

@@ -18,7 +18,7 @@ describe("cadre usage", () => {
   it("reports per company, per agent and per run, and one run per model call", async () => {
     const demo = await cli("demo", "--data", dir, "--json", "--seed", "5");
     expect(demo.code).toBe(0);
-    expect(demo.out).toMatch(
+    expect(demo.err).toMatch(
       /usage {6}input \d+, output \d+, cache read \d+, cache write \d+, total \d+, cost \$0\.0000, cache hit rate \d+\.\d%/,
     );
     const all = await cli("usage", "--data", dir, "--json");

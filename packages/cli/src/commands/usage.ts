@@ -1,9 +1,10 @@
-// `cadre usage`: tokens, cost and prompt-cache hit rate per run, per agent and per company.
-import { companyUsageReport, type CompanyUsageReport, runUsageReport } from "@cadre/company";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData } from "../context.js";
+// `cadre usage`: tokens, cost and prompt-cache hit rate per run, per agent and per company, through
+// the operator port.
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
 import type { CliIO } from "../io.js";
-import { formatUsage } from "../usage-format.js";
+import { withOperator } from "../operator/open.js";
+import { companyUsageText, runUsageText } from "../operator/render/usage.js";
 
 export const USAGE_HELP = `Usage: cadre usage [--company ID] [--run ID] [--data DIR] [--database URL] [--json]
 
@@ -16,42 +17,29 @@ Options:
   --run ID       one run, with one line per model call
   --json         one JSON line: { companies: [...] } or, with --run, { run: {...} }
   --data DIR     data directory (default ./.cadre)
-${DATABASE_HELP}`;
+${DATABASE_HELP}
+${SERVER_HELP}`;
 
-function printCompany(io: CliIO, report: CompanyUsageReport): void {
-  io.out(`${report.name} (${report.companyId})\n  total      ${formatUsage(report.usage)}\n`);
-  for (const a of report.agents)
-    io.out(`  agent      ${a.name} (${a.agentId}, ${a.model}), ${a.runs} run(s): ${formatUsage(a.usage)}\n`);
-  for (const r of report.runs)
-    io.out(`  run        ${r.runId} ${r.agentName} ${r.status} ${r.startedAt}: ${formatUsage(r.usage)}\n`);
-}
-
-export async function usageCommand(args: string[], io: CliIO): Promise<number> {
+export async function usageCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const { values } = parse("usage", args, {
     ...STORE_OPTIONS,
     company: { type: "string" },
     run: { type: "string" },
   });
   if (values.help) return (io.out(`${USAGE_HELP}\n`), 0);
-  const { store } = await openData(values, io.env);
-  try {
-    if (values.run) {
-      const run = await runUsageReport(store, values.run);
-      if (values.json) return (io.out(`${JSON.stringify({ run })}\n`), 0);
-      io.out(`run ${run.runId} — ${run.agentName} (${run.agentId}) on ${run.model}, ${run.status}\n`);
-      for (const t of run.turns ?? [])
-        io.out(`  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}\n`);
-      io.out(`  total     ${formatUsage(run.usage)}\n`);
-      return 0;
-    }
-    const ids = values.company ? [values.company] : (await store.listCompanies()).map((c) => c.id);
-    const companies: CompanyUsageReport[] = [];
-    for (const id of ids) companies.push(await companyUsageReport(store, id));
-    if (values.json) return (io.out(`${JSON.stringify({ companies })}\n`), 0);
-    if (companies.length === 0) io.out("no companies yet; run `cadre demo` first\n");
-    for (const c of companies) printCompany(io, c);
+  const runId = values.run;
+  if (runId) {
+    const run = await withOperator(values, io, server, (port) => port.runUsage(runId), "read");
+    io.out(values.json ? `${JSON.stringify({ run })}\n` : runUsageText(run));
     return 0;
-  } finally {
-    await store.close();
   }
+  const companies = await withOperator(
+    values,
+    io,
+    server,
+    (port) => port.usage(values.company ? { companyId: values.company } : {}),
+    "read",
+  );
+  io.out(values.json ? `${JSON.stringify({ companies })}\n` : companyUsageText(companies));
+  return 0;
 }

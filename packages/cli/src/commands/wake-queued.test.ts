@@ -55,7 +55,7 @@ describe("--database URL", () => {
       CADRE_DATABASE_URL: "",
     });
     expect(local.code).toBe(2);
-    expect(local.err).toMatch(/no company in/);
+    expect(local.err).toMatch(/no Cadre data in/);
   });
 
   it("refuses what is not a postgres:// URL, and is shown in --help", async () => {
@@ -96,13 +96,14 @@ describe("cadre wake on PostgreSQL", () => {
       ],
       env,
     );
-    expect(woken.err).toBe("");
-    expect(woken.code).toBe(0);
-    expect(woken.out).toMatch(/^wake wake_\w+ queued; a worker runs it/);
-    expect(woken.out).toMatch(
+    expect(woken.code, woken.err).toBe(0);
+    // With --json the human stream is on stderr and stdout is the one JSON line.
+    expect(woken.out.trimEnd().split("\n")).toHaveLength(1);
+    expect(woken.err).toMatch(/^wake wake_\w+ queued; a worker runs it/);
+    expect(woken.err).toMatch(
       /run run_\w+ — mode team-building, trigger start_team_building\ncue ".+" \(\d+ tokens\)/,
     );
-    expect(woken.out).toMatch(/hire_agent/);
+    expect(woken.err).toMatch(/hire_agent/);
     expect(woken.json()).toMatchObject({
       terminal: "done",
       modeBefore: "team-building",
@@ -119,7 +120,7 @@ describe("cadre wake on PostgreSQL", () => {
     expect(faults.err).toMatch(/add --in-process/);
     const here = await runCli(["wake", ceo, "--database", url, "--in-process", "--seed", "4", "--json"], env);
     expect(here.code).toBe(0);
-    expect(here.out).not.toMatch(/queued/);
+    expect(here.err).not.toMatch(/queued/);
     expect(here.json()).toMatchObject({ terminal: "done", agentId: ceo });
   });
 });

@@ -1,14 +1,14 @@
 // `cadre wake` on PostgreSQL: the wake goes through the shared queue like every other wake of the
 // installation (one running wake per agent, coalescing, leases), a worker runs it, and this command
-// follows the run from the store, rendering its events as the in-process wake does.
+// follows the run from the store, reporting its events as the in-process wake does (the operator
+// port's local adapter calls it; the wake renderer prints).
 import { setTimeout as sleep } from "node:timers/promises";
 import { cueTokenCount, harnessOf, loadCompanyState, sessionOfRun } from "@cadre/company";
-import { usageSummaryJson } from "@cadre/model";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
 import type { PromptProfile, WakeTrigger } from "@cadre/model";
 import type { RunRow, Store } from "@cadre/store";
 import type { CliIO } from "../io.js";
-import { createRenderer } from "../render.js";
+import type { WakeOutcome, WakeWatcher } from "../operator/port.js";
 
 const POLL_MS = 150;
 
@@ -21,10 +21,13 @@ export interface QueuedWakeInput {
   profile?: PromptProfile;
   /** pg-boss's schema, as the workers were given it; default theirs (pgboss). */
   queueSchema?: string;
-  json: boolean;
 }
 
-export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<number> {
+export async function queuedWake(
+  input: QueuedWakeInput,
+  watch: WakeWatcher,
+  io: CliIO,
+): Promise<WakeOutcome> {
   const { store, agentId } = input;
   const agent = await store.getAgent(agentId);
   if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
@@ -47,27 +50,36 @@ export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<num
   } finally {
     await queue.stop();
   }
-  io.out(
-    `${sent.queued ? `wake ${sent.wakeId} queued` : `joined wake ${sent.wakeId}, already waiting for ${agent.name}`}; a worker runs it (cadre worker, or cadre serve)\n`,
-  );
+  watch.queued({ wakeId: sent.wakeId, joined: !sent.queued, agentName: agent.name });
   const run = await awaitRun(store, sent.wakeId, io);
   const cueTokens = cueTokenCount(run.cue);
-  io.out(
-    `run ${run.id} — mode ${run.mode}, trigger ${run.trigger}\ncue "${run.cue}" (${cueTokens} tokens)\n`,
-  );
-  const ended = await follow(store, run.id, createRenderer(io.out, agent.name));
+  watch.started({
+    runId: run.id,
+    agentName: agent.name,
+    mode: run.mode,
+    trigger: run.trigger,
+    profile: run.profile,
+    cue: run.cue,
+    cueTokens,
+  });
+  const ended = await follow(store, run.id, (event) => watch.event(event));
   const modeAfter = (await loadCompanyState(store, agent.companyId)).mode;
-  io.out(`mode: ${run.mode} → ${modeAfter}\n`);
-  if (input.json) {
-    const usage = usageSummaryJson(ended.usage);
-    const connector = await store.getConnector(agent.companyId, agent.connectorId);
-    const events = (await store.listRunEvents(ended.id)).map((r) => r.data as AgentEvent);
-    const session = sessionOfRun(events, harnessOf(connector?.kind ?? "offline"));
-    io.out(
-      `${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, session, wakeId: sent.wakeId, via: "queue" })}\n`,
-    );
-  }
-  return ended.status === "done" ? 0 : 1;
+  // A worker ran it: what the run's stored events say about its native session.
+  const connector = await store.getConnector(agent.companyId, agent.connectorId);
+  const events = (await store.listRunEvents(ended.id)).map((r) => r.data as AgentEvent);
+  return {
+    kind: "ran",
+    runId: ended.id,
+    agentId,
+    terminal: ended.status,
+    modeBefore: run.mode,
+    modeAfter,
+    cue: run.cue,
+    cueTokens,
+    usage: ended.usage,
+    session: sessionOfRun(events, harnessOf(connector?.kind ?? "offline")),
+    wakeId: sent.wakeId,
+  };
 }
 
 /** The run a worker starts for the wake; a wake that ended without one was refused. */

@@ -1,18 +1,18 @@
-// `cadre wake AGENT_ID`: on SQLite the wake runs in this process; on PostgreSQL it goes through the
-// shared queue (wake-queued.ts) unless --in-process, so that the installation's rules for wakes
-// (one running wake per agent, coalescing, leases) hold for the operator's wakes too.
-import { usageSummaryJson, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
-import { wakeAgent } from "@cadre/company";
+// `cadre wake AGENT_ID`, through the operator port: on SQLite the wake runs in this process; on
+// PostgreSQL it goes through the shared queue (wake-queued.ts) unless --in-process, so that the
+// installation's rules for wakes (one running wake per agent, coalescing, leases) hold for the
+// operator's wakes too; with --server the server runs it. The wake renderer prints it as it goes.
+import { isOneOf, WAKE_TRIGGERS } from "@cadre/model";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
-import { cancelOnSignals } from "../signals.js";
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import { parseProfile } from "../client/legacy-server.js";
+import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
-import { createRenderer } from "../render.js";
-import { parseProfile, withProfile } from "../client/legacy-server.js";
-import { queuedWake } from "./wake-queued.js";
-import { sessionLine } from "./sessions.js";
+import { withOperator } from "../operator/open.js";
+import type { WakeRequest } from "../operator/port.js";
+import { wakeEndText, wakeJson, wakeWatcher } from "../operator/render/wake.js";
+import { signalExitCode } from "../signals.js";
 
 export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--profile semantic|legacy] [--faults LIST] [--in-process] [--queue-schema NAME] [--data DIR] [--database URL] [--json]
 
@@ -20,8 +20,8 @@ Wakes one agent and streams its run. The CEO's cue and instructions follow its m
 defaults to approval_decided when the operator decided something since the agent's last run,
 else routine. Team members can only be woken once the strategy is approved.
 The wake continues the agent's session from its last wake (see cadre sessions --help) unless a
-rollover or a model switch left a handoff, or the operator reset it; --json ends with
-session: { harness, id, resumed, rolledOver }.
+rollover or a model switch left a handoff, or the operator reset it; it ends with a session: line,
+and --json carries session: { harness, id, resumed, rolledOver }.
 --profile chooses the CEO's prompt profile for this wake (default: the company's): legacy is the old
 hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served for the wake.
 --faults LIST rehearses failures on the offline connector (comma-separated: ${FAULT_NAMES.join(", ")});
@@ -40,9 +40,13 @@ wake waiting, this one joins it. --in-process runs the wake here instead, outsid
 worker needed; --faults and --profile legacy need it on PostgreSQL). --queue-schema NAME is the
 queue's schema when the workers were started with it (default pgboss).
 
-${DATABASE_HELP}`;
+With --server the server runs the wake (queued to its workers on PostgreSQL) and this command
+follows the run's events until it ends; --faults, --in-process and --queue-schema are local only.
 
-export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
+${DATABASE_HELP}
+${SERVER_HELP}`;
+
+export async function wakeCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const options = {
     ...STORE_OPTIONS,
     trigger: { type: "string" },
@@ -56,74 +60,26 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
   if (values.help) return (io.out(`${WAKE_HELP}\n`), 0);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("wake: AGENT_ID is required (see `cadre agents list`)");
-  const trigger = values.trigger as WakeTrigger | undefined;
-  if (trigger && !WAKE_TRIGGERS.includes(trigger))
+  const trigger = values.trigger;
+  if (trigger !== undefined && !isOneOf(WAKE_TRIGGERS, trigger))
     throw new UsageError(`wake: --trigger must be one of ${WAKE_TRIGGERS.join(", ")}`);
   if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
     throw new UsageError(`wake: --seed must be a whole number`);
   const profile = parseProfile("wake", values.profile);
   const faults = values.faults === undefined ? undefined : parseFaultList(values.faults);
-  const { dataDir, store, databaseUrl } = await openData(values, io.env);
-  try {
-    if (databaseUrl !== undefined && !values["in-process"]) {
-      // What only this process can do is refused rather than silently run elsewhere without it.
-      if (faults)
-        throw new UsageError(
-          "wake: --faults rehearses failures in this process; on PostgreSQL add --in-process (queued wakes run on the workers)",
-        );
-      if (profile === "legacy")
-        throw new UsageError(
-          "wake: --profile legacy serves the API for the wake from this process; on PostgreSQL add --in-process",
-        );
-      const seed = values.seed !== undefined ? Number(values.seed) : undefined;
-      return await queuedWake(
-        {
-          store,
-          url: databaseUrl,
-          agentId,
-          ...(values["queue-schema"] ? { queueSchema: values["queue-schema"] } : {}),
-          json: values.json ?? false,
-          ...(trigger ? { trigger } : {}),
-          ...(seed !== undefined ? { seed } : {}),
-          ...(profile ? { profile } : {}),
-        },
-        io,
-      );
-    }
-    await recoverInterruptedRuns(store, io);
-    const agent = await store.getAgent(agentId);
-    const render = createRenderer(io.out, agent?.name ?? "agent");
-    const signals = cancelOnSignals(io);
-    const result = await withProfile({ store, dataDir, io, agentId, profile }, (byProfile) =>
-      wakeAgent({
-        ...byProfile,
-        store,
-        agentId,
-        dataDir,
-        env: storeEnv(io.env, databaseUrl),
-        ...(trigger ? { trigger } : {}),
-        ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
-        ...(faults ? { faults } : {}),
-        signal: signals.signal,
-        onStart: ({ run, cue, cueTokens, mode }) =>
-          io.out(
-            `run ${run.id} — mode ${mode}, trigger ${run.trigger}\ncue "${cue}" (${cueTokens} tokens)\n`,
-          ),
-        onEvent: render,
-      }),
-    ).finally(() => signals.dispose());
-    const interrupted = signals.received();
-    if (interrupted && result.terminal === "cancelled")
-      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
-    io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
-    io.out(`session: ${sessionLine(result.session)}\n`);
-    if (values.json) {
-      io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), session: result.session, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
-      );
-    }
-    return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
-  } finally {
-    await store.close();
-  }
+  const request: WakeRequest = {
+    agentId,
+    ...(trigger ? { trigger } : {}),
+    ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+    ...(profile ? { profile } : {}),
+    ...(faults ? { faults } : {}),
+    ...(values["in-process"] ? { inProcess: true } : {}),
+    ...(values["queue-schema"] ? { queueSchema: values["queue-schema"] } : {}),
+  };
+  const outcome = await withOperator(values, io, server, (port) => port.wake(request, wakeWatcher(io.out)));
+  io.out(wakeEndText(outcome));
+  if (values.json) io.out(`${JSON.stringify(wakeJson(outcome, faults !== undefined))}\n`);
+  if (outcome.kind === "queued") return 0;
+  if (outcome.interrupted) return signalExitCode(outcome.interrupted);
+  return outcome.terminal === "done" ? 0 : 1;
 }

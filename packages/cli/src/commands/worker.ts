@@ -1,7 +1,7 @@
 // `cadre worker --database URL [--concurrency N]`: takes wakes from the shared queue in PostgreSQL
 // and runs them until SIGINT/SIGTERM. The worker itself lives in @cadre/server (cluster/).
 import { resolve } from "node:path";
-import { redactUrl, isPostgresUrl } from "@cadre/store";
+import { redactUrl, isPostgresUrl, StoreError } from "@cadre/store";
 import { WakeWorker } from "@cadre/server";
 import { parse } from "../args.js";
 import { DEFAULT_DATA_DIR, storeEnv } from "../context.js";
@@ -57,6 +57,17 @@ function httpUrl(value: string | undefined): string | undefined {
   return value.replace(/\/+$/, "");
 }
 
+/** A PostgreSQL server that cannot be reached is the --database given: bad input, one line (exit 2). */
+async function startWorker(options: Parameters<typeof WakeWorker.start>[0]): Promise<WakeWorker> {
+  try {
+    return await WakeWorker.start(options);
+  } catch (error) {
+    if (error instanceof StoreError && /^cannot open/.test(error.message))
+      throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export async function workerCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("worker", args, OPTIONS);
   if (values.help) return (io.out(`${WORKER_HELP}\n`), 0);
@@ -68,7 +79,7 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
   const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
   const apiUrl = httpUrl(values["api-url"] ?? io.env["CADRE_API_URL"]);
-  const worker = await WakeWorker.start({
+  const worker = await startWorker({
     url,
     concurrency,
     leaseMs: leaseSeconds * 1000,

@@ -38,7 +38,7 @@ export class Authenticator {
     if (sameSecret(token, this.operatorHash)) return { kind: "operator" };
     const row = await this.store.findApiToken(hashToken(token));
     // One message for unknown, revoked and orphaned tokens: a caller learns nothing by probing.
-    const invalid = unauthorized("the token is not valid (unknown or revoked)");
+    const invalid = unauthorized("the token is not valid: it is unknown or was revoked");
     if (!row || row.revokedAt !== null) throw invalid;
     const agent = await this.store.getAgent(row.agentId);
     if (!agent || agent.status !== "active") throw invalid;

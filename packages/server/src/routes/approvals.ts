@@ -29,10 +29,13 @@ export const DecisionBody = Type.Object(
   { additionalProperties: false },
 );
 
-function decisionRoute(segment: "approve" | "reject" | "request-revision", decision: Decision) {
+function decisionRoute<const G extends "approve" | "reject" | "request-revision">(
+  segment: G,
+  decision: Decision,
+) {
   return route({
     method: "post",
-    path: `/api/approvals/{id}/${segment}`,
+    path: `/api/approvals/{id}/${segment}` as const,
     summary: `Decide a pending approval: ${segment.replace("-", " ")} (operator only). Moves the CEO's mode.`,
     access: "operator",
     scope: approvalScope,

@@ -74,12 +74,28 @@ export interface RouteSpec<
   handle(input: RouteInput<S, BodyOf<B>>): Handled<R>;
 }
 
+/**
+ * A route as the table keeps it: the spec, with its method, path, query, body and response schema
+ * types kept literal, so that `api/endpoints.ts` can derive each endpoint's types from the table.
+ */
+export type TypedRoute<
+  M extends RouteSpec["method"],
+  P extends string,
+  S extends Scope | undefined,
+  B extends TSchema | undefined,
+  R extends TSchema | undefined,
+  Q extends Record<string, string> | undefined,
+> = RouteSpec<S, B, R> & { method: M; path: P; query?: Q };
+
 export function route<
+  const M extends RouteSpec["method"],
+  const P extends string,
   S extends Scope | undefined = undefined,
   B extends TSchema | undefined = undefined,
   R extends TSchema | undefined = undefined,
->(spec: RouteSpec<S, B, R>): RouteSpec {
-  return spec as RouteSpec;
+  const Q extends Record<string, string> | undefined = undefined,
+>(spec: RouteSpec<S, B, R> & { method: M; path: P; query?: Q }): TypedRoute<M, P, S, B, R, Q> {
+  return spec;
 }
 
 /** True when the body schema has a required field: an empty body is then refused. */

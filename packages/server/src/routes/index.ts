@@ -10,7 +10,7 @@ import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
 import { usageRoutes } from "./usage.js";
 
-export const ROUTES: readonly RouteSpec[] = [
+const TABLE = [
   ...metaRoutes(() => ROUTES),
   ...companyRoutes,
   ...connectorRoutes,
@@ -21,3 +21,8 @@ export const ROUTES: readonly RouteSpec[] = [
   ...usageRoutes,
   ...eventRoutes,
 ];
+
+export const ROUTES: readonly RouteSpec[] = TABLE;
+
+/** Every route with its literal method, path and schema types: what the typed API client is typed by. */
+export type RouteTable = (typeof TABLE)[number];

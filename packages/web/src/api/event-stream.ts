@@ -3,6 +3,7 @@
 // the connection drops or the server ends it, reconnects with `Last-Event-ID` set to the last event
 // it delivered. The server resumes right after that id, and anything at or below it is dropped
 // here too, so a reconnect neither loses nor repeats an event.
+import { apiErrorOf } from "./client.js";
 import { SseParser } from "./sse-parser.js";
 import type { FeedMessage } from "./types.js";
 
@@ -64,11 +65,11 @@ export async function followEvents(options: FollowOptions): Promise<void> {
       if (last !== undefined) headers["last-event-id"] = String(last);
       const response = await fetcher(options.path, { headers, signal, cache: "no-store" });
       if (response.status === 401) {
-        options.onUnauthorized?.(await errorMessage(response));
+        options.onUnauthorized?.(await errorMessage(response, options.path));
         break;
       }
       if (!response.ok || !response.body) {
-        detail = `HTTP ${response.status}: ${await errorMessage(response)}`;
+        detail = `HTTP ${response.status}: ${await errorMessage(response, options.path)}`;
       } else {
         options.onStatus?.("live");
         const parser = new SseParser();
@@ -115,11 +116,7 @@ export async function followEvents(options: FollowOptions): Promise<void> {
   options.onStatus?.("closed");
 }
 
-async function errorMessage(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { error?: { message?: string } };
-    return body.error?.message ?? response.statusText;
-  } catch {
-    return response.statusText;
-  }
+/** The API's message from its error envelope (the one client's reading of it). */
+async function errorMessage(response: Response, path: string): Promise<string> {
+  return (await apiErrorOf(response, `GET ${path}`)).message;
 }

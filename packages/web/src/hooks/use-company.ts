@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
-import type { Agent, Approval, CompanyView, Connector, DomainMessage, Run } from "../api/types.js";
+import type { Agent, Approval, Connector, DomainMessage, Run } from "../api/types.js";
 import { applyDomainEvent, type Resource, type ShownCompany } from "../model/company-live.js";
 
 export interface LiveCompany {
@@ -44,30 +44,30 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   });
   const read = useCallback(
     async (which: Resource[]) => {
-      const base = `/api/companies/${companyId}`;
-      const fetchOne = async <T>(r: Resource, path: string, show: (value: T) => void) => {
+      const params = { id: companyId };
+      const fetchOne = async <T>(r: Resource, read: Promise<T>, show: (value: T) => void) => {
         const mine = ++asked.current[r];
-        const value = await api.get<T>(path);
+        const value = await read;
         if (mine === asked.current[r]) show(value);
       };
       const jobs = which.map((r) => {
         switch (r) {
           case "company":
-            return fetchOne<CompanyView>(r, base, (c) => {
+            return fetchOne(r, api.call("GET /api/companies/{id}", { params }), (c) => {
               latest.current.company = c;
               setCompany(c);
             });
           case "agents":
-            return fetchOne<Agent[]>(r, `${base}/agents`, (a) => {
+            return fetchOne(r, api.call("GET /api/companies/{id}/agents", { params }), (a) => {
               latest.current.agents = a;
               setAgents(a);
             });
           case "connectors":
-            return fetchOne(r, `${base}/connectors`, setConnectors);
+            return fetchOne(r, api.call("GET /api/companies/{id}/connectors", { params }), setConnectors);
           case "approvals":
-            return fetchOne(r, `${base}/approvals`, setApprovals);
+            return fetchOne(r, api.call("GET /api/companies/{id}/approvals", { params }), setApprovals);
           case "runs":
-            return fetchOne(r, `${base}/runs`, setRuns);
+            return fetchOne(r, api.call("GET /api/companies/{id}/runs", { params }), setRuns);
         }
       });
       try {

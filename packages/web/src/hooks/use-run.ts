@@ -29,7 +29,7 @@ export function useRun(api: Api, companyId: string, runId: string): LiveRun {
     let mounted = true;
     const stop = new AbortController();
     const readRun = () =>
-      api.get<Run>(`/api/runs/${runId}`).then(
+      api.call("GET /api/runs/{id}", { params: { id: runId } }).then(
         (r) => mounted && setRun(r),
         (e: unknown) => mounted && setError(e instanceof Error ? e.message : String(e)),
       );

@@ -40,7 +40,7 @@ export function useSession(linkToken: string | undefined): {
           ),
       });
       try {
-        await api.get("/api/companies");
+        await api.call("GET /api/companies");
         store().set(token);
         setSession({ status: "signed-in", api });
       } catch (error) {

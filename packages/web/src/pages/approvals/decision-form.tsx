@@ -23,15 +23,15 @@ export function DecisionForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const noteId = `note-${approval.id}`;
-  const decide = async (path: string) => {
+  const decide = async (path: "approve" | "reject" | "request-revision") => {
     setBusy(true);
     setError(undefined);
     try {
       onDecided(
-        await api.post<DecisionResult>(
-          `/api/approvals/${approval.id}/${path}`,
-          note.trim() ? { note: note.trim() } : {},
-        ),
+        await api.call(`POST /api/approvals/{id}/${path}`, {
+          params: { id: approval.id },
+          body: note.trim() ? { note: note.trim() } : {},
+        }),
       );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -1,14 +1,13 @@
 // The companies the operator runs, and the form that creates one (with its CEO and the offline
 // connector). A new company opens at once.
 import type { Api } from "../../api/client.js";
-import type { Company } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { formatTime } from "../../model/format.js";
 import { href } from "../../route.js";
 import { CreateCompany } from "./create-company.js";
 
 export function CompaniesPage({ api }: { api: Api }) {
-  const companies = useResource<Company[]>(api, "/api/companies");
+  const companies = useResource(api, "GET /api/companies", {});
   return (
     <main class="page">
       <h1>Companies</h1>

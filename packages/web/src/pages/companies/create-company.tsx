@@ -2,7 +2,6 @@
 // refusal names the field at fault and is shown next to the form.
 import { useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
-import type { CompanyView } from "../../api/types.js";
 
 export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: string): void }) {
   const [name, setName] = useState("");
@@ -14,9 +13,8 @@ export function CreateCompany({ api, onCreated }: { api: Api; onCreated(id: stri
     setBusy(true);
     setError(undefined);
     try {
-      const created = await api.post<CompanyView>("/api/companies", {
-        name: name.trim(),
-        ...(goal.trim() ? { goal: goal.trim() } : {}),
+      const created = await api.call("POST /api/companies", {
+        body: { name: name.trim(), ...(goal.trim() ? { goal: goal.trim() } : {}) },
       });
       onCreated(created.id);
     } catch (err) {

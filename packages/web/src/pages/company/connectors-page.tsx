@@ -4,7 +4,7 @@
 // add`'s flags do (@cadre/model connectorBody), and every refusal is the server's, naming its field.
 import { useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
-import { ApiError } from "../../api/client.js";
+import { ApiError, type CallInput } from "../../api/client.js";
 import type { Connector, ConnectorTest } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { CONNECTOR_KINDS, connectorBody, type ConnectorFields, type FieldNames } from "@cadre/model";
@@ -29,13 +29,16 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
   const [busy, setBusy] = useState<"test" | "remove" | undefined>(undefined);
   const [test, setTest] = useState<ConnectorTest | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const path = `/api/companies/${connector.companyId}/connectors/${connector.id}`;
+  const params = { id: connector.companyId, connectorId: connector.id };
   const run = async (what: "test" | "remove") => {
     setBusy(what);
     setError(undefined);
     try {
-      if (what === "test") setTest(await api.post<ConnectorTest>(`${path}/test`, {}));
-      else await api.delete<Connector>(path);
+      if (what === "test")
+        setTest(
+          await api.call("POST /api/companies/{id}/connectors/{connectorId}/test", { params, body: {} }),
+        );
+      else await api.call("DELETE /api/companies/{id}/connectors/{connectorId}", { params });
       onChanged();
     } catch (e) {
       setError(explain(e));
@@ -132,7 +135,10 @@ function AddConnector({ api, companyId, onAdded }: { api: Api; companyId: string
     if (!built.ok) return setError({ message: built.message, fields: [built.field] });
     setBusy(true);
     try {
-      const connector = await api.post<Connector>(`/api/companies/${companyId}/connectors`, built.body);
+      const connector = await api.call("POST /api/companies/{id}/connectors", {
+        params: { id: companyId },
+        body: built.body as CallInput<"POST /api/companies/{id}/connectors">["body"],
+      });
       setAdded(connector);
       setFields(EMPTY);
       onAdded();

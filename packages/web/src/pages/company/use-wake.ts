@@ -21,7 +21,12 @@ export function useWake(api: Api, onStarted: (w: WakeStarted) => void): Wake {
       setBusy(agentId);
       setError(undefined);
       try {
-        onStarted(await api.post<WakeStarted>(`/api/agents/${agentId}/wake`, trigger ? { trigger } : {}));
+        onStarted(
+          await api.call("POST /api/agents/{id}/wake", {
+            params: { id: agentId },
+            body: trigger ? { trigger } : {},
+          }),
+        );
       } catch (e) {
         setError({ agentId, trigger, message: e instanceof Error ? e.message : String(e) });
       } finally {

@@ -2,7 +2,6 @@
 // the cache hit rate per model call of the chosen run (the latest one with model calls by default).
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
-import type { CompanyUsageReport, RunUsageReport } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { formatCost, formatPercent, formatTokens } from "../../model/format.js";
 import { sortByTotal, type UsageRow } from "../../model/usage-series.js";
@@ -18,7 +17,7 @@ export function UsagePanel({
   companyId: string;
   runsVersion: string;
 }) {
-  const report = useResource<CompanyUsageReport>(api, `/api/companies/${companyId}/usage`);
+  const report = useResource(api, "GET /api/companies/{id}/usage", { params: { id: companyId } });
   const { reload } = report;
   useEffect(() => reload(), [runsVersion, reload]);
   const r = report.data;
@@ -26,7 +25,7 @@ export function UsagePanel({
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const withCalls = runs.filter((x) => x.usage.total > 0);
   const runId = chosen ?? withCalls.at(-1)?.runId;
-  const perRun = useResource<RunUsageReport>(api, runId ? `/api/runs/${runId}/usage` : undefined);
+  const perRun = useResource(api, "GET /api/runs/{id}/usage", runId ? { params: { id: runId } } : undefined);
   if (report.error)
     return (
       <p class="alert error" role="alert">

@@ -4,9 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
-import type { CliIO } from "../io.js";
-import { ApiClient } from "./api-client.js";
-import { remoteWake } from "./remote-wake.js";
+import { runCli } from "../testing/run-cli.js";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
@@ -44,15 +42,11 @@ async function api(): Promise<{ url: string; paths: string[] }> {
 
 it("a wake the server queued (no run yet) is reported as queued, with its wake id, and no run is polled", async () => {
   const { url, paths } = await api();
-  const out: string[] = [];
-  const io: CliIO = {
-    out: (t) => void out.push(t),
-    err: () => {},
-    env: {},
-    stdin: (async function* () {})(),
-  };
-  expect(await remoteWake(new ApiClient({ url, token: "t" }), ["agt_1", "--json"], io)).toBe(0);
-  expect(out.join("")).toMatch(/^wake wake_1 queued: no worker has started it yet/);
-  expect(JSON.parse(out.at(-1)!)).toEqual({ wakeId: "wake_1", agentId: "agt_1", status: "queued" });
+  const r = await runCli(["wake", "agt_1", "--json", "--server", url, "--token", "t"], {});
+  expect(r.code, r.err).toBe(0);
+  // With --json: the human line on stderr, the JSON line alone on stdout.
+  expect(r.err).toMatch(/^wake wake_1 queued: no worker has started it yet/);
+  expect(r.out).toBe(`${JSON.stringify({ wakeId: "wake_1", agentId: "agt_1", status: "queued" })}\n`);
+  expect(r.json()).toEqual({ wakeId: "wake_1", agentId: "agt_1", status: "queued" });
   expect(paths).toEqual(["GET /api/agents/agt_1", "POST /api/agents/agt_1/wake"]);
 });

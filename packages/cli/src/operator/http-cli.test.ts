@@ -1,4 +1,10 @@
-// The CLI's --server mode: its usage errors, and the API's refusals mapped to exit codes.
+// The CLI's --server mode (the operator port's HTTP adapter): its usage errors, and the API's
+// refusals mapped to exit codes.
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type RunningServer, startServer } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,6 +34,15 @@ async function cli(env: Record<string, string>, ...argv: string[]) {
   return { code: await main(argv, io), out, err };
 }
 
+/** A loopback port nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
+}
+
 describe("--server", () => {
   it("needs a token and an http URL, has no --data, and names the commands it supports", async () => {
     expect((await cli({}, "agents", "list", "--server", server.url)).err).toMatch(/needs a token/);
@@ -48,7 +63,9 @@ describe("--server", () => {
     ).toMatch(/--data has no meaning/);
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
-    expect(demo.err).toMatch(/does not work with --server; these do: company show, agents list/);
+    expect(demo.err).toMatch(
+      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage/,
+    );
   });
 
   it("MC-13 agents set-model goes through PATCH /api/agents/:id/model: its refusal is exit 2 naming the allowed models", async () => {
@@ -83,7 +100,7 @@ describe("--server", () => {
     expect(same.out).toMatch(/already runs offline-scripted-1; nothing changed/);
   });
 
-  it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 1", async () => {
+  it("maps the API's refusals to exit 2 with its message, and an unreachable server to exit 2 with one line", async () => {
     const bad = await cli(
       { CADRE_TOKEN: "cadre_agt_nope-nope-nope-nope" },
       "company",
@@ -92,7 +109,7 @@ describe("--server", () => {
       server.url,
     );
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/\(401\): the token is not valid/);
+    expect(bad.err).toMatch(/\(401\): the token is not valid: it is unknown or was revoked\n$/);
     const none = await cli({ CADRE_TOKEN: server.operatorToken }, "company", "show", "--server", server.url);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no company on/);
@@ -106,9 +123,13 @@ describe("--server", () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/404.*not found/);
-    const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", "http://127.0.0.1:9");
-    expect(down.code).toBe(1);
-    expect(down.err).toMatch(/cannot reach the Cadre API/);
+    // Nothing was done: the --server given does not answer, a bad input (exit 2), said in one line.
+    const closed = await closedPort();
+    const down = await cli({ CADRE_TOKEN: "x" }, "agents", "list", "--server", `http://127.0.0.1:${closed}`);
+    expect(down.code).toBe(2);
+    expect(down.err).toBe(
+      `cadre agents: the Cadre API at http://127.0.0.1:${closed} did not answer (connect ECONNREFUSED 127.0.0.1:${closed}); is \`cadre serve\` running there?\n`,
+    );
   });
 
   it("an agent token sees only its own company and cannot decide approvals", async () => {
@@ -141,5 +162,62 @@ describe("--server", () => {
     );
     expect(decide.code).toBe(2);
     expect(decide.err).toMatch(/403/);
+  });
+
+  it("sessions show and reset go through GET /api/agents/:id/session and POST …/session/reset (operator only)", async () => {
+    // A server with a data directory: a Pi session's file lives there, so the session is kept.
+    const dataDir = await mkdtemp(join(tmpdir(), "cadre-http-sessions-"));
+    const kept = await openStore({ path: join(dataDir, "cadre.db") });
+    const server = await startServer({ store: kept, port: 0, dataDir, env: {}, log: () => {} });
+    try {
+      const env = { CADRE_TOKEN: server.operatorToken };
+      const a = (await (
+        await fetch(`${server.url}/api/companies`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: "S" }),
+        })
+      ).json()) as { ceoAgentId: string };
+      const none = await cli(env, "sessions", "show", a.ceoAgentId, "--server", server.url);
+      expect(none.out).toBe(
+        "CEO (" + a.ceoAgentId + "): no session kept — the next wake starts a fresh one\n",
+      );
+      const wake = await cli(env, "wake", a.ceoAgentId, "--seed", "3", "--server", server.url, "--json");
+      expect(wake.code, wake.err).toBe(0);
+      const woke = JSON.parse(wake.out) as { session: { harness: string; id: string; resumed: boolean } };
+      expect(woke.session).toMatchObject({ harness: "pi", resumed: false });
+      expect(wake.err).toContain(`session: pi ${woke.session.id} — new`);
+      const shown = await cli(env, "sessions", "show", a.ceoAgentId, "--server", server.url, "--json");
+      expect(JSON.parse(shown.out)).toMatchObject({
+        agentId: a.ceoAgentId,
+        session: { harness: "pi", sessionId: woke.session.id, runningRunId: null },
+      });
+      const key = (await (
+        await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}` },
+        })
+      ).json()) as { token: string };
+      const refused = await cli(
+        { CADRE_TOKEN: key.token },
+        "sessions",
+        "reset",
+        a.ceoAgentId,
+        "--server",
+        server.url,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/403/);
+      const reset = await cli(env, "sessions", "reset", a.ceoAgentId, "--server", server.url);
+      expect(reset.code).toBe(0);
+      expect(reset.out).toBe(
+        `CEO: session ${woke.session.id} forgotten; the next wake starts a fresh session\n`,
+      );
+      expect((await kept.getAgentSession(a.ceoAgentId)) ?? null).toBeNull();
+    } finally {
+      await server.close();
+      await kept.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,329 @@
+// The operator port over a running Cadre API (`--server URL`): each operation is a call of the
+// typed API client (@cadre/server/client), whose answers are the same view types the local adapter
+// builds. The API's refusals keep their meaning: a 4xx is the caller's (exit 2, the API's message),
+// an API that does not answer before anything was done is a bad --server (exit 2), anything else —
+// a 5xx, or the API lost in the middle of following a wake — a failed job (exit 1).
+import { type AddConnectorInput, type Decision, harnessOf, sessionOfRun } from "@cadre/company";
+import { type AgentEvent, UserInputError } from "@cadre/core";
+import { type ApprovalStatus, usageOfCounters } from "@cadre/model";
+import {
+  type AnswerOf,
+  ApiError,
+  type ApiClient,
+  type CallArgs,
+  createApiClient,
+  type Endpoint,
+} from "@cadre/server/client";
+import type { CompanySummaryView, CompanyView, RunEventView, RunView } from "@cadre/server/views";
+import type { ServerTarget } from "../client/server-option.js";
+import { UsageError } from "../io.js";
+import type { CompanyOverview, OperatorPort, WakeOutcome, WakeRequest, WakeWatcher } from "./port.js";
+import { runInspection } from "./run-inspection.js";
+
+const POLL_MS = 150;
+const EVENTS_PAGE = 1000;
+const DECISION_SEGMENT = { approve: "approve", reject: "reject", revise: "request-revision" } as const;
+
+/** An ApiError as the CLI reports it: the caller's fault (exit 2) or a failed job (exit 1). */
+export function cliError(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.status === 0) return new UserInputError(error.message);
+  if (error.status >= 400 && error.status < 500)
+    return new UserInputError(
+      `the API refused ${error.request} (${error.status}): ${error.message}`,
+      error.fields ?? {},
+    );
+  return new Error(`the API failed on ${error.request} (${error.status}): ${error.message}`);
+}
+
+/** The company's own fields, without the mode and readiness its detail view adds. */
+function summaryOf(detail: CompanyView): CompanySummaryView {
+  const {
+    ceoAgentId: _ceo,
+    ceoMode: _mode,
+    ceoModeReason: _why,
+    toolsInMode: _tools,
+    connectors: _readiness,
+    ...company
+  } = detail;
+  return company;
+}
+
+export class HttpOperator implements OperatorPort {
+  readonly kind = "http";
+  readonly where: string;
+  private readonly api: ApiClient;
+
+  constructor(target: ServerTarget, fetcher?: typeof fetch) {
+    this.where = target.url;
+    this.api = createApiClient({
+      baseUrl: target.url,
+      token: target.token,
+      ...(fetcher ? { fetch: fetcher } : {}),
+    });
+  }
+
+  private async call<K extends Endpoint>(endpoint: K, ...input: CallArgs<K>): Promise<AnswerOf<K>> {
+    try {
+      return await this.api.call(endpoint, ...input);
+    } catch (error) {
+      throw cliError(error);
+    }
+  }
+
+  /** The company named, or the only one the token can see. */
+  async company(companyId?: string): Promise<CompanyView> {
+    if (companyId) return this.call("GET /api/companies/{id}", { params: { id: companyId } });
+    const companies = await this.call("GET /api/companies");
+    const [only] = companies;
+    if (!only) throw new UsageError(`no company on ${this.where} yet`);
+    if (companies.length > 1)
+      throw new UsageError(
+        `${this.where} holds ${companies.length} companies; pick one with --company ID: ${companies.map((c) => `${c.id} (${c.name})`).join(", ")}`,
+      );
+    return this.call("GET /api/companies/{id}", { params: { id: only.id } });
+  }
+
+  createCompany(input: { name: string; goal?: string }) {
+    return this.call("POST /api/companies", { body: input });
+  }
+
+  async companyOverview(companyId?: string): Promise<CompanyOverview> {
+    const detail = await this.company(companyId);
+    const params = { id: detail.id };
+    const [connectors, agents, approvals] = await Promise.all([
+      this.call("GET /api/companies/{id}/connectors", { params }),
+      this.call("GET /api/companies/{id}/agents", { params, query: { status: "active" } }),
+      this.call("GET /api/companies/{id}/approvals", { params }),
+    ]);
+    const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, connectors: _readiness, ...company } = detail;
+    return {
+      company,
+      ceo: agents.find((a) => a.id === ceoAgentId),
+      ceoMode,
+      ceoModeReason,
+      toolsInMode,
+      connectors,
+      agents,
+      approvals,
+    };
+  }
+
+  async listConnectors(companyId?: string) {
+    const company = await this.company(companyId);
+    return this.call("GET /api/companies/{id}/connectors", { params: { id: company.id } });
+  }
+
+  async addConnector(companyId: string | undefined, input: AddConnectorInput) {
+    const company = summaryOf(await this.company(companyId));
+    const connector = await this.call("POST /api/companies/{id}/connectors", {
+      params: { id: company.id },
+      body: input,
+    });
+    return { company, connector };
+  }
+
+  async testConnector(companyId: string | undefined, connectorId: string, model?: string) {
+    const company = await this.company(companyId);
+    return this.call("POST /api/companies/{id}/connectors/{connectorId}/test", {
+      params: { id: company.id, connectorId },
+      body: model !== undefined ? { model } : {},
+    });
+  }
+
+  async removeConnector(companyId: string | undefined, connectorId: string) {
+    const company = summaryOf(await this.company(companyId));
+    const connector = await this.call("DELETE /api/companies/{id}/connectors/{connectorId}", {
+      params: { id: company.id, connectorId },
+    });
+    return { company, connector };
+  }
+
+  async listAgents(query: { companyId?: string; all?: boolean }) {
+    const company = await this.company(query.companyId);
+    return this.call("GET /api/companies/{id}/agents", {
+      params: { id: company.id },
+      query: { status: query.all ? undefined : "active" },
+    });
+  }
+
+  agent(agentId: string) {
+    return this.call("GET /api/agents/{id}", { params: { id: agentId } });
+  }
+
+  /** Through the server: a running wake's live session is asked first, in its session lock (MC-13). */
+  setAgentModel(agentId: string, model: string, connectorId?: string) {
+    return this.call("PATCH /api/agents/{id}/model", {
+      params: { id: agentId },
+      body: { model, ...(connectorId !== undefined ? { connectorId } : {}) },
+    });
+  }
+
+  terminateAgent(agentId: string) {
+    return this.call("DELETE /api/agents/{id}", { params: { id: agentId } });
+  }
+
+  listKeys(agentId: string) {
+    return this.call("GET /api/agents/{id}/keys", { params: { id: agentId } });
+  }
+
+  mintKey(agentId: string, label?: string) {
+    return this.call("POST /api/agents/{id}/keys", {
+      params: { id: agentId },
+      body: label ? { label } : {},
+    });
+  }
+
+  revokeKey(agentId: string, keyId: string) {
+    return this.call("DELETE /api/agents/{id}/keys/{keyId}", { params: { id: agentId, keyId } });
+  }
+
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+    const company = await this.company(query.companyId);
+    return this.call("GET /api/companies/{id}/approvals", {
+      params: { id: company.id },
+      query: { status: query.status },
+    });
+  }
+
+  approval(approvalId: string) {
+    return this.call("GET /api/approvals/{id}", { params: { id: approvalId } });
+  }
+
+  decide(approvalId: string, decision: Decision, note?: string) {
+    return this.call(`POST /api/approvals/{id}/${DECISION_SEGMENT[decision]}`, {
+      params: { id: approvalId },
+      body: note !== undefined ? { note } : {},
+    });
+  }
+
+  async wake(request: WakeRequest, watch: WakeWatcher): Promise<WakeOutcome> {
+    // The server decides where its wakes run; what only a local process can do is refused.
+    if (request.faults)
+      throw new UsageError(
+        "wake: --faults rehearses failures in this process; it does not work with --server",
+      );
+    if (request.inProcess || request.queueSchema !== undefined)
+      throw new UsageError(
+        "wake: --in-process and --queue-schema choose where a local wake runs; with --server the server decides",
+      );
+    const params = { id: request.agentId };
+    const agent = await this.call("GET /api/agents/{id}", { params });
+    const started = await this.call("POST /api/agents/{id}/wake", {
+      params,
+      body: {
+        ...(request.trigger ? { trigger: request.trigger } : {}),
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
+        ...(request.profile ? { profile: request.profile } : {}),
+      },
+    });
+    // Nothing to follow yet: the wake waits in the queue for a worker (PostgreSQL installations).
+    if (started.status === "queued") return { kind: "queued", wakeId: started.wakeId, agentId: agent.id };
+    watch.started({
+      runId: started.runId,
+      agentName: agent.name,
+      mode: started.mode,
+      trigger: started.trigger,
+      profile: started.profile,
+      cue: started.cue,
+      cueTokens: started.cueTokens,
+    });
+    let run: RunView;
+    const events: AgentEvent[] = [];
+    try {
+      run = await this.follow(started.runId, (event) => {
+        events.push(event);
+        watch.event(event);
+      });
+    } catch (error) {
+      // The wake was started: losing the API now fails the job, it is not a bad --server.
+      if (error instanceof ApiError && error.status === 0)
+        throw new Error(`lost the Cadre API while following run ${started.runId}: ${error.message}`);
+      throw cliError(error);
+    }
+    const [company, connectors] = await Promise.all([
+      this.call("GET /api/companies/{id}", { params: { id: run.companyId } }),
+      this.call("GET /api/companies/{id}/connectors", { params: { id: run.companyId } }),
+    ]);
+    // What the run's own events say about its native session, as for a queued wake's run.
+    const kind = connectors.find((c) => c.id === agent.connectorId)?.kind ?? "offline";
+    return {
+      kind: "ran",
+      runId: run.id,
+      agentId: agent.id,
+      terminal: run.status,
+      modeBefore: started.mode,
+      modeAfter: company.ceoMode,
+      cue: started.cue,
+      cueTokens: started.cueTokens,
+      usage: usageOfCounters(run.usage),
+      session: sessionOfRun(events, harnessOf(kind)),
+      ...(started.via === "queue" && started.wakeId ? { wakeId: started.wakeId } : {}),
+    };
+  }
+
+  /** The run's stored events as they come (polling); the run row is read first, so its end is complete. */
+  private async follow(runId: string, onEvent: (event: AgentEvent) => void): Promise<RunView> {
+    let after: number | undefined;
+    for (;;) {
+      const page = await this.api.call("GET /api/runs/{id}/events", {
+        params: { id: runId },
+        query: { after },
+      });
+      for (const e of page.events) {
+        onEvent(e.data as AgentEvent);
+        after = e.id;
+      }
+      if (page.run.status !== "running") return page.run;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  async inspectRun(runId: string) {
+    // Over the API a run still marked running is reported running: the server's own sweep ends
+    // runs whose process is gone (every 5 s), so there is nothing to read about a lost process here.
+    const events: RunEventView[] = [];
+    let run: RunView;
+    for (let after: number | undefined; ;) {
+      const page = await this.call("GET /api/runs/{id}/events", {
+        params: { id: runId },
+        query: { after, limit: EVENTS_PAGE },
+      });
+      run = page.run;
+      events.push(...page.events);
+      if (page.events.length < EVENTS_PAGE) break;
+      after = page.events.at(-1)?.id;
+    }
+    return runInspection(
+      run,
+      events.map((e) => e.data as AgentEvent),
+    );
+  }
+
+  agentSession(agentId: string) {
+    return this.call("GET /api/agents/{id}/session", { params: { id: agentId } });
+  }
+
+  /** The server recovers runs whose process died in its own sweep; `force` releases one at once. */
+  resetSession(agentId: string, options: { force: boolean }) {
+    return this.call("POST /api/agents/{id}/session/reset", {
+      params: { id: agentId },
+      body: options.force ? { force: true } : {},
+    });
+  }
+
+  async usage(query: { companyId?: string }) {
+    const ids = query.companyId
+      ? [query.companyId]
+      : (await this.call("GET /api/companies")).map((c) => c.id);
+    const reports = [];
+    for (const id of ids) reports.push(await this.call("GET /api/companies/{id}/usage", { params: { id } }));
+    return reports;
+  }
+
+  runUsage(runId: string) {
+    return this.call("GET /api/runs/{id}/usage", { params: { id: runId } });
+  }
+
+  async close() {}
+}

@@ -1,0 +1,310 @@
+// The operator port over the store (the data directory's SQLite file, or PostgreSQL): each
+// operation is a @cadre/company function or a store read, answered in the API's view types
+// (@cadre/server/views) so that it prints exactly what the same operation over HTTP prints.
+import {
+  addConnector,
+  type AddConnectorInput,
+  companyUsageReport,
+  createCompany,
+  refreshReadiness,
+  removeConnector,
+  sharedProbes,
+  testConnector,
+  decideApproval,
+  type Decision,
+  loadCompanyState,
+  lossOf,
+  mintAgentToken,
+  resetAgentSession,
+  runUsageReport,
+  setAgentModel,
+  terminateAgent,
+  wakeAgent,
+} from "@cadre/company";
+import { type AgentEvent, InternalError, NotFoundError } from "@cadre/core";
+import type { ApprovalStatus } from "@cadre/model";
+import {
+  agentSessionView,
+  agentView,
+  approvalHistoryView,
+  approvalView,
+  companySummaryView,
+  companyView,
+  connectorView,
+  decisionView,
+  keyView,
+  modelChangeView,
+} from "@cadre/server/views";
+import { redactUrl, type Store } from "@cadre/store";
+import { withProfile } from "../client/legacy-server.js";
+import { pickCompany, recoverInterruptedRuns, storeEnv } from "../context.js";
+import type { CliIO } from "../io.js";
+import { UsageError } from "../io.js";
+import { cancelOnSignals } from "../signals.js";
+import { queuedWake } from "../commands/wake-queued.js";
+import type { CompanyOverview, OperatorPort, WakeOutcome, WakeRequest, WakeWatcher } from "./port.js";
+import { runInspection } from "./run-inspection.js";
+
+export interface LocalData {
+  store: Store;
+  dataDir: string;
+  /** Set when the store is PostgreSQL's. */
+  databaseUrl: string | undefined;
+}
+
+export class LocalOperator implements OperatorPort {
+  readonly kind = "local";
+  readonly where: string;
+  private readonly store: Store;
+
+  constructor(
+    private readonly data: LocalData,
+    private readonly io: CliIO,
+  ) {
+    this.store = data.store;
+    this.where = data.databaseUrl ? redactUrl(data.databaseUrl) : data.dataDir;
+  }
+
+  private async companyRow(companyId: string | undefined) {
+    return pickCompany(this.store, companyId, this.data.dataDir);
+  }
+
+  private async agentRow(agentId: string) {
+    const agent = await this.store.getAgent(agentId);
+    if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
+    return agent;
+  }
+
+  async createCompany(input: { name: string; goal?: string }) {
+    const row = await createCompany(this.store, { ...input, env: this.io.env });
+    return companyView(row, await loadCompanyState(this.store, row.id), this.io.env, sharedProbes);
+  }
+
+  async company(companyId?: string) {
+    const row = await this.companyRow(companyId);
+    return companyView(row, await loadCompanyState(this.store, row.id), this.io.env, sharedProbes);
+  }
+
+  async companyOverview(companyId?: string): Promise<CompanyOverview> {
+    const row = await this.companyRow(companyId);
+    const state = await loadCompanyState(this.store, row.id);
+    const [connectors, agents, approvals] = await Promise.all([
+      this.store.listConnectors(row.id),
+      this.store.listAgents(row.id, { status: "active" }),
+      this.store.listApprovals(row.id),
+    ]);
+    // Readiness answers the real question (C4-9): the probes run now, outside any transaction.
+    await refreshReadiness(connectors, this.io.env, sharedProbes);
+    const view = companyView(row, state, this.io.env, sharedProbes);
+    return {
+      company: companySummaryView(row),
+      ceo: agents.map(agentView).find((a) => a.id === view.ceoAgentId),
+      ceoMode: view.ceoMode,
+      ceoModeReason: view.ceoModeReason,
+      toolsInMode: view.toolsInMode,
+      connectors: connectors.map((c) => connectorView(c, this.io.env, sharedProbes)),
+      agents: agents.map(agentView),
+      approvals: approvals.map(approvalView),
+    };
+  }
+
+  async listConnectors(companyId?: string) {
+    const company = await this.companyRow(companyId);
+    const connectors = await this.store.listConnectors(company.id);
+    await refreshReadiness(connectors, this.io.env, sharedProbes);
+    return connectors.map((c) => connectorView(c, this.io.env, sharedProbes));
+  }
+
+  async addConnector(companyId: string | undefined, input: AddConnectorInput) {
+    const company = await this.companyRow(companyId);
+    const row = await addConnector(this.store, company.id, input, { env: this.io.env, probes: sharedProbes });
+    return { company: companySummaryView(company), connector: connectorView(row, this.io.env, sharedProbes) };
+  }
+
+  async testConnector(companyId: string | undefined, connectorId: string, model?: string) {
+    const company = await this.companyRow(companyId);
+    return testConnector(this.store, company.id, connectorId, {
+      env: this.io.env,
+      probes: sharedProbes,
+      ...(model !== undefined ? { model } : {}),
+    });
+  }
+
+  async removeConnector(companyId: string | undefined, connectorId: string) {
+    const company = await this.companyRow(companyId);
+    const removed = await removeConnector(this.store, company.id, connectorId);
+    return {
+      company: companySummaryView(company),
+      connector: connectorView(removed, this.io.env, sharedProbes),
+    };
+  }
+
+  async listAgents(query: { companyId?: string; all?: boolean }) {
+    const company = await this.companyRow(query.companyId);
+    const agents = await this.store.listAgents(company.id, query.all ? {} : { status: "active" });
+    return agents.map(agentView);
+  }
+
+  async agent(agentId: string) {
+    return agentView(await this.agentRow(agentId));
+  }
+
+  async setAgentModel(agentId: string, model: string, connectorId?: string) {
+    // No live session in this process: the row changes, and the agent's next session routes to it.
+    return modelChangeView(
+      await setAgentModel(this.store, {
+        agentId,
+        model,
+        ...(connectorId !== undefined ? { connectorId } : {}),
+        env: this.io.env,
+      }),
+    );
+  }
+
+  async terminateAgent(agentId: string) {
+    return agentView(await terminateAgent(this.store, agentId));
+  }
+
+  async listKeys(agentId: string) {
+    await this.agentRow(agentId);
+    return (await this.store.listApiTokens(agentId)).map(keyView);
+  }
+
+  async mintKey(agentId: string, label?: string) {
+    const { token, row } = await mintAgentToken(this.store, { agentId, label: label ?? "" });
+    return { ...keyView(row), token };
+  }
+
+  async revokeKey(agentId: string, keyId: string) {
+    await this.agentRow(agentId);
+    const key = (await this.store.listApiTokens(agentId)).find((k) => k.id === keyId);
+    if (!key) throw new NotFoundError(`key ${keyId} of agent ${agentId} not found`);
+    await this.store.revokeApiTokens({ id: key.id });
+    const revoked = (await this.store.listApiTokens(agentId)).find((k) => k.id === keyId);
+    if (!revoked) throw new InternalError(`revoked key ${keyId} is not in the store`);
+    return keyView(revoked);
+  }
+
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+    const company = await this.companyRow(query.companyId);
+    const list = await this.store.listApprovals(company.id, query.status ? { status: query.status } : {});
+    return list.map(approvalView);
+  }
+
+  async approval(approvalId: string) {
+    const approval = await this.store.getApproval(approvalId);
+    if (!approval) throw new NotFoundError(`approval ${approvalId} not found`);
+    return approvalHistoryView(approval, await this.store.listApprovalEvents(approvalId));
+  }
+
+  async decide(approvalId: string, decision: Decision, note?: string) {
+    return decisionView(await decideApproval(this.store, approvalId, decision, note ?? null));
+  }
+
+  async wake(request: WakeRequest, watch: WakeWatcher): Promise<WakeOutcome> {
+    const { store, dataDir, databaseUrl } = this.data;
+    const io = this.io;
+    if (databaseUrl !== undefined && !request.inProcess) {
+      // What only this process can do is refused rather than silently run elsewhere without it.
+      if (request.faults)
+        throw new UsageError(
+          "wake: --faults rehearses failures in this process; on PostgreSQL add --in-process (queued wakes run on the workers)",
+        );
+      if (request.profile === "legacy")
+        throw new UsageError(
+          "wake: --profile legacy serves the API for the wake from this process; on PostgreSQL add --in-process",
+        );
+      return queuedWake({ store, url: databaseUrl, ...request }, watch, io);
+    }
+    await recoverInterruptedRuns(store, io);
+    const agent = await store.getAgent(request.agentId);
+    const signals = cancelOnSignals(io);
+    const result = await withProfile(
+      { store, dataDir, io, agentId: request.agentId, profile: request.profile, notice: watch.notice },
+      (byProfile) =>
+        wakeAgent({
+          ...byProfile,
+          store,
+          agentId: request.agentId,
+          dataDir,
+          env: storeEnv(io.env, databaseUrl),
+          ...(request.trigger ? { trigger: request.trigger } : {}),
+          ...(request.seed !== undefined ? { seed: request.seed } : {}),
+          ...(request.faults ? { faults: request.faults } : {}),
+          signal: signals.signal,
+          onStart: ({ run, cue, cueTokens, mode }) =>
+            watch.started({
+              runId: run.id,
+              agentName: agent?.name ?? "agent",
+              mode,
+              trigger: run.trigger,
+              profile: run.profile,
+              cue,
+              cueTokens,
+            }),
+          onEvent: (event: AgentEvent) => watch.event(event),
+        }),
+    ).finally(() => signals.dispose());
+    const interrupted = signals.received();
+    if (interrupted && result.terminal === "cancelled")
+      io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
+    return {
+      kind: "ran",
+      runId: result.run.id,
+      agentId: request.agentId,
+      terminal: result.terminal,
+      modeBefore: result.modeBefore,
+      modeAfter: result.modeAfter,
+      cue: result.cue,
+      cueTokens: result.cueTokens,
+      usage: result.usage,
+      session: result.session,
+      replays: result.replays,
+      rollovers: result.rollovers,
+      ...(interrupted ? { interrupted } : {}),
+    };
+  }
+
+  async inspectRun(runId: string) {
+    const run = await this.store.getRun(runId);
+    if (!run) throw new NotFoundError(`run ${runId} not found`);
+    const events = (await this.store.listRunEvents(runId)).map((r) => r.data as AgentEvent);
+    // A run still marked running whose process is gone is reported as interrupted (read only: the
+    // next command that runs wakes records its end).
+    let lost: string | undefined;
+    if (run.status === "running") {
+      const wake = (await this.store.listRunningWakes()).find((w) => w.runId === run.id);
+      lost = wake ? lossOf(wake)?.detail : "no process holds it";
+    }
+    return runInspection(run, events, lost);
+  }
+
+  async agentSession(agentId: string) {
+    const agent = await this.agentRow(agentId);
+    const row = await this.store.getAgentSession(agent.id);
+    return { agentId: agent.id, session: row ? agentSessionView(row) : null };
+  }
+
+  async resetSession(agentId: string, options: { force: boolean }) {
+    // A run whose process died still holds the session until it is recovered: recover it first
+    // (a server does this in its own sweep).
+    await recoverInterruptedRuns(this.store, this.io);
+    const { agent, reset, previous } = await resetAgentSession(this.store, agentId, options);
+    return { agentId: agent.id, reset, previousSessionId: previous?.sessionId ?? null };
+  }
+
+  async usage(query: { companyId?: string }) {
+    const ids = query.companyId ? [query.companyId] : (await this.store.listCompanies()).map((c) => c.id);
+    const reports = [];
+    for (const id of ids) reports.push(await companyUsageReport(this.store, id));
+    return reports;
+  }
+
+  runUsage(runId: string) {
+    return runUsageReport(this.store, runId);
+  }
+
+  close() {
+    return this.store.close();
+  }
+}

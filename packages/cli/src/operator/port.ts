@@ -1,0 +1,160 @@
+// The operator port: every operation the CLI offers an operator (company, agents, approvals, wakes,
+// sessions: a run's context, an agent's kept session and its reset; usage) behind one interface, answered in the API's own view types. Two adapters
+// implement it — `LocalOperator` (the company functions over the store) and `HttpOperator` (the
+// typed API client, `--server URL`) — and each command renders the answer once (render/*.ts), so a
+// command reads and prints the same whichever way it reached the company. To add an operation: a
+// method here, its two implementations, a renderer, a command (ARCHITECTURE.md, "Adding an
+// operator operation").
+import type {
+  AddConnectorInput,
+  Decision,
+  CompanyUsageReport,
+  RunUsageReport,
+  WakeSession,
+} from "@cadre/company";
+import type { AgentEvent } from "@cadre/core";
+import type { FaultName } from "@cadre/core/testing";
+import type { ApprovalStatus, CeoMode, PromptProfile, RunStatus, Usage, WakeTrigger } from "@cadre/model";
+import type {
+  AgentSessionAnswer,
+  AgentView,
+  ApprovalHistoryView,
+  ApprovalView,
+  CompanySummaryView,
+  CompanyView,
+  ConnectorTestView,
+  ConnectorView,
+  DecisionView,
+  KeyView,
+  MintedKeyView,
+  ModelChangeView,
+  SessionResetView,
+} from "@cadre/server/views";
+import type { RunInspection } from "./run-inspection.js";
+
+export type { RunInspection } from "./run-inspection.js";
+
+/** `company show`: the company, its CEO's mode and why, connectors with readiness, team, approvals. */
+export interface CompanyOverview {
+  company: CompanySummaryView;
+  ceo: AgentView | undefined;
+  ceoMode: CeoMode;
+  ceoModeReason: string;
+  toolsInMode: string[];
+  connectors: ConnectorView[];
+  /** The active agents. */
+  agents: AgentView[];
+  approvals: ApprovalView[];
+}
+
+/** A connector added or removed, with the company it belongs to (for the message). */
+export interface ConnectorChange {
+  company: CompanySummaryView;
+  connector: ConnectorView;
+}
+
+export interface WakeRequest {
+  agentId: string;
+  trigger?: WakeTrigger;
+  seed?: number;
+  profile?: PromptProfile;
+  /** Offline connector only, run in this process (local adapter). */
+  faults?: FaultName[];
+  /** PostgreSQL: run the wake here instead of queueing it (local adapter). */
+  inProcess?: boolean;
+  /** pg-boss's schema, as the workers were given it (local adapter, PostgreSQL). */
+  queueSchema?: string;
+}
+
+/** What a wake reports while it goes on; the command renders each as it comes. */
+export interface WakeWatcher {
+  /** The wake waits in the queue for a worker (PostgreSQL); `joined`: it joined a waiting one. */
+  queued(q: { wakeId: string; joined: boolean; agentName: string }): void;
+  started(s: {
+    runId: string;
+    agentName: string;
+    mode: string;
+    trigger: string;
+    profile: string;
+    cue: string;
+    cueTokens: number;
+  }): void;
+  event(event: AgentEvent): void;
+  /** A line for the operator about how the wake runs (e.g. the API a legacy wake is served). */
+  notice(line: string): void;
+}
+
+export type WakeOutcome =
+  | {
+      kind: "ran";
+      runId: string;
+      agentId: string;
+      terminal: RunStatus;
+      modeBefore: string;
+      modeAfter: CeoMode;
+      cue: string;
+      cueTokens: number;
+      usage: Usage;
+      /** The native session the run ran in: its id, whether it continued the agent's, whether it rolled over. */
+      session: WakeSession;
+      /** With faults: the rehearsal's figures. */
+      replays?: number;
+      rollovers?: number;
+      /** The wake went through the queue. */
+      wakeId?: string;
+      /** The signal that cancelled it here (SIGINT / SIGTERM). */
+      interrupted?: "SIGINT" | "SIGTERM";
+    }
+  /** A server queued the wake and no worker started it within its wait: nothing to follow. */
+  | { kind: "queued"; wakeId: string; agentId: string };
+
+export interface OperatorPort {
+  /** "local": the data directory's (or PostgreSQL's) store; "http": a running API. */
+  readonly kind: "local" | "http";
+  /** Where the operations go: the data directory, the database or the server's URL (for messages). */
+  readonly where: string;
+
+  createCompany(input: { name: string; goal?: string }): Promise<CompanyView>;
+  /** The company named, or the only one there (several: a usage error listing them). */
+  company(companyId?: string): Promise<CompanyView>;
+  companyOverview(companyId?: string): Promise<CompanyOverview>;
+
+  /** The company's connectors, their readiness checked now (what was checked, when, what failed). */
+  listConnectors(companyId?: string): Promise<ConnectorView[]>;
+  addConnector(companyId: string | undefined, input: AddConnectorInput): Promise<ConnectorChange>;
+  /** One minimal real request through the connector (a model call of a few tokens; a harness's --version). */
+  testConnector(
+    companyId: string | undefined,
+    connectorId: string,
+    model?: string,
+  ): Promise<ConnectorTestView>;
+  /** Refused while an active agent runs on it, and for the built-in offline connector. */
+  removeConnector(companyId: string | undefined, connectorId: string): Promise<ConnectorChange>;
+
+  listAgents(query: { companyId?: string; all?: boolean }): Promise<AgentView[]>;
+  agent(agentId: string): Promise<AgentView>;
+  /** The model an agent routes to; with `connectorId`, moved to that (ready) connector too. */
+  setAgentModel(agentId: string, model: string, connectorId?: string): Promise<ModelChangeView>;
+  /** Terminated, its keys revoked (the CEO cannot be removed). */
+  terminateAgent(agentId: string): Promise<AgentView>;
+  listKeys(agentId: string): Promise<KeyView[]>;
+  mintKey(agentId: string, label?: string): Promise<MintedKeyView>;
+  revokeKey(agentId: string, keyId: string): Promise<KeyView>;
+
+  listApprovals(query: { companyId?: string; status?: ApprovalStatus }): Promise<ApprovalView[]>;
+  /** One approval with its text, decision, note and history (who filed it, who decided). */
+  approval(approvalId: string): Promise<ApprovalHistoryView>;
+  decide(approvalId: string, decision: Decision, note?: string): Promise<DecisionView>;
+
+  wake(request: WakeRequest, watch: WakeWatcher): Promise<WakeOutcome>;
+  inspectRun(runId: string): Promise<RunInspection>;
+  /** The agent's kept session across wakes (null when none is kept). */
+  agentSession(agentId: string): Promise<AgentSessionAnswer>;
+  /** Forget the agent's kept session: its next wake starts fresh (refused while a run holds it, unless `force`). */
+  resetSession(agentId: string, options: { force: boolean }): Promise<SessionResetView>;
+  /** Per company (the one named, else every company there): totals, per agent, per run. */
+  usage(query: { companyId?: string }): Promise<CompanyUsageReport[]>;
+  runUsage(runId: string): Promise<RunUsageReport>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+// `cadre agents list|set-model|terminate|keys`, rendered once for both adapters.
+import type { AgentView, KeyView, MintedKeyView, ModelChangeView } from "@cadre/server/views";
+import { table } from "./table.js";
+
+export function agentsText(agents: readonly AgentView[]): string {
+  if (agents.length === 0) return "no agents\n";
+  return table(
+    agents.map((a) => [
+      a.id,
+      a.name,
+      `${a.role}${a.department ? ` [${a.department}]` : ""}`,
+      `${a.connectorId}/${a.model}`,
+      `via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}`,
+    ]),
+  );
+}
+
+/** One line saying what a model change did: to the live session, else to the kept one (MC-13). */
+export function modelChangeText(change: ModelChangeView): string {
+  const who = `${change.agent.name} (${change.agent.id})`;
+  if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
+  const session = change.session;
+  const next =
+    change.live !== "no live session"
+      ? `its running session switched too (${change.live})`
+      : session.action === "handoff-then-switch"
+        ? `its session ${session.fromSession ?? ""} was closed and a ${session.handoffBytes ?? 0}-byte handoff left: the next wake starts fresh from it on the new model (${session.reason})`
+        : session.action === "switch"
+          ? `its next wake resumes its session on it (${session.reason})`
+          : "its next wake starts on it";
+  const where =
+    change.fromConnectorId !== undefined
+      ? `moved from connector ${change.fromConnectorId} to ${change.agent.connectorId}`
+      : `on connector ${change.agent.connectorId}`;
+  return `${who}: ${change.from} → ${change.agent.model} ${where}; ${next}\n`;
+}
+
+export function terminatedText(agent: AgentView): string {
+  return `${agent.name} (${agent.id}) is terminated; its keys are revoked and it is no longer woken\n`;
+}
+
+export function keysText(agentId: string, keys: readonly KeyView[]): string {
+  if (keys.length === 0) return `agent ${agentId} has no keys\n`;
+  return table(
+    keys.map((k) => [
+      k.id,
+      k.revokedAt ? `revoked ${k.revokedAt}` : "active",
+      `created ${k.createdAt}`,
+      k.runId ? `run ${k.runId}` : "operator",
+      k.label ? `"${k.label}"` : "",
+    ]),
+  );
+}
+
+export function mintedKeyText(key: MintedKeyView): string {
+  return `key ${key.id} for agent ${key.agentId}${key.label ? ` ("${key.label}")` : ""}\ntoken: ${key.token}\nThe token is shown only now; the API keeps its hash. Revoke it with \`cadre agents keys revoke ${key.agentId} ${key.id}\`.\n`;
+}
+
+export function revokedKeyText(key: KeyView): string {
+  return `key ${key.id} of agent ${key.agentId} is revoked (${key.revokedAt ?? "now"}); event streams opened with it end\n`;
+}
