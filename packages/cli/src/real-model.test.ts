@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BIN, cliEnv } from "./testing/spawn-cli.js";
 
+// Each test runs some ten `cadre` processes one after the other: on a loaded machine that takes
+// far longer than the default 30 s, so the limit is generous (nothing here measures time).
+
 const MODEL = "qwen2.5:14b-instruct-q4_K_M";
 let dir: string;
 let standin: ChildProcess | undefined;
@@ -193,7 +196,7 @@ describe("a local OpenAI-compatible model server, from a fresh data dir (issue 1
     const usage = JSON.parse((await cadre(["usage", "--run", summary.runId, "--json", ...data])).stdout);
     expect(usage.run.usage).toMatchObject({ input: sum("input"), output: sum("output"), cost: null });
     expect(usage.run.turns).toHaveLength(wake.length);
-  });
+  }, 180_000);
 
   it("demo --connector openai-compatible shows the way out; following it, `cadre demo` runs the CEO on that server", async () => {
     const url = await startStandin(["--policy", "hire-leads", "--connector", "local", "--model", MODEL]);
@@ -257,5 +260,5 @@ describe("a local OpenAI-compatible model server, from a fresh data dir (issue 1
       ["Head of Product", "tool", "local"],
       ["Head of Sales", "tool", "local"],
     ]);
-  });
+  }, 180_000);
 });
