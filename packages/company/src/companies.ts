@@ -14,7 +14,7 @@ import {
 import { Type } from "typebox";
 import type { ApprovalRow, CompanyRow, NewAgent, NewConnector, Store, StoreQueries } from "@cadre/store";
 import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels } from "./connectors.js";
-import { loadCompanyState, recordModeChange } from "./state.js";
+import { loadCompanySummary, modeAfter, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
 
@@ -218,20 +218,21 @@ export async function decideApproval(
   return store.transaction(async (tx) => {
     const existing = await tx.getApproval(approvalId);
     if (!existing) throw new NotFoundError(`approval ${approvalId} not found`);
-    const before = await loadCompanyState(tx, existing.companyId);
+    const before = await loadCompanySummary(tx, existing.companyId);
     const decided = await tx.decideApproval(approvalId, DECISION_STATUS[decision], cleanNote, actor);
     if (!decided)
       throw new ConflictStateError(
         `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
       );
-    await tx.insertActivity({
-      companyId: decided.companyId,
-      agentId: null,
-      runId: null,
-      type: "approval.decided",
-      data: { approvalId, status: decided.status, note: cleanNote },
-    });
-    const after = await recordModeChange(tx, before, null);
+    const after = await recordModeChange(tx, before, null, modeAfter(before, { approval: decided }), [
+      {
+        companyId: decided.companyId,
+        agentId: null,
+        runId: null,
+        type: "approval.decided",
+        data: { approvalId, status: decided.status, note: cleanNote },
+      },
+    ]);
     return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
   });
 }

@@ -14,6 +14,9 @@ import type {
   Via,
 } from "@cadre/model";
 import type { Usage } from "@cadre/core";
+import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
+
+export type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
 export interface CompanyRow {
   id: string;
@@ -276,6 +279,16 @@ export interface StoreQueries {
   getCompany(id: string): Promise<CompanyRow | undefined>;
   listCompanies(): Promise<CompanyRow[]>;
   updateCompanySettings(id: string, settings: CompanySettings): Promise<void>;
+  /**
+   * The company with its connectors, active agents and latest CEO strategy approval, read in one
+   * statement (the state the company rules decide on); undefined when there is no such company.
+   */
+  getCompanySnapshot(companyId: string): Promise<CompanySnapshot | undefined>;
+  /**
+   * What a rule needs of a company whatever its team's size, in one statement: connectors, CEO,
+   * counts, latest strategy, and optionally one agent by id and the active holder of a name key.
+   */
+  getCompanySummary(companyId: string, query?: SummaryQuery): Promise<CompanySummary | undefined>;
 
   insertConnector(connector: NewConnector): Promise<ConnectorRow>;
   getConnector(companyId: string, id: string): Promise<ConnectorRow | undefined>;
@@ -330,6 +343,8 @@ export interface StoreQueries {
 
   /** Also appends the activity to its company's feed, in the same transaction. */
   insertActivity(activity: NewActivity): Promise<ActivityRow>;
+  /** Several activities and their feed rows, in order, atomically, in as few statements as the dialect allows. */
+  insertActivities(activities: NewActivity[]): Promise<ActivityRow[]>;
   listActivity(companyId: string, filter?: { type?: string }): Promise<ActivityRow[]>;
 
   /**

@@ -41,9 +41,7 @@ export const cliStartBench: Benchmark = {
         bare.push(await timed(["-e", "0"]));
       }
       return {
-        figures: [
-          figure("cadre company show", median(cadre), "ms", "node -e 0", median(bare), overBy(250)),
-        ],
+        figures: [figure("cadre company show", median(cadre), "ms", "node -e 0", median(bare), overBy(250))],
       };
     } finally {
       await rm(dir, { recursive: true, force: true });

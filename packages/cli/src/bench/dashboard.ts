@@ -147,8 +147,7 @@ export const dashboardBench: Benchmark = {
       : !existsSync(join(WEB_ROOT, "index.html"))
         ? "the dashboard build (npm run build)"
         : undefined;
-    if (missing)
-      return { figures: [], notMeasured: `needs ${missing}` };
+    if (missing) return { figures: [], notMeasured: `needs ${missing}` };
     const { chromium } = await import("playwright-core");
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -189,7 +188,10 @@ export const dashboardBench: Benchmark = {
           "ms",
           "the block itself",
           150,
-          ({ value }) => ({ description: "the long-task measurement sees the block", met: value > BUDGET_MS }),
+          ({ value }) => ({
+            description: "the long-task measurement sees the block",
+            met: value > BUDGET_MS,
+          }),
         ),
       ];
       return { figures };

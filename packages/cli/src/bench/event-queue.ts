@@ -94,7 +94,13 @@ function shapeFigures(shape: string, m: { floor: Sample; generator: Sample; queu
     // Time, so that the ratio reads "× time" as the target does.
     figure(`${shape}: event queue time`, m.queue.ms, "ms", bare, m.generator.ms, atMost(TARGET_RATIO)),
     figure(`${shape}: event queue`, rate(m.queue), "events/s", bare, rate(m.generator)),
-    figure(`${shape}: event queue vs floor`, rate(m.queue), "events/s", "array iterator, no hand-over", rate(m.floor)),
+    figure(
+      `${shape}: event queue vs floor`,
+      rate(m.queue),
+      "events/s",
+      "array iterator, no hand-over",
+      rate(m.floor),
+    ),
     figure(
       `${shape}: event queue allocation`,
       m.queue.allocatedBytes / EVENTS,

@@ -4,8 +4,10 @@
 import { benchServer, type ServerFigure } from "@cadre/server";
 import { atLeast, type Benchmark, type BenchTarget, figure } from "./registry.js";
 
-const of = (f: ServerFigure, target?: (x: { value: number; baseline: number; ratio: number }) => BenchTarget) =>
-  figure(f.name, f.value, f.unit, f.baselineName, f.baseline, target);
+const of = (
+  f: ServerFigure,
+  target?: (x: { value: number; baseline: number; ratio: number }) => BenchTarget,
+) => figure(f.name, f.value, f.unit, f.baselineName, f.baseline, target);
 
 const p99 = (f: ServerFigure) =>
   f.p99Ms ? [figure(`${f.name} p99`, f.p99Ms.value, "ms", `${f.baselineName} p99`, f.p99Ms.baseline)] : [];

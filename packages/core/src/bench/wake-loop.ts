@@ -32,13 +32,11 @@ export async function bareLoopToFirstCall(input: BareLoopInput): Promise<number>
         model: input.model,
         thinkingLevel: "off",
         // Never executed: the loop is stopped at its first model call.
-        tools: input.tools.map(
-          (t): AgentTool => ({
-            ...t,
-            label: t.name,
-            execute: () => Promise.reject(new Error("not run in the baseline")),
-          }),
-        ),
+        tools: input.tools.map((t): AgentTool => ({
+          ...t,
+          label: t.name,
+          execute: () => Promise.reject(new Error("not run in the baseline")),
+        })),
       },
       streamFn,
       getApiKey: () => "offline",

@@ -38,7 +38,9 @@ export async function startBareServer(dir: string): Promise<BareServer> {
   const decide = db.prepare(
     "update approvals set status = 'approved', note = ?, decided_at = ? where id = ? and status = 'pending' returning *",
   );
-  const event = db.prepare("insert into approval_events (approval_id, to_status, at) values (?, 'approved', ?)");
+  const event = db.prepare(
+    "insert into approval_events (approval_id, to_status, at) values (?, 'approved', ?)",
+  );
   const decision = db.transaction((id: string, note: string | null) => {
     const at = new Date().toISOString();
     const row = decide.get(note, at, id);
