@@ -27,6 +27,10 @@ export const workersBench: Benchmark = {
     const failed = result.rounds.reduce((n, r) => n + r.failed, 0);
     if (failed > 0) process.stderr.write(`  workers: ${failed} wake(s) failed\n`);
     const last = result.rounds.at(-1)!;
+    for (const r of result.rounds)
+      process.stderr.write(
+        `  workers: ${r.workers} worker(s): ${r.cpuMsPerWake.toFixed(0)} ms of this process's CPU and ${r.modelCallsPerWake.toFixed(1)} model calls per wake, ${r.seconds.toFixed(1)} s\n`,
+      );
     return {
       figures: [
         ...result.rounds.map((r) =>

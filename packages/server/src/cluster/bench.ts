@@ -37,6 +37,10 @@ export interface WorkerBenchRound {
   seconds: number;
   wakesPerSecond: number;
   failed: number;
+  /** This process's CPU time per wake (in-process workers: the work one event loop does per wake). */
+  cpuMsPerWake: number;
+  /** Model calls per wake (in-process workers), each waiting the simulated latency. */
+  modelCallsPerWake: number;
 }
 
 export interface WorkerBenchResult {
@@ -66,9 +70,12 @@ function startWorker(command: string[], url: string, queueSchema: string): Promi
 }
 
 /** Every model call waits `ms` first: the provider's latency, which a wake spends waiting. */
+let modelCalls = 0;
+
 export function withLatency(ms: number): (inner: StreamFn) => StreamFn {
   return (inner) =>
     async (...args) => {
+      modelCalls++;
       await sleep(ms);
       return inner(...args);
     };
@@ -115,6 +122,8 @@ async function round(
       else inProcess.push(await startInProcess(url, schema, queueSchema, options.latencyMs));
     }
     const start = performance.now();
+    const cpu = process.cpuUsage();
+    const calls = modelCalls;
     const sent = await Promise.all(ceos.map((agentId) => queue!.enqueue({ agentId })));
     const ids = sent.map((s) => s.wakeId);
     let ended = 0;
@@ -126,7 +135,18 @@ async function round(
       failed = states.filter((w) => w?.status === "failed").length;
     }
     const seconds = (performance.now() - start) / 1000;
-    return { workers, wakes, seconds, wakesPerSecond: wakes / seconds, failed };
+    const used = process.cpuUsage(cpu);
+    const cpuMsPerWake = (used.user + used.system) / 1000 / wakes;
+    const modelCallsPerWake = (modelCalls - calls) / wakes;
+    return {
+      workers,
+      wakes,
+      seconds,
+      wakesPerSecond: wakes / seconds,
+      failed,
+      cpuMsPerWake,
+      modelCallsPerWake,
+    };
   } finally {
     await stopInProcess();
     for (const child of children) child.kill("SIGTERM");
