@@ -17,7 +17,7 @@ import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } fro
 import { configProblems } from "./connectors/connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
-import { loadCompanyState, recordModeChange } from "./state.js";
+import { loadCompanySummary, modeAfter, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
 
@@ -238,20 +238,21 @@ export async function decideApproval(
   return store.transaction(async (tx) => {
     const existing = await tx.getApproval(approvalId);
     if (!existing) throw new NotFoundError(`approval ${approvalId} not found`);
-    const before = await loadCompanyState(tx, existing.companyId);
+    const before = await loadCompanySummary(tx, existing.companyId);
     const decided = await tx.decideApproval(approvalId, DECISION_STATUS[decision], cleanNote, actor);
     if (!decided)
       throw new ConflictStateError(
         `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
       );
-    await tx.insertActivity({
-      companyId: decided.companyId,
-      agentId: null,
-      runId: null,
-      type: "approval.decided",
-      data: { approvalId, status: decided.status, note: cleanNote },
-    });
-    const after = await recordModeChange(tx, before, null);
+    const after = await recordModeChange(tx, before, null, modeAfter(before, { approval: decided }), [
+      {
+        companyId: decided.companyId,
+        agentId: null,
+        runId: null,
+        type: "approval.decided",
+        data: { approvalId, status: decided.status, note: cleanNote },
+      },
+    ]);
     return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
   });
 }

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireCompany, requireOperator } from "./auth/access.js";
 import { Authenticator, type Caller } from "./auth/principal.js";
+import { revocationsOf } from "./auth/revocations.js";
 import type { ServerContext, ServerLimits } from "./context.js";
 import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
@@ -91,7 +92,11 @@ function checkResponse(spec: RouteSpec, answer: unknown): void {
 
 export function createApp(deps: AppDeps): CadreApp {
   const bus = deps.bus ?? new InProcessFeedBus();
-  const store = notifyingStore(deps.store, bus);
+  const notifying = notifyingStore(deps.store, bus);
+  const auth = new Authenticator(notifying, deps.operatorToken);
+  // Every write through the app (routes, wakes, serve's recovery) that can end a credential
+  // empties the authenticator's cache: a revoked key is refused at once.
+  const store = revocationsOf(notifying, () => auth.invalidate());
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const env = deps.env ?? process.env;
   const stop = new AbortController();
@@ -120,7 +125,7 @@ export function createApp(deps: AppDeps): CadreApp {
     store,
     bus,
     feed: new FeedReader(store),
-    auth: new Authenticator(store, deps.operatorToken),
+    auth,
     wakes,
     streams: new PrincipalStreams(),
     env,

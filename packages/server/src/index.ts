@@ -21,6 +21,6 @@ export { ROUTES } from "./routes/index.js";
 export * from "./routes/views.js";
 export { ErrorBodySchema } from "./http/errors.js";
 // The load benchmark (`npm run bench`); autocannon is loaded only when it runs.
-export { type BenchOptions, benchServer } from "./bench.js";
+export { type BenchOptions, benchServer, type ServerBenchResult, type ServerFigure } from "./bench/index.js";
 // Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.
 export * from "./cluster/index.js";

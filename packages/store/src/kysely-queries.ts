@@ -1,6 +1,6 @@
 // Every StoreQueries method, written once against Kysely's builder. The same class serves the store
 // (over Kysely) and a transaction (over Kysely's Transaction), so the two can never drift.
-import type { Kysely, UpdateResult } from "kysely";
+import { type Kysely, sql, type UpdateResult } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
 import { ConflictError, StoreError, toStoreError } from "./errors.js";
 import {
@@ -19,7 +19,15 @@ import {
   toRunProcess,
   toToolCall,
 } from "./rows.js";
-import type { Database } from "./schema.js";
+import type {
+  ActivityTable,
+  AgentsTable,
+  ApiTokensTable,
+  ApprovalsTable,
+  CompaniesTable,
+  Database,
+} from "./schema.js";
+import type { Selectable } from "kysely";
 import type {
   AgentStatus,
   ApprovalStatus,
@@ -60,9 +68,21 @@ import type {
   WakeStatus,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
+import {
+  type CompanySnapshot,
+  type CompanySummary,
+  readSnapshot,
+  readSummary,
+  type SummaryQuery,
+} from "./snapshot.js";
+import { run } from "./prepared.js";
 import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
+
+const INSERT_AGENT = `insert into agents (id, company_id, name, name_key, role, description, department,
+  connector_id, model, reports_to, is_ceo, status, via, created_at)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`;
 
 /** Update methods address one existing row; touching none means the caller passed a wrong id. */
 function expectUpdated(result: UpdateResult, subject: string): void {
@@ -117,7 +137,12 @@ export class KyselyQueries implements StoreQueries {
 
   getCompany(id: string): Promise<CompanyRow | undefined> {
     return this.guard(`company "${id}"`, async () => {
-      const row = await this.db.selectFrom("companies").selectAll().where("id", "=", id).executeTakeFirst();
+      const [row] = await run<Selectable<CompaniesTable>>(
+        this.db,
+        this.adapter,
+        `select * from companies where id = ?`,
+        [id],
+      );
       return row && toCompany(row, this.adapter);
     });
   }
@@ -131,6 +156,18 @@ export class KyselyQueries implements StoreQueries {
         .orderBy("id")
         .execute();
       return rows.map((r) => toCompany(r, this.adapter));
+    });
+  }
+
+  getCompanySnapshot(companyId: string): Promise<CompanySnapshot | undefined> {
+    return this.guard(`company "${companyId}"`, async () => {
+      return readSnapshot(this.db, this.adapter, companyId);
+    });
+  }
+
+  getCompanySummary(companyId: string, query: SummaryQuery = {}): Promise<CompanySummary | undefined> {
+    return this.guard(`company "${companyId}"`, async () => {
+      return readSummary(this.db, this.adapter, companyId, query);
     });
   }
 
@@ -216,42 +253,54 @@ export class KyselyQueries implements StoreQueries {
 
   insertAgent(agent: NewAgent): Promise<AgentRow> {
     return this.guard(`agent "${agent.id}"`, async () => {
-      const row = await this.db
-        .insertInto("agents")
-        .values({
-          id: agent.id,
-          company_id: agent.companyId,
-          name: agent.name,
-          name_key: agentNameKey(agent.name),
-          role: agent.role,
-          description: agent.description,
-          department: agent.department,
-          connector_id: agent.connectorId,
-          model: agent.model,
-          reports_to: agent.reportsTo,
-          is_ceo: this.adapter.encodeBool(agent.isCeo),
-          status: agent.status,
-          via: agent.via,
-          created_at: now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toAgent(row, this.adapter);
+      const [row] = await run<Selectable<AgentsTable>>(this.db, this.adapter, INSERT_AGENT, [
+        agent.id,
+        agent.companyId,
+        agent.name,
+        agentNameKey(agent.name),
+        agent.role,
+        agent.description,
+        agent.department,
+        agent.connectorId,
+        agent.model,
+        agent.reportsTo,
+        this.adapter.encodeBool(agent.isCeo),
+        agent.status,
+        agent.via,
+        now(),
+      ]);
+      return toAgent(row as Selectable<AgentsTable>, this.adapter);
     });
   }
 
   getAgent(id: string): Promise<AgentRow | undefined> {
     return this.guard(`agent "${id}"`, async () => {
-      const row = await this.db.selectFrom("agents").selectAll().where("id", "=", id).executeTakeFirst();
+      const [row] = await run<Selectable<AgentsTable>>(
+        this.db,
+        this.adapter,
+        `select * from agents where id = ?`,
+        [id],
+      );
       return row && toAgent(row, this.adapter);
     });
   }
 
   listAgents(companyId: string, filter: { status?: AgentStatus } = {}): Promise<AgentRow[]> {
     return this.guard(`agents of company "${companyId}"`, async () => {
-      let query = this.db.selectFrom("agents").selectAll().where("company_id", "=", companyId);
-      if (filter.status !== undefined) query = query.where("status", "=", filter.status);
-      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      const rows =
+        filter.status === undefined
+          ? await run<Selectable<AgentsTable>>(
+              this.db,
+              this.adapter,
+              `select * from agents where company_id = ? order by created_at, id`,
+              [companyId],
+            )
+          : await run<Selectable<AgentsTable>>(
+              this.db,
+              this.adapter,
+              `select * from agents where company_id = ? and status = ? order by created_at, id`,
+              [companyId, filter.status],
+            );
       return rows.map((r) => toAgent(r, this.adapter));
     });
   }
@@ -319,7 +368,12 @@ export class KyselyQueries implements StoreQueries {
 
   getApproval(id: string): Promise<ApprovalRow | undefined> {
     return this.guard(`approval "${id}"`, async () => {
-      const row = await this.db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirst();
+      const [row] = await run<Selectable<ApprovalsTable>>(
+        this.db,
+        this.adapter,
+        `select * from approvals where id = ?`,
+        [id],
+      );
       return row && toApproval(row);
     });
   }
@@ -348,22 +402,30 @@ export class KyselyQueries implements StoreQueries {
         const at = now();
         // The status condition makes the update itself the arbiter: of concurrent deciders, only
         // one sees a pending row (SQLite serialises writers; PostgreSQL re-checks after the row lock).
-        const result = await q.db
-          .updateTable("approvals")
-          .set({ status, decision_note: note, decided_at: at })
-          .where("id", "=", id)
-          .where("status", "=", "pending")
-          .executeTakeFirst();
-        if (result.numUpdatedRows === 0n) return undefined;
-        await q.db
-          .insertInto("approval_events")
-          .values({ approval_id: id, from_status: "pending", to_status: status, note, actor, at })
-          .execute();
-        const row = await q.db
-          .selectFrom("approvals")
-          .selectAll()
-          .where("id", "=", id)
-          .executeTakeFirstOrThrow();
+        // The update returns the decided row; on PostgreSQL the history row is written by the same
+        // statement (a data-modifying CTE), on SQLite by a second one.
+        if (q.adapter.name === "postgres") {
+          const { rows } = await sql<Selectable<ApprovalsTable>>`with d as (
+              update approvals set status = ${status}, decision_note = ${note}, decided_at = ${at}
+              where id = ${id} and status = 'pending' returning *),
+            e as (insert into approval_events (approval_id, from_status, to_status, note, actor, at)
+              select id, 'pending', ${status}, ${note}, ${actor}, ${at} from d)
+            select * from d`.execute(q.db);
+          return rows[0] && toApproval(rows[0]);
+        }
+        const [row] = await run<Selectable<ApprovalsTable>>(
+          q.db,
+          q.adapter,
+          `update approvals set status = ?, decision_note = ?, decided_at = ? where id = ? and status = 'pending' returning *`,
+          [status, note, at, id],
+        );
+        if (!row) return undefined;
+        await run(
+          q.db,
+          q.adapter,
+          `insert into approval_events (approval_id, from_status, to_status, note, actor, at) values (?, 'pending', ?, ?, ?, ?)`,
+          [id, status, note, actor, at],
+        );
         return toApproval(row);
       }),
     );
@@ -525,26 +587,59 @@ export class KyselyQueries implements StoreQueries {
   }
 
   insertActivity(activity: NewActivity): Promise<ActivityRow> {
-    return this.guard(`activity "${activity.type}" of company "${activity.companyId}"`, () =>
+    return this.insertActivities([activity]).then((rows) => rows[0] as ActivityRow);
+  }
+
+  insertActivities(activities: NewActivity[]): Promise<ActivityRow[]> {
+    if (activities.length === 0) return Promise.resolve([]);
+    const first = activities[0] as NewActivity;
+    const subject =
+      activities.length === 1
+        ? `activity "${first.type}" of company "${first.companyId}"`
+        : `${activities.length} activities of company "${first.companyId}"`;
+    return this.guard(subject, () =>
       this.atomic(async (q) => {
-        await q.adapter.beforeFeedWrite?.(q.db, [activity.companyId]);
-        const row = await q.db
-          .insertInto("activity")
-          .values({
-            company_id: activity.companyId,
-            agent_id: activity.agentId,
-            run_id: activity.runId,
-            type: activity.type,
-            data: q.adapter.encodeJson(activity.data),
-            at: now(),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await q.db
-          .insertInto("company_feed")
-          .values({ company_id: row.company_id, run_event_id: null, activity_id: row.id })
-          .execute();
-        return toActivity(row, q.adapter);
+        await q.adapter.beforeFeedWrite?.(q.db, [...new Set(activities.map((a) => a.companyId))]);
+        const at = now();
+        const values = activities.map((activity) => ({
+          company_id: activity.companyId,
+          agent_id: activity.agentId,
+          run_id: activity.runId,
+          type: activity.type,
+          data: q.adapter.encodeJson(activity.data),
+          at,
+        }));
+        if (q.adapter.name === "postgres") {
+          // One statement: the activity rows and their feed rows (a data-modifying CTE), ids in
+          // list order (identity values are drawn row by row, in the VALUES order).
+          const tuples = values.map(
+            (v) => sql`(${v.company_id}, ${v.agent_id}, ${v.run_id}, ${v.type}, ${v.data}::json, ${v.at})`,
+          );
+          const { rows } = await sql<Selectable<ActivityTable>>`with a as (
+              insert into activity (company_id, agent_id, run_id, type, data, at)
+              values ${sql.join(tuples)} returning *),
+            f as (insert into company_feed (company_id, run_event_id, activity_id)
+              select company_id, null, id from a order by id)
+            select id, company_id, agent_id, run_id, type, data::text as data, at from a order by id`.execute(
+            q.db,
+          );
+          return rows.map((r) => toActivity(r, q.adapter));
+        }
+        // SQLite: one multi-row insert (rowids in VALUES order), then their feed rows in one more.
+        const rows = await run<Selectable<ActivityTable>>(
+          q.db,
+          q.adapter,
+          `insert into activity (company_id, agent_id, run_id, type, data, at) values ${values.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")} returning *`,
+          values.flatMap((v) => [v.company_id, v.agent_id, v.run_id, v.type, v.data, v.at]),
+        );
+        rows.sort((x, y) => x.id - y.id);
+        await run(
+          q.db,
+          q.adapter,
+          `insert into company_feed (company_id, run_event_id, activity_id) values ${rows.map(() => "(?, null, ?)").join(", ")}`,
+          rows.flatMap((r) => [r.company_id, r.id]),
+        );
+        return rows.map((r) => toActivity(r, q.adapter));
       }),
     );
   }
@@ -611,11 +706,12 @@ export class KyselyQueries implements StoreQueries {
 
   findApiToken(hash: string): Promise<ApiTokenRow | undefined> {
     return this.guard("API token", async () => {
-      const row = await this.db
-        .selectFrom("api_tokens")
-        .selectAll()
-        .where("hash", "=", hash)
-        .executeTakeFirst();
+      const [row] = await run<Selectable<ApiTokensTable>>(
+        this.db,
+        this.adapter,
+        `select * from api_tokens where hash = ?`,
+        [hash],
+      );
       return row && toApiToken(row);
     });
   }

@@ -1,6 +1,7 @@
 // PostgreSQL (pg), for several machines sharing one database: the pool, its type parsing, the
 // schema, and migrations that are safe when several instances start at once.
 import { CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import type { DialectAdapter } from "./dialect.js";
 import { KyselyStore } from "./kysely-store.js";
@@ -50,6 +51,38 @@ export function redactUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, "$1:***@");
 }
 
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+const PREPARED = Symbol("cadre.preparedStatements");
+
+/**
+ * Each connection prepares a parameterised query once and then only binds and executes it: pg runs
+ * a query given a name as a named prepared statement, parsed and planned on its first use on that
+ * connection. Kysely passes (text, values); the name is derived from the text, so the same SQL
+ * reuses its statement and different SQL never shares a name. Other calls (no values, DDL,
+ * transaction control, cursors) go through unchanged.
+ */
+function preparingStatements(client: pg.PoolClient): void {
+  const marked = client as pg.PoolClient & { [PREPARED]?: true };
+  if (marked[PREPARED]) return;
+  marked[PREPARED] = true;
+  const names = new Map<string, string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === "string" && Array.isArray(values) && DML.test(text)) {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `cadre_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+        // Bounded: a long-lived connection forgets the oldest names (the server keeps the statements).
+        if (names.size >= 2000) names.clear();
+        names.set(text, name);
+      }
+      return query({ name, text, values });
+    }
+    return query(...args);
+  };
+}
+
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
@@ -87,6 +120,7 @@ export async function openPostgres(location: PostgresLocation): Promise<OpenPost
   // An idle connection that breaks (server restart, network) is dropped by the pool and the next
   // query opens a new one; without a listener, pg's 'error' event would end the process.
   pool.on("error", () => {});
+  pool.on("connect", preparingStatements);
   const schema = location.schema;
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({

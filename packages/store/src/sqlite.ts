@@ -62,6 +62,35 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * The connection as Kysely sees it, with each statement prepared once: Kysely prepares the SQL of
+ * every query it runs, and SQLite's prepare (parse and plan) costs more than running a small
+ * statement. Statements are keyed by their SQL text; the cache is bounded (a store's queries are
+ * a few hundred texts; beyond that it starts over). Kysely runs one query at a time on the
+ * connection, so a cached statement is never in use twice at once.
+ */
+export function cachingStatements(
+  db: SqliteDatabase.Database,
+  limit = 1000,
+): SqliteDialectConfig["database"] {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        if (cache.size >= limit) cache.clear();
+        statement = db.prepare(sql);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      db.close();
+    },
+  } as SqliteDialectConfig["database"];
+}
+
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -110,5 +139,5 @@ export function openSqlite(location: SqliteLocation): Kysely<Database> {
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: db }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(db) }) });
 }

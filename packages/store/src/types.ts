@@ -15,6 +15,9 @@ import type {
   Usage,
   Via,
 } from "@cadre/model";
+import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
+
+export type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
 export interface CompanyRow {
   id: string;
@@ -277,6 +280,16 @@ export interface StoreQueries {
   getCompany(id: string): Promise<CompanyRow | undefined>;
   listCompanies(): Promise<CompanyRow[]>;
   updateCompanySettings(id: string, settings: CompanySettings): Promise<void>;
+  /**
+   * The company with its connectors, active agents and latest CEO strategy approval, read in one
+   * statement (the state the company rules decide on); undefined when there is no such company.
+   */
+  getCompanySnapshot(companyId: string): Promise<CompanySnapshot | undefined>;
+  /**
+   * What a rule needs of a company whatever its team's size, in one statement: connectors, CEO,
+   * counts, latest strategy, and optionally one agent by id and the active holder of a name key.
+   */
+  getCompanySummary(companyId: string, query?: SummaryQuery): Promise<CompanySummary | undefined>;
 
   /** Inserts the connector (reusing the row of a removed one of the same id). */
   insertConnector(connector: NewConnector): Promise<ConnectorRow>;
@@ -335,6 +348,8 @@ export interface StoreQueries {
 
   /** Also appends the activity to its company's feed, in the same transaction. */
   insertActivity(activity: NewActivity): Promise<ActivityRow>;
+  /** Several activities and their feed rows, in order, atomically, in as few statements as the dialect allows. */
+  insertActivities(activities: NewActivity[]): Promise<ActivityRow[]>;
   listActivity(companyId: string, filter?: { type?: string }): Promise<ActivityRow[]>;
 
   /**

@@ -19,7 +19,7 @@ import {
 import { OFFLINE_MODEL_ID, StablePrefixGuard } from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { compare } from "./measure.js";
-import type { Benchmark } from "./registry.js";
+import { type Benchmark, figure } from "./registry.js";
 
 const BUILDS = 2_000;
 const CHECKS = 20_000;
@@ -92,42 +92,34 @@ export const promptAssemblyBench: Benchmark = {
       if (sink === 0) throw new Error("benchmark work was optimised away");
       return {
         figures: [
-          {
-            label: "assembly: buildAgentPrompt",
-            value: BUILDS / (assemble.candidate.ms / 1000),
-            unit: "prompts/s",
-          },
-          {
-            label: "assembly: plain render + join",
-            value: BUILDS / (assemble.baseline.ms / 1000),
-            unit: "prompts/s",
-          },
-          { label: "assembly: time ÷ plain", value: assemble.timeRatio, unit: "×" },
-          {
-            label: "assembly: allocation",
-            value: assemble.candidate.allocatedBytes / BUILDS,
-            unit: "bytes/prompt",
-          },
-          {
-            label: "assembly: plain allocation",
-            value: assemble.baseline.allocatedBytes / BUILDS,
-            unit: "bytes/prompt",
-          },
-          {
-            label: "prefix check per model call",
-            value: (check.candidate.ms * 1000) / CHECKS,
-            unit: "µs/call",
-          },
-          {
-            label: "prefix check: bare comparison of the system prompt",
-            value: (check.baseline.ms * 1000) / CHECKS,
-            unit: "µs/call",
-          },
-          {
-            label: "prefix check allocation",
-            value: check.candidate.allocatedBytes / CHECKS,
-            unit: "bytes/call",
-          },
+          figure(
+            "assembly: buildAgentPrompt",
+            BUILDS / (assemble.candidate.ms / 1000),
+            "prompts/s",
+            "plain render + join",
+            BUILDS / (assemble.baseline.ms / 1000),
+          ),
+          figure(
+            "assembly: allocation",
+            assemble.candidate.allocatedBytes / BUILDS,
+            "B/prompt",
+            "plain render + join",
+            assemble.baseline.allocatedBytes / BUILDS,
+          ),
+          figure(
+            "prefix check per model call",
+            (check.candidate.ms * 1000) / CHECKS,
+            "µs/call",
+            "bare comparison of the system prompt",
+            (check.baseline.ms * 1000) / CHECKS,
+          ),
+          figure(
+            "prefix check allocation",
+            check.candidate.allocatedBytes / CHECKS,
+            "B/call",
+            "bare comparison of the system prompt",
+            check.baseline.allocatedBytes / CHECKS,
+          ),
         ],
       };
     } finally {

@@ -1,34 +1,36 @@
-// HTTP load on loopback (issue 3): legacy hire POSTs (hires/s, p99) and SSE fan-out to 100
-// subscribers, as ratios against GET /healthz measured in the same run. The measurement is
-// benchServer (@cadre/server); autocannon is a development dependency loaded there on demand.
-import { benchServer } from "@cadre/server";
-import type { Benchmark } from "./registry.js";
+// HTTP load on loopback (issue 19): GET /healthz, the agent list, the legacy hire POST, an approval
+// decision and SSE fan-out to 100 subscribers, each beside the same work done bare (Hono +
+// better-sqlite3, node:http) in the same run. The measurement is benchServer (@cadre/server).
+import { benchServer, type ServerFigure } from "@cadre/server";
+import { atLeast, type Benchmark, type BenchTarget, figure } from "./registry.js";
 
-interface ServerFigures {
-  baseline: { requestsPerSec: number; p99Ms: number };
-  legacyHire: { hiresPerSec: number; p99Ms: number; throughputVsBaseline: number; p99VsBaseline: number };
-  sseFanout: { subscribers: number; burst: { deliveredPerSec: number }; steady: { lagP99Ms: number } };
-}
+const of = (
+  f: ServerFigure,
+  target?: (x: { value: number; baseline: number; ratio: number }) => BenchTarget,
+) => figure(f.name, f.value, f.unit, f.baselineName, f.baseline, target);
+
+const p99 = (f: ServerFigure) =>
+  f.p99Ms ? [figure(`${f.name} p99`, f.p99Ms.value, "ms", `${f.baselineName} p99`, f.p99Ms.baseline)] : [];
 
 export const serverBench: Benchmark = {
   name: "server",
-  description: "legacy hire POST hires/s and p99, SSE fan-out to 100 subscribers, against GET /healthz",
+  description:
+    "GET /healthz, agent list, hire POST, approval decision, SSE fan-out: each vs the same work done bare",
   async run() {
-    const r = (await benchServer({
-      log: (line) => process.stderr.write(`  ${line}\n`),
-    })) as unknown as ServerFigures;
+    const r = await benchServer({ log: (line) => process.stderr.write(`  ${line}\n`) });
     return {
       figures: [
-        { label: "GET /healthz (baseline)", value: r.baseline.requestsPerSec, unit: "req/s" },
-        { label: "legacy hire POST", value: r.legacyHire.hiresPerSec, unit: "hires/s" },
-        { label: "legacy hire POST p99", value: r.legacyHire.p99Ms, unit: "ms" },
-        { label: "legacy hire throughput ÷ baseline", value: r.legacyHire.throughputVsBaseline, unit: "×" },
-        {
-          label: `SSE burst to ${r.sseFanout.subscribers} subscribers`,
-          value: r.sseFanout.burst.deliveredPerSec,
-          unit: "events/s",
-        },
-        { label: "SSE steady lag p99", value: r.sseFanout.steady.lagP99Ms, unit: "ms" },
+        of(r.healthz, atLeast(0.8)),
+        of(r.list, atLeast(0.6)),
+        ...p99(r.list),
+        of(r.hire, ({ ratio, value }) => ({
+          description: "≥ 0.33× bare insert and ≥ 2,000 hires/s",
+          met: ratio >= 0.33 && value >= 2000,
+        })),
+        ...p99(r.hire),
+        of(r.decision),
+        ...p99(r.decision),
+        of(r.sse),
       ],
     };
   },

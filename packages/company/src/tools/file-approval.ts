@@ -6,7 +6,7 @@ import { APPROVAL_TYPES, type ApprovalType, OneOf, type Static, Text } from "@ca
 import { Type } from "typebox";
 import type { ApprovalRow, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
-import { loadCompanyState, recordModeChange } from "../state.js";
+import { loadCompanySummary, modeAfter, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { toolValidator } from "./validate.js";
@@ -63,8 +63,8 @@ export async function fileApproval(
     input,
     call,
     async (tx): Promise<ActionResult<FileApprovalResult>> => {
-      const state = await loadCompanyState(tx, actor.companyId);
-      const filer = state.activeAgents.find((a) => a.id === actor.agentId);
+      const state = await loadCompanySummary(tx, actor.companyId, { agentId: actor.agentId });
+      const filer = state.agent;
       if (actor.agentId !== null && !filer)
         return refuse("agent", `${actor.agentId} is not an active agent of this company`);
       if (input.type === "approve_ceo_strategy") {
@@ -90,14 +90,15 @@ export async function fileApproval(
         },
         filer?.id ?? "operator",
       );
-      await tx.insertActivity({
-        companyId: actor.companyId,
-        agentId: filer?.id ?? null,
-        runId: actor.runId,
-        type: "approval.filed",
-        data: { approvalId: row.id, type: row.type, title: row.title, via: row.via },
-      });
-      await recordModeChange(tx, state, actor.runId);
+      await recordModeChange(tx, state, actor.runId, modeAfter(state, { approval: row }), [
+        {
+          companyId: actor.companyId,
+          agentId: filer?.id ?? null,
+          runId: actor.runId,
+          type: "approval.filed",
+          data: { approvalId: row.id, type: row.type, title: row.title, via: row.via },
+        },
+      ]);
       return { ok: true, value: { approvalId: row.id, type: row.type, status: row.status } };
     },
   );

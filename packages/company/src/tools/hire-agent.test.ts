@@ -244,6 +244,9 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
         broken.insertActivity = async () => {
           throw new Error("disk full");
         };
+        broken.insertActivities = async () => {
+          throw new Error("disk full");
+        };
         return fn(broken);
       });
     const before = await rowCounts();

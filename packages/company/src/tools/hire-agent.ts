@@ -2,13 +2,13 @@
 // behind the model-facing tool, the legacy HTTP route and validation; the rules are code.
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, textOutcome } from "@cadre/core";
-import { DEPARTMENTS, nameKey, OneOf, type Static, Text } from "@cadre/model";
+import { DEPARTMENTS, OneOf, type Static, Text } from "@cadre/model";
 import { type AgentRow, ConflictError, type Store } from "@cadre/store";
 import { Type } from "typebox";
 import { readiness } from "../connectors.js";
 import { connectorModelProblem } from "../connectors/connector-models.js";
 import { modeAllows, modesAllowing } from "../modes.js";
-import { loadCompanyState, recordModeChange } from "../state.js";
+import { loadCompanySummary, modeAfter, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { toolValidator } from "./validate.js";
 import type { ActionResult, Actor } from "./actor.js";
@@ -99,8 +99,12 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
     input,
     call,
     async (tx): Promise<ActionResult<HireAgentResult>> => {
-      const state = await loadCompanyState(tx, actor.companyId);
-      const hirer = state.activeAgents.find((a) => a.id === actor.agentId);
+      // One statement whatever the team's size: the hirer, the name's holder and the counts.
+      const state = await loadCompanySummary(tx, actor.companyId, {
+        agentId: actor.agentId,
+        name: input.name,
+      });
+      const hirer = state.agent;
       if (actor.agentId !== null && !hirer)
         return refuse("agent", `${actor.agentId} is not an active agent of this company`);
       if (hirer && !hirer.isCeo) return refuse("agent", "only the CEO may hire in this company");
@@ -143,8 +147,7 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
       if (modelProblem) return refuse("model", modelProblem.message);
       // Names compare on their key (case, compatibility forms and invisible characters folded away),
       // the same key the store's unique index holds.
-      const key = nameKey(input.name);
-      const taken = state.activeAgents.find((a) => nameKey(a.name) === key);
+      const taken = state.nameTaken;
       if (taken)
         return refuse(
           "name",
@@ -152,7 +155,7 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
             ? `"${input.name}" is already the name of an active agent (${taken.role}); choose another name`
             : `"${input.name}" reads as "${taken.name}", already the name of an active agent (${taken.role}); choose another name`,
         );
-      if (state.activeAgents.length >= state.company.settings.maxTeamSize) {
+      if (state.activeCount >= state.company.settings.maxTeamSize) {
         return refuse(
           "team",
           `the company is at its maximum team size of ${state.company.settings.maxTeamSize} active agents`,
@@ -173,23 +176,26 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
         via: actor.via,
       };
       const row = await tx.insertAgent(agent);
-      await tx.insertActivity({
-        companyId: actor.companyId,
-        agentId: row.id,
-        runId: actor.runId,
-        type: "agent.hired",
-        data: {
+      // The hire's activity and any mode change it caused, in one batch; the state after the hire
+      // is known without reading it back.
+      await recordModeChange(tx, state, actor.runId, modeAfter(state, { hired: row }), [
+        {
+          companyId: actor.companyId,
           agentId: row.id,
-          name: row.name,
-          role: row.role,
-          department: row.department,
-          connectorId: row.connectorId,
-          model: row.model,
-          via: row.via,
-          hiredBy: hirer?.id ?? null,
+          runId: actor.runId,
+          type: "agent.hired",
+          data: {
+            agentId: row.id,
+            name: row.name,
+            role: row.role,
+            department: row.department,
+            connectorId: row.connectorId,
+            model: row.model,
+            via: row.via,
+            hiredBy: hirer?.id ?? null,
+          },
         },
-      });
-      await recordModeChange(tx, state, actor.runId);
+      ]);
       return { ok: true, value: { agentId: row.id, name: row.name, role: row.role } };
     },
   );

@@ -1,7 +1,10 @@
-// Wakes per second with 1, 2 and 4 worker processes against the offline connector, on one
-// PostgreSQL server. Each round gets a fresh schema: C companies are created (not timed), the
-// workers are started and ready (not timed), then one wake per CEO is enqueued and the clock runs
-// until every wake has ended. A wake is a full CEO run: team building, hires, a strategy filed.
+// Wakes per second with 1, 2 and 4 workers against the offline connector, on one PostgreSQL
+// server. Each round gets a fresh schema: C companies are created (not timed), the workers are
+// started and ready (not timed), then one wake per CEO is enqueued and the clock runs until every
+// wake has ended. A wake is a full CEO run: team building, hires, a strategy filed.
+// With `latencyMs`, every model call waits that long before the offline model answers (as a real
+// provider keeps a wake waiting: I/O-bound), and the workers are WakeWorkers in this process (the
+// code a `cadre worker` process runs), since the simulated latency is injected at the model call.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
@@ -9,8 +12,10 @@ import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createCompany } from "@cadre/company";
+import type { StreamFn } from "@cadre/core";
 import { openStore, startThrowawayPostgres, type ThrowawayPostgres } from "@cadre/store";
 import { WakeQueue } from "./wake-queue.js";
+import { WakeWorker } from "./worker.js";
 
 export interface WorkerBenchOptions {
   /** The command that starts one worker, e.g. [node, path/to/cadre.js, "worker"]; options are appended. */
@@ -21,6 +26,8 @@ export interface WorkerBenchOptions {
   workers?: number[];
   /** Companies, hence wakes, per round; default 40. */
   wakes?: number;
+  /** Simulated model latency per call (ms): in-process workers, each model call waits this long. */
+  latencyMs?: number;
   log?: (line: string) => void;
 }
 
@@ -30,6 +37,10 @@ export interface WorkerBenchRound {
   seconds: number;
   wakesPerSecond: number;
   failed: number;
+  /** This process's CPU time per wake (in-process workers: the work one event loop does per wake). */
+  cpuMsPerWake: number;
+  /** Model calls per wake (in-process workers), each waiting the simulated latency. */
+  modelCallsPerWake: number;
 }
 
 export interface WorkerBenchResult {
@@ -58,6 +69,30 @@ function startWorker(command: string[], url: string, queueSchema: string): Promi
   });
 }
 
+/** Every model call waits `ms` first: the provider's latency, which a wake spends waiting. */
+let modelCalls = 0;
+
+export function withLatency(ms: number): (inner: StreamFn) => StreamFn {
+  return (inner) =>
+    async (...args) => {
+      modelCalls++;
+      await sleep(ms);
+      return inner(...args);
+    };
+}
+
+function startInProcess(url: string, schema: string, queueSchema: string, latencyMs: number) {
+  return WakeWorker.start({
+    url,
+    schema,
+    queue: { schema: queueSchema },
+    concurrency: 1,
+    env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" },
+    wakeDefaults: { wrapStreamFn: withLatency(latencyMs) },
+    log: () => {},
+  });
+}
+
 async function round(
   options: WorkerBenchOptions,
   url: string,
@@ -70,6 +105,7 @@ async function round(
   const storeUrl = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const store = await openStore({ url, schema });
   const children: ChildProcess[] = [];
+  let stopInProcess = async () => {};
   let queue: WakeQueue | undefined;
   try {
     const ceos: string[] = [];
@@ -78,9 +114,16 @@ async function round(
       ceos.push((await store.listAgents(company.id))[0]!.id);
     }
     queue = await WakeQueue.open({ url, schema: queueSchema, supervise: false, log: () => {} });
-    for (let i = 0; i < workers; i++)
-      children.push(await startWorker(options.workerCommand, storeUrl, queueSchema));
+    const inProcess: WakeWorker[] = [];
+    stopInProcess = () => Promise.all(inProcess.map((w) => w.stop(5_000))).then(() => {});
+    for (let i = 0; i < workers; i++) {
+      if (options.latencyMs === undefined)
+        children.push(await startWorker(options.workerCommand, storeUrl, queueSchema));
+      else inProcess.push(await startInProcess(url, schema, queueSchema, options.latencyMs));
+    }
     const start = performance.now();
+    const cpu = process.cpuUsage();
+    const calls = modelCalls;
     const sent = await Promise.all(ceos.map((agentId) => queue!.enqueue({ agentId })));
     const ids = sent.map((s) => s.wakeId);
     let ended = 0;
@@ -92,8 +135,20 @@ async function round(
       failed = states.filter((w) => w?.status === "failed").length;
     }
     const seconds = (performance.now() - start) / 1000;
-    return { workers, wakes, seconds, wakesPerSecond: wakes / seconds, failed };
+    const used = process.cpuUsage(cpu);
+    const cpuMsPerWake = (used.user + used.system) / 1000 / wakes;
+    const modelCallsPerWake = (modelCalls - calls) / wakes;
+    return {
+      workers,
+      wakes,
+      seconds,
+      wakesPerSecond: wakes / seconds,
+      failed,
+      cpuMsPerWake,
+      modelCallsPerWake,
+    };
   } finally {
+    await stopInProcess();
     for (const child of children) child.kill("SIGTERM");
     await Promise.all(
       children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))),
@@ -116,7 +171,9 @@ export async function benchWorkers(options: WorkerBenchOptions): Promise<WorkerB
   try {
     const rounds: WorkerBenchRound[] = [];
     for (const workers of options.workers ?? [1, 2, 4]) {
-      log(`workers: ${workers} worker process(es), ${options.wakes ?? 40} wakes`);
+      log(
+        `workers: ${workers} ${options.latencyMs === undefined ? "worker process(es)" : `in-process worker(s), ${options.latencyMs} ms per model call`}, ${options.wakes ?? 40} wakes`,
+      );
       rounds.push(await round(options, url, workers, options.wakes ?? 40));
     }
     const first = rounds[0]!;

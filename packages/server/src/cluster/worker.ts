@@ -36,8 +36,8 @@ export interface WorkerOptions {
    */
   apiUrl?: () => string | undefined;
   workerId?: string;
-  /** Extra options for every wake (tests: a scripted model). */
-  wakeDefaults?: Partial<Pick<WakeOptions, "script">>;
+  /** Extra options for every wake (tests: a scripted model; the benchmark: a model latency). */
+  wakeDefaults?: Partial<Pick<WakeOptions, "script" | "wrapStreamFn">>;
   log?: (line: string) => void;
   /** Told how each job ended (tests, the benchmark). */
   onOutcome?: (outcome: WakeOutcome) => void;

@@ -27,6 +27,13 @@ function intercept<T extends StoreQueries>(
           return row;
         };
       }
+      if (prop === "insertActivities") {
+        return async (activities: NewActivity[]) => {
+          const rows = await t.insertActivities(activities);
+          onFeedWrite(new Set(activities.map((a) => a.companyId)));
+          return rows;
+        };
+      }
       if (typeof prop === "string" && prop in extra) return extra[prop as keyof Store];
       const value: unknown = Reflect.get(t, prop, t);
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(t) : value;

@@ -25,6 +25,28 @@ export function feedContract(store: GetStore): void {
       expect(await store().listFeed("nobody")).toEqual([]);
     });
 
+    it("writes a batch of activities in order, each with its feed entry, or none of them", async () => {
+      await seed(store());
+      const [a, b, c] = await store().insertActivities([
+        activity("agent.hired", { data: { n: 1 } }),
+        activity("mode.changed", { data: { n: 2 } }),
+        activity("approval.filed", { data: { n: 3 } }),
+      ]);
+      expect([a!.type, b!.type, c!.type]).toEqual(["agent.hired", "mode.changed", "approval.filed"]);
+      expect(a!.id).toBeLessThan(b!.id);
+      expect(b!.id).toBeLessThan(c!.id);
+      expect(c!.data).toEqual({ n: 3 });
+      const feed = await store().listFeed("co1");
+      expect(feed.map((f) => (f.kind === "domain_event" ? f.activity : undefined))).toEqual([a, b, c]);
+      expect(await store().insertActivities([])).toEqual([]);
+      // One row refused (no such company): the batch writes nothing.
+      await expect(
+        store().insertActivities([activity("agent.hired"), activity("agent.hired", { companyId: "nobody" })]),
+      ).rejects.toThrow();
+      expect(await store().listFeed("co1")).toHaveLength(3);
+      expect(await store().listActivity("co1")).toHaveLength(3);
+    });
+
     it("reads after an id and up to a limit", async () => {
       await seed(store());
       await store().insertRun(run("r1"));

@@ -1,7 +1,7 @@
 // Companies, connectors and agents.
 import { describe, expect, it } from "vitest";
 import { ConflictError, StoreError } from "../errors.js";
-import { agent, company, connector, seed, setClock, settings, type GetStore } from "./fixtures.js";
+import { agent, approval, company, connector, seed, setClock, settings, type GetStore } from "./fixtures.js";
 
 export function companyContract(store: GetStore): void {
   describe("companies", () => {
@@ -21,6 +21,58 @@ export function companyContract(store: GetStore): void {
       expect(inserted).toEqual(expected);
       expect(await store().getCompany("co1")).toEqual(expected);
       expect(await store().getCompany("missing")).toBeUndefined();
+    });
+
+    it("reads a company's snapshot in one call: the same rows the single reads give", async () => {
+      await seed(store());
+      await seed(store(), "co2");
+      await store().insertConnector(connector("co1", "second"));
+      await store().insertAgent(agent("a1", { name: 'Ünïcode "quoted"', reportsTo: "ceo" }));
+      await store().insertAgent(agent("gone", { name: "Gone", reportsTo: "ceo" }));
+      await store().setAgentStatus("gone", "terminated");
+      expect((await store().getCompanySnapshot("co1"))!.latestStrategy).toBeNull();
+      await store().insertApproval(approval("s1", { type: "approve_ceo_strategy" }), "ceo");
+      await store().insertApproval(approval("s2", { type: "approve_ceo_strategy" }), "ceo");
+      await store().insertApproval(approval("h1", { type: "hire_agent" }), "ceo");
+      await store().decideApproval("s2", "approved", "ok", "operator");
+      const snapshot = await store().getCompanySnapshot("co1");
+      const strategies = await store().listApprovals("co1", { type: "approve_ceo_strategy" });
+      expect(snapshot).toEqual({
+        company: await store().getCompany("co1"),
+        connectors: await store().listConnectors("co1"),
+        activeAgents: await store().listAgents("co1", { status: "active" }),
+        latestStrategy: strategies.at(-1),
+      });
+      expect(snapshot!.activeAgents.map((a) => a.id).sort()).toEqual(["a1", "ceo"]);
+      expect(snapshot!.latestStrategy!.status).toBe("approved");
+      expect(await store().getCompanySnapshot("missing")).toBeUndefined();
+    });
+
+    it("reads a company's summary in one call: counts, the CEO, one agent by id, the holder of a name", async () => {
+      await seed(store());
+      await seed(store(), "co2");
+      await store().insertAgent(agent("a1", { name: "CTO", reportsTo: "ceo" }));
+      await store().insertAgent(agent("a2", { name: "Helper", reportsTo: "a1" }));
+      await store().insertAgent(agent("gone", { name: "Gone", reportsTo: "ceo" }));
+      await store().setAgentStatus("gone", "terminated");
+      await store().insertApproval(approval("s1", { type: "approve_ceo_strategy" }), "ceo");
+      const summary = await store().getCompanySummary("co1", { agentId: "a1", name: "ｃｔｏ" });
+      expect(summary).toEqual({
+        company: await store().getCompany("co1"),
+        connectors: await store().listConnectors("co1"),
+        ceo: await store().getAgent("ceo"),
+        activeAgents: 3,
+        activeReports: 1,
+        latestStrategy: await store().getApproval("s1"),
+        agent: await store().getAgent("a1"),
+        nameTaken: await store().getAgent("a1"),
+      });
+      const plain = await store().getCompanySummary("co1");
+      expect(plain).toMatchObject({ agent: null, nameTaken: null, activeAgents: 3 });
+      // A terminated agent's name is free again; an agent of another company is still returned by id.
+      expect((await store().getCompanySummary("co1", { name: "Gone" }))!.nameTaken).toBeNull();
+      expect((await store().getCompanySummary("co1", { agentId: "ceo-co2" }))!.agent!.companyId).toBe("co2");
+      expect(await store().getCompanySummary("missing")).toBeUndefined();
     });
 
     it("lists by creation time, then id", async () => {
@@ -112,6 +164,13 @@ export function connectorContract(store: GetStore): void {
       expect(await store().removeConnector("co1", "missing")).toBe(false);
       expect(await store().getConnector("co1", "local")).toBeUndefined();
       expect((await store().listConnectors("co1")).map((c) => c.id)).toEqual(["offline"]);
+      // The one-statement reads leave it out exactly as listConnectors does.
+      expect((await store().getCompanySnapshot("co1"))!.connectors).toEqual(
+        await store().listConnectors("co1"),
+      );
+      expect((await store().getCompanySummary("co1"))!.connectors).toEqual(
+        await store().listConnectors("co1"),
+      );
       expect((await store().getAgent("on-local"))?.connectorId).toBe("local");
       setClock("2025-01-02T00:00:00.000Z");
       const again = await store().insertConnector(
@@ -120,6 +179,12 @@ export function connectorContract(store: GetStore): void {
       expect(again).toMatchObject({ label: "Again", config: { baseUrl: "http://b/v1" } });
       expect(again.createdAt).toBe("2025-01-02T00:00:00.000Z");
       expect((await store().listConnectors("co1")).map((c) => c.id)).toEqual(["offline", "local"]);
+      expect((await store().getCompanySnapshot("co1"))!.connectors).toEqual(
+        await store().listConnectors("co1"),
+      );
+      expect((await store().getCompanySummary("co1"))!.connectors).toEqual(
+        await store().listConnectors("co1"),
+      );
       // Only a removed one is reused: a live one of the same id is still a conflict.
       await expect(store().insertConnector(connector("co1", "local"))).rejects.toBeInstanceOf(ConflictError);
     });
