@@ -44,3 +44,5 @@ export * from "./report/progress.js";
 export * from "./cassette/key.js";
 export * from "./cassette/cassette.js";
 export * from "./cassette/replay-stream.js";
+export * from "./sensitivity/mutations.js";
+export * from "./sensitivity/sensitivity.js";
