@@ -38,7 +38,11 @@ export function compareRuns(
       settings,
     ),
   );
-  const { gates, matrix, measurement: meas } = evaluateGates({
+  const {
+    gates,
+    matrix,
+    measurement: meas,
+  } = evaluateGates({
     baseline,
     candidate,
     comparisons,

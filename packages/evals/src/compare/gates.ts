@@ -4,13 +4,7 @@ import type { Recording } from "../recording/types.js";
 import type { SuiteResult } from "../runner/run-suite.js";
 import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
-import {
-  GATE_IDS,
-  type GateCell,
-  type GateId,
-  type GateResult,
-  type GateSource,
-} from "../report/schema.js";
+import { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource } from "../report/schema.js";
 import type { ScenarioComparison } from "./scenario.js";
 import type { CompareSettings } from "./settings.js";
 
@@ -188,7 +182,13 @@ function defaultMeasurement(traces: Trace[]): Measurement {
  */
 function decide(
   m: Measurement,
-  parts: { head: string; plumbing: string[]; behaviour: string[]; insufficient?: string; behavioural: boolean },
+  parts: {
+    head: string;
+    plumbing: string[];
+    behaviour: string[];
+    insufficient?: string;
+    behavioural: boolean;
+  },
 ): GateResult {
   const { head, plumbing, behaviour, insufficient, behavioural } = parts;
   const verdict = plumbing.length > 0 ? false : insufficient ? null : behaviour.length === 0;

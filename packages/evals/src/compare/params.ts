@@ -25,7 +25,9 @@ export function hireProblems(hire: TraceHire, scenario: Scenario, ceoRoute?: str
   const seededCeo = ceoRoute?.startsWith("ceo-") ? ceoRoute.split("/")[0] : undefined;
   if (!connector && hire.connectorId === seededCeo) {
     if (`${hire.connectorId}/${hire.model}` !== ceoRoute)
-      problems.push(`model "${hire.model}" is not enabled on "${hire.connectorId}" (enabled: ${ceoRoute?.slice(seededCeo.length + 1)})`);
+      problems.push(
+        `model "${hire.model}" is not enabled on "${hire.connectorId}" (enabled: ${ceoRoute?.slice(seededCeo.length + 1)})`,
+      );
   } else if (!connector) problems.push(`connector "${hire.connectorId}" is not one of the scenario's`);
   else {
     if (!connector.ready) problems.push(`connector "${hire.connectorId}" is not ready in this scenario`);

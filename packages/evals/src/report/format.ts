@@ -19,8 +19,7 @@ export function resultLine(report: {
   measurement: { note: string };
 }): string {
   const ids = Object.keys(report.gates);
-  if (!report.passed)
-    return `${ids.filter((g) => report.gates[g]?.pass === false).join(", ")} failed`;
+  if (!report.passed) return `${ids.filter((g) => report.gates[g]?.pass === false).join(", ")} failed`;
   if (report.complete) return "all gates pass";
   const unmeasured = ids.filter((g) => report.gates[g]?.pass === null);
   return `no gate failed; ${unmeasured.join(", ")} without a verdict (${report.measurement.note})`;

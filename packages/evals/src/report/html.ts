@@ -29,7 +29,10 @@ function cls(pass: boolean | null): string {
 function passKChart(report: EvalReport): string {
   const rowH = 18;
   // Wide enough for the longest scenario id at 11px (about 6.5px a character), so labels never clip.
-  const labelW = Math.max(160, 12 + Math.ceil(6.5 * Math.max(0, ...report.scenarios.map((s) => s.id.length))));
+  const labelW = Math.max(
+    160,
+    12 + Math.ceil(6.5 * Math.max(0, ...report.scenarios.map((s) => s.id.length))),
+  );
   const barW = 300;
   const h = report.scenarios.length * rowH + 24;
   const x0 = labelW + report.settings.minPassK * barW;

@@ -36,7 +36,10 @@ export function replaceCue(text: string) {
     const i = context.messages.findIndex((m) => m.role === "user");
     if (i < 0) return context;
     const messages = [...context.messages];
-    messages[i] = { ...(messages[i] as Extract<PiContext["messages"][number], { role: "user" }>), content: text };
+    messages[i] = {
+      ...(messages[i] as Extract<PiContext["messages"][number], { role: "user" }>),
+      content: text,
+    };
     return { ...context, messages };
   });
 }
@@ -55,7 +58,8 @@ export const BUILTIN_MUTATIONS: readonly Mutation[] = [
   },
   {
     name: "mode-doc-one-role",
-    description: 'the team-building document asks for one role: "Hire exactly one role." replaces its team size',
+    description:
+      'the team-building document asks for one role: "Hire exactly one role." replaces its team size',
     expectedFailure: "G4",
     modeDocument: inMode("team-building", (d) =>
       d.replace(/A reasonable team at this stage has[^.]*\./, "Hire exactly one role."),
@@ -96,9 +100,11 @@ export const BUILTIN_MUTATIONS: readonly Mutation[] = [
  *    "cue"?: "…" }` — at least one of the three edits.
  */
 export async function loadMutations(dir: string): Promise<Mutation[]> {
-  const files = (await readdir(dir).catch(() => {
-    throw new UserInputError(`--mutations ${dir}: not a readable directory`);
-  })).filter((f) => f.endsWith(".json"));
+  const files = (
+    await readdir(dir).catch(() => {
+      throw new UserInputError(`--mutations ${dir}: not a readable directory`);
+    })
+  ).filter((f) => f.endsWith(".json"));
   if (files.length === 0) throw new UserInputError(`--mutations ${dir}: no .json mutation files`);
   const out: Mutation[] = [];
   for (const file of files.sort()) {
@@ -107,14 +113,17 @@ export async function loadMutations(dir: string): Promise<Mutation[]> {
     try {
       raw = JSON.parse(await readFile(where, "utf8")) as Record<string, unknown>;
     } catch (error) {
-      throw new UserInputError(`${where}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+      throw new UserInputError(
+        `${where}: not JSON (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     const id = raw["id"];
     if (typeof id !== "string" || !/^[a-z0-9-]+$/.test(id))
       throw new UserInputError(`${where}: "id" must be a string of [a-z0-9-]`);
     const known = new Set(["id", "description", "expectedFailure", "modeDocument", "toolDescription", "cue"]);
     const extra = Object.keys(raw).find((k) => !known.has(k));
-    if (extra) throw new UserInputError(`${where}: unknown field "${extra}" (allowed: ${[...known].join(", ")})`);
+    if (extra)
+      throw new UserInputError(`${where}: unknown field "${extra}" (allowed: ${[...known].join(", ")})`);
     const md = raw["modeDocument"] as { mode?: unknown; find?: unknown; replace?: unknown } | undefined;
     const td = raw["toolDescription"] as { tool?: unknown; description?: unknown } | undefined;
     const cue = raw["cue"];
@@ -124,7 +133,8 @@ export async function loadMutations(dir: string): Promise<Mutation[]> {
       throw new UserInputError(`${where}: modeDocument needs string fields mode, find, replace`);
     if (td && (typeof td.tool !== "string" || typeof td.description !== "string"))
       throw new UserInputError(`${where}: toolDescription needs string fields tool, description`);
-    if (cue !== undefined && typeof cue !== "string") throw new UserInputError(`${where}: cue must be a string`);
+    if (cue !== undefined && typeof cue !== "string")
+      throw new UserInputError(`${where}: cue must be a string`);
     const wraps = [
       ...(td ? [toolDescription(td.tool as string, td.description as string)] : []),
       ...(typeof cue === "string" ? [replaceCue(cue)] : []),

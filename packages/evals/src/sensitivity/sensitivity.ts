@@ -5,7 +5,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareRuns } from "../compare/compare.js";
-import { GATE_IDS, gateSourceOf, type GateSource, type Measurement, NOT_MEASURED_SCRIPTED } from "../compare/gates.js";
+import {
+  GATE_IDS,
+  gateSourceOf,
+  type GateSource,
+  type Measurement,
+  NOT_MEASURED_SCRIPTED,
+} from "../compare/gates.js";
 import { DEFAULT_COMPARE_SETTINGS } from "../compare/settings.js";
 import type { EvalReport } from "../report/schema.js";
 import { readRecording } from "../recording/read.js";
@@ -89,7 +95,11 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
   const settings = { ...DEFAULT_COMPARE_SETTINGS };
   if (baseline.manifest.connector === connector) {
     reference = baseline;
-    referenceInfo = { kind: "baseline", dir: options.baseline, note: `the baseline, recorded on ${connector}` };
+    referenceInfo = {
+      kind: "baseline",
+      dir: options.baseline,
+      note: `the baseline, recorded on ${connector}`,
+    };
     controlCheck = detection(compareRuns(reference, control, settings));
   } else {
     const dir = join(options.out, "control");
@@ -168,7 +178,8 @@ export function measurementOf(
       behaviourMeasured: false,
       note: `behaviour not measured: connector ${connector} has ${result ? `a sensitivity of ${figure} known-bad mutations detected${result.control?.detected ? " and a false alarm on the unmutated prompt" : ""}` : "no sensitivity record"}; ≥${MIN_DETECTED}/6 is required (cadre eval sensitivity --connector ${connector.split(":")[0]})`,
     };
-  const standin = connector === "standin" ? " — a rule-based stand-in that reads the prompt, not a model's judgement" : "";
+  const standin =
+    connector === "standin" ? " — a rule-based stand-in that reads the prompt, not a model's judgement" : "";
   return {
     source,
     behaviourMeasured: true,

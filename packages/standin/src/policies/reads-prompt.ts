@@ -103,7 +103,8 @@ const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, fiv
 const DEFAULT_TEAM = 3;
 const FORBIDS_CALL = /\b(do not|don't|never)\s+(call|use|hire)\b/i;
 
-const toNumber = (word: string): number | undefined => NUMBERS[word.toLowerCase()] ?? (Number(word) || undefined);
+const toNumber = (word: string): number | undefined =>
+  NUMBERS[word.toLowerCase()] ?? (Number(word) || undefined);
 const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
 function firstUserText(request: StandinRequest): string {
@@ -112,11 +113,12 @@ function firstUserText(request: StandinRequest): string {
 }
 
 /** The `# title` section of the system prompt, to the next level-1 heading. */
-function documentSection(system: string, title: string | undefined): { title: string; text: string } | undefined {
+function documentSection(
+  system: string,
+  title: string | undefined,
+): { title: string; text: string } | undefined {
   const lines = system.split("\n");
-  const start = lines.findIndex((l) =>
-    title ? l.trim() === `# ${title}` : /^# .+ Phase$/.test(l.trim()),
-  );
+  const start = lines.findIndex((l) => (title ? l.trim() === `# ${title}` : /^# .+ Phase$/.test(l.trim())));
   if (start < 0) return undefined;
   const rest = lines.slice(start + 1);
   const end = rest.findIndex((l) => /^# /.test(l));
@@ -146,7 +148,12 @@ interface ToolPlan {
 }
 
 /** Rule 3: the tool offered under `suffix`, if a step names it and nothing forbids it. */
-function usable(request: StandinRequest, stepLines: string[], suffix: string, verb: RegExp): ToolPlan | undefined {
+function usable(
+  request: StandinRequest,
+  stepLines: string[],
+  suffix: string,
+  verb: RegExp,
+): ToolPlan | undefined {
   const tool = findTool(request, suffix);
   if (!tool || FORBIDS_CALL.test(tool.description)) return undefined;
   const name = tool.name;
@@ -183,7 +190,10 @@ function rankRoles(goal: string): Role[] {
 /** Rule 4b: the first business function named after each "add" of the note. */
 function rolesAskedFor(note: string): Role[] {
   const out: Role[] = [];
-  const parts = note.toLowerCase().split(/\badd\b/).slice(1);
+  const parts = note
+    .toLowerCase()
+    .split(/\badd\b/)
+    .slice(1);
   for (const part of parts) {
     const ws = words(part);
     let best: { role: Role; at: number } | undefined;
@@ -227,7 +237,9 @@ export function readsPrompt(): Policy {
         request.system
           .split("\n")
           .filter((l) => /^- [^:]+: /.test(l))
-          .flatMap((l) => READS_PROMPT_ROLES.filter((r) => l.includes(`, ${r.department}, `)).map((r) => r.department)),
+          .flatMap((l) =>
+            READS_PROMPT_ROLES.filter((r) => l.includes(`, ${r.department}, `)).map((r) => r.department),
+          ),
       );
       const open = rankRoles(goal).filter((r) => !present.has(r.department));
       if (!hire.conditional) wanted = open.slice(0, Math.max(0, statedSize(doc.text) - members));
@@ -244,9 +256,15 @@ export function readsPrompt(): Policy {
     if (hire && last?.result?.isError) {
       const allowed = /allowed: ([^;.\s,]+)/.exec(last.result.content)?.[1];
       const input = last.input as Record<string, unknown>;
-      const retried = refused.filter((c) => (c.input as Record<string, unknown>)["department"] === input["department"]);
+      const retried = refused.filter(
+        (c) => (c.input as Record<string, unknown>)["department"] === input["department"],
+      );
       if (allowed && retried.length < 2 && input["model"] !== allowed)
-        return reply.toolCall(hire.tool, { ...input, model: allowed }, "Retrying that hire with an allowed model.");
+        return reply.toolCall(
+          hire.tool,
+          { ...input, model: allowed },
+          "Retrying that hire with an allowed model.",
+        );
       stopHiring = true;
     }
     if (hire && !stopHiring && refused.length === 0) {
@@ -281,7 +299,15 @@ export function readsPrompt(): Policy {
         {
           type: "approve_ceo_strategy",
           title: `Strategy for ${company}`,
-          payload: [`# Strategy for ${company}`, "", "## Team", ...team, "", "## First milestones", "- A first release."].join("\n"),
+          payload: [
+            `# Strategy for ${company}`,
+            "",
+            "## Team",
+            ...team,
+            "",
+            "## First milestones",
+            "- A first release.",
+          ].join("\n"),
         },
         "Filing the strategy.",
       );

@@ -76,7 +76,11 @@ export function summaryLines(r: EvalReport): Array<[string, string]> {
   return [
     [
       "result",
-      r.complete ? "all gates pass" : r.passed ? "no gate failed; some gates have no verdict" : "a gate fails",
+      r.complete
+        ? "all gates pass"
+        : r.passed
+          ? "no gate failed; some gates have no verdict"
+          : "a gate fails",
     ],
     ["evidence", `${r.measurement.source}: ${r.measurement.note}`],
     [

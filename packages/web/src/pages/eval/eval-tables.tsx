@@ -50,7 +50,9 @@ export function EvalTables({ report }: { report: EvalReport }) {
               {GATE_IDS.map((g) => (
                 <tr key={g}>
                   <th scope="row">{g}</th>
-                  <td class={report.gates[g].pass === null ? undefined : report.gates[g].pass ? "pass" : "fail"}>
+                  <td
+                    class={report.gates[g].pass === null ? undefined : report.gates[g].pass ? "pass" : "fail"}
+                  >
                     {gateMark(report.gates[g])}
                   </td>
                   <td>{report.gates[g].evidence}</td>
