@@ -40,7 +40,7 @@ import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
+import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -232,7 +232,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
-  const mode = state.mode;
+  // One decision (C4-4): the mode, its cue and its mode document come from this one object.
+  const decision = decideCeoMode(state.modeState, trigger);
+  const mode = decision.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
@@ -241,14 +243,14 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     apiUrl !== undefined
       ? legacyCue(apiUrl, agent.companyId)
       : agent.isCeo
-        ? ceoCue(mode, trigger)
+        ? decision.cue
         : memberCue(agent.role);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
   // Readiness in the prompt and in hire_agent is computed against the wake's environment.
   const prompt = buildAgentPrompt({
     state,
     agent,
-    mode,
+    mode: decision,
     memoryIndex,
     ...(options.env ? { env: options.env } : {}),
     ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateCandidate, recordBaseline } from "./evaluate.js";
 import { readRecording } from "./recording/read.js";
+import { modeDrift } from "./compare/gates.js";
 
 let root: string;
 beforeAll(async () => {
