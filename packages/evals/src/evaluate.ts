@@ -3,7 +3,13 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { defaultEnabledModels, keyEnvOf, readiness } from "@cadre/company";
+import {
+  checkPromptContract,
+  defaultEnabledModels,
+  describeContractProblem,
+  keyEnvOf,
+  readiness,
+} from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { gateSourceOf, type Measurement } from "./compare/gates.js";
@@ -94,6 +100,12 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
         `the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`,
       );
   }
+  // The prompt contract before any sample: texts that contradict the code are not worth sampling.
+  const contract = checkPromptContract();
+  if (contract.length > 0)
+    throw new UserInputError(
+      `the prompt contract does not hold (static check, see cadre prompts check):\n${contract.map((p) => `  ${describeContractProblem(p)}`).join("\n")}`,
+    );
   const profile = profileDriver(options.profile);
   const scenarios = await loadScenarios(options.scenarioDirs, options.only);
   // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by the
