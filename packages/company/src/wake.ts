@@ -232,12 +232,13 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
-  // One decision (C4-4): the mode, its cue and its mode document come from this one object.
-  const decision = decideCeoMode(state.modeState, trigger);
-  const mode = decision.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
+  // One decision (C4-4): the mode, its cue and its mode document come from this one object (the
+  // legacy profile's documents for a legacy wake: a faithful rollback, C4-7).
+  const decision = decideCeoMode(state.modeState, trigger, profile);
+  const mode = decision.mode;
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
   const cue =
     apiUrl !== undefined

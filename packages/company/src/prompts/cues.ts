@@ -1,6 +1,7 @@
 // Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
-import type { CeoMode, WakeTrigger } from "@cadre/model";
+import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
+import { LEGACY_MODE_DOCUMENTS } from "../legacy/mode-documents.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type CeoModeState, resolveCeoMode } from "../modes.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
@@ -56,13 +57,16 @@ export interface CeoModeDecision {
   document: string;
 }
 
-export function decideCeoMode(state: CeoModeState, trigger: WakeTrigger): CeoModeDecision {
+/**
+ * `profile` legacy (C4-7): the legacy mode documents (the shell/HTTP way), as a rollback ships
+ * them; the legacy wake sends its own initial turn in place of `cue`.
+ */
+export function decideCeoMode(
+  state: CeoModeState,
+  trigger: WakeTrigger,
+  profile: PromptProfile = "semantic",
+): CeoModeDecision {
   const mode = resolveCeoMode(state);
-  return {
-    mode,
-    trigger,
-    title: MODE_TITLES[mode],
-    cue: ceoCue(mode, trigger),
-    document: MODE_DOCUMENTS[mode],
-  };
+  const document = profile === "legacy" ? LEGACY_MODE_DOCUMENTS[mode] : MODE_DOCUMENTS[mode];
+  return { mode, trigger, title: MODE_TITLES[mode], cue: ceoCue(mode, trigger), document };
 }
