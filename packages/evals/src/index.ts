@@ -46,3 +46,4 @@ export * from "./cassette/cassette.js";
 export * from "./cassette/replay-stream.js";
 export * from "./sensitivity/mutations.js";
 export * from "./sensitivity/sensitivity.js";
+export * from "./report/retirement.js";
