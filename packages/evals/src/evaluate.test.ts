@@ -75,6 +75,18 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
       behaviourMeasured: false,
       sensitivity: null,
     });
+    // One mode decision (C4-4), checked on what the model was sent: in every state of every mode,
+    // the cue, the prompt's phase line and its mode document name the same phase.
+    const sent = [...(await readRecording(join(out, "candidate"))).traces.values()].flat();
+    expect(new Set(sent.map((t) => t.modeBefore)).size).toBe(5);
+    for (const t of sent.filter((x) => x.systemPrompt.observed)) {
+      expect({ scenario: t.scenarioId, drift: modeDrift(t) }).toEqual({
+        scenario: t.scenarioId,
+        drift: null,
+      });
+      expect(t.systemPrompt.phases?.document).toBe(t.systemPrompt.phases?.runtime);
+      expect(t.cue.text).toContain(`Review your ${t.systemPrompt.phases?.document} operating instructions`);
+    }
     expect(report.passed).toBe(true);
     expect(report.complete).toBe(false);
     expect(report.toolCoverage).toBe(1);
