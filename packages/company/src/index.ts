@@ -39,3 +39,4 @@ export * from "./recovery/processes.js";
 export * from "./recovery/recover.js";
 export * from "./agent-session.js";
 export * from "./prompts/session-update.js";
+export * from "./prompts/contract.js";

@@ -43,7 +43,7 @@ import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { refreshReadiness } from "./connectors.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
-import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
+import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -242,16 +242,19 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
-  const mode = state.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
+  // One decision (C4-4): the mode, its cue and its mode document come from this one object (the
+  // legacy profile's documents for a legacy wake: a faithful rollback, C4-7).
+  const decision = decideCeoMode(state.modeState, trigger, profile);
+  const mode = decision.mode;
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
   const cue =
     apiUrl !== undefined
       ? legacyCue(apiUrl, agent.companyId)
       : agent.isCeo
-        ? ceoCue(mode, trigger)
+        ? decision.cue
         : memberCue(agent.role);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
@@ -261,7 +264,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const prompt = buildAgentPrompt({
     state,
     agent,
-    mode,
+    mode: decision,
     memoryIndex,
     probes,
     ...(options.env ? { env: options.env } : {}),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateCandidate, recordBaseline } from "./evaluate.js";
 import { readRecording } from "./recording/read.js";
+import { modeDrift } from "./compare/gates.js";
 
 let root: string;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     expect(cue).toBeLessThan(500);
   });
 
-  it("the semantic candidate passes G1–G5: tool coverage 100%, cue ≈400 → ≤80 tokens", async () => {
+  it("offline, the semantic candidate passes the plumbing (G1, G2) and G3–G5 say behaviour was NOT measured", async () => {
     const out = join(root, "semantic-report");
     const { report, files } = await evaluateCandidate({
       profile: "semantic",
@@ -46,31 +47,68 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
       concurrency: 2,
       baseline,
       out,
+      sensitivityFile: join(root, "none.json"),
     });
-    for (const g of ["G1", "G2", "G3", "G4", "G5"] as const)
-      expect({ gate: g, ...report.gates[g] }).toMatchObject({ gate: g, pass: true });
+    for (const g of ["G1", "G2"] as const)
+      expect({ gate: g, ...report.gates[g] }).toMatchObject({
+        gate: g,
+        pass: true,
+        measured: true,
+        source: "scripted",
+      });
+    // Behaviour from a scripted model is never PASS: not measured, with what the rules computed.
+    for (const g of ["G3", "G4", "G5"] as const) {
+      expect({ gate: g, ...report.gates[g] }).toMatchObject({
+        gate: g,
+        pass: null,
+        measured: false,
+        source: "scripted",
+        verdict: true,
+      });
+      expect(report.gates[g].evidence).toMatch(/^behaviour not measured: the offline model is scripted; /);
+    }
+    // The matrix agrees with the headline: no behaviour cell reads PASS.
+    for (const row of report.matrix)
+      for (const g of ["G3", "G4", "G5"] as const) expect(row.cells[g].pass).toBeNull();
+    expect(report.measurement).toMatchObject({
+      source: "scripted",
+      behaviourMeasured: false,
+      sensitivity: null,
+    });
+    // One mode decision (C4-4), checked on what the model was sent: in every state of every mode,
+    // the cue, the prompt's phase line and its mode document name the same phase.
+    const sent = [...(await readRecording(join(out, "candidate"))).traces.values()].flat();
+    expect(new Set(sent.map((t) => t.modeBefore)).size).toBe(5);
+    for (const t of sent.filter((x) => x.systemPrompt.observed)) {
+      expect({ scenario: t.scenarioId, drift: modeDrift(t) }).toEqual({
+        scenario: t.scenarioId,
+        drift: null,
+      });
+      expect(t.systemPrompt.phases?.document).toBe(t.systemPrompt.phases?.runtime);
+      expect(t.cue.text).toContain(`Review your ${t.systemPrompt.phases?.document} operating instructions`);
+    }
     expect(report.passed).toBe(true);
+    expect(report.complete).toBe(false);
     expect(report.toolCoverage).toBe(1);
     expect(report.baselineCueTokens).toBeGreaterThan(350);
     expect(report.cueTokens).toBeLessThanOrEqual(80);
     expect(report.gates.G3.evidence).toMatch(/via hire_agent \(100\.0%\); (\d+) of \1 hiring states/);
-    expect(report.scenarios.every((s) => s.passed)).toBe(true);
     // The reports: JSON as computed, markdown with the gates, HTML self-contained.
     expect(JSON.parse(await readFile(files.json, "utf8"))).toEqual(JSON.parse(JSON.stringify(report)));
     // The file reads back through the report schema the dashboard reads it with, unchanged.
     const read = readEvalReport(await readFile(files.json, "utf8"));
     if (!read.ok) throw new Error(read.error);
     expect(read.report).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(await readFile(files.md, "utf8")).toMatch(
-      /\| G5 \| the legacy path can be retired with no regression \| PASS \|/,
-    );
+    const md = await readFile(files.md, "utf8");
+    expect(md).toMatch(/\| G5 \| the legacy path can be retired with no regression \| NOT MEASURED \|/);
+    expect(md).toMatch(/^# Behaviour evaluation: no gate failed; G3, G4, G5 without a verdict/);
     const html = await readFile(files.html, "utf8");
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("<svg");
     expect(html).not.toMatch(/<(link|script|img)\b|url\(|src=/i);
   });
 
-  it("a candidate that hides hire_agent fails G3 with a readable reason; G1 and G2 still hold", async () => {
+  it("a candidate that hides hire_agent fails the plumbing even offline: G2 (offered 0 times) and G3 (tool not offered)", async () => {
     const { report } = await evaluateCandidate({
       profile: "semantic",
       samples: 1,
@@ -80,17 +118,18 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
       out: join(root, "hide-tool"),
     });
     expect(report.gates.G1.pass).toBe(true);
-    expect(report.gates.G2.pass).toBe(true);
+    // Zero observations cannot pass.
+    expect(report.gates.G2).toMatchObject({ pass: false, measured: true });
+    expect(report.gates.G2.evidence).toMatch(/hire_agent was offered in 0\/\d+ observed samples/);
     expect(report.gates.G3.pass).toBe(false);
     expect(report.gates.G3.evidence).toMatch(
-      /hire_agent carries ≥95\.0% of hires in 0 state\(s\); 10 required/,
+      /hire_agent not offered in \d+ hiring state\(s\): empty-no-goal/,
     );
-    expect(report.gates.G3.evidence).toMatch(/failing states: empty-no-goal \(no hire in 1 sample\(s\)/);
     expect(report.gates.G5.pass).toBe(false);
     expect(report.passed).toBe(false);
   });
 
-  it("a candidate that stops after one hire still uses the tool (G3) but fails G4 on hire counts", async () => {
+  it("a candidate that stops after one hire: offline, G4's verdict fails but is reported not measured, never PASS", async () => {
     const { report } = await evaluateCandidate({
       profile: "semantic",
       samples: 1,
@@ -99,14 +138,31 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
       baseline,
       out: join(root, "single-hire"),
     });
-    expect(report.gates.G3.pass).toBe(true);
-    expect(report.gates.G4.pass).toBe(false);
+    expect(report.gates.G4).toMatchObject({ pass: null, measured: false, verdict: false });
     expect(report.gates.G4.evidence).toMatch(
       /behaviour differs in \d+ scenario\(s\): .*hireCount: 1 hire\(s\) \(baseline band/,
     );
     const cell = report.matrix.find((m) => m.scenario === "empty-single-connector")!.cells;
-    expect(cell.G3.pass).toBe(true);
-    expect(cell.G4.pass).toBe(false);
+    expect(cell.G4.pass).toBeNull();
+    expect(cell.G4.evidence).toMatch(/^not measured \(scripted\): /);
+  });
+
+  it("--only two scenarios: G3 says not enough states instead of failing, and nothing contradicts the matrix", async () => {
+    const { report } = await evaluateCandidate({
+      profile: "semantic",
+      samples: 1,
+      concurrency: 2,
+      only: ["empty-single-connector", "partial-team"],
+      baseline,
+      out: join(root, "only-two"),
+    });
+    expect(report.gates.G3.verdict).toBeNull();
+    expect(report.gates.G3.evidence).toMatch(
+      /not enough states: the run holds 2 hiring state\(s\); G3 needs 10/,
+    );
+    expect(report.gates.G1.pass).toBe(true);
+    expect(Object.values(report.gates).some((g) => g.pass === false)).toBe(false);
+    expect(report.passed).toBe(true);
   });
 });
 
@@ -127,8 +183,8 @@ describe("semantic baseline, semantic candidate", () => {
       out,
     });
     expect(report.candidate.seed).toBe(9);
-    expect(report.gates.G3.pass).toBe(true);
-    expect(report.gates.G4.pass).toBe(true);
+    expect(report.gates.G3.verdict).toBe(true);
+    expect(report.gates.G4.verdict).toBe(true);
     expect(report.passed).toBe(true);
     const [base, cand] = await Promise.all([readRecording(baseline), readRecording(join(out, "candidate"))]);
     // Usage is left out: generated ids (random UUIDs) in tool results shift token counts slightly.
@@ -155,7 +211,8 @@ describe("semantic baseline, semantic candidate", () => {
       out: join(root, "fresh"),
     });
     expect(report.candidate.seed).toBe(77);
-    expect(report.gates.G3.pass).toBe(true);
+    expect(report.gates.G3.verdict).toBe(true);
+    expect(report.gates.G3.pass).toBeNull();
     for (const s of report.scenarios) {
       expect(s.flakiness).toBeGreaterThanOrEqual(0);
       expect(s.passK).toBeLessThanOrEqual(s.passAt1);

@@ -3,22 +3,36 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { ASSUMED_PROBES, defaultEnabledModels, keyEnvOf, readiness } from "@cadre/company";
+import {
+  ASSUMED_PROBES,
+  checkPromptContract,
+  defaultEnabledModels,
+  describeContractProblem,
+  keyEnvOf,
+  readiness,
+} from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
+import { gateSourceOf, type Measurement } from "./compare/gates.js";
+import { measurementOf, readSensitivity, sensitivityFile } from "./sensitivity/sensitivity.js";
 import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
 import { readRecording } from "./recording/read.js";
 import type { Recording, RecordingManifest } from "./recording/types.js";
 import { writeRecording } from "./recording/write.js";
 import { type ReportFiles, writeReport } from "./report/write.js";
-import { breakNamed, BREAKS } from "./runner/breaks.js";
+import { type Break, breakNamed, BREAKS } from "./runner/breaks.js";
+import { startStandin } from "@cadre/standin";
+import { readsPrompt } from "@cadre/standin";
 import { profileDriver } from "./runner/profiles.js";
 import { runSuite, type SuiteOptions, type SuiteResult } from "./runner/run-suite.js";
 import { freshRunSeed } from "./runner/seeds.js";
 import { loadScenarios } from "./scenario/load.js";
 import type { Trace } from "./trace/types.js";
 
-export const CEO_CONNECTORS = ["offline", "anthropic", "openai"] as const;
+export const CEO_CONNECTORS = ["offline", "anthropic", "openai", "openai-compatible", "standin"] as const;
+
+/** The model id the built-in stand-in (`--connector standin`) serves. */
+export const STANDIN_MODEL = "cadre-standin-reads-prompt-1b";
 export const CASSETTE_MODES = ["off", "record", "replay"] as const;
 export type CassetteSetting = (typeof CASSETTE_MODES)[number];
 
@@ -36,6 +50,11 @@ export interface RunOptions {
   connector?: string;
   /** A deliberate break of the candidate (see runner/breaks.ts). */
   break?: string;
+  /** A prompt mutation (sensitivity runs): applied like a break, reported under its id. */
+  mutation?: Break;
+  /** openai-compatible: the endpoint (…/v1) and the model id; standin: the model only. */
+  baseUrl?: string;
+  model?: string;
   /** Scenario directories; default the built-in evals/scenarios. */
   scenarioDirs?: string[];
   /** Only these scenario ids. */
@@ -60,20 +79,22 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
   const connector = options.connector ?? "offline";
   if (!(CEO_CONNECTORS as readonly string[]).includes(connector))
     throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
-  const broken = options.break === undefined ? undefined : breakNamed(options.break);
+  const broken = options.mutation ?? (options.break === undefined ? undefined : breakNamed(options.break));
   if (options.break !== undefined && !broken)
     throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
-  if (broken?.wrapStream && connector !== "offline")
+  if (connector === "openai-compatible" && (!options.baseUrl || !options.model))
     throw new UserInputError(
-      `the break "${broken.name}" edits the offline CEO's requests; it cannot be combined with the ${connector} connector`,
+      "--connector openai-compatible needs --base-url URL (the endpoint, e.g. http://127.0.0.1:11434/v1) and --model ID",
     );
+  if (connector !== "openai-compatible" && connector !== "standin" && options.baseUrl !== undefined)
+    throw new UserInputError(`--base-url applies to --connector openai-compatible only (got ${connector})`);
   const cassettes = await cassetteConfig(options);
   const env =
     cassettes?.mode === "replay"
       ? replayEnv(options.env ?? process.env, options.onNotice)
       : (options.env ?? process.env);
-  if (connector !== "offline") {
-    const kind = connector as "anthropic" | "openai";
+  if (connector === "anthropic" || connector === "openai") {
+    const kind = connector;
     const ready = readiness(
       { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
       env,
@@ -84,20 +105,54 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
         `the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`,
       );
   }
+  // The prompt contract before any sample: texts that contradict the code are not worth sampling.
+  const contract = checkPromptContract();
+  if (contract.length > 0)
+    throw new UserInputError(
+      `the prompt contract does not hold (static check, see cadre prompts check):\n${contract.map((p) => `  ${describeContractProblem(p)}`).join("\n")}`,
+    );
   const profile = profileDriver(options.profile);
   const scenarios = await loadScenarios(options.scenarioDirs, options.only);
-  return runSuite({
-    scenarios,
-    samples: options.samples,
-    seed: options.seed ?? freshRunSeed(),
-    concurrency: options.concurrency ?? defaultConcurrency(),
-    profile,
-    env,
-    ...(broken ? { break: broken } : {}),
-    ...(cassettes ? { cassettes } : {}),
-    ...(connector !== "offline" ? { ceoKind: connector as "anthropic" | "openai" } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+  // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by the
+  // rule-based prompt reader (packages/standin/src/policies/reads-prompt.ts). Not a model.
+  const standin =
+    connector === "standin" && cassettes?.mode !== "replay"
+      ? await startStandin({ policy: readsPrompt() })
+      : undefined;
+  try {
+    const endpoint =
+      connector === "standin"
+        ? {
+            ceoKind: "openai-compatible" as const,
+            ceoBaseUrl: standin?.openaiBaseUrl ?? "http://127.0.0.1:9/v1",
+            ceoModel: options.model ?? STANDIN_MODEL,
+            connectorLabel: "standin",
+          }
+        : connector === "openai-compatible"
+          ? {
+              ceoKind: "openai-compatible" as const,
+              ceoBaseUrl: options.baseUrl as string,
+              ceoModel: options.model as string,
+              connectorLabel: `openai-compatible:${options.model as string}`,
+            }
+          : connector === "anthropic" || connector === "openai"
+            ? { ceoKind: connector as "anthropic" | "openai" }
+            : {};
+    return await runSuite({
+      scenarios,
+      samples: options.samples,
+      seed: options.seed ?? freshRunSeed(),
+      concurrency: options.concurrency ?? defaultConcurrency(),
+      profile,
+      env,
+      ...endpoint,
+      ...(broken ? { break: broken } : {}),
+      ...(cassettes ? { cassettes } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  } finally {
+    await standin?.close();
+  }
 }
 
 async function cassetteConfig(options: RunOptions): Promise<SuiteOptions["cassettes"]> {
@@ -147,6 +202,8 @@ export async function recordBaseline(
 
 export interface EvaluateOptions extends RunOptions {
   baseline: string;
+  /** The connector's last sensitivity result; default .cadre/sensitivity/<connector>.json. */
+  sensitivityFile?: string;
   /** Where report.json, report.md, report.html and the candidate's traces (candidate/) go. */
   out: string;
   settings?: Partial<CompareSettings>;
@@ -168,20 +225,45 @@ export async function compareRecordings(
   const baseline = await readRecording(baselineDir);
   const candidate = await readRecording(candidateDir);
   const m = candidate.manifest;
+  const candidateRun: SuiteResult = {
+    profile: m.profile,
+    connector: m.connector,
+    samples: m.samples,
+    seed: m.seed,
+    break: m.break,
+    scenarios: candidate.scenarios,
+    traces: candidate.traces,
+  };
   const report = compareRuns(
     baseline,
-    {
-      profile: m.profile,
-      connector: m.connector,
-      samples: m.samples,
-      seed: m.seed,
-      break: m.break,
-      scenarios: candidate.scenarios,
-      traces: candidate.traces,
-    },
+    candidateRun,
     { ...DEFAULT_COMPARE_SETTINGS, ...settings },
+    new Date(),
+    await measurementFor(candidateRun),
   );
   return { report, files: await writeReport(out, report), baseline };
+}
+
+/** The candidate's measurement: its source, and the sensitivity of its connector. */
+export async function measurementFor(
+  run: SuiteResult,
+  file?: string,
+): Promise<{ measurement: Measurement; sensitivity: EvalReport["measurement"]["sensitivity"] }> {
+  const source = gateSourceOf([...run.traces.values()].flat());
+  const where = file ?? sensitivityFile(run.connector);
+  const record = await readSensitivity(where);
+  return {
+    measurement: measurementOf(source, run.connector, record),
+    sensitivity: record
+      ? {
+          connector: record.connector,
+          detected: record.detected,
+          total: record.total,
+          createdAt: record.createdAt,
+          file: where,
+        }
+      : null,
+  };
 }
 
 export async function evaluateCandidate(options: EvaluateOptions): Promise<Evaluation> {
@@ -196,6 +278,12 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
     join(options.cassettes === "replay" ? options.baseline : candidateDir, "cassettes");
   const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
   await writeRecording(candidateDir, result);
-  const report = compareRuns(baseline, result, { ...DEFAULT_COMPARE_SETTINGS, ...options.settings });
+  const report = compareRuns(
+    baseline,
+    result,
+    { ...DEFAULT_COMPARE_SETTINGS, ...options.settings },
+    new Date(),
+    await measurementFor(result, options.sensitivityFile),
+  );
   return { report, files: await writeReport(options.out, report), baseline };
 }

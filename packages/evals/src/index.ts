@@ -44,3 +44,6 @@ export * from "./report/progress.js";
 export * from "./cassette/key.js";
 export * from "./cassette/cassette.js";
 export * from "./cassette/replay-stream.js";
+export * from "./sensitivity/mutations.js";
+export * from "./sensitivity/sensitivity.js";
+export * from "./report/retirement.js";

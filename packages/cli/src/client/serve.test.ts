@@ -1,7 +1,7 @@
 // `cadre serve` as a real process (the built bin): what it prints, the CLI's --server mode against
 // it, graceful shutdown, and a killed server restarted on the same data losing nothing acknowledged.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,10 @@ import type { CliIO } from "../io.js";
 import { main } from "../main.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
+/** A report.json with a measured, passing G5 (written by `cadre eval run` on the prompt-reading stand-in). */
+const FIXTURE = fileURLToPath(
+  new URL("../../../web/src/model/__fixtures__/eval-report.json", import.meta.url),
+);
 const ENV = {
   ...process.env,
   ANTHROPIC_API_KEY: "",
@@ -84,6 +88,54 @@ async function post(url: string, token: string, path: string, body: unknown) {
 }
 
 describe("cadre serve", () => {
+  it("retires the legacy POST routes only on a report whose G5 is measured and passing, and records the decision", async () => {
+    const bare = await cli({}, "serve", "--data", dir, "--retire-legacy-posts");
+    expect(bare).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--retire-legacy-posts needs --evidence REPORT\.json/),
+    });
+    const report = JSON.parse(await readFile(FIXTURE, "utf8"));
+    const scripted = join(dir, "scripted.json");
+    await writeFile(
+      scripted,
+      JSON.stringify({
+        ...report,
+        gates: { ...report.gates, G5: { ...report.gates.G5, pass: null, measured: false } },
+      }),
+    );
+    const refused = await cli({}, "serve", "--data", dir, "--retire-legacy-posts", "--evidence", scripted);
+    expect(refused).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/refusing to retire .*its G5 was not measured/),
+    });
+    const s = await serve(["--port", "0", "--retire-legacy-posts", "--evidence", FIXTURE], ENV, 3);
+    const token = s.lines[1]!.replace("operator token: ", "");
+    const created = await post(s.url, token, "/api/companies", {
+      name: "Acme",
+      goal: "Retire the legacy routes.",
+    });
+    const retired = await post(
+      s.url,
+      token,
+      `/api/companies/${created.body.id ?? created.body.company?.id}/agents`,
+      {},
+    );
+    expect(retired.status).toBe(410);
+    const log = (await readFile(join(dir, "legacy-retirement.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(log).toEqual([
+      expect.objectContaining({
+        decision: "retire-legacy-posts",
+        report: FIXTURE,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
+    ]);
+    s.child.kill("SIGTERM");
+    await s.exited;
+  });
+
   it("prints its URL and a fresh operator token; the CLI's --server mode runs the demo's story against it; SIGTERM stops it cleanly", async () => {
     const s = await serve(["--port", "0"], ENV, 3);
     expect(s.lines).toHaveLength(3);

@@ -142,8 +142,25 @@ describe("cadre eval", () => {
     );
     expect(summary.scenarios[0]).toMatchObject({ id: expect.any(String), passed: true });
     expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
-    for (const g of Object.values(summary.gates) as Array<{ pass: boolean; evidence: string }>)
-      expect(g).toEqual({ pass: true, evidence: expect.any(String) });
+    // Plumbing passes; behaviour from the scripted model is not measured (SPEC §5 gate shape).
+    for (const g of ["G1", "G2"])
+      expect(summary.gates[g]).toEqual({
+        pass: true,
+        measured: true,
+        source: "scripted",
+        verdict: true,
+        evidence: expect.any(String),
+      });
+    for (const g of ["G3", "G4", "G5"])
+      expect(summary.gates[g]).toEqual({
+        pass: null,
+        measured: false,
+        source: "scripted",
+        verdict: true,
+        evidence: expect.stringMatching(/^behaviour not measured: the offline model is scripted/),
+      });
+    expect(run.err).toMatch(/G3 +NOT MEASURED/);
+    expect(run.err).toMatch(/RESULT: no gate failed; G3, G4, G5 without a verdict/);
     expect(summary.toolCoverage).toBe(1);
     expect(summary.cueTokens).toBeLessThanOrEqual(80);
 
@@ -178,14 +195,16 @@ describe("cadre eval", () => {
       "--json",
     );
     expect(run.code).toBe(1);
-    expect(run.json().gates.G3).toEqual({
+    expect(run.json().gates.G3).toMatchObject({
       pass: false,
-      evidence: expect.stringMatching(/in 0 state\(s\); 10 required/),
+      measured: false,
+      evidence: expect.stringMatching(/hire_agent not offered in \d+ hiring state\(s\)/),
     });
-    expect(run.err).toMatch(/RESULT: G3, G4, G5 failed/);
+    expect(run.json().gates.G2.evidence).toMatch(/offered in 0\/\d+ observed samples/);
+    expect(run.err).toMatch(/RESULT: G2, G3, G5 failed/);
   });
 
-  it("a mode document without the hiring instruction: the CEO still hires with the tool (G3 holds) but only one lead, so G4 fails and says why", async () => {
+  it("a mode document without the hiring instruction: offline, G4's rules fail it, but the gate says not measured (exit 0: no plumbing failed)", async () => {
     const run = await cli(
       "eval",
       "run",
@@ -201,11 +220,14 @@ describe("cadre eval", () => {
       join(dir, "no-hiring"),
       "--json",
     );
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
     const { gates, scenarios } = run.json();
-    expect(gates.G3.pass).toBe(true);
+    expect(gates.G3.verdict).toBe(true);
     expect(gates.G4).toEqual({
-      pass: false,
+      pass: null,
+      measured: false,
+      source: "scripted",
+      verdict: false,
       evidence: expect.stringMatching(
         /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: failing checks hireCount 1\/1.*hireCount: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
       ),

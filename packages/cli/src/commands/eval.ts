@@ -12,8 +12,15 @@ import {
   DEFAULT_COMPARE_SETTINGS,
   type Evaluation,
   evaluateCandidate,
+  loadMutations,
   loadScenarios,
+  measureSensitivity,
+  MIN_DETECTED,
   PROFILES,
+  sensitivityFile,
+  STANDIN_MODEL,
+  writeSensitivity,
+  BUILTIN_MUTATIONS,
   progressLine,
   recordBaseline,
   renderTerminal,
@@ -27,7 +34,7 @@ import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 const DEFAULT_OUT = ".cadre/eval-report";
 
-export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare> [options]
+export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity> [options]
 
 Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
@@ -42,6 +49,17 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
       report.md, report.html (and the candidate's traces under DIR/candidate); exit 1 when a gate fails
   cadre eval compare --baseline DIR --candidate DIR [--out DIR] [compare options]
       compare two recorded runs without running anything
+  cadre eval sensitivity --baseline DIR [--connector ID] [--samples K] [--mutations DIR] [--json]
+      run known-bad prompt mutations as candidates and report which the gates caught; the result
+      is kept in .cadre/sensitivity/<connector>.json (--record FILE) and \`eval run\` prints it
+
+What a gate's result means: each gate carries \`measured\` and \`source\` (scripted | live |
+replayed). Plumbing (G1, G2, and the cue budget, tool offered, valid parameters, mode drift,
+terminal states inside G3–G5) passes or fails on any connector. Behaviour (G3–G5) computed from the
+scripted offline model is NOT MEASURED (pass null), never PASS; on a live connector it counts only
+when that connector's last sensitivity run caught at least ${MIN_DETECTED} of 6 mutations. An offline
+run exits 1 only on a plumbing failure. Built-in mutations:
+${BUILTIN_MUTATIONS.map((m) => `  ${m.name}: ${m.description}`).join("\n")}
 
 Run options:
   --profile P          ${Object.keys(PROFILES).join(" | ")}
@@ -49,7 +67,11 @@ Run options:
   --seed N             run seed; sample i of scenario s gets a seed derived from it (record: default random,
                        reported; run: default the baseline's, so samples are paired with the baseline's)
   --concurrency N      samples in flight at once (default: CPUs, at most 4)
-  --connector ID       the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline; others need their API key)
+  --connector ID       the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline; anthropic
+                       and openai need their API key; openai-compatible needs --base-url and --model;
+                       standin starts the built-in prompt-reading stand-in on loopback: rule-based, not a model)
+  --base-url URL       openai-compatible: the endpoint, e.g. http://127.0.0.1:11434/v1
+  --model ID           openai-compatible: the model id (explicit; standin default ${STANDIN_MODEL})
   --scenarios DIR      scenario directory, repeatable (default ${BUILTIN_SCENARIOS_DIR})
   --only ID,ID         only these scenarios
   --break NAME         a deliberately broken candidate (the gate it must fail in brackets):
@@ -68,8 +90,10 @@ Compare options:
   --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
   --min-pass X         see --k
   --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
+  --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json)
   --json               stdout holds one JSON line: { scenarios: [{ id, passed, … }], toolCoverage, cueTokens,
-                       gates } (the tables and the gate matrix then go to stderr)
+                       gates: { Gn: { pass, measured, source, evidence } } } (the tables and the gate matrix
+                       then go to stderr)
 
 Scenario files: JSON, schemaVersion ${SCENARIO_SCHEMA_VERSION}; see evals/README.md.`;
 
@@ -92,6 +116,11 @@ const OPTIONS = {
   k: { type: "string" },
   "min-pass": { type: "string" },
   trajectory: { type: "string" },
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  sensitivity: { type: "string" },
+  mutations: { type: "string" },
+  record: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parse<typeof OPTIONS>>["values"];
@@ -125,14 +154,16 @@ const RUN_KEYS = [
   "break",
   "cassettes",
   "cassettes-dir",
+  "base-url",
+  "model",
 ];
 const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
 
-function runOptions(sub: string, values: Values, io: CliIO) {
+function runOptions(sub: string, values: Values, io: CliIO, profileRequired = true) {
   if (values["cassettes-dir"] !== undefined && (values.cassettes ?? "off") === "off")
     throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record or --cassettes replay`);
   return {
-    profile: need(sub, "profile", values.profile),
+    profile: profileRequired ? need(sub, "profile", values.profile) : "semantic",
     samples: wholeNumber("samples", values.samples, 1) ?? 8,
     env: io.env,
     onProgress: (p: Parameters<typeof progressLine>[0]) => io.err(progressLine(p)),
@@ -142,6 +173,8 @@ function runOptions(sub: string, values: Values, io: CliIO) {
       ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number }
       : {}),
     ...(values.connector !== undefined ? { connector: values.connector } : {}),
+    ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.scenarios ? { scenarioDirs: values.scenarios } : {}),
     ...(values.only
       ? {
@@ -207,6 +240,52 @@ async function scenariosCommand(values: Values, io: CliIO): Promise<number> {
   return 0;
 }
 
+async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
+  allowOnly("sensitivity", values, [
+    ...RUN_KEYS.filter((k) => k !== "break" && k !== "profile"),
+    "baseline",
+    "out",
+    "mutations",
+    "record",
+  ]);
+  const baseline = need("sensitivity", "baseline", values.baseline);
+  const options = runOptions("sensitivity", values, io, false);
+  const mutations = values.mutations
+    ? [...BUILTIN_MUTATIONS, ...(await loadMutations(values.mutations))]
+    : BUILTIN_MUTATIONS;
+  const result = await measureSensitivity({
+    ...options,
+    samples: wholeNumber("samples", values.samples, 1) ?? 2,
+    baseline,
+    out: values.out ?? ".cadre/eval-sensitivity",
+    mutations,
+    onMutation: (m) => io.err(`mutation ${m.id}: ${m.detected ? `detected by ${m.gate}` : "NOT detected"}\n`),
+  });
+  const file = values.record ?? sensitivityFile(result.connector);
+  await writeSensitivity(file, result);
+  io.out(
+    `sensitivity on ${result.connector} (${result.source}${result.connector === "standin" ? ": a rule-based stand-in that reads the prompt, not a model" : ""}): ${result.detected}/${result.total} known-bad mutations detected\n`,
+  );
+  io.out(`reference: ${result.reference.note}\n`);
+  if (result.control)
+    io.out(
+      `control (unmutated prompt): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
+    );
+  const width = Math.max(...result.mutations.map((m) => m.id.length));
+  for (const m of result.mutations)
+    io.out(
+      `  ${m.id.padEnd(width)}  ${m.detected ? `detected  ${m.gate}` : "missed     —"}  ${m.description}\n`,
+    );
+  io.out(
+    `${result.detected >= MIN_DETECTED && !result.control?.detected ? `behaviour gates on ${result.connector} count as measured` : `behaviour gates on ${result.connector} stay "not measured" (≥${MIN_DETECTED}/6 needed)`}; kept in ${file}\n`,
+  );
+  if (values.json)
+    io.out(
+      `${JSON.stringify({ connector: result.connector, source: result.source, mutations: result.mutations.map((m) => ({ id: m.id, detected: m.detected, gate: m.gate })), detected: result.detected, total: result.total, control: result.control, file })}\n`,
+    );
+  return 0;
+}
+
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse("eval", args, OPTIONS, 1);
   const sub = positionals[0];
@@ -234,10 +313,11 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     case "run": {
-      allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS]);
+      allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity"]);
       const baseline = need("run", "baseline", values.baseline);
       const evaluation = await evaluateCandidate({
         ...runOptions("run", values, io),
+        ...(values.sensitivity !== undefined ? { sensitivityFile: values.sensitivity } : {}),
         baseline,
         out: values.out ?? DEFAULT_OUT,
         settings: compareSettings(values),
@@ -254,7 +334,11 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       );
       return printEvaluation(io, evaluation, values.json);
     }
+    case "sensitivity":
+      return sensitivityCommand(values, io);
     default:
-      throw new UsageError(`eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare`);
+      throw new UsageError(
+        `eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare, sensitivity`,
+      );
   }
 }

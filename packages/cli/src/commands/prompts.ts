@@ -2,7 +2,7 @@
 // model's system part (company's `lockedTexts()`) is compared with the committed lock file;
 // `npm run check` runs `cadre prompts check`, so an unrecorded change fails the build.
 import { fileURLToPath } from "node:url";
-import { lockedTexts } from "@cadre/company";
+import { checkPromptContract, describeContractProblem, lockedTexts } from "@cadre/company";
 import { comparePromptLock, type PromptLockComparison, sha256 } from "@cadre/core";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
@@ -68,8 +68,19 @@ export async function promptsCommand(args: string[], io: CliIO): Promise<number>
         io.out(
           `${JSON.stringify({ ok: c.ok, changed: c.changed.map((x) => x.id), added: c.added.map((x) => x.id), removed: c.removed.map((x) => x.id), problems: c.problems })}\n`,
         );
+      // The prompt contract (static: texts against the code's facts), checked with the lock.
+      const contract = checkPromptContract();
+      if (contract.length > 0) {
+        io.err(
+          `cadre prompts check: the prompt contract does not hold (a static check of texts against the code, not behaviour):\n${contract
+            .map((p) => `  ${describeContractProblem(p)}\n`)
+            .join("")}`,
+        );
+        if (c.ok) return 1;
+      }
       if (c.ok) {
-        if (!values.json) io.out(`prompts: ${lockedTexts().length} texts match ${lockPath}\n`);
+        if (!values.json)
+          io.out(`prompts: ${lockedTexts().length} texts match ${lockPath}; the prompt contract holds\n`);
         return 0;
       }
       io.err(

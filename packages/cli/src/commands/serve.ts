@@ -1,5 +1,8 @@
 // `cadre serve`: the HTTP API on loopback, over the data directory's store, until SIGINT/SIGTERM.
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { retirementEvidence } from "@cadre/evals";
 import { describeRecovery, recoverLostRuns } from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
@@ -35,7 +38,10 @@ Options:
   --no-worker              on PostgreSQL, run no wakes from the shared queue in this process
                            (wakes asked of this API are queued either way: workers run them)
   --queue-schema NAME      on PostgreSQL, the wake queue's schema, as given to the workers (default pgboss)
-  --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6, once the evaluation allows it)
+  --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6); needs --evidence
+  --evidence REPORT.json   the eval report that justifies retiring them: refused unless its G5 is measured
+                           and passing (a scripted offline run's G5 is "not measured"); the decision and
+                           the report's SHA-256 are recorded in DATA_DIR/legacy-retirement.jsonl
   -h, --help               this help
 
 Clients: CADRE_TOKEN=TOKEN cadre company show --server http://127.0.0.1:PORT`;
@@ -46,12 +52,39 @@ const WEB_ROOT = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 /** How often a running server looks for runs whose process is gone. */
 const RECOVERY_SWEEP_MS = 5_000;
 
+/** Refuses, before anything starts, a retirement without measured, passing G5 evidence. */
+async function retirementDecision(retire: boolean | undefined, evidence: string | undefined) {
+  if (!retire) {
+    if (evidence !== undefined) throw new UsageError("serve: --evidence goes with --retire-legacy-posts");
+    return undefined;
+  }
+  if (evidence === undefined)
+    throw new UsageError(
+      "serve: --retire-legacy-posts needs --evidence REPORT.json: the eval report (cadre eval run) whose G5 is measured and passing",
+    );
+  const text = await readFile(evidence, "utf8").catch(() => {
+    throw new UsageError(`serve: --evidence ${evidence}: cannot read that file`);
+  });
+  const checked = retirementEvidence(text);
+  if (!checked.ok)
+    throw new UsageError(
+      `serve: refusing to retire the legacy POST routes on ${evidence}: ${checked.reason}`,
+    );
+  return {
+    report: evidence,
+    sha256: checked.sha256,
+    evidence: checked.evidence,
+    candidate: checked.candidate,
+  };
+}
+
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("serve", args, {
     data: COMMON_OPTIONS.data,
     help: COMMON_OPTIONS.help,
     port: { type: "string" },
     "retire-legacy-posts": { type: "boolean" },
+    evidence: { type: "string" },
     database: { type: "string" },
     "no-worker": { type: "boolean" },
     "queue-schema": { type: "string" },
@@ -62,7 +95,18 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
   if (fromEnv !== undefined && fromEnv.length < 16)
     throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
+  const retirement = await retirementDecision(values["retire-legacy-posts"], values.evidence);
   const { dataDir, store, databaseUrl } = await openData(values, io.env, "create");
+  if (retirement) {
+    await mkdir(dataDir, { recursive: true });
+    await appendFile(
+      join(dataDir, "legacy-retirement.jsonl"),
+      `${JSON.stringify({ at: new Date().toISOString(), decision: "retire-legacy-posts", ...retirement })}\n`,
+    );
+    io.err(
+      `cadre serve: legacy POST routes retired on the evidence of ${retirement.report} (sha256 ${retirement.sha256.slice(0, 12)}): ${retirement.evidence}\n`,
+    );
+  }
   await recoverInterruptedRuns(store, io).catch(async (error: unknown) => {
     await store.close();
     throw error;
@@ -91,7 +135,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       dataDir,
       env: storeEnv(io.env, databaseUrl),
       port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
-      retireLegacyPosts: values["retire-legacy-posts"] ?? false,
+      retireLegacyPosts: retirement !== undefined,
       webRoot: WEB_ROOT,
       log: (line) => io.err(`${line}\n`),
       ...(fromEnv ? { operatorToken: fromEnv } : {}),

@@ -4,10 +4,12 @@
 import type { LockedText } from "@cadre/core";
 import { bashTool } from "./bash-tool.js";
 import { legacyInitialTurn } from "./initial-turn.js";
+import { LEGACY_MODE_DOCUMENTS } from "./mode-documents.js";
 
 export function legacyLockedTexts(): LockedText[] {
   const bash = bashTool({ cwd: "{run folder}", env: {} });
   return [
+    ...Object.entries(LEGACY_MODE_DOCUMENTS).map(([mode, text]) => ({ id: `mode/legacy/${mode}`, text })),
     {
       id: "cue/legacy/initial-turn",
       text: legacyInitialTurn({ apiUrl: "{api url}", companyId: "{company id}" }),

@@ -1,3 +1,4 @@
+import { CEO_MODES } from "@cadre/model";
 // Selecting the legacy profile: the old turn (≈400 tokens, counted with o200k_base), refusals
 // before anything is written, and a run token that lives exactly as long as the run.
 import { openStore, type Store } from "@cadre/store";
@@ -45,11 +46,24 @@ describe("legacy initial turn", () => {
 });
 
 describe("legacy locked texts (MC-7)", () => {
-  it("are the turn's template and the bash tool, with nothing that varies per run", () => {
+  it("are the legacy mode documents, the turn's template and the bash tool, with nothing that varies per run", () => {
     const texts = legacyLockedTexts();
-    expect(texts.map((t) => t.id)).toEqual(["cue/legacy/initial-turn", "tool/bash"]);
-    expect(texts[0]!.text).toContain("POST {api url}/api/companies/{company id}/agents ");
-    expect(JSON.parse(texts[1]!.text)).toMatchObject({ name: "bash", parameters: { required: ["command"] } });
+    const byId = new Map(texts.map((t) => [t.id, t.text]));
+    expect(texts.map((t) => t.id)).toEqual([
+      ...CEO_MODES.map((m) => `mode/legacy/${m}`),
+      "cue/legacy/initial-turn",
+      "tool/bash",
+    ]);
+    expect(byId.get("cue/legacy/initial-turn")).toContain(
+      "POST {api url}/api/companies/{company id}/agents ",
+    );
+    expect(JSON.parse(byId.get("tool/bash")!)).toMatchObject({
+      name: "bash",
+      parameters: { required: ["command"] },
+    });
+    // A faithful rollback: the legacy documents describe the shell/HTTP way and name no company tool.
+    for (const m of CEO_MODES) expect(byId.get(`mode/legacy/${m}`)).not.toMatch(/hire_agent|file_approval/);
+    expect(byId.get("mode/legacy/team-building")).toMatch(/with the bash tool as a `node -e` script/);
     expect(legacyLockedTexts()).toEqual(texts);
   });
 });

@@ -11,6 +11,7 @@ import type { AgentRow, ApprovalRow } from "@cadre/store";
 import { connectorLabel, readiness } from "../connectors.js";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
+import type { CeoModeDecision } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 import {
   CEO_PRODUCT_APPEND,
@@ -23,8 +24,11 @@ import {
 export interface BuildPromptInput {
   state: CompanyState;
   agent: AgentRow;
-  /** The mode whose document is loaded; must come from resolveCeoMode (C4-4). */
-  mode: CeoMode;
+  /**
+   * The mode whose document is loaded: the wake passes its one decision (decideCeoMode, C4-4) —
+   * the same object its cue came from; a bare mode (tools, tests) loads that mode's document.
+   */
+  mode: CeoMode | CeoModeDecision;
   /** MEMORY.md as read at session start, or null when the agent has no notes yet. */
   memoryIndex: string | null;
   /** Remote sessions get no contacts segment (MC-3). */
@@ -101,11 +105,11 @@ function recordValues(state: CompanyState, agent: AgentRow): string[] {
 }
 
 export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
-  const { state, agent, mode } = input;
+  const { state, agent } = input;
+  const mode = typeof input.mode === "string" ? input.mode : input.mode.mode;
+  const document = typeof input.mode === "string" ? MODE_DOCUMENTS[mode] : input.mode.document;
   const values = recordValues(state, agent);
-  const modeDocument = input.modeDocument
-    ? input.modeDocument(mode, MODE_DOCUMENTS[mode])
-    : MODE_DOCUMENTS[mode];
+  const modeDocument = input.modeDocument ? input.modeDocument(mode, document) : document;
   const product = agent.isCeo
     ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}`
     : `${MEMBER_PRODUCT_APPEND}\n\nYour role: ${agent.role}. ${agent.description}`;

@@ -1,7 +1,7 @@
-import { CEO_MODES, WAKE_TRIGGERS } from "@cadre/model";
+import { type ApprovalStatus, CEO_MODES, type CeoMode, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { ceoCue } from "./cues.js";
+import { ceoCue, cueTokenCount, decideCeoMode } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 
 describe("C4-3 semantic cues", () => {
@@ -41,4 +41,49 @@ describe("C4-3 semantic cues", () => {
       expect(doc).not.toMatch(/\bbash\b|fetch|https?:|\/api\/|curl|node -e|POST/i);
     expect(MODE_DOCUMENTS["team-building"]).toMatch(/three to five/);
   });
+});
+
+describe("cue sizes are o200k BPE counts, never a character estimate (C4-3)", () => {
+  // Pinned: re-derive with gpt-tokenizer's o200k_base when a cue's wording changes (and update the lock).
+  const PINNED: Record<string, number> = {
+    "team-building/start_team_building": 37,
+    "team-building/approval_decided": 35,
+    "team-building/routine": 27,
+    "strategy-drafting/start_team_building": 46,
+    "strategy-drafting/routine": 36,
+    "awaiting-approval/approval_decided": 40,
+    "revising/approval_decided": 42,
+    "operating/routine": 25,
+  };
+  it("cueTokenCount is the BPE count: pinned figures, all different from length/4", () => {
+    for (const [key, tokens] of Object.entries(PINNED)) {
+      const [mode, trigger] = key.split("/") as [CeoMode, WakeTrigger];
+      const cue = ceoCue(mode, trigger);
+      expect({ key, tokens: cueTokenCount(cue) }).toEqual({ key, tokens });
+      expect(Math.ceil(cue.length / 4)).not.toBe(tokens);
+      expect(Math.round(cue.length / 4)).not.toBe(tokens);
+    }
+  });
+});
+
+describe("one CEO-mode decision (C4-4)", () => {
+  for (const mode of CEO_MODES)
+    it(`${mode}: the decision's cue and mode document name one phase`, () => {
+      const activeReports = mode === "team-building" ? 0 : 2;
+      const latestStrategy = {
+        "team-building": null,
+        "strategy-drafting": null,
+        "awaiting-approval": "pending",
+        revising: "rejected",
+        operating: "approved",
+      }[mode] as ApprovalStatus | null;
+      for (const trigger of WAKE_TRIGGERS) {
+        const d = decideCeoMode({ activeReports, latestStrategy }, trigger);
+        expect(d.mode).toBe(mode);
+        expect(d.cue).toBe(ceoCue(mode, trigger));
+        expect(d.document).toBe(MODE_DOCUMENTS[mode]);
+        expect(d.document.split("\n")[0]).toBe(`# ${d.title}`);
+        expect(d.cue).toContain(`Review your ${d.title} operating instructions`);
+      }
+    });
 });

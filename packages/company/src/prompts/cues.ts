@@ -1,8 +1,10 @@
 // Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
-import type { CeoMode, WakeTrigger } from "@cadre/model";
+import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
+import { LEGACY_MODE_DOCUMENTS } from "../legacy/mode-documents.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { MODE_TITLES } from "./mode-documents.js";
+import { type CeoModeState, resolveCeoMode } from "../modes.js";
+import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 
 /** Why an agent was woken. An explicit operator action stays distinguishable from a routine wake. */
 
@@ -38,4 +40,33 @@ export function memberCue(role: string): string {
 /** A cue's size as wakes report it (`cueTokens`), for callers that read a cue back from its run row. */
 export function cueTokenCount(cue: string): number {
   return countTokens(cue);
+}
+
+/**
+ * The one CEO-mode decision (C4-4): the mode resolved from the company state, with the cue it
+ * implies and the mode document it loads. The wake sends `cue` and hands this same object to the
+ * prompt builder, so the cue and the system prompt cannot name different phases.
+ */
+export interface CeoModeDecision {
+  mode: CeoMode;
+  trigger: WakeTrigger;
+  /** The phase's title, as the cue and the mode document both name it. */
+  title: string;
+  cue: string;
+  /** The locked mode document of `mode` (MC-7). */
+  document: string;
+}
+
+/**
+ * `profile` legacy (C4-7): the legacy mode documents (the shell/HTTP way), as a rollback ships
+ * them; the legacy wake sends its own initial turn in place of `cue`.
+ */
+export function decideCeoMode(
+  state: CeoModeState,
+  trigger: WakeTrigger,
+  profile: PromptProfile = "semantic",
+): CeoModeDecision {
+  const mode = resolveCeoMode(state);
+  const document = profile === "legacy" ? LEGACY_MODE_DOCUMENTS[mode] : MODE_DOCUMENTS[mode];
+  return { mode, trigger, title: MODE_TITLES[mode], cue: ceoCue(mode, trigger), document };
 }

@@ -126,6 +126,39 @@ function sampleState(mode: CeoMode): CompanyState {
   };
 }
 
+/**
+ * Every branch of the generated segments' templates, rendered (MC-7): each verdict wording, the
+ * note-less decision, the pending strategy (no decision lines), the missing-goal fallback and a
+ * connector with no models. A branch the lock never renders could be edited unnoticed.
+ */
+function templateBranches(state: CompanyState, ceo: AgentRow): LockedText[] {
+  const strategy = state.latestStrategy as ApprovalRow;
+  const out: LockedText[] = [];
+  for (const status of ["pending", "approved", "rejected", "revision_requested"] as const)
+    for (const note of [null, "{operator note}"]) {
+      if (status === "pending" && note) continue;
+      const variant: CompanyState = {
+        ...state,
+        latestStrategy: { ...strategy, status, decisionNote: note },
+      };
+      out.push({
+        id: `template/host-runtime/ceo/${status}${note ? "/with-note" : ""}`,
+        text: hostRuntimeSegment(variant, ceo, "revising"),
+      });
+    }
+  const bare: CompanyState = {
+    ...state,
+    company: { ...state.company, goal: "" },
+    connectors: state.connectors.map((c) => ({ ...c, enabledModels: [] })),
+    latestStrategy: null,
+  };
+  out.push({
+    id: "template/host-runtime/ceo/no-goal-no-models",
+    text: hostRuntimeSegment(bare, ceo, "team-building"),
+  });
+  return out;
+}
+
 /** Every locked text, each under a stable id. */
 export function lockedTexts(): LockedText[] {
   const texts: LockedText[] = [];
@@ -179,6 +212,7 @@ export function lockedTexts(): LockedText[] {
       ...SAMPLE,
     }).systemPrompt,
   });
+  texts.push(...templateBranches(state, ceo));
   // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
   texts.push(...legacyLockedTexts());
   // A turn the host itself sends (MC-14): the Codex continuation that waits on a yielded command.

@@ -4,7 +4,7 @@ import type { Recording } from "../recording/types.js";
 import { toolSchemaHashes } from "../recording/tool-schemas.js";
 import type { Trace } from "../trace/types.js";
 import { type EvalReport, REPORT_SCHEMA_VERSION } from "../report/schema.js";
-import { type CandidateRun, evaluateGates } from "./gates.js";
+import { type CandidateRun, evaluateGates, type Measurement } from "./gates.js";
 
 export { type EvalReport, REPORT_SCHEMA_VERSION };
 import { mean } from "./measures.js";
@@ -27,6 +27,7 @@ export function compareRuns(
   candidate: CandidateRun,
   settings: CompareSettings,
   now = new Date(),
+  measurement?: { measurement: Measurement; sensitivity: EvalReport["measurement"]["sensitivity"] },
 ): EvalReport {
   if (candidate.scenarios.length === 0) throw new UserInputError("the candidate ran no scenario");
   const comparisons = candidate.scenarios.map((loaded) =>
@@ -37,12 +38,17 @@ export function compareRuns(
       settings,
     ),
   );
-  const { gates, matrix } = evaluateGates({
+  const {
+    gates,
+    matrix,
+    measurement: meas,
+  } = evaluateGates({
     baseline,
     candidate,
     comparisons,
     settings,
     codeSchemas: toolSchemaHashes(),
+    ...(measurement ? { measurement: measurement.measurement } : {}),
   });
   const cand = [...candidate.traces.values()].flat();
   const base = [...baseline.traces.values()].flat();
@@ -79,8 +85,10 @@ export function compareRuns(
       candidate: mean(cand.filter((t) => t.usage.modelCalls > 0).map((t) => t.usage.cacheHitRate)),
     },
     sources: { baseline: sources(base), candidate: sources(cand) },
+    measurement: { ...meas, sensitivity: measurement?.sensitivity ?? null },
     gates,
     matrix,
-    passed: Object.values(gates).every((g) => g.pass),
+    passed: Object.values(gates).every((g) => g.pass !== false),
+    complete: Object.values(gates).every((g) => g.pass === true),
   };
 }

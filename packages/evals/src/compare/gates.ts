@@ -4,11 +4,34 @@ import type { Recording } from "../recording/types.js";
 import type { SuiteResult } from "../runner/run-suite.js";
 import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
-import { GATE_IDS, type GateCell, type GateId, type GateResult } from "../report/schema.js";
+import { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource } from "../report/schema.js";
 import type { ScenarioComparison } from "./scenario.js";
 import type { CompareSettings } from "./settings.js";
 
-export { GATE_IDS, type GateCell, type GateId, type GateResult };
+export { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource };
+
+/**
+ * Whether behaviour was measured: a scripted model exercises plumbing but does not read the
+ * prompt, so G3–G5's behaviour checks computed from it are "not measured" (pass null) — never PASS.
+ */
+export interface Measurement {
+  source: GateSource;
+  behaviourMeasured: boolean;
+  /** Why behaviour is (not) measured, in words the report prints. */
+  note: string;
+}
+
+/** The gates that judge behaviour (the rest are plumbing: harness, schemas). */
+export const BEHAVIOUR_GATES: readonly GateId[] = ["G3", "G4", "G5"];
+
+export const NOT_MEASURED_SCRIPTED = "behaviour not measured: the offline model is scripted";
+
+/** The source of a run's evidence, from its traces' sources. */
+export function gateSourceOf(traces: Trace[]): GateSource {
+  if (traces.some((t) => t.source === "replayed")) return "replayed";
+  if (traces.some((t) => t.source === "live")) return "live";
+  return "scripted";
+}
 
 export const GATE_TITLES: Readonly<Record<GateId, string>> = {
   G1: "harness ready and baseline recorded",
@@ -28,10 +51,13 @@ export interface GateInput {
   settings: CompareSettings;
   /** Tool name → schema hash in this build. */
   codeSchemas: Record<string, string>;
+  /** Default: scripted runs unmeasured, live and replayed ones measured. */
+  measurement?: Measurement;
 }
 
 export interface Gates {
   gates: Record<GateId, GateResult>;
+  measurement: Measurement;
   matrix: Array<{ scenario: string; cells: Record<GateId, GateCell> }>;
 }
 
@@ -124,8 +150,64 @@ function g5Cell(c: ScenarioComparison, traces: Trace[]): GateCell {
   };
 }
 
+/** The phase a cue asks the CEO to review ("Review your X operating instructions"); null if none. */
+export function cuePhase(cue: string): string | null {
+  return /Review your (.+?) operating instructions/.exec(cue)?.[1] ?? null;
+}
+
+/**
+ * Mode drift (C4-4): the phase the cue names, the phase the prompt's company section states and
+ * the mode document the prompt carries must be one. A sample that was sent no prompt is not drift.
+ */
+export function modeDrift(t: Trace): string | null {
+  const p = t.systemPrompt.phases;
+  if (!t.systemPrompt.observed || !p) return null;
+  const cue = cuePhase(t.cue.text);
+  const named = [cue, p.runtime, p.document].filter((x): x is string => x !== null);
+  if (new Set(named).size > 1)
+    return `cue names "${cue ?? "no phase"}", the prompt states "${p.runtime ?? "no phase"}", its mode document is "${p.document ?? "none"}"`;
+  return null;
+}
+
+function defaultMeasurement(traces: Trace[]): Measurement {
+  const source = gateSourceOf(traces);
+  return source === "scripted"
+    ? { source, behaviourMeasured: false, note: NOT_MEASURED_SCRIPTED }
+    : { source, behaviourMeasured: true, note: `behaviour measured on ${source} samples` };
+}
+
+/**
+ * A gate from its plumbing problems (they fail whatever the model), its behaviour problems (they
+ * count only when behaviour is measured) and, when the run is too small to decide, why.
+ */
+function decide(
+  m: Measurement,
+  parts: {
+    head: string;
+    plumbing: string[];
+    behaviour: string[];
+    insufficient?: string;
+    behavioural: boolean;
+  },
+): GateResult {
+  const { head, plumbing, behaviour, insufficient, behavioural } = parts;
+  const verdict = plumbing.length > 0 ? false : insufficient ? null : behaviour.length === 0;
+  const measured = !behavioural || m.behaviourMeasured;
+  const pass = plumbing.length > 0 ? false : !measured ? null : verdict;
+  const evidence = [
+    ...(behavioural && !m.behaviourMeasured ? [m.note] : []),
+    head,
+    ...plumbing,
+    ...(insufficient ? [`not enough states: ${insufficient}`] : []),
+    ...behaviour,
+  ].join("; ");
+  return { pass, measured, source: m.source, verdict, evidence };
+}
+
 export function evaluateGates(input: GateInput): Gates {
-  const { baseline, candidate, comparisons, settings, codeSchemas } = input;
+  const { candidate, comparisons, settings } = input;
+  const allTraces = [...candidate.traces.values()].flat();
+  const meas = input.measurement ?? defaultMeasurement(allTraces);
   const byId = new Map(comparisons.map((c) => [c.id, c]));
   const matrix = candidate.scenarios.map((loaded) => {
     const c = byId.get(loaded.scenario.id) as ScenarioComparison;
@@ -148,7 +230,34 @@ export function evaluateGates(input: GateInput): Gates {
       .map((x) => `${x.id} (${x.cell.evidence})`)
       .join("; ") + (xs.length > 4 ? `; +${xs.length - 4} more` : "");
 
-  // G1
+  const gates = decideGates(input, meas, allTraces, cells, failing, list);
+  // The matrix says the same as the headline: behaviour cells of an unmeasured run are not PASS.
+  const shown = meas.behaviourMeasured
+    ? matrix
+    : matrix.map((row) => ({
+        scenario: row.scenario,
+        cells: Object.fromEntries(
+          GATE_IDS.map((g) => [
+            g,
+            BEHAVIOUR_GATES.includes(g) && row.cells[g].pass !== null
+              ? { pass: null, evidence: `not measured (scripted): ${row.cells[g].evidence}` }
+              : row.cells[g],
+          ]),
+        ) as Record<GateId, GateCell>,
+      }));
+  return { gates, measurement: meas, matrix: shown };
+}
+
+function decideGates(
+  input: GateInput,
+  meas: Measurement,
+  allTraces: Trace[],
+  cells: (g: GateId) => Array<{ id: string; cell: GateCell }>,
+  failing: (g: GateId) => Array<{ id: string; cell: GateCell }>,
+  list: (xs: Array<{ id: string; cell: GateCell }>) => string,
+): Record<GateId, GateResult> {
+  const { baseline, candidate, comparisons, settings, codeSchemas } = input;
+  // G1 (plumbing)
   const m = baseline.manifest;
   const g1Problems: string[] = [];
   if (m.scenarios.length < settings.minScenarios)
@@ -158,16 +267,17 @@ export function evaluateGates(input: GateInput): Gates {
   if (m.break) g1Problems.push(`the baseline was recorded with the deliberate break "${m.break}"`);
   if (failing("G1").length > 0)
     g1Problems.push(`scenarios without a usable baseline: ${list(failing("G1"))}`);
-  const g1: GateResult = {
-    pass: g1Problems.length === 0,
-    evidence: [
+  const g1 = decide(meas, {
+    head: [
       `baseline ${baseline.dir}: profile ${m.profile} on ${m.connector}, ${m.scenarios.length} scenarios × ${m.samples} samples, seed ${m.seed}, recorded ${m.createdAt}`,
       `candidate ran ${candidate.scenarios.length} scenarios × ${candidate.samples} samples`,
-      ...g1Problems,
     ].join("; "),
-  };
+    plumbing: g1Problems,
+    behaviour: [],
+    behavioural: false,
+  });
 
-  // G2
+  // G2 (plumbing): frozen schemas, and the tool really offered — 0 observations cannot pass.
   const g2Problems: string[] = [];
   for (const tool of ["hire_agent", "file_approval"]) {
     const recorded = m.toolSchemas[tool];
@@ -179,72 +289,134 @@ export function evaluateGates(input: GateInput): Gates {
   }
   if (failing("G2").length > 0)
     g2Problems.push(`offered schema differs from the code: ${list(failing("G2"))}`);
-  const allTraces = [...candidate.traces.values()].flat();
   const observed = allTraces.filter((t) => t.systemPrompt.observed);
   const offeredIn = observed.filter((t) => t.tools.some((tool) => tool.name === "hire_agent")).length;
-  const g2: GateResult = {
-    pass: g2Problems.length === 0,
-    evidence: [
-      `hire_agent schema ${short(codeSchemas["hire_agent"])} in code, ${short(m.toolSchemas["hire_agent"])} in the baseline; offered to the model in ${offeredIn}/${observed.length} observed sample(s)`,
-      ...g2Problems,
-    ].join("; "),
-  };
+  const legacy = candidate.profile === "legacy";
+  let g2Insufficient: string | undefined;
+  if (observed.length === 0) g2Insufficient = "no model call was observed";
+  else if (offeredIn === 0 && legacy)
+    g2Insufficient = "the legacy profile offers no hire_agent (it hires over HTTP)";
+  else if (offeredIn === 0)
+    g2Problems.push(`hire_agent was offered in 0/${observed.length} observed samples`);
+  const g2 = decide(meas, {
+    head: `hire_agent schema ${short(codeSchemas["hire_agent"])} in code, ${short(m.toolSchemas["hire_agent"])} in the baseline; offered to the model in ${offeredIn}/${observed.length} observed sample(s)`,
+    plumbing: g2Problems,
+    behaviour: [],
+    ...(g2Insufficient ? { insufficient: g2Insufficient } : {}),
+    behavioural: false,
+  });
 
-  // G3
+  // G3: plumbing — hire_agent offered wherever the baseline hires; behaviour — the CEO uses it.
   const hires = allTraces.flatMap((t) => t.hires);
   const toolHires = hires.filter((h) => h.via === "tool").length;
   const coverage = hires.length === 0 ? 0 : toolHires / hires.length;
   const hiringStates = cells("G3").filter((x) => x.cell.pass !== null);
   const using = hiringStates.filter((x) => x.cell.pass === true);
-  const g3Problems: string[] = [];
-  if (using.length < settings.minToolStates)
-    g3Problems.push(
+  const g3Plumbing: string[] = [];
+  if (!legacy) {
+    const unoffered = comparisons.filter(
+      (c) =>
+        isHiringState(c) &&
+        (candidate.traces.get(c.id) ?? []).some(
+          (t) => t.systemPrompt.observed && !t.tools.some((tool) => tool.name === "hire_agent"),
+        ),
+    );
+    if (unoffered.length > 0)
+      g3Plumbing.push(
+        `hire_agent not offered in ${unoffered.length} hiring state(s): ${unoffered
+          .slice(0, 4)
+          .map((c) => c.id)
+          .join(", ")}`,
+      );
+  }
+  const g3Behaviour: string[] = [];
+  if (coverage < settings.minToolCoverage)
+    g3Behaviour.push(`overall coverage ${pct(coverage)} < ${pct(settings.minToolCoverage)}`);
+  if (failing("G3").length > 0) g3Behaviour.push(`failing states: ${list(failing("G3"))}`);
+  const enoughStates = hiringStates.length >= settings.minToolStates;
+  if (enoughStates && using.length < settings.minToolStates)
+    g3Behaviour.push(
       `hire_agent carries ≥${pct(settings.minToolCoverage)} of hires in ${using.length} state(s); ${settings.minToolStates} required`,
     );
-  if (coverage < settings.minToolCoverage)
-    g3Problems.push(`overall coverage ${pct(coverage)} < ${pct(settings.minToolCoverage)}`);
-  if (failing("G3").length > 0) g3Problems.push(`failing states: ${list(failing("G3"))}`);
-  const g3: GateResult = {
-    pass: g3Problems.length === 0,
-    evidence: [
-      `${toolHires}/${hires.length} hires via hire_agent (${pct(coverage)}); ${using.length} of ${hiringStates.length} hiring states at ≥${pct(settings.minToolCoverage)}`,
-      ...g3Problems,
-    ].join("; "),
-  };
+  const g3 = decide(meas, {
+    head: `${toolHires}/${hires.length} hires via hire_agent (${pct(coverage)}); ${using.length} of ${hiringStates.length} hiring states at ≥${pct(settings.minToolCoverage)}`,
+    plumbing: g3Plumbing,
+    behaviour: g3Behaviour,
+    ...(!enoughStates && g3Behaviour.length === 0
+      ? {
+          insufficient: `the run holds ${hiringStates.length} hiring state(s); G3 needs ${settings.minToolStates} (run without --only)`,
+        }
+      : {}),
+    behavioural: true,
+  });
 
-  // G4
+  // G4: plumbing — cue budget, valid parameters, one mode decision, terminal states; behaviour —
+  // counts and roles hold against the baseline.
   const cue = Math.max(0, ...allTraces.map((t) => t.cue.tokens));
   const baseCue = Math.max(0, ...[...baseline.traces.values()].flat().map((t) => t.cue.tokens));
-  const g4Problems: string[] = [];
+  const g4Plumbing: string[] = [];
   if (cue > settings.maxCueTokens)
-    g4Problems.push(`initial cue up to ${cue} tokens > ${settings.maxCueTokens}`);
+    g4Plumbing.push(`initial cue up to ${cue} tokens > ${settings.maxCueTokens}`);
+  const invalid = comparisons.filter((c) => c.params.valid < c.params.total);
+  if (invalid.length > 0)
+    g4Plumbing.push(
+      `invalid hire parameters in ${invalid.length} scenario(s): ${invalid
+        .slice(0, 3)
+        .map((c) => `${c.id} (${c.params.problems[0] ?? "invalid"})`)
+        .join("; ")}`,
+    );
+  const drifted = allTraces.flatMap((t) => {
+    const d = modeDrift(t);
+    return d ? [`${t.scenarioId}#${t.sample}: ${d}`] : [];
+  });
+  if (drifted.length > 0)
+    g4Plumbing.push(
+      `mode drift in ${drifted.length} sample(s): ${drifted.slice(0, 2).join("; ")}${drifted.length > 2 ? "; …" : ""}`,
+    );
+  const crashed = comparisons.filter((c) => {
+    const base = Object.entries(c.baseline.terminals).sort((a, b) => b[1] - a[1])[0]?.[0] ?? "done";
+    return base === "done" && (c.candidate.terminals["failed"] ?? 0) > c.candidate.samples / 2;
+  });
+  if (crashed.length > 0)
+    g4Plumbing.push(
+      `most samples failed where the baseline's ended done: ${crashed
+        .slice(0, 4)
+        .map((c) => c.id)
+        .join(", ")}`,
+    );
+  const g4Behaviour: string[] = [];
   if (failing("G4").length > 0)
-    g4Problems.push(`behaviour differs in ${failing("G4").length} scenario(s): ${list(failing("G4"))}`);
-  const g4: GateResult = {
-    pass: g4Problems.length === 0,
-    evidence: [
-      `cue ${baseCue} → ${cue} tokens (o200k, ≤${settings.maxCueTokens}); ${comparisons.filter((c) => c.behaviourPassed).length}/${comparisons.length} scenarios hold hire count (±${settings.hireTolerance} of the median), roles (every function hired by the baseline, or team Jaccard ≥${settings.functionJaccard}) and parameters at pass^k ≥${settings.minPassK}`,
-      ...g4Problems,
-    ].join("; "),
-  };
+    g4Behaviour.push(`behaviour differs in ${failing("G4").length} scenario(s): ${list(failing("G4"))}`);
+  const g4 = decide(meas, {
+    head: `cue ${baseCue} → ${cue} tokens (o200k, ≤${settings.maxCueTokens}); ${comparisons.filter((c) => c.behaviourPassed).length}/${comparisons.length} scenarios hold hire count (±${settings.hireTolerance} of the median), roles (every function hired by the baseline, or team Jaccard ≥${settings.functionJaccard}) and parameters at pass^k ≥${settings.minPassK}`,
+    plumbing: g4Plumbing,
+    behaviour: g4Behaviour,
+    behavioural: true,
+  });
 
-  // G5
-  const g5Problems: string[] = [];
-  const earlier = (["G1", "G2", "G3", "G4"] as const).filter(
-    (g) => !{ G1: g1, G2: g2, G3: g3, G4: g4 }[g].pass,
-  );
-  if (earlier.length > 0) g5Problems.push(`${earlier.join(", ")} must pass first`);
-  if (candidate.profile === "legacy") g5Problems.push("the candidate is the legacy profile itself");
+  // G5: the earlier gates, then no HTTP hire and no regression.
+  const g5Plumbing: string[] = [];
+  const earlier = { G1: g1, G2: g2, G3: g3, G4: g4 };
+  const failed = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].verdict === false);
+  const undecided = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].verdict === null);
+  const plumbingFailed = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].pass === false);
+  if (plumbingFailed.length > 0) g5Plumbing.push(`${plumbingFailed.join(", ")} must pass first`);
+  if (legacy) g5Plumbing.push("the candidate is the legacy profile itself");
+  const g5Behaviour: string[] = [];
+  const behaviourFailed = failed.filter((g) => !plumbingFailed.includes(g));
+  if (behaviourFailed.length > 0) g5Behaviour.push(`${behaviourFailed.join(", ")} must pass first`);
   const http = hires.filter((h) => h.via === "http").length;
-  if (http > 0) g5Problems.push(`${http} candidate hire(s) still went through the legacy HTTP path`);
-  if (failing("G5").length > 0) g5Problems.push(`regressions: ${list(failing("G5"))}`);
-  const g5: GateResult = {
-    pass: g5Problems.length === 0,
-    evidence: [
-      `${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
-      ...g5Problems,
-    ].join("; "),
-  };
+  if (http > 0) g5Behaviour.push(`${http} candidate hire(s) still went through the legacy HTTP path`);
+  if (failing("G5").length > 0) g5Behaviour.push(`regressions: ${list(failing("G5"))}`);
+  const g5 = decide(meas, {
+    head: `${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
+    plumbing: g5Plumbing,
+    behaviour: g5Behaviour,
+    ...(undecided.length > 0 && g5Behaviour.length === 0
+      ? { insufficient: `${undecided.join(", ")} could not be decided` }
+      : {}),
+    behavioural: true,
+  });
 
-  return { gates: { G1: g1, G2: g2, G3: g3, G4: g4, G5: g5 }, matrix };
+  return { G1: g1, G2: g2, G3: g3, G4: g4, G5: g5 };
 }

@@ -72,7 +72,7 @@ export function compareScenario(
     const precision = precisionAgainst(functions, baseFunctions);
     jaccards.push(j);
     precisions.push(precision);
-    const perHire = t.hires.map((h) => hireProblems(h, scenario).map((p) => `${h.name}: ${p}`));
+    const perHire = t.hires.map((h) => hireProblems(h, scenario, t.ceoRoute).map((p) => `${h.name}: ${p}`));
     validHires += perHire.filter((p) => p.length === 0).length;
     const problems = perHire.flat();
     allProblems.push(...problems);

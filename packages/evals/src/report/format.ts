@@ -4,6 +4,27 @@ export const fixed = (x: number, digits = 2) => x.toFixed(digits);
 export const signedPoints = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}pt`;
 export const mark = (pass: boolean | null) => (pass === null ? "–" : pass ? "PASS" : "FAIL");
 
+/** A gate's headline: PASS / FAIL, or why it has no verdict (never PASS when not measured). */
+export function gateMark(g: { pass: boolean | null; measured: boolean; verdict: boolean | null }): string {
+  if (g.pass !== null) return g.pass ? "PASS" : "FAIL";
+  if (!g.measured) return "NOT MEASURED";
+  return g.verdict === null ? "NOT ENOUGH STATES" : "–";
+}
+
+/** The report's one-line result. */
+export function resultLine(report: {
+  passed: boolean;
+  complete: boolean;
+  gates: Record<string, { pass: boolean | null; measured: boolean }>;
+  measurement: { note: string };
+}): string {
+  const ids = Object.keys(report.gates);
+  if (!report.passed) return `${ids.filter((g) => report.gates[g]?.pass === false).join(", ")} failed`;
+  if (report.complete) return "all gates pass";
+  const unmeasured = ids.filter((g) => report.gates[g]?.pass === null);
+  return `no gate failed; ${unmeasured.join(", ")} without a verdict (${report.measurement.note})`;
+}
+
 export function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
 }

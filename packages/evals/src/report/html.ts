@@ -2,7 +2,7 @@
 // and attachable to a CI run. Every gate cell carries its evidence.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { fixed, mark, pct, sourcesLine } from "./format.js";
+import { fixed, gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 export function escapeHtml(text: string): string {
@@ -16,7 +16,7 @@ export function escapeHtml(text: string): string {
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d2329;max-width:1400px}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
-table{border-collapse:collapse;margin:.5rem 0;font-size:13px}th,td{border:1px solid #d4d9de;padding:4px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.5rem 0;font-size:13px}.scroll{overflow-x:auto}td{white-space:nowrap}td.ev,.ev{white-space:normal}th,td{border:1px solid #d4d9de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f5f7}.pass{background:#e3f6e8}.fail{background:#fde4e1}.na{color:#8a949e}
 .ev{font-size:12px;color:#4a545e;max-width:28rem}.badge{font-weight:600;padding:2px 8px;border-radius:4px}
 ul{padding-left:1.2rem}code{background:#f3f5f7;padding:0 3px}`;
@@ -28,7 +28,11 @@ function cls(pass: boolean | null): string {
 /** A horizontal bar per scenario: pass^k, with the threshold drawn as a line. */
 function passKChart(report: EvalReport): string {
   const rowH = 18;
-  const labelW = 260;
+  // Wide enough for the longest scenario id at 11px (about 6.5px a character), so labels never clip.
+  const labelW = Math.max(
+    160,
+    12 + Math.ceil(6.5 * Math.max(0, ...report.scenarios.map((s) => s.id.length))),
+  );
   const barW = 300;
   const h = report.scenarios.length * rowH + 24;
   const x0 = labelW + report.settings.minPassK * barW;
@@ -49,8 +53,7 @@ function htmlTable(header: string[], rows: string[][], rowClass?: (i: number) =>
 export function renderHtml(report: EvalReport): string {
   const b = report.baseline;
   const c = report.candidate;
-  const failed = GATE_IDS.filter((g) => !report.gates[g].pass);
-  const gates = `<table><tr><th>gate</th><th></th><th>result</th><th>evidence</th></tr>${GATE_IDS.map((g) => `<tr class="${cls(report.gates[g].pass)}"><td>${g}</td><td>${escapeHtml(GATE_TITLES[g])}</td><td>${mark(report.gates[g].pass)}</td><td class="ev">${escapeHtml(report.gates[g].evidence)}</td></tr>`).join("")}</table>`;
+  const gates = `<table><tr><th>gate</th><th></th><th>result</th><th>evidence</th></tr>${GATE_IDS.map((g) => `<tr class="${cls(report.gates[g].pass)}"><td>${g}</td><td>${escapeHtml(GATE_TITLES[g])}</td><td>${gateMark(report.gates[g])}</td><td class="ev">${escapeHtml(report.gates[g].evidence)}</td></tr>`).join("")}</table>`;
   const matrix = `<table><tr><th>scenario</th>${GATE_IDS.map((g) => `<th>${g}</th>`).join("")}</tr>${report.matrix
     .map(
       (m) =>
@@ -63,14 +66,15 @@ export function renderHtml(report: EvalReport): string {
     .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cadre behaviour evaluation</title><style>${CSS}</style></head><body>
-<h1>Behaviour evaluation <span class="badge ${report.passed ? "pass" : "fail"}">${report.passed ? "all gates pass" : `${failed.join(", ")} failed`}</span></h1>
+<h1>Behaviour evaluation <span class="badge ${report.complete ? "pass" : report.passed ? "na" : "fail"}">${escapeHtml(resultLine(report))}</span></h1>
 <p>Baseline <code>${escapeHtml(b.dir)}</code>: profile <b>${escapeHtml(b.profile)}</b> on ${escapeHtml(b.connector)}, ${b.samples} samples per scenario, seed ${b.seed}, recorded ${escapeHtml(b.createdAt)}.<br>
 Candidate: profile <b>${escapeHtml(c.profile)}</b> on ${escapeHtml(c.connector)}${c.break ? `, deliberately broken (<code>${escapeHtml(c.break)}</code>)` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}.<br>
 Tool coverage <b>${pct(report.toolCoverage)}</b> · initial cue ${report.baselineCueTokens} → <b>${report.cueTokens}</b> tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}.<br>
-${escapeHtml(sourcesLine(report.sources))}.</p>
+${escapeHtml(sourcesLine(report.sources))}.<br>
+Evidence source: <b>${escapeHtml(report.measurement.source)}</b> — ${escapeHtml(report.measurement.note)}${report.measurement.sensitivity ? `; sensitivity on ${escapeHtml(report.measurement.sensitivity.connector)}: ${report.measurement.sensitivity.detected}/${report.measurement.sensitivity.total} mutations detected` : ""}.</p>
 <h2>Gates</h2>${gates}
-<h2>Gate matrix</h2>${matrix}
-<h2>Scenarios</h2>${htmlTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow), (i) => cls(report.scenarios[i]?.passed ?? null))}
+<h2>Gate matrix</h2><div class="scroll">${matrix}</div>
+<h2>Scenarios</h2><div class="scroll">${htmlTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow), (i) => cls(report.scenarios[i]?.passed ?? null))}</div>
 ${failures ? `<ul>${failures}</ul>` : ""}
 <h2>pass^k per scenario</h2>${passKChart(report)}
 <h2>Trajectory match</h2>${htmlTable(

@@ -1,7 +1,7 @@
 // report.md: the same content as the terminal report, as markdown tables.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { mark, pct, sourcesLine } from "./format.js";
+import { gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -19,19 +19,20 @@ export function renderMarkdown(report: EvalReport): string {
   const c = report.candidate;
   const s = report.settings;
   return [
-    `# Behaviour evaluation: ${report.passed ? "all gates pass" : `${GATE_IDS.filter((g) => !report.gates[g].pass).join(", ")} failed`}`,
+    `# Behaviour evaluation: ${resultLine(report)}`,
     "",
     `- Baseline: \`${b.dir}\` — profile **${b.profile}** on ${b.connector}, ${b.samples} samples per scenario, seed ${b.seed}, recorded ${b.createdAt}`,
     `- Candidate: profile **${c.profile}** on ${c.connector}${c.break ? ` — deliberately broken: \`${c.break}\`` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}`,
     `- Tool coverage ${pct(report.toolCoverage)} · initial cue ${report.baselineCueTokens} → ${report.cueTokens} tokens (o200k) · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
     `- ${sourcesLine(report.sources).replace(/^samples/, "Samples")}`,
+    `- Evidence source: **${report.measurement.source}** — ${report.measurement.note}${report.measurement.sensitivity ? `; sensitivity on ${report.measurement.sensitivity.connector}: ${report.measurement.sensitivity.detected}/${report.measurement.sensitivity.total} mutations detected` : ""}`,
     `- Thresholds: pass^${s.k} ≥ ${s.minPassK}; hires within ±${s.hireTolerance} of the baseline median; roles: every function hired by the baseline, or team Jaccard ≥ ${s.functionJaccard}; tool coverage ≥ ${pct(s.minToolCoverage)} in ≥ ${s.minToolStates} states; cue ≤ ${s.maxCueTokens} tokens; cache within ${s.cacheTolerance * 100} points; trajectory ${s.trajectory ?? "reported, not gated"}`,
     "",
     "## Gates",
     "",
     mdTable(
       ["gate", "", "result", "evidence"],
-      GATE_IDS.map((g) => [g, GATE_TITLES[g], mark(report.gates[g].pass), report.gates[g].evidence]),
+      GATE_IDS.map((g) => [g, GATE_TITLES[g], gateMark(report.gates[g]), report.gates[g].evidence]),
     ),
     "",
     "## Scenarios",

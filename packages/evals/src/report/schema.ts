@@ -6,7 +6,7 @@ import { Nullable, OneOf, parse, SchemaVersion, type Static, describeProblems } 
 import { Type } from "typebox";
 import { TRAJECTORY_MODES } from "../compare/trajectory.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 export const GATE_IDS = ["G1", "G2", "G3", "G4", "G5"] as const;
 export type GateId = (typeof GATE_IDS)[number];
 
@@ -105,7 +105,33 @@ export const ScenarioComparisonSchema = Type.Object(
 );
 export type ScenarioComparison = Static<typeof ScenarioComparisonSchema>;
 
-export const GateResultSchema = Type.Object({ pass: Type.Boolean(), evidence: Type.String() }, strict);
+/** Where a gate's evidence came from: the scripted offline model, a live endpoint, or cassettes. */
+export const GATE_SOURCES = ["scripted", "live", "replayed"] as const;
+export type GateSource = (typeof GATE_SOURCES)[number];
+
+export const GateResultSchema = Type.Object(
+  {
+    pass: Nullable(
+      Type.Boolean({
+        description:
+          "true/false when measured; null when the gate could not be measured (behaviour from a scripted model, too few states).",
+      }),
+    ),
+    measured: Type.Boolean({
+      description:
+        "The verdict rests on evidence of the kind the gate is about (behaviour gates: a model that reads the prompt).",
+    }),
+    source: OneOf(GATE_SOURCES),
+    verdict: Nullable(
+      Type.Boolean({
+        description:
+          "What the gate's rules computed from the samples, measured or not (sensitivity reads this); null: too few states.",
+      }),
+    ),
+    evidence: Type.String(),
+  },
+  strict,
+);
 export type GateResult = Static<typeof GateResultSchema>;
 
 /** One cell of the matrix; pass null = the gate does not apply to this scenario. */
@@ -144,9 +170,30 @@ export const EvalReportSchema = Type.Object(
       { baseline: Type.Record(Type.String(), Count()), candidate: Type.Record(Type.String(), Count()) },
       { ...strict, description: "Samples answered live (usage and latency counted), offline, or replayed." },
     ),
+    measurement: Type.Object(
+      {
+        source: OneOf(GATE_SOURCES),
+        behaviourMeasured: Type.Boolean(),
+        note: Type.String(),
+        sensitivity: Nullable(
+          Type.Object(
+            {
+              connector: Type.String(),
+              detected: Count(),
+              total: Count(),
+              createdAt: Type.String(),
+              file: Type.String(),
+            },
+            strict,
+          ),
+        ),
+      },
+      strict,
+    ),
     gates: perGate(GateResultSchema),
     matrix: Type.Array(Type.Object({ scenario: Type.String(), cells: perGate(GateCellSchema) }, strict)),
-    passed: Type.Boolean(),
+    passed: Type.Boolean({ description: "No gate failed (a gate not measured does not fail)." }),
+    complete: Type.Boolean({ description: "Every gate was measured and passed." }),
   },
   strict,
 );

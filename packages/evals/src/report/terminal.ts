@@ -1,8 +1,15 @@
 // The report as printed on the terminal: the scenario table, then the gate matrix.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { mark, pct, sourcesLine, table } from "./format.js";
+import { gateMark, mark, pct, resultLine, sourcesLine, table } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
+
+function sensitivityNote(report: EvalReport): string {
+  const s = report.measurement.sensitivity;
+  return s
+    ? `; last sensitivity on ${s.connector}: ${s.detected}/${s.total} mutations detected (${s.createdAt})`
+    : "; no sensitivity measured for this connector (cadre eval sensitivity)";
+}
 
 export function renderTerminal(report: EvalReport): string {
   const b = report.baseline;
@@ -21,10 +28,10 @@ export function renderTerminal(report: EvalReport): string {
     `tool coverage ${pct(report.toolCoverage)} · cue ${report.baselineCueTokens} → ${report.cueTokens} tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
     sourcesLine(report.sources),
     "",
-    "Gates",
+    `Gates (source: ${report.measurement.source}; ${report.measurement.note}${sensitivityNote(report)})`,
     table(
       ["gate", "result", "evidence"],
-      GATE_IDS.map((g) => [g, mark(report.gates[g].pass), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`]),
+      GATE_IDS.map((g) => [g, gateMark(report.gates[g]), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`]),
     ),
     "",
     "Gate matrix (per scenario; – = does not apply)",
@@ -33,9 +40,7 @@ export function renderTerminal(report: EvalReport): string {
       report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => mark(m.cells[g].pass))]),
     ),
     "",
-    report.passed
-      ? "RESULT: all gates pass"
-      : `RESULT: ${GATE_IDS.filter((g) => !report.gates[g].pass).join(", ")} failed`,
+    `RESULT: ${resultLine(report)}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -88,6 +88,15 @@ describe("cassettes in the runner", () => {
     });
     const only = (r: typeof recorded) => r.traces.get("empty-single-connector")![0]!;
     const [before, after] = [only(recorded), only(replayed)];
+    // A faithful rollback (C4-7): the legacy session's system prompt is the legacy one — the
+    // shell/HTTP documents — and never tells the CEO to use company tools it is not offered.
+    const [file] = await readdir(join(cassettes, "empty-single-connector"));
+    const entry = JSON.parse(await readFile(join(cassettes, "empty-single-connector", file!), "utf8")) as {
+      request: { system: string };
+    };
+    expect(entry.request.system).toContain("Run every request with the bash tool as a `node -e` script");
+    expect(entry.request.system).toContain("# Team Building Phase");
+    expect(entry.request.system).not.toMatch(/hire_agent tool|file_approval tool/);
     expect(after.hires.length).toBeGreaterThanOrEqual(3);
     expect(after.hires.every((h) => h.via === "http")).toBe(true);
     expect({ trajectory: after.trajectory, hires: after.hires, final: after.finalState }).toEqual({

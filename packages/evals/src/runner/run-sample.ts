@@ -8,7 +8,7 @@ import type { StreamFn } from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { type Cassette, CassetteMissError, type CassetteMode, openCassette } from "../cassette/cassette.js";
 import { checkSeededState } from "../scenario/check.js";
-import { seedScenario } from "../scenario/seed.js";
+import { type CeoKind, seedScenario } from "../scenario/seed.js";
 import type { LoadedScenario } from "../scenario/types.js";
 import { collectTrace } from "../trace/collect.js";
 import type { Trace } from "../trace/types.js";
@@ -21,7 +21,12 @@ export interface SampleConfig {
   /** A deliberate break of the candidate. */
   break?: Break;
   /** Run the CEO on a real connector of this kind; default: the scenario's (offline). */
-  ceoKind?: "anthropic" | "openai";
+  ceoKind?: CeoKind;
+  /** openai-compatible: the endpoint and the model the CEO runs on. */
+  ceoBaseUrl?: string;
+  ceoModel?: string;
+  /** How the report names the CEO's connector (default its kind; "standin" for the built-in stand-in). */
+  connectorLabel?: string;
   /** Record every model answer under dir/<scenario>/, or answer from there only (replay). */
   cassettes?: { mode: CassetteMode; dir: string };
   env: NodeJS.ProcessEnv;
@@ -42,6 +47,8 @@ export async function runSample(
       profile: config.profile.name,
       env: config.env,
       ...(config.ceoKind ? { ceoKind: config.ceoKind } : {}),
+      ...(config.ceoBaseUrl ? { ceoBaseUrl: config.ceoBaseUrl } : {}),
+      ...(config.ceoModel ? { ceoModel: config.ceoModel } : {}),
     });
     await checkSeededState(store, loaded, seeded.companyId, config.env);
     const before = await loadCompanyState(store, seeded.companyId);

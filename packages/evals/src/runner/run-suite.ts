@@ -44,7 +44,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   for (const t of traces) byScenario.set(t.scenarioId, [...(byScenario.get(t.scenarioId) ?? []), t]);
   return {
     profile: options.profile.name,
-    connector: options.ceoKind ?? "offline",
+    connector: options.connectorLabel ?? options.ceoKind ?? "offline",
     samples: options.samples,
     seed: options.seed,
     break: options.break?.name ?? null,

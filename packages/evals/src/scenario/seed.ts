@@ -21,11 +21,17 @@ import type { Scenario, ScenarioConnector } from "./types.js";
 /** The key variable of a vendor connector declared not ready: surely unset, checked below. */
 export const UNSET_KEY_ENV = "CADRE_EVAL_UNSET_KEY";
 
+/** Connector kinds a live eval can run the CEO on (Pi-routed: their model calls are seen). */
+export type CeoKind = "anthropic" | "openai" | "openai-compatible";
+
 export interface SeedOptions {
   /** Prompt profile the company's wakes use (C4-7). */
   profile: PromptProfile;
   /** Runs the CEO on a real connector of this kind instead of the scenario's (live runs). */
-  ceoKind?: "anthropic" | "openai";
+  ceoKind?: CeoKind;
+  /** openai-compatible: the endpoint's base URL and the model id the CEO runs on. */
+  ceoBaseUrl?: string;
+  ceoModel?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -92,13 +98,18 @@ export async function seedScenario(
   }));
   let ceoConnector = connectors.find((c) => c.id === scenario.ceoConnectorId) as NewConnector;
   if (options.ceoKind) {
+    const compatible = options.ceoKind === "openai-compatible";
+    if (compatible && (!options.ceoBaseUrl || !options.ceoModel))
+      throw new UserInputError("an openai-compatible CEO needs a base URL and a model id");
+    if (compatible && !listModels().some((m) => m.id === options.ceoModel))
+      registerCompatibleModel({ id: options.ceoModel as string, contextWindow: 32_768, maxOutput: 8_192 });
     ceoConnector = {
       companyId,
       id: `ceo-${options.ceoKind}`,
       kind: options.ceoKind,
       label: connectorLabel(options.ceoKind),
-      enabledModels: defaultEnabledModels(options.ceoKind),
-      config: {},
+      enabledModels: options.ceoModel ? [options.ceoModel] : defaultEnabledModels(options.ceoKind),
+      config: compatible ? { baseUrl: options.ceoBaseUrl } : {},
     };
     const ready = readiness(ceoConnector, env, ASSUMED_PROBES);
     if (!ready.ready)

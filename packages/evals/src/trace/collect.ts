@@ -18,6 +18,14 @@ import {
   type TraceToolCall,
 } from "./types.js";
 
+/** The phase a system prompt states and the title of the mode document it carries (C4-4 drift). */
+export function promptPhases(system: string): { runtime: string | null; document: string | null } {
+  return {
+    runtime: /^Current phase: (.+)$/m.exec(system)?.[1]?.trim() ?? null,
+    document: /^# (.+ Phase)$/m.exec(system)?.[1]?.trim() ?? null,
+  };
+}
+
 export interface TraceMeta {
   scenarioId: string;
   sample: number;
@@ -134,7 +142,12 @@ export async function collectTrace(
     modeAfter: state.mode,
     cue: { text: redactVolatile(result?.cue ?? ""), tokens: result?.cueTokens ?? 0 },
     systemPrompt: captured
-      ? { tokens: countTokens(captured.systemPrompt), sha256: sha256(captured.systemPrompt), observed: true }
+      ? {
+          tokens: countTokens(captured.systemPrompt),
+          sha256: sha256(captured.systemPrompt),
+          observed: true,
+          phases: promptPhases(captured.systemPrompt),
+        }
       : { tokens: 0, sha256: "", observed: false },
     tools: (captured?.tools ?? []).map((t) => ({ name: t.name, schemaHash: hashOf(t.parameters) })),
     toolCalls: toolCallsOf(events),

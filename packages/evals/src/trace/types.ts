@@ -99,6 +99,16 @@ export const TraceSchema = Type.Object(
           description:
             "Measured on the request the model received; otherwise no model call was seen (tokens 0).",
         }),
+        phases: Type.Optional(
+          Type.Object(
+            { runtime: Nullable(Recorded()), document: Nullable(Recorded()) },
+            {
+              ...strict,
+              description:
+                'The phase the prompt states ("Current phase: …") and the title of the mode document it carries: mode drift shows here.',
+            },
+          ),
+        ),
       },
       strict,
     ),

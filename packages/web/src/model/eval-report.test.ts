@@ -31,7 +31,7 @@ describe("evaluation report", () => {
     const cases: Array<[string, RegExp]> = [
       ["{not json", /not JSON/],
       [JSON.stringify({ kind: "something-else" }), /not an evaluation report/],
-      [JSON.stringify({ ...report, schemaVersion: 2 }), /schema version 2 is not supported/],
+      [JSON.stringify({ ...report, schemaVersion: 3 }), /schema version 3 is not supported/],
       [
         JSON.stringify({ ...report, gates: { G1: {} } }),
         /`gates\.G1\.pass` is required.*`gates\.G2` is required/,

@@ -74,7 +74,15 @@ function series(r: EvalReport, pick: (side: Side) => number): ScenarioSeries {
 
 export function summaryLines(r: EvalReport): Array<[string, string]> {
   return [
-    ["result", r.passed ? "all gates pass" : "a gate fails"],
+    [
+      "result",
+      r.complete
+        ? "all gates pass"
+        : r.passed
+          ? "no gate failed; some gates have no verdict"
+          : "a gate fails",
+    ],
+    ["evidence", `${r.measurement.source}: ${r.measurement.note}`],
     [
       "candidate",
       `${r.candidate.profile} on ${r.candidate.connector}, ${r.candidate.samples} sample(s) per scenario, seed ${r.candidate.seed}${r.candidate.break ? `, break ${r.candidate.break}` : ""}`,

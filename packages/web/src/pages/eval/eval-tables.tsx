@@ -8,6 +8,8 @@ import {
 } from "../../model/eval-report.js";
 
 const mark = (pass: boolean | null) => (pass === null ? "n/a" : pass ? "pass" : "FAIL");
+const gateMark = (g: EvalReport["gates"]["G1"]) =>
+  g.pass !== null ? mark(g.pass) : !g.measured ? "not measured" : "not enough states";
 
 export function EvalTables({ report }: { report: EvalReport }) {
   const GATE_IDS = gateIds(report);
@@ -16,8 +18,12 @@ export function EvalTables({ report }: { report: EvalReport }) {
       <section class="card wide" aria-labelledby="eval-summary-title">
         <h2 id="eval-summary-title">
           Verdict:{" "}
-          <span class={`badge ${report.passed ? "ok" : "warn"}`} data-testid="eval-verdict">
-            {report.passed ? "all gates pass" : "a gate fails"}
+          <span class={`badge ${report.complete ? "ok" : "warn"}`} data-testid="eval-verdict">
+            {report.complete
+              ? "all gates pass"
+              : report.passed
+                ? `no gate failed; behaviour ${report.measurement.behaviourMeasured ? "partly undecided" : "not measured"} (${report.measurement.source})`
+                : "a gate fails"}
           </span>
         </h2>
         <dl class="facts">
@@ -44,7 +50,11 @@ export function EvalTables({ report }: { report: EvalReport }) {
               {GATE_IDS.map((g) => (
                 <tr key={g}>
                   <th scope="row">{g}</th>
-                  <td class={report.gates[g].pass ? "pass" : "fail"}>{mark(report.gates[g].pass)}</td>
+                  <td
+                    class={report.gates[g].pass === null ? undefined : report.gates[g].pass ? "pass" : "fail"}
+                  >
+                    {gateMark(report.gates[g])}
+                  </td>
                   <td>{report.gates[g].evidence}</td>
                 </tr>
               ))}
