@@ -14,6 +14,7 @@ import { parse } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
+import { modeLines } from "../mode-lines.js";
 import { modelChangeLine } from "../commands/agents.js";
 import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 
@@ -53,17 +54,24 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
     api.get<AgentView[]>(`${base}/agents?status=active`),
     api.get<ApprovalView[]>(`${base}/approvals`),
   ]);
-  const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, ...row } = company;
+  const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, operatorActions, ...row } = company;
   if (values.json) {
     const ceo = agents.find((a) => a.id === ceoAgentId);
     io.out(
-      `${JSON.stringify({ company: row, ceo, ceoMode, ceoModeReason, toolsInMode, connectors, agents, approvals })}\n`,
+      `${JSON.stringify({ company: row, ceo, ceoMode, ceoModeReason, toolsInMode, operatorActions, connectors, agents, approvals })}\n`,
     );
     return 0;
   }
   io.out(`${company.name} (${company.id}) — via ${target.url}\n  goal: ${company.goal || "(none)"}\n`);
   io.out(
-    `  CEO mode: ${ceoMode} — ${ceoModeReason}\n  tools in this mode: ${toolsInMode.join(", ") || "none"}\n`,
+    modeLines({
+      mode: ceoMode,
+      reason: ceoModeReason,
+      tools: toolsInMode,
+      operatorActions,
+      ceoAgentId,
+      pendingStrategyId: approvals.findLast((a) => a.type === "approve_ceo_strategy" && a.status === "pending")?.id,
+    }),
   );
   io.out(
     `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`,

@@ -1,8 +1,9 @@
 // `cadre company show|create`.
-import { createCompany, loadCompanyState, MODE_TOOLS, readiness } from "@cadre/company";
+import { createCompany, loadCompanyState, modeOffer, readiness } from "@cadre/company";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
+import { modeLines } from "../mode-lines.js";
 
 export const COMPANY_HELP = `Usage:
   cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
@@ -55,15 +56,23 @@ export async function companyCommand(args: string[], io: CliIO): Promise<number>
       enabledModels: c.enabledModels,
       ...readiness(c, io.env),
     }));
+    const offer = modeOffer(state.mode);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ company, ceo: state.ceo, ceoMode: state.mode, ceoModeReason: state.modeReason, toolsInMode: MODE_TOOLS[state.mode], connectors, agents: state.activeAgents, approvals })}\n`,
+        `${JSON.stringify({ company, ceo: state.ceo, ceoMode: state.mode, ceoModeReason: state.modeReason, toolsInMode: offer.tools, operatorActions: offer.operatorActions, connectors, agents: state.activeAgents, approvals })}\n`,
       );
       return 0;
     }
     io.out(`${company.name} (${company.id})\n  goal: ${company.goal || "(none)"}\n`);
     io.out(
-      `  CEO mode: ${state.mode} — ${state.modeReason}\n  tools in this mode: ${MODE_TOOLS[state.mode].join(", ") || "none"}\n`,
+      modeLines({
+        mode: state.mode,
+        reason: state.modeReason,
+        tools: offer.tools,
+        operatorActions: offer.operatorActions,
+        ceoAgentId: state.ceo.id,
+        pendingStrategyId: state.latestStrategy?.status === "pending" ? state.latestStrategy.id : undefined,
+      }),
     );
     io.out(
       `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}\n`,

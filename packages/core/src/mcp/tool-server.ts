@@ -17,6 +17,12 @@ export interface ToolServerOptions {
   version?: string;
   /** Shown to the model by clients that surface server instructions. */
   instructions?: string;
+  /**
+   * Read at each `tools/list`: a `_meta` object per tool name (e.g. whether the company's mode lets
+   * the call succeed now). `_meta` is for clients and operators, never for the model, so the list
+   * the model sees — names, descriptions, schemas — stays fixed (MC-3).
+   */
+  listMeta?: () => Promise<Readonly<Record<string, Record<string, unknown>>>>;
 }
 
 /** Claude Code puts the model's tool_use id here on every tools/call. */
@@ -132,7 +138,12 @@ export async function createToolServer(
   keepRawArguments(server);
   // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
   // our JSON Schema and our validation with its own.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  const listMeta = options.listMeta;
+  server.server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (!listMeta) return { tools: list };
+    const meta = await listMeta();
+    return { tools: list.map((t) => (meta[t.name] ? { ...t, _meta: meta[t.name] } : t)) };
+  });
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const toolUseId = meta?.[TOOL_USE_ID_META];

@@ -13,6 +13,7 @@ const company: CompanyView = {
   ceoMode: "team-building",
   ceoModeReason: "no reports",
   toolsInMode: ["hire_agent"],
+  operatorActions: ["start_team_building"],
 };
 const ceo: Agent = {
   id: "ceo",

@@ -16,7 +16,7 @@ export function Overview({
 }: {
   api: Api;
   live: LiveCompany;
-  onStarted(w: WakeStarted): void;
+  onStarted(w: WakeStarted, agentId: string): void;
 }) {
   const wake = useWake(api, onStarted);
   const { company } = live;

@@ -11,7 +11,7 @@ export interface Wake {
   start(agentId: string, trigger?: WakeTrigger): Promise<void>;
 }
 
-export function useWake(api: Api, onStarted: (w: WakeStarted) => void): Wake {
+export function useWake(api: Api, onStarted: (w: WakeStarted, agentId: string) => void): Wake {
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const [error, setError] = useState<Wake["error"]>(undefined);
   return {
@@ -21,7 +21,10 @@ export function useWake(api: Api, onStarted: (w: WakeStarted) => void): Wake {
       setBusy(agentId);
       setError(undefined);
       try {
-        onStarted(await api.post<WakeStarted>(`/api/agents/${agentId}/wake`, trigger ? { trigger } : {}));
+        onStarted(
+          await api.post<WakeStarted>(`/api/agents/${agentId}/wake`, trigger ? { trigger } : {}),
+          agentId,
+        );
       } catch (e) {
         setError({ agentId, trigger, message: e instanceof Error ? e.message : String(e) });
       } finally {
