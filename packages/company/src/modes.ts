@@ -113,8 +113,14 @@ export function modeOffer(mode: CeoMode): ModeOffer {
 }
 
 /** The mode after a decision on the latest strategy, from `resolveCeoMode` itself (shown before deciding). */
-export function modeAfterDecision(state: CeoModeState, decision: "approved" | "rejected" | "revision_requested"): CeoMode {
+export function modeAfterDecision(
+  state: CeoModeState,
+  decision: "approved" | "rejected" | "revision_requested",
+): CeoMode {
   return resolveCeoMode({ ...state, latestStrategy: decision });
 }
 
-export const OPERATOR_ACTIONS_LIST = ["start_team_building", "decide_strategy"] as const satisfies readonly OperatorAction[];
+export const OPERATOR_ACTIONS_LIST = [
+  "start_team_building",
+  "decide_strategy",
+] as const satisfies readonly OperatorAction[];

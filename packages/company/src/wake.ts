@@ -236,7 +236,10 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   const mode = state.mode;
   // The operator's "start team building" is offered only where it fits (modeOffer): anywhere else
   // its cue would contradict the mode, so it is refused before anything is written.
-  if (trigger === "start_team_building" && !(agent.isCeo && modeOffer(mode).operatorActions.includes(trigger))) {
+  if (
+    trigger === "start_team_building" &&
+    !(agent.isCeo && modeOffer(mode).operatorActions.includes(trigger))
+  ) {
     throw new UserInputError(
       agent.isCeo
         ? `start team building is offered only while the CEO is in team-building; the CEO is in ${mode} (${state.modeReason}). Wake the CEO without a trigger instead.`

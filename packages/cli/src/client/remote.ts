@@ -15,7 +15,7 @@ import { type CliIO, UsageError } from "../io.js";
 import { ApiClient, type ServerTarget } from "./api-client.js";
 import { remoteWake } from "./remote-wake.js";
 import { modeLines } from "../mode-lines.js";
-import { modelChangeLine } from "../commands/agents.js";
+import { agentsTable, modelChangeLine } from "../commands/agents.js";
 import { APPROVAL_STATUSES, type ApprovalStatus } from "@cadre/model";
 
 export const REMOTE_COMMANDS = [
@@ -70,7 +70,9 @@ async function companyShow(api: ApiClient, args: string[], io: CliIO, target: Se
       tools: toolsInMode,
       operatorActions,
       ceoAgentId,
-      pendingStrategyId: approvals.findLast((a) => a.type === "approve_ceo_strategy" && a.status === "pending")?.id,
+      pendingStrategyId: approvals.findLast(
+        (a) => a.type === "approve_ceo_strategy" && a.status === "pending",
+      )?.id,
     }),
   );
   io.out(
@@ -105,11 +107,7 @@ async function agentsList(api: ApiClient, args: string[], io: CliIO, target: Ser
     `/api/companies/${company.id}/agents${values.all ? "" : "?status=active"}`,
   );
   if (values.json) return (io.out(`${JSON.stringify(agents)}\n`), 0);
-  for (const a of agents) {
-    io.out(
-      `${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`,
-    );
-  }
+  io.out(agentsTable(agents));
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // `cadre agents list` and `cadre agents set-model` (MC-13).
 import { type ModelChange, setAgentModel } from "@cadre/company";
+import type { AgentRow } from "@cadre/store";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -41,11 +42,7 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
       io.out(`${JSON.stringify(agents)}\n`);
       return 0;
     }
-    for (const a of agents) {
-      io.out(
-        `${a.id}  ${a.name.padEnd(20)} ${a.role}${a.department ? ` [${a.department}]` : ""}  ${a.connectorId}/${a.model}  via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}\n`,
-      );
-    }
+    io.out(agentsTable(agents));
     return 0;
   } finally {
     await store.close();
@@ -89,4 +86,37 @@ async function setModel(args: string[], io: CliIO): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+type ListedAgent = Pick<
+  AgentRow,
+  "id" | "name" | "role" | "department" | "connectorId" | "model" | "via" | "status"
+>;
+
+/** `agents list` as aligned columns under a header (local and --server); STATUS only when one is not active. */
+export function agentsTable(agents: readonly ListedAgent[]): string {
+  if (agents.length === 0) return "no agents\n";
+  const withStatus = agents.some((a) => a.status !== "active");
+  const rows = [
+    ["ID", "NAME", "ROLE", "DEPARTMENT", "CONNECTOR/MODEL", "VIA", ...(withStatus ? ["STATUS"] : [])],
+    ...agents.map((a) => [
+      a.id,
+      a.name,
+      a.role,
+      a.department ?? "-",
+      `${a.connectorId}/${a.model}`,
+      a.via,
+      ...(withStatus ? [a.status] : []),
+    ]),
+  ];
+  // Widths in code points (names are NFC text): what a terminal shows for the Latin-script names
+  // Cadre writes; a wide script may still shift a column.
+  const len = (t: string) => [...t].length;
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => len(r[i]!))));
+  return rows
+    .map((r) =>
+      r.map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(widths[i]! - len(cell)))).join("  "),
+    )
+    .join("\n")
+    .concat("\n");
 }

@@ -219,7 +219,9 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
       "ceo",
     );
     const during = await callTool({ ...valid, name: "Y" });
-    expect(during.text).toMatch(/`mode` hiring is not available in the awaiting-approval phase/);
+    expect(during.text).toMatch(
+      /was not run, nothing was written\. Hiring is not available in the awaiting-approval phase/,
+    );
   });
 
   it("a valid hire writes the agent and one agent.hired activity row, and returns {agentId, name, role}", async () => {

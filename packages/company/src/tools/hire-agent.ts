@@ -7,6 +7,7 @@ import { type AgentRow, ConflictError, type Store } from "@cadre/store";
 import { Type } from "typebox";
 import { readiness } from "../connectors.js";
 import { modeAllows, modesAllowing } from "../modes.js";
+import { refusalSentence } from "./refusal.js";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { toolValidator } from "./validate.js";
@@ -51,7 +52,7 @@ export const validateHireAgentInput = toolValidator("hire_agent", hireAgentSchem
 function refuse(field: string, why: string): ActionResult<never> {
   return {
     ok: false,
-    message: `hire_agent was not run, nothing was written. \`${field}\` ${why}.`,
+    message: `hire_agent was not run, nothing was written. ${refusalSentence(field, why)}.`,
     fields: { [field]: why },
   };
 }

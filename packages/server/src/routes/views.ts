@@ -363,7 +363,7 @@ export const ApprovalViewSchema = Type.Object(
     createdAt: Time(),
     decidedAt: Nullable(Time()),
     decidedBy: Type.Optional(
-      Nullable(Type.String({ description: "Who decided it (\"operator\", …); null while pending." })),
+      Nullable(Type.String({ description: 'Who decided it ("operator", …); null while pending.' })),
     ),
     modeIfDecided: Type.Optional(
       Type.Object(
@@ -381,7 +381,11 @@ export const ApprovalViewSchema = Type.Object(
 export type ApprovalView = Static<typeof ApprovalViewSchema>;
 
 /** What the list adds to each approval: who decided it, and for a pending one what each decision does to the CEO's mode. */
-export function approvalInboxView(a: ApprovalRow, history: ApprovalEventRow[], state: CompanyState): ApprovalView {
+export function approvalInboxView(
+  a: ApprovalRow,
+  history: ApprovalEventRow[],
+  state: CompanyState,
+): ApprovalView {
   const decision = history.findLast((e) => e.fromStatus === "pending");
   const view: ApprovalView = { ...approvalView(a), decidedBy: decision?.actor ?? null };
   if (a.status === "pending") {

@@ -24,7 +24,9 @@ describe("renderMarkdown", () => {
     );
     expect(html).not.toMatch(/href="(javascript|data|vbscript):/i);
     expect((html.match(/<a /g) ?? []).length).toBe(1);
-    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">ok</a>');
+    expect(html).toContain(
+      '<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">ok</a>',
+    );
   });
 
   it("loads no image", () => {

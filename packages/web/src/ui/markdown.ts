@@ -10,7 +10,8 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false, bre
 md.disable(["image"]);
 
 const defaultLinkOpen =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open ??
+  ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx]!;
   token.attrSet("target", "_blank");

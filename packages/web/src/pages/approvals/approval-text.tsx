@@ -4,5 +4,11 @@ import { renderMarkdown } from "../../ui/markdown.js";
 
 export function ApprovalText({ text }: { text: string }) {
   // renderMarkdown escapes every tag of the input: only markdown's own elements reach the page.
-  return <div class="payload markdown" data-testid="approval-text" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+  return (
+    <div
+      class="payload markdown"
+      data-testid="approval-text"
+      dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }}
+    />
+  );
 }

@@ -64,7 +64,10 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
               <span class={`badge ${a.status === "approved" ? "ok" : "warn"}`}>
                 {a.status.replace("_", " ")}
               </span>{" "}
-              by {a.decidedBy ?? "the operator"}
+              by{" "}
+              {!a.decidedBy || a.decidedBy === "operator"
+                ? "the operator"
+                : (names.get(a.decidedBy) ?? a.decidedBy)}
               {a.decidedAt && <span class="muted"> · {formatTime(a.decidedAt)}</span>}
             </p>
             {a.decisionNote ? (

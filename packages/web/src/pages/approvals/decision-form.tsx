@@ -65,7 +65,9 @@ export function DecisionForm({
               <strong>{a.label}</strong>: the CEO's mode {effects[a.path] === mode ? "stays" : "becomes"}{" "}
               <strong>{effects[a.path]}</strong>
               {a.path === "approve" && effects.approve === "operating" && " — the team may start work"}
-              {a.path !== "approve" && effects[a.path] === "revising" && " — it revises and files again, reading your note"}
+              {a.path !== "approve" &&
+                effects[a.path] === "revising" &&
+                " — it revises and files again, reading your note"}
             </li>
           ))}
         </ul>

@@ -50,12 +50,13 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
           Live updates interrupted; reconnecting…
         </p>
       )}
-      {started?.runId === null && !live.runs.some((r) => r.agentId === started.agentId && !started.runsBefore.includes(r.id)) && (
-        <p class="alert ok" role="status" data-testid="wake-queued">
-          Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under Runs
-          once one does.
-        </p>
-      )}
+      {started?.runId === null &&
+        !live.runs.some((r) => r.agentId === started.agentId && !started.runsBefore.includes(r.id)) && (
+          <p class="alert ok" role="status" data-testid="wake-queued">
+            Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under
+            Runs once one does.
+          </p>
+        )}
       <RunningBanner companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (

@@ -21,7 +21,12 @@ export function runningRuns(runs: readonly Run[], started: StartedRun | undefine
     .filter((r) => r.status === "running")
     .map((r) => ({ runId: r.id, agentId: r.agentId, trigger: r.trigger, mode: r.mode }));
   if (started?.runId && !runs.some((r) => r.id === started.runId))
-    shown.push({ runId: started.runId, agentId: started.agentId, trigger: started.trigger, mode: started.mode });
+    shown.push({
+      runId: started.runId,
+      agentId: started.agentId,
+      trigger: started.trigger,
+      mode: started.mode,
+    });
   return shown;
 }
 

@@ -1,5 +1,5 @@
 // The team as a table (the org chart's content in a form every reader and keyboard can use), with
-// a button to wake any active agent.
+// a button to wake any active agent; a refused wake is said in a full-width row under its agent.
 import type { Agent } from "../../api/types.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
@@ -23,7 +23,7 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
             </tr>
           </thead>
           <tbody>
-            {agents.map((a) => (
+            {agents.map((a) => [
               <tr key={a.id} class={a.status === "terminated" ? "terminated" : undefined}>
                 <th scope="row">{a.name}</th>
                 <td data-label="Role">{a.role}</td>
@@ -43,14 +43,20 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
                       {wake.busy === a.id ? "Waking…" : "Wake"}
                     </button>
                   )}
-                  {wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (
-                    <span class="alert error inline" role="alert">
-                      {wake.error.message}
-                    </span>
-                  )}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              // The refusal gets a row of its own under the agent, so a long message never
+              // squeezes the table's columns.
+              wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (
+                <tr key={`${a.id}-error`} class="row-error" data-testid="wake-error">
+                  <td colSpan={6}>
+                    <p class="alert error" role="alert">
+                      Wake {a.name}: {wake.error.message}
+                    </p>
+                  </td>
+                </tr>
+              ),
+            ])}
           </tbody>
         </table>
       </div>
