@@ -401,7 +401,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       }
       // Streaming deltas are kept too: the stored run is the full event stream, replayable.
       pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
-      if (pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
+      // The run's first event is written at once: a company view following the feed
+      // (`?kind=lifecycle`) learns that the run started, whoever started it.
+      if (seq === 1 || pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
     }
   } catch (error) {
     failure = errorMessage(error);

@@ -205,7 +205,9 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
       { toolCallId: "t", signal: undefined },
     );
     expect(byMember.isError).toBe(true);
-    expect(byMember.content[0]).toMatchObject({ text: expect.stringMatching(/nothing was written\. Only the CEO may hire/) });
+    expect(byMember.content[0]).toMatchObject({
+      text: expect.stringMatching(/nothing was written\. Only the CEO may hire/),
+    });
     await store.insertApproval(
       {
         id: "apr_1",
