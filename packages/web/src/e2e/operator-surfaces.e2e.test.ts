@@ -222,6 +222,9 @@ describe("the run banner follows the company feed", () => {
       /^CEO is running: run run_\w+ \(start team building, woken in team-building\)\. Watch it live$/,
     );
     await held.requested(1);
+    // While the CEO runs, a second wake would be refused: neither trigger is offered.
+    await expect.poll(() => page.getByRole("button", { name: "Start team building" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "CEO is running" }).isDisabled()).toBe(true);
     await screenshot(page, "24-run-running");
     held.release();
     // The run ended (the stand-in answered with text only, no hire): the banner is gone by itself,

@@ -10,10 +10,20 @@ import type { Wake } from "./use-wake.js";
 
 const COMPANY_TOOLS = ["hire_agent", "file_approval"];
 
-export function ModePanel({ company, wake }: { company: ShownCompany; wake: Wake }) {
+export function ModePanel({
+  company,
+  wake,
+  running,
+}: {
+  company: ShownCompany;
+  wake: Wake;
+  /** Agents with a run in progress. */
+  running: ReadonlySet<string>;
+}) {
   const ceo = company.ceoAgentId;
   const starting = wake.busy === ceo;
-  const actions = company.toolsPending ? [] : company.operatorActions;
+  // Nothing is offered while a mode change is re-read, or while the CEO's run is in progress.
+  const actions = company.toolsPending || running.has(ceo) ? [] : company.operatorActions;
   const refused = COMPANY_TOOLS.filter((t) => !company.toolsInMode.includes(t));
   return (
     <section class="card" aria-labelledby="mode-title" data-testid="mode-panel">

@@ -4,7 +4,16 @@ import type { Agent } from "../../api/types.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
 
-export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
+export function Team({
+  agents,
+  wake,
+  running,
+}: {
+  agents: Agent[];
+  wake: Wake;
+  /** Agents with a run in progress: their wake waits for it. */
+  running: ReadonlySet<string>;
+}) {
   return (
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
@@ -36,11 +45,11 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
                   {a.status === "active" && (
                     <button
                       type="button"
-                      disabled={wake.busy === a.id}
+                      disabled={wake.busy === a.id || running.has(a.id)}
                       onClick={() => void wake.start(a.id)}
-                      aria-label={`Wake ${a.name}`}
+                      aria-label={running.has(a.id) ? `${a.name} is running` : `Wake ${a.name}`}
                     >
-                      {wake.busy === a.id ? "Waking…" : "Wake"}
+                      {wake.busy === a.id ? "Waking…" : running.has(a.id) ? "Running" : "Wake"}
                     </button>
                   )}
                 </td>
