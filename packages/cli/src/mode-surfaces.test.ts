@@ -98,7 +98,8 @@ async function surfaces(): Promise<Surfaces> {
   const remote = await runCli([...remoteArgs, "--json"]);
   const remoteText = await runCli(remoteArgs);
   const { tools } = await mcp.listTools();
-  const meta = (t: (typeof tools)[number]) => t._meta as { "cadre/usableInMode": boolean; "cadre/mode": string };
+  const meta = (t: (typeof tools)[number]) =>
+    t._meta as { "cadre/usableInMode": boolean; "cadre/mode": string };
   return {
     api: { mode: view.body.ceoMode, tools: view.body.toolsInMode, actions: view.body.operatorActions },
     cli: {
@@ -205,9 +206,9 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
       }),
     ]);
 
-    expect((await api("POST", `/api/approvals/${first["approvalId"]}/reject`, { note: "Too vague" })).status).toBe(
-      200,
-    );
+    expect(
+      (await api("POST", `/api/approvals/${first["approvalId"]}/reject`, { note: "Too vague" })).status,
+    ).toBe(200);
     await expectAgreement("revising");
     const decided = (await api("GET", `/api/companies/${companyId}/approvals`)).body[0];
     expect(decided).toMatchObject({ status: "rejected", decidedBy: "operator", decisionNote: "Too vague" });

@@ -9,7 +9,8 @@ export const COMPANY_HELP = `Usage:
   cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
   cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
 
-show    the company, its CEO's mode and why, connectors with readiness, team and approvals
+show    the company, its CEO's mode and why, the tools that mode lets succeed and the
+        operator's next step in it, connectors with readiness, team and approvals
 create  a new company with a ready offline connector and its CEO
 
 ${DATABASE_HELP}`;
