@@ -81,3 +81,46 @@ export function modeAllows(mode: CeoMode, tool: CompanyToolName): boolean {
 export function modesAllowing(tool: CompanyToolName): CeoMode[] {
   return CEO_MODES.filter((m) => modeAllows(m, tool));
 }
+
+/** The operator's actions that depend on the CEO's mode (the dashboard's buttons, the CLI's commands). */
+export type OperatorAction = "start_team_building" | "decide_strategy";
+
+/**
+ * What the CEO's mode offers, on every surface: the company tools whose calls can succeed for the
+ * CEO (`MODE_TOOLS`, which the tool handlers enforce) and the operator's actions that fit the mode.
+ * The API's company view, `cadre company show`, `cadre mcp` and the dashboard all read this one
+ * function, so no surface offers what the code would refuse.
+ */
+export interface ModeOffer {
+  mode: CeoMode;
+  /** Company tools the CEO can use now; the agent is always given both (MC-3), the others refuse. */
+  tools: readonly CompanyToolName[];
+  operatorActions: readonly OperatorAction[];
+}
+
+const OPERATOR_ACTIONS: Readonly<Record<CeoMode, readonly OperatorAction[]>> = {
+  // "Start team building" is the operator's explicit trigger for an empty team (C4-3); once the
+  // team exists or a strategy is filed, the CEO is woken with an ordinary wake instead.
+  "team-building": ["start_team_building"],
+  "strategy-drafting": [],
+  "awaiting-approval": ["decide_strategy"],
+  revising: [],
+  operating: [],
+};
+
+export function modeOffer(mode: CeoMode): ModeOffer {
+  return { mode, tools: MODE_TOOLS[mode], operatorActions: OPERATOR_ACTIONS[mode] };
+}
+
+/** The mode after a decision on the latest strategy, from `resolveCeoMode` itself (shown before deciding). */
+export function modeAfterDecision(
+  state: CeoModeState,
+  decision: "approved" | "rejected" | "revision_requested",
+): CeoMode {
+  return resolveCeoMode({ ...state, latestStrategy: decision });
+}
+
+export const OPERATOR_ACTIONS_LIST = [
+  "start_team_building",
+  "decide_strategy",
+] as const satisfies readonly OperatorAction[];

@@ -69,7 +69,8 @@ describe("a wake's lease", () => {
     });
     await hold.held;
     const before = await store.counts();
-    const second = wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 3 });
+    // A routine wake: "start team building" is no longer offered once the first hire is made.
+    const second = wakeAgent({ store, agentId: ceo.id, seed: 3 });
     await expect(second).rejects.toBeInstanceOf(AgentBusyError);
     await expect(second).rejects.toThrow(
       /is already running run run_\w+ \(process \d+ on .*\); one wake per agent/,

@@ -45,6 +45,7 @@ import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
 import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
 import { createSession, requireWrappable } from "./session.js";
+import { modeOffer } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
 import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
@@ -242,6 +243,18 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
+  // The operator's "start team building" is offered only where it fits (modeOffer): anywhere else
+  // its cue would contradict the mode, so it is refused before anything is written.
+  if (
+    trigger === "start_team_building" &&
+    !(agent.isCeo && modeOffer(state.mode).operatorActions.includes(trigger))
+  ) {
+    throw new UserInputError(
+      agent.isCeo
+        ? `start team building is offered only while the CEO is in team-building; the CEO is in ${state.mode} (${state.modeReason}). Wake the CEO without a trigger instead.`
+        : `start team building is the CEO's trigger; ${agent.name} is not the CEO. Wake it without a trigger instead.`,
+    );
+  }
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
@@ -410,7 +423,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       }
       // Streaming deltas are kept too: the stored run is the full event stream, replayable.
       pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
-      if (pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
+      // The run's first event is written at once: a company view following the feed
+      // (`?kind=lifecycle`) learns that the run started, whoever started it.
+      if (seq === 1 || pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
     }
   } catch (error) {
     failure = errorMessage(error);

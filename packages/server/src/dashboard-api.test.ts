@@ -138,6 +138,26 @@ describe("narrowed event streams", () => {
     }
   });
 
+  it("?kind=lifecycle keeps the domain events and each run's first and terminal event, nothing else", async () => {
+    app = await testApp();
+    const { id, runIds } = await companyWithRuns(app);
+    const feed = await app.store.listFeed(id);
+    const lifecycle = feed.filter(
+      (r) => r.kind === "domain_event" || r.event.seq === 0 || r.event.type === "terminal",
+    );
+    expect(lifecycle.length).toBeLessThan(feed.length);
+    const got = await take(`/api/companies/${id}/events?kind=lifecycle`, lifecycle.length);
+    expect(got.map((e) => Number(e.id))).toEqual(lifecycle.map((r) => r.id));
+    const agentFrames = got.filter((e) => e.event === "agent_event").map((e) => JSON.parse(e.data));
+    // Per run: its first event and its one terminal event.
+    expect(agentFrames.map((f) => [f.runId, f.event.type === "terminal" ? "end" : "start"])).toEqual(
+      runIds.flatMap((r) => [
+        [r, "start"],
+        [r, "end"],
+      ]),
+    );
+  });
+
   it("the predicate keeps everything without a filter and matches domain rows by their run", () => {
     expect(feedPredicate({})).toBeUndefined();
     const keep = feedPredicate({ runId: "r1" })!;

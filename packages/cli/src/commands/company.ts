@@ -9,8 +9,9 @@ export const COMPANY_HELP = `Usage:
   cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
   cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
 
-show    the company, its CEO's mode and why, connectors with readiness (checked now: when, and
-        what failed), team and approvals
+show    the company, its CEO's mode and why, the tools that mode lets succeed (and those it
+        refuses) and the operator's next step in it, connectors with readiness (checked now:
+        when, and what failed), team and approvals
 create  a new company with a ready offline connector and its CEO (creates the data directory and
         its store when they do not exist; every other company command needs them)
 

@@ -2,7 +2,8 @@
 // over stdio (SPEC §4). Codex reaches the tools this way, and so can any MCP client. The tools are
 // the ones a wake gives the agent — `companyTools(store, actor)`: the same JSON Schemas, the same
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
-import { companyTools, refreshReadiness } from "@cadre/company";
+import { companyTools, loadCompanyState, modeOffer, refreshReadiness } from "@cadre/company";
+import type { Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
@@ -16,6 +17,11 @@ exactly as in a wake, and what it creates is recorded as made through the tool. 
 calls against that run of the agent. Stdout carries only the protocol; the server ends when the
 client closes its stdin. With CADRE_MCP_HANDSHAKE_FILE set (the Codex harness sets it), every
 tools/list answer is also appended there as one JSON line (client, tools), before it is sent.
+
+Both tools are listed in every mode (an agent's tool list never changes); each tool's _meta says
+whether the CEO's current mode lets a call succeed ("cadre/usableInMode", "cadre/mode") — the same
+decision \`cadre company show\` prints as "tools in this mode". A call the mode refuses returns an
+isError result saying why.
 
 ${DATABASE_HELP}`;
 
@@ -50,12 +56,39 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       via: "tool",
       runId: values.run ?? null,
     });
+    const usable = await usableNow(store, agent.companyId, agent.id);
     io.err(
-      `cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio\n`,
+      `cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio; ${usable.mode}: ${usable.why}\n`,
     );
-    await serveToolsOverStdio(tools, { name: TOOL_SERVER_NAME });
+    await serveToolsOverStdio(tools, {
+      name: TOOL_SERVER_NAME,
+      // Every tool is listed in every mode (MC-3: the agent's tool list never changes); whether a
+      // call can succeed now is the mode's decision, the one `company show` and the API print.
+      listMeta: async () => {
+        const now = await usableNow(store, agent.companyId, agent.id);
+        return Object.fromEntries(
+          tools.map((t) => [
+            t.name,
+            { "cadre/mode": now.mode, "cadre/usableInMode": now.tools.includes(t.name) },
+          ]),
+        );
+      },
+    });
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** The tools whose calls can succeed for this agent now: the CEO's mode decides (modeOffer); other agents file no strategy and hire no one. */
+async function usableNow(
+  store: Store,
+  companyId: string,
+  agentId: string,
+): Promise<{ mode: string; tools: readonly string[]; why: string }> {
+  const state = await loadCompanyState(store, companyId);
+  if (state.ceo.id !== agentId)
+    return { mode: state.mode, tools: [], why: "only the CEO hires and files the strategy" };
+  const tools = modeOffer(state.mode).tools;
+  return { mode: state.mode, tools, why: `usable in this mode: ${tools.join(", ") || "none"}` };
 }

@@ -132,4 +132,30 @@ describe("cadre translate", () => {
     expect([code, stdout]).toEqual([0, []]);
     expect(stderr).toEqual(["cadre translate: the stream reports an error (overloaded_error): Overloaded"]);
   });
+
+  it.each([
+    ["openai-chat-sse", "translators/anthropic-sse/__fixtures__/tool-use.sse", "anthropic-sse"],
+    ["anthropic-sse", "translators/openai-chat-sse/__fixtures__/cached-usage.sse", "openai-chat-sse"],
+    ["codex-jsonl", "translators/anthropic-sse/__fixtures__/tool-use.sse", "anthropic-sse"],
+    ["claude-code-jsonl", "harness/pi/__fixtures__/tool-round-trip.jsonl", "pi-jsonl"],
+  ])(
+    "on the wrong format (--from %s) says it is not that format and names the one it looks like",
+    async (from, path, actual) => {
+      const { code, stderr } = await translate(["--from", from], await fixture(path));
+      expect(code).toBe(2);
+      expect(stderr[0]).toMatch(
+        new RegExp(
+          `^cadre translate: this is not ${from} \\(it looks like ${actual}: try --from ${actual}\\); `,
+        ),
+      );
+    },
+  );
+
+  it("on input of no known format says it does not read as the format asked for", async () => {
+    const { code, stderr } = await translate(["--from", "anthropic-sse"], "hello\n");
+    expect(code).toBe(2);
+    expect(stderr).toEqual([
+      "cadre translate: this does not read as anthropic-sse; the stream ended before message_start",
+    ]);
+  });
 });

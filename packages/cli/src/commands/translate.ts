@@ -12,6 +12,7 @@ import {
 } from "@cadre/core";
 import { parse } from "../args.js";
 import { UsageError } from "../io.js";
+import { sniffFormat } from "./translate-sniff.js";
 
 export interface TranslateIO {
   stdin: AsyncIterable<Uint8Array | string>;
@@ -61,18 +62,55 @@ export async function translateCommand(args: string[], io: TranslateIO): Promise
     io.stderr(`cadre translate: ${what}; allowed formats: ${TRANSLATOR_FORMATS.join(", ")}`);
     return 2;
   }
-  const problem: Problem = { exitCode: 0, message: undefined };
-  const events = watch(TRANSLATORS[from](io.stdin), problem, values.final === true ? io.stderr : undefined);
+  const problem: Problem = { exitCode: 0, message: undefined, translated: 0 };
+  const head = { text: "" };
+  const events = watch(
+    TRANSLATORS[from](keepHead(io.stdin, head)),
+    problem,
+    values.final === true ? io.stderr : undefined,
+  );
   if (values.final)
     for await (const message of reconstructMessages(events)) io.stdout(JSON.stringify(message));
   else for await (const event of events) io.stdout(JSON.stringify(event));
-  if (problem.message !== undefined) io.stderr(`cadre translate: ${problem.message}`);
+  if (problem.message !== undefined) {
+    // Nothing of the input read as the format asked for: say so first, and what it looks like.
+    // (An input that looks like the format asked for is only damaged: the problem says where.)
+    const nothing = problem.exitCode === 2 && problem.translated === 0;
+    const other = nothing ? sniffFormat(head.text) : undefined;
+    const lead = !nothing
+      ? ""
+      : other === undefined
+        ? `this does not read as ${from}; `
+        : other !== from
+          ? `this is not ${from} (it looks like ${other}: try --from ${other}); `
+          : "";
+    io.stderr(`cadre translate: ${lead}${problem.message}`);
+  }
   return problem.exitCode;
+}
+
+const HEAD_BYTES = 16 * 1024;
+/** Events a translator emits around any input (a turn's frame, its usage, what it did not know): not a sign the input was its format. */
+const FRAMING = new Set<AgentEvent["type"]>(["error", "turn_start", "turn_end", "usage", "unknown"]);
+
+/** Passes the input through, keeping its first bytes for `sniffFormat`. */
+async function* keepHead(
+  input: AsyncIterable<Uint8Array | string>,
+  head: { text: string },
+): AsyncGenerator<Uint8Array | string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of input) {
+    if (head.text.length < HEAD_BYTES)
+      head.text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    yield chunk;
+  }
 }
 
 interface Problem {
   exitCode: number;
   message: string | undefined;
+  /** Content events translated from the input (framing aside). */
+  translated: number;
 }
 
 /**
@@ -101,6 +139,7 @@ async function* watch(
         );
       }
     }
+    if (!FRAMING.has(event.type)) problem.translated++;
     yield event;
   }
 }

@@ -96,13 +96,22 @@ export class HttpOperator implements OperatorPort {
       this.call("GET /api/companies/{id}/agents", { params, query: { status: "active" } }),
       this.call("GET /api/companies/{id}/approvals", { params }),
     ]);
-    const { ceoAgentId, ceoMode, ceoModeReason, toolsInMode, connectors: _readiness, ...company } = detail;
+    const {
+      ceoAgentId,
+      ceoMode,
+      ceoModeReason,
+      toolsInMode,
+      operatorActions,
+      connectors: _readiness,
+      ...company
+    } = detail;
     return {
       company,
       ceo: agents.find((a) => a.id === ceoAgentId),
       ceoMode,
       ceoModeReason,
       toolsInMode,
+      operatorActions,
       connectors,
       agents,
       approvals,

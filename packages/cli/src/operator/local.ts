@@ -102,6 +102,7 @@ export class LocalOperator implements OperatorPort {
       ceoMode: view.ceoMode,
       ceoModeReason: view.ceoModeReason,
       toolsInMode: view.toolsInMode,
+      operatorActions: view.operatorActions,
       connectors: connectors.map((c) => connectorView(c, this.io.env, sharedProbes)),
       agents: agents.map(agentView),
       approvals: approvals.map(approvalView),

@@ -9,6 +9,7 @@ import type {
   AddConnectorInput,
   Decision,
   CompanyUsageReport,
+  OperatorAction,
   RunUsageReport,
   WakeSession,
 } from "@cadre/company";
@@ -40,7 +41,10 @@ export interface CompanyOverview {
   ceo: AgentView | undefined;
   ceoMode: CeoMode;
   ceoModeReason: string;
+  /** The company tools whose calls can succeed for the CEO in this mode (the API view's modeOffer). */
   toolsInMode: string[];
+  /** The operator's next steps in this mode (the API view's modeOffer). */
+  operatorActions: OperatorAction[];
   connectors: ConnectorView[];
   /** The active agents. */
   agents: AgentView[];

@@ -43,7 +43,9 @@ describe("C4-2 file_approval", () => {
     const r = await callTool(ceo, strategy);
     expect(r).toMatchObject({
       isError: true,
-      text: expect.stringMatching(/`mode` a strategy cannot be filed in the team-building phase/),
+      text: expect.stringMatching(
+        /was not run, nothing was written\. A strategy cannot be filed in the team-building phase/,
+      ),
     });
     expect(await store.counts()).toEqual(before);
   });

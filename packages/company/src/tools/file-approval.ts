@@ -6,6 +6,7 @@ import { APPROVAL_TYPES, type ApprovalType, OneOf, type Static, Text } from "@ca
 import { Type } from "typebox";
 import type { ApprovalRow, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
+import { refusalSentence } from "./refusal.js";
 import { loadCompanySummary, modeAfter, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
@@ -44,7 +45,7 @@ export const validateFileApprovalInput = toolValidator("file_approval", fileAppr
 function refuse(field: string, why: string): ActionResult<never> {
   return {
     ok: false,
-    message: `file_approval was not run, nothing was written. \`${field}\` ${why}.`,
+    message: `file_approval was not run, nothing was written. ${refusalSentence(field, why)}.`,
     fields: { [field]: why },
   };
 }

@@ -205,7 +205,9 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
       { toolCallId: "t", signal: undefined },
     );
     expect(byMember.isError).toBe(true);
-    expect(byMember.content[0]).toMatchObject({ text: expect.stringMatching(/only the CEO may hire/) });
+    expect(byMember.content[0]).toMatchObject({
+      text: expect.stringMatching(/nothing was written\. Only the CEO may hire/),
+    });
     await store.insertApproval(
       {
         id: "apr_1",
@@ -219,7 +221,9 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
       "ceo",
     );
     const during = await callTool({ ...valid, name: "Y" });
-    expect(during.text).toMatch(/`mode` hiring is not available in the awaiting-approval phase/);
+    expect(during.text).toMatch(
+      /was not run, nothing was written\. Hiring is not available in the awaiting-approval phase/,
+    );
   });
 
   it("a valid hire writes the agent and one agent.hired activity row, and returns {agentId, name, role}", async () => {

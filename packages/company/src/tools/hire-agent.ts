@@ -8,6 +8,7 @@ import { Type } from "typebox";
 import { readiness } from "../connectors.js";
 import { connectorModelProblem } from "../connectors/connector-models.js";
 import { modeAllows, modesAllowing } from "../modes.js";
+import { refusalSentence } from "./refusal.js";
 import { loadCompanySummary, modeAfter, recordModeChange } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { toolValidator } from "./validate.js";
@@ -52,7 +53,7 @@ export const validateHireAgentInput = toolValidator("hire_agent", hireAgentSchem
 function refuse(field: string, why: string): ActionResult<never> {
   return {
     ok: false,
-    message: `hire_agent was not run, nothing was written. \`${field}\` ${why}.`,
+    message: `hire_agent was not run, nothing was written. ${refusalSentence(field, why)}.`,
     fields: { [field]: why },
   };
 }

@@ -23,6 +23,12 @@ export interface ToolServerOptions {
    * been given the tools by this record (see `stdio.ts`, CADRE_MCP_HANDSHAKE_FILE).
    */
   onListTools?: (listing: ToolListing) => void;
+  /**
+   * Read at each `tools/list`: a `_meta` object per tool name (e.g. whether the company's mode lets
+   * the call succeed now). `_meta` is for clients and operators, never for the model, so the list
+   * the model sees — names, descriptions, schemas — stays fixed (MC-3).
+   */
+  listMeta?: () => Promise<Readonly<Record<string, Record<string, unknown>>>>;
 }
 
 /** One `tools/list` answered: to which client, with which tools. */
@@ -146,14 +152,17 @@ export async function createToolServer(
   // The low-level handlers, not McpServer.registerTool: that one wants zod shapes and would replace
   // our JSON Schema and our validation with its own.
   const names = list.map((t) => t.name);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+  const listMeta = options.listMeta;
+  server.server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (options.onListTools) {
       const client = server.server.getClientVersion();
       const listing: ToolListing = { server: options.name ?? TOOL_SERVER_NAME, tools: [...names] };
       if (client) listing.client = { name: client.name, version: client.version };
       options.onListTools(listing);
     }
-    return { tools: list };
+    if (!listMeta) return { tools: list };
+    const meta = await listMeta();
+    return { tools: list.map((t) => (meta[t.name] ? { ...t, _meta: meta[t.name] } : t)) };
   });
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;

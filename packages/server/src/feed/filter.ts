@@ -6,11 +6,17 @@ import type { FeedRow } from "@cadre/store";
 
 export const FEED_KINDS = ["agent_event", "domain_event"] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
+/**
+ * What `?kind=` narrows to: one kind, or `lifecycle` — the domain events plus each run's first and
+ * terminal agent event, so a company view knows when a run starts and ends without its deltas.
+ */
+export const FEED_FILTERS = [...FEED_KINDS, "lifecycle"] as const;
+export type FeedFilterKind = (typeof FEED_FILTERS)[number];
 
 export interface FeedFilter {
   /** Only rows of this run: its agent events and the domain events it caused. */
   runId?: string;
-  kind?: FeedKind;
+  kind?: FeedFilterKind;
 }
 
 /** The predicate of a filter, or undefined when the filter keeps everything. */
@@ -18,7 +24,9 @@ export function feedPredicate(filter: FeedFilter): ((row: FeedRow) => boolean) |
   const { runId, kind } = filter;
   if (runId === undefined && kind === undefined) return undefined;
   return (row) => {
-    if (kind !== undefined && row.kind !== kind) return false;
+    if (kind === "lifecycle") {
+      if (row.kind === "agent_event" && row.event.seq !== 0 && row.event.type !== "terminal") return false;
+    } else if (kind !== undefined && row.kind !== kind) return false;
     if (runId === undefined) return true;
     return (row.kind === "agent_event" ? row.event.runId : row.activity.runId) === runId;
   };

@@ -6,6 +6,7 @@ import {
   decideApproval,
   fileApproval,
   fileApprovalSchema,
+  loadCompanyState,
   validateFileApprovalInput,
 } from "@cadre/company";
 import { InternalError } from "@cadre/core";
@@ -18,6 +19,7 @@ import { approvalScope, companyScope } from "./scopes.js";
 import {
   approvalHistoryView,
   ApprovalHistoryViewSchema,
+  approvalInboxView,
   approvalView,
   ApprovalViewSchema,
   decisionView,
@@ -56,14 +58,21 @@ export const approvalRoutes = [
   route({
     method: "get",
     path: "/api/companies/{id}/approvals",
-    summary: "The company's approvals (?status=pending|approved|rejected|revision_requested).",
+    summary:
+      "The company's approvals (?status=pending|approved|rejected|revision_requested), each with who decided it and, while pending, the CEO's mode after each decision.",
     access: "company",
     scope: companyScope,
     query: { status: APPROVAL_STATUSES.join(" | ") },
     response: { status: 200, description: "A list of approvals.", schema: Type.Array(ApprovalViewSchema) },
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), APPROVAL_STATUSES);
-      return (await ctx.store.listApprovals(scope.companyId, status ? { status } : {})).map(approvalView);
+      const [approvals, state] = await Promise.all([
+        ctx.store.listApprovals(scope.companyId, status ? { status } : {}),
+        loadCompanyState(ctx.store, scope.companyId),
+      ]);
+      return Promise.all(
+        approvals.map(async (a) => approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state)),
+      );
     },
   }),
   route({

@@ -3,7 +3,7 @@
 // reconnecting with the last id it saw receives every later event exactly once.
 import { UserInputError } from "@cadre/core";
 import { streamSSE } from "hono/streaming";
-import { FEED_KINDS, feedPredicate } from "../feed/filter.js";
+import { FEED_FILTERS, feedPredicate } from "../feed/filter.js";
 import { followFeedPages } from "../feed/follow.js";
 import { ssePage } from "../feed/sse.js";
 import { route } from "./define.js";
@@ -21,7 +21,7 @@ export const eventRoutes = [
     query: {
       after: "feed id to resume after (when the Last-Event-ID header cannot be set)",
       run: "only this run's rows: its agent events and the domain events it caused",
-      kind: FEED_KINDS.join(" | "),
+      kind: `${FEED_FILTERS.join(" | ")} (lifecycle: domain events and each run's first and terminal agent event)`,
     },
     produces: "sse",
     response: {
@@ -40,7 +40,7 @@ export const eventRoutes = [
       const runId = c.req.query("run");
       if (runId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(runId))
         throw new UserInputError("run must be a run id", { run: "a run id" });
-      const kind = enumQuery("kind", c.req.query("kind"), FEED_KINDS);
+      const kind = enumQuery("kind", c.req.query("kind"), FEED_FILTERS);
       const keep = feedPredicate({
         ...(runId !== undefined ? { runId } : {}),
         ...(kind !== undefined ? { kind } : {}),

@@ -9,8 +9,10 @@ import {
   CompanyUsageReportSchema,
   connectorView,
   type DecisionResult,
-  MODE_TOOLS,
+  modeAfterDecision,
+  modeOffer,
   type ModelChange,
+  OPERATOR_ACTIONS_LIST,
   type ProbeBook,
   RunUsageReportSchema,
 } from "@cadre/company";
@@ -68,7 +70,13 @@ export const CompanyDetailSchema = Type.Object(
     ceoAgentId: Id("The CEO agent's id."),
     ceoMode: OneOf(CEO_MODES, { description: "The CEO's mode (resolved in code from the company's state)." }),
     ceoModeReason: Type.String({ description: "Why the CEO is in this mode." }),
-    toolsInMode: Type.Array(Type.String(), { description: "The company tools this mode offers the CEO." }),
+    toolsInMode: Type.Array(Type.String(), {
+      description: "The company tools whose calls can succeed for the CEO in this mode (modeOffer).",
+    }),
+    operatorActions: Type.Array(OneOf(OPERATOR_ACTIONS_LIST), {
+      description:
+        "The operator's actions this mode offers (modeOffer): start_team_building (wake with that trigger), decide_strategy (a strategy is pending).",
+    }),
     connectors: Type.Array(
       Type.Object(
         {
@@ -102,7 +110,8 @@ export function companyView(
     ceoAgentId: state.ceo.id,
     ceoMode: state.mode,
     ceoModeReason: state.modeReason,
-    toolsInMode: [...MODE_TOOLS[state.mode]],
+    toolsInMode: [...modeOffer(state.mode).tools],
+    operatorActions: [...modeOffer(state.mode).operatorActions],
     connectors: state.connectors.map((c) => {
       const v = connectorView(c, env, probes);
       return {
@@ -358,10 +367,44 @@ export const ApprovalViewSchema = Type.Object(
     decisionNote: Nullable(Type.String()),
     createdAt: Time(),
     decidedAt: Nullable(Time()),
+    decidedBy: Type.Optional(
+      Nullable(Type.String({ description: 'Who decided it ("operator", …); null while pending.' })),
+    ),
+    modeIfDecided: Type.Optional(
+      Type.Object(
+        { approve: OneOf(CEO_MODES), reject: OneOf(CEO_MODES), "request-revision": OneOf(CEO_MODES) },
+        {
+          ...strict,
+          description:
+            "A pending approval only: the CEO's mode after each decision, from the same mode function the server decides with.",
+        },
+      ),
+    ),
   },
   strict,
 );
 export type ApprovalView = Static<typeof ApprovalViewSchema>;
+
+/** What the list adds to each approval: who decided it, and for a pending one what each decision does to the CEO's mode. */
+export function approvalInboxView(
+  a: ApprovalRow,
+  history: ApprovalEventRow[],
+  state: CompanyState,
+): ApprovalView {
+  const decision = history.findLast((e) => e.fromStatus === "pending");
+  const view: ApprovalView = { ...approvalView(a), decidedBy: decision?.actor ?? null };
+  if (a.status === "pending") {
+    const latest = state.latestStrategy?.id === a.id;
+    const after = (s: "approved" | "rejected" | "revision_requested") =>
+      latest ? modeAfterDecision(state.modeState, s) : state.mode;
+    view.modeIfDecided = {
+      approve: after("approved"),
+      reject: after("rejected"),
+      "request-revision": after("revision_requested"),
+    };
+  }
+  return view;
+}
 
 export function approvalView(a: ApprovalRow): ApprovalView {
   return {

@@ -78,11 +78,17 @@ describe("operator dashboard", () => {
       new MutationObserver(record).observe(chart, { childList: true, subtree: true });
     });
     await page.getByRole("button", { name: "Start team building" }).click();
-    await page.getByTestId("run-started").waitFor();
-    story.runId = /run_[\w-]+/.exec((await page.getByTestId("run-started").textContent()) ?? "")![0];
     await expect
       .poll(() => page.getByTestId("ceo-mode").first().textContent(), { timeout: 30_000 })
       .toContain("awaiting-approval");
+    const runs = await api<Array<{ id: string; trigger: string; status: string }>>(
+      `/api/companies/${story.companyId}/runs`,
+    );
+    expect(runs.map((r) => r.trigger)).toEqual(["start_team_building"]);
+    story.runId = runs[0]!.id;
+    // The run ended: no banner says it is running, and team building is no longer offered.
+    await expect.poll(() => page.getByTestId("run-running").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Start team building" }).count()).toBe(0);
 
     const agents = await api<Array<{ id: string; name: string; isCeo: boolean; via: string }>>(
       `/api/companies/${story.companyId}/agents`,
@@ -113,7 +119,8 @@ describe("operator dashboard", () => {
   });
 
   it("shows the run: the cue, streamed text, each tool call with its arguments and result, the terminal state", async () => {
-    await page.getByRole("link", { name: "Watch it live" }).click();
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByRole("link", { name: story.runId }).click();
     await page.getByTestId("run-terminal").waitFor();
     expect(await page.getByTestId("run-state").textContent()).toBe("done");
     expect(await page.getByTestId("run-cue").textContent()).toContain("You are the CEO");
@@ -137,9 +144,16 @@ describe("operator dashboard", () => {
 
   it("shows the API's refusal where the button is: a member cannot work before the strategy is approved", async () => {
     await page.goto(`${served.url}/#/companies/${story.companyId}`);
-    const member = page.getByTestId("team-table").locator("tbody tr").nth(1);
+    const table = page.getByTestId("team-table");
+    const member = table.locator("tbody tr").nth(1);
+    const nameWidth = async () => (await table.locator("thead th").first().boundingBox())!.width;
+    const before = await nameWidth();
     await member.getByRole("button", { name: /^Wake / }).click();
-    await expect.poll(() => member.getByRole("alert").textContent()).toContain("strategy is not approved");
+    // The refusal is a row of its own under the agent, across the table: the columns keep their widths.
+    const error = page.getByTestId("wake-error");
+    await expect.poll(() => error.getByRole("alert").textContent()).toContain("strategy is not approved");
+    expect(await error.locator("td").getAttribute("colspan")).toBe("6");
+    expect(Math.abs((await nameWidth()) - before)).toBeLessThan(1);
     await screenshot(page, "05-wake-refused");
   });
 
@@ -195,8 +209,22 @@ describe("operator dashboard", () => {
 
   it("wakes any agent and follows its run to the end", async () => {
     await page.getByRole("button", { name: "Wake Head of Finance" }).click();
-    await page.getByTestId("run-started").waitFor();
-    await page.getByRole("link", { name: "Watch it live" }).click();
+    const finance = async () => {
+      const agents = await api<Array<{ id: string; name: string }>>(
+        `/api/companies/${story.companyId}/agents`,
+      );
+      const id = agents.find((a) => a.name === "Head of Finance")!.id;
+      const runs = await api<Array<{ id: string; agentId: string; status: string }>>(
+        `/api/companies/${story.companyId}/runs`,
+      );
+      return runs.find((r) => r.agentId === id);
+    };
+    await expect.poll(async () => (await finance())?.status, { timeout: 30_000 }).toBe("done");
+    const run = (await finance())!;
+    // Ended, so no longer announced as running; the Runs tab leads to it.
+    await expect.poll(() => page.getByTestId("run-running").count()).toBe(0);
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByRole("link", { name: run.id }).click();
     await page.getByTestId("run-terminal").waitFor();
     expect(await page.getByTestId("run-state").textContent()).toBe("done");
     expect(await page.getByTestId("run-cue").textContent()).not.toBe("");
@@ -225,6 +253,15 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("usage-runs").textContent()).toContain(story.runId);
     expect(await page.getByTestId("usage-runs").textContent()).toMatch(/\$\d/);
     await page.getByTestId("cache-chart").locator("canvas").first().waitFor();
+    // Before any hover the legend shows the last call's figures, not uPlot's empty "--".
+    const legend = page.getByTestId("cache-chart").locator(".u-legend .u-value");
+    await expect
+      .poll(() => legend.allTextContents())
+      .toEqual([
+        expect.stringMatching(/^#\d+$/),
+        expect.stringMatching(/^\d+(\.\d+)?%$/),
+        expect.stringMatching(/^\d+(\.\d+)?%$/),
+      ]);
     await screenshot(page, "08-usage");
   });
 
@@ -241,12 +278,12 @@ describe("operator dashboard", () => {
         .map((el) => el.outerHTML.slice(0, 80)),
     );
     expect(unlabelled).toEqual([]);
-    // Tab from the top of the page reaches the explicit trigger.
+    // Tab from the top of the page reaches the CEO's wake button (operating: no team-building trigger).
     await page.locator("body").focus();
     let reached = false;
-    for (let i = 0; i < 25 && !reached; i++) {
+    for (let i = 0; i < 40 && !reached; i++) {
       await page.keyboard.press("Tab");
-      reached = await page.evaluate(() => document.activeElement?.textContent === "Start team building");
+      reached = await page.evaluate(() => document.activeElement?.getAttribute("aria-label") === "Wake CEO");
     }
     expect(reached).toBe(true);
   });

@@ -1,11 +1,12 @@
 // A company as the company pages show it: read from the API once, then kept current by the
-// company's domain events (hires, approvals, mode changes) over the event stream. An event is
+// company's domain events (hires, approvals, mode changes) and its runs' starts and ends over the
+// event stream (`?kind=lifecycle`). An event is
 // shown at once from its own data and the resources it touches are re-read shortly after, a burst
 // of events costing one read per resource.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
-import type { Agent, Approval, Connector, DomainMessage, Run } from "../api/types.js";
+import type { Agent, Approval, Connector, FeedMessage, Run } from "../api/types.js";
 import { applyDomainEvent, type Resource, type ShownCompany } from "../model/company-live.js";
 
 export interface LiveCompany {
@@ -109,9 +110,15 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
     const stop = new AbortController();
     const onMessages = (messages: unknown[]) => {
       const refetch = new Set<Resource>();
-      for (const m of messages as DomainMessage[]) {
+      for (const m of messages as FeedMessage[]) {
         const company = latest.current.company;
-        if (m.kind !== "domain_event" || !company) continue;
+        // A run's first and terminal events (the lifecycle feed): the runs list, and what the
+        // banner says is running, are re-read.
+        if (m.kind === "agent_event") {
+          refetch.add("runs");
+          continue;
+        }
+        if (!company) continue;
         const effect = applyDomainEvent({ company, agents: latest.current.agents }, m);
         latest.current = { company: effect.snapshot.company, agents: effect.snapshot.agents };
         effect.refetch.forEach((r) => refetch.add(r));
@@ -121,7 +128,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
       if (refetch.size > 0) schedule(refetch);
     };
     void followEvents({
-      path: `/api/companies/${companyId}/events?kind=domain_event`,
+      path: `/api/companies/${companyId}/events?kind=lifecycle`,
       token: api.token,
       onMessages,
       onStatus: setStream,

@@ -14,6 +14,7 @@ const company: CompanyView = {
   ceoModeReason: "no reports",
   toolsInMode: ["hire_agent"],
   connectors: [],
+  operatorActions: ["start_team_building"],
 };
 const ceo: Agent = {
   id: "ceo",

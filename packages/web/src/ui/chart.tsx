@@ -24,8 +24,20 @@ export function Chart(props: ChartProps) {
     const el = box.current;
     if (!el) return;
     const width = () => Math.max(200, el.clientWidth);
-    const chart = new uPlot({ ...props.options, width: width(), height: props.height }, data.current, el);
+    // At rest (no pointer over the plot) the legend shows the last point's values rather than
+    // uPlot's empty "--": what a reader sees before hovering is the latest figure.
+    const atRest = (u: uPlot) => {
+      const last = u.data[0].length - 1;
+      if (u.cursor.idx == null && last >= 0) u.setLegend({ idx: last });
+    };
+    const hooks = { ...props.options.hooks, setCursor: [...(props.options.hooks?.setCursor ?? []), atRest] };
+    const chart = new uPlot(
+      { ...props.options, hooks, width: width(), height: props.height },
+      data.current,
+      el,
+    );
     plot.current = chart;
+    atRest(chart);
     const resize = new ResizeObserver(() => chart.setSize({ width: width(), height: props.height }));
     resize.observe(el);
     return () => {
@@ -36,7 +48,11 @@ export function Chart(props: ChartProps) {
   }, [props.options, props.height]);
 
   useEffect(() => {
-    plot.current?.setData(props.data);
+    const chart = plot.current;
+    if (!chart) return;
+    chart.setData(props.data);
+    if (chart.cursor.idx == null && props.data[0].length > 0)
+      chart.setLegend({ idx: props.data[0].length - 1 });
   }, [props.data]);
 
   return (

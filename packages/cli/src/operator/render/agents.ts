@@ -2,17 +2,22 @@
 import type { AgentView, KeyView, MintedKeyView, ModelChangeView } from "@cadre/server/views";
 import { table } from "./table.js";
 
+/** Aligned columns under a header; STATUS only when one is not active. */
 export function agentsText(agents: readonly AgentView[]): string {
   if (agents.length === 0) return "no agents\n";
-  return table(
-    agents.map((a) => [
+  const withStatus = agents.some((a) => a.status !== "active");
+  return table([
+    ["ID", "NAME", "ROLE", "DEPARTMENT", "CONNECTOR/MODEL", "VIA", ...(withStatus ? ["STATUS"] : [])],
+    ...agents.map((a) => [
       a.id,
       a.name,
-      `${a.role}${a.department ? ` [${a.department}]` : ""}`,
+      a.role,
+      a.department ?? "-",
       `${a.connectorId}/${a.model}`,
-      `via ${a.via}${a.status === "active" ? "" : ` (${a.status})`}`,
+      a.via,
+      ...(withStatus ? [a.status] : []),
     ]),
-  );
+  ]);
 }
 
 /** One line saying what a model change did: to the live session, else to the kept one (MC-13). */

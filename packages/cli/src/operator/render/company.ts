@@ -2,6 +2,7 @@
 import type { CompanyView } from "@cadre/server/views";
 import { connectorLines } from "../../connector-format.js";
 import type { CompanyOverview } from "../port.js";
+import { modeLines } from "./mode.js";
 
 export function createdCompanyText(company: CompanyView): string {
   return `created company ${company.name} (${company.id})\n`;
@@ -13,8 +14,17 @@ export function companyOverviewText(o: CompanyOverview, via?: string): string {
   const lines = [
     `${company.name} (${company.id})${via ? ` — via ${via}` : ""}`,
     `  goal: ${company.goal || "(none)"}`,
-    `  CEO mode: ${o.ceoMode} — ${o.ceoModeReason}`,
-    `  tools in this mode: ${o.toolsInMode.join(", ") || "none"}`,
+    // modeLines ends each of its lines with a newline; the lines here are joined with one.
+    modeLines({
+      mode: o.ceoMode,
+      reason: o.ceoModeReason,
+      tools: o.toolsInMode,
+      operatorActions: o.operatorActions,
+      ceoAgentId: o.ceo?.id ?? "CEO_ID",
+      pendingStrategyId: o.approvals.findLast(
+        (a) => a.type === "approve_ceo_strategy" && a.status === "pending",
+      )?.id,
+    }).replace(/\n$/, ""),
     `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}`,
     "connectors",
     // connectorLines ends each connector with a newline; the lines here are joined with one.

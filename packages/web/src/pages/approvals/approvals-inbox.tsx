@@ -1,11 +1,14 @@
-// The approvals inbox: pending approvals first, each with the filed text and a decision form
-// (approve, reject, request revision, with a note the CEO reads on its next wake); then the
-// decided ones with their notes. A decision shows the mode change it caused.
-import { useState } from "preact/hooks";
+// The approvals inbox: pending approvals first, each with the filed text (rendered markdown) and a
+// decision form (approve, reject, request revision, with a note the CEO reads on its next wake,
+// and what each decision will do to the CEO's mode); then the decided ones, each in full with its
+// decision, note and who decided. A decision shows the mode change it caused, and focus moves to
+// that outcome.
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Approval, DecisionResult } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { formatTime } from "../../model/format.js";
+import { ApprovalText } from "./approval-text.js";
 import { DecisionForm } from "./decision-form.js";
 
 export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
@@ -13,14 +16,19 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   const names = new Map(live.agents.map((a) => [a.id, a.name]));
   const pending = live.approvals.filter((a) => a.status === "pending");
   const decided = live.approvals.filter((a) => a.status !== "pending").reverse();
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
   const onDecided = (result: DecisionResult) => {
     setOutcome(result);
     live.reload(["approvals", "company"]);
   };
+  // The form that had focus leaves the pending list: focus goes to what the decision did.
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.focus();
+  }, [outcome]);
   return (
     <div class="approvals">
       {outcome && (
-        <p class="alert ok" role="status" data-testid="decision-outcome">
+        <p class="alert ok" role="status" data-testid="decision-outcome" tabIndex={-1} ref={outcomeRef}>
           “{outcome.approval.title}” {outcome.approval.status.replace("_", " ")}. CEO mode:{" "}
           {outcome.modeBefore} → <strong>{outcome.modeAfter}</strong>.
         </p>
@@ -34,26 +42,43 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
               approval={a}
               filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"}
             />
-            <pre class="payload">{a.payload}</pre>
-            <DecisionForm api={api} approval={a} onDecided={onDecided} />
+            <ApprovalText text={a.payload} />
+            <DecisionForm api={api} approval={a} mode={live.company?.ceoMode} onDecided={onDecided} />
           </article>
         ))}
       </section>
       <section class="card wide" aria-labelledby="decided-title">
         <h2 id="decided-title">Decided ({decided.length})</h2>
         {decided.map((a) => (
-          <article key={a.id} class="approval decided" aria-labelledby={`apr-${a.id}`}>
+          <article
+            key={a.id}
+            class="approval decided"
+            data-testid="decided-approval"
+            aria-labelledby={`apr-${a.id}`}
+          >
             <ApprovalHeader
               approval={a}
               filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"}
             />
-            <p>
+            <p data-testid="decision">
               <span class={`badge ${a.status === "approved" ? "ok" : "warn"}`}>
                 {a.status.replace("_", " ")}
-              </span>
-              {a.decidedAt && <span class="muted"> {formatTime(a.decidedAt)}</span>}
-              {a.decisionNote && <span> — note: “{a.decisionNote}”</span>}
+              </span>{" "}
+              by{" "}
+              {!a.decidedBy || a.decidedBy === "operator"
+                ? "the operator"
+                : (names.get(a.decidedBy) ?? a.decidedBy)}
+              {a.decidedAt && <span class="muted"> · {formatTime(a.decidedAt)}</span>}
             </p>
+            {a.decisionNote ? (
+              <blockquote class="decision-note" data-testid="decision-note">
+                <span class="muted">Note: </span>
+                {a.decisionNote}
+              </blockquote>
+            ) : (
+              <p class="muted">No note.</p>
+            )}
+            <ApprovalText text={a.payload} />
           </article>
         ))}
       </section>

@@ -1,5 +1,5 @@
 // One company: its header (name, goal, the CEO's mode), tabs for the overview, runs, approvals
-// and usage, and the notice of a run the operator just started, with the way to watch it live.
+// and usage, and the notice of each run that is running, with the way to watch it live.
 import { useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
@@ -10,6 +10,7 @@ import { ConnectorsPage } from "./connectors-page.js";
 import { UsagePanel } from "../usage/usage-panel.js";
 import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
+import { RunningBanner, type StartedRun } from "./running-banner.js";
 import { RunsList } from "./runs-list.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
@@ -22,11 +23,11 @@ const TAB_TITLES: Record<CompanyTab, string> = {
 
 export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
   const live = useCompany(api, companyId);
-  const [started, setStarted] = useState<WakeStarted | undefined>(undefined);
+  const [started, setStarted] = useState<StartedRun | undefined>(undefined);
   const { company } = live;
   const pending = live.approvals.filter((a) => a.status === "pending").length;
-  const onStarted = (w: WakeStarted) => {
-    setStarted(w);
+  const onStarted = (w: WakeStarted, agentId: string) => {
+    setStarted({ ...w, agentId, runsBefore: live.runs.map((r) => r.id) });
     live.reload(["runs"]);
   };
   return (
@@ -51,18 +52,14 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
           Live updates interrupted; reconnecting…
         </p>
       )}
-      {started?.runId === null && (
-        <p class="alert ok" role="status" data-testid="wake-queued">
-          Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under Runs
-          once one does.
-        </p>
-      )}
-      {started && started.runId !== null && (
-        <p class="alert ok" role="status" data-testid="run-started">
-          Run <code>{started.runId}</code> started ({started.trigger.replace(/_/g, " ")}, mode {started.mode}
-          ). <a href={href({ page: "run", companyId, runId: started.runId })}>Watch it live</a>
-        </p>
-      )}
+      {started?.runId === null &&
+        !live.runs.some((r) => r.agentId === started.agentId && !started.runsBefore.includes(r.id)) && (
+          <p class="alert ok" role="status" data-testid="wake-queued">
+            Wake <code>{started.wakeId}</code> queued: no worker has started it yet; its run appears under
+            Runs once one does.
+          </p>
+        )}
+      <RunningBanner companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (
           <a

@@ -1,14 +1,32 @@
 // The CEO's mode, the state it was computed from (in the server's words), the company tools it
-// offers, and the operator's explicit trigger: "Start team building".
+// offers, and the operator's actions that fit it — "Start team building" only in team building,
+// "Decide the strategy" while one is pending. Tools and actions are the server's (the company
+// view's `toolsInMode` and `operatorActions`, from the one mode decision): the dashboard restates
+// no mode table, and offers nothing while a mode change is still being re-read.
 import type { ShownCompany } from "../../model/company-live.js";
+import { href } from "../../route.js";
 import { ModeBadge } from "./mode-badge.js";
 import type { Wake } from "./use-wake.js";
 
-export function ModePanel({ company, wake }: { company: ShownCompany; wake: Wake }) {
+const COMPANY_TOOLS = ["hire_agent", "file_approval"];
+
+export function ModePanel({
+  company,
+  wake,
+  running,
+}: {
+  company: ShownCompany;
+  wake: Wake;
+  /** Agents with a run in progress. */
+  running: ReadonlySet<string>;
+}) {
   const ceo = company.ceoAgentId;
   const starting = wake.busy === ceo;
+  // Nothing is offered while a mode change is re-read, or while the CEO's run is in progress.
+  const actions = company.toolsPending || running.has(ceo) ? [] : company.operatorActions;
+  const refused = COMPANY_TOOLS.filter((t) => !company.toolsInMode.includes(t));
   return (
-    <section class="card" aria-labelledby="mode-title">
+    <section class="card" aria-labelledby="mode-title" data-testid="mode-panel">
       <h2 id="mode-title">CEO mode</h2>
       <p>
         <ModeBadge mode={company.ceoMode} />
@@ -21,18 +39,27 @@ export function ModePanel({ company, wake }: { company: ShownCompany; wake: Wake
         {company.toolsPending
           ? "…"
           : company.toolsInMode.length > 0
-            ? company.toolsInMode.join(", ")
+            ? `${company.toolsInMode.join(", ")}${refused.length > 0 ? ` (${refused.join(", ")} is refused in this mode)` : ""}`
             : "none (waiting for the operator)"}
         .
       </p>
-      <button
-        type="button"
-        class="primary"
-        disabled={starting}
-        onClick={() => void wake.start(ceo, "start_team_building")}
-      >
-        {starting ? "Starting…" : "Start team building"}
-      </button>
+      <div class="actions" data-testid="mode-actions">
+        {actions.includes("start_team_building") && (
+          <button
+            type="button"
+            class="primary"
+            disabled={starting}
+            onClick={() => void wake.start(ceo, "start_team_building")}
+          >
+            {starting ? "Starting…" : "Start team building"}
+          </button>
+        )}
+        {actions.includes("decide_strategy") && (
+          <a class="button primary" href={href({ page: "company", companyId: company.id, tab: "approvals" })}>
+            Decide the strategy
+          </a>
+        )}
+      </div>
       {wake.error?.agentId === ceo && wake.error.trigger === "start_team_building" && (
         <p class="alert error" role="alert">
           {wake.error.message}

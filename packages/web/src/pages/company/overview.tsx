@@ -16,19 +16,21 @@ export function Overview({
 }: {
   api: Api;
   live: LiveCompany;
-  onStarted(w: WakeStarted): void;
+  onStarted(w: WakeStarted, agentId: string): void;
 }) {
   const wake = useWake(api, onStarted);
   const { company } = live;
   if (!company) return <p aria-busy="true">Loading…</p>;
+  // A second wake of a running agent is refused (409): its actions wait for the run to end.
+  const running = new Set(live.runs.filter((r) => r.status === "running").map((r) => r.agentId));
   return (
     <div class="overview">
-      <ModePanel company={company} wake={wake} />
+      <ModePanel company={company} wake={wake} running={running} />
       <section class="card wide" aria-labelledby="org-title">
         <h2 id="org-title">Org chart</h2>
         <OrgChart agents={live.agents} connectors={live.connectors} />
       </section>
-      <Team agents={live.agents} wake={wake} />
+      <Team agents={live.agents} wake={wake} running={running} />
       <Connectors connectors={live.connectors} />
     </div>
   );

@@ -1,10 +1,19 @@
 // The team as a table (the org chart's content in a form every reader and keyboard can use), with
-// a button to wake any active agent.
+// a button to wake any active agent; a refused wake is said in a full-width row under its agent.
 import type { Agent } from "../../api/types.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
 
-export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
+export function Team({
+  agents,
+  wake,
+  running,
+}: {
+  agents: Agent[];
+  wake: Wake;
+  /** Agents with a run in progress: their wake waits for it. */
+  running: ReadonlySet<string>;
+}) {
   return (
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
@@ -23,7 +32,7 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
             </tr>
           </thead>
           <tbody>
-            {agents.map((a) => (
+            {agents.map((a) => [
               <tr key={a.id} class={a.status === "terminated" ? "terminated" : undefined}>
                 <th scope="row">{a.name}</th>
                 <td data-label="Role">{a.role}</td>
@@ -36,21 +45,27 @@ export function Team({ agents, wake }: { agents: Agent[]; wake: Wake }) {
                   {a.status === "active" && (
                     <button
                       type="button"
-                      disabled={wake.busy === a.id}
+                      disabled={wake.busy === a.id || running.has(a.id)}
                       onClick={() => void wake.start(a.id)}
-                      aria-label={`Wake ${a.name}`}
+                      aria-label={running.has(a.id) ? `${a.name} is running` : `Wake ${a.name}`}
                     >
-                      {wake.busy === a.id ? "Waking…" : "Wake"}
+                      {wake.busy === a.id ? "Waking…" : running.has(a.id) ? "Running" : "Wake"}
                     </button>
                   )}
-                  {wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (
-                    <span class="alert error inline" role="alert">
-                      {wake.error.message}
-                    </span>
-                  )}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              // The refusal gets a row of its own under the agent, so a long message never
+              // squeezes the table's columns.
+              wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (
+                <tr key={`${a.id}-error`} class="row-error" data-testid="wake-error">
+                  <td colSpan={6}>
+                    <p class="alert error" role="alert">
+                      Wake {a.name}: {wake.error.message}
+                    </p>
+                  </td>
+                </tr>
+              ),
+            ])}
           </tbody>
         </table>
       </div>

@@ -11,7 +11,7 @@ export interface Wake {
   start(agentId: string, trigger?: WakeTrigger): Promise<void>;
 }
 
-export function useWake(api: Api, onStarted: (w: WakeStarted) => void): Wake {
+export function useWake(api: Api, onStarted: (w: WakeStarted, agentId: string) => void): Wake {
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const [error, setError] = useState<Wake["error"]>(undefined);
   return {
@@ -26,6 +26,7 @@ export function useWake(api: Api, onStarted: (w: WakeStarted) => void): Wake {
             params: { id: agentId },
             body: trigger ? { trigger } : {},
           }),
+          agentId,
         );
       } catch (e) {
         setError({ agentId, trigger, message: e instanceof Error ? e.message : String(e) });

@@ -13,7 +13,7 @@ const OPTIONS: Omit<uPlot.Options, "width" | "height"> = {
     { label: "cache hit rate (%)", values: (_u, ticks) => ticks.map((t) => `${t}%`) },
   ],
   series: [
-    { label: "call" },
+    { label: "call", value: (_u, v) => (v === null ? "—" : `#${v}`) },
     {
       label: "this call",
       stroke: "#2563eb",
