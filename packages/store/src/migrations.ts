@@ -9,6 +9,7 @@ import { toolCallsMigration } from "./migration-005-tool-calls.js";
 import { runLeasesMigration } from "./migration-006-run-leases.js";
 import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
 import { agentSessionsMigration } from "./migration-008-agent-sessions.js";
+import { budgetsMigration } from "./migration-011-budgets.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -173,6 +174,8 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "006_run_leases": runLeasesMigration(),
     "007_agent_name_key": agentNameKeyMigration(),
     "008_agent_sessions": agentSessionsMigration(adapter),
+    // 009 and 010 are taken by other branches (connectors, tasks); Kysely runs migrations in name order.
+    "011_budgets": budgetsMigration(adapter),
   };
   return new Migrator({
     db,

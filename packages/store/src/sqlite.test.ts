@@ -43,6 +43,7 @@ describe("sqlite file store", () => {
         "006_run_leases",
         "007_agent_name_key",
         "008_agent_sessions",
+        "011_budgets",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {
