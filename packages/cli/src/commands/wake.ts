@@ -119,7 +119,7 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
     io.out(`session: ${sessionLine(result.session)}\n`);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), session: result.session, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), session: result.session, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}), ...(result.stopReason ? { stopReason: result.stopReason } : {}) })}\n`,
       );
     }
     return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);
