@@ -9,6 +9,7 @@ import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
 import { usageRoutes } from "./usage.js";
+import { budgetRoutes } from "./budgets.js";
 
 export const ROUTES: readonly RouteSpec[] = [
   ...metaRoutes(() => ROUTES),
@@ -19,5 +20,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...approvalRoutes,
   ...runRoutes,
   ...usageRoutes,
+  ...budgetRoutes,
   ...eventRoutes,
 ];
