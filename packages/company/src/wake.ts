@@ -317,12 +317,15 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     const totals = { ...usage };
     const calls = settling;
     settling = [];
-    // Serializable: settling checks the budgets it warns about (the reservations' rule).
-    await runStore.transaction(async (tx) => {
-      await tx.appendRunEvents(batch);
-      await tx.setRunUsage(runId, totals);
-      await budget.settle(tx, calls);
-    });
+    // The usage events, the run's totals and the ledger's settlement of those calls: one transaction.
+    await runStore.transaction(
+      async (tx) => {
+        await tx.appendRunEvents(batch);
+        await tx.setRunUsage(runId, totals);
+        await budget.settle(tx, calls);
+      },
+      { isolation: "read committed" },
+    );
     budget.settled();
   };
   let legacy: LegacyRun | undefined;
@@ -457,23 +460,26 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       const next = sessionRowAfter({ agent, connector, row, plan, state: native, runId });
       const batch = pending;
       pending = [];
-      await runStore.transaction(async (tx) => {
-        await tx.appendRunEvents(batch);
-        await budget.settle(tx, settling);
-        await budget.finish(tx);
-        await tx.finishRun(runId, {
-          status: terminal,
-          usage,
-          error: failure,
-          stopReason: budget.stop?.reason ?? null,
-        });
-        await tx.putAgentSession(next);
-        if (lease)
-          await tx.releaseWake(lease.wakeId, lease.workerId, {
-            status: terminal === "done" ? "done" : "failed",
+      await runStore.transaction(
+        async (tx) => {
+          await tx.appendRunEvents(batch);
+          await budget.settle(tx, settling);
+          await budget.finish(tx);
+          await tx.finishRun(runId, {
+            status: terminal,
+            usage,
             error: failure,
+            stopReason: budget.stop?.reason ?? null,
           });
-      });
+          await tx.putAgentSession(next);
+          if (lease)
+            await tx.releaseWake(lease.wakeId, lease.workerId, {
+              status: terminal === "done" ? "done" : "failed",
+              error: failure,
+            });
+        },
+        { isolation: "read committed" },
+      );
     } catch (error) {
       thrown = error;
     } finally {

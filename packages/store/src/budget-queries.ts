@@ -139,6 +139,29 @@ export async function listModelCalls(db: Kysely<Database>, runId: string): Promi
   return rows.map(toModelCall);
 }
 
+/**
+ * Serialises the spend decisions of one company (a reservation checks, then inserts): on
+ * PostgreSQL a row lock on the company (FOR NO KEY UPDATE, which inserts referencing the company do
+ * not wait for); SQLite runs one write transaction at a time already.
+ */
+export async function lockSpend(
+  db: Kysely<Database>,
+  a: DialectAdapter,
+  companyId: string,
+): Promise<boolean> {
+  if (a.name !== "postgres") {
+    const row = await db.selectFrom("companies").select("id").where("id", "=", companyId).executeTakeFirst();
+    return row !== undefined;
+  }
+  const row = await db
+    .selectFrom("companies")
+    .select("id")
+    .where("id", "=", companyId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function spendOf(db: Kysely<Database>, filter: SpendFilter): Promise<Spend> {
   let query = db
     .selectFrom("model_calls as m")

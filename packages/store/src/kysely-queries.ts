@@ -862,6 +862,10 @@ export class KyselyQueries implements StoreQueries {
     return this.guard(`model calls of run "${runId}"`, () => budgets.listModelCalls(this.db, runId));
   }
 
+  lockSpend(companyId: string): Promise<boolean> {
+    return this.guard(`spend of "${companyId}"`, () => budgets.lockSpend(this.db, this.adapter, companyId));
+  }
+
   spendOf(filter: SpendFilter): Promise<Spend> {
     return this.guard(`spend of "${filter.companyId}"`, () => budgets.spendOf(this.db, filter));
   }

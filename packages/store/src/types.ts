@@ -474,6 +474,12 @@ export interface StoreQueries {
   releaseModelCalls(runId: string): Promise<number>;
   /** A run's ledger rows, in order. */
   listModelCalls(runId: string): Promise<ModelCallRow[]>;
+  /**
+   * Inside a transaction: waits until no other transaction decides on the company's spend, and holds
+   * that until this one ends (a check-then-reserve then needs only read committed). False when the
+   * company does not exist.
+   */
+  lockSpend(companyId: string): Promise<boolean>;
   /** Spend over the ledger rows the filter selects (see Spend). */
   spendOf(filter: SpendFilter): Promise<Spend>;
 

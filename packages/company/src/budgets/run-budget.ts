@@ -199,55 +199,61 @@ export class RunBudget {
     if (this.#applied.agent) scopes.push(this.#applied.agent);
     scopes.push(this.#runScope());
     const id = newId("call");
-    const decided = await this.#store.transaction(async (tx) => {
-      let roomTokens = Infinity;
-      let roomUsd = Infinity;
-      const spends: Spend[] = [];
-      for (const b of scopes) {
-        const spend =
-          b.runId !== undefined
-            ? await tx.spendOf({ companyId: b.companyId, runId: b.runId })
-            : await spendOfBudget(tx, b);
-        spends.push(spend);
-        const room = roomOf(b, spend);
-        roomTokens = Math.min(roomTokens, room.tokens);
-        roomUsd = Math.min(roomUsd, room.usd);
-      }
-      let out = Math.min(maxTokens, Math.floor(roomTokens - input));
-      if (price && roomUsd !== Infinity && price.output > 0)
-        out = Math.min(out, Math.floor(((roomUsd - (input * price.input) / 1e6) * 1e6) / price.output));
-      const need = Math.min(MIN_OUTPUT_TOKENS, maxTokens);
-      if (out < need) {
-        const needUsd = price ? costOf({ input, output: need, cacheRead: 0, cacheWrite: 0 }, price) : null;
-        const which = scopes
-          .map((b, i) => ({
-            b,
-            refusal: refusalOf(b, spends[i] as Spend, { tokens: input + need, usd: needUsd }),
-          }))
-          .find((r) => r.refusal !== undefined);
-        const scope = which?.b ?? (this.#applied.company as EffectiveBudget & { runId?: string });
-        const isRun = scope.runId !== undefined;
-        const message = isRun
-          ? `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``
-          : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
-        return {
-          refused: message,
-          scope: isRun ? "run" : scope.scope,
-          agentId: isRun ? null : scope.agentId,
-        };
-      }
-      const reservedUsd = price ? costOf({ input, output: out, cacheRead: 0, cacheWrite: 0 }, price) : null;
-      await tx.reserveModelCall({
-        id,
-        companyId: this.#agent.companyId,
-        agentId: this.#agent.id,
-        runId: this.#runId,
-        model,
-        reservedTokens: input + out,
-        reservedUsd,
-      });
-      return { out };
-    });
+    // Read committed under the company's spend lock: every reservation of the company decides after
+    // the one before it committed, without serialization failures between unrelated writers.
+    const decided = await this.#store.transaction(
+      async (tx) => {
+        await tx.lockSpend(this.#agent.companyId);
+        let roomTokens = Infinity;
+        let roomUsd = Infinity;
+        const spends: Spend[] = [];
+        for (const b of scopes) {
+          const spend =
+            b.runId !== undefined
+              ? await tx.spendOf({ companyId: b.companyId, runId: b.runId })
+              : await spendOfBudget(tx, b);
+          spends.push(spend);
+          const room = roomOf(b, spend);
+          roomTokens = Math.min(roomTokens, room.tokens);
+          roomUsd = Math.min(roomUsd, room.usd);
+        }
+        let out = Math.min(maxTokens, Math.floor(roomTokens - input));
+        if (price && roomUsd !== Infinity && price.output > 0)
+          out = Math.min(out, Math.floor(((roomUsd - (input * price.input) / 1e6) * 1e6) / price.output));
+        const need = Math.min(MIN_OUTPUT_TOKENS, maxTokens);
+        if (out < need) {
+          const needUsd = price ? costOf({ input, output: need, cacheRead: 0, cacheWrite: 0 }, price) : null;
+          const which = scopes
+            .map((b, i) => ({
+              b,
+              refusal: refusalOf(b, spends[i] as Spend, { tokens: input + need, usd: needUsd }),
+            }))
+            .find((r) => r.refusal !== undefined);
+          const scope = which?.b ?? (this.#applied.company as EffectiveBudget & { runId?: string });
+          const isRun = scope.runId !== undefined;
+          const message = isRun
+            ? `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``
+            : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
+          return {
+            refused: message,
+            scope: isRun ? "run" : scope.scope,
+            agentId: isRun ? null : scope.agentId,
+          };
+        }
+        const reservedUsd = price ? costOf({ input, output: out, cacheRead: 0, cacheWrite: 0 }, price) : null;
+        await tx.reserveModelCall({
+          id,
+          companyId: this.#agent.companyId,
+          agentId: this.#agent.id,
+          runId: this.#runId,
+          model,
+          reservedTokens: input + out,
+          reservedUsd,
+        });
+        return { out };
+      },
+      { isolation: "read committed" },
+    );
     if (decided.refused !== undefined)
       return this.#refuse(
         { reason: "budget", message: decided.refused },

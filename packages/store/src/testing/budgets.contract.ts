@@ -122,23 +122,28 @@ export function budgetContract(store: GetStore): void {
       expect((await store().spendOf({ companyId: "co1", runId: "r2" })).calls).toBe(1);
     });
 
-    it("lets concurrent check-then-reserve transactions take the last room exactly once", async () => {
-      await seed(store());
-      await store().insertRun(run("r1"));
-      const limit = 2_500; // room for two reservations of 1,000
-      const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          store().transaction(async (tx) => {
-            const spend = await tx.spendOf({ companyId: "co1" });
-            if (spend.tokens + 1_000 > limit) return false;
-            await sleep(Math.random() * 5);
-            await tx.reserveModelCall(call(`c${i}`));
-            return true;
-          }),
-        ),
-      );
-      expect(outcomes.filter(Boolean)).toHaveLength(2);
-      expect((await store().spendOf({ companyId: "co1" })).tokens).toBe(2_000);
-    });
+    for (const isolation of ["serializable", "read committed"] as const)
+      it(`lets concurrent check-then-reserve transactions take the last room exactly once (${isolation}${isolation === "read committed" ? ", under lockSpend" : ""})`, async () => {
+        await seed(store());
+        await store().insertRun(run("r1"));
+        const limit = 2_500; // room for two reservations of 1,000
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            store().transaction(
+              async (tx) => {
+                if (isolation === "read committed") expect(await tx.lockSpend("co1")).toBe(true);
+                const spend = await tx.spendOf({ companyId: "co1" });
+                if (spend.tokens + 1_000 > limit) return false;
+                await sleep(Math.random() * 5);
+                await tx.reserveModelCall(call(`c${i}`));
+                return true;
+              },
+              { isolation },
+            ),
+          ),
+        );
+        expect(outcomes.filter(Boolean)).toHaveLength(2);
+        expect((await store().spendOf({ companyId: "co1" })).tokens).toBe(2_000);
+      });
   });
 }
