@@ -40,7 +40,9 @@ export async function usageCommand(args: string[], io: CliIO): Promise<number> {
       if (values.json) return (io.out(`${JSON.stringify({ run })}\n`), 0);
       io.out(`run ${run.runId} — ${run.agentName} (${run.agentId}) on ${run.model}, ${run.status}\n`);
       for (const t of run.turns ?? [])
-        io.out(`  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}\n`);
+        io.out(
+          `  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}${t.model ? `, ${t.model}` : ""}${t.requestedModel ? ` (asked for ${t.requestedModel}: priced as the model that served it)` : ""}\n`,
+        );
       io.out(`  total     ${formatUsage(run.usage)}\n`);
       return 0;
     }
