@@ -2,9 +2,6 @@
 // offline model, on both store dialects: a run that hits its budget or a cap stops with a clear
 // reason event and nothing half-written; a stopped budget refuses the next wake; raising it
 // continues the work; concurrent wakes never overspend; costs are usage × price.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { usageCost } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
