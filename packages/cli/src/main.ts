@@ -15,6 +15,7 @@ export const SERVER_COMMANDS = [
   "wake",
   "sessions",
   "usage",
+  "budgets",
 ] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -42,6 +43,7 @@ Commands:
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
   sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
   sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
+  budgets show|set             spend control: a company's or an agent's budget, run caps, use
   usage [--company ID] [--run ID]
                                tokens, cost and cache hit rate per run, per agent, per company
   models list|show ID          the explicit model ids Cadre routes (aliases are refused)
@@ -79,6 +81,7 @@ const COMMANDS: Record<string, Command> = {
   wake: async (a, io, s) => (await import("./commands/wake.js")).wakeCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
+  budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),
   sessions: async (a, io, s) => (await import("./commands/sessions.js")).sessionsCommand(a, io, s),
   models: async (a, io) => (await import("./commands/models.js")).modelsCommand(a, io),
   prompts: async (a, io) => (await import("./commands/prompts.js")).promptsCommand(a, io),

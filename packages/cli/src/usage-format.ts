@@ -2,7 +2,7 @@
 import type { UsageSummary } from "@cadre/core";
 
 export function formatCost(cost: number | null): string {
-  if (cost === null) return "cost unknown (model not in the registry)";
+  if (cost === null) return "cost unknown (no known price)";
   return `cost $${cost < 0.01 && cost > 0 ? cost.toFixed(6) : cost.toFixed(4)}`;
 }
 

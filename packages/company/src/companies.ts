@@ -1,5 +1,6 @@
 // Company lifecycle: creation (company + connectors + CEO in one transaction, C4-9) and the
 // operator's approval decisions, which move the CEO's mode.
+import { defaultBudgetRow } from "./budgets/manage.js";
 import { randomUUID } from "node:crypto";
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import {
@@ -160,6 +161,8 @@ async function insertCompany(tx: StoreQueries, prepared: PreparedCompany): Promi
   const { companyId, name, goal, settings, connectors, ceoConnector } = prepared;
   const row = await tx.insertCompany({ id: companyId, name, goal, settings });
   for (const c of connectors) await tx.insertConnector(c);
+  // A new company has a budget from the start (issue 16 #2): "no budget" is an explicit choice.
+  await tx.putBudget(defaultBudgetRow(companyId));
   const ceo = await tx.insertAgent(
     ceoAgent({
       id: newId("agt"),

@@ -40,3 +40,7 @@ export * from "./recovery/recover.js";
 export * from "./agent-session.js";
 export * from "./prompts/session-update.js";
 export * from "./prompts/contract.js";
+export * from "./budgets/policy.js";
+export * from "./budgets/manage.js";
+export * from "./budgets/run-budget.js";
+export * from "./budgets/prices.js";

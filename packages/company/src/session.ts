@@ -58,6 +58,11 @@ export interface SessionInput {
    * the offline connector, pi-ai's streamSimple on a vendor one. Pi-routed connectors only.
    */
   wrapStreamFn?: (inner: StreamFn) => StreamFn;
+  /**
+   * The run's spend control (budgets/run-budget.ts): outermost around every model call of a
+   * Pi-routed session, so a call it refuses reaches neither a cassette nor the provider.
+   */
+  guardStreamFn?: (inner: StreamFn) => StreamFn;
   /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
   dataDir?: string;
   /** The run this session belongs to (codex: hires through `cadre mcp` are recorded against it). */
@@ -121,7 +126,9 @@ export function createSession(input: SessionInput): BaseAgent {
       `--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`,
     );
   }
-  const wrap = input.wrapStreamFn ?? ((inner: StreamFn) => inner);
+  const cassette = input.wrapStreamFn ?? ((inner: StreamFn) => inner);
+  const guard = input.guardStreamFn ?? ((inner: StreamFn) => inner);
+  const wrap = (inner: StreamFn) => guard(cassette(inner));
   switch (input.connector.kind) {
     case "offline": {
       const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);

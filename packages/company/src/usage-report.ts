@@ -4,7 +4,7 @@
 import { combineSummaries, findModel, summariseUsage, type Usage, type UsageSummary } from "@cadre/core";
 import { NotFoundError } from "@cadre/core";
 import { Nullable, OneOf, RUN_STATUSES, type Static } from "@cadre/model";
-import type { AgentRow, RunRow, Store } from "@cadre/store";
+import type { AgentRow, ModelCallRow, RunRow, Store } from "@cadre/store";
 import { Type } from "typebox";
 
 const tokens = (description: string) => Type.Integer({ minimum: 0, description });
@@ -38,6 +38,14 @@ export const TurnUsageReportSchema = Type.Object(
   {
     turn: Type.Integer({ minimum: 1, description: "Model call number within the run, from 1." }),
     usage: UsageSummarySchema,
+    model: Type.Optional(
+      Type.String({ description: "The model that served the call (as the provider reported it)." }),
+    ),
+    requestedModel: Type.Optional(
+      Type.String({
+        description: "Present when the call asked for another model than the one that served it.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -84,8 +92,23 @@ export const CompanyUsageReportSchema = Type.Object(
 );
 export type CompanyUsageReport = Static<typeof CompanyUsageReportSchema>;
 
-function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
+/** USD of a run's ledger rows: null when any call's price is unknown (never counted as 0). */
+function ledgerCost(calls: readonly ModelCallRow[]): number | null {
+  let total = 0;
+  for (const c of calls) {
+    if (c.status !== "settled") continue;
+    if (c.costUsd === null) return null;
+    total += c.costUsd;
+  }
+  return total;
+}
+
+function runReport(run: RunRow, agent: AgentRow | undefined, calls: readonly ModelCallRow[]): RunUsageReport {
   const model = agent?.model ?? "unknown";
+  const usage = summariseUsage(run.usage, findModel(model));
+  // Runs metered by the spend ledger (migration 011) are priced per call, at the price of the model
+  // that served each call; older runs at the agent's model's registry price.
+  if (calls.length > 0) usage.cost = ledgerCost(calls);
   return {
     runId: run.id,
     agentId: run.agentId,
@@ -93,12 +116,20 @@ function runReport(run: RunRow, agent: AgentRow | undefined): RunUsageReport {
     model,
     status: run.status,
     startedAt: run.startedAt,
-    usage: summariseUsage(run.usage, findModel(model)),
+    usage,
   };
 }
 
 /** Per model call usage of a run, from its stored `usage` events (one per model call, incremental). */
 export async function runTurnUsage(store: Store, run: RunRow, model: string): Promise<TurnUsageReport[]> {
+  const calls = (await store.listModelCalls(run.id)).filter((c) => c.status === "settled");
+  if (calls.length > 0)
+    return calls.map((c, i) => ({
+      turn: i + 1,
+      usage: { ...summariseUsage(c.usage), cost: c.costUsd },
+      model: c.servedModel ?? c.model,
+      ...(c.servedModel !== null && c.servedModel !== c.model ? { requestedModel: c.model } : {}),
+    }));
   const info = findModel(model);
   const events = await store.listRunEvents(run.id);
   return events
@@ -109,7 +140,7 @@ export async function runTurnUsage(store: Store, run: RunRow, model: string): Pr
 export async function runUsageReport(store: Store, runId: string): Promise<RunUsageReport> {
   const run = await store.getRun(runId);
   if (!run) throw new NotFoundError(`run ${runId} not found`);
-  const report = runReport(run, await store.getAgent(run.agentId));
+  const report = runReport(run, await store.getAgent(run.agentId), await store.listModelCalls(run.id));
   return { ...report, turns: await runTurnUsage(store, run, report.model) };
 }
 
@@ -118,7 +149,8 @@ export async function companyUsageReport(store: Store, companyId: string): Promi
   if (!company) throw new NotFoundError(`company ${companyId} not found`);
   const [agents, runs] = await Promise.all([store.listAgents(companyId), store.listRuns({ companyId })]);
   const byId = new Map(agents.map((a) => [a.id, a]));
-  const runReports = runs.map((r) => runReport(r, byId.get(r.agentId)));
+  const runReports: RunUsageReport[] = [];
+  for (const r of runs) runReports.push(runReport(r, byId.get(r.agentId), await store.listModelCalls(r.id)));
   const agentReports: AgentUsageReport[] = agents.map((a) => {
     const own = runReports.filter((r) => r.agentId === a.id);
     return {

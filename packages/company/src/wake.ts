@@ -49,6 +49,8 @@ import { modeOffer } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
 import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
+import { assertBudgetRoom, RunBudget, type RunStop } from "./budgets/run-budget.js";
+import { companyPrices } from "./budgets/prices.js";
 
 export interface WakeOptions {
   store: Store;
@@ -186,6 +188,8 @@ export interface WakeResult {
   rollovers: number;
   /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
   session: WakeSession;
+  /** Why code stopped the run: "budget" (a budget or the run's spend cap) or "run_cap" (model/tool calls); else null. */
+  stopReason: RunStop["reason"] | null;
 }
 
 export interface WakeSession {
@@ -242,6 +246,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     );
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
+  // A budget with no room refuses the wake before anything is written (OP-3).
+  await assertBudgetRoom(store, agent);
   const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   // The operator's "start team building" is offered only where it fits (modeOffer): anywhere else
   // its cue would contradict the mode, so it is refused before anything is written.
@@ -328,6 +334,9 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   let seq = 0;
   let pending: NewRunEvent[] = [];
   let usageChanged = false;
+  // Every model call is reserved against the budgets first and settled with its usage (OP-3).
+  const budget = await RunBudget.open(runStore, agent, runId, companyPrices(state.company));
+  let settling: Usage[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
     const batch = pending;
@@ -336,13 +345,18 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     // The usage events and the run's totals including them: one transaction, so the two never differ.
     usageChanged = false;
     const totals = { ...usage };
+    const calls = settling;
+    settling = [];
+    // The usage events, the run's totals and the ledger's settlement of those calls: one transaction.
     await runStore.transaction(
       async (tx) => {
         await tx.appendRunEvents(batch);
         await tx.setRunUsage(runId, totals);
+        await budget.settle(tx, calls);
       },
       { isolation: "read committed" },
     );
+    budget.settled();
   };
   let legacy: LegacyRun | undefined;
   let cancel: (() => void) | undefined;
@@ -366,16 +380,18 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         apiUrl,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
-    const tools: readonly ToolDefinition[] = legacy
-      ? legacy.tools
-      : companyTools(runStore, {
-          companyId: agent.companyId,
-          agentId: agent.id,
-          via: "tool",
-          runId,
-          probes,
-          ...(options.env ? { env: options.env } : {}),
-        });
+    const tools: readonly ToolDefinition[] = budget.wrapTools(
+      legacy
+        ? legacy.tools
+        : companyTools(runStore, {
+            companyId: agent.companyId,
+            agentId: agent.id,
+            via: "tool",
+            runId,
+            probes,
+            ...(options.env ? { env: options.env } : {}),
+          }),
+    );
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
     const model = connectorModelInfo(connector, agent.model) ?? resolveModel(agent.model);
@@ -394,6 +410,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       ...(options.env ? { env: options.env } : {}),
       probes,
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
+      guardStreamFn: (inner) => budget.wrapStreamFn(inner),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
@@ -407,12 +424,37 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     cancel = () => live.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
-    for await (const event of events) {
+    let stopping = false;
+    for await (const raw of events) {
+      let event = raw;
+      if (event.type === "terminal" && budget.stop) {
+        // Code stopped the run: say why, once, in a reason event before the run's one terminal.
+        const reasonEvent: AgentEvent = {
+          type: "error",
+          message: budget.stop.message,
+          code: budget.stop.reason,
+        };
+        options.onEvent?.(reasonEvent);
+        pending.push({
+          runId,
+          companyId: agent.companyId,
+          seq: seq++,
+          type: reasonEvent.type,
+          data: reasonEvent,
+        });
+        event = {
+          type: "terminal",
+          status: "failed",
+          reason: `${budget.stop.reason}: ${budget.stop.message}`,
+        };
+      }
       options.onEvent?.(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
+        settling.push(event.usage);
         usageChanged = true;
       }
+      if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
       if (event.type === "context" && event.snapshot.sessionId !== undefined)
@@ -426,6 +468,11 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       // The run's first event is written at once: a company view following the feed
       // (`?kind=lifecycle`) learns that the run started, whoever started it.
       if (seq === 1 || pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
+      // A harness that calls the model itself is stopped once a limit is reached (after the call settled).
+      if (budget.stop && !stopping && event.type !== "terminal") {
+        stopping = true;
+        if (!PI_GUARDED.has(connector.kind)) live.cancel(`${budget.stop.reason}: ${budget.stop.message}`);
+      }
     }
   } catch (error) {
     failure = errorMessage(error);
@@ -453,7 +500,14 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       await runStore.transaction(
         async (tx) => {
           await tx.appendRunEvents(batch);
-          await tx.finishRun(runId, { status: terminal, usage, error: failure });
+          await budget.settle(tx, settling);
+          await budget.finish(tx);
+          await tx.finishRun(runId, {
+            status: terminal,
+            usage,
+            error: failure,
+            stopReason: budget.stop?.reason ?? null,
+          });
           await tx.putAgentSession(next);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {
@@ -484,8 +538,12 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     replays,
     rollovers,
     session: wakeSession(connector.kind, native, ranIn, rollovers),
+    stopReason: budget.stop?.reason ?? null,
   };
 }
+
+/** Connectors whose every model call passes through the budget's stream function (Pi-routed). */
+const PI_GUARDED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai", "openai-compatible"]);
 
 function wakeSession(
   kind: Parameters<typeof harnessOf>[0],

@@ -12,6 +12,7 @@ export * from "./harness/claude-code/index.js";
 export * from "./harness/codex/index.js";
 export * from "./mcp/index.js";
 export * from "./models/registry.js";
+export * from "./models/prices.js";
 // Pi's stream-function protocol, for wrappers around a provider call (evals' record/replay cassettes).
 export {
   createAssistantMessageEventStream,

@@ -193,12 +193,20 @@ export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>
 
 export const ZERO_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 
+/** USD per million tokens, each counter at its own price. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 /** Explicit model entry of the registry (MC-6). */
 export interface ModelInfo {
   id: string;
   provider: "anthropic" | "openai" | "openai-compatible" | "offline";
   contextWindow: number;
   maxOutput: number;
-  /** USD per million tokens. */
-  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** USD per million tokens; null when the price is unknown (a cost is then unknown, never 0). */
+  price: ModelPrice | null;
 }

@@ -6,6 +6,24 @@ import { PROMPT_PROFILES } from "./vocabulary.js";
 
 export const MAX_TEAM_SIZE_LIMIT = 200;
 
+const perMillion = (description: string) => Type.Number({ minimum: 0, maximum: 100_000, description });
+
+export const CompanyPriceSchema = Type.Object(
+  {
+    model: Type.String({ minLength: 1, maxLength: 128, description: "Explicit model id." }),
+    since: Type.String({
+      pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+      description: "Date (YYYY-MM-DD) from which it applies.",
+    }),
+    input: perMillion("USD per million uncached input tokens."),
+    output: perMillion("USD per million output tokens."),
+    cacheRead: perMillion("USD per million cache-read tokens."),
+    cacheWrite: perMillion("USD per million cache-write tokens."),
+  },
+  { additionalProperties: false },
+);
+export type CompanyPrice = Static<typeof CompanyPriceSchema>;
+
 export const CompanySettingsSchema = Type.Object(
   {
     maxTeamSize: Type.Integer({
@@ -19,6 +37,13 @@ export const CompanySettingsSchema = Type.Object(
     profile: OneOf(PROMPT_PROFILES, {
       description: "Prompt profile used for wakes unless a wake overrides it.",
     }),
+    prices: Type.Optional(
+      Type.Array(CompanyPriceSchema, {
+        maxItems: 200,
+        description:
+          "The company's own prices (negotiated or local models), USD per million tokens; they win over the registry's. A change is a new entry with a later `since`.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -187,6 +187,28 @@ const MATRIX: Record<string, Cell> = {
     path: (w) => `/api/companies/${w.companyA}/usage`,
     expect: company(200),
   },
+  "GET /api/companies/{id}/budget": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/budget`,
+    expect: company(200),
+  },
+  "PUT /api/companies/{id}/budget": {
+    method: "PUT",
+    path: (w) => `/api/companies/${w.companyA}/budget`,
+    json: () => ({ usd: 25 }),
+    expect: operatorOnly(200),
+  },
+  "GET /api/agents/{id}/budget": {
+    method: "GET",
+    path: (w) => `/api/agents/${w.ctoA}/budget`,
+    expect: company(200),
+  },
+  "PUT /api/agents/{id}/budget": {
+    method: "PUT",
+    path: (w) => `/api/agents/${w.ctoA}/budget`,
+    json: () => ({ usd: 2 }),
+    expect: operatorOnly(200),
+  },
   "GET /api/runs/{id}/usage": {
     method: "GET",
     path: (w) => `/api/runs/${w.runA}/usage`,

@@ -48,6 +48,24 @@ const VALID: Record<string, { path: (w: World) => string; body: Record<string, u
     path: (w) => `/api/agents/${w.ceoA}/wake`,
     body: { trigger: "routine", profile: "semantic", seed: 3 },
   },
+  // PUT: a budget's fields (run caps on the company only).
+  "/api/companies/{id}/budget": {
+    path: (w) => `/api/companies/${w.companyA}/budget`,
+    body: {
+      usd: 20,
+      tokens: 50_000,
+      period: "total",
+      warnAt: 0.5,
+      runModelCalls: 50,
+      runToolCalls: 60,
+      runTokens: 100_000,
+      runUsd: 1,
+    },
+  },
+  "/api/agents/{id}/budget": {
+    path: (w) => `/api/agents/${w.ctoA}/budget`,
+    body: { usd: 5, tokens: 10_000, period: "month", warnAt: 0.75 },
+  },
 };
 
 interface Case {
@@ -107,7 +125,12 @@ function fieldCases(body: TSchema, valid: Record<string, unknown>): Case[] {
   const cases: Case[] = [];
   const schema = body as FieldSchema;
   const required = new Set<string>(schema["required"] ?? []);
-  for (const [field, f] of Object.entries(schema["properties"] as Record<string, FieldSchema>)) {
+  for (const [field, declared] of Object.entries(schema["properties"] as Record<string, FieldSchema>)) {
+    // A nullable number (a budget's limit: null means none) gets the number's cases.
+    const members = Array.isArray(declared["anyOf"]) ? (declared["anyOf"] as FieldSchema[]) : [];
+    const nullable = members.length === 2 && members.some((m) => m["type"] === "null");
+    const inner = members.find((m) => m["type"] === "number" || m["type"] === "integer");
+    const f: FieldSchema = nullable && inner ? inner : declared;
     const withField = (v: unknown) => json({ ...valid, [field]: v });
     if (required.has(field)) {
       const { [field]: _dropped, ...rest } = valid;
@@ -169,6 +192,10 @@ function fieldCases(body: TSchema, valid: Record<string, unknown>): Case[] {
         for (const v of ["3", 1.5, -1, f["maximum"] + 1, [1]])
           cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
         break;
+      case "number":
+        for (const v of ["3", -1, f["maximum"] + 1, [1], {}])
+          cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
+        break;
       case "array":
         for (const v of [
           "x",
@@ -216,23 +243,27 @@ function fieldCases(body: TSchema, valid: Record<string, unknown>): Case[] {
   return cases;
 }
 
-const POSTS = ROUTES.filter((r) => r.method === "post" && r.body);
+const POSTS = ROUTES.filter((r) => (r.method === "post" || r.method === "put") && r.body);
 
-describe("bad input on every POST route", () => {
-  it("has a valid body for every POST route", () => {
+describe("bad input on every POST and PUT route", () => {
+  it("has a valid body for every POST and PUT route", () => {
     expect(Object.keys(VALID).sort()).toEqual(POSTS.map((r) => r.path).sort());
   });
 
   for (const r of POSTS) {
-    it(`POST ${r.path}`, async () => {
+    const method = r.method === "put" ? "PUT" : "POST";
+    it(`${method} ${r.path}`, async () => {
       const valid = VALID[r.path]!;
       const w = await testWorld();
       try {
         const before = await w.app.store.counts();
         const path = valid.path(w);
+        // A PUT changes a row in place: what it reads back must not move either.
+        const readBack = async () => (method === "PUT" ? (await send(w.app.cadre, "GET", path)).body : null);
+        const beforeRow = await readBack();
         const cases = [...genericCases(valid.body), ...fieldCases(r.body!, valid.body)];
         for (const c of cases) {
-          const response = await send(w.app.cadre, "POST", path, c.options);
+          const response = await send(w.app.cadre, method, path, c.options);
           expect(response.status, c.name).toBe(c.status);
           expect(response.body?.error?.code, c.name).toEqual(expect.any(String));
           expect(response.body.error.message.length, c.name).toBeGreaterThan(10);
@@ -243,8 +274,9 @@ describe("bad input on every POST route", () => {
           }
         }
         expect(await w.app.store.counts()).toEqual(before);
+        expect(await readBack()).toEqual(beforeRow);
         // The valid body is accepted: the table above refuses for the reason it names, not by accident.
-        const ok = await send(w.app.cadre, "POST", path, json(valid.body));
+        const ok = await send(w.app.cadre, method, path, json(valid.body));
         expect(ok.status, JSON.stringify(ok.body)).toBeLessThan(300);
       } finally {
         await w.app.close();

@@ -43,16 +43,21 @@ import type {
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
+  BudgetRow,
   CompanyRow,
   ConnectorRow,
   FeedRow,
+  ModelCallRow,
+  ModelCallSettlement,
   NewActivity,
   NewAgent,
   NewAgentSession,
   NewApiToken,
   NewApproval,
+  NewBudget,
   NewCompany,
   NewConnector,
+  NewModelCall,
   NewRun,
   NewRunEvent,
   NewRunProcess,
@@ -60,6 +65,8 @@ import type {
   RunEventRow,
   RunProcessRow,
   RunRow,
+  Spend,
+  SpendFilter,
   StoreQueries,
   ToolCallRow,
   WakeClaim,
@@ -76,6 +83,7 @@ import {
   type SummaryQuery,
 } from "./snapshot.js";
 import { run } from "./prepared.js";
+import * as budgets from "./budget-queries.js";
 import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
@@ -490,7 +498,12 @@ export class KyselyQueries implements StoreQueries {
 
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
+    end: {
+      status: Exclude<RunStatus, "running">;
+      usage: Usage;
+      error: string | null;
+      stopReason?: string | null;
+    },
   ): Promise<void> {
     const subject = `run "${id}"`;
     return this.guard(subject, async () => {
@@ -504,6 +517,7 @@ export class KyselyQueries implements StoreQueries {
           cache_write_tokens: end.usage.cacheWrite,
           error: end.error,
           ended_at: now(),
+          stop_reason: end.stopReason ?? null,
         })
         .where("id", "=", id)
         .executeTakeFirst();
@@ -938,5 +952,47 @@ export class KyselyQueries implements StoreQueries {
 
   takeOverWake(id: string, workerId: string, error: string): Promise<boolean> {
     return this.guard(`wake "${id}"`, () => wakes.takeOverWake(this.db, id, workerId, error));
+  }
+
+  getBudget(companyId: string, agentId: string | null): Promise<BudgetRow | undefined> {
+    return this.guard(`budget of ${agentId ?? companyId}`, () =>
+      budgets.getBudget(this.db, this.adapter, companyId, agentId),
+    );
+  }
+
+  listBudgets(companyId: string): Promise<BudgetRow[]> {
+    return this.guard(`budgets of "${companyId}"`, () =>
+      budgets.listBudgets(this.db, this.adapter, companyId),
+    );
+  }
+
+  putBudget(budget: NewBudget): Promise<BudgetRow> {
+    return this.guard(`budget of ${budget.agentId ?? budget.companyId}`, () =>
+      this.atomic((q) => budgets.putBudget(q.db, q.adapter, budget)),
+    );
+  }
+
+  reserveModelCall(call: NewModelCall): Promise<ModelCallRow> {
+    return this.guard(`model call "${call.id}"`, () => budgets.reserveModelCall(this.db, call));
+  }
+
+  settleModelCall(id: string, settlement: ModelCallSettlement): Promise<boolean> {
+    return this.guard(`model call "${id}"`, () => budgets.settleModelCall(this.db, id, settlement));
+  }
+
+  releaseModelCalls(runId: string): Promise<number> {
+    return this.guard(`model calls of run "${runId}"`, () => budgets.releaseModelCalls(this.db, runId));
+  }
+
+  listModelCalls(runId: string): Promise<ModelCallRow[]> {
+    return this.guard(`model calls of run "${runId}"`, () => budgets.listModelCalls(this.db, runId));
+  }
+
+  lockSpend(companyId: string): Promise<boolean> {
+    return this.guard(`spend of "${companyId}"`, () => budgets.lockSpend(this.db, this.adapter, companyId));
+  }
+
+  spendOf(filter: SpendFilter): Promise<Spend> {
+    return this.guard(`spend of "${filter.companyId}"`, () => budgets.spendOf(this.db, filter));
   }
 }

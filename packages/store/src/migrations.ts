@@ -10,6 +10,7 @@ import { runLeasesMigration } from "./migration-006-run-leases.js";
 import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
 import { agentSessionsMigration } from "./migration-008-agent-sessions.js";
 import { connectorRemovalMigration } from "./migration-009-connector-removal.js";
+import { budgetsMigration } from "./migration-011-budgets.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -175,6 +176,8 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "007_agent_name_key": agentNameKeyMigration(),
     "008_agent_sessions": agentSessionsMigration(adapter),
     "009_connector_removal": connectorRemovalMigration(),
+    // 010 is taken by another branch (tasks); Kysely runs migrations in name order.
+    "011_budgets": budgetsMigration(adapter),
   };
   return new Migrator({
     db,

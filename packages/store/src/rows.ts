@@ -5,6 +5,8 @@ import type {
   ActivityTable,
   AgentSessionsTable,
   AgentsTable,
+  BudgetsTable,
+  ModelCallsTable,
   ApiTokensTable,
   ApprovalEventsTable,
   ApprovalsTable,
@@ -21,6 +23,10 @@ import type {
   ActivityRow,
   AgentSessionRow,
   AgentRow,
+  BudgetPeriod,
+  BudgetRow,
+  ModelCallRow,
+  RunCaps,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
@@ -121,6 +127,43 @@ export function toRun(r: Selectable<RunsTable>): RunRow {
     error: r.error,
     startedAt: r.started_at,
     endedAt: r.ended_at,
+    stopReason: r.stop_reason ?? null,
+  };
+}
+
+export function toBudget(r: Selectable<BudgetsTable>, a: DialectAdapter): BudgetRow {
+  return {
+    companyId: r.company_id,
+    agentId: r.agent_id === "" ? null : r.agent_id,
+    limitUsd: r.limit_usd === null ? null : Number(r.limit_usd),
+    limitTokens: r.limit_tokens === null ? null : Number(r.limit_tokens),
+    period: r.period as BudgetPeriod,
+    warnAt: Number(r.warn_at),
+    runCaps: r.run_caps === null ? null : (a.decodeJson(r.run_caps) as RunCaps),
+    updatedAt: r.updated_at,
+  };
+}
+
+export function toModelCall(r: Selectable<ModelCallsTable>): ModelCallRow {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    agentId: r.agent_id,
+    runId: r.run_id,
+    status: r.status,
+    model: r.model,
+    servedModel: r.served_model,
+    usage: {
+      input: Number(r.input_tokens),
+      output: Number(r.output_tokens),
+      cacheRead: Number(r.cache_read_tokens),
+      cacheWrite: Number(r.cache_write_tokens),
+    },
+    costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+    reservedTokens: Number(r.reserved_tokens),
+    reservedUsd: r.reserved_usd === null ? null : Number(r.reserved_usd),
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
   };
 }
 

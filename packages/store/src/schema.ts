@@ -100,6 +100,8 @@ export interface RunsTable {
   error: string | null;
   started_at: Timestamp;
   ended_at: Timestamp | null;
+  /** Why code stopped the run ("budget", "run_cap"); null otherwise (migration 011). */
+  stop_reason: string | null;
 }
 
 export interface RunEventsTable {
@@ -204,6 +206,38 @@ export interface AgentSessionsTable {
   last_used_at: Timestamp;
 }
 
+/** A company's (agent_id '') or an agent's budget (migration 011). */
+export interface BudgetsTable {
+  company_id: string;
+  agent_id: string;
+  limit_usd: number | null;
+  limit_tokens: number | null;
+  period: string;
+  warn_at: number;
+  run_caps: JsonColumn | null;
+  updated_at: Timestamp;
+}
+
+/** The spend ledger: one row per model call, reserved before it and settled with its usage (migration 011). */
+export interface ModelCallsTable {
+  id: string;
+  company_id: string;
+  agent_id: string;
+  run_id: string;
+  status: "reserved" | "settled";
+  model: string;
+  served_model: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number | null;
+  reserved_tokens: number;
+  reserved_usd: number | null;
+  created_at: Timestamp;
+  settled_at: Timestamp | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -219,6 +253,8 @@ export interface Database {
   tool_calls: ToolCallsTable;
   run_processes: RunProcessesTable;
   agent_sessions: AgentSessionsTable;
+  budgets: BudgetsTable;
+  model_calls: ModelCallsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -237,4 +273,6 @@ export const TABLES = [
   "tool_calls",
   "run_processes",
   "agent_sessions",
+  "budgets",
+  "model_calls",
 ] as const satisfies readonly (keyof Database)[];

@@ -95,6 +95,8 @@ export interface RunRow {
   error: string | null;
   startedAt: string;
   endedAt: string | null;
+  /** Why code stopped the run: "budget" (a budget or a run's spend cap), "run_cap" (model or tool calls); else null. */
+  stopReason: string | null;
 }
 
 export interface RunEventRow {
@@ -215,11 +217,98 @@ export interface AgentSessionRow {
   lastUsedAt: string;
 }
 
+export type BudgetPeriod = "month" | "total";
+
+/** What one run of a company may do (null: no cap of that kind). Enforced in code (MC-2). */
+export interface RunCaps {
+  maxModelCalls: number | null;
+  maxToolCalls: number | null;
+  maxTokens: number | null;
+  maxUsd: number | null;
+}
+
+/**
+ * A budget: the company's own (`agentId` null) or one agent's. Both limits null is the explicit
+ * choice of no budget. `runCaps` is kept on the company's row only (null: the defaults).
+ */
+export interface BudgetRow {
+  companyId: string;
+  agentId: string | null;
+  limitUsd: number | null;
+  limitTokens: number | null;
+  period: BudgetPeriod;
+  /** Fraction of a limit at which a warning is recorded (e.g. 0.8). */
+  warnAt: number;
+  runCaps: RunCaps | null;
+  updatedAt: string;
+}
+
+/**
+ * One model call in the spend ledger: reserved before the call (its estimated input and maximum
+ * output, in tokens and at the model's price), then settled with its usage and cost. `costUsd` is
+ * null when the price of the model that served it is unknown (never 0 for unknown).
+ */
+export interface ModelCallRow {
+  id: string;
+  companyId: string;
+  agentId: string;
+  runId: string;
+  status: "reserved" | "settled";
+  /** The model the call asked for. */
+  model: string;
+  /** The model the provider says served it (may differ: then the call is priced at this one's price). */
+  servedModel: string | null;
+  usage: Usage;
+  costUsd: number | null;
+  reservedTokens: number;
+  reservedUsd: number | null;
+  createdAt: string;
+  settledAt: string | null;
+}
+
+export type NewModelCall = Pick<
+  ModelCallRow,
+  "id" | "companyId" | "agentId" | "runId" | "model" | "reservedTokens" | "reservedUsd"
+>;
+
+export interface ModelCallSettlement {
+  servedModel: string | null;
+  usage: Usage;
+  costUsd: number | null;
+}
+
+/** Which ledger rows a spend sums: a company's, optionally one agent's or one run's, since a time. */
+export interface SpendFilter {
+  companyId: string;
+  agentId?: string;
+  runId?: string;
+  /** ISO time; rows created at or after it. */
+  since?: string;
+}
+
+/**
+ * Spend over ledger rows: settled calls as used, plus the reservations of running runs (a run that
+ * ended keeps only what it settled).
+ */
+export interface Spend {
+  /** Tokens of settled calls (input + output + cache read + cache write) plus reserved tokens. */
+  tokens: number;
+  /** USD of settled calls whose price is known, plus reserved USD. */
+  usd: number;
+  /** Settled calls with no known price (their USD is unknown, not 0). */
+  unpricedCalls: number;
+  /** Settled calls. */
+  calls: number;
+  reservedTokens: number;
+  reservedUsd: number;
+}
+
 export type NewCompany = Omit<CompanyRow, "createdAt">;
 export type NewConnector = Omit<ConnectorRow, "createdAt">;
 export type NewAgent = Omit<AgentRow, "createdAt">;
 export type NewApproval = Omit<ApprovalRow, "createdAt" | "decidedAt" | "decisionNote" | "status">;
-export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" | "error">;
+export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" | "error" | "stopReason">;
+export type NewBudget = Omit<BudgetRow, "updatedAt">;
 export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
 export type NewActivity = Omit<ActivityRow, "id" | "at">;
 export type NewToolCall = Omit<ToolCallRow, "createdAt">;
@@ -333,7 +422,12 @@ export interface StoreQueries {
   listRuns(filter?: { companyId?: string; agentId?: string; status?: RunStatus }): Promise<RunRow[]>;
   finishRun(
     id: string,
-    end: { status: Exclude<RunStatus, "running">; usage: Usage; error: string | null },
+    end: {
+      status: Exclude<RunStatus, "running">;
+      usage: Usage;
+      error: string | null;
+      stopReason?: string | null;
+    },
   ): Promise<void>;
   /**
    * The usage of a running run so far (the totals of its completed model calls, written as each one
@@ -384,6 +478,30 @@ export interface StoreQueries {
   deleteAgentSession(agentId: string): Promise<boolean>;
   /** The sessions of a company's agents, by agent id. */
   listAgentSessions(companyId: string): Promise<AgentSessionRow[]>;
+
+  /** The company's budget (agentId null) or an agent's; undefined when none was set. */
+  getBudget(companyId: string, agentId: string | null): Promise<BudgetRow | undefined>;
+  /** The company's budget first, then its agents' (by agent id). */
+  listBudgets(companyId: string): Promise<BudgetRow[]>;
+  /** Writes a budget (insert or replace). */
+  putBudget(budget: NewBudget): Promise<BudgetRow>;
+
+  /** Reserves a model call in the ledger (status `reserved`); the caller checked the room in the same transaction. */
+  reserveModelCall(call: NewModelCall): Promise<ModelCallRow>;
+  /** Settles a reserved call with what it used; false, writing nothing, when it is not reserved (any more). */
+  settleModelCall(id: string, settlement: ModelCallSettlement): Promise<boolean>;
+  /** Drops the reservations a run never settled (a call that never happened); returns how many. */
+  releaseModelCalls(runId: string): Promise<number>;
+  /** A run's ledger rows, in order. */
+  listModelCalls(runId: string): Promise<ModelCallRow[]>;
+  /**
+   * Inside a transaction: waits until no other transaction decides on the company's spend, and holds
+   * that until this one ends (a check-then-reserve then needs only read committed). False when the
+   * company does not exist.
+   */
+  lockSpend(companyId: string): Promise<boolean>;
+  /** Spend over the ledger rows the filter selects (see Spend). */
+  spendOf(filter: SpendFilter): Promise<Spend>;
 
   /**
    * Takes a wake for a worker, atomically: creates it running, or takes it back from `retrying`,

@@ -219,6 +219,10 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       io.out(
         `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
       );
+    if (result.stopReason)
+      io.out(
+        `  stopped    ${result.stopReason}: ${(await store.getRun(result.runId))?.error ?? ""}\n             budgets: npx cadre budgets show --data ${dataDir}\n`,
+      );
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
       io.out(
@@ -245,6 +249,8 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),
+        // A run stopped by spend control says so (SPEC §5): terminal "failed", stopReason "budget" | "run_cap".
+        ...(result.stopReason ? { terminal: result.terminal, stopReason: result.stopReason } : {}),
       };
       io.out(`${JSON.stringify(line)}\n`);
     }

@@ -24,7 +24,10 @@ const PROVIDERS: ReadonlyArray<ModelInfo["provider"]> = [
 
 function line(m: ModelInfo): string {
   const p = m.price;
-  return `${m.id.padEnd(28)} ${m.provider.padEnd(17)} window ${String(m.contextWindow).padStart(8)}  max out ${String(m.maxOutput).padStart(7)}  $ in ${p.input} / out ${p.output} / cache read ${p.cacheRead} / cache write ${p.cacheWrite}`;
+  const price = p
+    ? `$ in ${p.input} / out ${p.output} / cache read ${p.cacheRead} / cache write ${p.cacheWrite}`
+    : "price unknown (cost shown as unknown)";
+  return `${m.id.padEnd(28)} ${m.provider.padEnd(17)} window ${String(m.contextWindow).padStart(8)}  max out ${String(m.maxOutput).padStart(7)}  ${price}`;
 }
 
 export async function modelsCommand(args: string[], io: CliIO): Promise<number> {

@@ -8,9 +8,9 @@ import { companyUsageText, runUsageText } from "../operator/render/usage.js";
 
 export const USAGE_HELP = `Usage: cadre usage [--company ID] [--run ID] [--data DIR] [--database URL] [--json]
 
-Token usage of stored runs: input (uncached), output, cache read, cache write, total, cost (USD, from
-the model registry's prices for the agent's model) and cache hit rate = cache read / (input + cache
-read + cache write). Per company, per agent and per run; with --run, that run per model call.
+Token usage of stored runs: input (uncached), output, cache read, cache write, total, cost (USD, each
+model call priced from the spend ledger at the model that served it; "unknown" when no price is
+known, never $0) and cache hit rate = cache read / (input + cache read + cache write). Per company, per agent and per run; with --run, that run per model call.
 
 Options:
   --company ID   only this company (default: every company in the data directory)

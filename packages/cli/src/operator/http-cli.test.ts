@@ -64,7 +64,7 @@ describe("--server", () => {
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
     expect(demo.err).toMatch(
-      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage/,
+      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage, budgets/,
     );
   });
 
@@ -162,6 +162,69 @@ describe("--server", () => {
     );
     expect(decide.code).toBe(2);
     expect(decide.err).toMatch(/403/);
+  });
+
+  it("budgets show and set go through GET/PUT /api/companies/:id/budget and /api/agents/:id/budget", async () => {
+    const env = { CADRE_TOKEN: server.operatorToken };
+    const a = (await (
+      await fetch(`${server.url}/api/companies`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.operatorToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "B" }),
+      })
+    ).json()) as { id: string; ceoAgentId: string };
+    const shown = await cli(env, "budgets", "show", "--server", server.url, "--json");
+    expect(shown.code, shown.err).toBe(0);
+    expect(JSON.parse(shown.out)).toMatchObject({
+      budget: { scope: "company", companyId: a.id, limitUsd: 10 },
+    });
+    const set = await cli(env, "budgets", "set", "--tokens", "1500", "--server", server.url);
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toContain(`company ${a.id}: $0.00 of $10.00, 0 of 1500 tokens`);
+    expect((await store.getBudget(a.id, null))?.limitTokens).toBe(1500);
+    const agentSet = await cli(
+      env,
+      "budgets",
+      "set",
+      "--agent",
+      a.ceoAgentId,
+      "--usd",
+      "1",
+      "--server",
+      server.url,
+      "--json",
+    );
+    expect(agentSet.code, agentSet.err).toBe(0);
+    expect(JSON.parse(agentSet.out).budget).toMatchObject({
+      scope: "agent",
+      agentId: a.ceoAgentId,
+      limitUsd: 1,
+    });
+    const both = await cli(env, "budgets", "show", "--company", a.id, "--server", server.url);
+    expect(both.out).toContain(`agent ${a.ceoAgentId}: $0.00 of $1.00`);
+    const bad = await cli(env, "budgets", "set", "--none", "--usd", "3", "--server", server.url);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/400.*--none removes both limits/);
+    const key = (await (
+      await fetch(`${server.url}/api/agents/${a.ceoAgentId}/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.operatorToken}` },
+      })
+    ).json()) as { token: string };
+    const refused = await cli(
+      { CADRE_TOKEN: key.token },
+      "budgets",
+      "set",
+      "--usd",
+      "99",
+      "--company",
+      a.id,
+      "--server",
+      server.url,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/403/);
+    expect((await store.getBudget(a.id, null))?.limitUsd).toBe(10);
   });
 
   it("sessions show and reset go through GET /api/agents/:id/session and POST …/session/reset (operator only)", async () => {

@@ -3,7 +3,13 @@
 // builds. The API's refusals keep their meaning: a 4xx is the caller's (exit 2, the API's message),
 // an API that does not answer before anything was done is a bad --server (exit 2), anything else —
 // a 5xx, or the API lost in the middle of following a wake — a failed job (exit 1).
-import { type AddConnectorInput, type Decision, harnessOf, sessionOfRun } from "@cadre/company";
+import {
+  type AddConnectorInput,
+  type Decision,
+  harnessOf,
+  sessionOfRun,
+  type SetBudgetInput,
+} from "@cadre/company";
 import { type AgentEvent, UserInputError } from "@cadre/core";
 import { type ApprovalStatus, usageOfCounters } from "@cadre/model";
 import {
@@ -17,7 +23,14 @@ import {
 import type { CompanySummaryView, CompanyView, RunEventView, RunView } from "@cadre/server/views";
 import type { ServerTarget } from "../client/server-option.js";
 import { UsageError } from "../io.js";
-import type { CompanyOverview, OperatorPort, WakeOutcome, WakeRequest, WakeWatcher } from "./port.js";
+import type {
+  BudgetTarget,
+  CompanyOverview,
+  OperatorPort,
+  WakeOutcome,
+  WakeRequest,
+  WakeWatcher,
+} from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
 const POLL_MS = 150;
@@ -268,6 +281,7 @@ export class HttpOperator implements OperatorPort {
       usage: usageOfCounters(run.usage),
       session: sessionOfRun(events, harnessOf(kind)),
       ...(started.via === "queue" && started.wakeId ? { wakeId: started.wakeId } : {}),
+      ...(run.stopReason ? { stopReason: run.stopReason } : {}),
     };
   }
 
@@ -332,6 +346,34 @@ export class HttpOperator implements OperatorPort {
 
   runUsage(runId: string) {
     return this.call("GET /api/runs/{id}/usage", { params: { id: runId } });
+  }
+
+  /** An agent's budget by its own route (checked against --company); else the company's. */
+  private async checkAgentCompany(target: BudgetTarget) {
+    if (target.agentId === undefined || target.companyId === undefined) return;
+    const agent = await this.call("GET /api/agents/{id}", { params: { id: target.agentId } });
+    if (agent.companyId !== target.companyId)
+      throw new UsageError(
+        `budgets: agent ${agent.id} belongs to company ${agent.companyId}, not ${target.companyId}`,
+      );
+  }
+
+  async budget(target: BudgetTarget) {
+    if (target.agentId !== undefined) {
+      await this.checkAgentCompany(target);
+      return this.call("GET /api/agents/{id}/budget", { params: { id: target.agentId } });
+    }
+    const { id } = await this.company(target.companyId);
+    return this.call("GET /api/companies/{id}/budget", { params: { id } });
+  }
+
+  async setBudget(target: BudgetTarget, input: SetBudgetInput) {
+    if (target.agentId !== undefined) {
+      await this.checkAgentCompany(target);
+      return this.call("PUT /api/agents/{id}/budget", { params: { id: target.agentId }, body: input });
+    }
+    const { id } = await this.company(target.companyId);
+    return this.call("PUT /api/companies/{id}/budget", { params: { id }, body: input });
   }
 
   async close() {}

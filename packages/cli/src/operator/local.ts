@@ -4,6 +4,9 @@
 import {
   addConnector,
   type AddConnectorInput,
+  budgetReport,
+  setBudget,
+  type SetBudgetInput,
   companyUsageReport,
   createCompany,
   refreshReadiness,
@@ -42,7 +45,14 @@ import type { CliIO } from "../io.js";
 import { UsageError } from "../io.js";
 import { cancelOnSignals } from "../signals.js";
 import { queuedWake } from "../commands/wake-queued.js";
-import type { CompanyOverview, OperatorPort, WakeOutcome, WakeRequest, WakeWatcher } from "./port.js";
+import type {
+  BudgetTarget,
+  CompanyOverview,
+  OperatorPort,
+  WakeOutcome,
+  WakeRequest,
+  WakeWatcher,
+} from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
 export interface LocalData {
@@ -263,6 +273,7 @@ export class LocalOperator implements OperatorPort {
       replays: result.replays,
       rollovers: result.rollovers,
       ...(interrupted ? { interrupted } : {}),
+      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
     };
   }
 
@@ -303,6 +314,25 @@ export class LocalOperator implements OperatorPort {
 
   runUsage(runId: string) {
     return runUsageReport(this.store, runId);
+  }
+
+  /** The company and agent a budget operation is about (the agent's company; else the only one). */
+  private async budgetTarget(target: BudgetTarget) {
+    if (target.agentId === undefined) return { companyId: (await this.companyRow(target.companyId)).id };
+    const agent = await this.agentRow(target.agentId);
+    if (target.companyId !== undefined && target.companyId !== agent.companyId)
+      throw new UsageError(
+        `budgets: agent ${agent.id} belongs to company ${agent.companyId}, not ${target.companyId}`,
+      );
+    return { companyId: agent.companyId, agentId: agent.id };
+  }
+
+  async budget(target: BudgetTarget) {
+    return budgetReport(this.store, await this.budgetTarget(target));
+  }
+
+  async setBudget(target: BudgetTarget, input: SetBudgetInput) {
+    return setBudget(this.store, await this.budgetTarget(target), input);
   }
 
   close() {

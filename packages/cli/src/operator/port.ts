@@ -1,5 +1,5 @@
 // The operator port: every operation the CLI offers an operator (company, agents, approvals, wakes,
-// sessions: a run's context, an agent's kept session and its reset; usage) behind one interface, answered in the API's own view types. Two adapters
+// sessions: a run's context, an agent's kept session and its reset; usage; budgets) behind one interface, answered in the API's own view types. Two adapters
 // implement it — `LocalOperator` (the company functions over the store) and `HttpOperator` (the
 // typed API client, `--server URL`) — and each command renders the answer once (render/*.ts), so a
 // command reads and prints the same whichever way it reached the company. To add an operation: a
@@ -7,10 +7,12 @@
 // operator operation").
 import type {
   AddConnectorInput,
+  BudgetReport,
   Decision,
   CompanyUsageReport,
   OperatorAction,
   RunUsageReport,
+  SetBudgetInput,
   WakeSession,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
@@ -55,6 +57,12 @@ export interface CompanyOverview {
 export interface ConnectorChange {
   company: CompanySummaryView;
   connector: ConnectorView;
+}
+
+/** Whose budget: an agent's own (`agentId`, its company found from it) or a company's. */
+export interface BudgetTarget {
+  companyId?: string;
+  agentId?: string;
 }
 
 export interface WakeRequest {
@@ -108,6 +116,8 @@ export type WakeOutcome =
       wakeId?: string;
       /** The signal that cancelled it here (SIGINT / SIGTERM). */
       interrupted?: "SIGINT" | "SIGTERM";
+      /** Why spend control stopped the run: "budget" or "run_cap" (issue 16). */
+      stopReason?: string;
     }
   /** A server queued the wake and no worker started it within its wait: nothing to follow. */
   | { kind: "queued"; wakeId: string; agentId: string };
@@ -159,6 +169,14 @@ export interface OperatorPort {
   /** Per company (the one named, else every company there): totals, per agent, per run. */
   usage(query: { companyId?: string }): Promise<CompanyUsageReport[]>;
   runUsage(runId: string): Promise<RunUsageReport>;
+
+  /**
+   * A company's budget (the one named, the agent's, else the only one there) with its agents' own
+   * budgets and run caps, or an agent's own budget (`agentId`).
+   */
+  budget(target: BudgetTarget): Promise<BudgetReport>;
+  /** Changes the fields given (the others keep their value); refused input changes nothing. */
+  setBudget(target: BudgetTarget, input: SetBudgetInput): Promise<BudgetReport>;
 
   close(): Promise<void>;
 }

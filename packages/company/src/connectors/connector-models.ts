@@ -55,8 +55,8 @@ function declaredInfo(m: ModelDeclarationInput): ModelInfo {
     provider: "openai-compatible",
     contextWindow: m.contextWindow,
     maxOutput: m.maxOutput ?? defaultMaxOutput(m.contextWindow),
-    // Unknown: usage reports price declared models as "unknown", never 0 (they read the registry).
-    price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    // Unknown: a declared model's cost is "unknown", never 0 (a company may price it in its settings).
+    price: null,
   };
 }
 

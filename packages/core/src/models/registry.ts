@@ -6,7 +6,7 @@
 // everywhere, with the explicit ids listed.
 import { getModels } from "@mariozechner/pi-ai";
 import { UserInputError } from "../errors.js";
-import type { ModelInfo } from "../types.js";
+import type { ModelInfo, ModelPrice } from "../types.js";
 
 export const OFFLINE_MODEL_ID = "offline-scripted-1";
 /** The offline model with a smaller window: a model switch to it rehearses MC-13 (not enabled by default). */
@@ -209,7 +209,7 @@ export function localModelIdProblem(id: string): string | undefined {
   return undefined;
 }
 
-export type CompatibleModelInput = Omit<ModelInfo, "provider" | "price"> & { price?: ModelInfo["price"] };
+export type CompatibleModelInput = Omit<ModelInfo, "provider" | "price"> & { price?: ModelPrice | null };
 
 /**
  * Adds a model for an OpenAI-compatible endpoint (from config, see user-models.ts). Aliases are
@@ -230,7 +230,8 @@ export function registerCompatibleModel(info: CompatibleModelInput): ModelInfo {
     provider: "openai-compatible",
     contextWindow: info.contextWindow,
     maxOutput: info.maxOutput,
-    price: info.price ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    // A local model's price is unknown unless declared: its cost is then unknown, never 0.
+    price: info.price ?? null,
   };
   if (existing) {
     if (JSON.stringify(existing) !== JSON.stringify(entry))

@@ -1,7 +1,7 @@
 // Usage and cache accounting: the one place that turns token counters into totals, cost and the
 // cache hit rate, so the CLI, the server and the reports cannot compute them differently.
 import { cacheHitRate } from "@cadre/model";
-import type { ModelInfo, Usage } from "../types.js";
+import type { ModelInfo, ModelPrice, Usage } from "../types.js";
 
 // The hit rate is defined once, beneath every package (the dashboard computes it too); core re-exports it.
 export { cacheHitRate };
@@ -40,7 +40,7 @@ export function totalTokens(u: Readonly<Usage>): number {
 }
 
 /** USD for `u` at the model's prices (USD per million tokens, each counter at its own price). */
-export function usageCost(u: Readonly<Usage>, price: ModelInfo["price"]): number {
+export function usageCost(u: Readonly<Usage>, price: ModelPrice): number {
   return (
     (u.input * price.input +
       u.output * price.output +
@@ -57,7 +57,7 @@ export function summariseUsage(u: Readonly<Usage>, model?: Pick<ModelInfo, "pric
     cacheRead: u.cacheRead,
     cacheWrite: u.cacheWrite,
     total: totalTokens(u),
-    cost: model ? usageCost(u, model.price) : null,
+    cost: model?.price ? usageCost(u, model.price) : null,
     hitRate: cacheHitRate(u),
   };
 }

@@ -96,7 +96,7 @@ describe("usage accounting", () => {
     const sonnet = resolveModel("claude-sonnet-4-5-20250929");
     expect(sonnet.price).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
     const u = { input: 1_000_000, output: 100_000, cacheRead: 2_000_000, cacheWrite: 400_000 };
-    expect(usageCost(u, sonnet.price)).toBeCloseTo(3 + 1.5 + 0.6 + 1.5, 10);
+    expect(usageCost(u, sonnet.price!)).toBeCloseTo(3 + 1.5 + 0.6 + 1.5, 10);
     expect(summariseUsage(u, sonnet)).toMatchObject({ total: 3_500_000, hitRate: 2_000_000 / 3_400_000 });
     expect(summariseUsage(u).cost).toBeNull();
   });

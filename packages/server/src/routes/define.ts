@@ -44,7 +44,7 @@ export interface RouteSpec<
   B extends TSchema | undefined = any,
   R extends TSchema | undefined = any,
 > {
-  method: "get" | "post" | "patch" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** OpenAPI style: /api/companies/{id} */
   path: string;
   summary: string;

@@ -9,6 +9,7 @@ import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
 import { usageRoutes } from "./usage.js";
+import { budgetRoutes } from "./budgets.js";
 
 const TABLE = [
   ...metaRoutes(() => ROUTES),
@@ -19,6 +20,7 @@ const TABLE = [
   ...approvalRoutes,
   ...runRoutes,
   ...usageRoutes,
+  ...budgetRoutes,
   ...eventRoutes,
 ];
 

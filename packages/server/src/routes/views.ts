@@ -480,6 +480,12 @@ export const RunViewSchema = Type.Object(
     status: OneOf(RUN_STATUSES),
     usage: UsageCountersSchema,
     error: Nullable(Type.String()),
+    stopReason: Nullable(
+      Type.String({
+        description:
+          'Why spend control stopped the run: "budget" (no room under a budget or the run\'s spend cap) or "run_cap" (a run cap on model or tool calls); null otherwise.',
+      }),
+    ),
     startedAt: Time(),
     endedAt: Nullable(Time()),
   },
@@ -500,6 +506,7 @@ export function runView(run: RunRow): RunView {
     status: run.status,
     usage: usageCounters(run.usage),
     error: run.error,
+    stopReason: run.stopReason,
     startedAt: run.startedAt,
     endedAt: run.endedAt,
   };

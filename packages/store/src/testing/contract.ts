@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, vi } from "vitest";
 import type { Store } from "../types.js";
 import { agentSessionContract } from "./agent-sessions.contract.js";
 import { approvalContract } from "./approvals.contract.js";
+import { budgetContract } from "./budgets.contract.js";
 import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
@@ -44,5 +45,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     wakeContract(current);
     toolCallContract(current);
     agentSessionContract(current);
+    budgetContract(current);
   });
 }

@@ -16,6 +16,7 @@ export function runContract(store: GetStore): void {
         error: null,
         startedAt: "2025-05-06T07:08:09.012Z",
         endedAt: null,
+        stopReason: null,
       };
       expect(await store().insertRun(input)).toEqual(expected);
       expect(await store().getRun("r1")).toEqual(expected);

@@ -19,6 +19,8 @@ const TABLES = [
   "tool_calls",
   "run_processes",
   "agent_sessions",
+  "budgets",
+  "model_calls",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

@@ -26,7 +26,10 @@ export function companyUsageText(reports: readonly CompanyUsageReport[]): string
 export function runUsageText(run: RunUsageReport): string {
   return [
     `run ${run.runId} — ${run.agentName} (${run.agentId}) on ${run.model}, ${run.status}`,
-    ...(run.turns ?? []).map((t) => `  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}`),
+    ...(run.turns ?? []).map(
+      (t) =>
+        `  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}${t.model ? `, ${t.model}` : ""}${t.requestedModel ? ` (asked for ${t.requestedModel}: priced as the model that served it)` : ""}`,
+    ),
     `  total     ${formatUsage(run.usage)}`,
   ]
     .map((l) => `${l}\n`)

@@ -46,5 +46,6 @@ export function wakeJson(outcome: WakeOutcome, withFaults: boolean): Record<stri
     session: outcome.session,
     ...(withFaults ? { replays: outcome.replays ?? 0, rollovers: outcome.rollovers ?? 0 } : {}),
     ...(outcome.wakeId !== undefined ? { wakeId: outcome.wakeId, via: "queue" } : {}),
+    ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
   };
 }

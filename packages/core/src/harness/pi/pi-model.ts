@@ -20,7 +20,8 @@ export interface PiRoute {
 }
 
 export function toPiModel(info: ModelInfo, route: PiRoute = {}): Model<any> {
-  const cost = { ...info.price };
+  // pi-ai wants a number per counter; Cadre's own cost never reads it (usage/cost.ts prices calls).
+  const cost = info.price ? { ...info.price } : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   switch (info.provider) {
     case "offline":
       return {

@@ -1,0 +1,26 @@
+// `cadre budgets show|set`, rendered once for both adapters.
+import { type BudgetReport, type BudgetUse, usd } from "@cadre/company";
+
+function line(u: BudgetUse): string {
+  const whose = u.scope === "company" ? `company ${u.companyId}` : `agent ${u.agentId}`;
+  if (u.state === "none")
+    return `${whose}: no budget (explicitly none); used ${u.used.tokens} tokens, ${usd(u.used.usd)}`;
+  const limits = [
+    u.limitUsd !== null ? `${usd(u.used.usd)} of ${usd(u.limitUsd)}` : undefined,
+    u.limitTokens !== null ? `${u.used.tokens} of ${u.limitTokens} tokens` : `${u.used.tokens} tokens`,
+  ].filter(Boolean);
+  const unpriced = u.used.unpricedCalls > 0 ? `, ${u.used.unpricedCalls} call(s) of unknown cost` : "";
+  return `${whose}: ${limits.join(", ")}${unpriced} — ${u.state} (${u.period === "month" ? `month from ${u.periodStart}` : "total"}, warn at ${Math.round(u.warnAt * 100)}%${u.stored ? "" : ", defaults"})`;
+}
+
+export function budgetText(report: BudgetReport): string {
+  const c = report.runCaps;
+  const or = (v: number | null, unit: string) => (v === null ? `no ${unit} cap` : `${v} ${unit}`);
+  return [
+    `budget     ${line(report.budget)}`,
+    ...report.agents.map((a) => `  agent    ${line(a)}`),
+    `run caps   ${or(c.maxModelCalls, "model calls")}, ${or(c.maxToolCalls, "tool calls")}, ${or(c.maxTokens, "tokens")}, ${c.maxUsd === null ? "no USD cap" : usd(c.maxUsd)}`,
+  ]
+    .map((l) => `${l}\n`)
+    .join("");
+}

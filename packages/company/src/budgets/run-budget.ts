@@ -1,0 +1,400 @@
+// One run's budget enforcement (issue 16 #3, issue 14 #6, OP-3), in code. Before every model call
+// of a Pi-routed session the call is reserved in the spend ledger — its estimated input and its
+// maximum output (capped to the room left) at the model's price — in one serializable transaction
+// that checks every budget that applies (the company's, the agent's, the run's caps), so two
+// workers or two processes can never reserve the same room. No room: the call is not sent, the run
+// ends `failed` with stop reason `budget` (or `run_cap`) after the call in flight settled. Each
+// call's usage settles its reservation, priced at the model that served it, in the transaction
+// that records the run's usage. Harnesses that call the model themselves (Claude Code, Codex) are
+// checked after each call they report, and stopped when a limit is reached.
+import {
+  priceAt,
+  type PriceEntry,
+  costOf,
+  type StreamFn,
+  type ToolDefinition,
+  textOutcome,
+  type Usage,
+} from "@cadre/core";
+import type { AgentRow, RunCaps, Spend, Store, StoreQueries } from "@cadre/store";
+import { newId } from "../companies.js";
+import {
+  type AppliedBudgets,
+  appliedBudgets,
+  budgetName,
+  BudgetExhaustedError,
+  type EffectiveBudget,
+  periodStart,
+  raiseHint,
+  refusalOf,
+  roomOf,
+  spendOfBudget,
+  usd,
+} from "./policy.js";
+import { estimateInputTokens } from "./estimate.js";
+
+/** A call may not be sent when it could not produce at least this many output tokens. */
+export const MIN_OUTPUT_TOKENS = 256;
+
+/** What the session is told: short on purpose (no digits: Pi's retry and overflow classifiers read it). */
+export const STOPPED_BY_BUDGET = "stopped in code by Cadre's spend control: the model call was not sent";
+
+export interface RunStop {
+  reason: "budget" | "run_cap";
+  message: string;
+}
+
+interface Reservation {
+  id: string;
+  model: string;
+  servedModel?: string;
+}
+
+/** Refuses a wake of `agent` when a budget that applies has no room left. Writes nothing. */
+export async function assertBudgetRoom(
+  store: StoreQueries,
+  agent: Pick<AgentRow, "id" | "companyId">,
+): Promise<void> {
+  const applied = await appliedBudgets(store, agent);
+  for (const b of [applied.company, applied.agent]) {
+    if (!b) continue;
+    const spend = await spendOfBudget(store, b);
+    const refusal = exhaustion(b, spend) ?? (await hardStopOf(store, b));
+    if (refusal) throw new BudgetExhaustedError(`cannot wake: ${refusal}`, "budget");
+  }
+}
+
+/**
+ * The stop a budget called since it was last changed: a run it stopped holds it exhausted (no
+ * further wake starts) until the operator raises or changes it.
+ */
+export async function hardStopOf(store: StoreQueries, b: EffectiveBudget): Promise<string | undefined> {
+  const row = await store.getBudget(b.companyId, b.agentId);
+  const since = [row?.updatedAt ?? "", periodStart(b.period) ?? ""].sort().at(-1) as string;
+  const stops = await store.listActivity(b.companyId, { type: "budget.exhausted" });
+  const hit = stops.find((a) => {
+    const data = a.data as { scope?: string; budgetAgentId?: string | null; message?: string };
+    return a.at >= since && data.scope === b.scope && (data.budgetAgentId ?? null) === b.agentId;
+  });
+  if (!hit) return undefined;
+  const message = (hit.data as { message?: string }).message ?? `${budgetName(b)} is exhausted`;
+  return `${message} (run ${hit.runId} was stopped at ${hit.at}; a budget that stopped a run stays exhausted until it is changed)`;
+}
+
+/** Why `b` is used up (no room for even a small call), or undefined. */
+export function exhaustion(b: EffectiveBudget, spend: Spend): string | undefined {
+  if (b.limitTokens !== null && spend.tokens + MIN_OUTPUT_TOKENS > b.limitTokens)
+    return `${budgetName(b)} is exhausted: ${spend.tokens} of ${b.limitTokens} tokens used or reserved; ${raiseHint(b, "tokens")}`;
+  if (b.limitUsd !== null && spend.usd >= b.limitUsd)
+    return `${budgetName(b)} is exhausted: ${usd(spend.usd)} of ${usd(b.limitUsd)} used or reserved; ${raiseHint(b, "usd")}`;
+  return undefined;
+}
+
+export class RunBudget {
+  /** Set once code stopped the run; the run then ends failed with this reason. */
+  stop: RunStop | undefined;
+  readonly #store: Store;
+  readonly #agent: AgentRow;
+  readonly #runId: string;
+  readonly #prices: readonly PriceEntry[];
+  readonly #applied: AppliedBudgets;
+  readonly #reservations: Reservation[] = [];
+  #modelCalls = 0;
+  #toolCalls = 0;
+  #pendingSettled = 0;
+
+  private constructor(
+    store: Store,
+    agent: AgentRow,
+    runId: string,
+    applied: AppliedBudgets,
+    prices: readonly PriceEntry[],
+  ) {
+    this.#store = store;
+    this.#agent = agent;
+    this.#runId = runId;
+    this.#applied = applied;
+    this.#prices = prices;
+  }
+
+  static async open(
+    store: Store,
+    agent: AgentRow,
+    runId: string,
+    prices: readonly PriceEntry[] = [],
+  ): Promise<RunBudget> {
+    return new RunBudget(store, agent, runId, await appliedBudgets(store, agent), prices);
+  }
+
+  get caps(): RunCaps {
+    return this.#applied.runCaps;
+  }
+
+  /** The run's own caps as a budget (total over the run). */
+  #runScope(): EffectiveBudget & { runId: string } {
+    return {
+      scope: "agent",
+      companyId: this.#agent.companyId,
+      agentId: this.#agent.id,
+      limitTokens: this.caps.maxTokens,
+      limitUsd: this.caps.maxUsd,
+      period: "total",
+      warnAt: 1,
+      stored: true,
+      runId: this.#runId,
+    };
+  }
+
+  /** Wraps a Pi session's stream function: every model call is reserved first, or not sent. */
+  wrapStreamFn(inner: StreamFn): StreamFn {
+    return async (model, context, options) => {
+      const limit = options?.maxTokens ?? model.maxTokens;
+      const reservation = await this.#reserve(model.id, estimateInputTokens(context), limit);
+      const capped =
+        reservation.maxTokens < limit ? { ...options, maxTokens: reservation.maxTokens } : options;
+      const stream = await inner(model, context, capped);
+      // The model the provider says served the call is the one priced (MC-15).
+      void stream.result().then(
+        (message) => {
+          if (message.model) reservation.entry.servedModel = message.model;
+        },
+        () => undefined,
+      );
+      return stream;
+    };
+  }
+
+  /** Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops the run. */
+  wrapTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+    return tools.map((tool) => ({
+      ...tool,
+      execute: async (input, context) => {
+        this.#toolCalls++;
+        const max = this.caps.maxToolCalls;
+        if (max !== null && this.#toolCalls > max) {
+          const message = `the run reached its cap of ${max} tool calls; ${tool.name} was not run. Raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tool-calls N\``;
+          this.#stopWith({ reason: "run_cap", message });
+          return textOutcome(`Refused: ${message}`, true);
+        }
+        return tool.execute(input, context);
+      },
+    }));
+  }
+
+  async #reserve(
+    model: string,
+    input: number,
+    maxTokens: number,
+  ): Promise<{ entry: Reservation; maxTokens: number }> {
+    if (this.stop) throw new Error(STOPPED_BY_BUDGET);
+    const maxCalls = this.caps.maxModelCalls;
+    if (maxCalls !== null && this.#modelCalls >= maxCalls) {
+      await this.#refuse({
+        reason: "run_cap",
+        message: `the run reached its cap of ${maxCalls} model calls; raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-model-calls N\``,
+      });
+    }
+    const price = priceAt(model, new Date().toISOString(), this.#prices);
+    const scopes: Array<EffectiveBudget & { runId?: string }> = [this.#applied.company];
+    if (this.#applied.agent) scopes.push(this.#applied.agent);
+    scopes.push(this.#runScope());
+    const id = newId("call");
+    // Read committed under the company's spend lock: every reservation of the company decides after
+    // the one before it committed, without serialization failures between unrelated writers.
+    const decided = await this.#store.transaction(
+      async (tx) => {
+        await tx.lockSpend(this.#agent.companyId);
+        let roomTokens = Infinity;
+        let roomUsd = Infinity;
+        const spends: Spend[] = [];
+        for (const b of scopes) {
+          const spend =
+            b.runId !== undefined
+              ? await tx.spendOf({ companyId: b.companyId, runId: b.runId })
+              : await spendOfBudget(tx, b);
+          spends.push(spend);
+          const room = roomOf(b, spend);
+          roomTokens = Math.min(roomTokens, room.tokens);
+          roomUsd = Math.min(roomUsd, room.usd);
+        }
+        let out = Math.min(maxTokens, Math.floor(roomTokens - input));
+        if (price && roomUsd !== Infinity && price.output > 0)
+          out = Math.min(out, Math.floor(((roomUsd - (input * price.input) / 1e6) * 1e6) / price.output));
+        const need = Math.min(MIN_OUTPUT_TOKENS, maxTokens);
+        if (out < need) {
+          const needUsd = price ? costOf({ input, output: need, cacheRead: 0, cacheWrite: 0 }, price) : null;
+          const which = scopes
+            .map((b, i) => ({
+              b,
+              refusal: refusalOf(b, spends[i] as Spend, { tokens: input + need, usd: needUsd }),
+            }))
+            .find((r) => r.refusal !== undefined);
+          const scope = which?.b ?? (this.#applied.company as EffectiveBudget & { runId?: string });
+          const isRun = scope.runId !== undefined;
+          const message = isRun
+            ? `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``
+            : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
+          return {
+            refused: message,
+            scope: isRun ? "run" : scope.scope,
+            agentId: isRun ? null : scope.agentId,
+          };
+        }
+        const reservedUsd = price ? costOf({ input, output: out, cacheRead: 0, cacheWrite: 0 }, price) : null;
+        await tx.reserveModelCall({
+          id,
+          companyId: this.#agent.companyId,
+          agentId: this.#agent.id,
+          runId: this.#runId,
+          model,
+          reservedTokens: input + out,
+          reservedUsd,
+        });
+        return { out };
+      },
+      { isolation: "read committed" },
+    );
+    if (decided.refused !== undefined)
+      return this.#refuse(
+        { reason: "budget", message: decided.refused },
+        { scope: decided.scope, agentId: decided.agentId ?? null },
+      );
+    this.#modelCalls++;
+    const entry: Reservation = { id, model };
+    this.#reservations.push(entry);
+    return { entry, maxTokens: decided.out as number };
+  }
+
+  async #refuse(
+    stop: RunStop,
+    where: { scope: string; agentId: string | null } = { scope: "run", agentId: null },
+  ): Promise<never> {
+    this.#stopWith(stop);
+    await this.#store
+      .insertActivity({
+        companyId: this.#agent.companyId,
+        agentId: this.#agent.id,
+        runId: this.#runId,
+        type: "budget.exhausted",
+        data: {
+          reason: stop.reason,
+          message: stop.message,
+          scope: where.scope,
+          budgetAgentId: where.agentId,
+        },
+      })
+      .catch(() => undefined);
+    throw new Error(STOPPED_BY_BUDGET);
+  }
+
+  #stopWith(stop: RunStop): void {
+    this.stop ??= stop;
+  }
+
+  /** Counts a tool call the harness ran itself (tools not wrapped here). */
+  noteToolUse(): void {
+    this.#toolCalls++;
+    const max = this.caps.maxToolCalls;
+    if (max !== null && this.#toolCalls > max)
+      this.#stopWith({
+        reason: "run_cap",
+        message: `the run reached its cap of ${max} tool calls; raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tool-calls N\``,
+      });
+  }
+
+  /**
+   * Settles the calls whose usage arrived, inside the transaction that records the run's usage.
+   * A call with no reservation (a harness that calls the model itself) is recorded as it settles.
+   */
+  async settle(tx: StoreQueries, usages: readonly Usage[]): Promise<void> {
+    // The transaction may run again on a conflict (PostgreSQL): nothing here changes this object
+    // until `settled` is called after the commit.
+    let next = 0;
+    for (const usage of usages) {
+      const entry = this.#reservations[next];
+      if (entry) next++;
+      const empty = usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0;
+      if (!entry && empty) continue;
+      const requested = entry?.model ?? this.#agent.model;
+      const served = entry?.servedModel ?? requested;
+      const costUsd = costOf(usage, priceAt(served, new Date().toISOString(), this.#prices));
+      let id: string;
+      if (entry) id = entry.id;
+      else {
+        id = newId("call");
+        await tx.reserveModelCall({
+          id,
+          companyId: this.#agent.companyId,
+          agentId: this.#agent.id,
+          runId: this.#runId,
+          model: requested,
+          reservedTokens: 0,
+          reservedUsd: null,
+        });
+      }
+      await tx.settleModelCall(id, { servedModel: served, usage, costUsd });
+    }
+    await this.#warnings(tx);
+    this.#pendingSettled = next;
+  }
+
+  /** The settling transaction committed: its calls are no longer reserved here. */
+  settled(): void {
+    this.#reservations.splice(0, this.#pendingSettled);
+    this.#pendingSettled = 0;
+  }
+
+  /** After settling: a warning once per budget and period at its threshold; a harness run past a limit is stopped. */
+  async #warnings(tx: StoreQueries): Promise<void> {
+    const scopes = [this.#applied.company, this.#applied.agent].filter(
+      (b): b is EffectiveBudget => b !== undefined,
+    );
+    for (const b of scopes) {
+      const spend = await spendOfBudget(tx, b);
+      const key = `${b.scope}:${b.agentId ?? b.companyId}`;
+      const exhausted = exhaustion(b, spend);
+      if (exhausted) this.#stopWith({ reason: "budget", message: exhausted });
+      const fraction = Math.max(
+        b.limitTokens ? spend.tokens / b.limitTokens : 0,
+        b.limitUsd ? spend.usd / b.limitUsd : 0,
+      );
+      const unpricedUsd = b.limitUsd !== null && spend.unpricedCalls > 0;
+      if (fraction < b.warnAt && !unpricedUsd) continue;
+      const since = periodStart(b.period) ?? "";
+      const earlier = await tx.listActivity(b.companyId, { type: "budget.warned" });
+      if (earlier.some((a) => a.at >= since && (a.data as { key?: string }).key === key)) continue;
+      await tx.insertActivity({
+        companyId: b.companyId,
+        agentId: b.agentId,
+        runId: this.#runId,
+        type: "budget.warned",
+        data: {
+          key,
+          scope: b.scope,
+          fraction,
+          tokens: spend.tokens,
+          usd: spend.usd,
+          limitTokens: b.limitTokens,
+          limitUsd: b.limitUsd,
+          unpricedCalls: spend.unpricedCalls,
+          message:
+            fraction >= b.warnAt
+              ? `${budgetName(b)} is at ${Math.round(fraction * 100)}% (warning at ${Math.round(b.warnAt * 100)}%)`
+              : `${budgetName(b)} cannot be trusted: ${spend.unpricedCalls} model call(s) have no known price (their cost is unknown)`,
+        },
+      });
+    }
+    const run = this.#runScope();
+    const runSpend = await tx.spendOf({ companyId: run.companyId, runId: this.#runId });
+    if (exhaustion(run, runSpend))
+      this.#stopWith({
+        reason: "budget",
+        message: `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``,
+      });
+  }
+
+  /** Drops the reservations the run never settled, in its final transaction. */
+  async finish(tx: StoreQueries): Promise<void> {
+    await tx.releaseModelCalls(this.#runId);
+  }
+}
