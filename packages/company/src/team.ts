@@ -46,13 +46,35 @@ export const ConnectorId = Text({
 
 const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
 
+/** How deep connector config may nest (the config object itself is level 1). */
+export const MAX_CONFIG_DEPTH = 8;
+
+/**
+ * Whether `value` nests deeper than `max` levels of lists and objects, found without recursion: a
+ * body may nest thousands of levels deep, and every recursive reader of it (the stores' JSON
+ * serialisation among them) would overflow the stack — a 500 where the input is at fault.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Non-secret connector configuration: a flat map of settings, never a place for keys themselves. */
 export const ConnectorConfig = Type.Refine(
-  Type.Record(Type.String(), Type.Unknown(), {
-    maxProperties: 20,
-    description:
-      "Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed.",
-  }),
+  Type.Refine(
+    Type.Record(Type.String(), Type.Unknown(), {
+      maxProperties: 20,
+      description: `Non-secret configuration: baseUrl, apiKeyEnv (the name of the variable holding the key), seed. At most ${MAX_CONFIG_DEPTH} levels deep.`,
+    }),
+    (config) => !nestsDeeperThan(config, MAX_CONFIG_DEPTH),
+    () => `nests too deep; at most ${MAX_CONFIG_DEPTH} levels of objects and lists are allowed`,
+  ),
   (config) => !RESERVED_KEYS.some((k) => Object.prototype.hasOwnProperty.call(config, k)),
   () => `must not use the keys ${RESERVED_KEYS.join(", ")}`,
 );
