@@ -30,7 +30,11 @@ describe("hostile input found by the property suite", () => {
       }
       // Eight levels, the config object included, is still a config.
       const ok = await w.app.request("POST", `/api/companies/${w.companyA}/connectors`, {
-        json: { kind: "offline", id: "shallow", config: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } },
+        json: {
+          kind: "offline",
+          id: "shallow",
+          config: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } },
+        },
       });
       expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     } finally {
@@ -42,7 +46,13 @@ describe("hostile input found by the property suite", () => {
     const w = await testWorld();
     try {
       for (const goal of ["\u200b", " \u2060\u200b \u200d "]) {
-        const r = await refused(w, "POST", "/api/companies", JSON.stringify({ name: "Blank Co", goal }), "goal");
+        const r = await refused(
+          w,
+          "POST",
+          "/api/companies",
+          JSON.stringify({ name: "Blank Co", goal }),
+          "goal",
+        );
         expect(r.body.error.fields.goal).toMatch(/blank/);
       }
       const note = await refused(

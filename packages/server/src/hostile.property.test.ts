@@ -19,7 +19,8 @@ const WRITES = WRITE_ROUTES(ROUTES);
 async function snapshot(w: World): Promise<Record<string, unknown[]>> {
   const db = (w.app.store as unknown as { db: Kysely<any> }).db;
   const out: Record<string, unknown[]> = {};
-  for (const table of Object.keys(await w.app.store.counts())) out[table] = await db.selectFrom(table).selectAll().execute();
+  for (const table of Object.keys(await w.app.store.counts()))
+    out[table] = await db.selectFrom(table).selectAll().execute();
   return out;
 }
 
@@ -80,7 +81,9 @@ describe("hostile input on every write route", () => {
               headers: { "content-type": "application/json" },
             });
             const label = `${key} with ${c.label}`;
-            expect(response.status, `${label}: ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(500);
+            expect(response.status, `${label}: ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(
+              500,
+            );
             if (response.status < 300) {
               expect(c.invalid, `${label}: accepted an input invalid by construction`).toBe(false);
               await w.app.cadre.wakes.idle();
@@ -119,7 +122,17 @@ describe("hostile input on every write route", () => {
 
   const HOSTILE_IDS = fc.oneof(
     fc.string({ unit: "binary", minLength: 1, maxLength: 30 }),
-    fc.constantFrom("..", ".", "%00", "%2e%2e%2f", "%ff", "%ud800", "x".repeat(5000), "agt_%E2%80%AE", "null"),
+    fc.constantFrom(
+      "..",
+      ".",
+      "%00",
+      "%2e%2e%2f",
+      "%ff",
+      "%ud800",
+      "x".repeat(5000),
+      "agt_%E2%80%AE",
+      "null",
+    ),
   );
 
   for (const r of WRITES.filter((x) => x.path.includes("{"))) {

@@ -207,7 +207,10 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
       at(
         "too long",
         fc
-          .tuple(fc.integer({ min: max + 1, max: Math.max(max + 1, 60_000) }), fc.constantFrom("x", "é", "🦄"))
+          .tuple(
+            fc.integer({ min: max + 1, max: Math.max(max + 1, 60_000) }),
+            fc.constantFrom("x", "é", "🦄"),
+          )
           .map(([n, ch]) => ch.repeat(n)),
         true,
       ),
@@ -221,11 +224,18 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
       at(
         "a near miss",
         fc
-          .tuple(fc.constantFrom(...values), fc.constantFrom(...ALWAYS_REFUSED, ...REFUSED_IN_A_LINE, "x", "-"))
+          .tuple(
+            fc.constantFrom(...values),
+            fc.constantFrom(...ALWAYS_REFUSED, ...REFUSED_IN_A_LINE, "x", "-"),
+          )
           .map(([v, ch]) => `${v.slice(0, 1)}${ch}${v.slice(1)}`),
         true,
       ),
-      at("upper case", fc.constantFrom(...values).map((v) => v.toUpperCase()), true),
+      at(
+        "upper case",
+        fc.constantFrom(...values).map((v) => v.toUpperCase()),
+        true,
+      ),
       at("empty or white space", fc.constantFrom(...BLANK), true),
     );
   }
@@ -238,7 +248,9 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
     out.push(
       at(
         "out of range",
-        fc.constantFrom(...outOfRange.filter((n) => (min !== undefined && n < min) || (max !== undefined && n > max))),
+        fc.constantFrom(
+          ...outOfRange.filter((n) => (min !== undefined && n < min) || (max !== undefined && n > max)),
+        ),
         true,
       ),
       at(
@@ -253,10 +265,29 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
     const items = f["items"] as FieldSchema | undefined;
     const maxItems = (f["maxItems"] as number | undefined) ?? 100;
     out.push(
-      at("too many items", fc.integer({ min: maxItems + 1, max: maxItems * 5 }).map((n) => Array(n).fill("m")), true),
-      at("items of the wrong type", fc.array(jsonValue.filter((v) => typeof v !== "string"), { minLength: 1 }), !!items),
-      at("an item with a refused character", inject("m", ALWAYS_REFUSED).map((s) => [s]), !!items),
-      at("an empty item", fc.constantFrom(...BLANK).map((s) => [s]), !!items),
+      at(
+        "too many items",
+        fc.integer({ min: maxItems + 1, max: maxItems * 5 }).map((n) => Array(n).fill("m")),
+        true,
+      ),
+      at(
+        "items of the wrong type",
+        fc.array(
+          jsonValue.filter((v) => typeof v !== "string"),
+          { minLength: 1 },
+        ),
+        !!items,
+      ),
+      at(
+        "an item with a refused character",
+        inject("m", ALWAYS_REFUSED).map((s) => [s]),
+        !!items,
+      ),
+      at(
+        "an empty item",
+        fc.constantFrom(...BLANK).map((s) => [s]),
+        !!items,
+      ),
     );
   }
   if (kind === "object") {
@@ -268,10 +299,16 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
       ),
       at(
         "too many keys",
-        fc.integer({ min: 21, max: 300 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))),
+        fc
+          .integer({ min: 21, max: 300 })
+          .map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))),
         (f["maxProperties"] as number | undefined) !== undefined,
       ),
-      at("deep values", fc.integer({ min: 50, max: 12_000 }).map((d) => ({ nested: new Deep(d, "object") })), false),
+      at(
+        "deep values",
+        fc.integer({ min: 50, max: 12_000 }).map((d) => ({ nested: new Deep(d, "object") })),
+        false,
+      ),
       at(
         "secret-looking values",
         fc.constantFrom(
@@ -297,7 +334,12 @@ export function hostileInput(schema: TSchema, valid: Record<string, unknown>): f
   const properties = (s["properties"] ?? {}) as Record<string, FieldSchema>;
   const required = new Set<string>((s["required"] as string[] | undefined) ?? []);
   const names = Object.keys(properties);
-  type Step = { label: string; target: string; invalid: boolean; apply: (b: Record<string, unknown>) => unknown };
+  type Step = {
+    label: string;
+    target: string;
+    invalid: boolean;
+    apply: (b: Record<string, unknown>) => unknown;
+  };
   const steps: fc.Arbitrary<Step>[] = [];
   for (const name of names) {
     for (const m of fieldMutations(name, properties[name]!, valid[name]))
@@ -346,7 +388,9 @@ export function hostileInput(schema: TSchema, valid: Record<string, unknown>): f
   const whole: fc.Arbitrary<HostileCase> = fc
     .oneof(
       jsonValue.filter((v) => v === null || typeof v !== "object" || Array.isArray(v)),
-      fc.tuple(fc.integer({ min: 20, max: 12_000 }), fc.constant("array" as const)).map(([d, k]) => new Deep(d, k)),
+      fc
+        .tuple(fc.integer({ min: 20, max: 12_000 }), fc.constant("array" as const))
+        .map(([d, k]) => new Deep(d, k)),
     )
     .map((v) => ({ label: `the input is ${preview(v)}`, body: v, target: "", invalid: true }));
   const mutated: fc.Arbitrary<HostileCase> = fc
@@ -381,10 +425,16 @@ function preview(v: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} chars)` : text;
 }
 
-/** fast-check's parameters: the fixed seed, or CADRE_FC_SEED; fast-check prints it with any failure. */
+/**
+ * fast-check's parameters: the fixed seed, or CADRE_FC_SEED (fast-check prints the seed with any
+ * failure); `numRuns`, or CADRE_FC_RUNS for a longer hunt than `npm test` affords.
+ */
 export function propertyParameters(numRuns: number): { seed: number; numRuns: number } {
-  const env = process.env["CADRE_FC_SEED"];
-  const seed = env !== undefined && env !== "" ? Number(env) : 20_261_201;
-  if (!Number.isInteger(seed)) throw new Error(`CADRE_FC_SEED must be an integer, got ${env}`);
-  return { seed, numRuns };
+  const integer = (name: string, fallback: number) => {
+    const env = process.env[name];
+    const n = env !== undefined && env !== "" ? Number(env) : fallback;
+    if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got ${env}`);
+    return n;
+  };
+  return { seed: integer("CADRE_FC_SEED", 20_261_201), numRuns: integer("CADRE_FC_RUNS", numRuns) };
 }
