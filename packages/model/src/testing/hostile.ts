@@ -170,12 +170,19 @@ function placeholder(f: FieldSchema, valid: unknown): string {
   return typeof f["pattern"] === "string" ? "abc" : "Value";
 }
 
-/** Mutations of one field: [label, arbitrary of its new value, invalid by construction]. */
-function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbitrary<HostileCase>[] {
+/** One field's new value, what it is, and whether it is invalid by construction. */
+interface FieldMutation {
+  label: string;
+  value: unknown;
+  invalid: boolean;
+}
+
+/** Mutations of one field. */
+function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbitrary<FieldMutation>[] {
   const kind = kindOfSchema(f);
   const at = (label: string, value: fc.Arbitrary<unknown>, invalid: boolean) =>
     value.map((v) => ({ label: `${field}: ${label}`, value: v, invalid }));
-  const out: fc.Arbitrary<{ label: string; value: unknown; invalid: boolean }>[] = [
+  const out: fc.Arbitrary<FieldMutation>[] = [
     at(
       "wrong type",
       // Not null: an optional field sent as null reads as absent (null has its own mutation below).
@@ -322,7 +329,7 @@ function fieldMutations(field: string, f: FieldSchema, valid: unknown): fc.Arbit
       at("arbitrary object", fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 5 }), false),
     );
   }
-  return out.map((a) => a.map(({ label, value, invalid }) => ({ label, value, invalid, field })));
+  return out;
 }
 
 /**
