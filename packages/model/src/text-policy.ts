@@ -102,6 +102,10 @@ export function textProblem(text: string, layout: TextLayout): string | undefine
     const problem = codePointProblem(ch.codePointAt(0) as number, layout);
     if (problem) return `contains ${problem}; ${ALLOWED[layout]}`;
   }
+  // A text of nothing but invisible characters (U+200B, U+2060, …) and white space reads as empty:
+  // trimming does not remove them, so it is refused as blank rather than stored as a "goal" no one sees.
+  if (text.length > 0 && text.replace(IGNORABLES, "").trim().length === 0)
+    return `is blank (only invisible characters and white space); ${ALLOWED[layout]}, with at least one visible character`;
   return undefined;
 }
 

@@ -15,7 +15,7 @@ import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
 import { notifyingStore } from "./feed/notifying-store.js";
 import { PrincipalStreams } from "./feed/principal-streams.js";
-import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody, TooDeepBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
 import { errorResponse, HttpError } from "./http/errors.js";
 import { bodyRequired, type RouteSpec } from "./routes/define.js";
@@ -185,7 +185,21 @@ export function createApp(deps: AppDeps): CadreApp {
     spec.before?.(ctx);
     let body: unknown;
     if (spec.body) {
-      const raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !bodyRequired(spec.body));
+      let raw: unknown;
+      try {
+        raw = await readJsonBody(c, ctx.limits.maxBodyBytes, !bodyRequired(spec.body));
+      } catch (error) {
+        if (!(error instanceof TooDeepBody)) throw error;
+        // Too deep in some fields: the rest is checked too, so the refusal names every field at fault.
+        const others = restProblems(spec, error.rest);
+        const fields = { ...others, ...error.fields };
+        throw new HttpError(
+          400,
+          "invalid_input",
+          `${spec.method.toUpperCase()} ${spec.path}: nothing was written. Fix: ${describeProblems(fields)}.`,
+          fields,
+        );
+      }
       if (spec.validate) {
         const result = spec.validate(raw);
         if (!result.ok) throw new HttpError(400, "invalid_input", result.message, result.fields);
@@ -218,4 +232,21 @@ export function createApp(deps: AppDeps): CadreApp {
       return wakes.shutdown(reason);
     },
   };
+}
+
+/** What a route's own checks say about a body (the fields at fault), or nothing. */
+function restProblems(
+  spec: {
+    body?: TSchema;
+    validate?: (raw: unknown) => { ok: true } | { ok: false; fields: Record<string, string> };
+  },
+  rest: Record<string, unknown>,
+): Record<string, string> {
+  if (spec.validate) {
+    const result = spec.validate(rest);
+    return result.ok ? {} : result.fields;
+  }
+  if (!spec.body) return {};
+  const parsed = parse(spec.body, rest);
+  return parsed.ok ? {} : parsed.problems;
 }

@@ -6,67 +6,15 @@ import { describe, expect, it } from "vitest";
 import { textLayoutOf, type TSchema } from "@cadre/model";
 import { DEFAULT_MAX_BODY_BYTES } from "./http/body.js";
 import { ROUTES } from "./routes/index.js";
-import { HIRE, type RequestOptions, send, testWorld, type World } from "./testing/harness.js";
+import { type RequestOptions, send, testWorld } from "./testing/harness.js";
+import { VALID_REQUESTS } from "./testing/write-routes.js";
 
-/** A valid body and a concrete path for every POST route, in world A. */
-const VALID: Record<string, { path: (w: World) => string; body: Record<string, unknown> }> = {
-  "/api/companies": {
-    path: () => "/api/companies",
-    body: { name: "New Co", goal: "Grow.", connector: "offline", profile: "legacy" },
-  },
-  "/api/companies/{id}/connectors": {
-    path: (w) => `/api/companies/${w.companyA}/connectors`,
-    body: { id: "second", kind: "offline", enabledModels: ["offline-scripted-1"], config: { seed: 1 } },
-  },
-  "/api/companies/{id}/connectors/{connectorId}/test": {
-    path: (w) => `/api/companies/${w.companyA}/connectors/offline/test`,
-    body: { model: "offline-scripted-1" },
-  },
-  "/api/companies/{id}/agents": {
-    path: (w) => `/api/companies/${w.companyA}/agents`,
-    body: { ...HIRE, name: "CMO", department: "marketing" },
-  },
-  "/api/agents/{id}/keys": { path: (w) => `/api/agents/${w.ctoA}/keys`, body: { label: "laptop" } },
-  "/api/companies/{id}/approvals": {
-    path: (w) => `/api/companies/${w.companyA}/approvals`,
-    body: { type: "approve_ceo_strategy", title: "Plan", payload: "Build.\n\tThen sell." },
-  },
-  "/api/approvals/{id}/approve": {
-    path: (w) => `/api/approvals/${w.approvalA}/approve`,
-    body: { note: "ok" },
-  },
-  "/api/approvals/{id}/reject": { path: (w) => `/api/approvals/${w.approvalA}/reject`, body: { note: "no" } },
-  "/api/approvals/{id}/request-revision": {
-    path: (w) => `/api/approvals/${w.approvalA}/request-revision`,
-    body: { note: "more" },
-  },
-  "/api/agents/{id}/session/reset": {
-    path: (w) => `/api/agents/${w.ctoA}/session/reset`,
-    body: { force: false },
-  },
-  "/api/agents/{id}/wake": {
-    path: (w) => `/api/agents/${w.ceoA}/wake`,
-    body: { trigger: "routine", profile: "semantic", seed: 3 },
-  },
-  // PUT: a budget's fields (run caps on the company only).
-  "/api/companies/{id}/budget": {
-    path: (w) => `/api/companies/${w.companyA}/budget`,
-    body: {
-      usd: 20,
-      tokens: 50_000,
-      period: "total",
-      warnAt: 0.5,
-      runModelCalls: 50,
-      runToolCalls: 60,
-      runTokens: 100_000,
-      runUsd: 1,
-    },
-  },
-  "/api/agents/{id}/budget": {
-    path: (w) => `/api/agents/${w.ctoA}/budget`,
-    body: { usd: 5, tokens: 10_000, period: "month", warnAt: 0.75 },
-  },
-};
+/** A valid body and a concrete path for every POST and PUT route, in world A (shared with the hostile suite). */
+const VALID = Object.fromEntries(
+  Object.entries(VALID_REQUESTS)
+    .filter(([key]) => key.startsWith("POST ") || key.startsWith("PUT "))
+    .map(([key, v]) => [key.slice(key.indexOf(" ") + 1), { path: v.path, body: v.body ?? {} }]),
+);
 
 interface Case {
   name: string;
@@ -256,8 +204,8 @@ describe("bad input on every POST and PUT route", () => {
       const valid = VALID[r.path]!;
       const w = await testWorld();
       try {
+        const path = await valid.path(w);
         const before = await w.app.store.counts();
-        const path = valid.path(w);
         // A PUT changes a row in place: what it reads back must not move either.
         const readBack = async () => (method === "PUT" ? (await send(w.app.cadre, "GET", path)).body : null);
         const beforeRow = await readBack();

@@ -213,10 +213,13 @@ export async function setBudget(
       none: "conflict",
     });
   const runFields = ["runModelCalls", "runToolCalls", "runTokens", "runUsd"] as const;
-  if (target.agentId !== undefined && runFields.some((f) => input[f] !== undefined))
-    throw new UserInputError("run caps are set on the company (--company ID), not on an agent", {
-      run: "company-only",
-    });
+  const agentRunCaps = runFields.filter((f) => input[f] !== undefined);
+  if (target.agentId !== undefined && agentRunCaps.length > 0)
+    // Each run cap given is named, so an API caller sees which of its fields was refused.
+    throw new UserInputError(
+      `run caps are set on the company (--company ID), not on an agent: ${agentRunCaps.join(", ")}`,
+      Object.fromEntries(agentRunCaps.map((f) => [f, "company-only"])),
+    );
   if (
     !limits &&
     !input.none &&

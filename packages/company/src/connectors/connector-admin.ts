@@ -47,13 +47,30 @@ export function validateAddConnectorInput(raw: unknown): ValidationResult<AddCon
       : undefined;
   const problems = configProblems(config);
   const parsed =
-    Object.keys(problems).length > 0 ? { ok: false as const, problems } : parse(addConnectorSchema, raw);
+    Object.keys(problems).length > 0
+      ? { ok: false as const, problems: { ...restProblems(raw as Record<string, unknown>), ...problems } }
+      : parse(addConnectorSchema, raw);
   if (parsed.ok) return parsed;
   return {
     ok: false,
     message: `connector: nothing was written. Fix: ${describeProblems(parsed.problems)}.`,
     fields: parsed.problems,
   };
+}
+
+/** The schema's problems with the rest of a body whose config is refused: one refusal names them all. */
+function restProblems(raw: Record<string, unknown>): Record<string, string> {
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(raw))
+    if (key !== "config")
+      Object.defineProperty(rest, key, {
+        value: raw[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  const parsed = parse(addConnectorSchema, rest);
+  return parsed.ok ? {} : parsed.problems;
 }
 
 function checked(raw: unknown): AddConnectorInput {

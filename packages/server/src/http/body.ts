@@ -21,6 +21,46 @@ export function jsonDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
+/**
+ * The top-level fields of a body under which it nests deeper than `limit` ("" alone when the body
+ * is not an object and is itself too deep); measured without recursion.
+ */
+export function tooDeepFields(value: unknown, limit: number): string[] {
+  const found = new Set<string>();
+  const stack: Array<[unknown, number, string]> = [[value, 0, ""]];
+  while (stack.length > 0) {
+    const [v, depth, field] = stack.pop() as [unknown, number, string];
+    if (typeof v !== "object" || v === null || found.has(field)) continue;
+    if (depth + 1 > limit) {
+      found.add(field);
+      continue;
+    }
+    if (Array.isArray(v)) for (const child of v) stack.push([child, depth + 1, field]);
+    else
+      for (const [key, child] of Object.entries(v)) stack.push([child, depth + 1, depth === 0 ? key : field]);
+  }
+  return [...found];
+}
+
+/**
+ * A body nested too deep: each too-deep top-level field under `fields`, and the rest of the body
+ * (those fields left out, so nothing walks them) for the route to check as well, so one refusal
+ * names everything wrong.
+ */
+export class TooDeepBody extends HttpError {
+  constructor(
+    fields: Record<string, string>,
+    readonly rest: Record<string, unknown>,
+  ) {
+    super(
+      400,
+      "invalid_input",
+      `${Object.keys(fields).join(", ")} ${Object.keys(fields).length > 1 ? "are" : "is"} nested more than ${MAX_BODY_DEPTH} levels deep; no request needs that many`,
+      fields,
+    );
+  }
+}
+
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 function tooLarge(maxBytes: number): HttpError {
@@ -94,12 +134,17 @@ export async function readJsonBody(
   }
   // JSON.parse takes any depth; the checks and the store after it walk the value. Refused here,
   // a 4,000-level body is a 400, never a stack overflow (issue 18 #7).
-  if (jsonDepth(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
-    throw new HttpError(
-      400,
-      "invalid_input",
-      `the body is nested more than ${MAX_BODY_DEPTH} levels deep; no request needs that many`,
-    );
+  const tooDeep = tooDeepFields(parsed, MAX_BODY_DEPTH);
+  const why = `is nested more than ${MAX_BODY_DEPTH} levels deep; no request needs that many`;
+  if (tooDeep.includes("") || (tooDeep.length > 0 && (Array.isArray(parsed) || typeof parsed !== "object")))
+    throw new HttpError(400, "invalid_input", `the body ${why}`);
+  if (tooDeep.length > 0) {
+    const rest: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(parsed as Record<string, unknown>))
+      if (!tooDeep.includes(key))
+        Object.defineProperty(rest, key, { value: v, enumerable: true, writable: true, configurable: true });
+    throw new TooDeepBody(Object.fromEntries(tooDeep.map((f) => [f, why])), rest);
+  }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new HttpError(
       400,

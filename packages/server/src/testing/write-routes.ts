@@ -1,0 +1,193 @@
+// Test support: a valid request for every write route (POST, PUT, PATCH, DELETE) of ROUTES, in a
+// testWorld's company A, and how to read back what it wrote. The example-based bad-input tables and
+// the property-based hostile-input suite both start from these; a write route without an entry here
+// fails both, with a message saying to add one.
+import type { RouteSpec } from "../routes/define.js";
+import { HIRE, send, type TestResponse, type World } from "./harness.js";
+
+export interface ValidRequest {
+  /** A concrete path in world A (called before each request: it may prepare what the route acts on). */
+  path: (w: World) => string | Promise<string>;
+  /** A body the route accepts (undefined for a route without one). */
+  body?: Record<string, unknown>;
+  /**
+   * What a later GET says about what the answer describes: [the part of the answer, the same
+   * thing read back]. The two must be equal.
+   */
+  readBack: (w: World, answer: TestResponse, path: string) => Promise<[unknown, unknown]>;
+}
+
+/** `METHOD /path/{param}`: the key of a route in VALID_REQUESTS. */
+export const routeKey = (r: Pick<RouteSpec, "method" | "path">) => `${r.method.toUpperCase()} ${r.path}`;
+
+export const WRITE_ROUTES = (routes: readonly RouteSpec[]) => routes.filter((r) => r.method !== "get");
+
+/** An approval as GET /api/approvals/{id} reads it, without its history. */
+async function approvalOf(w: World, id: string): Promise<unknown> {
+  const { history: _history, ...approval } = await get(w, `/api/approvals/${id}`);
+  return approval;
+}
+
+const get = async (w: World, path: string) => {
+  const r = await send(w.app.cadre, "GET", path);
+  if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+};
+
+/** A fresh pending approval in company A, to decide. */
+async function pendingApproval(w: World): Promise<string> {
+  const r = await send(w.app.cadre, "POST", `/api/companies/${w.companyA}/approvals`, {
+    json: { type: "hire_agent", title: "Hire someone", payload: "We need them." },
+  });
+  if (r.status !== 201) throw new Error(`filing an approval failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id as string;
+}
+
+let spares = 0;
+
+/** A fresh offline connector in company A, to remove. */
+async function spareConnector(w: World): Promise<string> {
+  const id = `spare-${++spares}`;
+  const r = await send(w.app.cadre, "POST", `/api/companies/${w.companyA}/connectors`, {
+    json: { id, kind: "offline", enabledModels: ["offline-scripted-1"] },
+  });
+  if (r.status !== 201) throw new Error(`adding a connector failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return id;
+}
+
+const decision = (segment: string): ValidRequest => ({
+  path: async (w) => `/api/approvals/${await pendingApproval(w)}/${segment}`,
+  body: { note: segment === "reject" ? "no" : "ok" },
+  readBack: async (w, a) => [a.body.approval, await approvalOf(w, a.body.approval.id)],
+});
+
+export const VALID_REQUESTS: Record<string, ValidRequest> = {
+  "POST /api/companies": {
+    path: () => "/api/companies",
+    body: { name: "New Co", goal: "Grow.", connector: "offline", profile: "legacy" },
+    readBack: async (w, a) => [a.body, await get(w, `/api/companies/${a.body.id}`)],
+  },
+  "POST /api/companies/{id}/connectors": {
+    path: (w) => `/api/companies/${w.companyA}/connectors`,
+    body: { id: "second", kind: "offline", enabledModels: ["offline-scripted-1"], config: { seed: 1 } },
+    readBack: async (w, a) => [
+      a.body,
+      ((await get(w, `/api/companies/${w.companyA}/connectors`)) as { id: string }[]).find(
+        (c) => c.id === a.body.id,
+      ),
+    ],
+  },
+  "POST /api/companies/{id}/connectors/{connectorId}/test": {
+    // The offline connector: its test is a real request on its wire, with nothing to probe outside.
+    path: (w) => `/api/companies/${w.companyA}/connectors/offline/test`,
+    body: { model: "offline-scripted-1" },
+    readBack: async (w, a) => {
+      const listed = (
+        (await get(w, `/api/companies/${w.companyA}/connectors`)) as { id: string; kind: string }[]
+      ).find((c) => c.id === a.body.connectorId);
+      return [
+        { connectorId: a.body.connectorId, kind: a.body.kind },
+        listed && { connectorId: listed.id, kind: listed.kind },
+      ];
+    },
+  },
+  "DELETE /api/companies/{id}/connectors/{connectorId}": {
+    // A fresh offline connector to remove (the built-in one is refused; offline needs no probe).
+    path: async (w) => `/api/companies/${w.companyA}/connectors/${await spareConnector(w)}`,
+    readBack: async (w, a) => [
+      undefined,
+      ((await get(w, `/api/companies/${w.companyA}/connectors`)) as { id: string }[]).find(
+        (c) => c.id === a.body.id,
+      ),
+    ],
+  },
+  "POST /api/companies/{id}/agents": {
+    path: (w) => `/api/companies/${w.companyA}/agents`,
+    body: { ...HIRE, name: "CMO", department: "marketing" },
+    readBack: async (w, a) => [a.body, await get(w, `/api/agents/${a.body.id}`)],
+  },
+  "DELETE /api/agents/{id}": {
+    path: (w) => `/api/agents/${w.ctoA}`,
+    readBack: async (w, a) => [a.body, await get(w, `/api/agents/${a.body.id}`)],
+  },
+  "PATCH /api/agents/{id}/model": {
+    path: (w) => `/api/agents/${w.ctoA}/model`,
+    body: { model: "offline-scripted-1", connectorId: "offline" },
+    readBack: async (w, a) => [a.body.agent, await get(w, `/api/agents/${a.body.agent.id}`)],
+  },
+  "POST /api/agents/{id}/keys": {
+    path: (w) => `/api/agents/${w.ctoA}/keys`,
+    body: { label: "laptop" },
+    readBack: async (w, a) => {
+      const { token: _secret, ...key } = a.body as Record<string, unknown>;
+      const keys = (await get(w, `/api/agents/${w.ctoA}/keys`)) as { id: string }[];
+      return [key, keys.find((k) => k.id === key["id"])];
+    },
+  },
+  "DELETE /api/agents/{id}/keys/{keyId}": {
+    path: (w) => `/api/agents/${w.ctoA}/keys/${w.ctoKeyId}`,
+    readBack: async (w, a) => [
+      a.body,
+      ((await get(w, `/api/agents/${w.ctoA}/keys`)) as { id: string }[]).find((k) => k.id === a.body.id),
+    ],
+  },
+  "POST /api/companies/{id}/approvals": {
+    path: (w) => `/api/companies/${w.companyA}/approvals`,
+    // A hire approval (company A requires them): filing one leaves the CEO's mode as it is, so every
+    // filing is judged on its input alone (a second strategy would be refused for the phase).
+    body: { type: "hire_agent", title: "Plan", payload: "Build.\n\tThen sell." },
+    readBack: async (w, a) => [a.body, await approvalOf(w, a.body.id)],
+  },
+  "POST /api/approvals/{id}/approve": decision("approve"),
+  "POST /api/approvals/{id}/reject": decision("reject"),
+  "POST /api/approvals/{id}/request-revision": decision("request-revision"),
+  "POST /api/agents/{id}/session/reset": {
+    path: (w) => `/api/agents/${w.ctoA}/session/reset`,
+    body: { force: false },
+    readBack: async (w, a) => [
+      { agentId: a.body.agentId, session: null },
+      await get(w, `/api/agents/${a.body.agentId}/session`),
+    ],
+  },
+  "POST /api/agents/{id}/wake": {
+    path: (w) => `/api/agents/${w.ceoA}/wake`,
+    body: { trigger: "routine", profile: "semantic", seed: 3 },
+    readBack: async (w, a) => {
+      const run = await get(w, `/api/runs/${a.body.runId}`);
+      return [
+        { id: a.body.runId, trigger: a.body.trigger, profile: a.body.profile, mode: a.body.mode },
+        { id: run.id, trigger: run.trigger, profile: run.profile, mode: run.mode },
+      ];
+    },
+  },
+  // PUT: a budget's fields (run caps on the company only); the answer is the budget as GET reads it.
+  "PUT /api/companies/{id}/budget": {
+    path: (w) => `/api/companies/${w.companyA}/budget`,
+    body: {
+      usd: 20,
+      tokens: 50_000,
+      period: "total",
+      warnAt: 0.5,
+      runModelCalls: 50,
+      runToolCalls: 60,
+      runTokens: 100_000,
+      runUsd: 1,
+    },
+    readBack: async (w, a, path) => [a.body, await get(w, path)],
+  },
+  "PUT /api/agents/{id}/budget": {
+    path: (w) => `/api/agents/${w.ctoA}/budget`,
+    body: { usd: 5, tokens: 10_000, period: "month", warnAt: 0.75 },
+    readBack: async (w, a, path) => [a.body, await get(w, path)],
+  },
+};
+
+/** The valid request of a route, or an error saying to add one. */
+export function validRequestOf(r: Pick<RouteSpec, "method" | "path">): ValidRequest {
+  const valid = VALID_REQUESTS[routeKey(r)];
+  if (!valid)
+    throw new Error(
+      `no valid request for ${routeKey(r)}: add one to VALID_REQUESTS in packages/server/src/testing/write-routes.ts`,
+    );
+  return valid;
+}
