@@ -8,6 +8,7 @@ import { wakesMigration } from "./migration-004-wakes.js";
 import { toolCallsMigration } from "./migration-005-tool-calls.js";
 import { runLeasesMigration } from "./migration-006-run-leases.js";
 import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
+import { tasksMigration } from "./migration-008-tasks.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -171,6 +172,7 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "005_tool_calls": toolCallsMigration(adapter),
     "006_run_leases": runLeasesMigration(),
     "007_agent_name_key": agentNameKeyMigration(),
+    "008_tasks": tasksMigration(),
   };
   return new Migrator({
     db,
