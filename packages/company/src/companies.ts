@@ -17,6 +17,7 @@ import { connectorLabel, defaultEnabledModels, readiness, validateEnabledModels 
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
+import { requestWakes } from "./work/requests.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -232,6 +233,21 @@ export async function decideApproval(
       data: { approvalId, status: decided.status, note: cleanNote },
     });
     const after = await recordModeChange(tx, before, null);
+    // The decision is work for the agent that filed it (the CEO when the operator filed it): OP-1.
+    await requestWakes(
+      tx,
+      decided.companyId,
+      [
+        {
+          agentId: decided.filedByAgentId ?? after.ceo.id,
+          trigger: "approval_decided",
+          taskId: null,
+          cause: `the operator ${decided.status === "approved" ? "approved" : decided.status === "rejected" ? "rejected" : "sent back for revision"} "${decided.title}"`,
+        },
+      ],
+      actor,
+      null,
+    );
     return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
   });
 }

@@ -92,6 +92,24 @@ export class WakeLease {
       );
   }
 
+  /** `tx` with insertRun recording the run on the wake (setWakeRun) in the same transaction. */
+  private runTx(tx: StoreQueries): StoreQueries {
+    return new Proxy(tx, {
+      get: (target, prop) => {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (prop !== "insertRun" || typeof value !== "function")
+          return typeof value === "function" ? value.bind(target) : value;
+        return async (run: NewRun) => {
+          const row = await target.insertRun(run);
+          if (!(await target.setWakeRun(this.wakeId, this.workerId, run.id)))
+            throw new LeaseLostError(this.wakeId);
+          this.runId = run.id;
+          return row;
+        };
+      },
+    });
+  }
+
   /**
    * The store as the wake's run sees it: reads go straight through; writes run under the lease;
    * the run row is written with the wake's record of it, so a wake never starts two runs unseen.
@@ -105,8 +123,10 @@ export class WakeLease {
         this.runId = run.id;
         return row;
       }, appends);
-    // The run's own check-then-write transactions (a hire, an approval) keep their isolation.
-    const transaction: Store["transaction"] = (fn, options) => this.fenced(fn, options);
+    // The run's own check-then-write transactions (a hire, an approval) keep their isolation; a run
+    // inserted inside one is recorded on the wake in it too.
+    const transaction: Store["transaction"] = (fn, options) =>
+      this.fenced((tx) => fn(this.runTx(tx)), options);
     return new Proxy(this.store, {
       get: (target, prop) => {
         if (prop === "insertRun") return insertRun;

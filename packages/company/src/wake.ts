@@ -21,10 +21,11 @@ import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
   ConflictError,
-  type NewRun,
   type NewRunEvent,
   type RunRow,
   type Store,
+  type StoreQueries,
+  type WakeRequestRow,
   type WakeRow,
 } from "@cadre/store";
 import { newId } from "./companies.js";
@@ -33,6 +34,11 @@ import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { ceoCue, cueTokenCount, memberCue } from "./prompts/cues.js";
+import { offeredTools } from "./modes.js";
+import { firstTurn, workBriefing } from "./work/briefing.js";
+import { releaseRunWork } from "./work/release.js";
+import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
+import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -41,7 +47,10 @@ import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from ".
 export interface WakeOptions {
   store: Store;
   agentId: string;
-  /** Default: inferred (a decision since the agent's last run → approval_decided, else routine). */
+  /**
+   * Default: the first, in precedence order, of the agent's due wake requests that this wake takes
+   * (work/due.ts), else inferred (a decision since the agent's last run → approval_decided, else routine).
+   */
   trigger?: WakeTrigger;
   /** Data directory; agents' working folders (MEMORY.md) live under it. */
   dataDir?: string;
@@ -103,11 +112,12 @@ const DEFAULT_LEASE_MS = 30_000;
 async function claimRun(
   store: Store,
   agent: AgentRow,
-  run: NewRun,
+  runId: string,
+  start: (tx: StoreQueries) => Promise<WorkStart>,
   leaseMs: number,
-): Promise<{ lease: WakeLease; row: RunRow }> {
+): Promise<{ lease: WakeLease; started: WorkStart }> {
   const owner = thisProcess();
-  const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${run.id}`, leaseMs);
+  const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${runId}`, leaseMs);
   const attempt = () =>
     store.transaction(
       async (tx) => {
@@ -120,15 +130,15 @@ async function claimRun(
           owner,
         });
         if (claimed.outcome !== "claimed") return claimed.wake;
-        const row = await tx.insertRun(run);
-        await tx.setWakeRun(lease.wakeId, lease.workerId, run.id);
-        return row;
+        const started = await start(tx);
+        await tx.setWakeRun(lease.wakeId, lease.workerId, runId);
+        return started;
       },
       { isolation: "read committed" },
     );
   let recovered = false;
   for (let tries = 0; ; tries++) {
-    let result: RunRow | WakeRow;
+    let result: WorkStart | WakeRow;
     try {
       result = await attempt();
     } catch (error) {
@@ -136,9 +146,9 @@ async function claimRun(
       if (error instanceof ConflictError && tries < 3) continue;
       throw error;
     }
-    if ("trigger" in result) {
-      lease.runId = run.id;
-      return { lease, row: result };
+    if ("run" in result && "cue" in result) {
+      lease.runId = runId;
+      return { lease, started: result };
     }
     if (!recovered && lossOf(result)) {
       // What stands in the way is a wake whose process is gone: end it now rather than refuse.
@@ -162,6 +172,8 @@ export interface WakeResult {
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
+  /** The wake requests the run took (OP-1: every due one of the agent, coalesced into this wake). */
+  requests: WakeRequestRow[];
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -173,19 +185,25 @@ async function readMemoryIndex(dataDir: string | undefined, agentId: string): Pr
   }
 }
 
-async function inferTrigger(store: Store, companyId: string, agentId: string): Promise<WakeTrigger> {
-  const runs = await store.listRuns({ agentId });
-  const lastStart = runs.at(-1)?.startedAt ?? "";
-  const decisions = await store.listActivity(companyId, { type: "approval.decided" });
-  return decisions.some((d) => d.at > lastStart) ? "approval_decided" : "routine";
-}
-
 const FLUSH_AT = 64;
 // A usage event is written as it arrives, with the run's totals: a run whose process dies shows
 // every model call that completed.
 const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal"]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
+  return (await wake(options, false)) as WakeResult;
+}
+
+/**
+ * Wakes the agent only for due work (a pending wake request whose reason still holds, OP-1):
+ * undefined, with nothing written, when it has none. `cadre run`, the schedules and the workers wake
+ * agents this way.
+ */
+export function wakeIfDue(options: WakeOptions): Promise<WakeResult | undefined> {
+  return wake(options, true);
+}
+
+async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResult | undefined> {
   const { store } = options;
   const agent = await store.getAgent(options.agentId);
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
@@ -208,18 +226,17 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     );
   }
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
-  const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   const mode = state.mode;
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
-  const cue =
+  const cueOf = (trigger: WakeTrigger) =>
     apiUrl !== undefined
       ? legacyCue(apiUrl, agent.companyId)
       : agent.isCeo
         ? ceoCue(mode, trigger)
-        : memberCue(agent.role);
+        : memberCue(agent.role, trigger);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
   // Readiness in the prompt and in hire_agent is computed against the wake's environment.
   const prompt = buildAgentPrompt({
@@ -232,25 +249,31 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   });
 
   const runId = newId("run");
-  const newRun: NewRun = {
-    id: runId,
-    companyId: agent.companyId,
-    agentId: agent.id,
-    trigger,
-    mode,
-    profile,
-    cue,
-  };
+  // The run row, its trigger and cue, and the due work it takes: one transaction (work/start.ts).
+  const start = startWork({
+    agent,
+    run: { id: runId, companyId: agent.companyId, agentId: agent.id, mode, profile },
+    ...(options.trigger ? { explicit: options.trigger } : {}),
+    inferred: (q) => inferTrigger(q, agent.companyId, agent.id),
+    cueOf,
+    onlyIfDue,
+  });
   // From here on every write of the run goes through a lease (its own, or the worker's that holds
   // the wake): a process cut off past its lease writes nothing to a run recovery has ended.
   let lease: WakeLease | undefined;
-  let run: RunRow;
-  if (options.underLease) {
-    run = await store.insertRun(newRun);
-  } else {
-    ({ lease, row: run } = await claimRun(store, agent, newRun, options.leaseMs ?? DEFAULT_LEASE_MS));
-    lease.startHeartbeat();
+  let started: WorkStart;
+  try {
+    if (options.underLease) {
+      started = await store.transaction(start, { isolation: "read committed" });
+    } else {
+      ({ lease, started } = await claimRun(store, agent, runId, start, options.leaseMs ?? DEFAULT_LEASE_MS));
+      lease.startHeartbeat();
+    }
+  } catch (error) {
+    if (error instanceof NothingDueError) return undefined;
+    throw error;
   }
+  const { run, cue } = started;
   const runStore = lease ? lease.view() : store;
   const cueTokens = cueTokenCount(cue);
 
@@ -304,13 +327,17 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       segments: prompt.segments,
       tools: legacy
         ? legacy.tools
-        : companyTools(runStore, {
-            companyId: agent.companyId,
-            agentId: agent.id,
-            via: "tool",
-            runId,
-            ...(options.env ? { env: options.env } : {}),
-          }),
+        : companyTools(
+            runStore,
+            {
+              companyId: agent.companyId,
+              agentId: agent.id,
+              via: "tool",
+              runId,
+              ...(options.env ? { env: options.env } : {}),
+            },
+            offeredTools(agent, mode),
+          ),
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
@@ -321,7 +348,16 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       runId,
     });
     options.onSession?.(session);
-    const events = session.send(cue);
+    // The per-call part (MC-3): the cue, then what the agents wrote about the work, as data.
+    const briefing = legacy
+      ? ""
+      : await workBriefing(store, {
+          agent,
+          agents: state.activeAgents,
+          strategy: mode === "operating" ? state.latestStrategy : null,
+          taken: started.taken,
+        });
+    const events = session.send(firstTurn(cue, briefing));
     // The abort's reason, when it is one (e.g. "cancelled by SIGINT"), becomes the terminal's.
     cancel = () => session.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
     if (signal?.aborted) cancel();
@@ -362,6 +398,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
         async (tx) => {
           await tx.appendRunEvents(batch);
           await tx.finishRun(runId, { status: terminal, usage, error: failure });
+          // The run's tasks are free again with its end (one run works a task at a time).
+          await releaseRunWork(tx, run, terminal);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {
               status: terminal === "done" ? "done" : "failed",
@@ -390,5 +428,6 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     usage,
     replays,
     rollovers,
+    requests: started.taken,
   };
 }

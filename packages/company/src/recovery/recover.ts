@@ -8,6 +8,7 @@
 // with no running wake) end the same way.
 import { emptyUsage } from "@cadre/core";
 import type { Store, StoreQueries, WakeRow } from "@cadre/store";
+import { releaseLostRunWork } from "../work/release.js";
 import { killProcessGroup, processState } from "./processes.js";
 
 /** The reason a recovered run ends with (its terminal event's, and the run row's `error`). */
@@ -92,6 +93,8 @@ async function endLostRun(tx: StoreQueries, runId: string, detail: string): Prom
     ]);
     await tx.finishRun(runId, { status: "failed", usage, error: INTERRUPTED_REASON });
   }
+  // Its tasks are free again, and each one it left unfinished is to be resumed by its agent: once.
+  await releaseLostRunWork(tx, run);
   const tokensRevoked = await tx.revokeApiTokens({ runId });
   const processes = await tx.listRunProcesses(runId);
   for (const p of processes) await tx.deleteRunProcess(runId, p.pid);

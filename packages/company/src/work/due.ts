@@ -1,0 +1,132 @@
+// Which of an agent's pending wake requests a wake takes (OP-1), decided in code when the wake
+// starts, inside the transaction that inserts its run: every pending request of the agent whose
+// reason still holds (coalescing: one wake for all of them), each task it names checked out for
+// the run. A request whose reason went away is dropped — the task finished (a finished task wakes
+// nobody) or went to someone else — and one whose task another run holds waits for that run to end.
+import { isFinishedTask, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
+import type { Store, StoreQueries, TaskRow, WakeRequestRow } from "@cadre/store";
+
+export type RequestFate =
+  { fate: "take"; checkout: string | null } | { fate: "drop"; note: string } | { fate: "wait"; note: string };
+
+/** Triggers that are about a task the woken agent works (the task is checked out for its run). */
+const WORKS_TASK: ReadonlySet<WakeTrigger> = new Set([
+  "task_assigned",
+  "task_commented",
+  "task_unblocked",
+  "task_resumed",
+]);
+
+/** What becomes of one pending request when `agentId` wakes now (a pure decision). */
+export function fateOf(
+  request: WakeRequestRow,
+  task: TaskRow | undefined,
+  runId: string | null,
+): RequestFate {
+  if (request.taskId === null) return { fate: "take", checkout: null };
+  if (!task) return { fate: "drop", note: "the task no longer exists" };
+  if (!WORKS_TASK.has(request.trigger)) return { fate: "take", checkout: null };
+  if (isFinishedTask(task.status))
+    return { fate: "drop", note: `the task is ${task.status}; a finished task wakes nobody` };
+  if (task.assigneeAgentId !== request.agentId)
+    return { fate: "drop", note: "the task was assigned to someone else" };
+  if (task.checkoutRunId !== null && task.checkoutRunId !== runId)
+    return { fate: "wait", note: `run ${task.checkoutRunId} is working on the task` };
+  return { fate: "take", checkout: task.id };
+}
+
+async function tasksOf(
+  q: StoreQueries,
+  requests: readonly WakeRequestRow[],
+): Promise<Map<string, TaskRow | undefined>> {
+  const out = new Map<string, TaskRow | undefined>();
+  for (const r of requests)
+    if (r.taskId !== null && !out.has(r.taskId)) out.set(r.taskId, await q.getTask(r.taskId));
+  return out;
+}
+
+/** The trigger a wake with these requests is named after: the first in precedence order. */
+export function primaryTrigger(
+  requests: readonly Pick<WakeRequestRow, "trigger">[],
+): WakeTrigger | undefined {
+  return WAKE_TRIGGERS.find((t) => requests.some((r) => r.trigger === t));
+}
+
+export interface DuePlan {
+  take: WakeRequestRow[];
+  checkouts: string[];
+}
+
+/** The requests a wake of the agent would take now (read only). */
+export async function planDueWork(q: StoreQueries, agentId: string, runId: string | null): Promise<DuePlan> {
+  const pending = await q.listWakeRequests({ agentId, status: "pending" });
+  const tasks = await tasksOf(q, pending);
+  const plan: DuePlan = { take: [], checkouts: [] };
+  for (const r of pending) {
+    const f = fateOf(r, r.taskId === null ? undefined : tasks.get(r.taskId), runId);
+    if (f.fate !== "take") continue;
+    plan.take.push(r);
+    if (f.checkout !== null && !plan.checkouts.includes(f.checkout)) plan.checkouts.push(f.checkout);
+  }
+  return plan;
+}
+
+/**
+ * Takes the plan for the run (inside the transaction that inserted it): checks out its tasks and
+ * marks its requests taken. A task another run checked out meanwhile leaves its requests pending.
+ */
+export async function takeDueWork(
+  tx: StoreQueries,
+  plan: DuePlan,
+  run: { id: string; companyId: string; agentId: string },
+): Promise<WakeRequestRow[]> {
+  const held = new Set<string>();
+  for (const taskId of plan.checkouts) {
+    if (!(await tx.checkoutTask(taskId, run.id))) {
+      held.add(taskId);
+      continue;
+    }
+    await tx.insertActivity({
+      companyId: run.companyId,
+      agentId: run.agentId,
+      runId: run.id,
+      type: "task.checked_out",
+      data: { taskId, runId: run.id },
+    });
+  }
+  const taken: WakeRequestRow[] = [];
+  for (const r of plan.take) {
+    if (r.taskId !== null && held.has(r.taskId)) continue;
+    if (await tx.settleWakeRequest(r.id, { status: "taken", runId: run.id }))
+      taken.push({ ...r, status: "taken", runId: run.id });
+  }
+  return taken;
+}
+
+/**
+ * Drops the agent's pending requests whose reason went away (finished task, reassigned), each with
+ * an activity saying why; returns how many remain pending. One transaction.
+ */
+export function dropStaleRequests(store: Store, agentId: string): Promise<number> {
+  return store.transaction(async (tx) => {
+    const pending = await tx.listWakeRequests({ agentId, status: "pending" });
+    const tasks = await tasksOf(tx, pending);
+    let left = 0;
+    for (const r of pending) {
+      const f = fateOf(r, r.taskId === null ? undefined : tasks.get(r.taskId), null);
+      if (f.fate !== "drop") {
+        left++;
+        continue;
+      }
+      if (await tx.settleWakeRequest(r.id, { status: "dropped", note: f.note }))
+        await tx.insertActivity({
+          companyId: r.companyId,
+          agentId,
+          runId: null,
+          type: "wake.dropped",
+          data: { requestId: r.id, agentId, trigger: r.trigger, taskId: r.taskId, note: f.note },
+        });
+    }
+    return left;
+  });
+}
