@@ -65,6 +65,8 @@ export const agentRoutes = [
         body,
       );
       if (!result.ok) throw refusal(result);
+      // The legacy route never files a hire for approval (hireAgent refuses that on this path).
+      if (!("agentId" in result.value)) throw new InternalError("the legacy hire route filed an approval");
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
       return agentView(agent);
