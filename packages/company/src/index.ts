@@ -43,3 +43,4 @@ export * from "./work/schedules.js";
 export * from "./work/schedule-admin.js";
 export * from "./work/dispatch.js";
 export * from "./offline/operating-script.js";
+export * from "./work/task-view.js";

@@ -89,18 +89,19 @@ export function ceoOperating(request: ScriptRequest, view: PromptView): ScriptRe
   const next = team.find((m) => !delegated.has(m.name));
   if (next && strategy.length > 0) {
     const responsibilities = bullets(strategy, "## Team and first responsibilities");
-    const milestone = bullets(strategy, "## First milestones")[0] ?? "Start on the approved plan.";
+    const milestones = bullets(strategy, "## First milestones");
     const line =
       responsibilities.find((r) => r.startsWith(`${next.name} (`)) ??
       `${next.name} (${next.role}): leads this area.`;
+    const duty = line.slice(line.indexOf("): ") + 3).replace(/\.$/, "") || next.role;
     return call(
       "create_task",
       {
-        title: clip(`${next.name}: ${milestone.replace(/\.$/, "")}`, 200),
+        title: clip(`First deliverable for ${next.name}: ${duty}`, 200),
         description: [
           "From the approved strategy.",
           `Your part: ${line}`,
-          `First milestone: ${milestone}`,
+          ...(milestones.length > 0 ? ["First milestones:", ...milestones.map((m) => `- ${m}`)] : []),
           "Done when: a short written plan for your area with its first deliverable.",
         ].join("\n"),
         assignee: next.name,
