@@ -5,9 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCliProcess } from "../testing/spawn-cli.js";
+import { checkoutsNeverOverlap } from "../testing/task-checks.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -35,36 +35,6 @@ interface RunJson {
   runs: number;
   idle: boolean;
   stillDue: string[];
-}
-
-/** Checkout/release pairs per task from the activity: no task is ever held by two runs at once. */
-export async function checkoutsNeverOverlap(path: string): Promise<{ tasks: number; checkouts: number }> {
-  const store = await openStore({ path });
-  try {
-    const [company] = await store.listCompanies();
-    const activity = await store.listActivity(company!.id);
-    const holder = new Map<string, string>();
-    let checkouts = 0;
-    for (const a of activity) {
-      const d = a.data as { taskId?: string; runId?: string };
-      if (a.type === "task.checked_out") {
-        expect(
-          holder.get(d.taskId!),
-          `task ${d.taskId} checked out by ${d.runId} while ${holder.get(d.taskId!)} held it`,
-        ).toBeUndefined();
-        holder.set(d.taskId!, d.runId!);
-        checkouts++;
-      }
-      if (a.type === "task.released") {
-        expect(holder.get(d.taskId!)).toBe(d.runId);
-        holder.delete(d.taskId!);
-      }
-    }
-    expect([...holder.keys()]).toEqual([]);
-    return { tasks: (await store.listTasks(company!.id)).length, checkouts };
-  } finally {
-    await store.close();
-  }
 }
 
 describe("cadre run: a company at work, offline (issue 17 done-when)", () => {

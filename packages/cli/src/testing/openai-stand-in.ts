@@ -107,3 +107,99 @@ export async function declareStandInModel(dataDir: string): Promise<void> {
   };
   await writeFile(join(dataDir, "cadre.config.json"), JSON.stringify({ models: [model] }));
 }
+
+/** A stream answering with one call of `tool`, or with a text (no tool), in the Chat Completions wire format. */
+function answer(
+  reply: { tool: string; args: Record<string, unknown> } | { text: string },
+  n: number,
+): string {
+  const delta =
+    "tool" in reply
+      ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              index: 0,
+              id: `call_task_${n}`,
+              type: "function",
+              function: { name: reply.tool, arguments: JSON.stringify(reply.args) },
+            },
+          ],
+        }
+      : { role: "assistant", content: reply.text };
+  return (
+    chunk({ choices: [{ index: 0, delta, finish_reason: null }] }) +
+    chunk({ choices: [{ index: 0, delta: {}, finish_reason: "tool" in reply ? "tool_calls" : "stop" }] }) +
+    chunk({
+      choices: [],
+      usage: {
+        prompt_tokens: 100,
+        completion_tokens: 10,
+        total_tokens: 110,
+        prompt_tokens_details: { cached_tokens: 0 },
+      },
+    }) +
+    "data: [DONE]\n\n"
+  );
+}
+
+export interface TaskStandIn {
+  baseUrl: string;
+  /** Resolves when a request that is being left waiting (the held one) has arrived. */
+  held(): Promise<void>;
+  /** From now on no request is left waiting. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An OFFLINE stand-in member on the Chat Completions wire: it works the task its first turn names
+ * (update_task in_progress, then done with a deliverable, then a last word), and — while holding —
+ * leaves the call after its first tool result waiting, as a provider that stopped answering would:
+ * a test can then kill the run mid-task, at a known point.
+ */
+export async function startTaskStandIn(): Promise<TaskStandIn> {
+  let holding = true;
+  let n = 0;
+  let heldResolve: () => void = () => {};
+  const held = new Promise<void>((resolve) => (heldResolve = resolve));
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      n++;
+      const messages = (JSON.parse(body) as { messages: Array<{ role: string; content: unknown }> }).messages;
+      const user = messages.find((m) => m.role === "user");
+      const taskId =
+        /task_[0-9a-f]{16}/.exec(
+          typeof user?.content === "string" ? user.content : JSON.stringify(user?.content),
+        )?.[0] ?? "none";
+      const results = messages.filter((m) => m.role === "tool").length;
+      if (results === 1 && holding) return void heldResolve(); // left waiting until the client goes away
+      const reply =
+        results === 0
+          ? { tool: "update_task", args: { taskId, status: "in_progress" } }
+          : results === 1
+            ? {
+                tool: "update_task",
+                args: { taskId, status: "done", deliverable: "Finished after the interruption." },
+              }
+            : { text: "Done." };
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(answer(reply, n));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    held: () => held,
+    release: () => (holding = false),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

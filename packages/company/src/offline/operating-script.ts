@@ -6,7 +6,7 @@
 import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
 import type { Context } from "@mariozechner/pi-ai";
 import type { MyTasks, TaskBrief } from "../work/my-tasks.js";
-import { type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
+import { type PromptView, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 
 function text(t: string): ScriptReply {
   return { content: [{ type: "text", text: t }] };
