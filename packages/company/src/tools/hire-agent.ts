@@ -283,14 +283,8 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
       const checked = await checkHire(tx, state, actor, input);
       if (!checked.ok) return checked;
       // The company decides in code whether a hire needs the operator: then it is filed, not made.
-      if (state.company.settings.requireHireApproval && actor.agentId !== null) {
-        if (actor.via === "http")
-          return refuse(
-            "agent",
-            "this company requires the operator's approval for hires; the hire_agent tool files it (this legacy route does not)",
-          );
+      if (state.company.settings.requireHireApproval && actor.agentId !== null)
         return fileHireApproval(tx, state, actor, input);
-      }
       return {
         ok: true,
         value: await insertHire(tx, state, checked.value, { runId: actor.runId, hiredBy: actor.agentId }),

@@ -20,6 +20,8 @@ import { agentScope, companyScope } from "./scopes.js";
 import {
   agentView,
   AgentViewSchema,
+  approvalView,
+  ApprovalViewSchema,
   keyView,
   KeyViewSchema,
   MintedKeyViewSchema,
@@ -56,7 +58,12 @@ export const agentRoutes = [
     },
     body: hireAgentSchema,
     validate: validateHireAgentInput,
-    response: { status: 201, description: "The new agent.", schema: AgentViewSchema },
+    response: {
+      status: 201,
+      description:
+        "The new agent; or, where the company requires approval for hires and an agent hires, the hire_agent approval filed for it (nobody is hired until the operator approves).",
+      schema: Type.Union([AgentViewSchema, ApprovalViewSchema]),
+    },
     errors: { 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ ctx, principal, scope, body }) {
       const result = await hireAgent(
@@ -65,8 +72,11 @@ export const agentRoutes = [
         body,
       );
       if (!result.ok) throw refusal(result);
-      // The legacy route never files a hire for approval (hireAgent refuses that on this path).
-      if (!("agentId" in result.value)) throw new InternalError("the legacy hire route filed an approval");
+      if ("approvalId" in result.value) {
+        const filed = await ctx.store.getApproval(result.value.approvalId);
+        if (!filed) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);
+        return approvalView(filed);
+      }
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
       return agentView(agent);

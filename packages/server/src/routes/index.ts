@@ -7,6 +7,7 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -16,6 +17,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...agentRoutes,
   ...approvalRoutes,
   ...runRoutes,
+  ...taskRoutes,
   ...usageRoutes,
   ...eventRoutes,
 ];
