@@ -22,6 +22,7 @@ import { describeProblems, parse, type TSchema } from "@cadre/model";
 import { Value } from "typebox/value";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
+import { DueWorkLoop } from "./due-work.js";
 
 export interface AppDeps {
   store: Store;
@@ -54,6 +55,11 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** Where internal errors (500s, failed background runs) are reported; default stderr. */
   log?: (line: string) => void;
+  /**
+   * The company at work: schedules ticked and agents with due work woken (in this process, or
+   * through `queue`), looked for every `intervalMs` (default 10 s). Off unless given.
+   */
+  dueWork?: { intervalMs?: number };
 }
 
 export interface CadreApp {
@@ -99,6 +105,14 @@ export function createApp(deps: AppDeps): CadreApp {
         `cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       ),
   });
+  const dueWork = deps.dueWork
+    ? new DueWorkLoop({
+        store,
+        ...(deps.dueWork.intervalMs !== undefined ? { intervalMs: deps.dueWork.intervalMs } : {}),
+        wake: (agentId) => wakes.wakeDue(agentId),
+        log,
+      }).start()
+    : undefined;
   const ctx: ServerContext = {
     store,
     bus,
@@ -189,6 +203,7 @@ export function createApp(deps: AppDeps): CadreApp {
     wakes,
     async shutdown(reason?: string) {
       stop.abort();
+      dueWork?.stop();
       return wakes.shutdown(reason);
     },
   };

@@ -140,3 +140,50 @@ describe("tasks over HTTP", () => {
     }
   });
 });
+
+describe("a server at work (SQLite, in process)", () => {
+  it("with due work on, an approval sets the company to work: delegated, done, reported back, and then quiet", async () => {
+    const app = await testApp({ dueWork: { intervalMs: 50 } });
+    try {
+      const company = await apiCompany(app);
+      const ceo = company.ceoAgentId;
+      for (const name of ["CTO", "CRO"])
+        await app.request("POST", `/api/companies/${company.id}/agents`, {
+          json: { ...HIRE, name, department: name === "CTO" ? "engineering" : "sales" },
+        });
+      const filed = await app.request("POST", `/api/companies/${company.id}/approvals`, {
+        json: {
+          type: "approve_ceo_strategy",
+          title: "Plan",
+          payload: "# Plan\n\n## First milestones\n- Ship a pilot.",
+        },
+      });
+      await app.request("POST", `/api/approvals/${filed.body.id}/approve`, { json: {} });
+      const end = Date.now() + 60_000;
+      for (;;) {
+        const runs = await app.store.listRuns({ agentId: ceo });
+        const idle =
+          (await app.store.listWakeRequests({ status: "pending" })).length === 0 &&
+          app.cadre.wakes.active === 0;
+        if (runs.length >= 2 && idle) break;
+        if (Date.now() > end) throw new Error("the company did not finish its work");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const tasks = (await app.request("GET", `/api/companies/${company.id}/tasks`)).body as Array<{
+        status: string;
+        deliverable: string | null;
+      }>;
+      expect(tasks).toHaveLength(2);
+      expect(tasks.every((t) => t.status === "done" && t.deliverable)).toBe(true);
+      const runs = await app.store.listRuns({ companyId: company.id });
+      expect(runs.map((r) => r.trigger)).toEqual([
+        "approval_decided",
+        "task_assigned",
+        "task_assigned",
+        "task_done",
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -57,17 +57,51 @@ export interface DuePlan {
   checkouts: string[];
 }
 
+/**
+ * Work the agent delegated that a run is doing right now (open, checked out): more results are on
+ * their way, so a wake for results alone waits for them — the creator is woken once for all of them.
+ */
+async function resultsComing(
+  q: StoreQueries,
+  companyId: string,
+  agentId: string,
+  runId: string | null,
+): Promise<boolean> {
+  const delegated = await q.listTasks(companyId, {
+    creatorAgentId: agentId,
+    statuses: ["todo", "in_progress", "blocked"],
+  });
+  return delegated.some(
+    (t) => t.checkoutRunId !== null && t.checkoutRunId !== runId && t.assigneeAgentId !== agentId,
+  );
+}
+
 /** The requests a wake of the agent would take now (read only). */
 export async function planDueWork(q: StoreQueries, agentId: string, runId: string | null): Promise<DuePlan> {
   const pending = await q.listWakeRequests({ agentId, status: "pending" });
   const tasks = await tasksOf(q, pending);
   const plan: DuePlan = { take: [], checkouts: [] };
+  const results: WakeRequestRow[] = [];
   for (const r of pending) {
     const f = fateOf(r, r.taskId === null ? undefined : tasks.get(r.taskId), runId);
     if (f.fate !== "take") continue;
+    if (r.trigger === "task_done") {
+      results.push(r);
+      continue;
+    }
     plan.take.push(r);
     if (f.checkout !== null && !plan.checkouts.includes(f.checkout)) plan.checkouts.push(f.checkout);
   }
+  // Results join any other reason to wake; alone, they wait while delegated work is still running.
+  const companyId = pending[0]?.companyId;
+  if (
+    results.length > 0 &&
+    (plan.take.length > 0 || !companyId || !(await resultsComing(q, companyId, agentId, runId)))
+  )
+    plan.take.push(...results);
+  plan.take.sort((a, b) =>
+    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1,
+  );
   return plan;
 }
 

@@ -7,7 +7,9 @@
 //     open blocker of (task_unblocked);
 //   - a cancelled task, and any change to a finished task, wakes nobody;
 //   - nobody is ever woken by their own action.
-// Several reasons for one agent coalesce: a wake takes every request of its agent that is pending.
+// Several reasons for one agent coalesce: a wake takes every request of its agent that is pending,
+// and a wake for results alone waits while delegated work is still being done (due.ts), so the
+// creator is woken once for the results that arrive together.
 import { isFinishedTask, type WakeTrigger } from "@cadre/model";
 import type { TaskRow } from "@cadre/store";
 
