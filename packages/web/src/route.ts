@@ -1,8 +1,8 @@
 // The dashboard's places, kept in the URL fragment (`#/companies/ID/approvals`), so that a reload
 // or a shared link opens the same view and the server only ever serves index.html.
 
-export type CompanyTab = "overview" | "runs" | "approvals" | "usage";
-export const COMPANY_TABS: readonly CompanyTab[] = ["overview", "runs", "approvals", "usage"];
+export type CompanyTab = "overview" | "tasks" | "runs" | "approvals" | "usage";
+export const COMPANY_TABS: readonly CompanyTab[] = ["overview", "tasks", "runs", "approvals", "usage"];
 
 export type Route =
   | { page: "companies" }

@@ -10,9 +10,11 @@ import { UsagePanel } from "../usage/usage-panel.js";
 import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunsList } from "./runs-list.js";
+import { TasksBoard } from "./tasks-board.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
+  tasks: "Tasks",
   runs: "Runs",
   approvals: "Approvals",
   usage: "Usage",
@@ -78,6 +80,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
+      {tab === "tasks" && <TasksBoard companyId={companyId} tasks={live.tasks} agents={live.agents} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
       {tab === "usage" && (
