@@ -18,6 +18,11 @@ const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "tasks",
+  "task_blockers",
+  "task_comments",
+  "wake_requests",
+  "schedules",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {
