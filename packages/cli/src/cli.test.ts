@@ -44,10 +44,11 @@ interface DemoSummary {
     cacheWriteTokens: number;
     cacheHitRate: number;
   };
+  session: { harness: string; id: string; resumed: boolean; rolledOver: boolean };
 }
 
 describe("cadre CLI (built bin, real process)", () => {
-  it("`cadre demo --json` runs offline with no keys; the last stdout line is the SPEC §4 summary", async () => {
+  it("`cadre demo --json` runs offline with no keys; the last stdout line is the SPEC §4 summary (with §5's session)", async () => {
     const { stdout } = await run("node", [BIN, "demo", "--data", dir, "--json", "--seed", "42"], {
       env: ENV,
     });
@@ -60,8 +61,15 @@ describe("cadre CLI (built bin, real process)", () => {
       "companyId",
       "hires",
       "initialCue",
+      "session",
       "usage",
     ]);
+    expect(summary.session).toEqual({
+      harness: "pi",
+      id: expect.any(String),
+      resumed: false,
+      rolledOver: false,
+    });
     expect(summary.ceo).toMatchObject({ connectorId: "offline", model: "offline-scripted-1" });
     expect(summary.ceoMode).toBe("awaiting-approval");
     expect(summary.hires.length).toBeGreaterThanOrEqual(3);

@@ -3,8 +3,9 @@
 // command on the same store (which recovers what the killed one left). It ends with no running run,
 // no live token of an ended run, the usage of every completed model call on its run row (the run's
 // stored usage events are the record), one terminal event per run, no process left running in a
-// run's folder, and nothing hired twice. Kill points come from a seeded generator, printed, so a
-// failure can be replayed (CADRE_CRASH_SEED=N). Nothing here measures time.
+// run's folder, no agent's session still held by a run, and nothing hired twice. Kill points come
+// from a seeded generator, printed, so a failure can be replayed (CADRE_CRASH_SEED=N). Nothing here
+// measures time.
 import { readdirSync, readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -176,6 +177,8 @@ async function crashAndRecover(name: string): Promise<Figures> {
         if (calls.length > 0) figures.recoveredWithUsage++;
       }
     }
+    // No agent's session still held by a run: recovery released each killed run's lock.
+    for (const ceo of ceos) expect((await store.getAgentSession(ceo))?.runningRunId ?? null).toBeNull();
     // No live token of an ended run (every run has ended).
     for (const ceo of ceos)
       for (const token of await store.listApiTokens(ceo)) {

@@ -23,7 +23,8 @@ Commands:
                                the company's tasks (who works what; what wakes whom is decided in code)
   schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
-  sessions inspect RUN_ID      a run's context state: occupancy, threshold, rollover latch, compactions
+  sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
+  sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
   usage [--company ID] [--run ID]
                                tokens, cost and cache hit rate per run, per agent, per company
   models list|show ID          the explicit model ids Cadre routes (aliases are refused)

@@ -93,6 +93,12 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
         endText();
         write(`  ⇲ compression (${event.trigger}): ${event.action} — ${event.reason}\n`);
         return;
+      case "session":
+        // Only what an operator should notice: a failed resume healed (a new or resumed one is in the summary).
+        if (event.action !== "self-healed") return;
+        endText();
+        write(`  ◇ session healed: ${event.reason ?? "the resume failed"}\n`);
+        return;
       case "error":
         endText();
         write(`  ✗ error: ${event.message}\n`);

@@ -78,7 +78,8 @@ export interface HarnessSessionInput {
  * folder of its own under the OS temp dir — never the operator's current directory, which the
  * harness's read-only tools could otherwise browse.
  */
-function workingFolder(dataDir: string | undefined, agentId: string): string {
+/** The agent's working folder (DATA_DIR/agents/AGENT_ID): MEMORY.md, Claude Code's cwd, Pi's sessions beside it. */
+export function workingFolder(dataDir: string | undefined, agentId: string): string {
   const dir =
     dataDir !== undefined ? join(dataDir, "agents", agentId) : join(tmpdir(), "cadre-agents", agentId);
   mkdirSync(dir, { recursive: true });

@@ -44,3 +44,5 @@ export * from "./work/schedule-admin.js";
 export * from "./work/dispatch.js";
 export * from "./offline/operating-script.js";
 export * from "./work/task-view.js";
+export * from "./agent-session.js";
+export * from "./prompts/session-update.js";

@@ -14,7 +14,7 @@ export class LeaseLostError extends Error {
 }
 
 /** Store methods that write; through the lease's view each runs under the lease. */
-const WRITES = /^(insert|append|finish|set|update|decide|revoke)[A-Z]/;
+const WRITES = /^(insert|append|finish|set|update|decide|revoke|put)[A-Z]/;
 
 export class WakeLease {
   private readonly controller = new AbortController();
@@ -92,41 +92,34 @@ export class WakeLease {
       );
   }
 
-  /** `tx` with insertRun recording the run on the wake (setWakeRun) in the same transaction. */
-  private runTx(tx: StoreQueries): StoreQueries {
-    return new Proxy(tx, {
-      get: (target, prop) => {
-        const value: unknown = Reflect.get(target, prop, target);
-        if (prop !== "insertRun" || typeof value !== "function")
-          return typeof value === "function" ? value.bind(target) : value;
-        return async (run: NewRun) => {
-          const row = await target.insertRun(run);
-          if (!(await target.setWakeRun(this.wakeId, this.workerId, run.id)))
-            throw new LeaseLostError(this.wakeId);
-          this.runId = run.id;
-          return row;
-        };
-      },
-    });
-  }
-
   /**
    * The store as the wake's run sees it: reads go straight through; writes run under the lease;
    * the run row is written with the wake's record of it, so a wake never starts two runs unseen.
    */
   view(): Store {
     const appends = { isolation: "read committed" } as const;
-    const insertRun = (run: NewRun): Promise<RunRow> =>
-      this.fenced(async (tx) => {
-        const row = await tx.insertRun(run);
-        if (!(await tx.setWakeRun(this.wakeId, this.workerId, run.id))) throw new LeaseLostError(this.wakeId);
-        this.runId = run.id;
-        return row;
-      }, appends);
-    // The run's own check-then-write transactions (a hire, an approval) keep their isolation; a run
-    // inserted inside one is recorded on the wake in it too.
+    const record = async (tx: StoreQueries, run: NewRun): Promise<RunRow> => {
+      const row = await tx.insertRun(run);
+      if (!(await tx.setWakeRun(this.wakeId, this.workerId, run.id))) throw new LeaseLostError(this.wakeId);
+      this.runId = run.id;
+      return row;
+    };
+    const insertRun = (run: NewRun): Promise<RunRow> => this.fenced((tx) => record(tx, run), appends);
+    // The run's own check-then-write transactions (a hire, an approval, the run with its session
+    // lock) keep their isolation; a run row written inside one is recorded with the wake too.
     const transaction: Store["transaction"] = (fn, options) =>
-      this.fenced((tx) => fn(this.runTx(tx)), options);
+      this.fenced(
+        (tx) =>
+          fn(
+            new Proxy(tx, {
+              get: (target, prop) =>
+                prop === "insertRun"
+                  ? (run: NewRun) => record(target, run)
+                  : (Reflect.get(target, prop, target) as unknown),
+            }),
+          ),
+        options,
+      );
     return new Proxy(this.store, {
       get: (target, prop) => {
         if (prop === "insertRun") return insertRun;

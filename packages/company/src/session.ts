@@ -1,14 +1,18 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
+import { join } from "node:path";
 import {
   type BaseAgent,
   ClaudeCodeAgent,
   CodexAgent,
   type ModelCallPrefix,
+  PI_CODING_TOOLS,
   PiAgent,
+  type PiCodingTool,
   type PromptSegment,
   resolveModel,
   type SessionConfig,
+  type SessionContinuation,
   type StreamFn,
   type ToolDefinition,
   UserInputError,
@@ -26,7 +30,7 @@ import { streamSimple } from "@mariozechner/pi-ai";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
 import type { CompanyToolName } from "./modes.js";
-import { claudeCodeSessionOptions, codexSessionOptions } from "./harness-connectors.js";
+import { claudeCodeSessionOptions, codexSessionOptions, workingFolder } from "./harness-connectors.js";
 import { offlineCeoScript, offlineMemberScript } from "./offline/ceo-script.js";
 
 export interface SessionInput {
@@ -57,6 +61,8 @@ export interface SessionInput {
   runId?: string;
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
   cadreCommand?: readonly string[];
+  /** The agent's native session to continue, or the handoff a fresh one starts from (agent-session.ts). */
+  continuation?: SessionContinuation;
 }
 
 /**
@@ -89,11 +95,22 @@ export function createSession(input: SessionInput): BaseAgent {
     model: resolveModel(input.agent.model),
     tools: input.tools,
   };
+  const continuation = input.continuation ?? {};
   const prefix = {
     ...(input.segments ? { segments: input.segments } : {}),
     ...(input.onModelCall ? { onModelCall: input.onModelCall } : {}),
     ...compactThresholdOf(input.connector),
     ...promptTimeoutOf(input.connector),
+    ...continuation,
+    ...piToolsOf(input.connector),
+    // Pi's session files live with the agent (DATA_DIR/agents/AGENT_ID/sessions); without a data
+    // directory (evals, tests) the session lives in memory and every wake starts fresh.
+    ...(input.dataDir !== undefined
+      ? {
+          sessionDir: join(input.dataDir, "agents", input.agent.id, "sessions"),
+          cwd: workingFolder(input.dataDir, input.agent.id),
+        }
+      : {}),
   };
   if (input.faults?.length && input.connector.kind !== "offline") {
     throw new UserInputError(
@@ -112,12 +129,7 @@ export function createSession(input: SessionInput): BaseAgent {
         input.faults.includes("prompt-timeout") && prefix.promptTimeoutMs === undefined
           ? { promptTimeoutMs: REHEARSAL_PROMPT_TIMEOUT_MS }
           : {};
-      return new PiAgent(config, {
-        ...prefix,
-        ...rehearsal,
-        streamFn: wrap(faulted.streamFn),
-        compactor: faulted.compactor,
-      });
+      return new PiAgent(config, { ...prefix, ...rehearsal, streamFn: wrap(faulted.streamFn) });
     }
     case "anthropic":
     case "openai": {
@@ -146,11 +158,13 @@ export function createSession(input: SessionInput): BaseAgent {
       return new ClaudeCodeAgent(config, {
         ...claudeCodeSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
+        ...continuation,
       });
     case "codex":
       return new CodexAgent(config, {
         ...codexSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
+        ...continuation,
       });
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
@@ -177,4 +191,19 @@ function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: number } 
       `connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`,
     );
   return { promptTimeoutMs: value };
+}
+
+/**
+ * Pi's coding tools a connector grants (`config.piTools`, e.g. ["read"]); none unless it does. The
+ * company tools are always there; grep and find are not offered (Pi would download binaries for them).
+ */
+export function piToolsOf(connector: ConnectorRow): { codingTools?: PiCodingTool[] } {
+  const value = connector.config["piTools"];
+  if (value === undefined) return {};
+  const allowed = PI_CODING_TOOLS as readonly string[];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || !allowed.includes(v)))
+    throw new UserInputError(
+      `connector "${connector.id}": config.piTools must be a list of Pi coding tools from ${allowed.join(", ")} (got ${JSON.stringify(value)})`,
+    );
+  return { codingTools: value as PiCodingTool[] };
 }

@@ -8,8 +8,11 @@ import {
   type AgentEvent,
   type BaseAgent,
   ConflictStateError,
+  type HarnessSessionState,
+  resolveModel,
   type StreamFn,
   type TerminalStatus,
+  type ToolDefinition,
   type Usage,
   UserInputError,
   NotFoundError,
@@ -20,14 +23,19 @@ import type { FaultName, Script } from "@cadre/core/testing";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
+  type AgentSessionRow,
   ConflictError,
+  type ConnectorRow,
   type NewRunEvent,
   type RunRow,
+  type SessionHarness,
   type Store,
   type StoreQueries,
   type WakeRequestRow,
   type WakeRow,
 } from "@cadre/store";
+import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
+import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
@@ -105,17 +113,19 @@ export class AgentBusyError extends ConflictStateError {
 const DEFAULT_LEASE_MS = 30_000;
 
 /**
- * Takes a lease of the wake's own and inserts its run under it, in one transaction: the agent's one
- * running wake, on SQLite as on PostgreSQL. A wake in the way whose process is gone is recovered
- * first; one still held refuses this wake (AgentBusyError), writing nothing.
+ * Takes a lease of the wake's own, inserts its run under it and takes the agent's session lock for
+ * it, in one transaction: the agent's one running wake, on SQLite as on PostgreSQL. A wake in the
+ * way whose process is gone is recovered first; one still held refuses this wake (AgentBusyError),
+ * writing nothing.
  */
 async function claimRun(
   store: Store,
   agent: AgentRow,
+  connector: Pick<ConnectorRow, "id" | "kind">,
   runId: string,
   start: (tx: StoreQueries) => Promise<WorkStart>,
   leaseMs: number,
-): Promise<{ lease: WakeLease; started: WorkStart }> {
+): Promise<{ lease: WakeLease; started: WorkStart; row: AgentSessionRow | undefined }> {
   const owner = thisProcess();
   const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${runId}`, leaseMs);
   const attempt = () =>
@@ -129,16 +139,16 @@ async function claimRun(
           leaseUntil: lease.leaseUntil(),
           owner,
         });
-        if (claimed.outcome !== "claimed") return claimed.wake;
+        if (claimed.outcome !== "claimed") return { busy: claimed.wake };
         const started = await start(tx);
         await tx.setWakeRun(lease.wakeId, lease.workerId, runId);
-        return started;
+        return { started, session: await lockSession(tx, agent, connector, runId) };
       },
       { isolation: "read committed" },
     );
   let recovered = false;
   for (let tries = 0; ; tries++) {
-    let result: WorkStart | WakeRow;
+    let result: { started: WorkStart; session: AgentSessionRow | undefined } | { busy: WakeRow };
     try {
       result = await attempt();
     } catch (error) {
@@ -146,17 +156,18 @@ async function claimRun(
       if (error instanceof ConflictError && tries < 3) continue;
       throw error;
     }
-    if ("run" in result && "cue" in result) {
+    if ("started" in result) {
       lease.runId = runId;
-      return { lease, started: result };
+      return { lease, started: result.started, row: result.session };
     }
-    if (!recovered && lossOf(result)) {
-      // What stands in the way is a wake whose process is gone: end it now rather than refuse.
+    if (!recovered && lossOf(result.busy)) {
+      // What stands in the way is a wake whose process is gone: end it now (which releases the
+      // agent's session it held) rather than refuse.
       recovered = true;
       await recoverLostRuns(store);
       continue;
     }
-    throw new AgentBusyError(agent, result);
+    throw new AgentBusyError(agent, result.busy);
   }
 }
 
@@ -174,6 +185,18 @@ export interface WakeResult {
   rollovers: number;
   /** The wake requests the run took (OP-1: every due one of the agent, coalesced into this wake). */
   requests: WakeRequestRow[];
+  /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
+  session: WakeSession;
+}
+
+export interface WakeSession {
+  harness: SessionHarness;
+  /** The Pi session id, Claude Code session id or Codex thread id; null when none was started. */
+  id: string | null;
+  /** The run continued the agent's session from an earlier wake. */
+  resumed: boolean;
+  /** The run's window rolled over, or began from a handoff a closed window left (MC-9, MC-13). */
+  rolledOver: boolean;
 }
 
 async function readMemoryIndex(dataDir: string | undefined, agentId: string): Promise<string | null> {
@@ -259,14 +282,31 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     onlyIfDue,
   });
   // From here on every write of the run goes through a lease (its own, or the worker's that holds
-  // the wake): a process cut off past its lease writes nothing to a run recovery has ended.
+  // the wake): a process cut off past its lease writes nothing to a run recovery has ended. The
+  // run, its wake and the agent's session lock are one write: a second wake of the agent, or a
+  // model switch, is refused while this run holds the session (MC-13), and nothing is written then.
   let lease: WakeLease | undefined;
   let started: WorkStart;
+  let row: AgentSessionRow | undefined;
   try {
     if (options.underLease) {
-      started = await store.transaction(start, { isolation: "read committed" });
+      // The lease's view records the run with the worker's wake inside this transaction.
+      ({ started, row } = await store.transaction(
+        async (tx) => {
+          const begun = await start(tx);
+          return { started: begun, row: await lockSession(tx, agent, connector, runId) };
+        },
+        { isolation: "read committed" },
+      ));
     } else {
-      ({ lease, started } = await claimRun(store, agent, runId, start, options.leaseMs ?? DEFAULT_LEASE_MS));
+      ({ lease, started, row } = await claimRun(
+        store,
+        agent,
+        connector,
+        runId,
+        start,
+        options.leaseMs ?? DEFAULT_LEASE_MS,
+      ));
       lease.startHeartbeat();
     }
   } catch (error) {
@@ -308,6 +348,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       ? AbortSignal.any([options.signal, lease.signal])
       : (lease?.signal ?? options.signal);
   let thrown: unknown;
+  let session: BaseAgent | undefined;
+  let plan: SessionPlan | undefined;
+  let native: HarnessSessionState | undefined;
+  let ranIn: string | undefined;
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
@@ -319,25 +363,30 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         apiUrl,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
-    const session = createSession({
+    const tools: readonly ToolDefinition[] = legacy
+      ? legacy.tools
+      : companyTools(
+          runStore,
+          {
+            companyId: agent.companyId,
+            agentId: agent.id,
+            via: "tool",
+            runId,
+            ...(options.env ? { env: options.env } : {}),
+          },
+          // By role and mode (a changed list starts a fresh session: tools never change inside one).
+          offeredTools(agent, mode),
+        );
+    // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
+    plan = planSession({ row, connector, model: resolveModel(agent.model), built: prompt, tools });
+    session = createSession({
       sessionId: runId,
       agent,
       connector,
-      systemPrompt: prompt.systemPrompt,
-      segments: prompt.segments,
-      tools: legacy
-        ? legacy.tools
-        : companyTools(
-            runStore,
-            {
-              companyId: agent.companyId,
-              agentId: agent.id,
-              via: "tool",
-              runId,
-              ...(options.env ? { env: options.env } : {}),
-            },
-            offeredTools(agent, mode),
-          ),
+      systemPrompt: plan.prompt.systemPrompt,
+      segments: plan.prompt.segments,
+      continuation: plan.continuation,
+      tools,
       seed: options.seed ?? `${agent.id}:${runId}`,
       ...(options.script ? { script: options.script } : {}),
       ...(options.faults?.length ? { faults: options.faults } : {}),
@@ -348,7 +397,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       runId,
     });
     options.onSession?.(session);
-    // The per-call part (MC-3): the cue, then what the agents wrote about the work, as data.
+    // The per-call part (MC-3): what changed in the instructions since the session began, the cue,
+    // then what the agents wrote about the work, as data.
     const briefing = legacy
       ? ""
       : await workBriefing(store, {
@@ -357,9 +407,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           strategy: mode === "operating" ? state.latestStrategy : null,
           taken: started.taken,
         });
-    const events = session.send(firstTurn(cue, briefing));
+    const events = session.send(perCallPrompt(firstTurn(cue, briefing), plan.changed));
+    const live = session;
     // The abort's reason, when it is one (e.g. "cancelled by SIGINT"), becomes the terminal's.
-    cancel = () => session.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
+    cancel = () => live.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     for await (const event of events) {
@@ -370,6 +421,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       }
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
+      if (event.type === "context" && event.snapshot.sessionId !== undefined)
+        ranIn = event.snapshot.sessionId;
       if (event.type === "terminal") {
         terminal = event.status;
         failure = event.status === "done" ? null : (event.reason ?? event.status);
@@ -391,7 +444,14 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
       await legacy?.close();
-      // The rest of the events, the run's end and the wake's release: one transaction, under the lease.
+      native = session?.sessionState;
+      // Closing releases what the session holds (the SDK session); the run's terminal event is out
+      // already, so a failure here cannot become an event: the run still ends and the session's lock
+      // is released, and the next wake verifies (and if need be heals) what it resumes.
+      await session?.close().catch(() => undefined);
+      // The rest of the events, the run's end, the agent's session (what the next wake continues,
+      // the lock released) and the wake's release: one transaction, under the lease.
+      const next = sessionRowAfter({ agent, connector, row, plan, state: native, runId });
       const batch = pending;
       pending = [];
       await runStore.transaction(
@@ -400,6 +460,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           await tx.finishRun(runId, { status: terminal, usage, error: failure });
           // The run's tasks are free again with its end (one run works a task at a time).
           await releaseRunWork(tx, run, terminal);
+          await tx.putAgentSession(next);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {
               status: terminal === "done" ? "done" : "failed",
@@ -429,5 +490,20 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     replays,
     rollovers,
     requests: started.taken,
+    session: wakeSession(connector.kind, native, ranIn, rollovers),
+  };
+}
+
+function wakeSession(
+  kind: Parameters<typeof harnessOf>[0],
+  state: HarnessSessionState | undefined,
+  ranIn: string | undefined,
+  rollovers: number,
+): WakeSession {
+  return {
+    harness: state?.harness ?? harnessOf(kind),
+    id: ranIn ?? state?.ref?.id ?? null,
+    resumed: state?.resumed ?? false,
+    rolledOver: rollovers > 0 || (state?.rolledOver ?? false),
   };
 }

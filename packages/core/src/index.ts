@@ -31,12 +31,9 @@ export * from "./usage/normalise.js";
 export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
 export * from "./session/index.js";
-export {
-  digestCompactor,
-  type CompactionReply,
-  type CompactionRequest,
-  type Compactor,
-} from "./harness/pi/compactor.js";
+export { PI_CODING_TOOLS, type PiCodingTool } from "./harness/pi/sdk.js";
+export { BOOTSTRAP_SEPARATOR, boundItems } from "./harness/pi/transcript.js";
+export { isSummaryRequest, readSummaryRequest, type SummaryRequest } from "./harness/pi/summary-request.js";
 export { DEFAULT_PROMPT_TIMEOUT_MS, promptTimeoutText } from "./harness/pi/prompt-timeout.js";
 export { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget } from "./harness/pi/request-bytes.js";
 export * from "./translators/index.js";

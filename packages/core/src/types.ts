@@ -71,7 +71,28 @@ export type AgentEvent =
   // the failed user message, or fail closed (reported, never replayed).
   | { type: "recovery"; action: "replay" | "fail-closed"; reason: string }
   // The native window was closed and a fresh one bootstrapped from a code-built handoff (MC-9, MC-13).
-  | { type: "rollover"; reason: string; handoffBytes: number; tokensBefore?: number; tokensAfter?: number }
+  | {
+      type: "rollover";
+      reason: string;
+      handoffBytes: number;
+      tokensBefore?: number;
+      tokensAfter?: number;
+      /** The native session closed, and the fresh one started from the handoff, when known. */
+      fromSession?: string;
+      toSession?: string;
+    }
+  // Which native session this product turn runs in: a fresh one, the agent's session resumed, or a
+  // fresh one after a resume failed (missing or damaged, unknown to the harness): healed once from
+  // the handoff digest, never retried in a loop.
+  | {
+      type: "session";
+      action: "started" | "resumed" | "self-healed";
+      harness: "pi" | "claude-code" | "codex";
+      id?: string;
+      /** The session a self-heal gave up on. */
+      previousId?: string;
+      reason?: string;
+    }
   // The one compression flow's decision (MC-12) at a terminal error or the next send, when it acts:
   // strip oversized inline images, hand off (the rollover path), or fail closed. `bytes` is the
   // measured request against `byteLimit`; `strippedImages`/`bytesFreed` say what a strip removed.
@@ -110,6 +131,13 @@ export interface ContextSnapshot {
   thresholdSource: "default" | "override";
   /** Pi's native compaction reserve, frozen at the last start/resume. */
   reserveTokens?: number;
+  /**
+   * Who decides compaction at the threshold (MC-8): Pi and Codex compact natively (the host only
+   * consumes their events); for Claude Code the host injects /compact (its auto-compact stays on).
+   */
+  compactionOwner?: "pi" | "codex" | "host";
+  /** The native session the turn ran in (a Pi session id, a Claude Code session id, a Codex thread id). */
+  sessionId?: string;
   remote: boolean;
   needsRollover: boolean;
   /** Why the latch is set, when it is. */

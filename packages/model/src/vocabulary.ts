@@ -12,6 +12,10 @@ export const CONNECTOR_KINDS = [
 ] as const;
 export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 
+/** The agent harnesses (a model-only connector's agent runs in Pi); an agent's session is one of theirs. */
+export const HARNESS_KINDS = ["pi", "claude-code", "codex"] as const;
+export type HarnessKind = (typeof HARNESS_KINDS)[number];
+
 export const DEPARTMENTS = [
   "engineering",
   "product",

@@ -1,6 +1,18 @@
 // PATCH /api/agents/:id/model (MC-13): validation in code with nothing written on a refusal, the row
 // and its activity in one transaction, and a live session asked first, inside its session lock.
-import { OFFLINE_MODEL_ID, PiAgent, resolveModel, type StreamFn } from "@cadre/core";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCompany, loadCompanyState } from "@cadre/company";
+import {
+  type AgentEvent,
+  contextReportOf,
+  OFFLINE_MODEL_ID,
+  OFFLINE_SMALL_MODEL_ID,
+  PiAgent,
+  resolveModel,
+  type StreamFn,
+} from "@cadre/core";
 import { createScriptedStreamFn } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
@@ -110,7 +122,18 @@ describe("MC-13 PATCH /api/agents/:id/model", () => {
     expect((await app.store.getAgent(agentId))?.model).toBe(HAIKU);
     const activity = await app.store.listActivity(companyId, { type: "agent.model_changed" });
     expect(activity.map((a) => a.data)).toEqual([
-      { agentId, name: "Writer", connectorId: "anthropic", from: SONNET, to: HAIKU, live: "no live session" },
+      {
+        agentId,
+        name: "Writer",
+        connectorId: "anthropic",
+        from: SONNET,
+        to: HAIKU,
+        live: "no live session",
+        session: {
+          action: "none",
+          reason: "no session is kept: the next wake starts fresh on the new model",
+        },
+      },
     ]);
     const before = await app.store.counts();
     const again = await app.request("PATCH", `/api/agents/${agentId}/model`, { json: { model: HAIKU } });
@@ -174,5 +197,104 @@ describe("the wake registry behind it", () => {
     hold();
     await app.cadre.wakes.idle();
     expect(app.cadre.wakes.liveSession(ceoAgentId)).toBeUndefined();
+  });
+});
+
+describe("MC-13 between wakes, through the API: the agent's kept session is assessed against the target window", () => {
+  let dataDir: string;
+  afterEach(async () => rm(dataDir, { recursive: true, force: true }));
+
+  async function ceoWithTwoModels() {
+    dataDir = await mkdtemp(join(tmpdir(), "cadre-api-sessions-"));
+    const store = await openStore({ memory: true });
+    app = testAppOver(store, { dataDir });
+    const company = await createCompany(store, {
+      name: "Acme Robotics",
+      goal: "Build warehouse robots and sell them to logistics companies.",
+      connectors: [
+        { id: "rehearsal", kind: "offline", enabledModels: [OFFLINE_MODEL_ID, OFFLINE_SMALL_MODEL_ID] },
+      ],
+      ceoConnectorId: "rehearsal",
+    });
+    return (await loadCompanyState(store, company.id)).ceo;
+  }
+
+  async function wake(ceoId: string, json: Record<string, unknown> = {}) {
+    const woken = await app.request("POST", `/api/agents/${ceoId}/wake`, { json: { seed: 3, ...json } });
+    expect(woken.status).toBe(202);
+    await app.cadre.wakes.idle();
+    const runId = (woken.body as { runId: string }).runId;
+    const events = (await app.store.listRunEvents(runId)).map((r) => r.data as AgentEvent);
+    return contextReportOf(events);
+  }
+
+  it("MC-13 PATCH at or over 90% of the smaller target window: the handoff first, the next wake starts fresh from it on the new route; GET shows it; the reset forgets the session", async () => {
+    const ceo = await ceoWithTwoModels();
+    const first = await wake(ceo.id, { trigger: "start_team_building" });
+    expect(first.snapshot?.sessionId).toBeDefined();
+    // A long history: the kept window's last reading is 30,000 tokens, over 90% of the 32,000 target.
+    const row = (await app.store.getAgentSession(ceo.id))!;
+    const { createdAt: _c, lastUsedAt: _l, ...fields } = row;
+    await app.store.putAgentSession({ ...fields, tokensInWindow: 30_000 });
+    const patched = await app.request("PATCH", `/api/agents/${ceo.id}/model`, {
+      json: { model: OFFLINE_SMALL_MODEL_ID },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      changed: true,
+      live: "no live session",
+      session: {
+        action: "handoff-then-switch",
+        fromSession: first.snapshot!.sessionId,
+        reason: expect.stringMatching(
+          /^MC-13: switch to offline-scripted-small-1: pi: danger at 30000 tokens/,
+        ),
+      },
+    });
+    const shown = await app.request("GET", `/api/agents/${ceo.id}/session`);
+    expect(shown.body).toMatchObject({
+      agentId: ceo.id,
+      session: {
+        sessionId: null,
+        model: OFFLINE_SMALL_MODEL_ID,
+        previousSessionId: first.snapshot!.sessionId,
+        bootstrap: { reason: patched.body.session.reason },
+      },
+    });
+    const second = await wake(ceo.id);
+    expect(second.rollovers).toMatchObject([
+      { reason: patched.body.session.reason, fromSession: first.snapshot!.sessionId },
+    ]);
+    expect(second.snapshot).toMatchObject({
+      model: OFFLINE_SMALL_MODEL_ID,
+      contextWindow: 32_000,
+      rollovers: 1,
+    });
+    const reset = await app.request("POST", `/api/agents/${ceo.id}/session/reset`);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({
+      agentId: ceo.id,
+      reset: true,
+      previousSessionId: second.snapshot!.sessionId,
+    });
+    expect((await app.request("GET", `/api/agents/${ceo.id}/session`)).body).toEqual({
+      agentId: ceo.id,
+      session: null,
+    });
+    expect((await app.request("POST", `/api/agents/${ceo.id}/session/reset`)).body).toMatchObject({
+      reset: false,
+    });
+  });
+
+  it("MC-13 a fitting history: PATCH switches and the next wake resumes the same session on the new model", async () => {
+    const ceo = await ceoWithTwoModels();
+    const first = await wake(ceo.id, { trigger: "start_team_building" });
+    const patched = await app.request("PATCH", `/api/agents/${ceo.id}/model`, {
+      json: { model: OFFLINE_SMALL_MODEL_ID },
+    });
+    expect(patched.body).toMatchObject({ session: { action: "switch" } });
+    const second = await wake(ceo.id);
+    expect(second.sessions).toEqual([{ action: "resumed", harness: "pi", id: first.snapshot!.sessionId }]);
+    expect(second.snapshot).toMatchObject({ model: OFFLINE_SMALL_MODEL_ID, reserveTokens: 3_200 });
   });
 });

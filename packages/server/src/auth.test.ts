@@ -161,6 +161,16 @@ const MATRIX: Record<string, Cell> = {
     json: () => ({ model: "offline-scripted-1" }),
     expect: operatorOnly(200),
   },
+  "GET /api/agents/{id}/session": {
+    method: "GET",
+    path: (w) => `/api/agents/${w.ctoA}/session`,
+    expect: operatorOnly(200),
+  },
+  "POST /api/agents/{id}/session/reset": {
+    method: "POST",
+    path: (w) => `/api/agents/${w.ctoA}/session/reset`,
+    expect: operatorOnly(200),
+  },
   "POST /api/agents/{id}/keys": {
     method: "POST",
     path: (w) => `/api/agents/${w.ctoA}/keys`,

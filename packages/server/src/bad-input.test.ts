@@ -62,6 +62,10 @@ const VALID: Record<
     path: () => "/api/tasks/task_a/close",
     body: { status: "done", deliverable: "Here." },
   },
+  "/api/agents/{id}/session/reset": {
+    path: (w) => `/api/agents/${w.ctoA}/session/reset`,
+    body: { force: false },
+  },
   "/api/agents/{id}/wake": {
     path: (w) => `/api/agents/${w.ceoA}/wake`,
     body: { trigger: "routine", profile: "semantic", seed: 3 },
@@ -178,6 +182,10 @@ function fieldCases(body: TSchema, valid: Record<string, unknown>): Case[] {
             field,
           });
         }
+        break;
+      case "boolean":
+        for (const v of ["true", 1, 0, [true], {}])
+          cases.push({ name: `${field} = ${JSON.stringify(v)}`, options: withField(v), status: 400, field });
         break;
       case "integer":
         for (const v of ["3", 1.5, -1, f["maximum"] + 1, [1]])

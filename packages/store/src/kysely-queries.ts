@@ -7,6 +7,7 @@ import {
   type FeedJoinRow,
   toActivity,
   toAgent,
+  toAgentSession,
   toApiToken,
   toApproval,
   toApprovalEvent,
@@ -31,6 +32,7 @@ import type {
 import type {
   ActivityRow,
   AgentRow,
+  AgentSessionRow,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
@@ -39,6 +41,7 @@ import type {
   FeedRow,
   NewActivity,
   NewAgent,
+  NewAgentSession,
   NewApiToken,
   NewApproval,
   NewCompany,
@@ -709,6 +712,73 @@ export class KyselyQueries implements StoreQueries {
         .where("tool_call_id", "=", toolCallId)
         .executeTakeFirst();
       return row && toToolCall(row, this.adapter);
+    });
+  }
+
+  getAgentSession(agentId: string): Promise<AgentSessionRow | undefined> {
+    return this.guard(`session of agent "${agentId}"`, async () => {
+      const row = await this.db
+        .selectFrom("agent_sessions")
+        .selectAll()
+        .where("agent_id", "=", agentId)
+        .executeTakeFirst();
+      return row && toAgentSession(row, this.adapter);
+    });
+  }
+
+  putAgentSession(session: NewAgentSession): Promise<AgentSessionRow> {
+    return this.guard(`session of agent "${session.agentId}"`, async () => {
+      const a = this.adapter;
+      const json = (v: unknown): string | null => (v === null || v === undefined ? null : a.encodeJson(v));
+      const at = now();
+      const values = {
+        company_id: session.companyId,
+        harness: session.harness,
+        connector_id: session.connectorId,
+        model: session.model,
+        session_id: session.sessionId,
+        session_file: session.sessionFile,
+        reserve_tokens: session.reserveTokens,
+        tokens_in_window: session.tokensInWindow,
+        rolled_over: a.encodeBool(session.rolledOver),
+        bootstrap: json(session.bootstrap),
+        digest: a.encodeJson(session.digest),
+        prompt: json(session.prompt),
+        vendor_totals: json(session.vendorTotals),
+        running_run_id: session.runningRunId,
+        last_run_id: session.lastRunId,
+        previous_session_id: session.previousSessionId,
+        last_used_at: at,
+      };
+      const row = await this.db
+        .insertInto("agent_sessions")
+        .values({ agent_id: session.agentId, created_at: at, ...values })
+        .onConflict((oc) => oc.column("agent_id").doUpdateSet(values))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAgentSession(row, a);
+    });
+  }
+
+  deleteAgentSession(agentId: string): Promise<boolean> {
+    return this.guard(`session of agent "${agentId}"`, async () => {
+      const result = await this.db
+        .deleteFrom("agent_sessions")
+        .where("agent_id", "=", agentId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  listAgentSessions(companyId: string): Promise<AgentSessionRow[]> {
+    return this.guard(`sessions of company "${companyId}"`, async () => {
+      const rows = await this.db
+        .selectFrom("agent_sessions")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .orderBy("agent_id")
+        .execute();
+      return rows.map((r) => toAgentSession(r, this.adapter));
     });
   }
 

@@ -8,7 +8,8 @@ import { wakesMigration } from "./migration-004-wakes.js";
 import { toolCallsMigration } from "./migration-005-tool-calls.js";
 import { runLeasesMigration } from "./migration-006-run-leases.js";
 import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
-import { tasksMigration } from "./migration-008-tasks.js";
+import { agentSessionsMigration } from "./migration-008-agent-sessions.js";
+import { tasksMigration } from "./migration-010-tasks.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -172,11 +173,16 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "005_tool_calls": toolCallsMigration(adapter),
     "006_run_leases": runLeasesMigration(),
     "007_agent_name_key": agentNameKeyMigration(),
-    "008_tasks": tasksMigration(),
+    "008_agent_sessions": agentSessionsMigration(adapter),
+    "010_tasks": tasksMigration(),
   };
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Numbers are reserved per branch and merged in any order (009 may arrive after 010 ran), so a
+    // store that ran a later-numbered migration still runs an earlier one it lacks, in name order.
+    // Each migration touches only its own tables; none depends on a number it does not follow.
+    allowUnorderedMigrations: true,
     // Named explicitly where the adapter knows it: Kysely would otherwise take a migration table in
     // any schema of the database for ours.
     ...(adapter.migrationSchema !== undefined ? { migrationTableSchema: adapter.migrationSchema } : {}),

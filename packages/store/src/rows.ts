@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
 import type {
   ActivityTable,
+  AgentSessionsTable,
   AgentsTable,
   ApiTokensTable,
   ApprovalEventsTable,
@@ -18,6 +19,7 @@ import type {
 import type { CompanySettings } from "@cadre/model";
 import type {
   ActivityRow,
+  AgentSessionRow,
   AgentRow,
   ApiTokenRow,
   ApprovalEventRow,
@@ -240,5 +242,30 @@ export function toToolCall(r: Selectable<ToolCallsTable>, a: DialectAdapter): To
     inputHash: r.input_hash,
     result: a.decodeJson(r.result),
     createdAt: r.created_at,
+  };
+}
+
+export function toAgentSession(r: Selectable<AgentSessionsTable>, a: DialectAdapter): AgentSessionRow {
+  const json = (v: unknown): unknown => (v === null || v === undefined ? null : a.decodeJson(v));
+  return {
+    agentId: r.agent_id,
+    companyId: r.company_id,
+    harness: r.harness as AgentSessionRow["harness"],
+    connectorId: r.connector_id,
+    model: r.model,
+    sessionId: r.session_id,
+    sessionFile: r.session_file,
+    reserveTokens: r.reserve_tokens === null ? null : Number(r.reserve_tokens),
+    tokensInWindow: r.tokens_in_window === null ? null : Number(r.tokens_in_window),
+    rolledOver: a.decodeBool(r.rolled_over),
+    bootstrap: json(r.bootstrap),
+    digest: (a.decodeJson(r.digest) as unknown[]) ?? [],
+    prompt: json(r.prompt),
+    vendorTotals: json(r.vendor_totals),
+    runningRunId: r.running_run_id,
+    lastRunId: r.last_run_id,
+    previousSessionId: r.previous_session_id,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
   };
 }

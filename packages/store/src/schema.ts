@@ -47,7 +47,7 @@ export interface AgentsTable {
   id: string;
   company_id: string;
   name: string;
-  /** agentNameKey(name): unique among the company's active agents (migration 006). */
+  /** agentNameKey(name): unique among the company's active agents (migration 007). */
   name_key: string;
   role: string;
   description: string;
@@ -182,7 +182,30 @@ export interface ToolCallsTable {
   created_at: Timestamp;
 }
 
-/** Tasks and what hangs off them (migration 008). */
+/** An agent's current native session (migration 008). */
+export interface AgentSessionsTable {
+  agent_id: string;
+  company_id: string;
+  harness: string;
+  connector_id: string;
+  model: string;
+  session_id: string | null;
+  session_file: string | null;
+  reserve_tokens: number | null;
+  tokens_in_window: number | null;
+  rolled_over: SqlBool;
+  bootstrap: JsonColumn | null;
+  digest: JsonColumn;
+  prompt: JsonColumn | null;
+  vendor_totals: JsonColumn | null;
+  running_run_id: string | null;
+  last_run_id: string | null;
+  previous_session_id: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
+/** Tasks and what hangs off them (migration 010). */
 export interface TasksTable {
   id: string;
   company_id: string;
@@ -260,6 +283,7 @@ export interface Database {
   wakes: WakesTable;
   tool_calls: ToolCallsTable;
   run_processes: RunProcessesTable;
+  agent_sessions: AgentSessionsTable;
   tasks: TasksTable;
   task_blockers: TaskBlockersTable;
   task_comments: TaskCommentsTable;
@@ -282,6 +306,7 @@ export const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "agent_sessions",
   "tasks",
   "task_blockers",
   "task_comments",

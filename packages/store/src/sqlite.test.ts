@@ -42,7 +42,8 @@ describe("sqlite file store", () => {
         "005_tool_calls",
         "006_run_leases",
         "007_agent_name_key",
-        "008_tasks",
+        "008_agent_sessions",
+        "010_tasks",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {

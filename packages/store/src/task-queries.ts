@@ -1,4 +1,4 @@
-// Tasks, their blockers and comments, wake requests and schedules (migration 008), written once
+// Tasks, their blockers and comments, wake requests and schedules (migration 010), written once
 // against Kysely's builder. KyselyQueries wraps each function with its error mapping and, where it
 // says so, a transaction.
 import type { Kysely, Selectable } from "kysely";

@@ -8,6 +8,7 @@ import type {
   CompanySettings,
   ConnectorKind,
   Department,
+  HarnessKind,
   PromptProfile,
   RunStatus,
   ScheduleCatchUp,
@@ -259,6 +260,38 @@ export interface ScheduleRow {
   updatedAt: string;
 }
 
+/** The harness an agent's native session runs in. */
+export type SessionHarness = HarnessKind;
+
+/**
+ * An agent's current native session: the one the next wake continues (its id, and for Pi its
+ * file), or — with no id — the handoff a fresh one starts from. The JSON fields are the agent
+ * core's shapes (a bootstrap, transcript items, the session's prompt, vendor counters), stored as
+ * given. `runningRunId` is the run using the session now: the lock a wake and a model switch share.
+ */
+export interface AgentSessionRow {
+  agentId: string;
+  companyId: string;
+  harness: SessionHarness;
+  connectorId: string;
+  model: string;
+  sessionId: string | null;
+  sessionFile: string | null;
+  reserveTokens: number | null;
+  tokensInWindow: number | null;
+  /** The current native session began from a rollover's (or a model switch's) handoff. */
+  rolledOver: boolean;
+  bootstrap: unknown;
+  digest: unknown[];
+  prompt: unknown;
+  vendorTotals: unknown;
+  runningRunId: string | null;
+  lastRunId: string | null;
+  previousSessionId: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+}
+
 export type NewCompany = Omit<CompanyRow, "createdAt">;
 export type NewConnector = Omit<ConnectorRow, "createdAt">;
 export type NewAgent = Omit<AgentRow, "createdAt">;
@@ -267,6 +300,7 @@ export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" |
 export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
 export type NewActivity = Omit<ActivityRow, "id" | "at">;
 export type NewToolCall = Omit<ToolCallRow, "createdAt">;
+export type NewAgentSession = Omit<AgentSessionRow, "createdAt" | "lastUsedAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
 export type NewRunProcess = Omit<RunProcessRow, "createdAt">;
 export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId">;
@@ -462,6 +496,15 @@ export interface StoreQueries {
     dueAt: string,
     next: { nextDueAt: string; lastTickAt: string },
   ): Promise<boolean>;
+
+  /** The agent's current session, if it has one. */
+  getAgentSession(agentId: string): Promise<AgentSessionRow | undefined>;
+  /** Writes the agent's session (insert or replace; `createdAt` is kept, `lastUsedAt` is now). */
+  putAgentSession(session: NewAgentSession): Promise<AgentSessionRow>;
+  /** Forgets the agent's session (the next wake starts fresh); false when it had none. */
+  deleteAgentSession(agentId: string): Promise<boolean>;
+  /** The sessions of a company's agents, by agent id. */
+  listAgentSessions(companyId: string): Promise<AgentSessionRow[]>;
 
   /**
    * Takes a wake for a worker, atomically: creates it running, or takes it back from `retrying`,

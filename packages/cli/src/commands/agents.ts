@@ -10,9 +10,12 @@ export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--d
 list       the company's agents (active ones; --all includes terminated), with role, department,
            connector/model and the path that created each (tool, http or system)
 set-model  the model the agent's sessions route to: an explicit id enabled on its connector (a
-           refusal lists the allowed ones and writes nothing). Its next wake starts on it. A wake
-           running in a server is reached only through that server (--server URL, or PATCH
-           /api/agents/ID/model), which assesses the switch inside the live session's lock (MC-13).
+           refusal lists the allowed ones and writes nothing). The agent's kept session is assessed
+           against the new model's window (MC-13): below 90% of it the next wake resumes the
+           session on the new model; at or over 90% the session is closed and a handoff left, so
+           the next wake starts fresh from it; while a run of the agent holds the session the switch
+           is refused (exit 2). A wake running in a server is reached only through that server
+           (--server URL, or PATCH /api/agents/ID/model), inside the live session's lock.
 
 Options:
   --json       one JSON line
@@ -51,16 +54,21 @@ export async function agentsCommand(args: string[], io: CliIO): Promise<number> 
 
 /** One line saying what a model change did (local and --server). */
 export function modelChangeLine(
-  change: Pick<ModelChange, "changed" | "from" | "live"> & {
+  change: Pick<ModelChange, "changed" | "from" | "live" | "session"> & {
     agent: Pick<ModelChange["agent"], "id" | "name" | "model" | "connectorId">;
   },
 ): string {
   const who = `${change.agent.name} (${change.agent.id})`;
   if (!change.changed) return `${who} already runs ${change.agent.model}; nothing changed\n`;
+  const session = change.session;
   const live =
-    change.live === "no live session"
-      ? "its next wake starts on it"
-      : `its running session switched too (${change.live})`;
+    change.live !== "no live session"
+      ? `its running session switched too (${change.live})`
+      : session.action === "handoff-then-switch"
+        ? `its session ${session.fromSession ?? ""} was closed and a ${session.handoffBytes ?? 0}-byte handoff left: the next wake starts fresh from it on the new model (${session.reason})`
+        : session.action === "switch"
+          ? `its next wake resumes its session on it (${session.reason})`
+          : "its next wake starts on it";
   return `${who}: ${change.from} → ${change.agent.model} on connector ${change.agent.connectorId}; ${live}\n`;
 }
 

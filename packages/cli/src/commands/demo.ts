@@ -20,6 +20,7 @@ import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { formatUsage } from "../usage-format.js";
+import { sessionLine } from "./sessions.js";
 
 export const DEMO_HELP = `Usage: cadre demo [--data DIR] [--database URL] [--connector ID] [--seed N] [--profile semantic|legacy] [--faults LIST] [--json]
 
@@ -42,7 +43,8 @@ ${DATABASE_HELP}
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            end with one JSON line: the summary of SPEC §4
+  --json            end with one JSON line: the summary of SPEC §4, with session: { harness, id,
+                    resumed, rolledOver } (a demo run again continues the CEO's session)
   -h, --help        this help`;
 
 export const DEMO_TEMPLATE = {
@@ -164,6 +166,9 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     const summary = summariseUsage(u, findModel(before.ceo.model));
     io.out(`  usage      ${formatUsage(summary)}\n`);
     io.out(`             details: cadre usage --run ${result.run.id} --data ${dataDir}\n`);
+    io.out(
+      `  session    ${sessionLine(result.session)}; details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
+    );
     if (faults)
       io.out(
         `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: cadre sessions inspect ${result.run.id} --data ${dataDir}\n`,
@@ -190,6 +195,7 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
         })),
         approvals: approvals.map((a) => ({ id: a.id, type: a.type, status: a.status })),
         usage: usageSummaryJson(u),
+        session: result.session,
         ...(faults
           ? { terminal: result.terminal, replays: result.replays, rollovers: result.rollovers }
           : {}),

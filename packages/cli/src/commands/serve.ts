@@ -123,8 +123,13 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       if (sweeping) return;
       sweeping = true;
       recoverLostRuns(server.cadre.store)
-        .then((recovery) => {
+        .then(async (recovery) => {
           for (const line of describeRecovery(recovery)) io.err(`cadre serve: ${line}\n`);
+          // A queued wake whose worker died before its run started goes back on the queue, as a
+          // worker's own recovery pass does (its job stays with the dead worker until it expires).
+          for (const wake of recovery.wakes)
+            if (!wake.runId && cluster)
+              await cluster.queue.requeue({ wakeId: wake.id, agentId: wake.agentId });
         })
         .catch((error: unknown) => io.err(`cadre serve: recovery pass failed: ${errorMessage(error)}\n`))
         .finally(() => (sweeping = false));

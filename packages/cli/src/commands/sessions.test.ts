@@ -2,7 +2,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent } from "@cadre/core";
+import { createCompany, loadCompanyState } from "@cadre/company";
+import { type AgentEvent, OFFLINE_MODEL_ID, OFFLINE_SMALL_MODEL_ID } from "@cadre/core";
 import { FAULT_NAMES } from "@cadre/core/testing";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -37,7 +38,8 @@ async function cli(...argv: string[]) {
   };
 }
 
-const BASE_KEYS = ["approvals", "ceo", "ceoMode", "companyId", "hires", "initialCue", "usage"];
+// SPEC §4's keys, and §5's session.
+const BASE_KEYS = ["approvals", "ceo", "ceoMode", "companyId", "hires", "initialCue", "session", "usage"];
 
 describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
   it("overflow-after-tool: the summary carries terminal/replays/rollovers; one hire, failed, exit 1", async () => {
@@ -68,18 +70,17 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     });
   });
 
-  it("compact-empty-summary: one rollover, the run ends done; sessions inspect shows the classification", async () => {
+  it("compact-empty-summary: Pi's compaction at the end of the run gets an empty summary: done, the latch set; the next wake rolls over to a fresh session from the handoff; sessions inspect shows both", async () => {
     const r = await cli("demo", "--data", dir, "--faults", "compact-empty-summary", "--seed", "7", "--json");
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({
+    const demo = r.json() as { session: { id: string }; ceo: { agentId: string } };
+    expect(demo).toMatchObject({
       terminal: "done",
       replays: 0,
-      rollovers: 1,
+      rollovers: 0,
       ceoMode: "awaiting-approval",
+      session: { harness: "pi", resumed: false, rolledOver: false },
     });
-    expect(r.out).toMatch(
-      /⇢ rollover: send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
-    );
     const runId = /sessions inspect (run_\w+)/.exec(r.out)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.code).toBe(0);
@@ -87,23 +88,38 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
       runId,
       recorded: true,
       harness: "pi",
+      sessionId: demo.session.id,
+      compactionOwner: "pi",
       contextWindow: 128_000,
       threshold: 0.9,
       thresholdSource: "default",
       reserveTokens: 12_800,
-      latch: { needsRollover: false, reason: null },
+      latch: { needsRollover: true, reason: "pi/silent: compaction produced an empty summary" },
       openClaims: [],
       lastCompaction: { result: "deterministic", reason: "pi/silent: compaction produced an empty summary" },
+      compactions: [{ reason: "threshold", ok: false, error: "the compaction returned an empty summary" }],
       replays: 0,
-      rollovers: [{ reason: expect.stringMatching(/needsRollover latched/) }],
+      rollovers: [],
       terminal: { status: "done" },
     });
     const text = await cli("sessions", "inspect", runId, "--data", dir);
     expect(text.out).toMatch(
       /threshold {2}90\.0% \(default\); Pi reserveTokens 12800 \(frozen at start\), compacts at 115200 tokens/,
     );
-    expect(text.out).toMatch(/latch {6}needsRollover clear — live session only/);
-    expect(text.out).toMatch(/last: deterministic — pi\/silent: compaction produced an empty summary/);
+    expect(text.out).toMatch(/owner {6}Pi compacts natively \(reserveTokens 12800/);
+    expect(text.out).toMatch(/latch {6}needsRollover SET: pi\/silent: compaction produced an empty summary/);
+    const next = await cli("wake", demo.ceo.agentId, "--data", dir, "--json");
+    const woke = next.json() as { runId: string; session: { id: string } };
+    expect(woke.session).toMatchObject({ harness: "pi", resumed: false, rolledOver: true });
+    expect(woke.session.id).not.toBe(demo.session.id);
+    expect(next.out).toMatch(
+      /⇢ rollover: idle direct send: needsRollover latched \(pi\/silent: compaction produced an empty summary\)/,
+    );
+    const after = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
+    expect(after.json()).toMatchObject({
+      latch: { needsRollover: false },
+      rollovers: [{ fromSession: demo.session.id, toSession: woke.session.id }],
+    });
   });
 
   it("without --faults the summary keeps exactly the SPEC §4 keys", async () => {
@@ -134,6 +150,132 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     const bad = await cli("wake", first.ceo.agentId, "--data", dir, "--faults", "nope");
     expect(bad.code).toBe(2);
+  });
+});
+
+describe("an agent's session across wakes (SPEC §5 session)", () => {
+  it("demo, then approvals approve, then wake --json twice: the operating CEO's tool list starts one fresh session from the handoff, the wake after it resumes that Pi session; sessions inspect shows Pi as the compaction owner with its frozen reserveTokens", async () => {
+    const demo = (await cli("demo", "--data", dir, "--seed", "7", "--json")).json() as {
+      ceo: { agentId: string };
+      approvals: Array<{ id: string }>;
+      session: { harness: string; id: string; resumed: boolean; rolledOver: boolean };
+    };
+    expect(demo.session).toMatchObject({ harness: "pi", resumed: false, rolledOver: false });
+    expect((await cli("approvals", "approve", demo.approvals[0]!.id, "--data", dir)).code).toBe(0);
+    // The operating company offers the CEO the task tools: tools never change inside a session (MC-3).
+    const first = (await cli("wake", demo.ceo.agentId, "--data", dir, "--json")).json() as {
+      modeBefore: string;
+      session: { harness: string; id: string; resumed: boolean; rolledOver: boolean };
+    };
+    expect(first).toMatchObject({ modeBefore: "operating", session: { resumed: false, rolledOver: true } });
+    expect(first.session.id).not.toBe(demo.session.id);
+    const wake = await cli("wake", demo.ceo.agentId, "--data", dir, "--json");
+    expect(wake.code).toBe(0);
+    const woke = wake.json() as { runId: string; modeBefore: string };
+    const id = first.session.id;
+    expect(woke).toMatchObject({
+      modeBefore: "operating",
+      session: { harness: "pi", id, resumed: true, rolledOver: false },
+    });
+    expect(wake.out).toContain(`session: pi ${id} — resumed`);
+    const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
+    expect(inspect.json()).toMatchObject({
+      harness: "pi",
+      sessionId: id,
+      session: [{ action: "resumed", harness: "pi", id }],
+      compactionOwner: "pi",
+      reserveTokens: 12_800,
+    });
+    const show = await cli("sessions", "show", demo.ceo.agentId, "--data", dir, "--json");
+    expect(show.json()).toMatchObject({
+      session: {
+        harness: "pi",
+        sessionId: id,
+        reserveTokens: 12_800,
+        runningRunId: null,
+        previousSessionId: demo.session.id,
+      },
+    });
+    expect((show.json() as { session: { sessionFile: string } }).session.sessionFile).toContain(
+      join(dir, "agents", demo.ceo.agentId, "sessions"),
+    );
+  });
+
+  it("sessions reset AGENT_ID: the next wake starts a fresh session; an unknown agent is named", async () => {
+    const demo = (await cli("demo", "--data", dir, "--seed", "7", "--json")).json() as {
+      ceo: { agentId: string };
+      session: { id: string };
+    };
+    const reset = await cli("sessions", "reset", demo.ceo.agentId, "--data", dir);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toContain(`session ${demo.session.id} forgotten; the next wake starts a fresh session`);
+    const wake = (await cli("wake", demo.ceo.agentId, "--data", dir, "--json")).json() as {
+      session: { id: string; resumed: boolean };
+    };
+    expect(wake.session.resumed).toBe(false);
+    expect(wake.session.id).not.toBe(demo.session.id);
+    const missing = await cli("sessions", "reset", "agt_nope", "--data", dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/agent agt_nope not found/);
+  });
+
+  it("MC-13 agents set-model between wakes to a smaller window with the history above 90% of it: the handoff first, visible in the next run and sessions inspect", async () => {
+    const store = await openStore({ path: join(dir, "cadre.db") });
+    let ceoId: string;
+    try {
+      const created = await createCompany(store, {
+        name: "Northwind Robotics",
+        goal: "Build autonomous warehouse robots.",
+        connectors: [
+          { id: "rehearsal", kind: "offline", enabledModels: [OFFLINE_MODEL_ID, OFFLINE_SMALL_MODEL_ID] },
+        ],
+        ceoConnectorId: "rehearsal",
+      });
+      ceoId = (await loadCompanyState(store, created.id)).ceo.id;
+    } finally {
+      await store.close();
+    }
+    // The compaction rehearsal makes the provider report the window 95% full: a long history.
+    const demo = (
+      await cli("demo", "--data", dir, "--faults", "compact-overloaded", "--seed", "7", "--json")
+    ).json() as { session: { id: string } };
+    const switched = await cli(
+      "agents",
+      "set-model",
+      ceoId!,
+      OFFLINE_SMALL_MODEL_ID,
+      "--data",
+      dir,
+      "--json",
+    );
+    expect(switched.code).toBe(0);
+    expect(switched.json()).toMatchObject({
+      changed: true,
+      session: {
+        action: "handoff-then-switch",
+        fromSession: demo.session.id,
+        reason: expect.stringMatching(
+          /^MC-13: switch to offline-scripted-small-1: pi: overflow at \d+ tokens/,
+        ),
+      },
+    });
+    const wake = await cli("wake", ceoId!, "--data", dir, "--json");
+    const woke = wake.json() as { runId: string; session: { id: string } };
+    expect(woke.session).toMatchObject({ resumed: false, rolledOver: true });
+    expect(wake.out).toMatch(/⇢ rollover: MC-13: switch to offline-scripted-small-1/);
+    const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
+    expect(inspect.json()).toMatchObject({
+      model: OFFLINE_SMALL_MODEL_ID,
+      contextWindow: 32_000,
+      reserveTokens: 3_200,
+      rollovers: [
+        {
+          reason: expect.stringMatching(/^MC-13: switch to offline-scripted-small-1/),
+          fromSession: demo.session.id,
+          toSession: woke.session.id,
+        },
+      ],
+    });
   });
 });
 
@@ -202,5 +344,7 @@ describe("cadre sessions", () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/run run_nope not found/);
     expect((await cli("sessions", "--help")).out).toMatch(/Usage: cadre sessions inspect RUN_ID/);
+    expect((await cli("sessions", "--help")).out).toMatch(/cadre sessions reset AGENT_ID/);
+    expect((await cli("sessions", "show", "--data", dir)).code).toBe(2);
   });
 });

@@ -2,7 +2,7 @@
 // installation (one running wake per agent, coalescing, leases), a worker runs it, and this command
 // follows the run from the store, rendering its events as the in-process wake does.
 import { setTimeout as sleep } from "node:timers/promises";
-import { cueTokenCount, loadCompanyState } from "@cadre/company";
+import { cueTokenCount, harnessOf, loadCompanyState, sessionOfRun } from "@cadre/company";
 import { usageSummaryJson } from "@cadre/model";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
 import type { PromptProfile, WakeTrigger } from "@cadre/model";
@@ -60,8 +60,11 @@ export async function queuedWake(input: QueuedWakeInput, io: CliIO): Promise<num
   io.out(`mode: ${run.mode} → ${modeAfter}\n`);
   if (input.json) {
     const usage = usageSummaryJson(ended.usage);
+    const connector = await store.getConnector(agent.companyId, agent.connectorId);
+    const events = (await store.listRunEvents(ended.id)).map((r) => r.data as AgentEvent);
+    const session = sessionOfRun(events, harnessOf(connector?.kind ?? "offline"));
     io.out(
-      `${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, wakeId: sent.wakeId, via: "queue" })}\n`,
+      `${JSON.stringify({ runId: ended.id, agentId, terminal: ended.status, modeBefore: run.mode, modeAfter, initialCue: { text: run.cue, tokens: cueTokens }, usage, session, wakeId: sent.wakeId, via: "queue" })}\n`,
     );
   }
   return ended.status === "done" ? 0 : 1;

@@ -12,12 +12,16 @@ import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
 import { parseProfile, withProfile } from "../client/legacy-server.js";
 import { queuedWake } from "./wake-queued.js";
+import { sessionLine } from "./sessions.js";
 
 export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--profile semantic|legacy] [--faults LIST] [--in-process] [--queue-schema NAME] [--data DIR] [--database URL] [--json]
 
 Wakes one agent and streams its run. The CEO's cue and instructions follow its mode; the trigger
 defaults to approval_decided when the operator decided something since the agent's last run,
 else routine. Team members can only be woken once the strategy is approved.
+The wake continues the agent's session from its last wake (see cadre sessions --help) unless a
+rollover or a model switch left a handoff, or the operator reset it; --json ends with
+session: { harness, id, resumed, rolledOver }.
 --profile chooses the CEO's prompt profile for this wake (default: the company's): legacy is the old
 hard-coded turn and a bash tool whose node -e fetch POSTs reach an API served for the wake.
 --faults LIST rehearses failures on the offline connector (comma-separated: ${FAULT_NAMES.join(", ")});
@@ -112,9 +116,10 @@ export async function wakeCommand(args: string[], io: CliIO): Promise<number> {
     if (interrupted && result.terminal === "cancelled")
       io.err(`run ${result.run.id} cancelled by ${interrupted}; usage recorded\n`);
     io.out(`mode: ${result.modeBefore} → ${result.modeAfter}\n`);
+    io.out(`session: ${sessionLine(result.session)}\n`);
     if (values.json) {
       io.out(
-        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
+        `${JSON.stringify({ runId: result.run.id, agentId, terminal: result.terminal, modeBefore: result.modeBefore, modeAfter: result.modeAfter, initialCue: { text: result.cue, tokens: result.cueTokens }, usage: usageSummaryJson(result.usage), session: result.session, ...(faults ? { replays: result.replays, rollovers: result.rollovers } : {}) })}\n`,
       );
     }
     return signals.exitCode() ?? (result.terminal === "done" ? 0 : 1);

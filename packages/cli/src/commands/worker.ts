@@ -6,6 +6,7 @@ import { WakeWorker } from "@cadre/server";
 import { parse } from "../args.js";
 import { DEFAULT_DATA_DIR, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
+import { untilSignal } from "../until-signal.js";
 
 export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR] [--api-url URL] [--no-scheduler]
 
@@ -90,10 +91,7 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   io.err(
     `worker ${worker.workerId} ready: taking wakes from ${redactUrl(url)} (concurrency ${concurrency}, lease ${leaseSeconds} s)\n`,
   );
-  const signal = await new Promise<NodeJS.Signals>((done) => {
-    process.once("SIGINT", () => done("SIGINT"));
-    process.once("SIGTERM", () => done("SIGTERM"));
-  });
+  const signal = await untilSignal();
   io.err(`worker ${worker.workerId}: ${signal}, finishing running wakes\n`);
   await worker.stop();
   io.err(`worker ${worker.workerId} stopped\n`);

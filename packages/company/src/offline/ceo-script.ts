@@ -4,7 +4,7 @@
 // adapts to refusals. Seeded variation (team size 3–5, role wording) makes samples differ.
 // The offline connector's model is core's scripted model (`@cadre/core/testing`); this is its script.
 import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core/testing";
-import { type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
+import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 import { offlineLegacyCeoScript } from "./legacy-ceo-script.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 import { ceoOperating, memberOperating } from "./operating-script.js";
@@ -105,7 +105,8 @@ export function strategyText(view: PromptView, team: string[]): string {
 }
 
 export const offlineCeoScript: Script = (request) => {
-  const { context, seed } = request;
+  const { seed } = request;
+  const context = currentTurn(request.context);
   // The legacy profile (C4-7) offers a shell instead of the company tools.
   const offered = (context.tools ?? []).map((t) => t.name);
   if (offered.includes("bash") && !offered.includes("hire_agent"))
@@ -134,7 +135,7 @@ export const offlineCeoScript: Script = (request) => {
     case "awaiting-approval":
       return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
     case "operating":
-      return ceoOperating(request, view);
+      return ceoOperating({ ...request, context }, view);
     case undefined:
       return text("I could not find my phase instructions in the system prompt, so I will not act.");
     default:
@@ -227,4 +228,8 @@ export const offlineCeoScript: Script = (request) => {
 };
 
 /** The offline member agent: works the tasks assigned to it, through the task tools. */
-export const offlineMemberScript: Script = (request) => memberOperating(request, readPrompt(request.context));
+export const offlineMemberScript: Script = (request) => {
+  // A session lives across wakes: the member reads this wake's turn (its cue, briefing, results).
+  const turn = { ...request, context: currentTurn(request.context) };
+  return memberOperating(turn, readPrompt(turn.context));
+};

@@ -1,9 +1,13 @@
 // What the offline CEO reads from a request, the way a model reads its instructions: the phase,
 // the goal, the connectors, the directory and the operator's note, all from the system prompt's
-// text; and from the transcript, what its own tool calls returned.
+// text — or from the sections a resumed session's prompt says replace it (MC-3: a session's system
+// prompt never changes, its updates come per call); and from the transcript of the current turn,
+// what its own tool calls returned.
 import type { CeoMode } from "@cadre/model";
 import type { Context, Message } from "@mariozechner/pi-ai";
 import { MODE_TITLES } from "../prompts/mode-documents.js";
+import { CEO_PRODUCT_APPEND } from "../prompts/segments.js";
+import { SEGMENT_UPDATE_PREAMBLE } from "../prompts/session-update.js";
 
 export interface ConnectorView {
   id: string;
@@ -54,8 +58,47 @@ function section(system: string, heading: string): string[] {
   return (end < 0 ? rest : rest.slice(0, end)).split("\n");
 }
 
+function textOf(message: Message): string {
+  if (message.role === "assistant") return "";
+  return typeof message.content === "string"
+    ? message.content
+    : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+/**
+ * A session lives across wakes: the current product turn is what follows its latest prompt (a
+ * model reads the latest request as the task; earlier turns are history).
+ */
+export function currentTurn(context: Context): Context {
+  let at = -1;
+  for (let i = context.messages.length - 1; i >= 0; i--)
+    if (context.messages[i]?.role === "user") {
+      at = i;
+      break;
+    }
+  return at <= 0 ? context : { ...context, messages: context.messages.slice(at) };
+}
+
+/** The sections the turn's prompt says replace parts of the system prompt, if it says so. */
+function updatedSections(context: Context): string | undefined {
+  const prompt = context.messages.find((m) => m.role === "user");
+  if (!prompt) return undefined;
+  const text = textOf(prompt);
+  const at = text.indexOf(SEGMENT_UPDATE_PREAMBLE);
+  if (at < 0) return undefined;
+  const rest = text.slice(at + SEGMENT_UPDATE_PREAMBLE.length);
+  const end = rest.indexOf("\n---\n\n");
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 export function readPrompt(context: Context): PromptView {
-  const system = context.systemPrompt ?? "";
+  const updated = updatedSections(context);
+  // Where a section was replaced, the replacement is read first (the first match wins below).
+  const system = updated
+    ? `${updated.trim()}\n\n${context.systemPrompt ?? ""}`
+    : (context.systemPrompt ?? "");
+  const instructions =
+    updated !== undefined && updated.includes(CEO_PRODUCT_APPEND) ? updated : (context.systemPrompt ?? "");
   const phase = line(system, "Current phase");
   const mode = (Object.entries(MODE_TITLES) as Array<[CeoMode, string]>).find(
     ([, title]) => title === phase,
@@ -90,7 +133,7 @@ export function readPrompt(context: Context): PromptView {
     directory,
     operatorNote: line(system, "Operator's note"),
     tools: (context.tools ?? []).map((t) => t.name),
-    hiringInstructed: /\bhire_agent\b/.test(system),
+    hiringInstructed: /\bhire_agent\b/.test(instructions),
   };
 }
 

@@ -22,6 +22,7 @@ import { renderBriefing } from "../work/briefing.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { SEGMENT_UPDATE_PREAMBLE } from "./session-update.js";
 import {
   CEO_PRODUCT_APPEND,
   CONTACTS_EMPTY,
@@ -134,6 +135,8 @@ export function lockedTexts(): LockedText[] {
     const cue = memberCue("{role}", trigger);
     if (cue !== memberCue("{role}")) texts.push({ id: `cue/member/${trigger}`, text: cue });
   }
+  // A resumed session's changed segments travel in the per-call part under this preamble (MC-3).
+  texts.push({ id: "per-call/segment-update", text: SEGMENT_UPDATE_PREAMBLE });
   const actor = { companyId: "cmp_sample", agentId: null, via: "tool" as const, runId: null };
   const tools = companyTools(NO_STORE, actor);
   texts.push({ id: "tools/order", text: tools.map((t) => t.name).join("\n") });

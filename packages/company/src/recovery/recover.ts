@@ -3,11 +3,13 @@
 // holding process no longer exists on this host, is taken — by whichever process looks first — and
 // its run ends `failed` ("the process running it stopped"): one error event and one terminal event
 // (none when the run had already stored its own), usage as its stored model calls add up, the
-// tokens minted for it revoked, all in one transaction only one recoverer can win; then the
+// tokens minted for it revoked, the agent's session it held released (the next wake resumes or
+// heals it as after any run), all in one transaction only one recoverer can win; then the
 // process groups it left behind on this host are killed. Runs from before leases existed (running,
 // with no running wake) end the same way.
 import { emptyUsage } from "@cadre/core";
 import type { Store, StoreQueries, WakeRow } from "@cadre/store";
+import { sessionRowFields } from "../agent-session.js";
 import { releaseLostRunWork } from "../work/release.js";
 import { killProcessGroup, processState } from "./processes.js";
 
@@ -25,6 +27,8 @@ export interface RecoveredRun {
   /** How the loss was noticed (which process, which lease). */
   detail: string;
   tokensRevoked: number;
+  /** The agent's session lock it held was released (the session row no longer names it running). */
+  sessionReleased: boolean;
   /** Process groups it left on this host that were killed. */
   processesKilled: number;
 }
@@ -96,10 +100,17 @@ async function endLostRun(tx: StoreQueries, runId: string, detail: string): Prom
   // Its tasks are free again, and each one it left unfinished is to be resumed by its agent: once.
   await releaseLostRunWork(tx, run);
   const tokensRevoked = await tx.revokeApiTokens({ runId });
+  // The session lock it held goes with it. The session row keeps what the last completed run left
+  // (the native session to resume, or a handoff): the next wake verifies that resume, and heals it
+  // once from the digest if it fails, as after any run; no `sessions reset --force` is needed.
+  const session = await tx.getAgentSession(run.agentId);
+  const sessionReleased = session?.runningRunId === runId;
+  if (sessionReleased)
+    await tx.putAgentSession({ ...sessionRowFields(session), runningRunId: null, lastRunId: runId });
   const processes = await tx.listRunProcesses(runId);
   for (const p of processes) await tx.deleteRunProcess(runId, p.pid);
   return {
-    run: { runId, agentId: run.agentId, companyId: run.companyId, detail, tokensRevoked },
+    run: { runId, agentId: run.agentId, companyId: run.companyId, detail, tokensRevoked, sessionReleased },
     processes,
   };
 }
@@ -195,6 +206,7 @@ export function describeRecovery(recovery: Recovery): string[] {
     (r) =>
       `recovered run ${r.runId} of agent ${r.agentId}: ${INTERRUPTED_REASON} (${r.detail}); it ended failed` +
       (r.tokensRevoked > 0 ? `, ${r.tokensRevoked} token(s) revoked` : "") +
-      (r.processesKilled > 0 ? `, ${r.processesKilled} leftover process group(s) killed` : ""),
+      (r.processesKilled > 0 ? `, ${r.processesKilled} leftover process group(s) killed` : "") +
+      (r.sessionReleased ? ", its agent's session released" : ""),
   );
 }

@@ -102,7 +102,9 @@ export const TaskDetailViewSchema = Type.Object(
 );
 export type TaskDetailView = Static<typeof TaskDetailViewSchema>;
 
-export function wakeRequestView(r: WakeRequestRow): Static<typeof WakeRequestViewSchema> {
+export type WakeRequestView = Static<typeof WakeRequestViewSchema>;
+
+export function wakeRequestView(r: WakeRequestRow): WakeRequestView {
   return {
     id: r.id,
     agentId: r.agentId,

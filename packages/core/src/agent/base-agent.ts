@@ -4,6 +4,7 @@
 import { EventQueue } from "../event-queue.js";
 import { errorMessage } from "../errors.js";
 import { describeToolListChange, ToolListFrozenError } from "../prompt/tool-list.js";
+import type { HarnessSessionState } from "../session/harness-session.js";
 import type { AgentEvent, ContextSnapshot, ModelInfo, TerminalStatus, Usage } from "../types.js";
 import type { ToolDefinition } from "./tool.js";
 
@@ -192,6 +193,21 @@ export abstract class BaseAgent {
   protected contextSnapshot(): ContextSnapshot | undefined {
     return undefined;
   }
+
+  /**
+   * What this session object says about its native session once a turn ended: which one the next
+   * wake continues, whether it resumed, rolled over or healed one (the host persists it per agent).
+   */
+  get sessionState(): HarnessSessionState | undefined {
+    return this.harnessSessionState();
+  }
+
+  protected harnessSessionState(): HarnessSessionState | undefined {
+    return undefined;
+  }
+
+  /** Releases what the session holds (an SDK session, a provider registration). Idempotent. */
+  async close(): Promise<void> {}
 
   private safeContextSnapshot(): ContextSnapshot | undefined {
     try {

@@ -4,11 +4,16 @@
 // tool call that succeeded is a decision with the call's own input, so a fresh window never does it twice.
 import type { TranscriptItem } from "../context/index.js";
 import type { AgentEvent } from "../types.js";
-import { boundItems, succeededCall } from "./pi/context-window.js";
+import { boundItems, succeededCall } from "./pi/transcript.js";
 
 export class EventTranscript {
-  #items: TranscriptItem[] = [];
+  #items: TranscriptItem[];
   readonly #calls = new Map<string, { name: string; input: unknown }>();
+
+  /** `carried`: what earlier wakes of the agent's session left (its digest), or a handoff's items. */
+  constructor(carried: readonly TranscriptItem[] = []) {
+    this.#items = [...carried];
+  }
 
   /** The user's prompt of a product turn. */
   prompt(text: string): void {
@@ -42,8 +47,8 @@ export class EventTranscript {
   }
 
   /** After a rollover the handoff's items are the fresh window's memory; bounded like Pi's. */
-  rebase(): void {
-    this.#items = boundItems(this.#items);
+  rebase(items: readonly TranscriptItem[] = this.#items): void {
+    this.#items = boundItems(items);
     this.#calls.clear();
   }
 }

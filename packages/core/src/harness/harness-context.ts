@@ -3,16 +3,25 @@
 // the transcript items a rollover's handoff is built from (MC-8, MC-9). The harness adapter decides
 // which compaction path an event belongs to and performs the actions; the rules stay in context/.
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { buildHandoff, type CompactionPath, type SendPreparation } from "../context/index.js";
+import {
+  buildHandoff,
+  type CompactionPath,
+  type SendPreparation,
+  type TranscriptItem,
+} from "../context/index.js";
+import type { SessionBootstrap } from "../session/harness-session.js";
 import { SessionContext } from "../session/session-context.js";
 import type { AgentEvent, ContextSnapshot, EventOf, ModelInfo } from "../types.js";
 import { EventTranscript } from "./event-transcript.js";
+import { BOOTSTRAP_SEPARATOR, boundItems } from "./pi/transcript.js";
 
 export interface HarnessContextOptions {
   harness: "claude-code" | "codex";
   model: ModelInfo;
   /** Explicit user override of the 90% daily threshold (MC-8). */
   thresholdOverride?: number;
+  /** What earlier wakes of the agent's session left: handoffs and self-heals are built from it too. */
+  digest?: readonly TranscriptItem[];
 }
 
 export interface Rollover {
@@ -23,10 +32,11 @@ export interface Rollover {
 
 export class HarnessContext {
   readonly session: SessionContext;
-  readonly transcript = new EventTranscript();
+  readonly transcript: EventTranscript;
   #compactionOpen = false;
 
   constructor(options: HarnessContextOptions) {
+    this.transcript = new EventTranscript(options.digest);
     this.session = new SessionContext({
       harness: options.harness,
       model: options.model,
@@ -64,7 +74,7 @@ export class HarnessContext {
   rollover(prompt: string, reason: string): Rollover {
     const handoff = buildHandoff(this.transcript.items());
     const tokensBefore = this.session.tokensInWindow;
-    const text = `${handoff}\n---\n\n${prompt}`;
+    const text = `${handoff}${BOOTSTRAP_SEPARATOR}${prompt}`;
     // An estimate until the fresh window's first model call reports real usage.
     const tokensAfter = countTokens(text);
     this.transcript.rebase();
@@ -81,7 +91,41 @@ export class HarnessContext {
     };
   }
 
-  snapshot(): ContextSnapshot {
-    return this.session.snapshot();
+  /**
+   * The window was closed before this session object existed (a rollover left for the next wake,
+   * a model switch's handoff, MC-9/MC-13): the fresh native session's first input carries its
+   * handoff, and the rollover is reported with this send.
+   */
+  bootstrap(prompt: string, boot: SessionBootstrap): Rollover {
+    const text = `${boot.handoff}${BOOTSTRAP_SEPARATOR}${prompt}`;
+    const tokensAfter = countTokens(text);
+    this.transcript.rebase(boot.items);
+    this.session.rolloverCompleted(tokensAfter);
+    return {
+      prompt: text,
+      event: {
+        type: "rollover",
+        reason: boot.reason,
+        handoffBytes: Buffer.byteLength(boot.handoff, "utf8"),
+        ...(boot.tokensBefore !== undefined ? { tokensBefore: boot.tokensBefore } : {}),
+        tokensAfter,
+        ...(boot.fromSession !== undefined ? { fromSession: boot.fromSession } : {}),
+      },
+    };
+  }
+
+  /** A fresh session's first input after a failed resume: the digest's handoff (none when empty), then the prompt. */
+  healPrompt(prompt: string): string {
+    const items = this.digest();
+    return items.length === 0 ? prompt : `${buildHandoff(items)}${BOOTSTRAP_SEPARATOR}${prompt}`;
+  }
+
+  /** The bounded digest of the agent's session so far (no tool result bodies). */
+  digest(): TranscriptItem[] {
+    return boundItems(this.transcript.items());
+  }
+
+  snapshot(sessionId?: string): ContextSnapshot {
+    return this.session.snapshot([], sessionId !== undefined ? { sessionId } : {});
   }
 }

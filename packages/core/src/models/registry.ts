@@ -9,6 +9,8 @@ import { UserInputError } from "../errors.js";
 import type { ModelInfo } from "../types.js";
 
 export const OFFLINE_MODEL_ID = "offline-scripted-1";
+/** The offline model with a smaller window: a model switch to it rehearses MC-13 (not enabled by default). */
+export const OFFLINE_SMALL_MODEL_ID = "offline-scripted-small-1";
 
 const OFFLINE_MODEL: ModelInfo = {
   id: OFFLINE_MODEL_ID,
@@ -92,6 +94,12 @@ function loadVendorModels(): void {
     }
   }
   registry.set(OFFLINE_MODEL_ID, OFFLINE_MODEL);
+  registry.set(OFFLINE_SMALL_MODEL_ID, {
+    ...OFFLINE_MODEL,
+    id: OFFLINE_SMALL_MODEL_ID,
+    contextWindow: 32_000,
+    maxOutput: 8_192,
+  });
 }
 loadVendorModels();
 

@@ -180,34 +180,52 @@ describe("faults look exactly like the vendor failure pi-ai surfaces (stopReason
     expect(usage.input + usage.cacheRead + usage.cacheWrite).toBeLessThan(1000);
   });
 
-  it.each([
-    ["compact-empty-summary", { summary: "" }],
-    ["compact-overloaded", { error: OVERLOADED_529 }],
-  ] as const)(
-    "%s: the first compaction fails that way, the next one runs the real step",
-    async (name, reply) => {
+  /** Pi's compaction-summary request, in its documented shape (pi-coding-agent compaction.ts). */
+  const summaryRequest: Context = {
+    systemPrompt: "You are a context summarization assistant. Your task is to read a conversation…",
+    messages: [
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text: '<conversation>\n[User]: Build the team.\n\n[Assistant tool calls]: hire_agent(name="CTO")\n</conversation>\n\nThe messages above are a conversation to summarize.',
+          },
+        ],
+        timestamp: 0,
+      },
+    ],
+  };
+  const textOf = (m: { content: Array<{ type: string; text?: string }> }) =>
+    m.content.map((c) => c.text ?? "").join("");
+
+  it.each([["compact-empty-summary"], ["compact-overloaded"]] as const)(
+    "%s: Pi's summary request fails that way once; the compaction after it meets the real model, and agent calls are untouched",
+    async (name) => {
       const provider = injectFaults([name], { streamFn: sayFn() });
-      const request = {
-        reason: "threshold" as const,
-        items: [{ kind: "task" as const, text: "Build the team." }],
-      };
-      expect(await provider.compactor(request)).toEqual(reply);
-      const next = await provider.compactor(request);
-      expect("summary" in next && next.summary).toContain("Build the team.");
-      if (name === "compact-overloaded")
+      const first = (await call([], summaryRequest, provider)).message;
+      if (name === "compact-empty-summary") {
+        expect(first.stopReason).toBe("stop");
+        expect(textOf(first)).toBe("");
+      } else {
+        expect(first).toMatchObject({ stopReason: "error", errorMessage: OVERLOADED_529 });
         expect(describeProviderError(OVERLOADED_529)).toMatchObject({
           status: 529,
           code: "overloaded_error",
         });
+      }
+      expect(provider.fired()).toEqual([name]);
+      // A later compaction (Pi's retry): the offline model writes a summary of what it reads.
+      await Promise.resolve();
+      const next = (await call([], summaryRequest, provider)).message;
+      expect(textOf(next)).toMatch(/^## Goal\nBuild the team\.\n\n## Progress\n- hire_agent\(name="CTO"\)/);
+      // Agent calls never meet a compaction fault.
+      expect((await call([], cue, provider)).message.stopReason).toBe("stop");
     },
   );
 
   it("without a compaction fault, usage passes through exactly as the model reported it", async () => {
-    const plain = await call([], cue, {
-      streamFn: sayFn(),
-      compactor: async () => ({ summary: "" }),
-      fired: () => [],
-    });
+    const plain = await call([], cue, { streamFn: sayFn(), fired: () => [] });
     const wrapped = await call(
       [],
       cue,

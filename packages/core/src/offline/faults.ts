@@ -1,7 +1,8 @@
 // Failure rehearsal for operators (`--faults` on the offline connector). Each fault is injected at
-// the provider boundary — around the scripted model's stream function, and around the compaction
-// step's provider — and looks exactly like the vendor failure pi-ai would surface: an assistant
-// message with stopReason "error" and the vendor SDK's own text. Nothing in the session knows a
+// the provider boundary — around the scripted model's stream function, which answers both the
+// agent's calls and Pi's own compaction-summary requests — and looks exactly like the vendor failure
+// pi-ai would surface: an assistant message with stopReason "error" and the vendor SDK's own text,
+// or, for `compact-empty-summary`, a summary reply with no text. Nothing in the session knows a
 // rehearsal is running: it sees a provider misbehave and applies its rules (MC-9..MC-11).
 //
 // Each fault fires once, at its first opportunity, in the order listed. Core knows no product tool:
@@ -17,8 +18,8 @@ import {
   type Usage as PiUsage,
 } from "@mariozechner/pi-ai";
 import { InternalError, UserInputError } from "../errors.js";
-import { type Compactor, digestCompactor } from "../harness/pi/compactor.js";
 import { REHEARSAL_PROMPT_TIMEOUT } from "../harness/pi/prompt-timeout.js";
+import { isSummaryRequest } from "../harness/pi/summary-request.js";
 
 export const FAULT_NAMES = Object.freeze([
   "overflow-before-output",
@@ -40,8 +41,10 @@ export const FAULT_DESCRIPTIONS: Readonly<Record<FaultName, string>> = Object.fr
   "overflow-before-output": "the first model call fails with an explicit context overflow before any output",
   "overflow-after-tool":
     "the model call right after the first successful side-effecting tool call fails with a context overflow",
-  "compact-empty-summary": "the window fills up; the compaction it triggers returns an empty summary",
-  "compact-overloaded": "the window fills up; the compaction it triggers fails with 529 overloaded",
+  "compact-empty-summary":
+    "the window fills up; Pi's compaction at the end of the turn gets an empty summary from the model",
+  "compact-overloaded":
+    "the window fills up; Pi's compaction at the end of the turn fails with 529 overloaded",
   timeout: "the first model call times out (an ordinary request timeout: report only)",
   "stream-cut": "the first model call's stream ends mid-message",
   "prompt-timeout": `the first model call stalls; the Pi prompt timeout (${REHEARSAL_PROMPT_TIMEOUT_MS / 1000} s in rehearsal) aborts it and the next send hands off`,
@@ -129,16 +132,14 @@ function afterSuccessOf(context: Context, tools: ReadonlySet<string>): boolean {
 }
 
 export interface FaultedProvider {
+  /** The provider with the faults in front of it: agent calls and Pi's summary requests alike. */
   streamFn: StreamFn;
-  /** The compaction step's provider, with the compaction faults in front of it. */
-  compactor: Compactor;
   /** Faults that fired so far, in order. */
   fired(): FaultName[];
 }
 
 export interface FaultTarget {
   streamFn: StreamFn;
-  compactor?: Compactor;
   /**
    * Tools whose success is a side effect a replay would repeat (a company names its hire tool):
    * `overflow-after-tool` fires on the call right after the first successful one. Required for it.
@@ -156,6 +157,8 @@ export function injectFaults(faults: readonly FaultName[], provider: FaultTarget
   const fillsWindow = faults.includes("compact-empty-summary") || faults.includes("compact-overloaded");
   let opening: string | undefined;
   let calls = 0;
+  // A compaction fault holds for the summary requests of the compaction it hit (a split turn makes two).
+  let compacting: FaultName | undefined;
 
   const take = (name: FaultName): boolean => {
     if (!pending.has(name)) return false;
@@ -165,6 +168,19 @@ export function injectFaults(faults: readonly FaultName[], provider: FaultTarget
   };
 
   const streamFn: StreamFn = async (model, context, options) => {
+    if (isSummaryRequest(context)) {
+      if (compacting === undefined) {
+        compacting = faults.find(
+          (name) => (name === "compact-empty-summary" || name === "compact-overloaded") && take(name),
+        );
+        // Pi sends a compaction's summary requests together (history and split-turn prefix): the
+        // fault holds for those, and a later compaction (Pi's retry) meets a healthy provider.
+        queueMicrotask(() => (compacting = undefined));
+      }
+      if (compacting === "compact-empty-summary") return emptySummary(model);
+      if (compacting === "compact-overloaded") return refused(model, OVERLOADED_529);
+      return provider.streamFn(model, context, options);
+    }
     if (calls++ === 0) opening = openingText(context);
     for (const name of faults) {
       if (!pending.has(name)) continue;
@@ -184,18 +200,25 @@ export function injectFaults(faults: readonly FaultName[], provider: FaultTarget
     return filled(inner, Math.floor(FILL * model.contextWindow));
   };
 
-  const compactor: Compactor = async (request) => {
-    for (const name of faults) {
-      if (name === "compact-empty-summary" && take(name)) return { summary: "" };
-      if (name === "compact-overloaded" && take(name)) return { error: OVERLOADED_529 };
-    }
-    return (provider.compactor ?? digestCompactor)(request);
-  };
-
   // A stall is only a failure once the session's prompt timeout gives up on it: rehearse it fast.
   if (faults.includes("prompt-timeout"))
     Object.defineProperty(streamFn, REHEARSAL_PROMPT_TIMEOUT, { value: REHEARSAL_PROMPT_TIMEOUT_MS });
-  return { streamFn, compactor, fired: () => [...fired] };
+  return { streamFn, fired: () => [...fired] };
+}
+
+/** A summary reply that arrives normally and says nothing: Pi would store it as the summary. */
+function emptySummary(model: Model<any>): AssistantMessageEventStream {
+  const stream = createAssistantMessageEventStream();
+  const message: AssistantMessage = {
+    ...failedMessage(model, ""),
+    content: [{ type: "text", text: "" }],
+    stopReason: "stop",
+  };
+  delete message.errorMessage;
+  stream.push({ type: "start", partial: { ...message, content: [] } });
+  stream.push({ type: "done", reason: "stop", message });
+  stream.end(message);
+  return stream;
 }
 
 /** A provider that accepted the request and then says nothing at all, until the call is aborted. */

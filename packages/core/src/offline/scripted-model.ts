@@ -2,6 +2,9 @@
 // pi-ai stream function: Pi's agent loop calls it exactly as it would call a vendor, receives the
 // same event protocol, executes the tools it asks for and feeds the results back. What it says is
 // computed by a script from the request (system prompt, tools offered, transcript), never canned.
+// Pi's own compaction-summary request (recognised by its documented shape, summary-request.ts) is
+// answered without the script: an extractive, deterministic digest of the serialised conversation —
+// plumbing that lets the real Pi SDK compact offline, not a judgement of what matters.
 import type {
   AssistantMessage,
   AssistantMessageEventStream,
@@ -13,6 +16,7 @@ import type {
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { OFFLINE_API, OFFLINE_PROVIDER } from "../harness/pi/pi-model.js";
+import { readSummaryRequest, type SummaryRequest } from "../harness/pi/summary-request.js";
 import { type Random, seededRandom } from "./seeded-random.js";
 
 export type ScriptBlock =
@@ -27,7 +31,7 @@ export type ScriptReply =
 
 export interface ScriptRequest {
   context: Context;
-  /** 0 for the first model call of the session. */
+  /** 0 for the first model call of the session (Pi's summary requests are not counted). */
   callIndex: number;
   /** Advances with every call of the session. */
   random: Random;
@@ -83,6 +87,8 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
   const chunkSize = options.chunkSize ?? 24;
   let callIndex = 0;
   let previousPrefix = "";
+  // Summary requests have their own prefix (another system prompt): a vendor caches both.
+  let previousSummaryPrefix = "";
   let idCounter = 0;
   const seedTag =
     typeof options.seed === "number" ? options.seed.toString(36) : String(options.seed).slice(0, 12);
@@ -93,12 +99,15 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
     streamOptions?: SimpleStreamOptions,
   ): AssistantMessageEventStream {
     const stream = createAssistantMessageEventStream();
-    const index = callIndex++;
+    const summary = readSummaryRequest(context);
+    // A summary request is not a turn of the script: it neither advances the call index nor the randomness.
+    const index = summary ? callIndex : callIndex++;
     const parts = serialiseRequest(context);
     const last = parts.pop() ?? "";
     const cacheable = parts.join("\n");
-    const shared = commonPrefix(previousPrefix, cacheable);
-    previousPrefix = cacheable;
+    const shared = commonPrefix(summary ? previousSummaryPrefix : previousPrefix, cacheable);
+    if (summary) previousSummaryPrefix = cacheable;
+    else previousPrefix = cacheable;
     const usage = {
       input: countTokens(last),
       output: 0,
@@ -109,7 +118,9 @@ export function createScriptedStreamFn(options: ScriptedModelOptions) {
     };
     let reply: ScriptReply;
     try {
-      reply = options.script({ context, callIndex: index, random, seed: options.seed });
+      reply = summary
+        ? { content: [{ type: "text", text: scriptedSummary(summary, streamOptions?.maxTokens) }] }
+        : options.script({ context, callIndex: index, random, seed: options.seed });
     } catch (error) {
       reply = { error: `offline script failed: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -204,4 +215,49 @@ function emitMessage(
   }
   stream.push({ type: "done", reason: message.stopReason as "stop" | "toolUse", message });
   stream.end(message);
+}
+
+const SUMMARY_LINE_CHARS = 300;
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.length > SUMMARY_LINE_CHARS ? `${line.slice(0, SUMMARY_LINE_CHARS)}…` : line;
+}
+
+/** The lines of a markdown section ("## Title") of an earlier summary. */
+function sectionLines(summary: string, title: string): string[] {
+  const start = summary.indexOf(`## ${title}\n`);
+  if (start < 0) return [];
+  const rest = summary.slice(start + title.length + 4);
+  const end = rest.indexOf("\n## ");
+  return (end < 0 ? rest : rest.slice(0, end)).split("\n").filter((l) => l.trim() !== "");
+}
+
+/**
+ * The offline model's answer to Pi's summary request: the first user request as the goal, every
+ * tool call seen (the previous summary's first, on an update) as progress, kept within the token
+ * budget Pi asked for. Extractive and deterministic: the same request, the same summary.
+ */
+export function scriptedSummary(request: SummaryRequest, maxTokens?: number): string {
+  const blocks = request.conversation.split("\n\n");
+  const firstUser = blocks.find((b) => b.startsWith("[User]: "));
+  const previousGoal = request.previousSummary ? sectionLines(request.previousSummary, "Goal") : [];
+  const goal = previousGoal[0] ?? (firstUser ? firstLine(firstUser.slice(8)) : "(no request recorded)");
+  const progress = request.previousSummary ? sectionLines(request.previousSummary, "Progress") : [];
+  for (const block of blocks)
+    if (block.startsWith("[Assistant tool calls]: ")) progress.push(`- ${firstLine(block.slice(24))}`);
+  const title = request.kind === "turn-prefix" ? "Original Request" : "Goal";
+  const head = `## ${title}\n${goal}\n\n## Progress\n`;
+  const tail = "\n\n## Next Steps\n- continue from the latest request";
+  // Pi's budget is in tokens; o200k averages well over three characters per token of such text.
+  const budget = Math.max(200, (maxTokens ?? 2_000) * 3) - head.length - tail.length;
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = progress.length - 1; i >= 0; i--) {
+    const line = progress[i] as string;
+    if (used + line.length + 1 > budget) break;
+    kept.unshift(line);
+    used += line.length + 1;
+  }
+  return `${head}${kept.length > 0 ? kept.join("\n") : "- nothing done yet"}${tail}`;
 }

@@ -1,4 +1,3 @@
-import type { Agent } from "@mariozechner/pi-agent-core";
 import fc from "fast-check";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
@@ -141,8 +140,11 @@ describe("MC-3 the stable prefix is byte-identical on every model call", () => {
         const segment = PROMPT.segments[which]!;
         const position = segment.start + (at % (segment.end - segment.start));
         // A bug that re-renders the prompt per call, e.g. with a clock in it.
-        const pi = (agent as unknown as { agent: Agent }).agent;
-        pi.state.systemPrompt = `${PROMPT.systemPrompt.slice(0, position)}7${PROMPT.systemPrompt.slice(position + 1)}`;
+        const pi = agent.piSession!.agent;
+        const guarded = pi.streamFn;
+        const altered = `${PROMPT.systemPrompt.slice(0, position)}7${PROMPT.systemPrompt.slice(position + 1)}`;
+        pi.streamFn = (model, context, options) =>
+          guarded(model, { ...context, systemPrompt: altered }, options);
         const events = await collect(agent.send("tools:0"));
         expect(requests).toHaveLength(1);
         const errors = events.filter((e) => e.type === "error");
@@ -212,8 +214,10 @@ describe("MC-3 tools and MCP servers are frozen for a session", () => {
     const agent = session(2, requests, []);
     await collect(agent.send("tools:1"));
     const calls = requests.length;
-    const pi = (agent as unknown as { agent: Agent }).agent;
-    pi.state.tools = [...pi.state.tools].reverse();
+    const pi = agent.piSession!.agent;
+    const guarded = pi.streamFn;
+    pi.streamFn = (model, context, options) =>
+      guarded(model, { ...context, tools: [...(context.tools ?? [])].reverse() }, options);
     const events = await collect(agent.send("tools:0"));
     expect(requests).toHaveLength(calls);
     expect(events.find((e) => e.type === "error")).toMatchObject({

@@ -16,6 +16,8 @@ export interface ContextReport {
   }>;
   recoveries: Array<{ action: EventOf<"recovery">["action"]; reason: string }>;
   rollovers: Array<Omit<EventOf<"rollover">, "type">>;
+  /** Which native session each turn ran in: started, resumed, or healed after a failed resume. */
+  sessions: Array<Omit<EventOf<"session">, "type">>;
   /** MC-12 decisions that acted (strip images, handoff rebuild, fail closed), in order. */
   compressions: Array<Omit<EventOf<"compression">, "type">>;
   replays: number;
@@ -27,6 +29,7 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
     compactions: [],
     recoveries: [],
     rollovers: [],
+    sessions: [],
     compressions: [],
     replays: 0,
   };
@@ -56,6 +59,11 @@ export function contextReportOf(events: Iterable<AgentEvent>): ContextReport {
       case "rollover": {
         const { type: _type, ...rest } = event;
         report.rollovers.push(rest);
+        break;
+      }
+      case "session": {
+        const { type: _type, ...rest } = event;
+        report.sessions.push(rest);
         break;
       }
       case "compression": {

@@ -17,3 +17,11 @@ export {
 export { ProductTurn, ProductTurns, type SettledOutcome } from "./product-turns.js";
 export { SessionContext, windowTokensOf, type SessionContextOptions } from "./session-context.js";
 export { contextReportOf, type ContextReport } from "./context-report.js";
+export {
+  selfHealReason,
+  type HarnessSessionState,
+  type NativeSessionRef,
+  type SessionBootstrap,
+  type SessionContinuation,
+  type VendorTotals,
+} from "./harness-session.js";

@@ -183,6 +183,7 @@ describe("contextReportOf: what a stored run says (cadre sessions inspect)", () 
       recoveries: [],
       rollovers: [],
       compressions: [],
+      sessions: [],
       replays: 0,
       terminal: { status: "done" },
     });

@@ -98,6 +98,20 @@ export class SessionContext {
     this.#controller.resume();
   }
 
+  /**
+   * A resumed native session: the window held `tokens` at the end of the last turn. Kept as a
+   * restart estimate (MC-9): shown, and read by a model-switch assessment, but it drives no latch;
+   * the first live reading replaces it. The reserve is frozen again at this resume (MC-8).
+   */
+  resumeAt(tokens: number): void {
+    this.#controller = ContextController.fromPersisted({
+      ...this.#controller.toPersisted(),
+      tokensInWindowEstimate: Math.max(0, tokens),
+    });
+    this.#tokens = Math.max(0, tokens);
+    this.#controller.resume();
+  }
+
   /** A live reading from a model call's usage; ≥ 100% latches (MC-9). */
   observeUsage(usage: Usage): void {
     this.#observe(windowTokensOf(usage));
@@ -151,7 +165,7 @@ export class SessionContext {
     this.#observe(this.#tokens);
   }
 
-  snapshot(openClaims: readonly string[] = []): ContextSnapshot {
+  snapshot(openClaims: readonly string[] = [], native: { sessionId?: string } = {}): ContextSnapshot {
     const controller = this.#controller;
     const digest = controller.digest();
     const last = digest.lastResult ? digest : this.#earlier.last;
@@ -171,6 +185,8 @@ export class SessionContext {
       threshold: controller.threshold,
       thresholdSource: this.#override === undefined ? "default" : "override",
       ...(this.harness === "pi" && reserveTokens !== undefined ? { reserveTokens } : {}),
+      compactionOwner: this.harness === "claude-code" ? "host" : this.harness,
+      ...(native.sessionId !== undefined ? { sessionId: native.sessionId } : {}),
       remote: controller.remote,
       needsRollover: controller.needsRollover,
       ...(latchReason ? { latchReason } : {}),

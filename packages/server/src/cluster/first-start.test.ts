@@ -61,7 +61,8 @@ it("lets several instances start at once on an empty database, migrating the sto
         "005_tool_calls",
         "006_run_leases",
         "007_agent_name_key",
-        "008_tasks",
+        "008_agent_sessions",
+        "010_tasks",
       ]);
       expect((await db.query("select version from pgboss.version")).rows).toHaveLength(1);
       expect((await db.query("select name from pgboss.queue where name = 'cadre-wakes'")).rows).toHaveLength(

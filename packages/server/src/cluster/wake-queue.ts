@@ -107,6 +107,21 @@ export class WakeQueue {
     }
   }
 
+  /**
+   * Brings back a wake recovery took before its run started (its worker died): a job for the same
+   * wake id under a key of its own, outside the agent's coalescing key, so that it is never joined
+   * to another waiting wake (which would leave this one `retrying` for good). Only the recoverer
+   * that took the wake sends it.
+   */
+  async requeue(wake: { wakeId: string; agentId: string }): Promise<void> {
+    await this.boss.send(
+      this.name,
+      { wakeId: wake.wakeId, agentId: wake.agentId },
+      { ...this.sendOptions, singletonKey: `recovered:${wake.wakeId}` },
+    );
+    await this.boss.getDb().executeSql("select pg_notify($1, '')", [wakeChannel(this.name)]);
+  }
+
   /** The wake id of the job waiting (not yet taken) for `agentId`, which a new wake joins. */
   private async waitingWake(agentId: string): Promise<string | undefined> {
     const { rows } = await this.boss

@@ -194,6 +194,27 @@ describe("wake workers", () => {
     expect(await s.store.listRuns()).toHaveLength(1);
   });
 
+  it("run again a wake whose worker died before its run started, also while another wake of its agent waits", async () => {
+    const s = await setup(1);
+    const agent = (await s.store.getAgent(s.ceos[0]!))!;
+    await s.store.claimWake({
+      id: "orphan",
+      companyId: agent.companyId,
+      agentId: agent.id,
+      workerId: "dead",
+      leaseUntil: new Date(Date.now() - 1000).toISOString(),
+    });
+    // A wake of the same agent is waiting: the orphan must not be joined to it (it would stay retrying).
+    const { wakeId: waiting } = await s.queue.enqueue({ agentId: agent.id });
+    const { outcomes } = await startWorker(s);
+    await until("both wakes ran", () =>
+      ["orphan", waiting].every((id) => outcomes.some((o) => o.wakeId === id && o.outcome === "done")),
+    );
+    expect(await s.store.getWake("orphan")).toMatchObject({ status: "done", attempts: 1 });
+    expect(await s.store.getWake(waiting)).toMatchObject({ status: "done" });
+    expect(await s.store.listRuns()).toHaveLength(2);
+  });
+
   it("fence a worker out once its lease is lost: nothing it writes afterwards lands", async () => {
     const s = await setup(1);
     const agent = (await s.store.getAgent(s.ceos[0]!))!;

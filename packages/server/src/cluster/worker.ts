@@ -207,7 +207,7 @@ export class WakeWorker {
       for (const wake of await recoverExpiredWakes(this.store)) {
         // Its job is still active under the dead worker until the queue's backstop expiry: a new
         // job brings the wake back now (the trigger is inferred again; seeds are not kept).
-        if (!wake.runId) await this.queue.enqueue({ wakeId: wake.id, agentId: wake.agentId });
+        if (!wake.runId) await this.queue.requeue({ wakeId: wake.id, agentId: wake.agentId });
         this.log(
           `cadre worker ${this.workerId}: recovered wake ${wake.id} of agent ${wake.agentId} from worker ${wake.workerId}: ${wake.runId ? `it failed with its run ${wake.runId}` : "no run had started, it will be retried"}`,
         );

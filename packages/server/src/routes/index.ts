@@ -1,5 +1,6 @@
 // The route table, in one list: what the app registers and what the OpenAPI document describes.
 import { agentRoutes } from "./agents.js";
+import { sessionRoutes } from "./sessions.js";
 import { approvalRoutes } from "./approvals.js";
 import { companyRoutes } from "./companies.js";
 import { connectorRoutes } from "./connectors.js";
@@ -15,6 +16,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ...companyRoutes,
   ...connectorRoutes,
   ...agentRoutes,
+  ...sessionRoutes,
   ...approvalRoutes,
   ...runRoutes,
   ...taskRoutes,

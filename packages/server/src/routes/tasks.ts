@@ -14,24 +14,28 @@ import {
   removeSchedule,
   setSchedule,
   TaskCommentBody,
-  TaskDetailViewSchema,
   type TaskResult,
-  taskView,
-  TaskViewSchema,
   updateTask,
   updateTaskSchema,
-  wakeRequestView,
-  WakeRequestViewSchema,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
-import { Nullable, OneOf, SCHEDULE_CATCH_UPS, TASK_STATUSES, Text } from "@cadre/model";
-import type { ScheduleRow, TaskRow } from "@cadre/store";
+import { OneOf, SCHEDULE_CATCH_UPS, TASK_STATUSES, Text } from "@cadre/model";
+import type { TaskRow } from "@cadre/store";
 import { Type } from "typebox";
 import type { ServerContext } from "../context.js";
 import { httpActor, refusal } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
 import { agentScope, companyScope } from "./scopes.js";
+import {
+  scheduleView,
+  ScheduleViewSchema,
+  TaskDetailViewSchema,
+  taskView,
+  TaskViewSchema,
+  wakeRequestView,
+  WakeRequestViewSchema,
+} from "./views.js";
 
 interface TaskScope {
   companyId: string;
@@ -52,33 +56,6 @@ async function answer(
   const task = await ctx.store.getTask(result.value.taskId);
   if (!task) throw new InternalError(`task ${result.value.taskId} is not in the store`);
   return taskView(task);
-}
-
-export const ScheduleViewSchema = Type.Object(
-  {
-    id: Type.String(),
-    agentId: Type.String(),
-    everySeconds: Nullable(Type.Integer()),
-    cron: Nullable(Type.String()),
-    timezone: Type.String(),
-    catchUp: OneOf(SCHEDULE_CATCH_UPS),
-    nextDueAt: Type.String(),
-    lastTickAt: Nullable(Type.String()),
-  },
-  { additionalProperties: false },
-);
-
-function scheduleView(s: ScheduleRow) {
-  return {
-    id: s.id,
-    agentId: s.agentId,
-    everySeconds: s.everySeconds,
-    cron: s.cron,
-    timezone: s.timezone,
-    catchUp: s.catchUp,
-    nextDueAt: s.nextDueAt,
-    lastTickAt: s.lastTickAt,
-  };
 }
 
 export const AssignBody = Type.Object({ assignee: AssigneeRef }, { additionalProperties: false });

@@ -13,6 +13,14 @@ import {
   type ModelChange,
   readiness,
   RunUsageReportSchema,
+  TaskDetailViewSchema,
+  type TaskDetailView,
+  taskView,
+  TaskViewSchema,
+  type TaskView,
+  wakeRequestView,
+  WakeRequestViewSchema,
+  type WakeRequestView,
 } from "@cadre/company";
 import {
   AGENT_STATUSES,
@@ -23,10 +31,12 @@ import {
   CompanySettingsSchema,
   CONNECTOR_KINDS,
   DEPARTMENTS,
+  HARNESS_KINDS,
   Nullable,
   OneOf,
   PROMPT_PROFILES,
   RUN_STATUSES,
+  SCHEDULE_CATCH_UPS,
   type Static,
   UsageCountersSchema,
   usageCounters,
@@ -34,6 +44,7 @@ import {
 } from "@cadre/model";
 import type {
   AgentRow,
+  AgentSessionRow,
   ApiTokenRow,
   ApprovalEventRow,
   ApprovalRow,
@@ -41,6 +52,7 @@ import type {
   ConnectorRow,
   RunEventRow,
   RunRow,
+  ScheduleRow,
 } from "@cadre/store";
 import { Type } from "typebox";
 import type { WakeAnswer } from "../wakes.js";
@@ -163,6 +175,19 @@ export function agentView(a: AgentRow): AgentView {
   };
 }
 
+export const SessionSwitchViewSchema = Type.Object(
+  {
+    action: OneOf(["switch", "handoff-then-switch", "none"], {
+      description:
+        "switch: the next wake resumes the kept session on the new model; handoff-then-switch: its window was closed and the next wake starts fresh from the handoff; none: no session kept (or the live session decided).",
+    }),
+    reason: Type.String(),
+    fromSession: Type.Optional(Type.String({ description: "The native session the handoff closed." })),
+    handoffBytes: Type.Optional(Type.Integer({ minimum: 0, description: "The handoff's size in bytes." })),
+  },
+  strict,
+);
+
 export const ModelChangeViewSchema = Type.Object(
   {
     agent: AgentViewSchema,
@@ -171,14 +196,127 @@ export const ModelChangeViewSchema = Type.Object(
     live: OneOf(["switch", "handoff-then-switch", "no live session"], {
       description: "What the live session did.",
     }),
+    /** What became of the agent's kept session between wakes (MC-13). */
+    session: SessionSwitchViewSchema,
   },
   strict,
 );
 export type ModelChangeView = Static<typeof ModelChangeViewSchema>;
 
 export function modelChangeView(m: ModelChange): ModelChangeView {
-  return { agent: agentView(m.agent), from: m.from, changed: m.changed, live: m.live };
+  return {
+    agent: agentView(m.agent),
+    from: m.from,
+    changed: m.changed,
+    live: m.live,
+    session: {
+      action: m.session.action,
+      reason: m.session.reason,
+      ...(m.session.fromSession !== undefined ? { fromSession: m.session.fromSession } : {}),
+      ...(m.session.handoffBytes !== undefined ? { handoffBytes: m.session.handoffBytes } : {}),
+    },
+  };
 }
+
+const PendingHandoffSchema = Type.Object(
+  {
+    reason: Type.String({ description: "Why the window was closed (a rollover, a model switch)." }),
+    handoff: Type.String({ description: "The code-built handoff the next session starts from." }),
+    fromSession: Nullable(Id("The native session it replaces.")),
+    tokensBefore: Nullable(Type.Integer({ minimum: 0, description: "Tokens in the window it closed." })),
+  },
+  strict,
+);
+
+export const AgentSessionViewSchema = Type.Object(
+  {
+    agentId: Id(),
+    companyId: Id(),
+    harness: OneOf(HARNESS_KINDS),
+    connectorId: Id("The connector the session was built on."),
+    model: Type.String({ description: "The model the session continues on." }),
+    sessionId: Nullable(
+      Id("The Pi session id, Claude Code session id or Codex thread id; null: the next wake starts fresh."),
+    ),
+    sessionFile: Nullable(Type.String({ description: "Pi: the session file." })),
+    reserveTokens: Nullable(
+      Type.Integer({ description: "Pi: compaction.reserveTokens frozen at the last start/resume." }),
+    ),
+    tokensInWindow: Nullable(
+      Type.Integer({ description: "Tokens in the window at the end of the last run." }),
+    ),
+    rolledOver: Type.Boolean({
+      description: "The session began from a rollover's or a model switch's handoff.",
+    }),
+    /** A pending handoff: the next wake starts a fresh session from it. */
+    bootstrap: Nullable(PendingHandoffSchema),
+    runningRunId: Nullable(Id("The run holding the session now (the session lock).")),
+    lastRunId: Nullable(Id()),
+    previousSessionId: Nullable(Id("The native session closed most recently.")),
+    createdAt: Time(),
+    lastUsedAt: Time(),
+  },
+  strict,
+);
+export type AgentSessionView = Static<typeof AgentSessionViewSchema>;
+
+export const AgentSessionAnswerSchema = Type.Object(
+  {
+    agentId: Id(),
+    /** The kept session; null when none is kept. */
+    session: Nullable(AgentSessionViewSchema),
+  },
+  strict,
+);
+export type AgentSessionAnswer = Static<typeof AgentSessionAnswerSchema>;
+
+function pendingHandoff(bootstrap: unknown): AgentSessionView["bootstrap"] {
+  const b = bootstrap as {
+    reason?: unknown;
+    handoff?: unknown;
+    fromSession?: unknown;
+    tokensBefore?: unknown;
+  } | null;
+  if (typeof b !== "object" || b === null) return null;
+  return {
+    reason: typeof b.reason === "string" ? b.reason : "",
+    handoff: typeof b.handoff === "string" ? b.handoff : "",
+    fromSession: typeof b.fromSession === "string" ? b.fromSession : null,
+    tokensBefore: typeof b.tokensBefore === "number" ? b.tokensBefore : null,
+  };
+}
+
+/** An agent's kept session, without its digest, prompt and vendor counters (what the next wake needs, not the operator). */
+export function agentSessionView(r: AgentSessionRow): AgentSessionView {
+  return {
+    agentId: r.agentId,
+    companyId: r.companyId,
+    harness: r.harness,
+    connectorId: r.connectorId,
+    model: r.model,
+    sessionId: r.sessionId,
+    sessionFile: r.sessionFile,
+    reserveTokens: r.reserveTokens,
+    tokensInWindow: r.tokensInWindow,
+    rolledOver: r.rolledOver,
+    bootstrap: pendingHandoff(r.bootstrap),
+    runningRunId: r.runningRunId,
+    lastRunId: r.lastRunId,
+    previousSessionId: r.previousSessionId,
+    createdAt: r.createdAt,
+    lastUsedAt: r.lastUsedAt,
+  };
+}
+
+export const SessionResetViewSchema = Type.Object(
+  {
+    agentId: Id(),
+    reset: Type.Boolean({ description: "False when no session was kept." }),
+    previousSessionId: Nullable(Id("The native session forgotten (null: none, or only a pending handoff).")),
+  },
+  strict,
+);
+export type SessionResetView = Static<typeof SessionResetViewSchema>;
 
 export const KeyViewSchema = Type.Object(
   {
@@ -431,3 +569,37 @@ export function wakeStartedView(w: WakeAnswer): WakeStartedView {
 }
 
 export { AgentUsageReportSchema, CompanyUsageReportSchema, RunUsageReportSchema };
+
+// Tasks and wake requests: the company layer builds these views (the CLI's --json and list_my_tasks
+// read them offline too); the API answers them as they are.
+export { TaskDetailViewSchema, taskView, TaskViewSchema, wakeRequestView, WakeRequestViewSchema };
+export type { TaskDetailView, TaskView, WakeRequestView };
+
+export const ScheduleViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    agentId: Type.String(),
+    everySeconds: Nullable(Type.Integer()),
+    cron: Nullable(Type.String()),
+    timezone: Type.String(),
+    catchUp: OneOf(SCHEDULE_CATCH_UPS),
+    nextDueAt: Type.String(),
+    lastTickAt: Nullable(Type.String()),
+  },
+  strict,
+);
+
+export type ScheduleView = Static<typeof ScheduleViewSchema>;
+
+export function scheduleView(s: ScheduleRow): ScheduleView {
+  return {
+    id: s.id,
+    agentId: s.agentId,
+    everySeconds: s.everySeconds,
+    cron: s.cron,
+    timezone: s.timezone,
+    catchUp: s.catchUp,
+    nextDueAt: s.nextDueAt,
+    lastTickAt: s.lastTickAt,
+  };
+}

@@ -2,6 +2,7 @@
 // storeContract with a function that opens a fresh, empty store; each test gets its own.
 import { afterEach, beforeEach, describe, vi } from "vitest";
 import type { Store } from "../types.js";
+import { agentSessionContract } from "./agent-sessions.contract.js";
 import { approvalContract } from "./approvals.contract.js";
 import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
@@ -43,6 +44,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     concurrencyContract(current);
     wakeContract(current);
     toolCallContract(current);
+    agentSessionContract(current);
     taskContract(current);
   });
 }

@@ -18,6 +18,7 @@ const TABLES = [
   "wakes",
   "tool_calls",
   "run_processes",
+  "agent_sessions",
   "tasks",
   "task_blockers",
   "task_comments",

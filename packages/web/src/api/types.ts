@@ -7,7 +7,7 @@ import type { AgentEvent } from "@cadre/core";
 import type { FeedMessage as FeedFrame } from "@cadre/server";
 
 export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
-export type { CompanyUsageReport, RunUsageReport, TaskView as Task } from "@cadre/company";
+export type { CompanyUsageReport, RunUsageReport } from "@cadre/company";
 export type { ApprovalStatus, CeoMode, RunStatus, Via, WakeTrigger } from "@cadre/model";
 export type {
   AgentView as Agent,
@@ -17,6 +17,7 @@ export type {
   ConnectorView as Connector,
   DecisionView as DecisionResult,
   RunView as Run,
+  TaskView as Task,
   WakeStartedView as WakeStarted,
 } from "@cadre/server";
 

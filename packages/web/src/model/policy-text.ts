@@ -16,6 +16,15 @@ export function rolloverText(e: Of<"rollover">): string {
   return `context rolled over to a fresh window: ${e.reason} · handoff ${formatBytes(e.handoffBytes)}${tokenChange(e.tokensBefore, e.tokensAfter)}`;
 }
 
+/** Which native session the turn ran in: a new one, the agent's own resumed, or one healed after a failed resume. */
+export function sessionText(e: Of<"session">): string {
+  const id = e.id !== undefined ? ` ${e.id}` : "";
+  if (e.action === "resumed") return `session: resumed the agent's ${e.harness} session${id}`;
+  if (e.action === "started")
+    return `session: started a new ${e.harness} session${id}${e.reason ? ` — ${e.reason}` : ""}`;
+  return `session: could not resume ${e.previousId ?? "the agent's session"}; healed once — ${e.reason ?? ""}`;
+}
+
 /** A replay lets the run go on; failing closed reports the failure and never resends. */
 export function recoveryText(e: Of<"recovery">): string {
   return e.action === "replay"

@@ -8,7 +8,7 @@
 // The fold mutates its item array in place (a 10,000-event run must not be copied per event) but
 // replaces an item object whenever it changes, so a row can be memoised on its item's identity.
 import type { AgentEvent, ContextSnapshot, Usage } from "../api/types.js";
-import { compressionText, recoveryText, rolloverText } from "./policy-text.js";
+import { compressionText, recoveryText, rolloverText, sessionText } from "./policy-text.js";
 
 export type ToolState = "composing" | "called" | "running" | "done" | "failed";
 
@@ -23,7 +23,7 @@ export type RunItem =
   | {
       kind: "policy";
       key: string;
-      policy: "rollover" | "recovery" | "compression";
+      policy: "rollover" | "recovery" | "compression" | "session";
       text: string;
       ok?: boolean;
     }
@@ -195,6 +195,15 @@ export class RunFold {
         return;
       case "rollover":
         this.push({ kind: "policy", key, policy: "rollover", text: rolloverText(e) });
+        return;
+      case "session":
+        this.push({
+          kind: "policy",
+          key,
+          policy: "session",
+          text: sessionText(e),
+          ok: e.action !== "self-healed",
+        });
         return;
       case "recovery":
         this.push({

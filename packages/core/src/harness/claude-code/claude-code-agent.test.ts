@@ -269,3 +269,78 @@ describe("Claude Code harness over the real Agent SDK and an offline stand-in ex
     ]);
   });
 });
+
+describe("a Claude Code session across session objects (wakes), through the stand-in executable", () => {
+  it("a new session object resumes the persisted session id: verified on its init line, the session continues", async () => {
+    const first = agent("resume.jsonl");
+    await collect(first.send("First question"));
+    const state = first.sessionState!;
+    expect(state).toMatchObject({ harness: "claude-code", resumed: false });
+    const id = state.ref!.id;
+    const second = agent("resume.jsonl", { resume: { id }, digest: state.digest });
+    const events = await collect(second.send("Second question"));
+    expect(ofType(events, "session")).toEqual([
+      { type: "session", action: "resumed", harness: "claude-code", id },
+    ]);
+    expect(ofType(events, "text_end").map((e) => e.text)).toEqual(["Second answer, same session."]);
+    expect(second.sessionState).toMatchObject({ ref: { id }, resumed: true });
+    const argvs = (await standInLog()).filter((e) => e.kind === "argv").map((e) => e.argv as string[]);
+    expect(argvs[1]).toContain(`--resume=${id}`);
+  });
+
+  it("MC-9 a resume Claude Code refuses ('No conversation found') heals once: a fresh session from the handoff digest, recorded; it never loops", async () => {
+    const digest = [
+      { kind: "task" as const, text: "Run the company." },
+      { kind: "decision" as const, text: 'hire_agent succeeded: {"name":"CTO"}' },
+    ];
+    const a = agent("hire.jsonl", { resume: { id: "8f0c2d6e-0000-4000-8000-000000000000" }, digest });
+    const events = await collect(a.send("Build the team."));
+    expect(ofType(events, "session")).toEqual([
+      {
+        type: "session",
+        action: "self-healed",
+        harness: "claude-code",
+        previousId: "8f0c2d6e-0000-4000-8000-000000000000",
+        reason:
+          "claude-code session 8f0c2d6e-0000-4000-8000-000000000000 could not be resumed (No conversation found with session ID: 8f0c2d6e-0000-4000-8000-000000000000); a fresh session starts from the handoff digest, once",
+      },
+    ]);
+    // The refusal is not the turn's outcome: no error event for it, one done terminal.
+    expect(ofType(events, "error")).toEqual([]);
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    const users = (await standInLog()).filter((e) => e.kind === "user");
+    expect(users).toHaveLength(1); // the refused resume never started a turn
+    expect(users[0]!.resume).toBeNull();
+    expect(users[0]!.prompt).toMatch(
+      /^# Handoff\n[\s\S]*- hire_agent succeeded: \{"name":"CTO"\}[\s\S]*\n---\n\nBuild the team\.$/,
+    );
+    const state = a.sessionState!;
+    expect(state.ref!.id).not.toBe("8f0c2d6e-0000-4000-8000-000000000000");
+    expect(state.selfHealed).toMatch(/could not be resumed/);
+  });
+
+  it("MC-9 a handoff left for the session (a window closed between wakes): the fresh session's first prompt carries it, the rollover is reported, the old session is not resumed", async () => {
+    const a = agent("hire.jsonl", {
+      resume: { id: "old-session" },
+      bootstrap: {
+        handoff: "# Handoff\nContext rebuilt by the host.",
+        items: [{ kind: "task", text: "Run the company." }],
+        reason: "MC-13: switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
+        fromSession: "old-session",
+      },
+    });
+    const events = await collect(a.send("Carry on."));
+    expect(ofType(events, "rollover")).toMatchObject([
+      {
+        reason: "MC-13: switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
+        fromSession: "old-session",
+      },
+    ]);
+    const users = (await standInLog()).filter((e) => e.kind === "user");
+    expect(users[0]).toMatchObject({
+      resume: null,
+      prompt: "# Handoff\nContext rebuilt by the host.\n---\n\nCarry on.",
+    });
+    expect(a.sessionState).toMatchObject({ rolledOver: true, resumed: false });
+  });
+});

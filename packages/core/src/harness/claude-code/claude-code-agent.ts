@@ -12,12 +12,19 @@ import { claudeCodeTranslator } from "./translate/translator.js";
 import type { RecordTranslator } from "../../translators/drive.js";
 import type { JsonObject } from "../../translators/json.js";
 import type { CompactionPath } from "../../context/index.js";
+import {
+  type HarnessSessionState,
+  type NativeSessionRef,
+  type SessionBootstrap,
+  type SessionContinuation,
+  selfHealReason,
+} from "../../session/harness-session.js";
 import type { AgentEvent, ContextSnapshot } from "../../types.js";
 import { HarnessContext } from "../harness-context.js";
 import { COMPACT_COMMAND, isCompactCommand, keepNativeCompaction } from "./compact-command.js";
 import { type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
-export interface ClaudeCodeAgentOptions {
+export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume" | "vendorTotals"> {
   /** Claude Code to start; default the native binary bundled with the SDK. A .js/.mjs path runs with node. */
   executablePath?: string;
   /** The Claude Code process's whole environment (the SDK does not merge it with ours); default ours. Switches that would turn off Claude Code's own compaction are removed (MC-8). */
@@ -25,8 +32,12 @@ export interface ClaudeCodeAgentOptions {
   /** Working directory of the Claude Code process (the agent's working folder). */
   cwd?: string;
   policy?: ClaudeCodePolicy;
-  /** A Claude Code session to continue on the first turn (later turns always resume this session's own). */
-  resume?: string;
+  /**
+   * A Claude Code session to continue on the first turn (later turns always resume this session's
+   * own). It is verified on its init line; a resume Claude Code refuses ("No conversation found")
+   * is healed once: a fresh session from the handoff digest.
+   */
+  resume?: string | NativeSessionRef;
   /** After a cancel, how long Claude Code may take to honour the interrupt before its process is stopped. Default 5 s. */
   interruptGraceMs?: number;
   /** Claude Code's stderr, for diagnostics only: it never drives recovery (MC-11). */
@@ -47,6 +58,8 @@ interface QueryRun {
   outcome: TurnOutcome;
   /** Claude Code sent at least one message: the process started. */
   started: boolean;
+  /** Claude Code refused the resume (its result line came before any init line): why. */
+  resumeFailed?: string;
 }
 
 export class ClaudeCodeAgent extends BaseAgent {
@@ -61,17 +74,29 @@ export class ClaudeCodeAgent extends BaseAgent {
   /** The controller said "inject /compact" after the last turn: it goes in before the next send. */
   private compactPending = false;
   private injecting = false;
+  /** The session this object was told to resume, until its init line proves it (or a heal replaces it). */
+  private resumeAsked: string | undefined;
+  private bootstrapPending: SessionBootstrap | undefined;
+  private resumed = false;
+  private rolledOver = false;
+  private healed: string | undefined;
 
   constructor(config: SessionConfig, options: ClaudeCodeAgentOptions = {}) {
     super(config);
     this.options = options;
     this.policy = options.policy ?? DEFAULT_CLAUDE_CODE_POLICY;
-    this.sessionRef = options.resume;
+    const resume = typeof options.resume === "string" ? options.resume : options.resume?.id;
+    this.bootstrapPending = options.bootstrap;
+    // A handoff left for this session means the old one is closed for good: never resumed.
+    this.sessionRef = options.bootstrap ? undefined : resume;
+    this.resumeAsked = this.sessionRef;
     this.context = new HarnessContext({
       harness: "claude-code",
       model: config.model,
       ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
+      ...(options.digest ? { digest: options.digest } : {}),
     });
+    if (this.sessionRef !== undefined) this.context.session.resumeAt(options.tokensInWindow ?? 0);
   }
 
   /** Claude Code's own session id (from its init message); later turns resume it. */
@@ -80,7 +105,21 @@ export class ClaudeCodeAgent extends BaseAgent {
   }
 
   protected override contextSnapshot(): ContextSnapshot | undefined {
-    return this.context.snapshot();
+    return this.context.snapshot(this.sessionRef);
+  }
+
+  protected override harnessSessionState(): HarnessSessionState {
+    return {
+      harness: "claude-code",
+      ref: this.sessionRef !== undefined ? { id: this.sessionRef } : undefined,
+      resumed: this.resumed,
+      rolledOver: this.rolledOver,
+      ...(this.healed !== undefined ? { selfHealed: this.healed } : {}),
+      ...(this.bootstrapPending ? { pendingBootstrap: this.bootstrapPending } : {}),
+      digest: this.context.digest(),
+      model: this.config.model.id,
+      tokensInWindow: this.context.session.tokensInWindow,
+    };
   }
 
   /** Stop during a silent compaction only clears its "fired" flag; nothing re-injects (MC-9). */
@@ -107,15 +146,37 @@ export class ClaudeCodeAgent extends BaseAgent {
     }
     this.compactPending = false;
     let input = prompt;
-    if (rollover !== undefined) {
+    const boot = this.bootstrapPending;
+    if (boot && rollover === undefined) {
+      // The window was closed before this session existed: the fresh one starts from its handoff.
+      this.bootstrapPending = undefined;
+      const fresh = this.context.bootstrap(prompt, boot);
+      this.rolledOver = true;
+      emit(fresh.event);
+      input = fresh.prompt;
+    } else if (rollover !== undefined) {
       // MC-9: the latched session is closed for good (never resumed); a fresh one starts from the handoff.
       const fresh = this.context.rollover(prompt, rollover);
+      this.bootstrapPending = undefined;
       this.sessionRef = undefined;
+      this.rolledOver = true;
       emit(fresh.event);
       input = fresh.prompt;
     }
     this.context.transcript.prompt(prompt);
-    const { outcome } = await this.query(input, manual ? "manual" : "turn", emit, signal);
+    let run = await this.query(input, manual ? "manual" : "turn", emit, signal);
+    const asked = this.resumeAsked;
+    if (run.resumeFailed !== undefined && asked !== undefined && this.healed === undefined) {
+      // One bounded self-heal: a fresh session from the handoff digest. It never loops: this
+      // object heals once, and the next wake resumes the session the heal started.
+      const reason = selfHealReason("claude-code", asked, run.resumeFailed);
+      this.healed = reason;
+      this.resumeAsked = undefined;
+      this.sessionRef = undefined;
+      emit({ type: "session", action: "self-healed", harness: "claude-code", previousId: asked, reason });
+      run = await this.query(this.context.healPrompt(prompt), manual ? "manual" : "turn", emit, signal);
+    }
+    const { outcome } = run;
     // After the turn: at the threshold with the window not full, /compact is due before the next send.
     if (outcome.status !== "cancelled")
       this.compactPending = this.context.session.controller.shouldInjectCompact();
@@ -164,16 +225,20 @@ export class ClaudeCodeAgent extends BaseAgent {
       this.context.observe(event, path);
       emit(event);
     };
-    const stats = { received: 0 };
+    const stats: { received: number; resumeFailed?: string } = { received: 0 };
     const outcome = await this.runQuery(prompt, observed, signal, stats);
-    return { outcome, started: stats.received > 0 };
+    return {
+      outcome,
+      started: stats.received > 0,
+      ...(stats.resumeFailed !== undefined ? { resumeFailed: stats.resumeFailed } : {}),
+    };
   }
 
   private async runQuery(
     prompt: string,
     emit: Emit,
     signal: AbortSignal,
-    stats: { received: number },
+    stats: { received: number; resumeFailed?: string },
   ): Promise<TurnOutcome> {
     // The SDK is loaded on first use (it is large; most users of @cadre/core never start Claude Code).
     // A fresh MCP server per query: an MCP server serves one connection; the tool list is the session's, frozen.
@@ -201,9 +266,32 @@ export class ClaudeCodeAgent extends BaseAgent {
     };
     let result: SDKResultMessage | undefined;
     let failure: string | undefined;
+    // The session asked for is verified before anything is taken from the stream: Claude Code
+    // names the session it runs in its init line; a result line before any init is a refused resume.
+    let verifying = this.resumeAsked !== undefined && this.sessionRef === this.resumeAsked;
     try {
       for await (const message of run) {
         stats.received++;
+        if (verifying && message.type === "system" && message.subtype === "init") {
+          verifying = false;
+          this.resumeAsked = undefined;
+          const asked = this.sessionRef;
+          this.resumed = message.session_id === asked;
+          emit(
+            this.resumed
+              ? { type: "session", action: "resumed", harness: "claude-code", id: message.session_id }
+              : {
+                  type: "session",
+                  action: "started",
+                  harness: "claude-code",
+                  id: message.session_id,
+                  reason: `Claude Code started session ${message.session_id} instead of resuming ${asked ?? "?"}`,
+                },
+          );
+        } else if (verifying && message.type === "result") {
+          stats.resumeFailed = resultText(message);
+          continue; // the refusal is not this turn's outcome: the caller heals once
+        }
         this.translator.record(message as unknown as JsonObject, ++this.line, out);
         flush();
         // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
@@ -225,6 +313,8 @@ export class ClaudeCodeAgent extends BaseAgent {
       flush();
       return { status: "cancelled", reason: "cancelled by the operator" };
     }
+    if (stats.resumeFailed !== undefined)
+      return { status: "failed", reason: `Claude Code could not resume: ${stats.resumeFailed}` };
     if (result) {
       if (result.is_error) return { status: "failed", reason: resultText(result) }; // the translator reported it
       if (failure === undefined) return { status: "done" };

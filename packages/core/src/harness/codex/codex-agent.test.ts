@@ -263,3 +263,46 @@ describe("Codex harness over the real Codex SDK and an offline stand-in executab
     expect(ofType(events, "terminal")).toHaveLength(1);
   });
 });
+
+describe("a Codex thread across session objects (wakes), through the stand-in executable", () => {
+  it("MC-15 a new session object resumes the persisted thread; its cumulative usage counts only the new turn (the totals persisted with the session)", async () => {
+    const first = agent("resume.jsonl");
+    await collect(first.send("First question"));
+    const state = first.sessionState!;
+    expect(state.vendorTotals).toBeDefined();
+    const second = agent("resume.jsonl", {
+      resume: { id: state.ref!.id },
+      digest: state.digest,
+      vendorTotals: state.vendorTotals!,
+    });
+    const events = await collect(second.send("Second question"));
+    expect(ofType(events, "session")).toEqual([
+      { type: "session", action: "resumed", harness: "codex", id: state.ref!.id },
+    ]);
+    // The same increment the in-process resume reports: nothing counted twice across the resume.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([
+      { input: 1000, output: 60, cacheRead: 11000, cacheWrite: 0 },
+    ]);
+    expect(second.sessionState).toMatchObject({ ref: { id: state.ref!.id }, resumed: true });
+  });
+
+  it("MC-9 a thread Codex cannot resume (it ends before thread.started: no rollout) heals once: a new thread from the handoff digest, recorded", async () => {
+    const digest = [
+      { kind: "task" as const, text: "Run the company." },
+      { kind: "decision" as const, text: 'hire_agent succeeded: {"name":"CTO"}' },
+    ];
+    const a = agent("tool-calls.jsonl", { resume: { id: "thread-gone" }, digest });
+    const events = await collect(a.send("Add 2 and 40."));
+    const [heal] = ofType(events, "session");
+    expect(heal).toMatchObject({ action: "self-healed", harness: "codex", previousId: "thread-gone" });
+    expect(heal!.reason).toMatch(
+      /^codex session thread-gone could not be resumed \(.+\); a fresh session starts from the handoff digest, once$/,
+    );
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    const runs = (await standInLog()).filter((e) => e.kind === "run");
+    expect(runs).toHaveLength(1); // the refused resume logged nothing: it never ran
+    expect(runs[0]).toMatchObject({ resume: null });
+    expect(runs[0]!.prompt).toMatch(/^# Handoff\n[\s\S]*hire_agent succeeded[\s\S]*\n---\n\nAdd 2 and 40\.$/);
+    expect(a.sessionState!.ref!.id).toBe(runs[0]!.threadId);
+  });
+});

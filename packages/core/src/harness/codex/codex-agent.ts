@@ -18,6 +18,13 @@ import { CODEX_RECONNECT_WATCHDOG_MS } from "../../context/timeout-policy.js";
 import { errorMessage, UserInputError } from "../../errors.js";
 import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { JsonObject } from "../../translators/json.js";
+import {
+  type HarnessSessionState,
+  type NativeSessionRef,
+  type SessionBootstrap,
+  type SessionContinuation,
+  selfHealReason,
+} from "../../session/harness-session.js";
 import type { AgentEvent, ContextSnapshot } from "../../types.js";
 import { HarnessContext } from "../harness-context.js";
 import { type CodexPolicy, DEFAULT_CODEX_POLICY } from "./policy.js";
@@ -36,7 +43,7 @@ export interface CodexMcpServer {
   startupTimeoutSec?: number;
 }
 
-export interface CodexAgentOptions {
+export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   /** Codex to start; default the binary of @openai/codex's platform package. Started directly (a script needs a shebang). */
   executablePath?: string;
   /** The Codex process's whole environment (the SDK does not merge it with ours); default ours. */
@@ -46,8 +53,12 @@ export interface CodexAgentOptions {
   policy?: CodexPolicy;
   /** MCP servers by name: the company tools (`cadre mcp --agent ID`). */
   mcpServers?: Readonly<Record<string, CodexMcpServer>>;
-  /** A Codex thread to continue on the first turn (later turns always resume this session's own). */
-  resume?: string;
+  /**
+   * A Codex thread to continue on the first turn (later turns always resume this session's own).
+   * A resume Codex cannot start (it ends before `thread.started`, e.g. no rollout for the id) is
+   * healed once: a new thread from the handoff digest.
+   */
+  resume?: string | NativeSessionRef;
   /** Explicit override of the 90% compaction threshold (MC-8), a fraction in (0, 1]; Codex compacts natively. */
   compactThreshold?: number;
   /** Reconnect watchdog: a run silent this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
@@ -72,6 +83,10 @@ export class CodexAgent extends BaseAgent {
   private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
   private readonly watchdogMs: number;
+  private bootstrapPending: SessionBootstrap | undefined;
+  private resumed = false;
+  private healed: string | undefined;
+  private threadRolledOver = false;
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -89,13 +104,25 @@ export class CodexAgent extends BaseAgent {
     if (options.cwd !== undefined) threadOptions.workingDirectory = options.cwd;
     this.codexOptions = codexOptions;
     this.threadOptions = threadOptions;
-    this.resume = options.resume;
+    this.bootstrapPending = options.bootstrap;
+    // A handoff left for this session means the old thread is closed for good: never resumed.
+    this.resume = options.bootstrap
+      ? undefined
+      : typeof options.resume === "string"
+        ? options.resume
+        : options.resume?.id;
     this.context = new HarnessContext({
       harness: "codex",
       model: config.model,
       ...(options.compactThreshold !== undefined ? { thresholdOverride: options.compactThreshold } : {}),
+      ...(options.digest ? { digest: options.digest } : {}),
     });
-    this.window = new CodexWindowReading({ resumed: options.resume !== undefined });
+    this.window = new CodexWindowReading({ resumed: this.resume !== undefined });
+    if (this.resume !== undefined) {
+      this.context.session.resumeAt(options.tokensInWindow ?? 0);
+      // MC-15: the thread's totals as last seen, so its next cumulative report is an increment.
+      if (options.vendorTotals) this.translator.resumeTotals(options.vendorTotals);
+    }
     const watchdogMs = options.watchdogMs ?? CODEX_RECONNECT_WATCHDOG_MS;
     if (!Number.isFinite(watchdogMs) || watchdogMs <= 0)
       throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
@@ -103,7 +130,24 @@ export class CodexAgent extends BaseAgent {
   }
 
   protected override contextSnapshot(): ContextSnapshot | undefined {
-    return this.context.snapshot();
+    return this.context.snapshot(this.vendorSessionId);
+  }
+
+  protected override harnessSessionState(): HarnessSessionState {
+    const id = this.vendorSessionId;
+    const totals = this.translator.totals();
+    return {
+      harness: "codex",
+      ref: id !== undefined ? { id } : undefined,
+      resumed: this.resumed,
+      rolledOver: this.threadRolledOver,
+      ...(this.healed !== undefined ? { selfHealed: this.healed } : {}),
+      ...(this.bootstrapPending ? { pendingBootstrap: this.bootstrapPending } : {}),
+      digest: this.context.digest(),
+      model: this.config.model.id,
+      tokensInWindow: this.context.session.tokensInWindow,
+      ...(totals ? { vendorTotals: totals } : {}),
+    };
   }
 
   /** Codex's thread id (known once the first run started); later turns resume it. */
@@ -134,10 +178,24 @@ export class CodexAgent extends BaseAgent {
     const fresh = this.context.rollover(prompt, reason);
     this.thread = undefined;
     this.rolledOver = true;
+    this.threadRolledOver = true;
     this.translator.newThread();
     this.window.newThread();
     emit(fresh.event);
     return fresh.prompt;
+  }
+
+  /** A new thread after a failed resume: the digest's handoff first (MC-9 self-heal, once). */
+  private heal(prompt: string, why: string, emit: Emit): string {
+    const asked = this.resume ?? "?";
+    const reason = selfHealReason("codex", asked, why);
+    this.healed = reason;
+    this.thread = undefined;
+    this.rolledOver = true; // the asked thread is not resumed again
+    this.translator.newThread();
+    this.window.newThread();
+    emit({ type: "session", action: "self-healed", harness: "codex", previousId: asked, reason });
+    return this.context.healPrompt(prompt);
   }
 
   /** Every event feeds the context policy before it reaches the stream (MC-8). */
@@ -154,9 +212,33 @@ export class CodexAgent extends BaseAgent {
     // MC-9: each product turn is an idle direct send and passes the same preparation. Ordinary
     // timeouts and lone stripped-reasoning errors never latch, so they never get here (MC-11).
     const preparation = this.context.prepareSend();
-    const input =
-      preparation.action === "rollover-then-send" ? this.rollover(prompt, preparation.reason, emit) : prompt;
+    const boot = this.bootstrapPending;
+    let input = prompt;
+    if (preparation.action === "rollover-then-send") {
+      this.bootstrapPending = undefined;
+      input = this.rollover(prompt, preparation.reason, emit);
+    } else if (boot) {
+      // The old thread was closed before this session existed: a new one starts from its handoff.
+      this.bootstrapPending = undefined;
+      const fresh = this.context.bootstrap(prompt, boot);
+      this.threadRolledOver = true;
+      emit(fresh.event);
+      input = fresh.prompt;
+    }
     this.context.transcript.prompt(prompt);
+    const resuming = this.thread === undefined && !this.rolledOver && this.resume !== undefined;
+    const first = await this.runOnce(input, emit, signal, resuming);
+    if (first.resumeFailed === undefined) return first.outcome;
+    // Codex ended before it said which thread it runs: the resume failed. Heal once, never loop.
+    return (await this.runOnce(this.heal(prompt, first.resumeFailed, emit), emit, signal, false)).outcome;
+  }
+
+  private async runOnce(
+    input: string,
+    emit: Emit,
+    signal: AbortSignal,
+    resuming: boolean,
+  ): Promise<{ outcome: TurnOutcome; resumeFailed?: string }> {
     const out: AgentEvent[] = [];
     const flush = () => {
       for (let i = 0; i < out.length; i++) this.observe(out[i]!, emit);
@@ -173,6 +255,21 @@ export class CodexAgent extends BaseAgent {
       for await (const event of events) {
         watchdog.reset();
         received++;
+        if (resuming && event.type === "thread.started") {
+          resuming = false;
+          this.resumed = event.thread_id === this.resume;
+          emit(
+            this.resumed
+              ? { type: "session", action: "resumed", harness: "codex", id: event.thread_id }
+              : {
+                  type: "session",
+                  action: "started",
+                  harness: "codex",
+                  id: event.thread_id,
+                  reason: `Codex started thread ${event.thread_id} instead of resuming ${this.resume ?? "?"}`,
+                },
+          );
+        }
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
         // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
@@ -190,7 +287,7 @@ export class CodexAgent extends BaseAgent {
     if (signal.aborted) {
       if (ended === undefined) this.translator.end(out, "the turn was cancelled");
       flush();
-      return { status: "cancelled", reason: "cancelled by the operator" };
+      return { outcome: { status: "cancelled", reason: "cancelled by the operator" } };
     }
     if (watchdog.fired && ended === undefined) {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
@@ -198,21 +295,23 @@ export class CodexAgent extends BaseAgent {
       this.translator.end(out, reason);
       flush();
       emit({ type: "error", code: "watchdog", message: reason });
-      return { status: "failed", reason };
+      return { outcome: { status: "failed", reason } };
     }
-    if (ended?.type === "turn.failed") return { status: "failed", reason: ended.error.message }; // the translator reported it
+    if (ended?.type === "turn.failed") return { outcome: { status: "failed", reason: ended.error.message } }; // the translator reported it
     if (ended?.type === "turn.completed") {
-      if (failure === undefined) return { status: "done" };
+      if (failure === undefined) return { outcome: { status: "done" } };
       emit({
         type: "error",
         code: "harness_exit",
         message: `Codex failed after its turn completed: ${failure}`,
       });
-      return { status: "failed", reason: failure };
+      return { outcome: { status: "failed", reason: failure } };
     }
+    if (resuming && received === 0 && failure !== undefined)
+      return { outcome: { status: "failed", reason: failure }, resumeFailed: failure };
     if (received === 0 && failure !== undefined) {
       emit({ type: "error", code: "harness_start_failed", message: `Codex did not start: ${failure}` });
-      return { status: "failed", reason: failure };
+      return { outcome: { status: "failed", reason: failure } };
     }
     // Cut before turn.completed: the translator closes the open turn and says so (never a hang).
     this.translator.end(
@@ -220,7 +319,9 @@ export class CodexAgent extends BaseAgent {
       failure !== undefined ? `Codex stopped (${failure})` : "the Codex process ended",
     );
     flush();
-    return { status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" };
+    return {
+      outcome: { status: "failed", reason: failure ?? "the Codex stream ended before turn.completed" },
+    };
   }
 }
 

@@ -13,9 +13,18 @@ import { OFFLINE_MODEL_ID, resolveModel } from "../../models/registry.js";
 import { overflowText, REQUEST_TIMED_OUT } from "../../offline/faults.js";
 import type { AgentEvent } from "../../types.js";
 import { PiAgent } from "./pi-agent.js";
+import { isSummaryRequest } from "./summary-request.js";
 
 type Behaviour =
-  "tool" | "text" | "overflow" | "timeout" | "output-then-error" | "stall" | "tool-95" | "tool-full";
+  | "tool"
+  | "text"
+  | "overflow"
+  | "timeout"
+  | "output-then-error"
+  | "stall"
+  | "tool-95"
+  | "tool-full"
+  | "summary";
 
 // Overflows are weighted up: a replay, and a second overflow of the replayed message, must be common.
 const behaviour = fc.oneof(
@@ -73,8 +82,9 @@ function message(
 /** A provider whose every call follows the next planned behaviour (the rest: plain text). */
 function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): StreamFn {
   let id = 0;
-  return (model, _context, options) => {
-    const kind = plan.shift() ?? "text";
+  return (model, context, options) => {
+    // Pi's own compaction-summary requests are answered, not planned: the plan is the agent's calls.
+    const kind = isSummaryRequest(context) ? "summary" : (plan.shift() ?? "text");
     const stream = createAssistantMessageEventStream();
     const strayLater = () => {
       if (!late()) return;
@@ -124,6 +134,10 @@ function chaos(plan: Behaviour[], late: () => boolean, onStall: () => void): Str
         }
         case "text":
           return finish(message(model, [{ type: "text", text: "done" }], "stop"));
+        case "summary":
+          return finish(
+            message(model, [{ type: "text", text: "## Goal\nhire\n## Progress\n- hired" }], "stop"),
+          );
         default: {
           const usage = kind === "tool-95" ? Math.floor(0.95 * WINDOW) : kind === "tool-full" ? WINDOW : 40;
           const call = {

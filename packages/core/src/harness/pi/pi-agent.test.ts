@@ -59,11 +59,12 @@ function agent(seed = 1) {
   );
 }
 
-describe("Pi harness over the real pi-agent-core loop", () => {
+describe("Pi harness over the Pi coding agent's SDK (an AgentSession, hermetic)", () => {
   it("runs a tool call round trip and streams start/delta/end blocks, tool_use, tool_result, usage, one terminal", async () => {
     const events = await collect(agent().send("add 2 and 40"));
     const types = events.map((e) => e.type);
-    expect(types[0]).toBe("turn_start");
+    expect(events[0]).toMatchObject({ type: "session", action: "started", harness: "pi" });
+    expect(types[1]).toBe("turn_start");
     expect(types.at(-1)).toBe("terminal");
     expect(events.filter((e) => e.type === "terminal")).toEqual([{ type: "terminal", status: "done" }]);
     const toolUse = events.find((e) => e.type === "tool_use");

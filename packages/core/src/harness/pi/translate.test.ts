@@ -135,3 +135,112 @@ describe("Pi translator (MC-5: lossless against Pi's own final messages)", () =>
     ]);
   });
 });
+
+// What an AgentSession of the Pi coding agent's SDK adds to the loop's events, recorded from the real
+// SDK with __fixtures__/record-session-events.mjs (threshold and overflow compaction, their
+// failures, auto-retry): the session-level events the Pi harness consumes (MC-5, MC-8, MC-9).
+const session = (name: string): PiEvent[] =>
+  readFileSync(new URL(`./__fixtures__/${name}.jsonl`, import.meta.url), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as PiEvent);
+const only = (events: AgentEvent[], ...types: AgentEvent["type"][]) =>
+  events.filter((e) => types.includes(e.type));
+
+describe("Pi session events: compaction and auto-retry", () => {
+  it("MC-8 a threshold compaction: start then end with the model's summary and Pi's estimate before it", () => {
+    const events = translateAll(session("session-compaction"));
+    expect(only(events, "compaction_start", "compaction_end")).toEqual([
+      { type: "compaction_start", reason: "threshold" },
+      {
+        type: "compaction_end",
+        ok: true,
+        summary: "## Goal\nAnswer the questions.\n## Progress\n- answered two",
+        tokensBefore: expect.any(Number),
+      },
+    ]);
+    expect(only(events, "unknown")).toEqual([]);
+  });
+
+  it("MC-9 failures as Pi reports them: an empty summary (stored as a success) is not ok; a failed summary call keeps the vendor's text", () => {
+    const events = translateAll(session("session-compaction-failures"));
+    expect(only(events, "compaction_end")).toEqual([
+      {
+        type: "compaction_end",
+        ok: false,
+        summary: "",
+        error: "the compaction returned an empty summary",
+        tokensBefore: expect.any(Number),
+      },
+      {
+        type: "compaction_end",
+        ok: false,
+        error:
+          'Auto-compaction failed: Turn prefix summarization failed: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      },
+    ]);
+  });
+
+  it("MC-8 overflow: Pi's compaction says it will retry; a second overflow of the same message is Pi's refusal, not a compaction", () => {
+    const events = translateAll(session("session-overflow"));
+    expect(only(events, "compaction_start", "compaction_end", "error")).toEqual([
+      {
+        type: "error",
+        code: "provider_error",
+        message: expect.stringContaining("prompt is too long"),
+      },
+      { type: "compaction_start", reason: "overflow" },
+      {
+        type: "compaction_end",
+        ok: true,
+        summary: expect.stringMatching(/^## Goal/),
+        tokensBefore: expect.any(Number),
+      },
+      {
+        type: "error",
+        code: "provider_error",
+        message: expect.stringContaining("prompt is too long"),
+      },
+      {
+        type: "error",
+        code: "overflow_recovery_exhausted",
+        message:
+          "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.",
+      },
+    ]);
+  });
+
+  it("auto-retry: each attempt is Pi's replay with its reason; giving up fails closed; a success adds nothing", () => {
+    const events = translateAll(session("session-auto-retry"));
+    expect(only(events, "recovery")).toEqual([
+      {
+        type: "recovery",
+        action: "replay",
+        reason: expect.stringMatching(/^Pi auto-retry 1\/1 in \d+ ms: 529 .*overloaded_error/),
+      },
+      {
+        type: "recovery",
+        action: "replay",
+        reason: expect.stringMatching(/^Pi auto-retry 1\/1 in \d+ ms: 529/),
+      },
+      {
+        type: "recovery",
+        action: "fail-closed",
+        reason: expect.stringMatching(/^Pi auto-retry gave up after 1 attempt\(s\): 529/),
+      },
+    ]);
+    expect(only(events, "unknown")).toEqual([]);
+  });
+
+  it("the session's other events are carried as unknown, never dropped", () => {
+    const state = createPiTranslatorState();
+    expect(translatePiEvent({ type: "queue_update", steering: [], followUp: ["x"] }, state)).toEqual([
+      {
+        type: "unknown",
+        vendor: "pi",
+        vendorType: "queue_update",
+        raw: { type: "queue_update", steering: [], followUp: ["x"] },
+      },
+    ]);
+  });
+});

@@ -1,17 +1,29 @@
-// Pi agent events → AgentEvent (MC-5). A pure translator with a little per-session state (the
-// turn counter). It passes references through (no deep copies on the hot path, MC-4) and carries
-// event types it does not model as `unknown` instead of dropping them.
-import type { AgentEvent as PiEvent } from "@mariozechner/pi-agent-core";
+// Pi session events → AgentEvent (MC-5). A pure translator with a little per-session state (the
+// turn counter, the open compaction). It takes what an AgentSession of the Pi coding agent's SDK
+// delivers to `subscribe`: pi-agent-core's loop events, passed through unchanged, plus the
+// session's own — compaction_start/compaction_end (threshold, overflow, manual) and
+// auto_retry_start/auto_retry_end. It passes references through (no deep copies on the hot path,
+// MC-4) and carries event types it does not model as `unknown` instead of dropping them.
+import type { AgentEvent as PiLoopEvent } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AgentSessionEvent } from "@mariozechner/pi-coding-agent";
 import type { AgentEvent, StopReason, ToolResultContent } from "../../types.js";
+
+/** Everything a Pi session's subscriber receives (a bare pi-agent-core loop delivers a subset). */
+export type PiEvent = AgentSessionEvent | PiLoopEvent;
 
 export interface PiTranslatorState {
   turn: number;
+  /** The reason of the compaction_start not yet ended, if one is open. */
+  compaction: "manual" | "threshold" | "overflow" | undefined;
 }
 
 export function createPiTranslatorState(): PiTranslatorState {
-  return { turn: 0 };
+  return { turn: 0, compaction: undefined };
 }
+
+/** What a blank summary is reported as: Pi stores it as if it had succeeded (MC-9: it is a failure). */
+export const EMPTY_SUMMARY = "the compaction returned an empty summary";
 
 const STOP_REASONS: Record<string, StopReason> = {
   stop: "end_turn",
@@ -95,9 +107,69 @@ export function translatePiEvent(event: PiEvent, state: PiTranslatorState): Agen
         },
       ];
     }
+    case "compaction_start":
+      state.compaction = event.reason;
+      return [{ type: "compaction_start", reason: event.reason }];
+    case "compaction_end":
+      return translateCompactionEnd(event, state);
+    case "auto_retry_start":
+      // Pi decided to send the failed call again: a replay, reported with Pi's own reason.
+      return [
+        {
+          type: "recovery",
+          action: "replay",
+          reason: `Pi auto-retry ${event.attempt}/${event.maxAttempts} in ${event.delayMs} ms: ${event.errorMessage}`,
+        },
+      ];
+    case "auto_retry_end":
+      return event.success
+        ? []
+        : [
+            {
+              type: "recovery",
+              action: "fail-closed",
+              reason: `Pi auto-retry gave up after ${event.attempt} attempt(s): ${event.finalError ?? "no reason given"}`,
+            },
+          ];
     default:
       return [{ type: "unknown", vendor: "pi", vendorType: (event as { type: string }).type, raw: event }];
   }
+}
+
+type PiCompactionEnd = Extract<AgentSessionEvent, { type: "compaction_end" }>;
+
+function translateCompactionEnd(event: PiCompactionEnd, state: PiTranslatorState): AgentEvent[] {
+  const opened = state.compaction !== undefined;
+  state.compaction = undefined;
+  if (!opened) {
+    // Pi ends a compaction it never started only to refuse a second overflow recovery of one message.
+    return [
+      {
+        type: "error",
+        message: event.errorMessage ?? "Pi's overflow recovery ended without a compaction",
+        code: "overflow_recovery_exhausted",
+      },
+    ];
+  }
+  const result = event.result;
+  if (result && !event.aborted && event.errorMessage === undefined) {
+    if (result.summary.trim() === "")
+      return [
+        {
+          type: "compaction_end",
+          ok: false,
+          summary: result.summary,
+          error: EMPTY_SUMMARY,
+          tokensBefore: result.tokensBefore,
+        },
+      ];
+    return [{ type: "compaction_end", ok: true, summary: result.summary, tokensBefore: result.tokensBefore }];
+  }
+  const error = event.aborted
+    ? "the compaction was aborted"
+    : (event.errorMessage ??
+      "Pi's compaction ended without a result (no model, no key, or nothing to compact)");
+  return [{ type: "compaction_end", ok: false, error }];
 }
 
 type PiDelta = Extract<PiEvent, { type: "message_update" }>["assistantMessageEvent"];

@@ -44,6 +44,10 @@ interface CodexState {
 export interface CodexTranslator extends RecordTranslator {
   /** A new thread starts its own cumulative totals: forget the old thread's (MC-9 rollover). */
   newThread(): void;
+  /** MC-15: a resumed thread's totals as last seen (persisted with the session), so nothing counts twice. */
+  resumeTotals(totals: Readonly<Record<string, number>>): void;
+  /** The thread's cumulative totals last reported, to persist with the session. */
+  totals(): Readonly<Record<string, number>> | undefined;
 }
 
 export function codexTranslator(): CodexTranslator {
@@ -60,6 +64,11 @@ export function codexTranslator(): CodexTranslator {
     newThread: () => {
       s.totals = undefined;
     },
+    resumeTotals: (t) => {
+      const n = (k: string) => (Number.isFinite(t[k]) ? (t[k] as number) : 0);
+      s.totals = { input: n("input"), cached: n("cached"), output: n("output") };
+    },
+    totals: () => (s.totals ? { ...s.totals } : undefined),
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
       if (s.open) {

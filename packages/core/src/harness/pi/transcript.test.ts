@@ -2,7 +2,7 @@ import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "../../context/index.js";
-import { compactionCut, PiWindow } from "./context-window.js";
+import { BOOTSTRAP_SEPARATOR, boundItems, transcriptItems } from "./transcript.js";
 
 const ZERO = {
   input: 0,
@@ -42,7 +42,7 @@ const result = (id: string, name: string, body: string, isError = false): ToolRe
 
 const SECRET = "TOOL-OUTPUT-BODY-7f3a";
 
-describe("Pi window: transcript items for the handoff (MC-9)", () => {
+describe("Pi transcript items for the handoff (MC-9)", () => {
   const transcript: AgentMessage[] = [
     user("Build the team."),
     call("c1", "hire_agent", { name: "CTO", department: "engineering" }),
@@ -53,8 +53,7 @@ describe("Pi window: transcript items for the handoff (MC-9)", () => {
   ];
 
   it("MC-9 never carries a tool_result body; a successful call becomes a decision with its own input", () => {
-    const window = new PiWindow();
-    const items = window.items(transcript);
+    const items = transcriptItems(transcript);
     const handoff = buildHandoff(items);
     expect(handoff).not.toContain(SECRET);
     expect(JSON.stringify(items)).not.toContain(SECRET);
@@ -64,62 +63,24 @@ describe("Pi window: transcript items for the handoff (MC-9)", () => {
     expect(handoff).toContain("tool hire_agent → error");
   });
 
-  it("MC-9 a bootstrap carries its decisions into the next rebase (nothing done is forgotten)", () => {
-    const window = new PiWindow();
-    const first = window.items(transcript.slice(0, 3));
-    const loop = [...transcript.slice(0, 3)];
-    const bootstrap = window.rebase(loop.length, buildHandoff(first), first);
-    loop.push(
+  it("MC-9 a fresh window's handoff is not read as a prompt: its items are carried, the prompt after it stays a prompt", () => {
+    const first = transcriptItems(transcript.slice(0, 3));
+    const handoff = buildHandoff(first);
+    const fresh: AgentMessage[] = [
+      user(`${handoff}${BOOTSTRAP_SEPARATOR}Now file the strategy.`),
       call("c3", "file_approval", { type: "approve_ceo_strategy" }),
       result("c3", "file_approval", SECRET),
-    );
-    const view = window.view(loop);
-    expect(view[0]).toBe(bootstrap);
-    expect(view).toHaveLength(3);
-    const second = buildHandoff(window.items(view));
+    ];
+    const items = boundItems([...boundItems(first), ...transcriptItems(fresh, handoff)]);
+    const second = buildHandoff(items);
     expect(second).toContain("- hire_agent succeeded:");
     expect(second).toContain("- file_approval succeeded:");
     expect(second).not.toContain(SECRET);
-    // The run ends: the window becomes the transcript.
-    expect(window.materialize(loop)).toEqual(view);
-    expect(window.view(loop)).toBe(loop);
-  });
-});
-
-describe("compactionCut: where Pi's native compaction may cut (MC-8)", () => {
-  const isBoot = (boots: AgentMessage[]) => (m: AgentMessage) => boots.includes(m);
-  it.each([
-    ["only the pending user message: nothing to compact", [user("a")], undefined],
-    [
-      "a tool exchange after the first prompt: keeps the exchange, compacts the prompt",
-      [user("a"), call("1", "t", {}), result("1", "t", "r")],
-      1,
-    ],
-    [
-      "a new prompt after a finished exchange: keeps the prompt",
-      [
-        user("a"),
-        call("1", "t", {}),
-        result("1", "t", "r"),
-        assistant([{ type: "text", text: "ok" }], "stop"),
-        user("b"),
-      ],
-      4,
-    ],
-    [
-      "never parts a tool result from its call",
-      [user("a"), call("1", "t", {}), result("1", "t", "r"), call("2", "t", {}), result("2", "t", "r")],
-      3,
-    ],
-  ] as const)("%s", (_name, view, cut) => {
-    expect(compactionCut(view as unknown as AgentMessage[], isBoot([]))).toBe(cut);
-  });
-
-  it("a window holding only a bootstrap before the latest exchange has nothing new to compact", () => {
-    const boot = user("# Handoff");
-    expect(compactionCut([boot, call("1", "t", {}), result("1", "t", "r")], isBoot([boot]))).toBeUndefined();
-    expect(compactionCut([boot, user("x"), call("1", "t", {}), result("1", "t", "r")], isBoot([boot]))).toBe(
-      2,
-    );
+    expect(items.filter((i) => i.kind === "user").map((i) => (i as { text: string }).text)).toEqual([
+      "Build the team.",
+      "Now file the strategy.",
+    ]);
+    // Bounded: the task first, every decision kept.
+    expect(items[0]).toEqual({ kind: "task", text: "Build the team." });
   });
 });
