@@ -93,7 +93,7 @@ describe("cadre run: a company at work, offline (issue 17 done-when)", () => {
     console.log(
       `issue 17 figures: ${tasks.length} tasks, ${report.runs} runs (bound ${tasks.length + 2}), ${overlap.checkouts} checkouts, no overlap`,
     );
-  });
+  }, 180_000); // a dozen processes of the built bin: a loaded 2-core machine needs the room
 
   it("bad input: exit 2, one line on stderr, nothing written", async () => {
     expect((await cli("run", "--max-wakes", "0")).code).toBe(2);
@@ -108,5 +108,5 @@ describe("cadre run: a company at work, offline (issue 17 done-when)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/U\+200B/);
     expect(json((await cli("tasks", "list", "--json")).stdout)).toEqual([]);
-  });
+  }, 120_000);
 });

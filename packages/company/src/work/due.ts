@@ -58,8 +58,10 @@ export interface DuePlan {
 }
 
 /**
- * Work the agent delegated that a run is doing right now (open, checked out): more results are on
- * their way, so a wake for results alone waits for them — the creator is woken once for all of them.
+ * Work the agent delegated that a run is doing right now (open, checked out), or that is about to
+ * start (its assignee has a pending wake for it): more results are on their way, so a wake for
+ * results alone waits for them — the creator is woken once for all of them, whatever order the
+ * workers take the wakes in. Work nobody is to be woken for (blocked, unassigned) does not hold it.
  */
 async function resultsComing(
   q: StoreQueries,
@@ -67,12 +69,15 @@ async function resultsComing(
   agentId: string,
   runId: string | null,
 ): Promise<boolean> {
-  const delegated = await q.listTasks(companyId, {
-    creatorAgentId: agentId,
-    statuses: ["todo", "in_progress", "blocked"],
-  });
-  return delegated.some(
-    (t) => t.checkoutRunId !== null && t.checkoutRunId !== runId && t.assigneeAgentId !== agentId,
+  const delegated = (
+    await q.listTasks(companyId, { creatorAgentId: agentId, statuses: ["todo", "in_progress", "blocked"] })
+  ).filter((t) => t.assigneeAgentId !== null && t.assigneeAgentId !== agentId);
+  if (delegated.some((t) => t.checkoutRunId !== null && t.checkoutRunId !== runId)) return true;
+  if (delegated.length === 0) return false;
+  const open = new Map(delegated.map((t) => [t.id, t.assigneeAgentId]));
+  const pending = await q.listWakeRequests({ companyId, status: "pending" });
+  return pending.some(
+    (r) => r.trigger !== "task_done" && r.taskId !== null && open.get(r.taskId) === r.agentId,
   );
 }
 
