@@ -20,6 +20,8 @@ import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { loadCompanyState, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
+import { requestWakes } from "./work/requests.js";
+import { hireFromApproval } from "./tools/hire-agent.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -219,6 +221,8 @@ export interface DecisionResult {
   approval: ApprovalRow;
   modeBefore: CeoMode;
   modeAfter: CeoMode;
+  /** The agent an approved hire_agent approval created. */
+  hired?: string;
 }
 
 /** The operator decides a pending approval; exactly one of several concurrent decisions wins. */
@@ -228,6 +232,7 @@ export async function decideApproval(
   decision: Decision,
   note: string | null,
   actor = "operator",
+  env?: NodeJS.ProcessEnv,
 ): Promise<DecisionResult> {
   if (!(decision in DECISION_STATUS))
     throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
@@ -244,6 +249,12 @@ export async function decideApproval(
       throw new ConflictStateError(
         `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
       );
+    // An approved hire is made now, in this transaction, from its recorded input checked again;
+    // if it no longer passes, the approval is refused and nothing is written (issue 18 #10).
+    const hired =
+      decided.type === "hire_agent" && decided.status === "approved"
+        ? await hireFromApproval(tx, decided, env)
+        : undefined;
     await tx.insertActivity({
       companyId: decided.companyId,
       agentId: null,
@@ -251,7 +262,30 @@ export async function decideApproval(
       type: "approval.decided",
       data: { approvalId, status: decided.status, note: cleanNote },
     });
-    const after = await recordModeChange(tx, before, null);
-    return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
+    // A hire made above recorded its own mode change; otherwise the decision may move the mode.
+    const after = hired
+      ? await loadCompanyState(tx, decided.companyId)
+      : await recordModeChange(tx, before, null);
+    // The decision is work for the agent that filed it (the CEO when the operator filed it): OP-1.
+    await requestWakes(
+      tx,
+      decided.companyId,
+      [
+        {
+          agentId: decided.filedByAgentId ?? after.ceo.id,
+          trigger: "approval_decided",
+          taskId: null,
+          cause: `the operator ${decided.status === "approved" ? "approved" : decided.status === "rejected" ? "rejected" : "sent back for revision"} "${decided.title}"`,
+        },
+      ],
+      actor,
+      null,
+    );
+    return {
+      approval: decided,
+      modeBefore: before.mode,
+      modeAfter: after.mode,
+      ...(hired && "agentId" in hired ? { hired: hired.agentId } : {}),
+    };
   });
 }

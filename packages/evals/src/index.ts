@@ -44,3 +44,6 @@ export * from "./report/progress.js";
 export * from "./cassette/key.js";
 export * from "./cassette/cassette.js";
 export * from "./cassette/replay-stream.js";
+export * from "./operating/schema.js";
+export * from "./operating/checks.js";
+export * from "./operating/run.js";

@@ -9,7 +9,18 @@ import { ROUTES } from "./routes/index.js";
 import { HIRE, type RequestOptions, send, testWorld, type World } from "./testing/harness.js";
 
 /** A valid body and a concrete path for every POST route, in world A. */
-const VALID: Record<string, { path: (w: World) => string; body: Record<string, unknown> }> = {
+/** Company A operating (its strategy approved), for the routes that need it. */
+async function approveStrategy(w: World): Promise<void> {
+  const filed = await w.app.request("POST", `/api/companies/${w.companyA}/approvals`, {
+    json: { type: "approve_ceo_strategy", title: "Plan", payload: "Ship." },
+  });
+  await w.app.request("POST", `/api/approvals/${filed.body.id}/approve`, { json: {} });
+}
+
+const VALID: Record<
+  string,
+  { path: (w: World) => string; body: Record<string, unknown>; prepare?: (w: World) => Promise<void> }
+> = {
   "/api/companies": {
     path: () => "/api/companies",
     body: { name: "New Co", goal: "Grow.", connector: "offline", profile: "legacy" },
@@ -39,6 +50,21 @@ const VALID: Record<string, { path: (w: World) => string; body: Record<string, u
   "/api/approvals/{id}/request-revision": {
     path: (w) => `/api/approvals/${w.approvalA}/request-revision`,
     body: { note: "more" },
+  },
+  "/api/companies/{id}/tasks": {
+    path: (w) => `/api/companies/${w.companyA}/tasks`,
+    body: { title: "Plan", description: "Write it.", assignee: "CTO", parentTaskId: "task_a" },
+    prepare: approveStrategy,
+  },
+  "/api/tasks/{id}/assign": {
+    path: () => "/api/tasks/task_a/assign",
+    body: { assignee: "CEO" },
+    prepare: approveStrategy,
+  },
+  "/api/tasks/{id}/comments": { path: () => "/api/tasks/task_a/comments", body: { body: "Looks good." } },
+  "/api/tasks/{id}/close": {
+    path: () => "/api/tasks/task_a/close",
+    body: { status: "done", deliverable: "Here." },
   },
   "/api/agents/{id}/session/reset": {
     path: (w) => `/api/agents/${w.ctoA}/session/reset`,
@@ -244,6 +270,7 @@ describe("bad input on every POST route", () => {
         }
         expect(await w.app.store.counts()).toEqual(before);
         // The valid body is accepted: the table above refuses for the reason it names, not by accident.
+        await valid.prepare?.(w);
         const ok = await send(w.app.cadre, "POST", path, json(valid.body));
         expect(ok.status, JSON.stringify(ok.body)).toBeLessThan(300);
       } finally {

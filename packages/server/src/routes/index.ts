@@ -8,6 +8,7 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 
 const TABLE = [
@@ -18,6 +19,7 @@ const TABLE = [
   ...sessionRoutes,
   ...approvalRoutes,
   ...runRoutes,
+  ...taskRoutes,
   ...usageRoutes,
   ...eventRoutes,
 ];

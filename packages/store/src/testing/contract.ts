@@ -8,6 +8,7 @@ import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { runContract } from "./runs.contract.js";
+import { taskContract } from "./tasks.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
 import { toolCallContract } from "./tool-calls.contract.js";
@@ -44,5 +45,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     wakeContract(current);
     toolCallContract(current);
     agentSessionContract(current);
+    taskContract(current);
   });
 }

@@ -11,9 +11,11 @@ import { UsagePanel } from "../usage/usage-panel.js";
 import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunsList } from "./runs-list.js";
+import { TasksBoard } from "./tasks-board.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
+  tasks: "Tasks",
   connectors: "Connectors",
   runs: "Runs",
   approvals: "Approvals",
@@ -80,6 +82,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
+      {tab === "tasks" && <TasksBoard companyId={companyId} tasks={live.tasks} agents={live.agents} />}
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
