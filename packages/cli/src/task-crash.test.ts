@@ -13,6 +13,7 @@ import {
   hireAgent,
   loadCompanyState,
   INTERRUPTED_REASON,
+  refreshReadiness,
 } from "@cadre/company";
 import { loadUserModels } from "@cadre/core";
 import { openStore } from "@cadre/store";
@@ -57,7 +58,9 @@ describe("a SIGKILL mid-task", () => {
         ],
       });
       const ceo = (await loadCompanyState(store, company.id)).ceo.id;
-      const op = { companyId: company.id, agentId: null, via: "http" as const, runId: null };
+      // hire_agent reads readiness from the probes' outcomes (never probing in its transaction).
+      await refreshReadiness(await store.listConnectors(company.id), {});
+      const op = { companyId: company.id, agentId: null, via: "http" as const, runId: null, env: {} };
       const hired = await hireAgent(store, op, {
         name: "CTO",
         role: "CTO",
@@ -65,6 +68,7 @@ describe("a SIGKILL mid-task", () => {
         connectorId: "openai-compatible",
         model: STANDIN_MODEL,
       });
+      expect(hired, JSON.stringify(hired)).toMatchObject({ ok: true });
       cto = (hired as { value: { agentId: string } }).value.agentId;
       const filed = await fileApproval(
         store,
