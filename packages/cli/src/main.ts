@@ -40,6 +40,10 @@ Commands:
   approvals approve|reject|revise ID [--note TEXT]
                                decide an approval (moves the CEO's mode)
   wake AGENT_ID                wake one agent and stream its run
+  run [--until-idle]           run the due wakes (assignments, comments, finished work, schedules)
+  tasks list|show|create|assign|comment|close
+                               the company's tasks (who works what; what wakes whom is decided in code)
+  schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
   sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
   sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
@@ -79,6 +83,9 @@ const COMMANDS: Record<string, Command> = {
   connectors: async (a, io, s) => (await import("./commands/connectors.js")).connectorsCommand(a, io, s),
   approvals: async (a, io, s) => (await import("./commands/approvals.js")).approvalsCommand(a, io, s),
   wake: async (a, io, s) => (await import("./commands/wake.js")).wakeCommand(a, io, s),
+  run: async (a, io) => (await import("./commands/run.js")).runCommand(a, io),
+  tasks: async (a, io) => (await import("./commands/tasks.js")).tasksCommand(a, io),
+  schedules: async (a, io) => (await import("./commands/schedules.js")).schedulesCommand(a, io),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
   budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),

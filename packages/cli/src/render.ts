@@ -44,8 +44,23 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
         const text = event.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("");
         write(`  ← ${event.isError ? "refused" : "ok"}: ${clip(text)}\n`);
         if (!event.isError && event.name === "hire_agent") {
-          const d = event.details as { name?: string; role?: string; agentId?: string } | undefined;
-          write(`  ✓ hired ${d?.name} — ${d?.role} (${d?.agentId})\n`);
+          const d = event.details as
+            { name?: string; role?: string; agentId?: string; approvalId?: string } | undefined;
+          write(
+            d?.agentId
+              ? `  ✓ hired ${d?.name} — ${d?.role} (${d?.agentId})\n`
+              : `  ✓ hire of ${d?.name} — ${d?.role} filed for the operator's approval (${d?.approvalId})\n`,
+          );
+        }
+        if (
+          !event.isError &&
+          (event.name === "create_task" || event.name === "assign_task" || event.name === "update_task")
+        ) {
+          const d = event.details as
+            { taskId?: string; status?: string; assignee?: string | null; wakes?: string[] } | undefined;
+          write(
+            `  ✓ task ${d?.taskId} ${d?.status}, assigned to ${d?.assignee ?? "nobody"}${d?.wakes?.length ? `; wakes ${d.wakes.join(", ")}` : ""}\n`,
+          );
         }
         if (!event.isError && event.name === "file_approval") {
           const d = event.details as { approvalId?: string; type?: string; status?: string } | undefined;

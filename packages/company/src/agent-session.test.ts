@@ -123,22 +123,46 @@ describe("an agent's session lives across wakes", () => {
     const requests: Request[] = [];
     await wake(ceo.id, { trigger: "start_team_building", wrapStreamFn: recorder(requests) });
     const [strategy] = await store.listApprovals(ceo.companyId);
-    await decideApproval(store, strategy!.id, "approve", "Ship it");
+    // Sent back: the revising CEO keeps its tool list (hire_agent, file_approval), so its session continues.
+    await decideApproval(store, strategy!.id, "revise", "Say more about sales");
     const calls = requests.length;
     const second = await wake(ceo.id, { wrapStreamFn: recorder(requests) });
     expect(second.result.session.resumed).toBe(true);
-    expect(second.result.modeBefore).toBe("operating");
+    expect(second.result.modeBefore).toBe("revising");
     const sent = requests[calls]!;
     expect(sent.system).toBe(requests[0]!.system); // still the team-building session's own prompt
     expect(sent.system).toContain("Current phase: Team Building Phase");
     // The per-call part: the replaced sections (the new mode and decision, the new directory), then the cue.
     expect(sent.last.startsWith(SEGMENT_UPDATE_PREAMBLE)).toBe(true);
-    expect(sent.last).toContain("Current phase: Operating Phase");
+    expect(sent.last).toContain("Current phase: Revision Phase");
+    expect(sent.last).toContain("Say more about sales");
     expect(sent.last).toContain("## Company directory");
-    expect(sent.last.endsWith(second.result.cue)).toBe(true);
-    const text = second.events.flatMap((e) => (e.type === "text_end" ? [e.text] : [])).join("\n");
-    expect(text).toMatch(/^The strategy is approved\. First work for each lead:/);
-    expect((await store.listAgents(ceo.companyId)).filter((a) => !a.isCeo).length).toBeGreaterThanOrEqual(3);
+    // Then the cue, then the briefing of what changed (data, per call too).
+    expect(sent.last.indexOf(second.result.cue)).toBeGreaterThan(sent.last.indexOf("## Company directory"));
+    expect(sent.last).toContain("- The operator decided on your strategy.");
+    const approvals = await store.listApprovals(ceo.companyId);
+    expect(approvals.map((a) => a.title)).toContain("Revised strategy for Acme Robotics");
+  });
+
+  it("MC-3 the approved company offers the CEO its task tools: another tool list, so the operating wake starts fresh from the team-building session's handoff and delegates", async () => {
+    const ceo = await company();
+    const first = await wake(ceo.id, { trigger: "start_team_building" });
+    const [strategy] = await store.listApprovals(ceo.companyId);
+    await decideApproval(store, strategy!.id, "approve", "Ship it");
+    const requests: Request[] = [];
+    const second = await wake(ceo.id, { wrapStreamFn: recorder(requests) });
+    expect(second.result.modeBefore).toBe("operating");
+    expect(second.result.session.resumed).toBe(false);
+    // Began from the handoff of the team-building session (its digest carries the hires and the filing).
+    expect(second.result.session.rolledOver).toBe(true);
+    expect(second.result.session.id).not.toBe(first.result.session.id);
+    expect(await store.getAgentSession(ceo.id)).toMatchObject({ previousSessionId: first.result.session.id });
+    expect(requests[0]!.system).toContain("Current phase: Operating Phase");
+    expect(requests[0]!.system).not.toBe("");
+    expect(requests[0]!.last).not.toContain(SEGMENT_UPDATE_PREAMBLE);
+    const leads = (await store.listAgents(ceo.companyId)).filter((a) => !a.isCeo);
+    const tasks = await store.listTasks(ceo.companyId);
+    expect(tasks.map((t) => t.assigneeAgentId).sort()).toEqual(leads.map((a) => a.id).sort());
   });
 
   it("MC-3 a changed tool list cannot continue a session: the legacy profile's wake starts fresh from the handoff", async () => {

@@ -18,9 +18,11 @@ import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } fro
 import { configProblems } from "./connectors/connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
-import { loadCompanySummary, modeAfter, recordModeChange } from "./state.js";
+import { loadCompanySummary, type ModeView, modeAfter, recordModeChange } from "./state.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
+import { requestWakes } from "./work/requests.js";
+import { hireFromApproval } from "./tools/hire-agent.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -222,6 +224,8 @@ export interface DecisionResult {
   approval: ApprovalRow;
   modeBefore: CeoMode;
   modeAfter: CeoMode;
+  /** The agent an approved hire_agent approval created. */
+  hired?: string;
 }
 
 /** The operator decides a pending approval; exactly one of several concurrent decisions wins. */
@@ -231,6 +235,7 @@ export async function decideApproval(
   decision: Decision,
   note: string | null,
   actor = "operator",
+  env?: NodeJS.ProcessEnv,
 ): Promise<DecisionResult> {
   if (!(decision in DECISION_STATUS))
     throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
@@ -247,15 +252,50 @@ export async function decideApproval(
       throw new ConflictStateError(
         `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
       );
-    const after = await recordModeChange(tx, before, null, modeAfter(before, { approval: decided }), [
-      {
-        companyId: decided.companyId,
-        agentId: null,
-        runId: null,
-        type: "approval.decided",
-        data: { approvalId, status: decided.status, note: cleanNote },
-      },
-    ]);
-    return { approval: decided, modeBefore: before.mode, modeAfter: after.mode };
+    // An approved hire is made now, in this transaction, from its recorded input checked again;
+    // if it no longer passes, the approval is refused and nothing is written (issue 18 #10).
+    const hired =
+      decided.type === "hire_agent" && decided.status === "approved"
+        ? await hireFromApproval(tx, decided, env)
+        : undefined;
+    const decidedEvent = {
+      companyId: decided.companyId,
+      agentId: null,
+      runId: null,
+      type: "approval.decided",
+      data: { approvalId, status: decided.status, note: cleanNote },
+    } as const;
+    // A hire made above recorded its own activity and mode change; otherwise the decision may move
+    // the mode, known without reading it back, recorded with the decision in one batch.
+    let after: ModeView;
+    if (hired) {
+      await tx.insertActivities([decidedEvent]);
+      after = await loadCompanySummary(tx, decided.companyId);
+    } else {
+      after = await recordModeChange(tx, before, null, modeAfter(before, { approval: decided }), [
+        decidedEvent,
+      ]);
+    }
+    // The decision is work for the agent that filed it (the CEO when the operator filed it): OP-1.
+    await requestWakes(
+      tx,
+      decided.companyId,
+      [
+        {
+          agentId: decided.filedByAgentId ?? after.ceo.id,
+          trigger: "approval_decided",
+          taskId: null,
+          cause: `the operator ${decided.status === "approved" ? "approved" : decided.status === "rejected" ? "rejected" : "sent back for revision"} "${decided.title}"`,
+        },
+      ],
+      actor,
+      null,
+    );
+    return {
+      approval: decided,
+      modeBefore: before.mode,
+      modeAfter: after.mode,
+      ...(hired && "agentId" in hired ? { hired: hired.agentId } : {}),
+    };
   });
 }

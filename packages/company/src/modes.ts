@@ -60,19 +60,36 @@ export const CEO_TRANSITIONS: Readonly<Record<CeoMode, Partial<Record<CeoModeEve
   operating: { hire: "operating" },
 };
 
-export type CompanyToolName = "hire_agent" | "file_approval";
+export type CompanyToolName =
+  "hire_agent" | "file_approval" | "create_task" | "assign_task" | "update_task" | "list_my_tasks";
 
 /**
- * Which company tools each mode offers. The mode documents describe exactly these, and the tool
- * handlers refuse a call outside them (governance in code, C4-4).
+ * Which company tools each mode offers the CEO. The mode documents describe exactly these, and the
+ * tool handlers refuse a call outside them (governance in code, C4-4).
  */
 export const MODE_TOOLS: Readonly<Record<CeoMode, readonly CompanyToolName[]>> = {
   "team-building": ["hire_agent"],
   "strategy-drafting": ["hire_agent", "file_approval"],
   "awaiting-approval": [],
   revising: ["hire_agent", "file_approval"],
-  operating: ["hire_agent"],
+  operating: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks"],
 };
+
+/** What every member gets: its own tasks (members run in the operating company only). */
+export const MEMBER_TOOLS: readonly CompanyToolName[] = ["update_task", "list_my_tasks"];
+
+/**
+ * The company tools a session offers, by role and mode, in a fixed order (MC-3: the list never
+ * changes within a session). The CEO keeps hire_agent and file_approval in every mode (their
+ * handlers say when a mode refuses them) and gets the task tools in the operating company.
+ */
+export function offeredTools(agent: { isCeo: boolean }, mode: CeoMode): CompanyToolName[] {
+  if (!agent.isCeo) return [...MEMBER_TOOLS];
+  const base: CompanyToolName[] = ["hire_agent", "file_approval"];
+  return mode === "operating"
+    ? [...base, "create_task", "assign_task", "update_task", "list_my_tasks"]
+    : base;
+}
 
 export function modeAllows(mode: CeoMode, tool: CompanyToolName): boolean {
   return MODE_TOOLS[mode].includes(tool);

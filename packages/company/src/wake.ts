@@ -26,11 +26,12 @@ import {
   type AgentSessionRow,
   ConflictError,
   type ConnectorRow,
-  type NewRun,
   type NewRunEvent,
   type RunRow,
   type SessionHarness,
   type Store,
+  type StoreQueries,
+  type WakeRequestRow,
   type WakeRow,
 } from "@cadre/store";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
@@ -44,8 +45,12 @@ import { refreshReadiness } from "./connectors.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
 import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
+import { firstTurn, workBriefing } from "./work/briefing.js";
+import { releaseRunWork } from "./work/release.js";
+import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
+import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable } from "./session.js";
-import { modeOffer } from "./modes.js";
+import { modeOffer, offeredTools } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
 import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
@@ -55,7 +60,10 @@ import { companyPrices } from "./budgets/prices.js";
 export interface WakeOptions {
   store: Store;
   agentId: string;
-  /** Default: inferred (a decision since the agent's last run → approval_decided, else routine). */
+  /**
+   * Default: the first, in precedence order, of the agent's due wake requests that this wake takes
+   * (work/due.ts), else inferred (a decision since the agent's last run → approval_decided, else routine).
+   */
   trigger?: WakeTrigger;
   /** Data directory; agents' working folders (MEMORY.md) live under it. */
   dataDir?: string;
@@ -126,11 +134,12 @@ async function claimRun(
   store: Store,
   agent: AgentRow,
   connector: Pick<ConnectorRow, "id" | "kind">,
-  run: NewRun,
+  runId: string,
+  start: (tx: StoreQueries) => Promise<WorkStart>,
   leaseMs: number,
-): Promise<{ lease: WakeLease; run: RunRow; row: AgentSessionRow | undefined }> {
+): Promise<{ lease: WakeLease; started: WorkStart; row: AgentSessionRow | undefined }> {
   const owner = thisProcess();
-  const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${run.id}`, leaseMs);
+  const lease = new WakeLease(store, newId("wake"), `${owner.host}:${owner.pid}:${runId}`, leaseMs);
   const attempt = () =>
     store.transaction(
       async (tx) => {
@@ -143,15 +152,15 @@ async function claimRun(
           owner,
         });
         if (claimed.outcome !== "claimed") return { busy: claimed.wake };
-        const row = await tx.insertRun(run);
-        await tx.setWakeRun(lease.wakeId, lease.workerId, run.id);
-        return { run: row, session: await lockSession(tx, agent, connector, run.id) };
+        const started = await start(tx);
+        await tx.setWakeRun(lease.wakeId, lease.workerId, runId);
+        return { started, session: await lockSession(tx, agent, connector, runId) };
       },
       { isolation: "read committed" },
     );
   let recovered = false;
   for (let tries = 0; ; tries++) {
-    let result: { run: RunRow; session: AgentSessionRow | undefined } | { busy: WakeRow };
+    let result: { started: WorkStart; session: AgentSessionRow | undefined } | { busy: WakeRow };
     try {
       result = await attempt();
     } catch (error) {
@@ -159,9 +168,9 @@ async function claimRun(
       if (error instanceof ConflictError && tries < 3) continue;
       throw error;
     }
-    if ("run" in result) {
-      lease.runId = run.id;
-      return { lease, run: result.run, row: result.session };
+    if ("started" in result) {
+      lease.runId = runId;
+      return { lease, started: result.started, row: result.session };
     }
     if (!recovered && lossOf(result.busy)) {
       // What stands in the way is a wake whose process is gone: end it now (which releases the
@@ -186,6 +195,8 @@ export interface WakeResult {
   /** Wire-only replays of a failed user message (MC-10) and window rollovers (MC-9) during the run. */
   replays: number;
   rollovers: number;
+  /** The wake requests the run took (OP-1: every due one of the agent, coalesced into this wake). */
+  requests: WakeRequestRow[];
   /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
   session: WakeSession;
   /** Why code stopped the run: "budget" (a budget or the run's spend cap) or "run_cap" (model/tool calls); else null. */
@@ -211,19 +222,25 @@ async function readMemoryIndex(dataDir: string | undefined, agentId: string): Pr
   }
 }
 
-async function inferTrigger(store: Store, companyId: string, agentId: string): Promise<WakeTrigger> {
-  const runs = await store.listRuns({ agentId });
-  const lastStart = runs.at(-1)?.startedAt ?? "";
-  const decisions = await store.listActivity(companyId, { type: "approval.decided" });
-  return decisions.some((d) => d.at > lastStart) ? "approval_decided" : "routine";
-}
-
 const FLUSH_AT = 64;
 // A usage event is written as it arrives, with the run's totals: a run whose process dies shows
 // every model call that completed.
 const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal"]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
+  return (await wake(options, false)) as WakeResult;
+}
+
+/**
+ * Wakes the agent only for due work (a pending wake request whose reason still holds, OP-1):
+ * undefined, with nothing written, when it has none. `cadre run`, the schedules and the workers wake
+ * agents this way.
+ */
+export function wakeIfDue(options: WakeOptions): Promise<WakeResult | undefined> {
+  return wake(options, true);
+}
+
+async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResult | undefined> {
   const { store } = options;
   const agent = await store.getAgent(options.agentId);
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
@@ -248,12 +265,12 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   if (options.wrapStreamFn) requireWrappable(connector, agent.name);
   // A budget with no room refuses the wake before anything is written (OP-3).
   await assertBudgetRoom(store, agent);
-  const trigger = options.trigger ?? (await inferTrigger(store, agent.companyId, agent.id));
   // The operator's "start team building" is offered only where it fits (modeOffer): anywhere else
-  // its cue would contradict the mode, so it is refused before anything is written.
+  // its cue would contradict the mode, so it is refused before anything is written. (Only the
+  // caller names it: a wake request's trigger or an inferred one never is.)
   if (
-    trigger === "start_team_building" &&
-    !(agent.isCeo && modeOffer(state.mode).operatorActions.includes(trigger))
+    options.trigger === "start_team_building" &&
+    !(agent.isCeo && modeOffer(state.mode).operatorActions.includes(options.trigger))
   ) {
     throw new UserInputError(
       agent.isCeo
@@ -264,17 +281,18 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
-  // One decision (C4-4): the mode, its cue and its mode document come from this one object (the
-  // legacy profile's documents for a legacy wake: a faithful rollback, C4-7).
-  const decision = decideCeoMode(state.modeState, trigger, profile);
+  // One decision (C4-4): the mode and its mode document come from decideCeoMode (the legacy
+  // profile's documents for a legacy wake: a faithful rollback, C4-7); the trigger is chosen in the
+  // claim's transaction (work/start.ts), and the cue is decideCeoMode's for that trigger (cueOf).
+  const decision = decideCeoMode(state.modeState, options.trigger ?? "routine", profile);
   const mode = decision.mode;
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
-  const cue =
+  const cueOf = (trigger: WakeTrigger) =>
     apiUrl !== undefined
       ? legacyCue(apiUrl, agent.companyId)
       : agent.isCeo
-        ? decision.cue
-        : memberCue(agent.role);
+        ? decideCeoMode(state.modeState, trigger, profile).cue
+        : memberCue(agent.role, trigger);
   const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
   // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
@@ -291,38 +309,48 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   });
 
   const runId = newId("run");
-  const newRun: NewRun = {
-    id: runId,
-    companyId: agent.companyId,
-    agentId: agent.id,
-    trigger,
-    mode,
-    profile,
-    cue,
-  };
+  // The run row, its trigger and cue, and the due work it takes: one transaction (work/start.ts).
+  const start = startWork({
+    agent,
+    run: { id: runId, companyId: agent.companyId, agentId: agent.id, mode, profile },
+    ...(options.trigger ? { explicit: options.trigger } : {}),
+    inferred: (q) => inferTrigger(q, agent.companyId, agent.id),
+    cueOf,
+    onlyIfDue,
+  });
   // From here on every write of the run goes through a lease (its own, or the worker's that holds
   // the wake): a process cut off past its lease writes nothing to a run recovery has ended. The
   // run, its wake and the agent's session lock are one write: a second wake of the agent, or a
   // model switch, is refused while this run holds the session (MC-13), and nothing is written then.
   let lease: WakeLease | undefined;
-  let run: RunRow;
+  let started: WorkStart;
   let row: AgentSessionRow | undefined;
-  if (options.underLease) {
-    // The lease's view records the run with the worker's wake inside this transaction.
-    ({ run, row } = await store.transaction(async (tx) => {
-      const written = await tx.insertRun(newRun);
-      return { run: written, row: await lockSession(tx, agent, connector, runId) };
-    }));
-  } else {
-    ({ lease, run, row } = await claimRun(
-      store,
-      agent,
-      connector,
-      newRun,
-      options.leaseMs ?? DEFAULT_LEASE_MS,
-    ));
-    lease.startHeartbeat();
+  try {
+    if (options.underLease) {
+      // The lease's view records the run with the worker's wake inside this transaction.
+      ({ started, row } = await store.transaction(
+        async (tx) => {
+          const begun = await start(tx);
+          return { started: begun, row: await lockSession(tx, agent, connector, runId) };
+        },
+        { isolation: "read committed" },
+      ));
+    } else {
+      ({ lease, started, row } = await claimRun(
+        store,
+        agent,
+        connector,
+        runId,
+        start,
+        options.leaseMs ?? DEFAULT_LEASE_MS,
+      ));
+      lease.startHeartbeat();
+    }
+  } catch (error) {
+    if (error instanceof NothingDueError) return undefined;
+    throw error;
   }
+  const { run, cue } = started;
   const runStore = lease ? lease.view() : store;
   const cueTokens = cueTokenCount(cue);
 
@@ -383,14 +411,19 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     const tools: readonly ToolDefinition[] = budget.wrapTools(
       legacy
         ? legacy.tools
-        : companyTools(runStore, {
-            companyId: agent.companyId,
-            agentId: agent.id,
-            via: "tool",
-            runId,
-            probes,
-            ...(options.env ? { env: options.env } : {}),
-          }),
+        : companyTools(
+            runStore,
+            {
+              companyId: agent.companyId,
+              agentId: agent.id,
+              via: "tool",
+              runId,
+              probes,
+              ...(options.env ? { env: options.env } : {}),
+            },
+            // By role and mode (a changed list starts a fresh session: tools never change inside one).
+            offeredTools(agent, mode),
+          ),
     );
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
@@ -417,8 +450,17 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
       runId,
     });
     options.onSession?.(session);
-    // MC-3: a resumed session keeps its system prompt; what changed since it began goes here.
-    const events = session.send(perCallPrompt(cue, plan.changed));
+    // The per-call part (MC-3): what changed in the instructions since the session began, the cue,
+    // then what the agents wrote about the work, as data.
+    const briefing = legacy
+      ? ""
+      : await workBriefing(store, {
+          agent,
+          agents: state.activeAgents,
+          strategy: mode === "operating" ? state.latestStrategy : null,
+          taken: started.taken,
+        });
+    const events = session.send(perCallPrompt(firstTurn(cue, briefing), plan.changed));
     const live = session;
     // The abort's reason, when it is one (e.g. "cancelled by SIGINT"), becomes the terminal's.
     cancel = () => live.cancel(typeof signal?.reason === "string" ? signal.reason : undefined);
@@ -508,6 +550,8 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
             error: failure,
             stopReason: budget.stop?.reason ?? null,
           });
+          // The run's tasks are free again with its end (one run works a task at a time).
+          await releaseRunWork(tx, run, terminal);
           await tx.putAgentSession(next);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {
@@ -537,6 +581,7 @@ export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
     usage,
     replays,
     rollovers,
+    requests: started.taken,
     session: wakeSession(connector.kind, native, ranIn, rollovers),
     stopReason: budget.stop?.reason ?? null,
   };

@@ -47,3 +47,6 @@ export * from "./cassette/replay-stream.js";
 export * from "./sensitivity/mutations.js";
 export * from "./sensitivity/sensitivity.js";
 export * from "./report/retirement.js";
+export * from "./operating/schema.js";
+export * from "./operating/checks.js";
+export * from "./operating/run.js";

@@ -32,7 +32,8 @@ export const CompanySettingsSchema = Type.Object(
       description: "Upper bound on active agents, CEO included.",
     }),
     requireHireApproval: Type.Boolean({
-      description: "When true, hires by non-CEO agents go through a hire_agent approval.",
+      description:
+        "When true, hire_agent files a hire_agent approval for the operator instead of hiring; approving it hires exactly that agent.",
     }),
     profile: OneOf(PROMPT_PROFILES, {
       description: "Prompt profile used for wakes unless a wake overrides it.",

@@ -58,9 +58,37 @@ export const CEO_MODES = [
 ] as const;
 export type CeoMode = (typeof CEO_MODES)[number];
 
-/** Why an agent is woken: the operator's explicit start, an approval decision, or an ordinary wake (C4-3). */
-export const WAKE_TRIGGERS = ["start_team_building", "approval_decided", "routine"] as const;
+/**
+ * Why an agent is woken (C4-3, OP-1): the operator's explicit start, an approval decision, work
+ * (a task assigned, an operator's comment, delegated work done, a blocker finished, an interrupted
+ * run's task to continue), its schedule, or an ordinary wake. Listed in precedence order: a wake
+ * with several reasons is named after the first of them.
+ */
+export const WAKE_TRIGGERS = [
+  "start_team_building",
+  "approval_decided",
+  "task_resumed",
+  "task_assigned",
+  "task_commented",
+  "task_unblocked",
+  "task_done",
+  "scheduled",
+  "routine",
+] as const;
 export type WakeTrigger = (typeof WAKE_TRIGGERS)[number];
+
+/** A task's status. `done` and `cancelled` are finished: a finished task wakes nobody (OP-1). */
+export const TASK_STATUSES = ["todo", "in_progress", "blocked", "done", "cancelled"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINISHED_TASK_STATUSES = ["done", "cancelled"] as const satisfies readonly TaskStatus[];
+
+export function isFinishedTask(status: TaskStatus): boolean {
+  return status === "done" || status === "cancelled";
+}
+
+/** What a schedule does with ticks missed while nothing ran: drop them, or run one wake for all. */
+export const SCHEDULE_CATCH_UPS = ["skip", "one"] as const;
+export type ScheduleCatchUp = (typeof SCHEDULE_CATCH_UPS)[number];
 
 /** True when `value` is one of `list` (and narrows it). */
 export function isOneOf<const T extends readonly string[]>(list: T, value: unknown): value is T[number] {

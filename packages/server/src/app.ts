@@ -25,6 +25,7 @@ import { Value } from "typebox/value";
 import { ReadinessMonitor } from "./readiness-monitor.js";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
+import { DueWorkLoop } from "./due-work.js";
 
 export interface AppDeps {
   store: Store;
@@ -61,6 +62,11 @@ export interface AppDeps {
   probes?: ProbeBook;
   /** How often every company's stale connector probes are refreshed in the background; 0: never (default 15 s). */
   readinessIntervalMs?: number;
+  /**
+   * The company at work: schedules ticked and agents with due work woken (in this process, or
+   * through `queue`), looked for every `intervalMs` (default 10 s). Off unless given.
+   */
+  dueWork?: { intervalMs?: number };
 }
 
 export interface CadreApp {
@@ -121,6 +127,14 @@ export function createApp(deps: AppDeps): CadreApp {
         `cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       ),
   });
+  const dueWork = deps.dueWork
+    ? new DueWorkLoop({
+        store,
+        ...(deps.dueWork.intervalMs !== undefined ? { intervalMs: deps.dueWork.intervalMs } : {}),
+        wake: (agentId) => wakes.wakeDue(agentId),
+        log,
+      }).start()
+    : undefined;
   const ctx: ServerContext = {
     store,
     bus,
@@ -229,6 +243,7 @@ export function createApp(deps: AppDeps): CadreApp {
     async shutdown(reason?: string) {
       stop.abort();
       readiness.stop();
+      dueWork?.stop();
       return wakes.shutdown(reason);
     },
   };

@@ -40,7 +40,75 @@ const operatorOnly = (ok: number) => ({
 });
 const company = (ok: number) => ({ none: 401, bad: 401, operator: ok, agentHere: ok, agentElsewhere: 403 });
 
+const refusedHere = (status: number) => ({
+  none: 401,
+  bad: 401,
+  operator: status,
+  agentHere: 400,
+  agentElsewhere: 403,
+});
+
 const MATRIX: Record<string, Cell> = {
+  "GET /api/companies/{id}/tasks": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/tasks`,
+    expect: company(200),
+  },
+  // Company A is not operating yet: tasks are refused (400) for everyone who may ask.
+  "POST /api/companies/{id}/tasks": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/tasks`,
+    json: () => ({ title: "Plan", assignee: "CTO" }),
+    expect: refusedHere(400),
+  },
+  "GET /api/tasks/{id}": { method: "GET", path: () => "/api/tasks/task_a", expect: company(200) },
+  "POST /api/tasks/{id}/assign": {
+    method: "POST",
+    path: () => "/api/tasks/task_a/assign",
+    json: () => ({ assignee: "CTO" }),
+    expect: refusedHere(400),
+  },
+  // The CEO's token is not the assignee's: it comments on and updates its own tasks only.
+  "POST /api/tasks/{id}/comments": {
+    method: "POST",
+    path: () => "/api/tasks/task_a/comments",
+    json: () => ({ body: "How is it going?" }),
+    expect: refusedHere(201),
+  },
+  "PATCH /api/tasks/{id}": {
+    method: "PATCH",
+    path: () => "/api/tasks/task_a",
+    json: () => ({ status: "in_progress" }),
+    expect: refusedHere(200),
+  },
+  // The CEO created it: it may close it.
+  "POST /api/tasks/{id}/close": {
+    method: "POST",
+    path: () => "/api/tasks/task_a/close",
+    json: () => ({ status: "cancelled" }),
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/wake-requests": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/wake-requests`,
+    expect: company(200),
+  },
+  "GET /api/companies/{id}/schedules": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/schedules`,
+    expect: company(200),
+  },
+  "PATCH /api/agents/{id}/schedule": {
+    method: "PATCH",
+    path: (w) => `/api/agents/${w.ctoA}/schedule`,
+    json: () => ({ every: "1h" }),
+    expect: operatorOnly(200),
+  },
+  "DELETE /api/agents/{id}/schedule": {
+    method: "DELETE",
+    path: (w) => `/api/agents/${w.ctoA}/schedule`,
+    expect: operatorOnly(200),
+  },
   "GET /healthz": { method: "GET", path: () => "/healthz", expect: all(200) },
   "GET /api/openapi.json": { method: "GET", path: () => "/api/openapi.json", expect: all(200) },
   "POST /api/companies": {

@@ -8,7 +8,14 @@
 // while, for the worker to start the run, so that it answers as the in-process path does.
 import type { CeoMode } from "@cadre/model";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cueTokenCount, type ProbeBook, type WakeOptions, type WakeResult, wakeAgent } from "@cadre/company";
+import {
+  cueTokenCount,
+  type ProbeBook,
+  type WakeOptions,
+  type WakeResult,
+  wakeAgent,
+  wakeIfDue,
+} from "@cadre/company";
 import { type BaseAgent, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
@@ -63,6 +70,8 @@ export class WakeRunner {
   private readonly stopped = new AbortController();
   /** Live sessions of in-process wakes, by agent: a model switch is assessed in their lock (MC-13). */
   private readonly sessions = new Map<string, BaseAgent>();
+  /** Agents whose due-work wake runs in this process now. */
+  private readonly dueAgents = new Set<string>();
 
   constructor(private readonly options: WakeRunnerOptions) {}
 
@@ -146,6 +155,46 @@ export class WakeRunner {
         this.running.delete(settled);
         if (live && this.sessions.get(request.agentId) === live) this.sessions.delete(request.agentId);
       });
+    });
+  }
+
+  /**
+   * Wakes the agent for its due work (OP-1): enqueued for the workers when there is a queue (a due
+   * wake that finds nothing due when it starts costs nothing), else run here in the background —
+   * unless this process already runs a wake of the agent (it takes the new reasons when it ends).
+   */
+  async wakeDue(agentId: string): Promise<void> {
+    if (this.stopped.signal.aborted) return;
+    if (this.options.queue) {
+      await this.options.queue.enqueue({ agentId, due: true });
+      return;
+    }
+    if (this.dueAgents.has(agentId)) return;
+    this.dueAgents.add(agentId);
+    const controller = new AbortController();
+    const entry: { controller: AbortController; runId?: string } = { controller };
+    let live: BaseAgent | undefined;
+    const settled = wakeIfDue({
+      agentId,
+      store: this.options.store,
+      signal: controller.signal,
+      ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
+      ...(this.options.probes ? { probes: this.options.probes } : {}),
+      onStart: (info) => (entry.runId = info.run.id),
+      onSession: (session) => {
+        live = session;
+        this.sessions.set(agentId, session);
+      },
+    }).then(
+      () => undefined,
+      (error: unknown) => this.options.onBackgroundError?.(error),
+    );
+    this.running.set(settled, entry);
+    void settled.finally(() => {
+      this.running.delete(settled);
+      this.dueAgents.delete(agentId);
+      if (live && this.sessions.get(agentId) === live) this.sessions.delete(agentId);
     });
   }
 

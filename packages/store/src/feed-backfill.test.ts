@@ -28,7 +28,7 @@ it("back-fills existing rows in time order when the feed table is created", asyn
   const raw = new SqliteDatabase(path);
   // Later migrations go too (Kysely applies migrations in order only).
   raw.exec(
-    "drop table model_calls; drop table budgets; alter table runs drop column stop_reason; alter table connectors drop column removed_at; drop table agent_sessions; drop index agents_active_name_key; alter table agents drop column name_key; drop table run_processes; drop index runs_status; drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls', '006_run_leases', '007_agent_name_key', '008_agent_sessions', '009_connector_removal', '011_budgets');",
+    "drop table model_calls; drop table budgets; alter table runs drop column stop_reason; alter table connectors drop column removed_at; drop table agent_sessions; drop table schedules; drop table wake_requests; drop table task_comments; drop table task_blockers; drop table tasks; drop index agents_active_name_key; alter table agents drop column name_key; drop table run_processes; drop index runs_status; drop table tool_calls; drop table wakes; drop table company_feed; delete from kysely_migration where name in ('003_company_feed', '004_wakes', '005_tool_calls', '006_run_leases', '007_agent_name_key', '008_agent_sessions', '009_connector_removal', '010_tasks', '011_budgets');",
   );
   raw.close();
 
@@ -47,7 +47,7 @@ it("migration 007 keys the names already stored, keeps active look-alikes an old
   // The schema before 007, holding what issue 18 #5 let in: "CTO" and an invisible look-alike, both active.
   const raw = new SqliteDatabase(path);
   raw.exec(
-    "drop table model_calls; drop table budgets; alter table runs drop column stop_reason; alter table connectors drop column removed_at; drop table agent_sessions; drop index agents_active_name_key; alter table agents drop column name_key; delete from kysely_migration where name in ('007_agent_name_key', '008_agent_sessions', '009_connector_removal', '011_budgets');",
+    "drop table model_calls; drop table budgets; alter table runs drop column stop_reason; alter table connectors drop column removed_at; drop table agent_sessions; drop table schedules; drop table wake_requests; drop table task_comments; drop table task_blockers; drop table tasks; drop index agents_active_name_key; alter table agents drop column name_key; delete from kysely_migration where name in ('007_agent_name_key', '008_agent_sessions', '009_connector_removal', '010_tasks', '011_budgets');",
   );
   const insert = raw.prepare(
     "insert into agents (id, company_id, name, role, description, department, connector_id, model, reports_to, is_ceo, status, via, created_at) values (?, 'co1', ?, 'r', 'd', null, 'offline', 'm', null, 0, 'active', 'tool', ?)",

@@ -35,6 +35,7 @@ import type {
   CompanySettings,
   RunStatus,
   Usage,
+  TaskStatus,
 } from "@cadre/model";
 import type {
   ActivityRow,
@@ -61,17 +62,27 @@ import type {
   NewRun,
   NewRunEvent,
   NewRunProcess,
+  NewSchedule,
+  NewTask,
+  NewTaskComment,
   NewToolCall,
+  NewWakeRequest,
   RunEventRow,
   RunProcessRow,
   RunRow,
   Spend,
   SpendFilter,
+  ScheduleRow,
   StoreQueries,
+  TaskCommentRow,
+  TaskPatch,
+  TaskRow,
   ToolCallRow,
   WakeClaim,
   WakeClaimResult,
   WakeRow,
+  WakeRequestRow,
+  WakeRequestStatus,
   WakeStatus,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
@@ -84,6 +95,7 @@ import {
 } from "./snapshot.js";
 import { run } from "./prepared.js";
 import * as budgets from "./budget-queries.js";
+import * as tasks from "./task-queries.js";
 import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
@@ -994,5 +1006,92 @@ export class KyselyQueries implements StoreQueries {
 
   spendOf(filter: SpendFilter): Promise<Spend> {
     return this.guard(`spend of "${filter.companyId}"`, () => budgets.spendOf(this.db, filter));
+  }
+
+  // Tasks, wake requests and schedules: the queries are in task-queries.ts.
+
+  insertTask(task: NewTask): Promise<TaskRow> {
+    return this.guard(`task "${task.id}"`, () => this.atomic((q) => tasks.insertTask(q.db, task)));
+  }
+
+  getTask(id: string): Promise<TaskRow | undefined> {
+    return this.guard(`task "${id}"`, () => tasks.getTask(this.db, id));
+  }
+
+  listTasks(
+    companyId: string,
+    filter: { assigneeAgentId?: string; creatorAgentId?: string; statuses?: readonly TaskStatus[] } = {},
+  ): Promise<TaskRow[]> {
+    return this.guard(`tasks of company "${companyId}"`, () => tasks.listTasks(this.db, companyId, filter));
+  }
+
+  listTasksBlockedBy(taskId: string): Promise<TaskRow[]> {
+    return this.guard(`tasks blocked by "${taskId}"`, () => tasks.listTasksBlockedBy(this.db, taskId));
+  }
+
+  updateTask(id: string, patch: TaskPatch): Promise<TaskRow> {
+    return this.guard(`task "${id}"`, () => tasks.updateTask(this.db, id, patch));
+  }
+
+  checkoutTask(id: string, runId: string): Promise<boolean> {
+    return this.guard(`task "${id}"`, () => tasks.checkoutTask(this.db, id, runId));
+  }
+
+  releaseTaskCheckouts(runId: string): Promise<string[]> {
+    return this.guard(`tasks of run "${runId}"`, () => tasks.releaseTaskCheckouts(this.db, runId));
+  }
+
+  insertTaskComment(comment: NewTaskComment): Promise<TaskCommentRow> {
+    return this.guard(`comment on task "${comment.taskId}"`, () => tasks.insertTaskComment(this.db, comment));
+  }
+
+  listTaskComments(taskId: string): Promise<TaskCommentRow[]> {
+    return this.guard(`comments on task "${taskId}"`, () => tasks.listTaskComments(this.db, taskId));
+  }
+
+  insertWakeRequest(request: NewWakeRequest): Promise<WakeRequestRow> {
+    return this.guard(`wake request "${request.id}"`, () => tasks.insertWakeRequest(this.db, request));
+  }
+
+  listWakeRequests(filter: {
+    companyId?: string;
+    agentId?: string;
+    status?: WakeRequestStatus;
+    runId?: string;
+  }): Promise<WakeRequestRow[]> {
+    return this.guard("wake requests", () => tasks.listWakeRequests(this.db, filter));
+  }
+
+  settleWakeRequest(
+    id: string,
+    to: { status: "taken"; runId: string } | { status: "dropped"; note: string },
+  ): Promise<boolean> {
+    return this.guard(`wake request "${id}"`, () => tasks.settleWakeRequest(this.db, id, to));
+  }
+
+  putSchedule(schedule: NewSchedule): Promise<ScheduleRow> {
+    return this.guard(`schedule of agent "${schedule.agentId}"`, () =>
+      this.atomic((q) => tasks.putSchedule(q.db, schedule)),
+    );
+  }
+
+  getSchedule(agentId: string): Promise<ScheduleRow | undefined> {
+    return this.guard(`schedule of agent "${agentId}"`, () => tasks.getSchedule(this.db, agentId));
+  }
+
+  listSchedules(companyId?: string): Promise<ScheduleRow[]> {
+    return this.guard("schedules", () => tasks.listSchedules(this.db, companyId));
+  }
+
+  deleteSchedule(agentId: string): Promise<boolean> {
+    return this.guard(`schedule of agent "${agentId}"`, () => tasks.deleteSchedule(this.db, agentId));
+  }
+
+  advanceSchedule(
+    id: string,
+    dueAt: string,
+    next: { nextDueAt: string; lastTickAt: string },
+  ): Promise<boolean> {
+    return this.guard(`schedule "${id}"`, () => tasks.advanceSchedule(this.db, id, dueAt, next));
   }
 }

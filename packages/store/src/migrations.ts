@@ -11,6 +11,7 @@ import { agentNameKeyMigration } from "./migration-007-agent-name-key.js";
 import { agentSessionsMigration } from "./migration-008-agent-sessions.js";
 import { connectorRemovalMigration } from "./migration-009-connector-removal.js";
 import { budgetsMigration } from "./migration-011-budgets.js";
+import { tasksMigration } from "./migration-010-tasks.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -176,12 +177,16 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "007_agent_name_key": agentNameKeyMigration(),
     "008_agent_sessions": agentSessionsMigration(adapter),
     "009_connector_removal": connectorRemovalMigration(),
-    // 010 is taken by another branch (tasks); Kysely runs migrations in name order.
+    "010_tasks": tasksMigration(),
     "011_budgets": budgetsMigration(adapter),
   };
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Numbers are reserved per branch and merged in any order (009 may arrive after 010 ran), so a
+    // store that ran a later-numbered migration still runs an earlier one it lacks, in name order.
+    // Each migration touches only its own tables; none depends on a number it does not follow.
+    allowUnorderedMigrations: true,
     // Named explicitly where the adapter knows it: Kysely would otherwise take a migration table in
     // any schema of the database for ours.
     ...(adapter.migrationSchema !== undefined ? { migrationTableSchema: adapter.migrationSchema } : {}),

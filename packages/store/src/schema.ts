@@ -9,9 +9,12 @@ import type {
   Department,
   PromptProfile,
   RunStatus,
+  ScheduleCatchUp,
+  TaskStatus,
   Via,
+  WakeTrigger,
 } from "@cadre/model";
-import type { WakeStatus } from "./types.js";
+import type { WakeRequestStatus, WakeStatus } from "./types.js";
 
 /**
  * A JSON column. Written as serialised text (see DialectAdapter.encodeJson); read back as whatever
@@ -238,6 +241,70 @@ export interface ModelCallsTable {
   settled_at: Timestamp | null;
 }
 
+/** Tasks and what hangs off them (migration 010). */
+export interface TasksTable {
+  id: string;
+  company_id: string;
+  title: string;
+  description: string;
+  status: TaskStatus;
+  assignee_agent_id: string | null;
+  creator_agent_id: string | null;
+  parent_task_id: string | null;
+  strategy_id: string | null;
+  deliverable: string | null;
+  checkout_run_id: string | null;
+  via: Via;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TaskBlockersTable {
+  task_id: string;
+  blocker_task_id: string;
+  position: number;
+}
+
+export interface TaskCommentsTable {
+  id: string;
+  task_id: string;
+  company_id: string;
+  author_agent_id: string | null;
+  body: string;
+  run_id: string | null;
+  via: Via;
+  created_at: Timestamp;
+}
+
+export interface WakeRequestsTable {
+  id: string;
+  company_id: string;
+  agent_id: string;
+  trigger: WakeTrigger;
+  task_id: string | null;
+  caused_by: string;
+  cause: string;
+  status: WakeRequestStatus;
+  run_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SchedulesTable {
+  id: string;
+  company_id: string;
+  agent_id: string;
+  every_seconds: number | null;
+  cron: string | null;
+  timezone: string;
+  catch_up: ScheduleCatchUp;
+  next_due_at: Timestamp;
+  last_tick_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -253,6 +320,11 @@ export interface Database {
   tool_calls: ToolCallsTable;
   run_processes: RunProcessesTable;
   agent_sessions: AgentSessionsTable;
+  tasks: TasksTable;
+  task_blockers: TaskBlockersTable;
+  task_comments: TaskCommentsTable;
+  wake_requests: WakeRequestsTable;
+  schedules: SchedulesTable;
   budgets: BudgetsTable;
   model_calls: ModelCallsTable;
 }
@@ -273,6 +345,11 @@ export const TABLES = [
   "tool_calls",
   "run_processes",
   "agent_sessions",
+  "tasks",
+  "task_blockers",
+  "task_comments",
+  "wake_requests",
+  "schedules",
   "budgets",
   "model_calls",
 ] as const satisfies readonly (keyof Database)[];

@@ -44,6 +44,7 @@ describe("sqlite file store", () => {
         "007_agent_name_key",
         "008_agent_sessions",
         "009_connector_removal",
+        "010_tasks",
         "011_budgets",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);

@@ -13,7 +13,10 @@ import type {
   PromptProfile,
   RunStatus,
   Usage,
+  ScheduleCatchUp,
+  TaskStatus,
   Via,
+  WakeTrigger,
 } from "@cadre/model";
 import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
@@ -185,6 +188,84 @@ export interface RunProcessRow {
   createdAt: string;
 }
 
+/** A piece of work (issue 17): who does it, who asked for it, where it stands, what it produced. */
+export interface TaskRow {
+  id: string;
+  companyId: string;
+  title: string;
+  description: string;
+  status: TaskStatus;
+  /** The agent working it; null while nobody is assigned. */
+  assigneeAgentId: string | null;
+  /** The agent that created it; null for the operator. */
+  creatorAgentId: string | null;
+  parentTaskId: string | null;
+  /** The approved strategy (an approve_ceo_strategy approval) it was created under. */
+  strategyId: string | null;
+  deliverable: string | null;
+  /** The run working it now (its checkout); null when no run holds it. One run at a time (OP-1). */
+  checkoutRunId: string | null;
+  /** Tasks that must be finished before this one can be worked, in the order given. */
+  blockers: string[];
+  via: Via;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskCommentRow {
+  id: string;
+  taskId: string;
+  companyId: string;
+  /** Null for the operator. */
+  authorAgentId: string | null;
+  body: string;
+  runId: string | null;
+  via: Via;
+  createdAt: string;
+}
+
+export type WakeRequestStatus = "pending" | "taken" | "dropped";
+
+/**
+ * Why an agent is to be woken, decided in code when something changed (OP-1): pending until a wake
+ * of that agent takes it (every pending request of the agent at once: coalesced), or dropped when
+ * the reason went away first (the task finished, was reassigned).
+ */
+export interface WakeRequestRow {
+  id: string;
+  companyId: string;
+  agentId: string;
+  trigger: WakeTrigger;
+  taskId: string | null;
+  /** Who caused it: an agent id, "operator" or "system"; never the agent itself. */
+  causedBy: string;
+  /** What changed, in words (for people; the cue is chosen from the trigger). */
+  cause: string;
+  status: WakeRequestStatus;
+  /** The run that took it. */
+  runId: string | null;
+  /** Why it was dropped. */
+  note: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An agent's schedule (issue 17): an interval or a 5-field cron expression, and its next tick. */
+export interface ScheduleRow {
+  id: string;
+  companyId: string;
+  agentId: string;
+  everySeconds: number | null;
+  cron: string | null;
+  /** IANA time zone the cron expression is read in. */
+  timezone: string;
+  catchUp: ScheduleCatchUp;
+  nextDueAt: string;
+  lastTickAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** The harness an agent's native session runs in. */
 export type SessionHarness = HarnessKind;
 
@@ -315,6 +396,14 @@ export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewAgentSession = Omit<AgentSessionRow, "createdAt" | "lastUsedAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
 export type NewRunProcess = Omit<RunProcessRow, "createdAt">;
+export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId">;
+/** What an update may change; absent fields stay. */
+export type TaskPatch = Partial<
+  Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable">
+>;
+export type NewTaskComment = Omit<TaskCommentRow, "createdAt">;
+export type NewWakeRequest = Omit<WakeRequestRow, "createdAt" | "updatedAt" | "status" | "runId" | "note">;
+export type NewSchedule = Omit<ScheduleRow, "createdAt" | "updatedAt" | "lastTickAt">;
 
 export type WakeStatus = "running" | "retrying" | "done" | "failed";
 
@@ -469,6 +558,58 @@ export interface StoreQueries {
   /** Records a tool call's result; a ConflictError when its (runId, toolCallId) is recorded already. */
   insertToolCall(call: NewToolCall): Promise<ToolCallRow>;
   getToolCall(runId: string, toolCallId: string): Promise<ToolCallRow | undefined>;
+
+  /** Inserts the task with its blockers, atomically. */
+  insertTask(task: NewTask): Promise<TaskRow>;
+  getTask(id: string): Promise<TaskRow | undefined>;
+  /** Ordered by creation time, then id. */
+  listTasks(
+    companyId: string,
+    filter?: { assigneeAgentId?: string; creatorAgentId?: string; statuses?: readonly TaskStatus[] },
+  ): Promise<TaskRow[]>;
+  /** The tasks that list `taskId` among their blockers. */
+  listTasksBlockedBy(taskId: string): Promise<TaskRow[]>;
+  updateTask(id: string, patch: TaskPatch): Promise<TaskRow>;
+  /**
+   * Checks the task out for a run, atomically: true when it is now (or already was) that run's;
+   * false, writing nothing, when another run holds it.
+   */
+  checkoutTask(id: string, runId: string): Promise<boolean>;
+  /** Releases every task the run holds; returns their ids. */
+  releaseTaskCheckouts(runId: string): Promise<string[]>;
+  insertTaskComment(comment: NewTaskComment): Promise<TaskCommentRow>;
+  /** Ordered by creation time, then id. */
+  listTaskComments(taskId: string): Promise<TaskCommentRow[]>;
+
+  insertWakeRequest(request: NewWakeRequest): Promise<WakeRequestRow>;
+  /** Ordered by creation time, then id. */
+  listWakeRequests(filter: {
+    companyId?: string;
+    agentId?: string;
+    status?: WakeRequestStatus;
+    runId?: string;
+  }): Promise<WakeRequestRow[]>;
+  /** Moves a *pending* request on; false, writing nothing, when it is no longer pending. */
+  settleWakeRequest(
+    id: string,
+    to: { status: "taken"; runId: string } | { status: "dropped"; note: string },
+  ): Promise<boolean>;
+
+  /** Creates the agent's schedule, or replaces the one it has. */
+  putSchedule(schedule: NewSchedule): Promise<ScheduleRow>;
+  getSchedule(agentId: string): Promise<ScheduleRow | undefined>;
+  /** A company's schedules, or every company's; by next tick, then id. */
+  listSchedules(companyId?: string): Promise<ScheduleRow[]>;
+  deleteSchedule(agentId: string): Promise<boolean>;
+  /**
+   * Takes a tick: moves the schedule from the tick it was due at to its next one, only if it is
+   * still due at `dueAt` — of several processes that saw the tick, exactly one takes it.
+   */
+  advanceSchedule(
+    id: string,
+    dueAt: string,
+    next: { nextDueAt: string; lastTickAt: string },
+  ): Promise<boolean>;
 
   /** The agent's current session, if it has one. */
   getAgentSession(agentId: string): Promise<AgentSessionRow | undefined>;

@@ -1,8 +1,15 @@
 // The dashboard's places, kept in the URL fragment (`#/companies/ID/approvals`), so that a reload
 // or a shared link opens the same view and the server only ever serves index.html.
 
-export type CompanyTab = "overview" | "connectors" | "runs" | "approvals" | "usage";
-export const COMPANY_TABS: readonly CompanyTab[] = ["overview", "connectors", "runs", "approvals", "usage"];
+export type CompanyTab = "overview" | "tasks" | "connectors" | "runs" | "approvals" | "usage";
+export const COMPANY_TABS: readonly CompanyTab[] = [
+  "overview",
+  "tasks",
+  "connectors",
+  "runs",
+  "approvals",
+  "usage",
+];
 
 export type Route =
   | { page: "companies" }

@@ -23,6 +23,7 @@ import {
   BUILTIN_MUTATIONS,
   progressLine,
   recordBaseline,
+  runOperatingEval,
   renderTerminal,
   SCENARIO_SCHEMA_VERSION,
   summaryOf,
@@ -34,7 +35,7 @@ import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 const DEFAULT_OUT = ".cadre/eval-report";
 
-export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity> [options]
+export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating> [options]
 
 Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
@@ -42,6 +43,13 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
 
   cadre eval scenarios [--scenarios DIR]... [--json]
       list the scenarios (each file validated and seeded once; a bad file is named with its field)
+  cadre eval operating [--scenarios DIR] [--seed N] [--json]
+      the operating phase (evals/operating/*.json): each scenario's company set to work (cadre run
+      --until-idle, offline) and its checks in code — the wake rules (no self-wake, no wake for
+      finished work, blocked work waits, idle schedules make no model call, one run per task, runs
+      bounded) and what the CEO delegated (reported as not measured on the scripted model); exit 1
+      when a rule fails. --json: { source, scenarios: [{ id, passed, checks: [{ id, kind, pass,
+      measured, evidence }] }], passed }
   cadre eval record --profile P --out DIR [--samples K] [run options]
       run a profile and write its traces as a baseline (manifest.json + traces/)
   cadre eval run --profile P --baseline DIR [--samples K] [--out DIR] [run options] [compare options]
@@ -324,6 +332,27 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       });
       return printEvaluation(io, evaluation, values.json);
     }
+    case "operating": {
+      allowOnly("operating", values, ["scenarios", "seed"]);
+      const dirs = values.scenarios ?? [];
+      if (dirs.length > 1) throw new UsageError("eval operating: give --scenarios once (one directory)");
+      if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
+        throw new UsageError("eval operating: --seed must be a whole number");
+      const report = await runOperatingEval(dirs[0], values.seed !== undefined ? Number(values.seed) : 1);
+      const say = values.json ? io.err : io.out;
+      say(`operating phase — ${report.source} model (offline): rules measured; behaviour not measured\n`);
+      for (const sc of report.scenarios) {
+        say(
+          `\n${sc.passed ? "PASS" : "FAIL"}  ${sc.id} — ${sc.title} (${sc.runs} runs, ${sc.modelCalls} model calls)\n`,
+        );
+        for (const c of sc.checks)
+          say(
+            `  ${c.measured ? (c.pass ? "pass" : "FAIL") : "n/m "}  ${c.id.padEnd(26)} ${c.kind.padEnd(9)} ${c.evidence}\n`,
+          );
+      }
+      if (values.json) io.out(`${JSON.stringify(report)}\n`);
+      return report.passed ? 0 : 1;
+    }
     case "compare": {
       allowOnly("compare", values, [...COMPARE_KEYS, "candidate"]);
       const evaluation = await compareRecordings(
@@ -338,7 +367,7 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       return sensitivityCommand(values, io);
     default:
       throw new UsageError(
-        `eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare, sensitivity`,
+        `eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare, sensitivity, operating`,
       );
   }
 }

@@ -2,7 +2,8 @@
 // over stdio (SPEC §4). Codex reaches the tools this way, and so can any MCP client. The tools are
 // the ones a wake gives the agent — `companyTools(store, actor)`: the same JSON Schemas, the same
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
-import { companyTools, loadCompanyState, modeOffer, refreshReadiness } from "@cadre/company";
+import { CEO_MODES, type CeoMode, isOneOf } from "@cadre/model";
+import { companyTools, loadCompanyState, modeOffer, offeredTools, refreshReadiness } from "@cadre/company";
 import type { Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
@@ -43,19 +44,22 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       throw new UserInputError(
         `mcp: agent ${agent.name} (${agent.id}) is ${agent.status}; only active agents get the company tools`,
       );
+    let mode: CeoMode | undefined;
     if (values.run !== undefined) {
       const run = await store.getRun(values.run);
       if (!run || run.agentId !== agent.id)
         throw new NotFoundError(`mcp: run ${values.run} is not a run of agent ${agent.id}`);
+      // The run's tools were fixed when it started (MC-3): they follow its mode, not today's.
+      if (isOneOf(CEO_MODES, run.mode)) mode = run.mode;
     }
     // hire_agent reads readiness from the probes' outcomes inside its transaction: measure them now.
     await refreshReadiness(await store.listConnectors(agent.companyId), io.env);
-    const tools = companyTools(store, {
-      companyId: agent.companyId,
-      agentId: agent.id,
-      via: "tool",
-      runId: values.run ?? null,
-    });
+    mode ??= (await loadCompanyState(store, agent.companyId)).mode;
+    const tools = companyTools(
+      store,
+      { companyId: agent.companyId, agentId: agent.id, via: "tool", runId: values.run ?? null },
+      offeredTools(agent, mode),
+    );
     const usable = await usableNow(store, agent.companyId, agent.id);
     io.err(
       `cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio; ${usable.mode}: ${usable.why}\n`,

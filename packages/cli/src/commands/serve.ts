@@ -12,7 +12,7 @@ import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { untilSignal } from "../until-signal.js";
 
-export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--queue-schema NAME] [--retire-legacy-posts]
+export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--no-scheduler] [--queue-schema NAME] [--retire-legacy-posts]
 
 Serves the Cadre API on loopback (127.0.0.1) over the data directory's store: companies,
 connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/openapi.json.
@@ -38,6 +38,11 @@ Options:
   --no-worker              on PostgreSQL, run no wakes from the shared queue in this process
                            (wakes asked of this API are queued either way: workers run them)
   --queue-schema NAME      on PostgreSQL, the wake queue's schema, as given to the workers (default pgboss)
+  --no-scheduler           neither tick the agents' schedules nor wake agents for due work; by
+                           default it looks every 10 s: assignments, operator comments, finished
+                           work and approval decisions wake the agents they concern (on
+                           PostgreSQL through the queue), and a schedule tick with no open work
+                           is skipped before any model call
   --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6); needs --evidence
   --evidence REPORT.json   the eval report that justifies retiring them: refused unless its G5 is measured
                            and passing (a scripted offline run's G5 is "not measured"); the decision and
@@ -88,6 +93,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     database: { type: "string" },
     "no-worker": { type: "boolean" },
     "queue-schema": { type: "string" },
+    "no-scheduler": { type: "boolean" },
   });
   if (values.help) return (io.out(`${SERVE_HELP}\n`), 0);
   if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535))
@@ -137,6 +143,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
       retireLegacyPosts: retirement !== undefined,
       webRoot: WEB_ROOT,
+      ...(values["no-scheduler"] ? {} : { dueWork: {} }),
       log: (line) => io.err(`${line}\n`),
       ...(fromEnv ? { operatorToken: fromEnv } : {}),
     });

@@ -154,7 +154,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
 });
 
 describe("an agent's session across wakes (SPEC §5 session)", () => {
-  it("demo, then approvals approve, then wake --json: the CEO's second wake resumes the same Pi session; sessions inspect shows Pi as the compaction owner with its frozen reserveTokens", async () => {
+  it("demo, then approvals approve, then wake --json twice: the operating CEO's tool list starts one fresh session from the handoff, the wake after it resumes that Pi session; sessions inspect shows Pi as the compaction owner with its frozen reserveTokens", async () => {
     const demo = (await cli("demo", "--data", dir, "--seed", "7", "--json")).json() as {
       ceo: { agentId: string };
       approvals: Array<{ id: string }>;
@@ -162,25 +162,39 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
     };
     expect(demo.session).toMatchObject({ harness: "pi", resumed: false, rolledOver: false });
     expect((await cli("approvals", "approve", demo.approvals[0]!.id, "--data", dir)).code).toBe(0);
+    // The operating company offers the CEO the task tools: tools never change inside a session (MC-3).
+    const first = (await cli("wake", demo.ceo.agentId, "--data", dir, "--json")).json() as {
+      modeBefore: string;
+      session: { harness: string; id: string; resumed: boolean; rolledOver: boolean };
+    };
+    expect(first).toMatchObject({ modeBefore: "operating", session: { resumed: false, rolledOver: true } });
+    expect(first.session.id).not.toBe(demo.session.id);
     const wake = await cli("wake", demo.ceo.agentId, "--data", dir, "--json");
     expect(wake.code).toBe(0);
     const woke = wake.json() as { runId: string; modeBefore: string };
+    const id = first.session.id;
     expect(woke).toMatchObject({
       modeBefore: "operating",
-      session: { harness: "pi", id: demo.session.id, resumed: true, rolledOver: false },
+      session: { harness: "pi", id, resumed: true, rolledOver: false },
     });
-    expect(wake.err).toContain(`session: pi ${demo.session.id} — resumed`);
+    expect(wake.err).toContain(`session: pi ${id} — resumed`);
     const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       harness: "pi",
-      sessionId: demo.session.id,
-      session: [{ action: "resumed", harness: "pi", id: demo.session.id }],
+      sessionId: id,
+      session: [{ action: "resumed", harness: "pi", id }],
       compactionOwner: "pi",
       reserveTokens: 12_800,
     });
     const show = await cli("sessions", "show", demo.ceo.agentId, "--data", dir, "--json");
     expect(show.json()).toMatchObject({
-      session: { harness: "pi", sessionId: demo.session.id, reserveTokens: 12_800, runningRunId: null },
+      session: {
+        harness: "pi",
+        sessionId: id,
+        reserveTokens: 12_800,
+        runningRunId: null,
+        previousSessionId: demo.session.id,
+      },
     });
     expect((show.json() as { session: { sessionFile: string } }).session.sessionFile).toContain(
       join(dir, "agents", demo.ceo.agentId, "sessions"),

@@ -8,7 +8,7 @@ import { DEFAULT_DATA_DIR, storeEnv } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
 import { untilSignal } from "../until-signal.js";
 
-export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR] [--api-url URL]
+export const WORKER_HELP = `Usage: cadre worker [--database URL] [--concurrency N] [--lease-seconds N] [--data DIR] [--api-url URL] [--no-scheduler]
 
 Takes wakes from the shared queue in PostgreSQL and runs them, on as many machines as you like,
 until SIGINT or SIGTERM (it then stops taking wakes and lets running ones finish, up to 30 s).
@@ -21,6 +21,9 @@ again.
   --lease-seconds N   how long a silent worker keeps its wakes (default 30; heartbeat every third)
   --data DIR          where agents' working folders live (default ./.cadre)
   --queue-schema NAME pg-boss's schema (default pgboss)
+  --no-scheduler      neither tick the agents' schedules nor queue wakes for due work (assignments,
+                      comments, finished work): by default every worker and \`cadre serve\` look
+                      every 10 s, and each schedule tick is taken by one process across machines
   --api-url URL       a Cadre API (\`cadre serve\`) on the same database, for wakes on the legacy
                       prompt profile: their CEO hires by HTTP against it (default: CADRE_API_URL;
                       without either such wakes fail with a message saying so)`;
@@ -32,6 +35,7 @@ const OPTIONS = {
   data: { type: "string" },
   "queue-schema": { type: "string" },
   "api-url": { type: "string" },
+  "no-scheduler": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -89,6 +93,7 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
     ...(apiUrl ? { apiUrl: () => apiUrl } : {}),
     ...(values["queue-schema"] ? { queue: { schema: values["queue-schema"] } } : {}),
     log: (line) => io.err(`${line}\n`),
+    ...(values["no-scheduler"] ? {} : { dueWork: {} }),
     onOutcome: (o) =>
       io.err(
         `wake ${o.wakeId} (agent ${o.agentId}): ${o.outcome}${o.runId ? ` run ${o.runId}` : ""}${o.error ? ` — ${o.error}` : ""}\n`,

@@ -7,6 +7,7 @@ import { between, pick, type Script, type ScriptReply, seededRandom } from "@cad
 import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 import { offlineLegacyCeoScript } from "./legacy-ceo-script.js";
 import { rankRoles, type RoleOption } from "./roles.js";
+import { ceoOperating, memberOperating } from "./operating-script.js";
 
 const MAX_TOOL_CALLS = 16;
 /** The low end of the "three to five roles" the team-building document calls reasonable. */
@@ -103,8 +104,9 @@ export function strategyText(view: PromptView, team: string[]): string {
   return lines.join("\n");
 }
 
-export const offlineCeoScript: Script = ({ context: session, seed }) => {
-  const context = currentTurn(session);
+export const offlineCeoScript: Script = (request) => {
+  const { seed } = request;
+  const context = currentTurn(request.context);
   // The legacy profile (C4-7) offers a shell instead of the company tools.
   const offered = (context.tools ?? []).map((t) => t.name);
   if (offered.includes("bash") && !offered.includes("hire_agent"))
@@ -132,15 +134,8 @@ export const offlineCeoScript: Script = ({ context: session, seed }) => {
   switch (view.mode) {
     case "awaiting-approval":
       return text("My strategy is with the operator. I will not hire or file anything until it is decided.");
-    case "operating": {
-      const team = view.directory.filter((m) => !m.self);
-      return text(
-        [
-          "The strategy is approved. First work for each lead:",
-          ...team.map((m) => `- ${m.name} (${m.role}): start on the first milestone of the approved plan.`),
-        ].join("\n"),
-      );
-    }
+    case "operating":
+      return ceoOperating({ ...request, context }, view);
     case undefined:
       return text("I could not find my phase instructions in the system prompt, so I will not act.");
     default:
@@ -232,11 +227,9 @@ export const offlineCeoScript: Script = ({ context: session, seed }) => {
   );
 };
 
-/** The offline member agent: acknowledges its role and names its first step, without tools. */
-export const offlineMemberScript: Script = ({ context }) => {
-  const view = readPrompt(currentTurn(context));
-  const self = view.directory.find((m) => m.self);
-  return text(
-    `As ${self?.role ?? "a member of the team"} at ${view.companyName}, my first step is to break the approved strategy into my own deliverables and report progress to the CEO.`,
-  );
+/** The offline member agent: works the tasks assigned to it, through the task tools. */
+export const offlineMemberScript: Script = (request) => {
+  // A session lives across wakes: the member reads this wake's turn (its cue, briefing, results).
+  const turn = { ...request, context: currentTurn(request.context) };
+  return memberOperating(turn, readPrompt(turn.context));
 };

@@ -1,7 +1,7 @@
 import { type ApprovalStatus, CEO_MODES, type CeoMode, WAKE_TRIGGERS, type WakeTrigger } from "@cadre/model";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { ceoCue, cueTokenCount, decideCeoMode } from "./cues.js";
+import { ceoCue, cueTokenCount, decideCeoMode, memberCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 
 describe("C4-3 semantic cues", () => {
@@ -20,7 +20,7 @@ describe("C4-3 semantic cues", () => {
       it(`${mode}/${trigger}: ≤80 o200k tokens, no tool names, paths, digits, shell or urgency words`, () => {
         expect(countTokens(cue)).toBeLessThanOrEqual(80);
         expect(cue).not.toMatch(
-          /hire_agent|file_approval|\bbash\b|fetch|https?|\/api\/|node -e|\bNOW\b|urgent|immediately|asap/i,
+          /hire_agent|file_approval|create_task|assign_task|update_task|list_my_tasks|\bbash\b|fetch|https?|\/api\/|node -e|\bNOW\b|urgent|immediately|asap/i,
         );
         expect(cue).not.toMatch(/\d/);
         expect(cue).not.toMatch(/[/\\]\w/);
@@ -30,6 +30,35 @@ describe("C4-3 semantic cues", () => {
       });
     }
   }
+
+  for (const trigger of WAKE_TRIGGERS) {
+    const cue = memberCue("Chief Technology Officer", trigger);
+    it(`member/${trigger}: ≤80 o200k tokens, names what changed, no tool names, digits or urgency words`, () => {
+      expect(countTokens(cue)).toBeLessThanOrEqual(80);
+      expect(cue).not.toMatch(
+        /hire_agent|file_approval|create_task|assign_task|update_task|list_my_tasks|\bbash\b|https?|\bNOW\b|urgent|immediately|asap/i,
+      );
+      expect(cue).not.toMatch(/\d/);
+      expect(cue.startsWith("You are the Chief Technology Officer.")).toBe(true);
+    });
+  }
+
+  it("work triggers name what changed, distinct from a routine wake, and never say how to act", () => {
+    for (const t of [
+      "task_assigned",
+      "task_commented",
+      "task_unblocked",
+      "task_done",
+      "task_resumed",
+      "scheduled",
+    ] as const) {
+      expect(ceoCue("operating", t)).not.toBe(ceoCue("operating", "routine"));
+      expect(memberCue("CTO", t)).not.toBe(memberCue("CTO", "routine"));
+      expect(ceoCue("operating", t)).not.toMatch(/create_task|assign_task|update_task|list_my_tasks/);
+    }
+    expect(memberCue("CTO", "task_assigned")).toContain("A task has been assigned to you.");
+    expect(ceoCue("operating", "task_done")).toContain("Work you delegated has been completed.");
+  });
 
   it("an explicit operator action is distinguishable from a routine wake", () => {
     expect(ceoCue("team-building", "start_team_building")).not.toBe(ceoCue("team-building", "routine"));

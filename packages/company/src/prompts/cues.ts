@@ -16,10 +16,24 @@ const SITUATION: Readonly<Record<CeoMode, string>> = {
   operating: "Your strategy is approved.",
 };
 
+/** What changed, in one sentence per trigger: never how to act (the system prompt says that). */
 const TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
   start_team_building: "The operator asks you to start building your team.",
   approval_decided: "The operator has decided on your strategy.",
+  task_resumed: "Your last session on a task of yours was interrupted before it ended.",
+  task_assigned: "A task has been assigned to you.",
+  task_commented: "The operator has commented on a task of yours.",
+  task_unblocked: "A task of yours is no longer blocked.",
+  task_done: "Work you delegated has been completed.",
+  scheduled: "This is your scheduled check-in.",
   routine: "",
+};
+
+/** The line a member's cue says for an approval decision (members never decide on the strategy). */
+const MEMBER_TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
+  ...TRIGGER_LINE,
+  start_team_building: "",
+  approval_decided: "",
 };
 
 export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {
@@ -32,9 +46,15 @@ export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {
   return parts.filter((p) => p.length > 0).join(" ");
 }
 
-/** Cue for a non-CEO agent's wake. */
-export function memberCue(role: string): string {
-  return `You are the ${role}. Review your operating instructions in the system prompt, then take action.`;
+/** Cue for a non-CEO agent's wake, from its trigger (members work in the operating company only). */
+export function memberCue(role: string, trigger: WakeTrigger = "routine"): string {
+  return [
+    `You are the ${role}.`,
+    MEMBER_TRIGGER_LINE[trigger],
+    "Review your operating instructions in the system prompt, then take action.",
+  ]
+    .filter((p) => p.length > 0)
+    .join(" ");
 }
 
 /** A cue's size as wakes report it (`cueTokens`), for callers that read a cue back from its run row. */

@@ -25,6 +25,16 @@ describe("MC-7 every system-prompt text is locked", () => {
       "tool/file_approval",
       "template/host-runtime/ceo",
       "template/contacts/roster",
+      "tools/order/ceo-operating",
+      "tools/order/member",
+      "tool/create_task",
+      "tool/assign_task",
+      "tool/update_task",
+      "tool/list_my_tasks",
+      "template/briefing/member",
+      "template/briefing/ceo",
+      "cue/member/task_assigned",
+      "cue/operating/task_done",
     ])
       expect(ids).toContain(id);
     expect(lockedTexts().find((t) => t.id === "tool/hire_agent")?.text).toContain(

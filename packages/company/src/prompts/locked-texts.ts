@@ -5,11 +5,21 @@
 // prompt text (e.g. another prompt profile) is added here, then locked with `cadre prompts lock`.
 import { CEO_MODES, type CeoMode, WAKE_TRIGGERS } from "@cadre/model";
 import { EXEC_YIELD_CONTINUATION_TEMPLATE, type LockedText, type ToolDefinition } from "@cadre/core";
-import type { AgentRow, ApprovalRow, CompanyRow, ConnectorRow, Store } from "@cadre/store";
+import type {
+  AgentRow,
+  ApprovalRow,
+  CompanyRow,
+  ConnectorRow,
+  Store,
+  TaskCommentRow,
+  TaskRow,
+} from "@cadre/store";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import { legacyLockedTexts } from "../legacy/locked-texts.js";
 import { companyTools } from "../tools/index.js";
+import { type CompanyToolName, offeredTools } from "../modes.js";
+import { renderBriefing } from "../work/briefing.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue } from "./cues.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
@@ -175,11 +185,28 @@ export function lockedTexts(): LockedText[] {
       texts.push({ id: `cue/${mode}/${trigger}`, text: ceoCue(mode, trigger) });
   }
   texts.push({ id: "cue/member", text: memberCue("{role}") });
+  for (const trigger of WAKE_TRIGGERS) {
+    const cue = memberCue("{role}", trigger);
+    if (cue !== memberCue("{role}")) texts.push({ id: `cue/member/${trigger}`, text: cue });
+  }
   // A resumed session's changed segments travel in the per-call part under this preamble (MC-3).
   texts.push({ id: "per-call/segment-update", text: SEGMENT_UPDATE_PREAMBLE });
-  const tools = companyTools(NO_STORE, { companyId: "cmp_sample", agentId: null, via: "tool", runId: null });
+  const actor = { companyId: "cmp_sample", agentId: null, via: "tool" as const, runId: null };
+  const tools = companyTools(NO_STORE, actor);
   texts.push({ id: "tools/order", text: tools.map((t) => t.name).join("\n") });
-  for (const tool of tools) texts.push({ id: `tool/${tool.name}`, text: toolText(tool) });
+  texts.push({
+    id: "tools/order/ceo-operating",
+    text: offeredTools({ isCeo: true }, "operating").join("\n"),
+  });
+  texts.push({ id: "tools/order/member", text: offeredTools({ isCeo: false }, "operating").join("\n") });
+  const all: CompanyToolName[] = [
+    ...new Set([
+      ...offeredTools({ isCeo: true }, "operating"),
+      ...offeredTools({ isCeo: false }, "operating"),
+    ]),
+  ];
+  for (const tool of companyTools(NO_STORE, actor, all))
+    texts.push({ id: `tool/${tool.name}`, text: toolText(tool) });
   const state = sampleState("revising");
   const [ceo, member] = state.activeAgents as [AgentRow, AgentRow];
   texts.push({ id: "template/contacts/roster", text: contactsSegment(state, ceo) });
@@ -213,9 +240,77 @@ export function lockedTexts(): LockedText[] {
     }).systemPrompt,
   });
   texts.push(...templateBranches(state, ceo));
+  texts.push(...briefingTemplates());
   // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
   texts.push(...legacyLockedTexts());
   // A turn the host itself sends (MC-14): the Codex continuation that waits on a yielded command.
   texts.push({ id: "turn/codex-exec-yield-continuation", text: EXEC_YIELD_CONTINUATION_TEMPLATE });
   return texts;
+}
+
+/** The per-call briefing's template (work/briefing.ts), rendered from a sample of every part. */
+function briefingTemplates(): LockedText[] {
+  const state = sampleState("operating");
+  const [ceo, member] = state.activeAgents as [AgentRow, AgentRow];
+  const task = (id: string, status: TaskRow["status"], over: Partial<TaskRow> = {}): TaskRow => ({
+    id,
+    companyId: "cmp_sample",
+    title: `{title of ${id}}`,
+    description: `{description of ${id}}`,
+    status,
+    assigneeAgentId: member.id,
+    creatorAgentId: ceo.id,
+    parentTaskId: null,
+    strategyId: "apr_sample",
+    deliverable: null,
+    checkoutRunId: null,
+    blockers: [],
+    via: "tool",
+    createdAt: AT,
+    updatedAt: AT,
+    ...over,
+  });
+  const comment: TaskCommentRow = {
+    id: "tcm_sample",
+    taskId: "task_a",
+    companyId: "cmp_sample",
+    authorAgentId: null,
+    body: "{operator comment}",
+    runId: null,
+    via: "http",
+    createdAt: AT,
+  };
+  const strategy = {
+    ...(state.latestStrategy as ApprovalRow),
+    status: "approved" as const,
+    payload: "{strategy text}",
+  };
+  const member_ = renderBriefing({
+    agent: member,
+    agents: state.activeAgents,
+    strategy: null,
+    taken: WAKE_TRIGGERS.filter((t) => t !== "task_done").map((trigger) => ({ trigger, taskId: "task_a" })),
+    tasks: [
+      {
+        task: task("task_a", "in_progress", { blockers: ["task_b"] }),
+        openBlockers: [task("task_b", "todo")],
+        comments: [comment],
+      },
+    ],
+    more: 1,
+  });
+  const ceo_ = renderBriefing({
+    agent: ceo,
+    agents: state.activeAgents,
+    strategy,
+    taken: [{ trigger: "task_done", taskId: "task_a" }],
+    tasks: [
+      { task: task("task_a", "done", { deliverable: "{deliverable}" }), openBlockers: [], comments: [] },
+    ],
+    more: 0,
+  });
+  return [
+    { id: "template/briefing/member", text: member_ },
+    { id: "template/briefing/ceo", text: ceo_ },
+  ];
 }

@@ -10,6 +10,7 @@
 import { emptyUsage } from "@cadre/core";
 import type { Store, StoreQueries, WakeRow } from "@cadre/store";
 import { sessionRowFields } from "../agent-session.js";
+import { releaseLostRunWork } from "../work/release.js";
 import { killProcessGroup, processState } from "./processes.js";
 
 /** The reason a recovered run ends with (its terminal event's, and the run row's `error`). */
@@ -96,6 +97,8 @@ async function endLostRun(tx: StoreQueries, runId: string, detail: string): Prom
     ]);
     await tx.finishRun(runId, { status: "failed", usage, error: INTERRUPTED_REASON });
   }
+  // Its tasks are free again, and each one it left unfinished is to be resumed by its agent: once.
+  await releaseLostRunWork(tx, run);
   const tokensRevoked = await tx.revokeApiTokens({ runId });
   // The session lock it held goes with it. The session row keeps what the last completed run left
   // (the native session to resume, or a handoff): the next wake verifies that resume, and heals it

@@ -91,7 +91,7 @@ describe("C4-2 file_approval", () => {
 
   it("only the CEO files the strategy; hire approvals only where the company requires them", async () => {
     const hired = await hireAgent(store, ceo, hire);
-    if (!hired.ok) throw new Error(hired.message);
+    if (!hired.ok || !("agentId" in hired.value)) throw new Error("not hired");
     const member: Actor = { ...ceo, agentId: hired.value.agentId };
     expect((await callTool(member, strategy)).text).toMatch(/only the CEO files the company strategy/);
     expect((await callTool(ceo, { ...strategy, type: "hire_agent" })).text).toMatch(

@@ -2,7 +2,7 @@
 // The approval lifecycle itself (pending → approved / rejected / revision_requested) is unchanged.
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, textOutcome } from "@cadre/core";
-import { APPROVAL_TYPES, type ApprovalType, OneOf, type Static, Text } from "@cadre/model";
+import { APPROVAL_TYPES, type ApprovalType, describeProblems, OneOf, type Static, Text } from "@cadre/model";
 import { Type } from "typebox";
 import type { ApprovalRow, Store } from "@cadre/store";
 import { modeAllows, modesAllowing } from "../modes.js";
@@ -12,6 +12,7 @@ import { recordTelemetry } from "../telemetry.js";
 import type { ActionResult, Actor } from "./actor.js";
 import { toolValidator } from "./validate.js";
 import { runOnce, type ToolCallRef } from "./once.js";
+import { checkHire, fileHireApproval, hireInputOf } from "./hire-agent.js";
 
 /** The file_approval input (C4-2): one schema for the model-facing tool, the legacy route and validation. */
 export const fileApprovalSchema = Type.Object(
@@ -78,6 +79,24 @@ export async function fileApproval(
         }
       } else if (!state.company.settings.requireHireApproval) {
         return refuse("type", "this company does not require approval for hires; hire directly instead");
+      } else {
+        // A hire filed for approval is a hire_agent input, checked as a hire now: approving it
+        // creates exactly that agent (hireFromApproval), never a blank one.
+        const hire = hireInputOf(input.payload);
+        if (!hire.ok)
+          return refuse(
+            "payload",
+            `of a hire_agent approval must be the hire_agent input as JSON (name, role, description, connectorId, model, department): ${describeProblems(hire.problems)}`,
+          );
+        const checked = await checkHire(tx, state, actor, hire.value);
+        if (!checked.ok)
+          return { ...checked, message: checked.message.replace(/^hire_agent/, "file_approval") };
+        const filed = await fileHireApproval(tx, state, actor, hire.value);
+        if (!filed.ok) return filed;
+        return {
+          ok: true,
+          value: { approvalId: filed.value.approvalId, type: "hire_agent", status: "pending" },
+        };
       }
       const row = await tx.insertApproval(
         {

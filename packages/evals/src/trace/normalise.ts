@@ -1,7 +1,7 @@
 // Normalisation of recorded arguments and texts: the volatile parts of a call (generated ids,
 // loopback ports, bearer tokens, whitespace runs) are replaced so that two samples that did the
 // same thing record the same thing, and no secret reaches a trace file.
-export const ID = /\b(agt|apr|run|cmp|tok|call)_[0-9a-zA-Z]{6,}\b/g;
+export const ID = /\b(agt|apr|run|cmp|tok|call|task|tcm|wrq|sch)_[0-9a-zA-Z]{6,}\b/g;
 export const LOOPBACK = /\b(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\b/g;
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 const TOKEN_ENV = /\b(CADRE_[A-Z_]*TOKEN=)\S+/g;

@@ -63,6 +63,7 @@ it("lets several instances start at once on an empty database, migrating the sto
         "007_agent_name_key",
         "008_agent_sessions",
         "009_connector_removal",
+        "010_tasks",
         "011_budgets",
       ]);
       expect((await db.query("select version from pgboss.version")).rows).toHaveLength(1);

@@ -17,6 +17,8 @@ export interface WakeJob {
   seed?: number | string;
   /** The prompt profile asked for (C4-7); default the company's. */
   profile?: PromptProfile;
+  /** A wake for due work (OP-1): it starts only if the agent has due work when a worker takes it. */
+  due?: boolean;
 }
 
 export type WakeJobRecord = PgBoss.JobWithMetadata<WakeJob>;

@@ -7,10 +7,19 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { LeaseLostError, lossOf, thisProcess, WakeLease, type WakeOptions, wakeAgent } from "@cadre/company";
+import {
+  LeaseLostError,
+  lossOf,
+  thisProcess,
+  WakeLease,
+  type WakeOptions,
+  wakeAgent,
+  wakeIfDue,
+} from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import { openStore, PgNotifications, type Store } from "@cadre/store";
 import { recoverExpiredWakes } from "./recovery.js";
+import { DueWorkLoop } from "../due-work.js";
 import { isRetryableRun, isRetryableStartFailure } from "./retry-policy.js";
 import { WakeQueue, type WakeJobRecord, type WakeQueueOptions, wakeChannel } from "./wake-queue.js";
 
@@ -41,6 +50,11 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** Told how each job ended (tests, the benchmark). */
   onOutcome?: (outcome: WakeOutcome) => void;
+  /**
+   * The company at work: tick the schedules (one process takes each tick, across machines) and
+   * enqueue a wake for every agent with due work, every `intervalMs` (default 10 s). Off unless given.
+   */
+  dueWork?: { intervalMs?: number };
 }
 
 export interface WakeOutcome {
@@ -63,6 +77,7 @@ export class WakeWorker {
   /** Idle loops waiting for work; a NOTIFY, a finished wake or stop() wakes them all. */
   private readonly idle = new Set<() => void>();
   private sweeper: NodeJS.Timeout | undefined;
+  private dueWork: DueWorkLoop | undefined;
   /** Aborted when stop() gives up waiting: cancels the runs still going. */
   private readonly cancelAll = new AbortController();
   private readonly leaseMs: number;
@@ -99,6 +114,15 @@ export class WakeWorker {
       // What died before this worker started is recovered now, not a sweep later.
       await worker.recover();
       for (let i = 0; i < concurrency; i++) worker.loops.push(worker.loop());
+      if (options.dueWork) {
+        const opened = queue;
+        worker.dueWork = new DueWorkLoop({
+          store,
+          ...(options.dueWork.intervalMs !== undefined ? { intervalMs: options.dueWork.intervalMs } : {}),
+          wake: async (agentId) => void (await opened.enqueue({ agentId, due: true })),
+          log,
+        }).start();
+      }
       return worker;
     } catch (error) {
       await notifications?.close();
@@ -119,6 +143,7 @@ export class WakeWorker {
    */
   async stop(drainMs = 30_000): Promise<void> {
     this.stopping = true;
+    this.dueWork?.stop();
     this.wakeIdle();
     clearInterval(this.sweeper);
     const drained = Promise.all(this.loops);
@@ -233,7 +258,7 @@ export class WakeWorker {
   }
 
   private async run(job: WakeJobRecord, lease: WakeLease, attemptsBefore: number): Promise<WakeOutcome> {
-    const { wakeId, agentId, trigger, seed, profile } = job.data;
+    const { wakeId, agentId, trigger, seed, profile, due } = job.data;
     const apiUrl = this.options.apiUrl?.();
     const base = { wakeId, agentId };
     this.running.add(lease);
@@ -241,7 +266,7 @@ export class WakeWorker {
     let terminal: string | undefined;
     let thrown: unknown;
     try {
-      const result = await wakeAgent({
+      const result = await (due ? wakeIfDue : wakeAgent)({
         ...this.options.wakeDefaults,
         store: lease.view(),
         underLease: true,
@@ -254,7 +279,8 @@ export class WakeWorker {
         ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
         ...(this.options.env ? { env: this.options.env } : {}),
       });
-      terminal = result.terminal;
+      // A due-work wake that found nothing due started no run: the wake ends done, nothing spent.
+      terminal = result ? result.terminal : "done";
     } catch (error) {
       thrown = error;
     } finally {

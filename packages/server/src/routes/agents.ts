@@ -21,6 +21,8 @@ import { agentScope, companyScope } from "./scopes.js";
 import {
   agentView,
   AgentViewSchema,
+  approvalView,
+  ApprovalViewSchema,
   keyView,
   KeyViewSchema,
   MintedKeyViewSchema,
@@ -63,7 +65,12 @@ export const agentRoutes = [
     },
     body: hireAgentSchema,
     validate: validateHireAgentInput,
-    response: { status: 201, description: "The new agent.", schema: AgentViewSchema },
+    response: {
+      status: 201,
+      description:
+        "The new agent; or, where the company requires approval for hires and an agent hires, the hire_agent approval filed for it (nobody is hired until the operator approves).",
+      schema: Type.Union([AgentViewSchema, ApprovalViewSchema]),
+    },
     errors: { 410: "The legacy route is retired; use the hire_agent tool." },
     async handle({ ctx, principal, scope, body }) {
       // Readiness is read from the probes' outcomes inside the hire's transaction: measured first.
@@ -74,6 +81,11 @@ export const agentRoutes = [
         body,
       );
       if (!result.ok) throw refusal(result);
+      if ("approvalId" in result.value) {
+        const filed = await ctx.store.getApproval(result.value.approvalId);
+        if (!filed) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);
+        return approvalView(filed);
+      }
       const agent = await ctx.store.getAgent(result.value.agentId);
       if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
       return agentView(agent);

@@ -8,6 +8,7 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 
@@ -19,6 +20,7 @@ const TABLE = [
   ...sessionRoutes,
   ...approvalRoutes,
   ...runRoutes,
+  ...taskRoutes,
   ...usageRoutes,
   ...budgetRoutes,
   ...eventRoutes,

@@ -15,6 +15,14 @@ import {
   OPERATOR_ACTIONS_LIST,
   type ProbeBook,
   RunUsageReportSchema,
+  TaskDetailViewSchema,
+  type TaskDetailView,
+  taskView,
+  TaskViewSchema,
+  type TaskView,
+  wakeRequestView,
+  WakeRequestViewSchema,
+  type WakeRequestView,
 } from "@cadre/company";
 import {
   AGENT_STATUSES,
@@ -30,6 +38,7 @@ import {
   OneOf,
   PROMPT_PROFILES,
   RUN_STATUSES,
+  SCHEDULE_CATCH_UPS,
   type Static,
   UsageCountersSchema,
   usageCounters,
@@ -44,6 +53,7 @@ import type {
   CompanyRow,
   RunEventRow,
   RunRow,
+  ScheduleRow,
 } from "@cadre/store";
 import { Type } from "typebox";
 import type { WakeAnswer } from "../wakes.js";
@@ -614,3 +624,37 @@ export function wakeStartedView(w: WakeAnswer): WakeStartedView {
 }
 
 export { AgentUsageReportSchema, CompanyUsageReportSchema, RunUsageReportSchema };
+
+// Tasks and wake requests: the company layer builds these views (the CLI's --json and list_my_tasks
+// read them offline too); the API answers them as they are.
+export { TaskDetailViewSchema, taskView, TaskViewSchema, wakeRequestView, WakeRequestViewSchema };
+export type { TaskDetailView, TaskView, WakeRequestView };
+
+export const ScheduleViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    agentId: Type.String(),
+    everySeconds: Nullable(Type.Integer()),
+    cron: Nullable(Type.String()),
+    timezone: Type.String(),
+    catchUp: OneOf(SCHEDULE_CATCH_UPS),
+    nextDueAt: Type.String(),
+    lastTickAt: Nullable(Type.String()),
+  },
+  strict,
+);
+
+export type ScheduleView = Static<typeof ScheduleViewSchema>;
+
+export function scheduleView(s: ScheduleRow): ScheduleView {
+  return {
+    id: s.id,
+    agentId: s.agentId,
+    everySeconds: s.everySeconds,
+    cron: s.cron,
+    timezone: s.timezone,
+    catchUp: s.catchUp,
+    nextDueAt: s.nextDueAt,
+    lastTickAt: s.lastTickAt,
+  };
+}

@@ -192,7 +192,16 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
   await app.store.updateCompanySettings(a.id, { ...settings, requireHireApproval: true });
   const approval = (
     await app.request("POST", `/api/companies/${a.id}/approvals`, {
-      json: { type: "hire_agent", title: "Hire a CFO", payload: "We need one." },
+      json: {
+        type: "hire_agent",
+        title: "Hire a CFO",
+        payload: JSON.stringify({
+          ...HIRE,
+          name: "CFO",
+          role: "Chief Financial Officer",
+          department: "finance",
+        }),
+      },
     })
   ).body.id as string;
   await app.store.insertRun({
@@ -213,6 +222,21 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
       data: { type: "text_delta", index: 0, delta: "hi" },
     },
   ]);
+  // A task (the company is not operating yet: written to the store directly), for the task routes.
+  await app.store.insertTask({
+    id: "task_a",
+    companyId: a.id,
+    title: "Draft the plan",
+    description: "",
+    status: "todo",
+    assigneeAgentId: cto,
+    creatorAgentId: a.ceoAgentId,
+    parentTaskId: null,
+    strategyId: null,
+    deliverable: null,
+    blockers: [],
+    via: "tool",
+  });
   const tokens: Record<Who, string | null | undefined> = {
     none: null,
     bad: "cadre_agt_not-a-real-token-at-all-000000000000000",

@@ -34,10 +34,17 @@ const get = async (w: World, path: string) => {
   return r.body;
 };
 
-/** A fresh pending approval in company A, to decide. */
+let hires = 0;
+
+/** A fresh pending approval in company A, to decide: a hire whose input passes (approving makes it). */
 async function pendingApproval(w: World): Promise<string> {
+  const name = `Hire ${++hires}`;
   const r = await send(w.app.cadre, "POST", `/api/companies/${w.companyA}/approvals`, {
-    json: { type: "hire_agent", title: "Hire someone", payload: "We need them." },
+    json: {
+      type: "hire_agent",
+      title: `Hire ${name}`,
+      payload: JSON.stringify({ ...HIRE, name, role: "Analyst", department: "finance" }),
+    },
   });
   if (r.status !== 201) throw new Error(`filing an approval failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id as string;
@@ -53,6 +60,63 @@ async function spareConnector(w: World): Promise<string> {
   });
   if (r.status !== 201) throw new Error(`adding a connector failed: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
+}
+
+const operating = new WeakSet<World>();
+
+/** Company A operating (its strategy approved), once per world: the task routes need it. */
+async function ensureOperating(w: World): Promise<void> {
+  if (operating.has(w)) return;
+  const filed = await send(w.app.cadre, "POST", `/api/companies/${w.companyA}/approvals`, {
+    json: { type: "approve_ceo_strategy", title: "Plan", payload: "Ship." },
+  });
+  if (filed.status !== 201)
+    throw new Error(`filing a strategy failed: ${filed.status} ${JSON.stringify(filed.body)}`);
+  const approved = await send(w.app.cadre, "POST", `/api/approvals/${filed.body.id}/approve`, { json: {} });
+  if (approved.status !== 200)
+    throw new Error(`approving the strategy failed: ${approved.status} ${JSON.stringify(approved.body)}`);
+  operating.add(w);
+}
+
+let tasks = 0;
+
+/** A fresh open task of company A's CTO, in the operating company, to act on. */
+async function freshTask(w: World): Promise<string> {
+  await ensureOperating(w);
+  const id = `task_fresh_${++tasks}`;
+  await w.app.store.insertTask({
+    id,
+    companyId: w.companyA,
+    title: "Draft the plan",
+    description: "",
+    status: "todo",
+    assigneeAgentId: w.ctoA,
+    creatorAgentId: w.ceoA,
+    parentTaskId: null,
+    strategyId: null,
+    deliverable: null,
+    blockers: [],
+    via: "tool",
+  });
+  return id;
+}
+
+/** A task as GET /api/tasks/{id} reads it, without its comments, history and wakes. */
+async function taskOf(w: World, id: string): Promise<unknown> {
+  const { comments: _c, history: _h, wakes: _w, ...task } = await get(w, `/api/tasks/${id}`);
+  return task;
+}
+
+const taskRead = async (w: World, a: TestResponse): Promise<[unknown, unknown]> => [
+  a.body,
+  await taskOf(w, a.body.id),
+];
+
+/** The agent's schedule as GET /api/companies/{id}/schedules lists it. */
+async function scheduleOf(w: World, agentId: string): Promise<unknown> {
+  return ((await get(w, `/api/companies/${w.companyA}/schedules`)) as { agentId: string }[]).find(
+    (s) => s.agentId === agentId,
+  );
 }
 
 const decision = (segment: string): ValidRequest => ({
@@ -159,6 +223,51 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
         { id: run.id, trigger: run.trigger, profile: run.profile, mode: run.mode },
       ];
     },
+  },
+  // Tasks (issue 17), in the operating company, each on a fresh task.
+  "POST /api/companies/{id}/tasks": {
+    path: async (w) => {
+      await ensureOperating(w);
+      return `/api/companies/${w.companyA}/tasks`;
+    },
+    body: { title: "Plan", description: "Write it.", assignee: "CTO", parentTaskId: "task_a" },
+    readBack: taskRead,
+  },
+  "POST /api/tasks/{id}/assign": {
+    path: async (w) => `/api/tasks/${await freshTask(w)}/assign`,
+    body: { assignee: "CEO" },
+    readBack: taskRead,
+  },
+  "POST /api/tasks/{id}/comments": {
+    path: async (w) => `/api/tasks/${await freshTask(w)}/comments`,
+    body: { body: "Looks good." },
+    readBack: taskRead,
+  },
+  "PATCH /api/tasks/{id}": {
+    path: async (w) => `/api/tasks/${await freshTask(w)}`,
+    body: { status: "in_progress", comment: "Started." },
+    readBack: taskRead,
+  },
+  "POST /api/tasks/{id}/close": {
+    path: async (w) => `/api/tasks/${await freshTask(w)}/close`,
+    body: { status: "done", deliverable: "Here." },
+    readBack: taskRead,
+  },
+  // Schedules (operator only): the answer is the schedule as the company's list reads it.
+  "PATCH /api/agents/{id}/schedule": {
+    path: (w) => `/api/agents/${w.ceoA}/schedule`,
+    body: { every: "1h", timezone: "UTC", catchUp: "one", start: "now" },
+    readBack: async (w, a) => [a.body, await scheduleOf(w, a.body.agentId)],
+  },
+  "DELETE /api/agents/{id}/schedule": {
+    // A schedule to remove, set first.
+    path: async (w) => {
+      const r = await send(w.app.cadre, "PATCH", `/api/agents/${w.ceoA}/schedule`, { json: { every: "1h" } });
+      if (r.status !== 200)
+        throw new Error(`setting a schedule failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return `/api/agents/${w.ceoA}/schedule`;
+    },
+    readBack: async (w, a) => [undefined, await scheduleOf(w, a.body.agentId)],
   },
   // PUT: a budget's fields (run caps on the company only); the answer is the budget as GET reads it.
   "PUT /api/companies/{id}/budget": {

@@ -9,6 +9,7 @@ import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { runContract } from "./runs.contract.js";
+import { taskContract } from "./tasks.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
 import { toolCallContract } from "./tool-calls.contract.js";
@@ -46,5 +47,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     toolCallContract(current);
     agentSessionContract(current);
     budgetContract(current);
+    taskContract(current);
   });
 }

@@ -19,6 +19,11 @@ const TABLES = [
   "tool_calls",
   "run_processes",
   "agent_sessions",
+  "tasks",
+  "task_blockers",
+  "task_comments",
+  "wake_requests",
+  "schedules",
   "budgets",
   "model_calls",
 ];

@@ -18,6 +18,7 @@ export type {
   ConnectorView as Connector,
   DecisionView as DecisionResult,
   RunView as Run,
+  TaskView as Task,
   WakeStartedView as WakeStarted,
 } from "@cadre/server";
 

@@ -177,6 +177,51 @@ describe("operator dashboard", () => {
     await screenshot(page, "05-approved-operating");
   });
 
+  it("the approved company goes to work by itself: the Tasks board fills and every lead's task ends done", async () => {
+    await page.goto(`${served.url}/#/companies/${story.companyId}/tasks`);
+    const done = page.getByTestId("column-done").getByTestId("task-card");
+    // `cadre serve` looks for due work every few seconds: the CEO delegates, each lead works its task.
+    await expect.poll(() => done.count(), { timeout: 90_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(
+        async () => {
+          const r = await fetch(
+            `${served.url}/api/companies/${story.companyId}/wake-requests?status=pending`,
+            {
+              headers: { authorization: `Bearer ${served.token}` },
+            },
+          );
+          const runs = await fetch(`${served.url}/api/companies/${story.companyId}/runs`, {
+            headers: { authorization: `Bearer ${served.token}` },
+          });
+          const pending = (await r.json()) as unknown[];
+          const running = ((await runs.json()) as Array<{ status: string }>).filter(
+            (x) => x.status === "running",
+          );
+          return pending.length + running.length;
+        },
+        { timeout: 90_000 },
+      )
+      .toBe(0);
+    expect(await page.getByTestId("column-todo").getByTestId("task-card").count()).toBe(0);
+    await done.first().locator("summary").click();
+    expect(await done.first().locator(".deliverable").textContent()).toContain("Plan for");
+    await screenshot(page, "05b-tasks-done");
+    // The run view says what the lead's task tool calls did.
+    await page.goto(`${served.url}/#/companies/${story.companyId}/runs`);
+    const leadRun = page
+      .getByTestId("runs-table")
+      .locator("tbody tr")
+      .filter({ hasText: "task assigned" })
+      .first();
+    await leadRun.getByRole("link").click();
+    await page.getByTestId("run-terminal").waitFor();
+    // (Only the rows in view exist; any task call in view says what it did.)
+    await expect
+      .poll(() => page.getByTestId("task-effect").first().textContent())
+      .toMatch(/task_\w+ → (in progress|done)/);
+  });
+
   it("each later hire lands in the org chart as it is made, one at a time", async () => {
     await page.goto(`${served.url}/#/companies/${story.companyId}`);
     const nodes = page.getByTestId("org-node");

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
-import type { Agent, Approval, Connector, FeedMessage, Run } from "../api/types.js";
+import type { Agent, Approval, Connector, FeedMessage, Run, Task } from "../api/types.js";
 import { applyDomainEvent, type Resource, type ShownCompany } from "../model/company-live.js";
 
 export interface LiveCompany {
@@ -15,13 +15,14 @@ export interface LiveCompany {
   connectors: Connector[];
   approvals: Approval[];
   runs: Run[];
+  tasks: Task[];
   error: string | undefined;
   stream: StreamStatus;
   /** Re-reads the named resources (default all), e.g. after the operator acted. */
   reload(which?: Resource[]): void;
 }
 
-const ALL: Resource[] = ["company", "agents", "approvals", "connectors", "runs"];
+const ALL: Resource[] = ["company", "agents", "approvals", "connectors", "runs", "tasks"];
 
 export function useCompany(api: Api, companyId: string): LiveCompany {
   const [company, setCompany] = useState<ShownCompany | undefined>(undefined);
@@ -29,6 +30,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   const [connectors, setConnectors] = useState<Connector[]>([]);
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [runs, setRuns] = useState<Run[]>([]);
+  const [tasks, setTasks] = useState<Task[]>([]);
   const [error, setError] = useState<string | undefined>(undefined);
   const [stream, setStream] = useState<StreamStatus>("connecting");
   const [loaded, setLoaded] = useState(false);
@@ -42,6 +44,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
     approvals: 0,
     connectors: 0,
     runs: 0,
+    tasks: 0,
   });
   const read = useCallback(
     async (which: Resource[]) => {
@@ -69,6 +72,8 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
             return fetchOne(r, api.call("GET /api/companies/{id}/approvals", { params }), setApprovals);
           case "runs":
             return fetchOne(r, api.call("GET /api/companies/{id}/runs", { params }), setRuns);
+          case "tasks":
+            return fetchOne(r, api.call("GET /api/companies/{id}/tasks", { params }), setTasks);
         }
       });
       try {
@@ -143,5 +148,5 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   }, [api, companyId, loaded, schedule]);
 
   const reload = useCallback((which: Resource[] = ALL) => void read(which), [read]);
-  return { company, agents, connectors, approvals, runs, error, stream, reload };
+  return { company, agents, connectors, approvals, runs, tasks, error, stream, reload };
 }

@@ -4,7 +4,7 @@
 import { DEPARTMENTS, isOneOf, VIAS } from "@cadre/model";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
-export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs";
+export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks";
 
 /**
  * The company as shown. `toolsPending`: the stream reported a mode change, and the tools of the new
@@ -81,6 +81,16 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
       break;
     case "agent.model_changed":
       refetch.add("agents").add("connectors");
+      break;
+    // The company at work: a task changed (created, assigned, updated, commented, checked out,
+    // released) — its board is re-read, and the runs, which start and end with the work.
+    case "task.created":
+    case "task.assigned":
+    case "task.updated":
+    case "task.commented":
+    case "task.checked_out":
+    case "task.released":
+      refetch.add("tasks").add("runs");
       break;
     default:
       break;

@@ -12,9 +12,11 @@ import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunningBanner, type StartedRun } from "./running-banner.js";
 import { RunsList } from "./runs-list.js";
+import { TasksBoard } from "./tasks-board.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
+  tasks: "Tasks",
   connectors: "Connectors",
   runs: "Runs",
   approvals: "Approvals",
@@ -77,6 +79,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
+      {tab === "tasks" && <TasksBoard companyId={companyId} tasks={live.tasks} agents={live.agents} />}
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}

@@ -1,6 +1,7 @@
 // One row of the run view: a turn header, streamed text or thinking, a tool call with its
 // arguments and result, a model call's usage, an error, a compaction, a context-policy decision
 // (rollover, recovery, compression, continuation), what the harness offers the model, the terminal state.
+import { taskToolSummary } from "../../model/task-board.js";
 import type { RunItem } from "../../model/run-fold.js";
 import { formatTokens } from "../../model/format.js";
 import { hitRate } from "../../model/usage-series.js";
@@ -44,6 +45,11 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
               {item.state}
             </span>
           </div>
+          {item.state === "done" && taskToolSummary(item.name, item.result) && (
+            <p class="task-effect" data-testid="task-effect">
+              task: {taskToolSummary(item.name, item.result)}
+            </p>
+          )}
           <Clipped
             label="Arguments"
             text={item.args || "(no arguments)"}

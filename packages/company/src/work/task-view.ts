@@ -1,0 +1,162 @@
+// What a task looks like to the operator — the API's answer, the CLI's --json, the dashboard —
+// built from the records by one function, with its TypeBox schema (the OpenAPI document's).
+import { Nullable, OneOf, type Static, TASK_STATUSES, VIAS, WAKE_TRIGGERS } from "@cadre/model";
+import type { ActivityRow, TaskCommentRow, TaskRow, WakeRequestRow } from "@cadre/store";
+import { Type } from "typebox";
+
+const strict = { additionalProperties: false } as const;
+
+export const TaskViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    companyId: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    status: OneOf(TASK_STATUSES),
+    assigneeAgentId: Nullable(Type.String({ description: "The agent working it; null: nobody yet." })),
+    creator: Type.String({ description: 'The agent id that created it, or "operator".' }),
+    deliverable: Nullable(Type.String()),
+    blockers: Type.Array(Type.String(), { description: "Tasks that must be done before this one starts." }),
+    parentTaskId: Nullable(Type.String()),
+    strategyId: Nullable(Type.String({ description: "The approved strategy it was created under." })),
+    checkedOutBy: Nullable(Type.String({ description: "The run working it now (one at a time)." })),
+    via: OneOf(VIAS),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  strict,
+);
+export type TaskView = Static<typeof TaskViewSchema>;
+
+export function taskView(t: TaskRow): TaskView {
+  return {
+    id: t.id,
+    companyId: t.companyId,
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    assigneeAgentId: t.assigneeAgentId,
+    creator: t.creatorAgentId ?? "operator",
+    deliverable: t.deliverable,
+    blockers: [...t.blockers],
+    parentTaskId: t.parentTaskId,
+    strategyId: t.strategyId,
+    checkedOutBy: t.checkoutRunId,
+    via: t.via,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+export const TaskCommentViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    author: Type.String({ description: 'The agent id, or "operator".' }),
+    body: Type.String(),
+    runId: Nullable(Type.String()),
+    createdAt: Type.String(),
+  },
+  strict,
+);
+
+export const TaskHistoryEntrySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.String(),
+    agentId: Nullable(Type.String()),
+    runId: Nullable(Type.String()),
+    data: Type.Unknown(),
+    at: Type.String(),
+  },
+  strict,
+);
+
+export const WakeRequestViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    agentId: Type.String(),
+    trigger: OneOf(WAKE_TRIGGERS),
+    taskId: Nullable(Type.String()),
+    causedBy: Type.String(),
+    cause: Type.String(),
+    status: OneOf(["pending", "taken", "dropped"] as const),
+    runId: Nullable(Type.String()),
+    note: Nullable(Type.String()),
+    createdAt: Type.String(),
+  },
+  strict,
+);
+
+export const TaskDetailViewSchema = Type.Object(
+  {
+    ...TaskViewSchema.properties,
+    comments: Type.Array(TaskCommentViewSchema),
+    history: Type.Array(TaskHistoryEntrySchema, {
+      description: "The task's activity: created, assigned, updated, checked out, released, …",
+    }),
+    wakes: Type.Array(WakeRequestViewSchema, {
+      description: "The wakes it caused (requests), and what became of them.",
+    }),
+  },
+  strict,
+);
+export type TaskDetailView = Static<typeof TaskDetailViewSchema>;
+
+export type WakeRequestView = Static<typeof WakeRequestViewSchema>;
+
+export function wakeRequestView(r: WakeRequestRow): WakeRequestView {
+  return {
+    id: r.id,
+    agentId: r.agentId,
+    trigger: r.trigger,
+    taskId: r.taskId,
+    causedBy: r.causedBy,
+    cause: r.cause,
+    status: r.status,
+    runId: r.runId,
+    note: r.note,
+    createdAt: r.createdAt,
+  };
+}
+
+export function taskDetailView(
+  t: TaskRow,
+  comments: readonly TaskCommentRow[],
+  activity: readonly ActivityRow[],
+  requests: readonly WakeRequestRow[],
+): TaskDetailView {
+  return {
+    ...taskView(t),
+    comments: comments.map((c) => ({
+      id: c.id,
+      author: c.authorAgentId ?? "operator",
+      body: c.body,
+      runId: c.runId,
+      createdAt: c.createdAt,
+    })),
+    history: activity
+      .filter((a) => (a.data as { taskId?: unknown } | null)?.taskId === t.id)
+      .map((a) => ({ id: a.id, type: a.type, agentId: a.agentId, runId: a.runId, data: a.data, at: a.at })),
+    wakes: requests.filter((r) => r.taskId === t.id).map(wakeRequestView),
+  };
+}
+
+/** A task with everything the detail view shows, read from the store. */
+export async function loadTaskDetail(
+  q: {
+    getTask(id: string): Promise<TaskRow | undefined>;
+    listTaskComments(id: string): Promise<TaskCommentRow[]>;
+    listActivity(companyId: string): Promise<ActivityRow[]>;
+    listWakeRequests(f: { companyId: string }): Promise<WakeRequestRow[]>;
+  },
+  taskId: string,
+): Promise<TaskDetailView | undefined> {
+  const task = await q.getTask(taskId);
+  if (!task) return undefined;
+  return taskDetailView(
+    task,
+    await q.listTaskComments(task.id),
+    await q.listActivity(task.companyId),
+    await q.listWakeRequests({ companyId: task.companyId }),
+  );
+}

@@ -1,0 +1,425 @@
+// The task operations (issue 17), shared by the tools, the HTTP routes and the CLI: every rule is
+// checked in code inside one transaction — who may create, assign and update what, in which mode,
+// the state a task may move to — and each change records its activity and the wakes it causes
+// (wake-rules.ts) in that same transaction. A refusal is a value naming the field, and writes nothing.
+import { isFinishedTask, nameKey, type TaskStatus } from "@cadre/model";
+import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
+import { newId } from "../companies.js";
+import { modeAllows, modesAllowing } from "../modes.js";
+import { type CompanyState, loadCompanyState } from "../state.js";
+import type { ActionResult, Actor } from "../tools/actor.js";
+import { runOnce, type ToolCallRef } from "../tools/once.js";
+import { requestWakes } from "./requests.js";
+import type {
+  AssignTaskInput,
+  CloseTaskInput,
+  CommentTaskInput,
+  CreateTaskInput,
+  UpdateTaskInput,
+} from "./task-schema.js";
+import { type TaskChange, wakesFor } from "./wake-rules.js";
+
+/** What a task operation answers: the task as it now stands, and who its change wakes. */
+export interface TaskResult {
+  taskId: string;
+  title: string;
+  status: TaskStatus;
+  assignee: string | null;
+  /** Agents this change wakes (their names). */
+  wakes: string[];
+}
+
+function refuse(op: string, field: string, why: string): ActionResult<never> {
+  return {
+    ok: false,
+    message: `${op} was not run, nothing was written. \`${field}\` ${why}.`,
+    fields: { [field]: why },
+  };
+}
+
+class Refusal extends Error {
+  constructor(readonly result: ActionResult<never>) {
+    super(result.ok ? "" : result.message);
+  }
+}
+
+/** Throws a refusal out of a transaction body (rolled back: nothing written). */
+function fail(op: string, field: string, why: string): never {
+  throw new Refusal(refuse(op, field, why));
+}
+
+async function refusals<T>(fn: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof Refusal) return error.result;
+    throw error;
+  }
+}
+
+/** "operator", or the acting agent's id (the wake rules' actor). */
+export function actorKey(actor: Actor): string {
+  return actor.agentId ?? "operator";
+}
+
+function who(agents: readonly AgentRow[], id: string | null): string | null {
+  if (id === null) return null;
+  return agents.find((a) => a.id === id)?.name ?? id;
+}
+
+/** The acting agent, or null for the operator; refuses an agent that is not an active one of the company. */
+function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | null {
+  if (actor.agentId === null) return null;
+  const agent = state.activeAgents.find((a) => a.id === actor.agentId);
+  if (!agent) fail(op, "agent", `${actor.agentId} is not an active agent of this company`);
+  return agent;
+}
+
+/** Governance in code (C4-4): tasks exist in the operating company only. */
+function requireOperating(op: string, state: CompanyState): void {
+  if (state.mode !== "operating")
+    fail(
+      op,
+      "mode",
+      `tasks are created and assigned once the company strategy is approved; the CEO is in the ${state.mode} phase (${state.modeReason})`,
+    );
+}
+
+/** A team member by agent id or by name as the directory shows it (names compare on their key). */
+async function resolveAssignee(
+  op: string,
+  tx: StoreQueries,
+  state: CompanyState,
+  ref: string,
+): Promise<AgentRow> {
+  const byId = state.activeAgents.find((a) => a.id === ref);
+  if (byId) return byId;
+  const key = nameKey(ref);
+  const byName = state.activeAgents.find((a) => nameKey(a.name) === key);
+  if (byName) return byName;
+  const elsewhere = await tx.getAgent(ref);
+  if (elsewhere && elsewhere.companyId !== state.company.id)
+    fail(
+      op,
+      "assignee",
+      `"${ref}" is not an agent of this company; work is assigned within the company only`,
+    );
+  fail(
+    op,
+    "assignee",
+    `"${ref}" is not an active member of this company; members: ${state.activeAgents.map((a) => a.name).join(", ")}`,
+  );
+}
+
+async function taskOf(op: string, tx: StoreQueries, state: CompanyState, taskId: string): Promise<TaskRow> {
+  const task = await tx.getTask(taskId);
+  if (!task || task.companyId !== state.company.id)
+    fail(op, "taskId", `"${taskId}" is not a task of this company`);
+  return task;
+}
+
+async function openBlockers(tx: StoreQueries, task: TaskRow): Promise<TaskRow[]> {
+  const out: TaskRow[] = [];
+  for (const id of task.blockers) {
+    const blocker = await tx.getTask(id);
+    if (blocker && !isFinishedTask(blocker.status)) out.push(blocker);
+  }
+  return out;
+}
+
+/** Records the change's activity and the wakes it causes; returns the names of those woken. */
+async function recordChange(
+  tx: StoreQueries,
+  state: CompanyState,
+  actor: Actor,
+  change: TaskChange,
+  activity: { type: string; data: Record<string, unknown> },
+): Promise<string[]> {
+  await tx.insertActivity({
+    companyId: state.company.id,
+    agentId: actor.agentId,
+    runId: actor.runId,
+    type: activity.type,
+    data: { taskId: change.task.id, by: actorKey(actor), via: actor.via, ...activity.data },
+  });
+  const written = await requestWakes(
+    tx,
+    state.company.id,
+    wakesFor(change, actorKey(actor)),
+    actorKey(actor),
+    actor.runId,
+  );
+  return written.map((w) => who(state.activeAgents, w.agentId) ?? w.agentId);
+}
+
+function result(state: CompanyState, task: TaskRow, wakes: string[]): ActionResult<TaskResult> {
+  return {
+    ok: true,
+    value: {
+      taskId: task.id,
+      title: task.title,
+      status: task.status,
+      assignee: who(state.activeAgents, task.assigneeAgentId),
+      wakes,
+    },
+  };
+}
+
+/** Runs one task operation: once per tool call of a run (MC-10), in one transaction. */
+function operate(
+  store: Store,
+  actor: Actor,
+  op: string,
+  input: unknown,
+  call: ToolCallRef,
+  act: (tx: StoreQueries, state: CompanyState) => Promise<ActionResult<TaskResult>>,
+): Promise<ActionResult<TaskResult>> {
+  return refusals(async () => {
+    const { result } = await runOnce(store, actor, op, input, call, async (tx) =>
+      act(tx, await loadCompanyState(tx, actor.companyId)),
+    );
+    return result;
+  });
+}
+
+export function createTask(
+  store: Store,
+  actor: Actor,
+  input: CreateTaskInput,
+  call: ToolCallRef = {},
+): Promise<ActionResult<TaskResult>> {
+  const op = "create_task";
+  return operate(store, actor, op, input, call, async (tx, state) => {
+    const creator = actingAgent(op, state, actor);
+    if (creator && !creator.isCeo)
+      fail(op, "agent", "only the CEO creates and assigns tasks; you update the tasks assigned to you");
+    requireOperating(op, state);
+    if (creator && !modeAllows(state.mode, "create_task"))
+      fail(op, "mode", `creating tasks is available in: ${modesAllowing("create_task").join(", ")}`);
+    const assignee =
+      input.assignee !== undefined ? await resolveAssignee(op, tx, state, input.assignee) : null;
+    const blockers = [...new Set(input.blockedBy ?? [])];
+    for (const id of blockers)
+      await taskOf(op, tx, state, id).catch(() =>
+        fail(op, "blockedBy", `"${id}" is not a task of this company`),
+      );
+    if (input.parentTaskId !== undefined)
+      await taskOf(op, tx, state, input.parentTaskId).catch(() =>
+        fail(op, "parentTaskId", `"${input.parentTaskId}" is not a task of this company`),
+      );
+    // Work the CEO creates in the operating company is traced to the approved strategy, in code.
+    const strategyId = state.latestStrategy?.status === "approved" ? state.latestStrategy.id : null;
+    const task = await tx.insertTask({
+      id: newId("task"),
+      companyId: state.company.id,
+      title: input.title,
+      description: input.description ?? "",
+      status: "todo",
+      assigneeAgentId: assignee?.id ?? null,
+      creatorAgentId: creator?.id ?? null,
+      parentTaskId: input.parentTaskId ?? null,
+      strategyId,
+      deliverable: null,
+      blockers,
+      via: actor.via,
+    });
+    const open = await openBlockers(tx, task);
+    const wakes = await recordChange(
+      tx,
+      state,
+      actor,
+      { kind: "assigned", task, openBlockers: open.length },
+      {
+        type: "task.created",
+        data: {
+          title: task.title,
+          assigneeAgentId: task.assigneeAgentId,
+          creatorAgentId: task.creatorAgentId,
+          blockers,
+          strategyId,
+          status: task.status,
+        },
+      },
+    );
+    return result(state, task, wakes);
+  });
+}
+
+export function assignTask(
+  store: Store,
+  actor: Actor,
+  input: AssignTaskInput,
+  call: ToolCallRef = {},
+): Promise<ActionResult<TaskResult>> {
+  const op = "assign_task";
+  return operate(store, actor, op, input, call, async (tx, state) => {
+    const by = actingAgent(op, state, actor);
+    if (by && !by.isCeo) fail(op, "agent", "only the CEO assigns work; you update the tasks assigned to you");
+    requireOperating(op, state);
+    const task = await taskOf(op, tx, state, input.taskId);
+    if (isFinishedTask(task.status))
+      fail(op, "taskId", `task ${task.id} is ${task.status}; a finished task is not reassigned`);
+    const assignee = await resolveAssignee(op, tx, state, input.assignee);
+    if (task.assigneeAgentId === assignee.id) return result(state, task, []);
+    const updated = await tx.updateTask(task.id, { assigneeAgentId: assignee.id });
+    const open = await openBlockers(tx, updated);
+    const wakes = await recordChange(
+      tx,
+      state,
+      actor,
+      { kind: "assigned", task: updated, openBlockers: open.length },
+      { type: "task.assigned", data: { from: task.assigneeAgentId, to: assignee.id } },
+    );
+    return result(state, updated, wakes);
+  });
+}
+
+/** Status, comment and deliverable changes, on a task of the actor's (agents) or any task (the operator). */
+async function changeTask(
+  op: string,
+  tx: StoreQueries,
+  state: CompanyState,
+  actor: Actor,
+  task: TaskRow,
+  change: { status?: TaskStatus; comment?: string; deliverable?: string },
+): Promise<ActionResult<TaskResult>> {
+  if (isFinishedTask(task.status))
+    fail(op, "taskId", `task ${task.id} is ${task.status}; a finished task does not change`);
+  if (change.status === undefined && change.comment === undefined && change.deliverable === undefined)
+    fail(op, "status", "nothing to change: give a status, a comment or a deliverable");
+  if (change.status === "in_progress") {
+    const open = await openBlockers(tx, task);
+    if (open.length > 0)
+      fail(
+        op,
+        "status",
+        `the task is blocked by ${open.map((b) => `${b.id} (${b.status})`).join(", ")}; it can start once they are done`,
+      );
+  }
+  const deliverable = change.deliverable ?? task.deliverable;
+  if (change.status === "done" && !deliverable)
+    fail(op, "deliverable", "a task is done with its deliverable: give one with the done status");
+  // One run works a task at a time (OP-1): an update in a run checks the task out for that run.
+  if (actor.runId !== null) {
+    if (!(await tx.checkoutTask(task.id, actor.runId)))
+      fail(
+        op,
+        "taskId",
+        `another run (${task.checkoutRunId}) is working on task ${task.id}; one run works a task at a time`,
+      );
+    if (task.checkoutRunId !== actor.runId)
+      await tx.insertActivity({
+        companyId: state.company.id,
+        agentId: actor.agentId,
+        runId: actor.runId,
+        type: "task.checked_out",
+        data: { taskId: task.id, runId: actor.runId },
+      });
+  }
+  const wakes: string[] = [];
+  if (change.comment !== undefined) {
+    const comment = await tx.insertTaskComment({
+      id: newId("tcm"),
+      taskId: task.id,
+      companyId: state.company.id,
+      authorAgentId: actor.agentId,
+      body: change.comment,
+      runId: actor.runId,
+      via: actor.via,
+    });
+    wakes.push(
+      ...(await recordChange(
+        tx,
+        state,
+        actor,
+        { kind: "commented", task, byOperator: actor.agentId === null },
+        { type: "task.commented", data: { commentId: comment.id, authorAgentId: actor.agentId } },
+      )),
+    );
+  }
+  let updated = task;
+  if (change.status !== undefined || change.deliverable !== undefined) {
+    updated = await tx.updateTask(task.id, {
+      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(change.deliverable !== undefined ? { deliverable: change.deliverable } : {}),
+    });
+    const finished = isFinishedTask(updated.status);
+    const unblocked: TaskRow[] = [];
+    if (finished)
+      for (const t of await tx.listTasksBlockedBy(task.id))
+        if (!isFinishedTask(t.status) && (await openBlockers(tx, t)).length === 0) unblocked.push(t);
+    wakes.push(
+      ...(await recordChange(
+        tx,
+        state,
+        actor,
+        finished ? { kind: "finished", task: updated, unblocked } : { kind: "updated", task: updated },
+        {
+          type: "task.updated",
+          data: {
+            from: task.status,
+            status: updated.status,
+            deliverable: change.deliverable !== undefined,
+          },
+        },
+      )),
+    );
+  }
+  return result(state, updated, wakes);
+}
+
+/** update_task: the assignee moves its own task on, comments on it, hands in its deliverable. */
+export function updateTask(
+  store: Store,
+  actor: Actor,
+  input: UpdateTaskInput,
+  call: ToolCallRef = {},
+): Promise<ActionResult<TaskResult>> {
+  const op = "update_task";
+  return operate(store, actor, op, input, call, async (tx, state) => {
+    const agent = actingAgent(op, state, actor);
+    const task = await taskOf(op, tx, state, input.taskId);
+    if (agent && task.assigneeAgentId !== agent.id)
+      fail(
+        op,
+        "taskId",
+        `task ${task.id} is assigned to ${who(state.activeAgents, task.assigneeAgentId) ?? "nobody"}; you update only the tasks assigned to you`,
+      );
+    return changeTask(op, tx, state, actor, task, input);
+  });
+}
+
+/** The operator's comment on any task of the company; it wakes the assignee of an open task. */
+export function commentOnTask(
+  store: Store,
+  actor: Actor,
+  input: CommentTaskInput,
+): Promise<ActionResult<TaskResult>> {
+  const op = "comment";
+  return operate(store, actor, op, input, {}, async (tx, state) => {
+    actingAgent(op, state, actor);
+    const task = await taskOf(op, tx, state, input.taskId);
+    if (actor.agentId !== null && task.assigneeAgentId !== actor.agentId)
+      fail(op, "taskId", `task ${task.id} is not assigned to you; agents comment on their own tasks`);
+    return changeTask(op, tx, state, actor, task, { comment: input.body });
+  });
+}
+
+/** The operator closes a task: done (with a deliverable) or cancelled. */
+export function closeTask(
+  store: Store,
+  actor: Actor,
+  input: CloseTaskInput,
+): Promise<ActionResult<TaskResult>> {
+  const op = "close";
+  return operate(store, actor, op, input, {}, async (tx, state) => {
+    const agent = actingAgent(op, state, actor);
+    const task = await taskOf(op, tx, state, input.taskId);
+    if (agent && task.creatorAgentId !== agent.id && task.assigneeAgentId !== agent.id)
+      fail(op, "taskId", `task ${task.id} is neither yours nor created by you`);
+    return changeTask(op, tx, state, actor, task, {
+      status: input.status,
+      ...(input.deliverable !== undefined ? { deliverable: input.deliverable } : {}),
+    });
+  });
+}

@@ -1,0 +1,91 @@
+// The three operating-phase scenarios pass their checks on the offline connector, and the checks
+// can fail: each is shown a trace that breaks its rule.
+import { describe, expect, it } from "vitest";
+import { type OperatingTrace, runCheck } from "./checks.js";
+import { runOperatingEval } from "./run.js";
+
+describe("operating-phase evaluation (issue 17)", () => {
+  it("delegation, a blocked task and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
+    const report = await runOperatingEval();
+    expect(report.scenarios.map((s) => s.id)).toEqual([
+      "ceo-delegation",
+      "idle-schedule",
+      "member-blocked-task",
+    ]);
+    for (const s of report.scenarios)
+      expect(
+        s.checks.filter((c) => c.kind === "rule" && !c.pass),
+        s.id,
+      ).toEqual([]);
+    expect(report.passed).toBe(true);
+    const byId = Object.fromEntries(report.scenarios.map((s) => [s.id, s]));
+    const lead = byId["ceo-delegation"]!.checks.find((c) => c.id === "leads-have-strategy-tasks")!;
+    expect(lead).toMatchObject({ kind: "behaviour", pass: true, measured: false });
+    expect(byId["ceo-delegation"]!.runs).toBe(6); // 4 leads' tasks + the CEO twice
+    expect(byId["idle-schedule"]).toMatchObject({ runs: 0, modelCalls: 0 });
+    expect(byId["idle-schedule"]!.checks[0]!.evidence).toMatch(
+      /5 schedule\(s\), 30 tick\(s\) due, 5 skip record\(s\), 0 runs, 0 model calls/,
+    );
+    const blocked = byId["member-blocked-task"]!.checks.find((c) => c.id === "blocked-work-waits")!;
+    expect(blocked.evidence).toMatch(
+      /1 blocked task\(s\); 0 started before their blockers were done; 1 task_unblocked wake/,
+    );
+  });
+
+  it("each rule check fails on a trace that breaks it", () => {
+    const empty: OperatingTrace = {
+      agents: [],
+      ceoId: "ceo",
+      strategyId: null,
+      runs: [],
+      requests: [],
+      tasks: [],
+      activity: [],
+      modelCalls: 0,
+      seeded: new Map(),
+      schedules: 1,
+    };
+    const request = {
+      id: "w",
+      companyId: "c",
+      agentId: "a",
+      trigger: "task_assigned" as const,
+      taskId: "t",
+      causedBy: "a",
+      cause: "",
+      status: "taken" as const,
+      runId: "r",
+      note: null,
+      createdAt: "",
+      updatedAt: "",
+    };
+    expect(runCheck("no-self-wake", { ...empty, requests: [request] }, true).pass).toBe(false);
+    const act = (id: number, type: string, data: object) => ({
+      id,
+      companyId: "c",
+      agentId: null,
+      runId: null,
+      type,
+      data,
+      at: "",
+    });
+    const finishedFirst = {
+      ...empty,
+      requests: [{ ...request, causedBy: "x" }],
+      activity: [
+        act(1, "task.updated", { taskId: "t", status: "done" }),
+        act(2, "task.checked_out", { taskId: "t", runId: "r" }),
+      ],
+    };
+    expect(runCheck("no-wake-for-finished-work", finishedFirst, true).pass).toBe(false);
+    const overlap = {
+      ...empty,
+      activity: [
+        act(1, "task.checked_out", { taskId: "t", runId: "r1" }),
+        act(2, "task.checked_out", { taskId: "t", runId: "r2" }),
+      ],
+    };
+    expect(runCheck("one-run-per-task", overlap, true).pass).toBe(false);
+    expect(runCheck("idle-schedule-zero-calls", { ...empty, modelCalls: 1 }, true).pass).toBe(false);
+  });
+});

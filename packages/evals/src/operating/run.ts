@@ -1,0 +1,149 @@
+// Runs the operating-phase scenarios (issue 17): seeds each one's company from its base state, lays
+// its tasks and schedules on it through the company's own operations, lets the company work (the
+// due-wake loop `cadre run --until-idle` runs, on the offline connector), then applies its checks.
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { closeTask, createTask, runDue, setSchedule, type TaskResult, wakeIfDue } from "@cadre/company";
+import { UserInputError } from "@cadre/core";
+import { describeProblems, parse } from "@cadre/model";
+import { openStore, type TaskRow } from "@cadre/store";
+import { EvalDataError, parseJson } from "../data/fields.js";
+import { BUILTIN_SCENARIOS_DIR, EVALS_DATA_DIR } from "../data/paths.js";
+import { loadScenarios } from "../scenario/load.js";
+import { seedScenario } from "../scenario/seed.js";
+import { type CheckResult, collectOperatingTrace, runCheck } from "./checks.js";
+import { type OperatingScenario, OperatingScenarioSchema } from "./schema.js";
+
+export const BUILTIN_OPERATING_DIR = `${EVALS_DATA_DIR}/operating`;
+/** The schedules' first tick, fixed so that a scenario's clock is the same on every run. */
+const FIRST_TICK = new Date("2030-01-07T09:00:00.000Z");
+
+export interface OperatingScenarioResult {
+  id: string;
+  title: string;
+  /** Every rule check passed (behaviour checks on a scripted model are reported, not counted). */
+  passed: boolean;
+  checks: CheckResult[];
+  runs: number;
+  modelCalls: number;
+}
+
+export interface OperatingReport {
+  source: "scripted";
+  scenarios: OperatingScenarioResult[];
+  passed: boolean;
+}
+
+export async function loadOperatingScenarios(
+  dir = BUILTIN_OPERATING_DIR,
+): Promise<Array<{ file: string; scenario: OperatingScenario }>> {
+  let names: string[];
+  try {
+    names = (await readdir(resolve(dir))).filter((f) => f.endsWith(".json")).sort();
+  } catch (error) {
+    throw new UserInputError(
+      `cannot read the operating scenarios directory ${dir}: ${(error as Error).message}`,
+    );
+  }
+  const out: Array<{ file: string; scenario: OperatingScenario }> = [];
+  for (const name of names) {
+    const file = join(resolve(dir), name);
+    const parsed = parse(OperatingScenarioSchema, parseJson(await readFile(file, "utf8"), file));
+    if (!parsed.ok) throw new EvalDataError(file, "", describeProblems(parsed.problems));
+    out.push({ file, scenario: parsed.value });
+  }
+  return out;
+}
+
+function ok(
+  result: { ok: true; value: TaskResult } | { ok: false; message: string },
+  what: string,
+): TaskResult {
+  if (!result.ok) throw new UserInputError(`${what}: ${result.message}`);
+  return result.value;
+}
+
+export async function runOperatingScenario(s: OperatingScenario, seed = 1): Promise<OperatingScenarioResult> {
+  const [base] = await loadScenarios([BUILTIN_SCENARIOS_DIR], [s.base]);
+  if (!base || base.scenario.expectMode !== "operating")
+    throw new UserInputError(
+      `operating scenario ${s.id}: base "${s.base}" is not an operating scenario of evals/scenarios`,
+    );
+  const store = await openStore({ memory: true });
+  try {
+    const seeded = await seedScenario(store, base.scenario, { profile: "semantic", env: {} });
+    const { companyId, ceoId } = seeded;
+    if (s.ceoHasDelegated)
+      for (const r of await store.listWakeRequests({ agentId: ceoId, status: "pending" }))
+        await store.settleWakeRequest(r.id, {
+          status: "dropped",
+          note: "the scenario's CEO has already delegated",
+        });
+    const operator = { companyId, agentId: null, via: "system" as const, runId: null };
+    const keys = new Map<string, string>();
+    for (const t of s.tasks ?? []) {
+      const created = ok(
+        await createTask(store, operator, {
+          title: t.title,
+          assignee: t.assignee,
+          ...(t.blockedBy ? { blockedBy: t.blockedBy.map((k) => keys.get(k) ?? k) } : {}),
+        }),
+        `task ${t.key}`,
+      );
+      keys.set(t.key, created.taskId);
+      if (t.status === "done" || t.status === "cancelled")
+        ok(
+          await closeTask(store, operator, {
+            taskId: created.taskId,
+            status: t.status,
+            ...(t.status === "done"
+              ? { deliverable: t.deliverable ?? "Done before the scenario starts." }
+              : {}),
+          }),
+          `task ${t.key}`,
+        );
+    }
+    const before = new Map<string, TaskRow>((await store.listTasks(companyId)).map((t) => [t.id, t]));
+    const agents = await store.listAgents(companyId, { status: "active" });
+    for (const sch of s.schedules ?? []) {
+      const agent = agents.find((a) => a.name === sch.agent);
+      if (!agent)
+        throw new UserInputError(
+          `operating scenario ${s.id}: schedule of "${sch.agent}", who is not in the team`,
+        );
+      await setSchedule(
+        store,
+        { agentId: agent.id, every: sch.every, start: FIRST_TICK.toISOString() },
+        FIRST_TICK,
+      );
+    }
+    const now = new Date(FIRST_TICK.getTime() + (s.lookAfterMinutes ?? 0) * 60_000);
+    await runDue({
+      store,
+      companyId,
+      untilIdle: true,
+      maxWakes: 50,
+      now: () => now,
+      wake: (agentId) => wakeIfDue({ store, agentId, seed: `${seed}:${agentId}`, env: {} }),
+    });
+    const trace = await collectOperatingTrace(store, companyId, before);
+    const checks = s.checks.map((c) => runCheck(c, trace, true));
+    return {
+      id: s.id,
+      title: s.title,
+      passed: checks.every((c) => c.kind !== "rule" || c.pass),
+      checks,
+      runs: trace.runs.length,
+      modelCalls: trace.modelCalls,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runOperatingEval(dir?: string, seed = 1): Promise<OperatingReport> {
+  const scenarios: OperatingScenarioResult[] = [];
+  for (const { scenario } of await loadOperatingScenarios(dir))
+    scenarios.push(await runOperatingScenario(scenario, seed));
+  return { source: "scripted", scenarios, passed: scenarios.every((s) => s.passed) };
+}

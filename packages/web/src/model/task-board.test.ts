@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { Agent, Task } from "../api/types.js";
+import { taskBoard, taskToolSummary } from "./task-board.js";
+
+const task = (id: string, over: Partial<Task> = {}): Task => ({
+  id,
+  companyId: "c",
+  title: `Task ${id}`,
+  description: "",
+  status: "todo",
+  assigneeAgentId: "a1",
+  creator: "ceo",
+  deliverable: null,
+  blockers: [],
+  parentTaskId: null,
+  strategyId: null,
+  checkedOutBy: null,
+  via: "tool",
+  createdAt: "2030-01-01T00:00:00.000Z",
+  updatedAt: "2030-01-01T00:00:00.000Z",
+  ...over,
+});
+const agent = (id: string, name: string) => ({ id, name }) as Agent;
+
+describe("the Tasks board", () => {
+  it("one column per status, with names, and the blockers still open", () => {
+    const board = taskBoard(
+      [
+        task("t1", { status: "done", deliverable: "x" }),
+        task("t2", { blockers: ["t1", "t3"] }),
+        task("t3", { creator: "operator", assigneeAgentId: null }),
+      ],
+      [agent("a1", "CTO"), agent("ceo", "CEO")],
+    );
+    expect(board.map((c) => [c.title, c.cards.map((x) => x.task.id)])).toEqual([
+      ["To do", ["t2", "t3"]],
+      ["In progress", []],
+      ["Blocked", []],
+      ["Done", ["t1"]],
+      ["Cancelled", []],
+    ]);
+    const [t2, t3] = board[0]!.cards;
+    expect(t2).toMatchObject({ assignee: "CTO", creator: "CEO", waitingFor: ["t3"] });
+    expect(t3).toMatchObject({ assignee: "nobody", creator: "the operator" });
+  });
+
+  it("a task tool call's result reads as what it did", () => {
+    expect(
+      taskToolSummary(
+        "update_task",
+        JSON.stringify({ taskId: "task_1", status: "in_progress", assignee: "CTO", wakes: [] }),
+      ),
+    ).toBe("task_1 → in progress, CTO");
+    expect(
+      taskToolSummary(
+        "create_task",
+        JSON.stringify({ taskId: "task_2", status: "todo", assignee: "CRO", wakes: ["CRO"] }),
+      ),
+    ).toBe("task_2 → todo, CRO; wakes CRO");
+    expect(taskToolSummary("list_my_tasks", JSON.stringify({ assigned: [1], created: [] }))).toBe(
+      "1 task(s) assigned, 0 created",
+    );
+    expect(taskToolSummary("update_task", "update_task was not run, nothing was written.")).toBeUndefined();
+    expect(taskToolSummary("hire_agent", "{}")).toBeUndefined();
+  });
+});

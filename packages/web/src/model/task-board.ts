@@ -1,0 +1,71 @@
+// The Tasks view's board: the company's tasks in one column per status, in the order they were
+// created, with the names of who works each and who asked for it — and, for the run view, what a
+// task tool call did, read from its result.
+import { TASK_STATUSES, type TaskStatus } from "@cadre/model";
+import type { Agent, Task } from "../api/types.js";
+
+export interface BoardCard {
+  task: Task;
+  assignee: string;
+  creator: string;
+  /** Blockers not finished yet. */
+  waitingFor: string[];
+}
+
+export interface BoardColumn {
+  status: TaskStatus;
+  title: string;
+  cards: BoardCard[];
+}
+
+const TITLES: Record<TaskStatus, string> = {
+  todo: "To do",
+  in_progress: "In progress",
+  blocked: "Blocked",
+  done: "Done",
+  cancelled: "Cancelled",
+};
+
+export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): BoardColumn[] {
+  const name = (id: string | null) =>
+    id === null ? "nobody" : (agents.find((a) => a.id === id)?.name ?? id);
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return TASK_STATUSES.map((status) => ({
+    status,
+    title: TITLES[status],
+    cards: tasks
+      .filter((t) => t.status === status)
+      .map((task) => ({
+        task,
+        assignee: name(task.assigneeAgentId),
+        creator: task.creator === "operator" ? "the operator" : name(task.creator),
+        waitingFor: task.blockers.filter((b) => {
+          const blocker = byId.get(b);
+          return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");
+        }),
+      })),
+  }));
+}
+
+export const TASK_TOOLS = ["create_task", "assign_task", "update_task", "list_my_tasks"] as const;
+
+/** What a task tool call did, from its result ("task_… → done, CTO; wakes CEO"), or undefined. */
+export function taskToolSummary(name: string, result: string | undefined): string | undefined {
+  if (!result || !(TASK_TOOLS as readonly string[]).includes(name)) return undefined;
+  try {
+    const r = JSON.parse(result) as {
+      taskId?: string;
+      status?: string;
+      assignee?: string | null;
+      wakes?: string[];
+      assigned?: unknown[];
+      created?: unknown[];
+    };
+    if (name === "list_my_tasks")
+      return `${r.assigned?.length ?? 0} task(s) assigned, ${r.created?.length ?? 0} created`;
+    if (!r.taskId) return undefined;
+    return `${r.taskId} → ${(r.status ?? "").replace("_", " ")}, ${r.assignee ?? "nobody"}${r.wakes?.length ? `; wakes ${r.wakes.join(", ")}` : ""}`;
+  } catch {
+    return undefined;
+  }
+}
