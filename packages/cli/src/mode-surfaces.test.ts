@@ -23,7 +23,10 @@ const EXPECTED: Record<CeoMode, { tools: string[]; actions: string[] }> = {
   "strategy-drafting": { tools: ["hire_agent", "file_approval"], actions: [] },
   "awaiting-approval": { tools: [], actions: ["decide_strategy"] },
   revising: { tools: ["hire_agent", "file_approval"], actions: [] },
-  operating: { tools: ["hire_agent"], actions: [] },
+  operating: {
+    tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks"],
+    actions: [],
+  },
 };
 
 const hire = (name: string) => ({
@@ -129,8 +132,13 @@ async function expectAgreement(mode: CeoMode) {
   expect(s.api).toEqual({ mode, tools: want.tools, actions: want.actions });
   expect({ mode: s.cli.mode, tools: s.cli.tools, actions: s.cli.actions }).toEqual(s.api);
   expect({ mode: s.remote.mode, tools: s.remote.tools, actions: s.remote.actions }).toEqual(s.api);
-  // The agent's tool list never changes (MC-3); what the mode lets succeed is in each tool's _meta.
-  expect(s.mcp).toEqual({ listed: ["hire_agent", "file_approval"], usable: want.tools, modes: [mode] });
+  // The agent's tool list never changes (MC-3): this server started in team-building, so it lists
+  // what that mode offered (offeredTools); what the mode lets succeed now is in each tool's _meta.
+  expect(s.mcp).toEqual({
+    listed: ["hire_agent", "file_approval"],
+    usable: want.tools.filter((t) => ["hire_agent", "file_approval"].includes(t)),
+    modes: [mode],
+  });
   for (const text of [s.cli.text, s.remote.text]) {
     expect(text).toContain(`CEO mode: ${mode} — `);
     expect(text).toContain(`tools in this mode: ${want.tools.join(", ") || "none"}`);

@@ -3,7 +3,14 @@
 // the ones a wake gives the agent — `companyTools(store, actor)`: the same JSON Schemas, the same
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
 import { CEO_MODES, type CeoMode, isOneOf } from "@cadre/model";
-import { companyTools, loadCompanyState, modeOffer, offeredTools, refreshReadiness } from "@cadre/company";
+import {
+  companyTools,
+  loadCompanyState,
+  MEMBER_TOOLS,
+  modeOffer,
+  offeredTools,
+  refreshReadiness,
+} from "@cadre/company";
 import type { Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
@@ -12,17 +19,18 @@ import { type CliIO, UsageError } from "../io.js";
 
 export const MCP_HELP = `Usage: cadre mcp --agent ID [--data DIR] [--database URL] [--run RUN_ID]
 
-Serves the company tools (hire_agent, file_approval) to one agent as an MCP server over stdio
-(tools/list, tools/call), for Codex or any other MCP client. Every call is validated and handled
+Serves the company tools the agent's role and mode offer (the CEO: hire_agent, file_approval, and
+the task tools in the operating company; a member: update_task, list_my_tasks) to one agent as an
+MCP server over stdio (tools/list, tools/call), for Codex or any other MCP client. Every call is validated and handled
 exactly as in a wake, and what it creates is recorded as made through the tool. --run records the
 calls against that run of the agent. Stdout carries only the protocol; the server ends when the
 client closes its stdin. With CADRE_MCP_HANDSHAKE_FILE set (the Codex harness sets it), every
 tools/list answer is also appended there as one JSON line (client, tools), before it is sent.
 
-Both tools are listed in every mode (an agent's tool list never changes); each tool's _meta says
-whether the CEO's current mode lets a call succeed ("cadre/usableInMode", "cadre/mode") — the same
-decision \`cadre company show\` prints as "tools in this mode". A call the mode refuses returns an
-isError result saying why.
+The list is fixed when the server starts (the --run's mode, else the current one: an agent's tool
+list never changes within a session); each tool's _meta says whether the CEO's current mode lets a
+call succeed ("cadre/usableInMode", "cadre/mode") — the same decision \`cadre company show\` prints
+as "tools in this mode". A call the mode refuses returns an isError result saying why.
 
 ${DATABASE_HELP}`;
 
@@ -91,8 +99,15 @@ async function usableNow(
   agentId: string,
 ): Promise<{ mode: string; tools: readonly string[]; why: string }> {
   const state = await loadCompanyState(store, companyId);
-  if (state.ceo.id !== agentId)
-    return { mode: state.mode, tools: [], why: "only the CEO hires and files the strategy" };
+  // A member works its own tasks, in the operating company only (members run only there).
+  if (state.ceo.id !== agentId) {
+    const tools = state.mode === "operating" ? MEMBER_TOOLS : [];
+    return {
+      mode: state.mode,
+      tools,
+      why: `a member works its own tasks (usable: ${tools.join(", ") || "none"}); only the CEO hires and files the strategy`,
+    };
+  }
   const tools = modeOffer(state.mode).tools;
   return { mode: state.mode, tools, why: `usable in this mode: ${tools.join(", ") || "none"}` };
 }

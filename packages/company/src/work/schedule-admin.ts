@@ -37,9 +37,10 @@ export async function setSchedule(
     );
   const timezone = checkTimezone(input.timezone ?? "UTC");
   if (input.timezone !== undefined && input.every !== undefined)
-    throw new UserInputError("--tz applies to --cron only; an interval counts from its first tick", {
-      tz: "with --cron",
-    });
+    throw new UserInputError(
+      "the time zone (--tz, timezone) applies to a cron expression only; an interval counts from its first tick",
+      { timezone: "only with cron" },
+    );
   const everySeconds = input.every !== undefined ? parseDuration(input.every) : null;
   if (input.cron !== undefined) checkCron(input.cron, timezone);
   const timing = { everySeconds, cron: input.cron ?? null, timezone };

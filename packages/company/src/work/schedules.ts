@@ -63,10 +63,8 @@ export function checkTimezone(timezone: string): string {
     return timezone;
   } catch {
     throw new UserInputError(
-      `--tz "${timezone}" is not an IANA time zone, e.g. UTC, Europe/Berlin, America/New_York`,
-      {
-        tz: "an IANA time zone",
-      },
+      `the time zone (--tz, timezone) "${timezone}" is not an IANA time zone, e.g. UTC, Europe/Berlin, America/New_York`,
+      { timezone: "an IANA time zone" },
     );
   }
 }

@@ -119,6 +119,14 @@ async function scheduleOf(w: World, agentId: string): Promise<unknown> {
   );
 }
 
+/** Rejects company A's pending hire approvals, so a filing's name is free again. */
+async function rejectPendingHires(w: World): Promise<void> {
+  for (const a of await w.app.store.listApprovals(w.companyA, { type: "hire_agent", status: "pending" })) {
+    const r = await send(w.app.cadre, "POST", `/api/approvals/${a.id}/reject`, { json: { note: "clear" } });
+    if (r.status !== 200) throw new Error(`rejecting ${a.id} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
 const decision = (segment: string): ValidRequest => ({
   path: async (w) => `/api/approvals/${await pendingApproval(w)}/${segment}`,
   body: { note: segment === "reject" ? "no" : "ok" },
@@ -196,10 +204,19 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     ],
   },
   "POST /api/companies/{id}/approvals": {
-    path: (w) => `/api/companies/${w.companyA}/approvals`,
+    // No hire of the same name waits already (a second filing of one name is refused for the name).
+    path: async (w) => {
+      await rejectPendingHires(w);
+      return `/api/companies/${w.companyA}/approvals`;
+    },
     // A hire approval (company A requires them): filing one leaves the CEO's mode as it is, so every
-    // filing is judged on its input alone (a second strategy would be refused for the phase).
-    body: { type: "hire_agent", title: "Plan", payload: "Build.\n\tThen sell." },
+    // filing is judged on its input alone (a second strategy would be refused for the phase). Its
+    // payload is the hire_agent input as JSON: approving it makes that hire.
+    body: {
+      type: "hire_agent",
+      title: "Plan",
+      payload: JSON.stringify({ ...HIRE, name: "Planner", role: "Planner", department: "operations" }),
+    },
     readBack: async (w, a) => [a.body, await approvalOf(w, a.body.id)],
   },
   "POST /api/approvals/{id}/approve": decision("approve"),
@@ -256,7 +273,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
   // Schedules (operator only): the answer is the schedule as the company's list reads it.
   "PATCH /api/agents/{id}/schedule": {
     path: (w) => `/api/agents/${w.ceoA}/schedule`,
-    body: { every: "1h", timezone: "UTC", catchUp: "one", start: "now" },
+    body: { every: "1h", catchUp: "one", start: "now" },
     readBack: async (w, a) => [a.body, await scheduleOf(w, a.body.agentId)],
   },
   "DELETE /api/agents/{id}/schedule": {
