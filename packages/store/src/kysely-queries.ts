@@ -572,7 +572,14 @@ export class KyselyQueries implements StoreQueries {
           const chunk = events.slice(from, from + EVENT_CHUNK);
           const runs = [...new Set(chunk.map((e) => e.runId))];
           const subject = `event${chunk.length > 1 ? "s" : ""} ${chunk.map((e) => e.seq).join(", ")} of run${runs.length > 1 ? "s" : ""} ${runs.map((r) => `"${r}"`).join(", ")}`;
-          const values = chunk.map((e) => [e.runId, e.companyId, e.seq, e.type, q.adapter.encodeJson(e.data), at]);
+          const values = chunk.map((e) => [
+            e.runId,
+            e.companyId,
+            e.seq,
+            e.type,
+            q.adapter.encodeJson(e.data),
+            at,
+          ]);
           const inserted = await q.guard(subject, async () => {
             if (q.adapter.name === "postgres") {
               // The events and their feed rows in one data-modifying statement.
