@@ -242,6 +242,9 @@ export function wakeIfDue(options: WakeOptions): Promise<WakeResult | undefined>
 
 async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResult | undefined> {
   const { store } = options;
+  // The memory index is read on the thread pool while the store reads run (it never fails: a
+  // missing or unreadable file is no index); awaited where the prompt needs it.
+  const memoryRead = readMemoryIndex(options.dataDir, options.agentId);
   const agent = await store.getAgent(options.agentId);
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
   if (agent.status !== "active")
@@ -293,7 +296,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       : agent.isCeo
         ? decideCeoMode(state.modeState, trigger, profile).cue
         : memberCue(agent.role, trigger);
-  const memoryIndex = await readMemoryIndex(options.dataDir, agent.id);
+  const memoryIndex = await memoryRead;
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
   // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
   const probes = options.probes ?? sharedProbes;

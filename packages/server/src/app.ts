@@ -153,8 +153,17 @@ export function createApp(deps: AppDeps): CadreApp {
   const app = new Hono();
   app.use("*", async (c, next) => {
     await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    // Set on the answer's own headers: Hono's c.header() after the answer is made would copy it
+    // into a new Response (and make @hono/node-server build the full one it otherwise skips), on
+    // every request. A response whose headers cannot change (none we make) takes that path.
+    try {
+      const headers = c.res.headers;
+      headers.set("X-Content-Type-Options", "nosniff");
+      if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    } catch {
+      c.header("X-Content-Type-Options", "nosniff");
+      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    }
   });
   for (const spec of ROUTES) app.on(spec.method.toUpperCase(), toHonoPath(spec.path), (c) => handle(spec, c));
   if (deps.webRoot) {

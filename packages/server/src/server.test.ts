@@ -45,6 +45,42 @@ describe("startServer", () => {
     await store.close();
   });
 
+  it("sends nosniff and no-store on every kind of answer over the port (JSON, error, 404, event stream)", async () => {
+    const store = await openStore({ memory: true });
+    const server = await startServer({ store, port: 0, env: {}, log: () => {} });
+    try {
+      const auth = { authorization: `Bearer ${server.operatorToken}` };
+      const created = await fetch(`${server.url}/api/companies`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Headers Co" }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const answers = [
+        created,
+        await fetch(`${server.url}/healthz`),
+        await fetch(`${server.url}/api/companies/${id}/agents`, { headers: auth }),
+        await fetch(`${server.url}/api/companies/${id}/agents`), // 401
+        await fetch(`${server.url}/api/nothing-here`, { headers: auth }), // 404
+      ];
+      expect(answers.map((r) => r.status)).toEqual([201, 200, 200, 401, 404]);
+      const stream = new AbortController();
+      const events = await fetch(`${server.url}/api/companies/${id}/events`, {
+        headers: auth,
+        signal: stream.signal,
+      });
+      expect(events.headers.get("content-type")).toMatch(/text\/event-stream/);
+      for (const r of [...answers, events]) {
+        expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(r.headers.get("cache-control")).toMatch(/no-store|no-cache/);
+      }
+      stream.abort();
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
   it("shuts down gracefully: open event streams end, a running wake ends cancelled and recorded", async () => {
     const raw = await openStore({ memory: true });
     // The 1st agent is the CEO, written with the company; the 2nd is the CEO's first hire, inside a

@@ -26,6 +26,7 @@ import type {
   ApprovalsTable,
   CompaniesTable,
   Database,
+  RunEventsTable,
 } from "./schema.js";
 import type { Selectable } from "kysely";
 import type {
@@ -108,6 +109,9 @@ const INSERT_AGENT = `insert into agents (id, company_id, name, name_key, role, 
 function expectUpdated(result: UpdateResult, subject: string): void {
   if (result.numUpdatedRows === 0n) throw new StoreError(`${subject} does not exist`);
 }
+
+/** Events per insert statement (6 parameters each; well under either dialect's parameter limit). */
+const EVENT_CHUNK = 500;
 
 export class KyselyQueries implements StoreQueries {
   constructor(
@@ -561,28 +565,54 @@ export class KyselyQueries implements StoreQueries {
         const at = now();
         const rows: RunEventRow[] = [];
         await q.adapter.beforeFeedWrite?.(q.db, [...new Set(events.map((e) => e.companyId))]);
-        // One insert per event: ids are then assigned in list order, which a multi-row insert
-        // with RETURNING does not promise in every dialect.
-        for (const event of events) {
-          const row = await q.guard(`event ${event.seq} of run "${event.runId}"`, () =>
-            q.db
-              .insertInto("run_events")
-              .values({
-                run_id: event.runId,
-                company_id: event.companyId,
-                seq: event.seq,
-                type: event.type,
-                data: q.adapter.encodeJson(event.data),
-                at,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow(),
-          );
-          await q.db
-            .insertInto("company_feed")
-            .values({ company_id: row.company_id, run_event_id: row.id, activity_id: null })
-            .execute();
-          rows.push(toRunEvent(row, q.adapter));
+        // A batch is one statement (two in SQLite) per chunk, not two per event: a wake flushes its
+        // events in batches, and on PostgreSQL every statement is a round trip. Ids are assigned in
+        // list order (identity values are drawn row by row, in VALUES order; SQLite's rowids too).
+        for (let from = 0; from < events.length; from += EVENT_CHUNK) {
+          const chunk = events.slice(from, from + EVENT_CHUNK);
+          const runs = [...new Set(chunk.map((e) => e.runId))];
+          const subject = `event${chunk.length > 1 ? "s" : ""} ${chunk.map((e) => e.seq).join(", ")} of run${runs.length > 1 ? "s" : ""} ${runs.map((r) => `"${r}"`).join(", ")}`;
+          const values = chunk.map((e) => [
+            e.runId,
+            e.companyId,
+            e.seq,
+            e.type,
+            q.adapter.encodeJson(e.data),
+            at,
+          ]);
+          const inserted = await q.guard(subject, async () => {
+            if (q.adapter.name === "postgres") {
+              // The events and their feed rows in one data-modifying statement.
+              const tuples = values.map(
+                ([runId, companyId, seq, type, data, eventAt]) =>
+                  sql`(${runId}, ${companyId}, ${seq}, ${type}, ${data}::json, ${eventAt})`,
+              );
+              const { rows: out } = await sql<Selectable<RunEventsTable>>`with e as (
+                  insert into run_events (run_id, company_id, seq, type, data, at)
+                  values ${sql.join(tuples)} returning *),
+                f as (insert into company_feed (company_id, run_event_id, activity_id)
+                  select company_id, id, null from e order by id)
+                select id, run_id, company_id, seq, type, data::text as data, at from e order by id`.execute(
+                q.db,
+              );
+              return out;
+            }
+            const out = await run<Selectable<RunEventsTable>>(
+              q.db,
+              q.adapter,
+              `insert into run_events (run_id, company_id, seq, type, data, at) values ${values.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")} returning *`,
+              values.flat(),
+            );
+            out.sort((x, y) => x.id - y.id);
+            await run(
+              q.db,
+              q.adapter,
+              `insert into company_feed (company_id, run_event_id, activity_id) values ${out.map(() => "(?, ?, null)").join(", ")}`,
+              out.flatMap((r) => [r.company_id, r.id]),
+            );
+            return out;
+          });
+          for (const row of inserted) rows.push(toRunEvent(row, q.adapter));
         }
         return rows;
       }),
@@ -739,6 +769,18 @@ export class KyselyQueries implements StoreQueries {
         [hash],
       );
       return row && toApiToken(row);
+    });
+  }
+
+  findApiTokenWithAgent(hash: string): Promise<(ApiTokenRow & { agentStatus: AgentStatus }) | undefined> {
+    return this.guard("API token", async () => {
+      const [row] = await run<Selectable<ApiTokensTable> & { agent_status: AgentStatus }>(
+        this.db,
+        this.adapter,
+        `select t.*, a.status as agent_status from api_tokens t join agents a on a.id = t.agent_id where t.hash = ?`,
+        [hash],
+      );
+      return row && { ...toApiToken(row), agentStatus: row.agent_status };
     });
   }
 

@@ -544,6 +544,11 @@ export interface StoreQueries {
   insertApiToken(token: NewApiToken): Promise<ApiTokenRow>;
   /** The token with this hash, revoked or not; undefined when there is none. */
   findApiToken(hash: string): Promise<ApiTokenRow | undefined>;
+  /**
+   * The token with this hash and the status of its agent, in one indexed read (a request's token
+   * check); undefined when there is none.
+   */
+  findApiTokenWithAgent(hash: string): Promise<(ApiTokenRow & { agentStatus: AgentStatus }) | undefined>;
   /** Ordered by creation time, then id. */
   listApiTokens(agentId: string): Promise<ApiTokenRow[]>;
   /** Revokes the live tokens matched (one by id, all of an agent's, or all minted for a run); returns how many. */

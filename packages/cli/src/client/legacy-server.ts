@@ -3,7 +3,6 @@
 // length of the wake, over the same store, with a throwaway operator token.
 import { PROMPT_PROFILES, type PromptProfile } from "@cadre/model";
 import type { Store } from "@cadre/store";
-import { startServer } from "@cadre/server";
 import { type CliIO, UsageError } from "../io.js";
 
 export function parseProfile(command: string, value: string | undefined): PromptProfile | undefined {
@@ -33,6 +32,9 @@ export async function withProfile<T>(
   const company = agent && (await store.getCompany(agent.companyId));
   const effective = input.profile ?? (agent?.isCeo ? company?.settings.profile : undefined) ?? "semantic";
   if (effective !== "legacy") return wake(input.profile ? { profile: input.profile } : {});
+  // The server (Hono, the routes, the cluster queue) loads only for a legacy wake: every other
+  // command that passes through here would pay for it at start.
+  const { startServer } = await import("@cadre/server");
   const server = await startServer({
     store,
     port: 0,

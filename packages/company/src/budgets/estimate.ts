@@ -3,7 +3,7 @@
 // a small per-message overhead. An estimate for the vendors (their tokenizers differ a little), the
 // same count the offline model charges; the output side is capped exactly (the call's max tokens).
 import type { Context } from "@mariozechner/pi-ai";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "@cadre/core";
 
 const PER_MESSAGE = 4;
 

@@ -2,7 +2,7 @@
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import { LEGACY_MODE_DOCUMENTS } from "../legacy/mode-documents.js";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "@cadre/core";
 import { type CeoModeState, resolveCeoMode } from "../modes.js";
 import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
 

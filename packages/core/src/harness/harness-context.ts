@@ -2,7 +2,7 @@
 // the live SessionContext (controller, latch, digest, snapshot) fed from the translated events, and
 // the transcript items a rollover's handoff is built from (MC-8, MC-9). The harness adapter decides
 // which compaction path an event belongs to and performs the actions; the rules stay in context/.
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "../tokens.js";
 import {
   buildHandoff,
   type CompactionPath,

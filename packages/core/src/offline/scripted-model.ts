@@ -14,7 +14,7 @@ import type {
   ToolCall,
 } from "@mariozechner/pi-ai";
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "../tokens.js";
 import { OFFLINE_API, OFFLINE_PROVIDER } from "../harness/pi/pi-model.js";
 import { readSummaryRequest, type SummaryRequest } from "../harness/pi/summary-request.js";
 import { type Random, seededRandom } from "./seeded-random.js";

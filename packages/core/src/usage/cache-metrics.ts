@@ -1,7 +1,7 @@
 // Prompt-cache measurements over a recorded sequence of requests (MC-7). A request is its wire
 // serialisation split into parts (tools, system, then each message), as the offline model's cache
 // simulation sees it. Used by `cadre cache-report`; never on the per-event path.
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "../tokens.js";
 import type { Usage } from "../types.js";
 
 function commonPrefixLength(a: string, b: string): number {

@@ -2,10 +2,9 @@
 // approvals and activity of the company, and what the capture saw the model receive. Only facts
 // from the store and the request — nothing the harness computes for itself.
 import { loadCompanyState, type WakeResult } from "@cadre/company";
-import { type AgentEvent, emptyUsage, errorMessage, sha256 } from "@cadre/core";
+import { type AgentEvent, countTokens, emptyUsage, errorMessage, sha256 } from "@cadre/core";
 import { usageSummaryJson } from "@cadre/model";
 import type { AgentRow, ApprovalRow, Store } from "@cadre/store";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { hashOf } from "../data/hash.js";
 import type { CapturedRequest } from "../runner/capture.js";
 import type { SeededCompany } from "../scenario/seed.js";

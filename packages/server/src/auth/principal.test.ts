@@ -48,9 +48,9 @@ describe("agent token cache", () => {
     const { token } = await mintAgentToken(store, { agentId: ceoId, label: "cli" });
     let reads = 0;
     const counting = {
-      findApiToken: (hash: string) => {
+      findApiTokenWithAgent: (hash: string) => {
         reads++;
-        return store.findApiToken(hash);
+        return store.findApiTokenWithAgent(hash);
       },
       getAgent: (id: string) => store.getAgent(id),
       listApiTokens: (id: string) => store.listApiTokens(id),
@@ -76,7 +76,7 @@ describe("agent token cache", () => {
     let reads = 0;
     const auth = new Authenticator(
       {
-        findApiToken: (hash: string) => (reads++, store.findApiToken(hash)),
+        findApiTokenWithAgent: (hash: string) => (reads++, store.findApiTokenWithAgent(hash)),
         getAgent: (id: string) => store.getAgent(id),
         listApiTokens: (id: string) => store.listApiTokens(id),
       },

@@ -36,6 +36,25 @@ export function tokenContract(store: GetStore): void {
       expect(await store().findApiToken("hash-of-nothing")).toBeUndefined();
     });
 
+    it("finds a token with its agent's status (the request path's one read), revoked or not", async () => {
+      await seed(store());
+      await store().insertAgent(agent("cto"));
+      setClock("2025-08-09T10:11:12.131Z");
+      const row = await store().insertApiToken(token("t1"));
+      await store().insertApiToken(token("t2", { agentId: "cto" }));
+      expect(await store().findApiTokenWithAgent("hash-of-t1")).toEqual({ ...row, agentStatus: "active" });
+      await store().setAgentStatus("cto", "terminated");
+      expect((await store().findApiTokenWithAgent("hash-of-t2"))?.agentStatus).toBe("terminated");
+      setClock("2025-08-10T00:00:00.000Z");
+      await store().revokeApiTokens({ id: "t1" });
+      expect(await store().findApiTokenWithAgent("hash-of-t1")).toMatchObject({
+        id: "t1",
+        revokedAt: "2025-08-10T00:00:00.000Z",
+        agentStatus: "active",
+      });
+      expect(await store().findApiTokenWithAgent("hash-of-nothing")).toBeUndefined();
+    });
+
     it("refuses a repeated id or hash, and a token for an agent that does not exist", async () => {
       await seed(store());
       await store().insertApiToken(token("t1"));

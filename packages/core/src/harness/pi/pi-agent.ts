@@ -19,7 +19,7 @@ import {
   streamSimple,
 } from "@mariozechner/pi-ai";
 import type { AgentSession, AgentSessionEvent, SessionManager } from "@mariozechner/pi-coding-agent";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "../../tokens.js";
 import { BaseAgent, type Emit, type SessionConfig, type TurnOutcome } from "../../agent/base-agent.js";
 import type { ToolDefinition } from "../../agent/tool.js";
 import {

@@ -6,7 +6,7 @@
 
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { Message, UserMessage } from "@mariozechner/pi-ai";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "../../tokens.js";
 import type { TranscriptItem } from "../../context/index.js";
 
 /** Handoff bounds shared by Pi's rollovers and model-switch handoffs. */
