@@ -53,7 +53,8 @@ export function noDataMessage(dataDir: string, args: StoreArgs): string {
   return `no Cadre data in ${dataDir} (run \`npx cadre demo${data}\` or \`cadre company create --name NAME${data}\` first)`;
 }
 
-const READ_ONLY_COMMANDS = "company show, agents list, approvals list|show, sessions inspect, usage";
+const READ_ONLY_COMMANDS =
+  "company show, agents list, approvals list|show, sessions inspect|show, usage, tasks list|show, schedules list, budgets show, connectors list";
 
 /**
  * A command that writes needs to write the store and, for its journal, the directory: said before

@@ -216,5 +216,5 @@ describe("SIGKILL at random points, then recovery (issue 18's crash test)", () =
     console.log(
       `crash test (seed ${SEED}): ${JSON.stringify({ sqlite, postgres })}; ${Math.round((Date.now() - started) / 1000)} s`,
     );
-  }, 300_000);
+  }, 600_000); // 40 kills and recoveries: 215 s measured on this machine under a load of 15-18 on 2 cores
 });

@@ -81,6 +81,13 @@ describe("bad input", PROCESSES, () => {
       [["cache-report", "--turns", "1"], /--turns must be a whole number from 2 to 500/],
       [["eval", "run"], /--baseline is required/],
       [["translate"], /--from FORMAT is required/],
+      // The operating company's commands (issue 17) under the same rule.
+      [["tasks", "show", "task_missing", "--data", data], /task task_missing not found/],
+      [["tasks", "list", "--status", "weird", "--data", data], /--status must be among todo, in_progress/],
+      [["tasks", "create", "--title", "A\u202eB", "--data", data], /U\+202E/],
+      [["run", "--max-wakes", "0", "--data", data], /--max-wakes must be a whole number of at least 1/],
+      [["schedules", "set", "agt_missing", "--every", "1h", "--data", data], /is not an agent id/],
+      [["budgets", "set", "--usd", "abc", "--data", data], /--usd must be an amount in USD/],
     ];
     // In process (the same main and commands as the bin, without a process per case); the bin's own
     // stderr is checked by the tests below.
@@ -134,6 +141,9 @@ describe("where the data is", PROCESSES, () => {
       ["wake", "agt_x"],
       ["sessions", "inspect", "run_x"],
       ["mcp", "--agent", "agt_x"],
+      ["tasks", "list"],
+      ["run", "--until-idle"],
+      ["schedules", "list"],
     ]) {
       const r = await runCliProcess([...argv, "--data", typo]);
       expect(oneLine(r, argv.join(" "))).toMatch(
@@ -166,6 +176,10 @@ describe("where the data is", PROCESSES, () => {
         ["usage"],
         ["sessions", "inspect", runId],
         ["sessions", "show", demo.ceo.agentId],
+        ["tasks", "list"],
+        ["schedules", "list"],
+        ["budgets", "show"],
+        ["connectors", "list"],
       ]) {
         const r = await run([...argv, "--data", data]);
         expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
@@ -214,6 +228,11 @@ describe("--json and --version", PROCESSES, () => {
       ["models", "list", "--json"],
       ["cache-report", "--turns", "3", "--json"],
       ["eval", "scenarios", "--json"],
+      ["tasks", "list", "--data", data, "--json"],
+      ["schedules", "list", "--data", data, "--json"],
+      ["budgets", "show", "--data", data, "--json"],
+      ["connectors", "list", "--data", data, "--json"],
+      ["run", "--until-idle", "--data", data, "--json"],
     ];
     for (const argv of runs) {
       const r = await runCliProcess(argv);

@@ -64,5 +64,5 @@ describe("SIGKILL during a wake that holds the agent's session", () => {
     } finally {
       await store.close();
     }
-  });
+  }, 120_000); // up to eight `cadre` processes: a loaded 2-core machine needs the room
 });

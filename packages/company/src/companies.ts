@@ -22,7 +22,7 @@ import { loadCompanySummary, type ModeView, modeAfter, recordModeChange } from "
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
 import { requestWakes } from "./work/requests.js";
-import { hireFromApproval } from "./tools/hire-agent.js";
+import { hireFromApproval, hireInputOf } from "./tools/hire-agent.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -228,6 +228,30 @@ export interface DecisionResult {
   hired?: string;
 }
 
+export interface DecisionOptions {
+  /** Connector readiness of an approved hire is computed against this environment (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where that readiness reads its probes (default the process's cache); refreshed before the decision. */
+  probes?: ProbeBook;
+}
+
+/**
+ * Before an approved hire is checked inside the decision's transaction (which reads readiness from
+ * the probes' outcomes, never probing there): the hire's connector's stale probes run now, outside
+ * it — a fresh `cadre approvals approve` process, or a server whose background refresh has not yet
+ * reached the company, has never measured them, and an unmeasured probe counts as not ready.
+ */
+async function refreshHireReadiness(store: Store, approvalId: string, options: DecisionOptions) {
+  const approval = await store.getApproval(approvalId);
+  if (approval?.type !== "hire_agent" || approval.status !== "pending") return;
+  const input = hireInputOf(approval.payload);
+  if (!input.ok) return; // refused, with its reason, inside the transaction
+  const connectors = (await store.listConnectors(approval.companyId)).filter(
+    (c) => c.id === input.value.connectorId,
+  );
+  await refreshReadiness(connectors, options.env ?? process.env, options.probes ?? sharedProbes);
+}
+
 /** The operator decides a pending approval; exactly one of several concurrent decisions wins. */
 export async function decideApproval(
   store: Store,
@@ -235,7 +259,7 @@ export async function decideApproval(
   decision: Decision,
   note: string | null,
   actor = "operator",
-  env?: NodeJS.ProcessEnv,
+  options: DecisionOptions = {},
 ): Promise<DecisionResult> {
   if (!(decision in DECISION_STATUS))
     throw new UserInputError(`decision must be one of: approve, reject, revise (got "${decision}")`);
@@ -243,6 +267,7 @@ export async function decideApproval(
     note === null || note === ""
       ? null
       : checkInput("decision", Type.Object({ note: DecisionNote }), { note }).note;
+  if (decision === "approve") await refreshHireReadiness(store, approvalId, options);
   return store.transaction(async (tx) => {
     const existing = await tx.getApproval(approvalId);
     if (!existing) throw new NotFoundError(`approval ${approvalId} not found`);
@@ -256,7 +281,7 @@ export async function decideApproval(
     // if it no longer passes, the approval is refused and nothing is written (issue 18 #10).
     const hired =
       decided.type === "hire_agent" && decided.status === "approved"
-        ? await hireFromApproval(tx, decided, env)
+        ? await hireFromApproval(tx, decided, options)
         : undefined;
     const decidedEvent = {
       companyId: decided.companyId,

@@ -284,17 +284,17 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   // The profile is settled before anything is written: a legacy wake with no API fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
-  // One decision (C4-4): the mode and its mode document come from decideCeoMode (the legacy
-  // profile's documents for a legacy wake: a faithful rollback, C4-7); the trigger is chosen in the
-  // claim's transaction (work/start.ts), and the cue is decideCeoMode's for that trigger (cueOf).
-  const decision = decideCeoMode(state.modeState, options.trigger ?? "routine", profile);
+  // One decision per wake (C4-4): the mode, its mode document (the legacy profile's for a legacy
+  // wake: a faithful rollback, C4-7) and its cues come from one decideCeoMode; the trigger is
+  // chosen in the claim's transaction (work/start.ts) and the cue is that decision's for it.
+  const decision = decideCeoMode(state.modeState, profile);
   const mode = decision.mode;
   const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
   const cueOf = (trigger: WakeTrigger) =>
     apiUrl !== undefined
       ? legacyCue(apiUrl, agent.companyId)
       : agent.isCeo
-        ? decideCeoMode(state.modeState, trigger, profile).cue
+        ? decision.cueFor(trigger)
         : memberCue(agent.role, trigger);
   const memoryIndex = await memoryRead;
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,

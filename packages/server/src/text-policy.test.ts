@@ -33,6 +33,11 @@ describe("lone surrogates (issue 18 #4)", () => {
       [`/api/companies/${w.companyA}/approvals`, { type: "hire_agent", title: "t", payload: "p" }, "payload"],
       [`/api/agents/${w.ctoA}/keys`, { label: "x" }, "label"],
       [`/api/approvals/${w.approvalA}/approve`, {}, "note"],
+      // The task routes (issue 17), added after the probe: the same policy on every text field.
+      [`/api/companies/${w.companyA}/tasks`, { title: "x" }, "title"],
+      [`/api/companies/${w.companyA}/tasks`, { title: "Plan" }, "description"],
+      ["/api/tasks/task_a/comments", { body: "x" }, "body"],
+      ["/api/tasks/task_a/close", { status: "done", deliverable: "x" }, "deliverable"],
     ];
     for (const [path, body, field] of probes) {
       for (let i = 0; i < 3; i++) {

@@ -28,7 +28,9 @@ reasons are taken by one wake together; one run works a task at a time.
 Without --until-idle it runs what is due when it starts (each due agent once); with it, it goes on
 while the wakes it ran make more due, until nothing is. --max-wakes N stops after N wakes (default
 100); what is still due is listed. Runs whose process died are ended first (interrupted), and the
-tasks they held are resumed. Ctrl-C cancels the running wake and stops (exit 130).
+tasks they held are resumed. Ctrl-C (SIGINT) or SIGTERM cancels the running wake and stops: its
+run ends cancelled once, with its usage recorded, said on stderr; exit 130 / 143. The tasks it held
+are released, not resumed (a stop is the operator's): a comment on one wakes its assignee again.
 
 Options:
   --company ID   only this company's wakes (default: every company in the store)
@@ -91,10 +93,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
           ...(values.quiet ? {} : { onEvent: render }),
         });
       },
-      onWake: (w: DueWake) =>
+      onWake: (w: DueWake) => {
         say(
           `■ run ${w.result.run.id} — ${w.result.terminal}; took ${w.result.requests.length} due reason(s)${tasksOf(w).length ? ` about ${tasksOf(w).join(", ")}` : ""}\n`,
-        ),
+        );
+        // A signal cancelled it (issue 18): said on stderr, as `cadre wake` and `cadre demo` say it.
+        const received = signals.received();
+        if (received && w.result.terminal === "cancelled")
+          io.err(`run ${w.result.run.id} cancelled by ${received}; usage recorded\n`);
+      },
       onTick: (t: ScheduleTick) =>
         void name(t.agentId).then((who) =>
           say(

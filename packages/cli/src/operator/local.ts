@@ -209,7 +209,12 @@ export class LocalOperator implements OperatorPort {
   }
 
   async decide(approvalId: string, decision: Decision, note?: string) {
-    return decisionView(await decideApproval(this.store, approvalId, decision, note ?? null));
+    return decisionView(
+      await decideApproval(this.store, approvalId, decision, note ?? null, "operator", {
+        env: this.io.env,
+        probes: sharedProbes,
+      }),
+    );
   }
 
   async wake(request: WakeRequest, watch: WakeWatcher): Promise<WakeOutcome> {

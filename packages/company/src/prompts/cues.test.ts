@@ -107,12 +107,12 @@ describe("one CEO-mode decision (C4-4)", () => {
         operating: "approved",
       }[mode] as ApprovalStatus | null;
       for (const trigger of WAKE_TRIGGERS) {
-        const d = decideCeoMode({ activeReports, latestStrategy }, trigger);
+        const d = decideCeoMode({ activeReports, latestStrategy });
         expect(d.mode).toBe(mode);
-        expect(d.cue).toBe(ceoCue(mode, trigger));
+        expect(d.cueFor(trigger)).toBe(ceoCue(mode, trigger));
         expect(d.document).toBe(MODE_DOCUMENTS[mode]);
         expect(d.document.split("\n")[0]).toBe(`# ${d.title}`);
-        expect(d.cue).toContain(`Review your ${d.title} operating instructions`);
+        expect(d.cueFor(trigger)).toContain(`Review your ${d.title} operating instructions`);
       }
     });
 });

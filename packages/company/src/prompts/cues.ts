@@ -63,30 +63,28 @@ export function cueTokenCount(cue: string): number {
 }
 
 /**
- * The one CEO-mode decision (C4-4): the mode resolved from the company state, with the cue it
- * implies and the mode document it loads. The wake sends `cue` and hands this same object to the
- * prompt builder, so the cue and the system prompt cannot name different phases.
+ * The one CEO-mode decision (C4-4): the mode resolved from the company state, with the mode
+ * document it loads and the cue it implies. A wake decides once, before its run starts; its
+ * trigger is chosen later, inside the transaction that claims the run (work/start.ts), so the cue
+ * is this decision's `cueFor(trigger)` — never a second resolution of the mode — and the prompt
+ * builder gets this same object: the cue and the system prompt cannot name different phases.
  */
 export interface CeoModeDecision {
   mode: CeoMode;
-  trigger: WakeTrigger;
   /** The phase's title, as the cue and the mode document both name it. */
   title: string;
-  cue: string;
   /** The locked mode document of `mode` (MC-7). */
   document: string;
+  /** The cue of this decision's mode for the wake's trigger (C4-3): from (mode, trigger). */
+  cueFor(trigger: WakeTrigger): string;
 }
 
 /**
  * `profile` legacy (C4-7): the legacy mode documents (the shell/HTTP way), as a rollback ships
- * them; the legacy wake sends its own initial turn in place of `cue`.
+ * them; the legacy wake sends its own initial turn in place of the cue.
  */
-export function decideCeoMode(
-  state: CeoModeState,
-  trigger: WakeTrigger,
-  profile: PromptProfile = "semantic",
-): CeoModeDecision {
+export function decideCeoMode(state: CeoModeState, profile: PromptProfile = "semantic"): CeoModeDecision {
   const mode = resolveCeoMode(state);
   const document = profile === "legacy" ? LEGACY_MODE_DOCUMENTS[mode] : MODE_DOCUMENTS[mode];
-  return { mode, trigger, title: MODE_TITLES[mode], cue: ceoCue(mode, trigger), document };
+  return { mode, title: MODE_TITLES[mode], document, cueFor: (trigger) => ceoCue(mode, trigger) };
 }

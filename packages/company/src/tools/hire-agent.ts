@@ -7,6 +7,7 @@ import { type AgentRow, type ApprovalRow, ConflictError, type Store, type StoreQ
 import { Type } from "typebox";
 import { readiness } from "../connectors.js";
 import { connectorModelProblem } from "../connectors/connector-models.js";
+import type { ProbeBook } from "../connectors/probe-cache.js";
 import { modeAllows, modesAllowing } from "../modes.js";
 import { refusalSentence } from "./refusal.js";
 import {
@@ -333,8 +334,9 @@ export function hireAgentTool(store: Store, actor: Actor): ToolDefinition<typeof
 export async function hireFromApproval(
   tx: StoreQueries,
   approval: ApprovalRow,
-  env?: NodeJS.ProcessEnv,
+  readinessOf: { env?: NodeJS.ProcessEnv; probes?: ProbeBook } = {},
 ): Promise<HireAgentResult> {
+  const { env, probes } = readinessOf;
   const input = hireInputOf(approval.payload);
   if (!input.ok)
     throw new UserInputError(
@@ -353,6 +355,7 @@ export async function hireFromApproval(
       via: approval.via,
       companyId: approval.companyId,
       ...(env ? { env } : {}),
+      ...(probes ? { probes } : {}),
     },
     input.value,
     { mode: false },

@@ -113,5 +113,5 @@ describe("due work on PostgreSQL, two workers", () => {
         .map((a) => (a.data as { agentId: string }).agentId)
         .sort(),
     ).toEqual([...leads].sort());
-  });
+  }, 120_000); // two workers, a queue and a dozen runs: 10 s alone, over 30 s in a loaded full suite
 });

@@ -49,7 +49,12 @@ function decisionRoute<const G extends "approve" | "reject" | "request-revision"
     },
     errors: { 409: "The approval was already decided." },
     async handle({ ctx, scope, body }) {
-      return decisionView(await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null));
+      return decisionView(
+        await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null, "operator", {
+          env: ctx.env,
+          probes: ctx.probes,
+        }),
+      );
     },
   });
 }
