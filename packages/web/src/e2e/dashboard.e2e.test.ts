@@ -362,8 +362,8 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("eval-verdict").textContent()).toBe("all gates pass");
     expect(await page.getByTestId("eval-gates").locator("tbody tr").count()).toBe(5);
     expect(await page.getByTestId("eval-scenarios").locator("tbody tr").count()).toBe(16);
-    await page.getByTestId("eval-hires-chart").locator("canvas").first().waitFor();
-    await page.getByTestId("eval-cache-chart").locator("canvas").first().waitFor();
+    for (const chart of ["eval-hires-chart", "eval-cache-chart"])
+      expect(await page.getByTestId(chart).locator("svg text.bar-name").count()).toBe(16);
     await screenshot(page, "10-eval-report");
   });
 
