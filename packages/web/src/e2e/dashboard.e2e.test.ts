@@ -374,7 +374,10 @@ describe("operator dashboard", () => {
       await p.goto(`${served.url}/#token=cadre_op_not-the-right-token-000000000000000`);
       const error = p.getByTestId("sign-in-error");
       await error.waitFor();
-      expect(await error.textContent()).toMatch(/Sign-in failed: the server did not accept this token/);
+      // One sentence, the server's reason once in parentheses (never doubled), and what to do.
+      expect(await error.textContent()).toMatch(
+        /^Sign-in failed: the server did not accept this token \([^()]+\)\. Open the sign-in link that cadre serve printed most recently — a restarted server has a new token\.$/,
+      );
       expect(p.url()).not.toContain("not-the-right-token");
       expect(await p.evaluate(() => sessionStorage.getItem("cadre.operatorToken"))).toBeNull();
       await screenshot(p, "11-wrong-token");
