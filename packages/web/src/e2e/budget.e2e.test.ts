@@ -167,6 +167,15 @@ describe("spend against budget", () => {
     );
     expect(await memberRow.locator('td[data-label="Spent"]').textContent()).toBe("$0 · 0 tokens in 0 calls");
     await screenshot(page, "40-budget-warned-exhausted");
+    // The overview says so too, with the way to the whole picture.
+    await page.goto(`${served.url}/#/companies/${priced.id}`);
+    const notice = page.getByTestId("budget-notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(
+      /^Budget: warning — spent \$[\d.]+ · [\d,]+ tokens in \d+ calls? of \$[\d.]+ per month .*Warning: 90% used/,
+    );
+    await notice.getByRole("link", { name: "Spend per agent" }).click();
+    await page.getByTestId("budget-company").waitFor();
     await screenshotOf(page.getByTestId("budget"), "40a-budget-card");
   });
 
@@ -187,6 +196,13 @@ describe("spend against budget", () => {
     expect(await company.getByRole("meter").count()).toBe(0);
     expect(await company.textContent()).toContain("unknown");
     await screenshotOf(page.getByTestId("budget"), "41-budget-unknown-price");
+    await page.goto(`${served.url}/#/companies/${unpriced.id}`);
+    await expect
+      .poll(() => page.getByTestId("budget-notice").textContent())
+      .toMatch(/^Budget: unknown price — spent unknown · /);
+    await screenshotOf(page.getByTestId("budget-notice"), "41a-budget-notice-overview");
+    await page.goto(`${served.url}/#/companies/${unpriced.id}/usage`);
+    await company.waitFor();
 
     // Another run, started elsewhere: the panel re-reads when it ends.
     await wakeToEnd(unpriced.ceoId, unpriced.id);
