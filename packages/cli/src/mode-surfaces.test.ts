@@ -230,6 +230,47 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
     // Offered while operating, and it succeeds.
     await call("hire_agent", hire("CFO"));
     await expectAgreement("operating");
+
+    // A `cadre mcp` started now lists the operating mode's tools (the task tools join), marks as
+    // usable exactly what the API view and `company show` offer, and a task tool call succeeds.
+    const operating = new Client({ name: "mode-surfaces-operating", version: "1.0.0" });
+    await operating.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "mcp", "--agent", ceoId, "--data", dir],
+        env: cliEnv() as Record<string, string>,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const { tools } = await operating.listTools();
+      const meta = (t: (typeof tools)[number]) => t._meta as { "cadre/usableInMode": boolean };
+      expect(tools.map((t) => t.name)).toEqual([
+        "hire_agent",
+        "file_approval",
+        "create_task",
+        "assign_task",
+        "update_task",
+        "list_my_tasks",
+      ]);
+      const view = await api("GET", `/api/companies/${companyId}`);
+      expect(tools.filter((t) => meta(t)["cadre/usableInMode"]).map((t) => t.name)).toEqual(
+        view.body.toolsInMode,
+      );
+      const created = (await operating.callTool({
+        name: "create_task",
+        arguments: { title: "Find the first customer", description: "Name one logistics company." },
+      })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(created.isError, created.content[0]?.text).toBe(false);
+      const mine = (await operating.callTool({ name: "list_my_tasks", arguments: {} })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
+      expect(mine.isError, mine.content[0]?.text).toBe(false);
+      expect(mine.content[0]!.text).toContain("Find the first customer");
+    } finally {
+      await operating.close();
+    }
   });
 
   it("starts team building where it is offered: a new company's CEO, woken with that trigger", async () => {

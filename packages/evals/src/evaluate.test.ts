@@ -1,6 +1,9 @@
 // End to end, offline: baselines recorded through the real pipeline (store, tools, Pi loop, and
 // for the legacy profile the real HTTP server and bash tool), candidates compared, gates decided.
 import { readEvalReport } from "./report/schema.js";
+import { renderTerminal } from "./report/terminal.js";
+import { compareRuns } from "./compare/compare.js";
+import { DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -148,7 +151,7 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
   });
 
   it("--only two scenarios: G3 says not enough states instead of failing, and nothing contradicts the matrix", async () => {
-    const { report } = await evaluateCandidate({
+    const { report, files } = await evaluateCandidate({
       profile: "semantic",
       samples: 1,
       concurrency: 2,
@@ -163,6 +166,50 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     expect(report.gates.G1.pass).toBe(true);
     expect(Object.values(report.gates).some((g) => g.pass === false)).toBe(false);
     expect(report.passed).toBe(true);
+    // The headline a person reads says the same as the matrix: no FAIL in either, and G3 says why
+    // it has no verdict — in the terminal summary and in report.md.
+    expect(report.matrix.flatMap((row) => Object.values(row.cells)).some((c) => c.pass === false)).toBe(
+      false,
+    );
+    const terminal = renderTerminal(report);
+    expect(terminal).toMatch(/^RESULT: no gate failed; G3, G4, G5 without a verdict/m);
+    expect(terminal).toMatch(/^G3 +NOT MEASURED|^G3 +NOT ENOUGH STATES/m);
+    expect(terminal).not.toMatch(/\bFAIL\b/);
+    const md = await readFile(files.md, "utf8");
+    expect(md).toMatch(/^# Behaviour evaluation: no gate failed; G3, G4, G5 without a verdict/);
+    expect(md).not.toMatch(/\bFAIL\b/);
+    expect(md).toContain("not enough states: the run holds 2 hiring state(s); G3 needs 10");
+  });
+
+  it("a gate whose evidence is 0 observations cannot pass: no model call observed, G2 has no verdict", async () => {
+    const recorded = await readRecording(baseline);
+    // The same samples, as if no model call had been seen (nothing observed of what was offered).
+    const unseen = new Map(
+      [...recorded.traces].map(([id, traces]) => [
+        id,
+        traces.map((t) => ({ ...t, systemPrompt: { ...t.systemPrompt, observed: false } })),
+      ]),
+    );
+    const m = recorded.manifest;
+    const report = compareRuns(
+      recorded,
+      {
+        profile: m.profile,
+        connector: m.connector,
+        samples: m.samples,
+        seed: m.seed,
+        break: m.break,
+        scenarios: recorded.scenarios,
+        traces: unseen,
+      },
+      DEFAULT_COMPARE_SETTINGS,
+    );
+    expect(report.gates.G2.pass).not.toBe(true);
+    expect(report.gates.G2).toMatchObject({ pass: null, verdict: null });
+    expect(report.gates.G2.evidence).toMatch(
+      /offered to the model in 0\/0 observed sample\(s\); not enough states: no model call was observed/,
+    );
+    expect(report.complete).toBe(false);
   });
 });
 

@@ -167,6 +167,9 @@ describe("the operator's surfaces in every mode", () => {
     expect(await effects.textContent()).toContain("Approve: the CEO's mode becomes operating");
     expect(await effects.textContent()).toContain("Reject: the CEO's mode becomes revising");
     expect(await effects.textContent()).toContain("Request revision: the CEO's mode becomes revising");
+    // The whole strategy is on the page: no clipped box with its own scroll bar.
+    const clip = await text.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+    expect(clip.scroll).toBeLessThanOrEqual(clip.client + 1);
     await screenshot(page, "22-strategy-pending");
   });
 
@@ -174,9 +177,21 @@ describe("the operator's surfaces in every mode", () => {
     const pending = page.getByTestId("pending-approval");
     const note = pending.getByLabel("Note to the CEO (optional)");
     await note.focus();
-    await page.keyboard.type("Too vague: name the first customer.");
-    // Live updates re-render the page while the note is typed; the note keeps focus and text.
+    await page.keyboard.type("Too vague: ");
+    // A live update arrives while the note is typed (a connector added elsewhere: the page re-reads
+    // the company's connectors and re-renders); the note keeps its focus and its text.
+    const reread = page.waitForResponse((r) =>
+      r.url().endsWith(`/api/companies/${story.companyId}/connectors`),
+    );
+    const added = await api("POST", `/api/companies/${story.companyId}/connectors`, {
+      kind: "anthropic",
+      config: { apiKeyEnv: "MY_ANTHROPIC_KEY" },
+    });
+    expect(added.status).toBe(201);
+    await reread;
+    await page.keyboard.type("name the first customer.");
     expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^note-/);
+    expect(await note.inputValue()).toBe("Too vague: name the first customer.");
     await pending.getByRole("button", { name: "Reject" }).focus();
     await page.keyboard.press("Enter");
     const outcome = page.getByTestId("decision-outcome");
@@ -209,6 +224,10 @@ describe("the operator's surfaces in every mode", () => {
     await expectOverviewOffers("awaiting-approval");
     expect((await api("POST", `/api/approvals/${filed.body.id}/approve`, { note: "Go." })).status).toBe(200);
     await expectOverviewOffers("operating");
+    // Operating adds the task tools (issue 17): the overview names them, file_approval refused.
+    expect(await page.getByTestId("mode-tools").textContent()).toBe(
+      "Company tools in this mode: hire_agent, create_task, assign_task, update_task, list_my_tasks (file_approval is refused in this mode).",
+    );
   });
 });
 
@@ -266,7 +285,10 @@ describe("at phone width", () => {
         expect(box!.x + box!.width, name).toBeLessThanOrEqual(PHONE.width);
       };
       const tabs = p.getByRole("navigation", { name: "Company sections" });
-      for (const name of ["Overview", "Runs", "Approvals", "Usage"]) await inView(name, tabs);
+      const TABS = ["Overview", "Tasks", "Connectors", "Runs", "Approvals", "Usage"];
+      // Every tab the company page has (a new one must be added here), each whole on the screen.
+      expect(await tabs.getByRole("link").count()).toBe(TABS.length);
+      for (const name of TABS) await inView(name, tabs);
       const main = p.getByRole("navigation", { name: "Main" });
       for (const name of ["Companies", "Evaluation report"]) await inView(name, main);
       // The header's links sit on one row.

@@ -16,19 +16,27 @@ const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}
 const fixed = (x: number) => x.toFixed(2);
 const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} pt`;
 
-/** The per-scenario table, the columns of the harness's own reports. */
-export const SCENARIO_COLUMNS = [
-  "scenario",
-  "mode",
-  "hires base → cand (band)",
-  "roles J / precision",
-  "params",
-  "tool coverage",
-  "cue tokens",
-  "cache Δ",
-  "pass^k",
-  "flaky",
-  "result",
+/**
+ * The per-scenario table, the columns of the harness's own reports: a short heading that fits one
+ * line at desktop width, what it means in full (the heading's tooltip and the table's key), and
+ * whether its cells are figures (right-aligned, so digits line up).
+ */
+export const SCENARIO_COLUMNS: ReadonlyArray<{ label: string; title: string; num?: boolean }> = [
+  { label: "scenario", title: "the scenario's id" },
+  { label: "mode", title: "the CEO's mode in the scenario's state" },
+  { label: "hires (band)", title: "median hires, baseline → candidate (the baseline's band)", num: true },
+  { label: "roles J/prec.", title: "roles hired: Jaccard with the baseline / precision", num: true },
+  { label: "params", title: "tool calls with valid parameters / all", num: true },
+  {
+    label: "tool cov.",
+    title: "tool coverage: share of the candidate's hires made through hire_agent",
+    num: true,
+  },
+  { label: "cue", title: "cue tokens: tokens of the initial cue, baseline → candidate", num: true },
+  { label: "cache Δ", title: "cache hit rate, candidate minus baseline, in points", num: true },
+  { label: "pass^k", title: "pass^k (k, passing samples c of n)", num: true },
+  { label: "flaky", title: "flakiness: how often the samples of a scenario disagree", num: true },
+  { label: "result", title: "the scenario passes or fails" },
 ];
 
 export function scenarioRow(s: ScenarioResult): string[] {

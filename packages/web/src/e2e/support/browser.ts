@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
@@ -44,5 +44,13 @@ export async function screenshot(
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? true });
+  return path;
+}
+
+/** Saves a screenshot of one element (a card, a chart) under packages/web/test-artifacts/. */
+export async function screenshotOf(locator: Locator, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await locator.screenshot({ path });
   return path;
 }

@@ -7,6 +7,7 @@ import { useCompany } from "../../hooks/use-company.js";
 import { COMPANY_TABS, type CompanyTab, href } from "../../route.js";
 import { ApprovalsInbox } from "../approvals/approvals-inbox.js";
 import { ConnectorsPage } from "./connectors-page.js";
+import { BudgetPanel } from "../usage/budget-panel.js";
 import { UsagePanel } from "../usage/usage-panel.js";
 import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
@@ -28,6 +29,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
   const [started, setStarted] = useState<StartedRun | undefined>(undefined);
   const { company } = live;
   const pending = live.approvals.filter((a) => a.status === "pending").length;
+  const runsVersion = live.runs.map((r) => `${r.id}:${r.status}`).join();
   const onStarted = (w: WakeStarted, agentId: string) => {
     setStarted({ ...w, agentId, runsBefore: live.runs.map((r) => r.id) });
     live.reload(["runs"]);
@@ -84,11 +86,10 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
       {tab === "usage" && (
-        <UsagePanel
-          api={api}
-          companyId={companyId}
-          runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
-        />
+        <>
+          <BudgetPanel api={api} companyId={companyId} agents={live.agents} runsVersion={runsVersion} />
+          <UsagePanel api={api} companyId={companyId} runsVersion={runsVersion} />
+        </>
       )}
     </main>
   );

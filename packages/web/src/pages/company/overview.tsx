@@ -1,8 +1,9 @@
 // The company at a glance: the CEO's mode and why, the org chart, the team with a wake button
-// per agent, and the connectors with their readiness.
+// per agent, and the connectors with their readiness; the budget when it is warned or exhausted.
 import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
+import { BudgetNotice } from "../usage/budget-notice.js";
 import { Connectors } from "./connectors.js";
 import { ModePanel } from "./mode-panel.js";
 import { OrgChart } from "./org-chart.js";
@@ -25,6 +26,11 @@ export function Overview({
   const running = new Set(live.runs.filter((r) => r.status === "running").map((r) => r.agentId));
   return (
     <div class="overview">
+      <BudgetNotice
+        api={api}
+        companyId={company.id}
+        runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
+      />
       <ModePanel company={company} wake={wake} running={running} />
       <section class="card wide" aria-labelledby="org-title">
         <h2 id="org-title">Org chart</h2>

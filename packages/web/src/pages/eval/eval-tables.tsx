@@ -65,12 +65,12 @@ export function EvalTables({ report }: { report: EvalReport }) {
       <section class="card wide" aria-labelledby="eval-scenarios-title">
         <h2 id="eval-scenarios-title">Scenarios</h2>
         <div class="table-scroll">
-          <table data-testid="eval-scenarios">
+          <table data-testid="eval-scenarios" class="figures" aria-describedby="eval-scenarios-key">
             <thead>
               <tr>
                 {SCENARIO_COLUMNS.map((c) => (
-                  <th key={c} scope="col">
-                    {c}
+                  <th key={c.label} scope="col" title={c.title} class={c.num ? "num" : undefined}>
+                    {c.label}
                   </th>
                 ))}
               </tr>
@@ -84,7 +84,14 @@ export function EvalTables({ report }: { report: EvalReport }) {
                         {cell}
                       </th>
                     ) : (
-                      <td key={i} class={cell === "FAIL" ? "fail" : undefined}>
+                      <td
+                        key={i}
+                        class={
+                          [SCENARIO_COLUMNS[i]?.num ? "num" : "", cell === "FAIL" ? "fail" : ""]
+                            .filter(Boolean)
+                            .join(" ") || undefined
+                        }
+                      >
                         {cell}
                       </td>
                     ),
@@ -94,6 +101,14 @@ export function EvalTables({ report }: { report: EvalReport }) {
             </tbody>
           </table>
         </div>
+        <dl class="table-key" id="eval-scenarios-key">
+          {SCENARIO_COLUMNS.slice(2, -1).map((c) => (
+            <div key={c.label}>
+              <dt>{c.label}</dt>
+              <dd>{c.title}</dd>
+            </div>
+          ))}
+        </dl>
       </section>
       <section class="card wide" aria-labelledby="eval-matrix-title">
         <h2 id="eval-matrix-title">Scenario × gate</h2>

@@ -1,0 +1,35 @@
+// The overview's line about the company's budget, shown only when it needs the operator: warned
+// (a threshold crossed, or an unknown price under a USD limit) or exhausted (wakes are refused).
+// The Usage tab has the whole picture, per agent.
+import { useEffect } from "preact/hooks";
+import type { Api } from "../../api/client.js";
+import { useResource } from "../../hooks/use-resource.js";
+import { budgetLine } from "../../model/budget-view.js";
+import { href } from "../../route.js";
+
+export function BudgetNotice({
+  api,
+  companyId,
+  runsVersion,
+}: {
+  api: Api;
+  companyId: string;
+  runsVersion: string;
+}) {
+  const report = useResource(api, "GET /api/companies/{id}/budget", { params: { id: companyId } });
+  const { reload } = report;
+  useEffect(() => reload(), [runsVersion, reload]);
+  if (!report.data) return null;
+  const line = budgetLine(report.data.budget);
+  if (line.state !== "warning" && line.state !== "exhausted") return null;
+  return (
+    <p
+      class={`alert wide budget-notice ${line.tone === "danger" ? "error" : "warn"}`}
+      role="status"
+      data-testid="budget-notice"
+    >
+      <strong>Budget: {line.badge}</strong> — spent {line.spent} of {line.limit}. {line.detail}{" "}
+      <a href={href({ page: "company", companyId, tab: "usage" })}>Spend per agent</a>
+    </p>
+  );
+}
