@@ -64,7 +64,7 @@ describe("--server", () => {
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
     expect(demo.err).toMatch(
-      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage, budgets/,
+      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage, budgets, tasks, schedules, run/,
     );
   });
 
