@@ -19,7 +19,14 @@ import {
   updateTaskSchema,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
-import { OneOf, SCHEDULE_CATCH_UPS, TASK_STATUSES, type TaskStatus, Text } from "@cadre/model";
+import {
+  OneOf,
+  SCHEDULE_CATCH_UPS,
+  TASK_STATUSES,
+  type TaskStatus,
+  Text,
+  WAKE_REQUEST_STATUSES,
+} from "@cadre/model";
 import type { TaskRow } from "@cadre/store";
 import { Type } from "typebox";
 import type { ServerContext } from "../context.js";
@@ -226,14 +233,14 @@ export const taskRoutes = [
       "Why agents are (or were) to be woken: each request, decided in code, and what became of it (?status=pending|taken|dropped).",
     access: "company",
     scope: companyScope,
-    query: { status: "pending | taken | dropped" },
+    query: { status: WAKE_REQUEST_STATUSES.join(" | ") },
     response: {
       status: 200,
       description: "A list of wake requests.",
       schema: Type.Array(WakeRequestViewSchema),
     },
     async handle({ c, ctx, scope }) {
-      const status = enumQuery("status", c.req.query("status"), ["pending", "taken", "dropped"] as const);
+      const status = enumQuery("status", c.req.query("status"), WAKE_REQUEST_STATUSES);
       return (
         await ctx.store.listWakeRequests({ companyId: scope.companyId, ...(status ? { status } : {}) })
       ).map(wakeRequestView);
