@@ -1,6 +1,7 @@
 // `cadre run [--until-idle] [--max-wakes N] [--json]`: processes the company's due wakes in this
-// process (or, with --server, has the server do it and follows its runs) — ticks the schedules, then wakes each agent with work waiting (an assignment, an
-// operator's comment, finished work it delegated, a task to resume), printing each run. Who is
+// process (with --server: has the server do it, and follows its runs) — ticks the schedules, then
+// wakes each agent with work waiting (an assignment, an operator's comment, finished work it
+// delegated, a task to resume), printing each run. Who is
 // woken, when and why is decided in code (work/wake-rules.ts, work/due.ts); a wake whose reason went
 // away, or a schedule with no open work, costs nothing.
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
@@ -10,6 +11,7 @@ import { withOperator } from "../operator/open.js";
 import { dueExitCode, dueJson, dueSummaryText, dueWatcher } from "../operator/render/run.js";
 
 export const RUN_HELP = `Usage: cadre run [--until-idle] [--max-wakes N] [--company ID] [--seed N] [--quiet] [--data DIR] [--database URL] [--json]
+       cadre run … --server URL [--token TOKEN]
 
 Runs the wakes that are due, here and now, one agent at a time, oldest reason first:
   - an agent a task was assigned to (trigger task_assigned), or whose task the operator commented
