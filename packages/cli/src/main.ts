@@ -16,6 +16,9 @@ export const SERVER_COMMANDS = [
   "sessions",
   "usage",
   "budgets",
+  "tasks",
+  "schedules",
+  "run",
 ] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -83,9 +86,9 @@ const COMMANDS: Record<string, Command> = {
   connectors: async (a, io, s) => (await import("./commands/connectors.js")).connectorsCommand(a, io, s),
   approvals: async (a, io, s) => (await import("./commands/approvals.js")).approvalsCommand(a, io, s),
   wake: async (a, io, s) => (await import("./commands/wake.js")).wakeCommand(a, io, s),
-  run: async (a, io) => (await import("./commands/run.js")).runCommand(a, io),
-  tasks: async (a, io) => (await import("./commands/tasks.js")).tasksCommand(a, io),
-  schedules: async (a, io) => (await import("./commands/schedules.js")).schedulesCommand(a, io),
+  run: async (a, io, s) => (await import("./commands/run.js")).runCommand(a, io, s),
+  tasks: async (a, io, s) => (await import("./commands/tasks.js")).tasksCommand(a, io, s),
+  schedules: async (a, io, s) => (await import("./commands/schedules.js")).schedulesCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
   budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),

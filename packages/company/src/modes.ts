@@ -60,8 +60,16 @@ export const CEO_TRANSITIONS: Readonly<Record<CeoMode, Partial<Record<CeoModeEve
   operating: { hire: "operating" },
 };
 
-export type CompanyToolName =
-  "hire_agent" | "file_approval" | "create_task" | "assign_task" | "update_task" | "list_my_tasks";
+/** The company tools, in the order a session offers them. */
+export const COMPANY_TOOL_NAMES = [
+  "hire_agent",
+  "file_approval",
+  "create_task",
+  "assign_task",
+  "update_task",
+  "list_my_tasks",
+] as const;
+export type CompanyToolName = (typeof COMPANY_TOOL_NAMES)[number];
 
 /**
  * Which company tools each mode offers the CEO. The mode documents describe exactly these, and the

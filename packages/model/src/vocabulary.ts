@@ -86,6 +86,10 @@ export function isFinishedTask(status: TaskStatus): boolean {
   return status === "done" || status === "cancelled";
 }
 
+/** A wake request: pending until a wake of its agent takes it, or dropped when its reason went away. */
+export const WAKE_REQUEST_STATUSES = ["pending", "taken", "dropped"] as const;
+export type WakeRequestStatus = (typeof WAKE_REQUEST_STATUSES)[number];
+
 /** What a schedule does with ticks missed while nothing ran: drop them, or run one wake for all. */
 export const SCHEDULE_CATCH_UPS = ["skip", "one"] as const;
 export type ScheduleCatchUp = (typeof SCHEDULE_CATCH_UPS)[number];

@@ -127,20 +127,22 @@ export function createApp(deps: AppDeps): CadreApp {
         `cadre server: a background run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       ),
   });
-  const dueWork = deps.dueWork
-    ? new DueWorkLoop({
-        store,
-        ...(deps.dueWork.intervalMs !== undefined ? { intervalMs: deps.dueWork.intervalMs } : {}),
-        wake: (agentId) => wakes.wakeDue(agentId),
-        log,
-      }).start()
-    : undefined;
+  // Always there for `cadre run --server` (POST …/due-work); it looks on its own unless --no-scheduler.
+  const dueWork = new DueWorkLoop({
+    store,
+    ...(deps.dueWork?.intervalMs !== undefined ? { intervalMs: deps.dueWork.intervalMs } : {}),
+    wake: (agentId) => wakes.wakeDue(agentId),
+    startDue: (agentId, seed) => wakes.startDue(agentId, seed),
+    log,
+  });
+  if (deps.dueWork) dueWork.start();
   const ctx: ServerContext = {
     store,
     bus,
     feed: new FeedReader(store),
     auth,
     wakes,
+    dueWork,
     streams: new PrincipalStreams(),
     env,
     probes,
@@ -252,7 +254,7 @@ export function createApp(deps: AppDeps): CadreApp {
     async shutdown(reason?: string) {
       stop.abort();
       readiness.stop();
-      dueWork?.stop();
+      dueWork.stop();
       return wakes.shutdown(reason);
     },
   };

@@ -109,6 +109,13 @@ const MATRIX: Record<string, Cell> = {
     path: (w) => `/api/agents/${w.ctoA}/schedule`,
     expect: operatorOnly(200),
   },
+  // Due work on request runs the operator's company: operator only.
+  "POST /api/companies/{id}/due-work": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/due-work`,
+    json: () => ({}),
+    expect: operatorOnly(202),
+  },
   "GET /healthz": { method: "GET", path: () => "/healthz", expect: all(200) },
   "GET /api/openapi.json": { method: "GET", path: () => "/api/openapi.json", expect: all(200) },
   "POST /api/companies": {

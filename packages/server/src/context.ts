@@ -6,6 +6,7 @@ import type { FeedBus } from "./feed/bus.js";
 import type { FeedReader } from "./feed/follow.js";
 import type { PrincipalStreams } from "./feed/principal-streams.js";
 import type { ReadinessMonitor } from "./readiness-monitor.js";
+import type { DueWorkLoop } from "./due-work.js";
 import type { WakeRunner } from "./wakes.js";
 
 export interface ServerLimits {
@@ -24,6 +25,8 @@ export interface ServerContext {
   feed: FeedReader;
   auth: Authenticator;
   wakes: WakeRunner;
+  /** The company's due work: the server's own loop, and a pass on request (`cadre run --server`). */
+  dueWork: DueWorkLoop;
   /** Agents' open event streams, ended at once when their key is revoked or their agent removed. */
   streams: PrincipalStreams;
   limits: ServerLimits;

@@ -3,9 +3,11 @@
 // process on SQLite, through the shared queue on PostgreSQL (workers run it; the queue coalesces an
 // agent's waiting wakes). Which agents are due and why is the company layer's decision
 // (work/dispatch.ts, work/due.ts); a wake started for due work that finds none costs nothing.
-import { dropStaleRequests, dueAgents, tickSchedules } from "@cadre/company";
+// `runNow` is the same pass for one company, asked for (`cadre run --server`), saying what it did.
+import { dropInactive, dropStaleRequests, dueAgents, type ScheduleTick, tickSchedules } from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import type { Store } from "@cadre/store";
+import type { DueStart } from "./wakes.js";
 
 export interface DueWorkOptions {
   store: Store;
@@ -13,13 +15,28 @@ export interface DueWorkOptions {
   intervalMs?: number;
   /** Wakes the agent for its due work (in process, or enqueued). */
   wake: (agentId: string) => Promise<void> | void;
+  /** Wakes the agent for its due work and says what became of it (runNow). */
+  startDue?: (agentId: string, seed?: string) => Promise<DueStart>;
   log: (line: string) => void;
+}
+
+/** What one asked-for pass did: the ticks it took, the runs it started or found under way, … */
+export interface DuePass {
+  ticks: ScheduleTick[];
+  /** The runs of the due wakes, in the order the agents were due (one already running included). */
+  runs: { agentId: string; runId: string }[];
+  /** Wakes queued for the workers that no worker started within the wait (PostgreSQL). */
+  queued: { agentId: string; wakeId: string }[];
+  /** Agents whose wake was refused before its run started; their requests stay pending. */
+  problems: { agentId: string; message: string }[];
 }
 
 export class DueWorkLoop {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   private stopped = false;
+  /** The pass under way, so that an asked-for one runs after it (never two at once). */
+  private current: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DueWorkOptions) {}
 
@@ -34,6 +51,12 @@ export class DueWorkLoop {
   async pass(): Promise<void> {
     if (this.busy || this.stopped) return;
     this.busy = true;
+    const pass = this.look();
+    this.current = pass;
+    await pass;
+  }
+
+  private async look(): Promise<void> {
     try {
       for (const tick of await tickSchedules(this.options.store, new Date()))
         this.options.log(
@@ -49,6 +72,42 @@ export class DueWorkLoop {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * The pass for one company, now (after the one under way): its schedules' due ticks taken, and
+   * at most `maxWakes` of its due agents woken, each answered once its run has started. `seed`
+   * seeds the offline model as `cadre run --seed` does (SEED:AGENT_ID).
+   */
+  async runNow(companyId: string, options: { maxWakes: number; seed?: number }): Promise<DuePass> {
+    const startDue = this.options.startDue;
+    if (!startDue) throw new Error("this due-work loop cannot start due wakes on request");
+    const { store } = this.options;
+    const pass = (async () => {
+      while (this.busy) await this.current.catch(() => undefined);
+      this.busy = true;
+      try {
+        const done: DuePass = { ticks: [], runs: [], queued: [], problems: [] };
+        done.ticks = await tickSchedules(store, new Date(), companyId);
+        for (const agentId of await dueAgents(store, companyId)) {
+          if (this.stopped || done.runs.length + done.queued.length >= options.maxWakes) break;
+          if (await dropInactive(store, agentId)) continue;
+          if ((await dropStaleRequests(store, agentId)) === 0) continue;
+          const start = await startDue(
+            agentId,
+            options.seed !== undefined ? `${options.seed}:${agentId}` : undefined,
+          );
+          if (start.kind === "started") done.runs.push({ agentId, runId: start.runId });
+          else if (start.kind === "queued") done.queued.push({ agentId, wakeId: start.wakeId });
+          else if (start.kind === "refused") done.problems.push({ agentId, message: start.message });
+        }
+        return done;
+      } finally {
+        this.busy = false;
+      }
+    })();
+    this.current = pass;
+    return pass;
   }
 
   stop(): void {

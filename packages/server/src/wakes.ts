@@ -16,7 +16,7 @@ import {
   wakeAgent,
   wakeIfDue,
 } from "@cadre/company";
-import { type BaseAgent, UserInputError } from "@cadre/core";
+import { type BaseAgent, errorMessage, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
 
@@ -50,6 +50,13 @@ export interface WakeRunnerOptions {
 
 export type WakeRequest = Pick<WakeOptions, "agentId" | "trigger" | "profile" | "seed">;
 
+/** What became of a due wake asked for now (WakeRunner.startDue). */
+export type DueStart =
+  | { kind: "started"; runId: string }
+  | { kind: "queued"; wakeId: string }
+  | { kind: "nothing" }
+  | { kind: "refused"; message: string };
+
 /** What the wake route answers: the run once it has started, and how the wake runs. */
 export interface WakeAnswer {
   /** Null only for a queued wake whose run no worker has started yet (status "queued"). */
@@ -70,8 +77,8 @@ export class WakeRunner {
   private readonly stopped = new AbortController();
   /** Live sessions of in-process wakes, by agent: a model switch is assessed in their lock (MC-13). */
   private readonly sessions = new Map<string, BaseAgent>();
-  /** Agents whose due-work wake runs in this process now. */
-  private readonly dueAgents = new Set<string>();
+  /** Agents whose due-work wake runs in this process now, with its run once started. */
+  private readonly dueAgents = new Map<string, { runId?: string }>();
 
   constructor(private readonly options: WakeRunnerOptions) {}
 
@@ -108,6 +115,8 @@ export class WakeRunner {
       const wake = await store.getWake(wakeId);
       const run = wake?.runId ? await store.getRun(wake.runId) : undefined;
       if (run) return run;
+      // A due wake that found no due work when a worker took it ends without a run.
+      if (wake?.status === "done") return null;
       if (wake?.status === "failed")
         throw new UserInputError(
           `the wake was refused before its run started: ${wake.error ?? "no reason recorded"}`,
@@ -164,31 +173,67 @@ export class WakeRunner {
    * unless this process already runs a wake of the agent (it takes the new reasons when it ends).
    */
   async wakeDue(agentId: string): Promise<void> {
-    if (this.stopped.signal.aborted) return;
+    await this.launchDue(agentId, undefined, false);
+  }
+
+  /**
+   * As wakeDue, and says what became of it (`cadre run --server`): the run that started (or the
+   * due wake of the agent already running here), the queued wake no worker started within the
+   * wait, nothing when no due work was left, or the refusal that kept it from starting.
+   */
+  startDue(agentId: string, seed?: number | string): Promise<DueStart> {
+    return this.launchDue(agentId, seed, true);
+  }
+
+  private async launchDue(
+    agentId: string,
+    seed: number | string | undefined,
+    wait: boolean,
+  ): Promise<DueStart> {
+    if (this.stopped.signal.aborted) return { kind: "nothing" };
     if (this.options.queue) {
-      await this.options.queue.enqueue({ agentId, due: true });
-      return;
+      const sent = await this.options.queue.enqueue({
+        agentId,
+        due: true,
+        ...(seed !== undefined ? { seed } : {}),
+      });
+      if (!wait) return { kind: "queued", wakeId: sent.wakeId };
+      const run = await this.awaitRun(sent.wakeId).catch((error: unknown) => error as Error);
+      if (run instanceof Error) return { kind: "refused", message: run.message };
+      if (run) return { kind: "started", runId: run.id };
+      const ended = (await this.options.store.getWake(sent.wakeId))?.status === "done";
+      return ended ? { kind: "nothing" } : { kind: "queued", wakeId: sent.wakeId };
     }
-    if (this.dueAgents.has(agentId)) return;
-    this.dueAgents.add(agentId);
+    const already = this.dueAgents.get(agentId);
+    if (already) return already.runId ? { kind: "started", runId: already.runId } : { kind: "nothing" };
     const controller = new AbortController();
     const entry: { controller: AbortController; runId?: string } = { controller };
+    this.dueAgents.set(agentId, entry);
     let live: BaseAgent | undefined;
+    let began: (start: DueStart) => void = () => {};
+    const start = new Promise<DueStart>((resolve) => (began = resolve));
     const settled = wakeIfDue({
       agentId,
       store: this.options.store,
       signal: controller.signal,
+      ...(seed !== undefined ? { seed } : {}),
       ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
       ...(this.options.env ? { env: this.options.env } : {}),
       ...(this.options.probes ? { probes: this.options.probes } : {}),
-      onStart: (info) => (entry.runId = info.run.id),
+      onStart: (info) => {
+        entry.runId = info.run.id;
+        began({ kind: "started", runId: info.run.id });
+      },
       onSession: (session) => {
         live = session;
         this.sessions.set(agentId, session);
       },
     }).then(
-      () => undefined,
-      (error: unknown) => this.options.onBackgroundError?.(error),
+      () => began({ kind: "nothing" }),
+      (error: unknown) => {
+        if (entry.runId === undefined) began({ kind: "refused", message: errorMessage(error) });
+        this.options.onBackgroundError?.(error);
+      },
     );
     this.running.set(settled, entry);
     void settled.finally(() => {
@@ -196,6 +241,7 @@ export class WakeRunner {
       this.dueAgents.delete(agentId);
       if (live && this.sessions.get(agentId) === live) this.sessions.delete(agentId);
     });
+    return wait ? start : { kind: "nothing" };
   }
 
   /** The agent's live session in this process (a running in-process wake), if any. */

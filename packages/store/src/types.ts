@@ -17,6 +17,7 @@ import type {
   TaskStatus,
   Via,
   WakeTrigger,
+  WakeRequestStatus,
 } from "@cadre/model";
 import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
@@ -224,7 +225,7 @@ export interface TaskCommentRow {
   createdAt: string;
 }
 
-export type WakeRequestStatus = "pending" | "taken" | "dropped";
+export type { WakeRequestStatus };
 
 /**
  * Why an agent is to be woken, decided in code when something changed (OP-1): pending until a wake

@@ -1,18 +1,17 @@
 // `cadre run [--until-idle] [--max-wakes N] [--json]`: processes the company's due wakes in this
-// process — ticks the schedules, then wakes each agent with work waiting (an assignment, an
-// operator's comment, finished work it delegated, a task to resume), printing each run. Who is
+// process (with --server: has the server do it, and follows its runs) — ticks the schedules, then
+// wakes each agent with work waiting (an assignment, an operator's comment, finished work it
+// delegated, a task to resume), printing each run. Who is
 // woken, when and why is decided in code (work/wake-rules.ts, work/due.ts); a wake whose reason went
 // away, or a schedule with no open work, costs nothing.
-import { usageSummaryJson } from "@cadre/model";
-import { addUsage, emptyUsage } from "@cadre/core";
-import { type DueWake, runDue, type ScheduleTick, wakeIfDue } from "@cadre/company";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
-import { cancelOnSignals } from "../signals.js";
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
-import { createRenderer } from "../render.js";
+import { withOperator } from "../operator/open.js";
+import { dueExitCode, dueJson, dueSummaryText, dueWatcher } from "../operator/render/run.js";
 
 export const RUN_HELP = `Usage: cadre run [--until-idle] [--max-wakes N] [--company ID] [--seed N] [--quiet] [--data DIR] [--database URL] [--json]
+       cadre run … --server URL [--token TOKEN]
 
 Runs the wakes that are due, here and now, one agent at a time, oldest reason first:
   - an agent a task was assigned to (trigger task_assigned), or whose task the operator commented
@@ -38,9 +37,20 @@ Options:
   --quiet        one line per run instead of its events
   --json         stdout holds one JSON object: { wakes: [{ runId, agentId, agent, trigger, terminal,
                  requests, tasks, usage }], ticks, problems, stillDue, idle, runs, usage }
-${DATABASE_HELP}`;
+${DATABASE_HELP}
+${SERVER_HELP}
 
-export async function runCommand(args: string[], io: CliIO): Promise<number> {
+With --server the server runs the work, not this process: each pass is the server's own due-work
+pass for the company (POST /api/companies/{id}/due-work, operator token) — it ticks the schedules
+and starts each due agent's wake in the server (on PostgreSQL: on its workers), as its background
+loop does every few seconds — and this command follows each run it started (or found under way)
+from the run's stored events, one after the other, printing the same lines; with --until-idle it
+asks for another pass once they have ended. The server's runs may overlap (it runs due agents side
+by side); the background loop may take some due work first (its runs are not shown here). A wake
+no worker started within the wait stays due (listed at the end). Ctrl-C stops following; the runs
+go on in the server. --max-wakes is at most 1000 there.`;
+
+export async function runCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const { values } = parse("run", args, {
     ...STORE_OPTIONS,
     "until-idle": { type: "boolean" },
@@ -57,93 +67,24 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     );
   if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
     throw new UsageError(`run: --seed must be a whole number (got "${values.seed}")`);
+  if (server && maxWakes > 1000)
+    throw new UsageError(`run: with --server, --max-wakes is at most 1000 (got ${maxWakes})`);
+  if (server && values.seed !== undefined && Number(values.seed) > 2 ** 31 - 1)
+    throw new UsageError(`run: with --server, --seed is at most ${2 ** 31 - 1} (got ${values.seed})`);
   // With --json, stdout holds the JSON only: what a person reads goes to stderr.
   const say = values.json ? io.err : io.out;
-  const { dataDir, store, databaseUrl } = await openData(values, io.env);
-  const signals = cancelOnSignals(io);
-  try {
-    if (values.company !== undefined && !(await store.getCompany(values.company)))
-      throw new UsageError(`run: company ${values.company} not found in ${dataDir}`);
-    await recoverInterruptedRuns(store, io);
-    const agents = new Map<string, string>();
-    const name = async (agentId: string) => {
-      if (!agents.has(agentId)) agents.set(agentId, (await store.getAgent(agentId))?.name ?? agentId);
-      return agents.get(agentId) as string;
-    };
-    const report = await runDue({
-      store,
-      ...(values.company ? { companyId: values.company } : {}),
-      untilIdle: values["until-idle"] ?? false,
-      maxWakes,
-      signal: signals.signal,
-      wake: async (agentId) => {
-        const who = await name(agentId);
-        const render = createRenderer(say, who);
-        return wakeIfDue({
-          store,
-          agentId,
-          dataDir,
-          env: storeEnv(io.env, databaseUrl),
-          signal: signals.signal,
-          ...(values.seed !== undefined ? { seed: `${values.seed}:${agentId}` } : {}),
-          onStart: ({ run, cue, cueTokens }) =>
-            say(
-              `\n▶ run ${run.id} — ${who}, trigger ${run.trigger}, mode ${run.mode}\n  cue "${cue}" (${cueTokens} tokens)\n`,
-            ),
-          ...(values.quiet ? {} : { onEvent: render }),
-        });
+  const report = await withOperator(values, io, server, (port) =>
+    port.runDue(
+      {
+        ...(values.company !== undefined ? { companyId: values.company } : {}),
+        untilIdle: values["until-idle"] ?? false,
+        maxWakes,
+        ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
       },
-      onWake: (w: DueWake) => {
-        say(
-          `■ run ${w.result.run.id} — ${w.result.terminal}; took ${w.result.requests.length} due reason(s)${tasksOf(w).length ? ` about ${tasksOf(w).join(", ")}` : ""}\n`,
-        );
-        // A signal cancelled it (issue 18): said on stderr, as `cadre wake` and `cadre demo` say it.
-        const received = signals.received();
-        if (received && w.result.terminal === "cancelled")
-          io.err(`run ${w.result.run.id} cancelled by ${received}; usage recorded\n`);
-      },
-      onTick: (t: ScheduleTick) =>
-        void name(t.agentId).then((who) =>
-          say(
-            `⏱ schedule of ${who}: ${t.outcome === "woken" ? "woken" : `skipped (${t.reason}) — no model call`}${t.ticks > 1 ? `, ${t.ticks} ticks collapsed into one` : ""}\n`,
-          ),
-        ),
-      onProblem: (p) =>
-        void name(p.agentId).then((who) =>
-          io.err(`cadre run: ${who} (${p.agentId}) was not woken: ${p.message}\n`),
-        ),
-    });
-    const usage = emptyUsage();
-    for (const w of report.wakes) addUsage(usage, w.result.usage);
-    const idle = report.stillDue.length === 0;
-    const failed = report.wakes.filter((w) => w.result.terminal !== "done").length;
-    say(
-      `\n${report.wakes.length} run(s)${failed ? `, ${failed} not done` : ""}; ${report.ticks.filter((t) => t.outcome === "skipped").length} schedule tick(s) skipped; ${idle ? "nothing is due" : `still due: ${(await Promise.all(report.stillDue.map(name))).join(", ")}`}\n`,
-    );
-    if (values.json) {
-      const wakes = await Promise.all(
-        report.wakes.map(async (w) => ({
-          runId: w.result.run.id,
-          agentId: w.agentId,
-          agent: await name(w.agentId),
-          trigger: w.result.run.trigger,
-          terminal: w.result.terminal,
-          requests: w.result.requests.map((r) => ({ id: r.id, trigger: r.trigger, taskId: r.taskId })),
-          tasks: tasksOf(w),
-          usage: usageSummaryJson(w.result.usage),
-        })),
-      );
-      io.out(
-        `${JSON.stringify({ wakes, ticks: report.ticks, problems: report.problems, stillDue: report.stillDue, idle, runs: wakes.length, usage: usageSummaryJson(usage) })}\n`,
-      );
-    }
-    return signals.exitCode() ?? (failed > 0 || report.problems.length > 0 ? 1 : 0);
-  } finally {
-    signals.dispose();
-    await store.close();
-  }
-}
-
-function tasksOf(w: DueWake): string[] {
-  return [...new Set(w.result.requests.map((r) => r.taskId).filter((t): t is string => t !== null))];
+      dueWatcher(say, io.err, { quiet: values.quiet ?? false }),
+    ),
+  );
+  say(dueSummaryText(report));
+  if (values.json) io.out(`${JSON.stringify(dueJson(report))}\n`);
+  return dueExitCode(report);
 }

@@ -1,10 +1,15 @@
 // `cadre schedules set|list|remove`: agents' check-ins. A tick with no open work for its agent is
 // skipped in code — recorded, no model call, no tokens (OP-2).
-import { describeSchedule, removeSchedule, setSchedule } from "@cadre/company";
-import type { AgentRow, ScheduleRow, Store } from "@cadre/store";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, pickCompany } from "../context.js";
+// An operator port operation (local store or --server: GET …/schedules, PATCH/DELETE
+// /api/agents/{id}/schedule), rendered once.
+import { describeSchedule } from "@cadre/company";
+import { UserInputError } from "@cadre/core";
+import { isOneOf, SCHEDULE_CATCH_UPS } from "@cadre/model";
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
+import { withOperator } from "../operator/open.js";
+import { schedulesText } from "../operator/render/tasks.js";
 
 export const SCHEDULES_HELP = `Usage:
   cadre schedules set AGENT (--every DURATION | --cron EXPR) [--tz ZONE] [--catch-up one|skip] [--start now|ISO] [--json]
@@ -20,31 +25,11 @@ nothing ran collapse into one: --catch-up one (default) wakes once for all of th
 (only a tick noticed within a minute of its time wakes). The first tick is the next one from now,
 or --start now / an ISO time. Schedules run in \`cadre serve\`, \`cadre worker\` (PostgreSQL: one tick
 per schedule across machines) and \`cadre run\`. AGENT is an agent id or name.
-${DATABASE_HELP}`;
+--json prints the schedule as the API answers it (set), the list (list), { agentId, removed } (remove).
+${DATABASE_HELP}
+${SERVER_HELP}`;
 
-async function agentOf(
-  store: Store,
-  ref: string,
-  company: string | undefined,
-  dataDir: string,
-): Promise<AgentRow> {
-  const byId = await store.getAgent(ref);
-  if (byId) return byId;
-  const c = await pickCompany(store, company, dataDir);
-  const byName = (await store.listAgents(c.id, { status: "active" })).find((a) => a.name === ref);
-  if (!byName)
-    throw new UsageError(
-      `schedules: "${ref}" is not an agent id or the name of an active agent; see cadre agents list`,
-    );
-  return byName;
-}
-
-function line(s: ScheduleRow, agents: readonly AgentRow[]): string {
-  const name = agents.find((a) => a.id === s.agentId)?.name ?? s.agentId;
-  return `${name.padEnd(16)} ${describeSchedule(s).padEnd(40)} next ${s.nextDueAt}${s.lastTickAt ? `, last ${s.lastTickAt}` : ""}`;
-}
-
-export async function schedulesCommand(args: string[], io: CliIO): Promise<number> {
+export async function schedulesCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${SCHEDULES_HELP}\n`), sub ? 0 : 2);
   const options = {
@@ -67,39 +52,48 @@ export async function schedulesCommand(args: string[], io: CliIO): Promise<numbe
   const ref = positionals[0];
   if (sub !== "list" && !ref)
     throw new UsageError(`schedules ${sub}: AGENT is required (see cadre agents list)`);
+  const catchUp = values["catch-up"];
+  if (catchUp !== undefined && !isOneOf(SCHEDULE_CATCH_UPS, catchUp))
+    throw new UserInputError(
+      `--catch-up must be one of ${SCHEDULE_CATCH_UPS.join(", ")} (got "${catchUp}")`,
+      { catchUp: SCHEDULE_CATCH_UPS.join(" | ") },
+    );
+  const agent = {
+    ref: ref as string,
+    ...(values.company !== undefined ? { companyId: values.company } : {}),
+  };
   // `schedules list` opens the store read-only; set and remove write.
-  const { dataDir, store } = await openData(values, io.env, sub === "list" ? "read" : "write");
-  try {
-    if (sub === "list") {
-      const company = await pickCompany(store, values.company, dataDir);
-      const schedules = await store.listSchedules(company.id);
-      if (values.json) return (io.out(`${JSON.stringify(schedules)}\n`), 0);
-      const agents = await store.listAgents(company.id);
-      if (schedules.length === 0) io.out("no schedules\n");
-      for (const s of schedules) io.out(`${line(s, agents)}\n`);
+  return withOperator(
+    values,
+    io,
+    server,
+    async (port) => {
+      if (sub === "list") {
+        const { schedules, agents } = await port.listSchedules(values.company);
+        io.out(values.json ? `${JSON.stringify(schedules)}\n` : schedulesText(schedules, agents));
+        return 0;
+      }
+      if (sub === "remove") {
+        const { agent: removedOf, removed } = await port.removeSchedule(agent);
+        if (values.json) return (io.out(`${JSON.stringify({ agentId: removedOf.id, removed })}\n`), 0);
+        io.out(
+          removed
+            ? `${removedOf.name}: schedule removed\n`
+            : `${removedOf.name} had no schedule; nothing changed\n`,
+        );
+        return 0;
+      }
+      const set = await port.setSchedule(agent, {
+        ...(values.every !== undefined ? { every: values.every } : {}),
+        ...(values.cron !== undefined ? { cron: values.cron } : {}),
+        ...(values.tz !== undefined ? { timezone: values.tz } : {}),
+        ...(catchUp !== undefined ? { catchUp } : {}),
+        ...(values.start !== undefined ? { start: values.start } : {}),
+      });
+      if (values.json) return (io.out(`${JSON.stringify(set.schedule)}\n`), 0);
+      io.out(`${set.agent.name}: ${describeSchedule(set.schedule)}; next tick ${set.schedule.nextDueAt}\n`);
       return 0;
-    }
-    const agent = await agentOf(store, ref as string, values.company, dataDir);
-    if (sub === "remove") {
-      const removed = await removeSchedule(store, agent.id);
-      if (values.json) return (io.out(`${JSON.stringify({ agentId: agent.id, removed })}\n`), 0);
-      io.out(
-        removed ? `${agent.name}: schedule removed\n` : `${agent.name} had no schedule; nothing changed\n`,
-      );
-      return 0;
-    }
-    const row = await setSchedule(store, {
-      agentId: agent.id,
-      ...(values.every !== undefined ? { every: values.every } : {}),
-      ...(values.cron !== undefined ? { cron: values.cron } : {}),
-      ...(values.tz !== undefined ? { timezone: values.tz } : {}),
-      ...(values["catch-up"] !== undefined ? { catchUp: values["catch-up"] } : {}),
-      ...(values.start !== undefined ? { start: values.start } : {}),
-    });
-    if (values.json) return (io.out(`${JSON.stringify(row)}\n`), 0);
-    io.out(`${agent.name}: ${describeSchedule(row)}; next tick ${row.nextDueAt}\n`);
-    return 0;
-  } finally {
-    await store.close();
-  }
+    },
+    sub === "list" ? "read" : "write",
+  );
 }

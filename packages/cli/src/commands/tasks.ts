@@ -1,25 +1,22 @@
 // `cadre tasks list|show|create|assign|comment|close`: the operator's side of the company's work.
 // Thin: every rule is the company layer's (work/tasks.ts), the same the API and the tools apply.
+// An operator port operation (local store or --server): the company functions locally,
+// GET/POST /api/companies/{id}/tasks and /api/tasks/{id}… over HTTP, rendered once.
 import {
-  assignTask,
   assignTaskSchema,
-  closeTask,
-  closeTaskSchema,
   checkInput,
-  commentOnTask,
+  closeTaskSchema,
   commentTaskSchema,
-  createTask,
   createTaskSchema,
-  loadTaskDetail,
   type TaskResult,
-  taskView,
 } from "@cadre/company";
-import { UserInputError } from "@cadre/core";
 import { isOneOf, TASK_STATUSES, type TaskStatus } from "@cadre/model";
-import type { AgentRow, Store } from "@cadre/store";
-import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
-import { openData, pickCompany } from "../context.js";
+import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
+import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
+import { withOperator } from "../operator/open.js";
+import type { OperatorPort } from "../operator/port.js";
+import { taskChangeText, taskDetailText, tasksText } from "../operator/render/tasks.js";
 
 export const TASKS_HELP = `Usage:
   cadre tasks list   [--status S[,S…]] [--assignee AGENT] [--company ID] [--json]
@@ -37,57 +34,21 @@ wakes nobody. \`cadre run\` then runs those wakes. \`close\` marks a task done (
 deliverable: given here or already handed in) or, with --cancel, cancelled.
 
 Statuses: ${TASK_STATUSES.join(", ")}. Options: --data DIR, --json (stdout holds JSON only).
-${DATABASE_HELP}`;
+${DATABASE_HELP}
+${SERVER_HELP}`;
 
-const OPERATOR = { agentId: null, via: "system" as const, runId: null };
-
-function line(t: ReturnType<typeof taskView>, agents: readonly AgentRow[]): string {
-  const name = (id: string | null) =>
-    id === null ? "nobody" : (agents.find((a) => a.id === id)?.name ?? id);
-  const by = t.creator === "operator" ? "operator" : name(t.creator);
-  const blocked = t.blockers.length > 0 ? ` blocked-by ${t.blockers.join(",")}` : "";
-  return `${t.id}  ${t.status.padEnd(11)} ${name(t.assigneeAgentId).padEnd(16)} "${t.title}" (by ${by}${blocked}${t.deliverable ? ", deliverable" : ""})`;
-}
-
-function applied(
-  io: CliIO,
-  json: boolean,
-  result: { ok: true; value: TaskResult } | { ok: false; message: string; fields: Record<string, string> },
-): number {
-  if (!result.ok) throw new UserInputError(result.message, result.fields);
-  const v = result.value;
-  if (json) io.out(`${JSON.stringify(v)}\n`);
-  else
-    io.out(
-      `${v.taskId} "${v.title}": ${v.status}, assigned to ${v.assignee ?? "nobody"}${v.wakes.length > 0 ? `; wakes ${v.wakes.join(", ")} (cadre run)` : ""}\n`,
-    );
-  return 0;
-}
-
-async function withStore<T>(
-  values: { data?: string; database?: string },
-  io: CliIO,
-  fn: (store: Store, dataDir: string) => Promise<T>,
-  access: "read" | "write" = "write",
-): Promise<T> {
-  // The read-only subcommands open the store read-only: listing never writes, nor needs write access.
-  const { dataDir, store } = await openData(values, io.env, access);
-  try {
-    return await fn(store, dataDir);
-  } finally {
-    await store.close();
-  }
-}
-
-async function taskCompany(store: Store, taskId: string): Promise<string> {
-  const task = await store.getTask(taskId);
-  if (!task) throw new UsageError(`task ${taskId} not found (see \`cadre tasks list\`)`);
-  return task.companyId;
-}
-
-export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
+export async function tasksCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${TASKS_HELP}\n`), sub ? 0 : 2);
+  /** A change (create, assign, comment, close) through the port, printed the same either way. */
+  const change = async (
+    values: { data?: string; database?: string; json?: boolean },
+    act: (port: OperatorPort) => Promise<TaskResult>,
+  ) => {
+    const result = await withOperator(values, io, server, act);
+    io.out(values.json ? `${JSON.stringify(result)}\n` : taskChangeText(result));
+    return 0;
+  };
   switch (sub) {
     case "list": {
       const { values } = parse("tasks list", rest, {
@@ -101,65 +62,30 @@ export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
       for (const s of statuses ?? [])
         if (!isOneOf(TASK_STATUSES, s))
           throw new UsageError(`tasks list: --status must be among ${TASK_STATUSES.join(", ")} (got "${s}")`);
-      return withStore(
+      // The read-only subcommands open the store read-only: listing never writes, nor needs write access.
+      const { tasks, agents } = await withOperator(
         values,
         io,
-        async (store, dataDir) => {
-          const company = await pickCompany(store, values.company, dataDir);
-          const agents = await store.listAgents(company.id);
-          let assignee: string | undefined;
-          if (values.assignee !== undefined) {
-            const a = agents.find((x) => x.id === values.assignee || x.name === values.assignee);
-            if (!a)
-              throw new UsageError(
-                `tasks list: --assignee "${values.assignee}" is not an agent of ${company.name}; see cadre agents list`,
-              );
-            assignee = a.id;
-          }
-          const tasks = await store.listTasks(company.id, {
-            ...(assignee ? { assigneeAgentId: assignee } : {}),
+        server,
+        (port) =>
+          port.listTasks({
+            ...(values.company !== undefined ? { companyId: values.company } : {}),
             ...(statuses ? { statuses: statuses as TaskStatus[] } : {}),
-          });
-          const views = tasks.map(taskView);
-          if (values.json) return (io.out(`${JSON.stringify(views)}\n`), 0);
-          if (views.length === 0) io.out("no tasks\n");
-          for (const v of views) io.out(`${line(v, agents)}\n`);
-          return 0;
-        },
+            ...(values.assignee !== undefined ? { assignee: values.assignee } : {}),
+          }),
         "read",
       );
+      io.out(values.json ? `${JSON.stringify(tasks)}\n` : tasksText(tasks, agents));
+      return 0;
     }
     case "show": {
       const { values, positionals } = parse("tasks show", rest, STORE_OPTIONS, 1);
       if (values.help) return (io.out(`${TASKS_HELP}\n`), 0);
       const id = positionals[0];
       if (!id) throw new UsageError("tasks show: TASK_ID is required (see `cadre tasks list`)");
-      return withStore(
-        values,
-        io,
-        async (store) => {
-          const detail = await loadTaskDetail(store, id);
-          if (!detail) throw new UsageError(`tasks show: task ${id} not found (see \`cadre tasks list\`)`);
-          if (values.json) return (io.out(`${JSON.stringify(detail)}\n`), 0);
-          const agents = await store.listAgents(detail.companyId);
-          const name = (id: string) =>
-            id === "operator" ? "operator" : (agents.find((a) => a.id === id)?.name ?? id);
-          io.out(`${line(detail, agents)}\n`);
-          if (detail.description) io.out(`\n${detail.description}\n`);
-          for (const c of detail.comments)
-            io.out(`\ncomment by ${name(c.author)} (${c.createdAt}):\n${c.body}\n`);
-          if (detail.deliverable) io.out(`\ndeliverable:\n${detail.deliverable}\n`);
-          io.out("\nhistory:\n");
-          for (const h of detail.history)
-            io.out(`  ${h.at}  ${h.type}${h.runId ? ` (run ${h.runId})` : ""}\n`);
-          for (const w of detail.wakes)
-            io.out(
-              `  wake of ${name(w.agentId)}: ${w.trigger} — ${w.status}${w.runId ? ` (run ${w.runId})` : ""}${w.note ? ` (${w.note})` : ""}\n`,
-            );
-          return 0;
-        },
-        "read",
-      );
+      const { task, agents } = await withOperator(values, io, server, (port) => port.task(id), "read");
+      io.out(values.json ? `${JSON.stringify(task)}\n` : taskDetailText(task, agents));
+      return 0;
     }
     case "create": {
       const { values } = parse("tasks create", rest, {
@@ -187,14 +113,7 @@ export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
           : {}),
         ...(values.parent !== undefined ? { parentTaskId: values.parent } : {}),
       });
-      return withStore(values, io, async (store, dataDir) => {
-        const company = await pickCompany(store, values.company, dataDir);
-        return applied(
-          io,
-          values.json ?? false,
-          await createTask(store, { ...OPERATOR, companyId: company.id }, input),
-        );
-      });
+      return change(values, (port) => port.createTask(values.company, input));
     }
     case "assign": {
       const { values, positionals } = parse("tasks assign", rest, STORE_OPTIONS, 2);
@@ -202,13 +121,7 @@ export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
       const [taskId, assignee] = positionals;
       if (!taskId || !assignee) throw new UsageError("tasks assign: TASK_ID and AGENT are required");
       const input = checkInput("tasks assign", assignTaskSchema, { taskId, assignee });
-      return withStore(values, io, async (store) =>
-        applied(
-          io,
-          values.json ?? false,
-          await assignTask(store, { ...OPERATOR, companyId: await taskCompany(store, taskId) }, input),
-        ),
-      );
+      return change(values, (port) => port.assignTask(input));
     }
     case "comment": {
       const { values, positionals } = parse("tasks comment", rest, STORE_OPTIONS, 2);
@@ -216,13 +129,7 @@ export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
       const [taskId, body] = positionals;
       if (!taskId || body === undefined) throw new UsageError("tasks comment: TASK_ID and TEXT are required");
       const input = checkInput("tasks comment", commentTaskSchema, { taskId, body });
-      return withStore(values, io, async (store) =>
-        applied(
-          io,
-          values.json ?? false,
-          await commentOnTask(store, { ...OPERATOR, companyId: await taskCompany(store, taskId) }, input),
-        ),
-      );
+      return change(values, (port) => port.commentOnTask(input));
     }
     case "close": {
       const { values, positionals } = parse(
@@ -243,13 +150,7 @@ export async function tasksCommand(args: string[], io: CliIO): Promise<number> {
         status: values.cancel ? "cancelled" : "done",
         ...(values.deliverable !== undefined ? { deliverable: values.deliverable } : {}),
       });
-      return withStore(values, io, async (store) =>
-        applied(
-          io,
-          values.json ?? false,
-          await closeTask(store, { ...OPERATOR, companyId: await taskCompany(store, taskId) }, input),
-        ),
-      );
+      return change(values, (port) => port.closeTask(input));
     }
     default:
       throw new UsageError(

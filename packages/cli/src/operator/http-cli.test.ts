@@ -64,7 +64,7 @@ describe("--server", () => {
     const demo = await cli({ CADRE_TOKEN: server.operatorToken }, "demo", "--server", server.url);
     expect(demo.code).toBe(2);
     expect(demo.err).toMatch(
-      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage, budgets/,
+      /does not work with --server; these do: company, agents, connectors, approvals, wake, sessions, usage, budgets, tasks, schedules, run/,
     );
   });
 
@@ -277,6 +277,105 @@ describe("--server", () => {
         `CEO: session ${woke.session.id} forgotten; the next wake starts a fresh session\n`,
       );
       expect((await kept.getAgentSession(a.ceoAgentId)) ?? null).toBeNull();
+    } finally {
+      await server.close();
+      await kept.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("tasks, schedules and run work through --server as they do locally (same lines, same --json)", async () => {
+    // The server with a data directory, as `cadre serve` runs it; its own loop off, so that the
+    // due work is what `run --server` asks for.
+    const dataDir = await mkdtemp(join(tmpdir(), "cadre-http-work-"));
+    const kept = await openStore({ path: join(dataDir, "cadre.db") });
+    const server = await startServer({ store: kept, port: 0, dataDir, env: {}, log: () => {} });
+    const env = { CADRE_TOKEN: server.operatorToken };
+    const on = (...argv: string[]) => cli(env, ...argv, "--server", server.url);
+    try {
+      const made = await on("company", "create", "--name", "Work", "--json");
+      expect(made.code, made.err).toBe(0);
+      const ceo = (JSON.parse(made.out) as { ceoAgentId: string }).ceoAgentId;
+      const woke = await on("wake", ceo, "--seed", "3");
+      expect(woke.code, woke.err).toBe(0);
+      const early = await on("tasks", "create", "--title", "Too early");
+      expect(early.code).toBe(2);
+      expect(early.err).toMatch(/\(400\): create_task was not run, nothing was written/);
+      const [strategy] = JSON.parse((await on("approvals", "list", "--json")).out) as { id: string }[];
+      expect((await on("approvals", "approve", strategy!.id)).code).toBe(0);
+
+      const created = await on("tasks", "create", "--title", "Write the brief", "--json");
+      expect(created.code, created.err).toBe(0);
+      const task = JSON.parse(created.out) as { taskId: string };
+      expect(task).toEqual({
+        taskId: expect.stringMatching(/^task_/),
+        title: "Write the brief",
+        status: "todo",
+        assignee: null,
+        wakes: [],
+      });
+      const assigned = await on("tasks", "assign", task.taskId, "CEO");
+      expect(assigned.out).toBe(
+        `${task.taskId} "Write the brief": todo, assigned to CEO; wakes CEO (cadre run)\n`,
+      );
+      expect((await on("tasks", "comment", task.taskId, "Short, please.")).code).toBe(0);
+      const closed = await on("tasks", "close", task.taskId, "--cancel");
+      expect(closed.out).toBe(`${task.taskId} "Write the brief": cancelled, assigned to CEO\n`);
+      const listed = await on("tasks", "list", "--status", "cancelled,done", "--assignee", "CEO");
+      expect(listed.out).toMatch(
+        new RegExp(`^${task.taskId} {2}cancelled {3}CEO {14}"Write the brief" \\(by operator\\)\n$`),
+      );
+      const shown = await on("tasks", "show", task.taskId);
+      expect(shown.out).toContain("comment by operator");
+      expect(shown.out).toContain("Short, please.");
+      const missing = await on("tasks", "show", "task_missing");
+      expect(missing.code).toBe(2);
+      expect(missing.err).toMatch(/404.*task task_missing not found/);
+
+      const scheduled = await on("schedules", "set", "CEO", "--every", "1h", "--start", "now");
+      expect(scheduled.out).toMatch(/^CEO: every 1h, catch-up one; next tick \S+\n$/);
+      const badCatchUp = await on("schedules", "set", "CEO", "--every", "1h", "--catch-up", "all");
+      expect(badCatchUp.code).toBe(2);
+      expect(badCatchUp.err).toMatch(/--catch-up must be one of skip, one \(got "all"\)/);
+
+      const run = await on("run", "--until-idle", "--json", "--seed", "5");
+      expect(run.code, run.err).toBe(0);
+      const report = JSON.parse(run.out) as {
+        wakes: { agent: string; trigger: string; terminal: string; tasks: string[] }[];
+        ticks: { outcome: string }[];
+        idle: boolean;
+        runs: number;
+      };
+      expect(report.wakes[0]).toMatchObject({ agent: "CEO", trigger: "approval_decided", terminal: "done" });
+      expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_done" });
+      expect(report).toMatchObject({
+        idle: true,
+        runs: report.wakes.length,
+        ticks: [{ outcome: "skipped" }],
+      });
+      // The human lines went to stderr (--json), each run from its start to its end.
+      expect(run.err).toMatch(/▶ run run_\S+ — CEO, trigger approval_decided, mode operating/);
+      expect(run.err.match(/■ run run_\S+ — done/g)).toHaveLength(report.wakes.length);
+      const tasks = JSON.parse((await on("tasks", "list", "--json")).out) as { status: string }[];
+      expect(tasks.filter((t) => t.status === "done").length).toBe(report.wakes.length - 2);
+      const idle = await on("run");
+      expect(idle.out).toBe("\n0 run(s); 0 schedule tick(s) skipped; nothing is due\n");
+
+      const schedules = JSON.parse((await on("schedules", "list", "--json")).out) as { agentId: string }[];
+      expect(schedules.map((s) => s.agentId)).toEqual([ceo]);
+      expect((await on("schedules", "remove", "CEO")).out).toBe("CEO: schedule removed\n");
+      // An agent's key reads the company's tasks but runs no due work (operator only).
+      const key = (await (
+        await fetch(`${server.url}/api/agents/${ceo}/keys`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.operatorToken}` },
+        })
+      ).json()) as { token: string };
+      const byAgent = await cli({ CADRE_TOKEN: key.token }, "tasks", "list", "--server", server.url);
+      expect(byAgent.code).toBe(0);
+      const refused = await cli({ CADRE_TOKEN: key.token }, "run", "--server", server.url);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/403/);
     } finally {
       await server.close();
       await kept.close();

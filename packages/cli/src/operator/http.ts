@@ -5,10 +5,16 @@
 // a 5xx, or the API lost in the middle of following a wake — a failed job (exit 1).
 import {
   type AddConnectorInput,
+  type AssignTaskInput,
+  type CloseTaskInput,
+  type CommentTaskInput,
+  type CreateTaskInput,
+  cueTokenCount,
   type Decision,
   harnessOf,
   sessionOfRun,
   type SetBudgetInput,
+  type TaskResult,
 } from "@cadre/company";
 import { type AgentEvent, UserInputError } from "@cadre/core";
 import { type ApprovalStatus, usageOfCounters } from "@cadre/model";
@@ -20,16 +26,30 @@ import {
   createApiClient,
   type Endpoint,
 } from "@cadre/server/client";
-import type { CompanySummaryView, CompanyView, RunEventView, RunView } from "@cadre/server/views";
+import type {
+  AgentView,
+  CompanySummaryView,
+  CompanyView,
+  RunEventView,
+  RunView,
+  TaskChangeView,
+} from "@cadre/server/views";
 import type { ServerTarget } from "../client/server-option.js";
 import { UsageError } from "../io.js";
-import type {
-  BudgetTarget,
-  CompanyOverview,
-  OperatorPort,
-  WakeOutcome,
-  WakeRequest,
-  WakeWatcher,
+import {
+  type AgentRef,
+  type BudgetTarget,
+  type CompanyOverview,
+  type DueRunReport,
+  type DueRunRequest,
+  type DueWatcher,
+  type OperatorPort,
+  type ScheduleInput,
+  type TaskQuery,
+  tasksOf,
+  type WakeOutcome,
+  type WakeRequest,
+  type WakeWatcher,
 } from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
@@ -47,6 +67,17 @@ export function cliError(error: unknown): unknown {
       error.fields ?? {},
     );
   return new Error(`the API failed on ${error.request} (${error.status}): ${error.message}`);
+}
+
+/** A task change as the company layer says it (the API answers the task with the same two facts). */
+function taskResult(change: TaskChangeView): TaskResult {
+  return {
+    taskId: change.id,
+    title: change.title,
+    status: change.status,
+    assignee: change.assignee,
+    wakes: change.wakes,
+  };
 }
 
 /** The company's own fields, without the mode and readiness its detail view adds. */
@@ -374,6 +405,198 @@ export class HttpOperator implements OperatorPort {
     }
     const { id } = await this.company(target.companyId);
     return this.call("PUT /api/companies/{id}/budget", { params: { id }, body: input });
+  }
+
+  async listTasks(query: TaskQuery) {
+    const company = await this.company(query.companyId);
+    const params = { id: company.id };
+    const agents = await this.call("GET /api/companies/{id}/agents", { params });
+    let assignee: string | undefined;
+    if (query.assignee !== undefined) {
+      const a = agents.find((x) => x.id === query.assignee || x.name === query.assignee);
+      if (!a)
+        throw new UsageError(
+          `tasks list: --assignee "${query.assignee}" is not an agent of ${company.name}; see cadre agents list`,
+        );
+      assignee = a.id;
+    }
+    const tasks = await this.call("GET /api/companies/{id}/tasks", {
+      params,
+      query: { status: query.statuses?.join(","), assignee },
+    });
+    return { tasks, agents };
+  }
+
+  async task(taskId: string) {
+    const task = await this.call("GET /api/tasks/{id}", { params: { id: taskId } });
+    const agents = await this.call("GET /api/companies/{id}/agents", { params: { id: task.companyId } });
+    return { task, agents };
+  }
+
+  async createTask(companyId: string | undefined, input: CreateTaskInput) {
+    const company = await this.company(companyId);
+    return taskResult(
+      await this.call("POST /api/companies/{id}/tasks", { params: { id: company.id }, body: input }),
+    );
+  }
+
+  async assignTask({ taskId, ...body }: AssignTaskInput) {
+    return taskResult(await this.call("POST /api/tasks/{id}/assign", { params: { id: taskId }, body }));
+  }
+
+  async commentOnTask({ taskId, ...body }: CommentTaskInput) {
+    return taskResult(await this.call("POST /api/tasks/{id}/comments", { params: { id: taskId }, body }));
+  }
+
+  async closeTask({ taskId, ...body }: CloseTaskInput) {
+    return taskResult(await this.call("POST /api/tasks/{id}/close", { params: { id: taskId }, body }));
+  }
+
+  async listSchedules(companyId?: string) {
+    const company = await this.company(companyId);
+    const params = { id: company.id };
+    const [schedules, agents] = await Promise.all([
+      this.call("GET /api/companies/{id}/schedules", { params }),
+      this.call("GET /api/companies/{id}/agents", { params }),
+    ]);
+    return { schedules, agents };
+  }
+
+  /** An agent by id, else an active agent of the company by name. */
+  private async scheduledAgent({ ref, companyId }: AgentRef): Promise<AgentView> {
+    try {
+      return await this.api.call("GET /api/agents/{id}", { params: { id: ref } });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) throw cliError(error);
+    }
+    const company = await this.company(companyId);
+    const active = await this.call("GET /api/companies/{id}/agents", {
+      params: { id: company.id },
+      query: { status: "active" },
+    });
+    const byName = active.find((a) => a.name === ref);
+    if (!byName)
+      throw new UsageError(
+        `schedules: "${ref}" is not an agent id or the name of an active agent; see cadre agents list`,
+      );
+    return byName;
+  }
+
+  async setSchedule(ref: AgentRef, input: ScheduleInput) {
+    const agent = await this.scheduledAgent(ref);
+    const schedule = await this.call("PATCH /api/agents/{id}/schedule", {
+      params: { id: agent.id },
+      body: input,
+    });
+    return { agent, schedule };
+  }
+
+  async removeSchedule(ref: AgentRef) {
+    const agent = await this.scheduledAgent(ref);
+    const { removed } = await this.call("DELETE /api/agents/{id}/schedule", { params: { id: agent.id } });
+    return { agent, removed };
+  }
+
+  /**
+   * The server runs the due work (its due-work pass, POST …/due-work: in the server, or on its
+   * workers); this follows each run it started from the run's stored events, one after the other,
+   * and asks for another pass (--until-idle) once they have all ended.
+   */
+  async runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport> {
+    const companies = request.companyId
+      ? [(await this.call("GET /api/companies/{id}", { params: { id: request.companyId } })).id]
+      : (await this.call("GET /api/companies")).map((c) => c.id);
+    const names = new Map<string, string>();
+    const name = async (agentId: string) => {
+      if (!names.has(agentId)) {
+        const agent = await this.api
+          .call("GET /api/agents/{id}", { params: { id: agentId } })
+          .catch(() => undefined);
+        names.set(agentId, agent?.name ?? agentId);
+      }
+      return names.get(agentId) as string;
+    };
+    const report: DueRunReport = { wakes: [], ticks: [], problems: [], stillDue: [], stillDueNames: [] };
+    const followed = new Set<string>();
+    const failed = new Set<string>();
+    for (;;) {
+      let started = 0;
+      for (const companyId of companies) {
+        const room = request.maxWakes - report.wakes.length;
+        if (room <= 0) break;
+        const pass = await this.call("POST /api/companies/{id}/due-work", {
+          params: { id: companyId },
+          body: { maxWakes: room, ...(request.seed !== undefined ? { seed: request.seed } : {}) },
+        });
+        for (const tick of pass.ticks) {
+          report.ticks.push(tick);
+          watch.tick(tick, await name(tick.agentId));
+        }
+        for (const problem of pass.problems) {
+          if (failed.has(problem.agentId)) continue;
+          failed.add(problem.agentId);
+          report.problems.push(problem);
+          watch.problem({ ...problem, agent: await name(problem.agentId) });
+        }
+        for (const { agentId, runId } of pass.runs) {
+          if (followed.has(runId) || report.wakes.length >= request.maxWakes) continue;
+          followed.add(runId);
+          started++;
+          report.wakes.push(await this.followDue(companyId, runId, await name(agentId), watch));
+        }
+      }
+      if (!request.untilIdle || started === 0 || report.wakes.length >= request.maxWakes) break;
+    }
+    for (const companyId of companies) {
+      const pending = await this.call("GET /api/companies/{id}/wake-requests", {
+        params: { id: companyId },
+        query: { status: "pending" },
+      });
+      for (const agentId of new Set(pending.map((r) => r.agentId))) report.stillDue.push(agentId);
+    }
+    report.stillDueNames = await Promise.all(report.stillDue.map(name));
+    return report;
+  }
+
+  /** One run of due work, from its start to its end, as its stored events tell it. */
+  private async followDue(companyId: string, runId: string, agent: string, watch: DueWatcher) {
+    const begun = await this.call("GET /api/runs/{id}", { params: { id: runId } });
+    watch.started({
+      runId,
+      agentName: agent,
+      trigger: begun.trigger,
+      mode: begun.mode,
+      cue: begun.cue,
+      cueTokens: cueTokenCount(begun.cue),
+    });
+    let run: RunView;
+    try {
+      run = await this.follow(runId, (event) => watch.event(event, agent));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 0)
+        throw new Error(`lost the Cadre API while following run ${runId}: ${error.message}`);
+      throw cliError(error);
+    }
+    const taken = await this.call("GET /api/companies/{id}/wake-requests", {
+      params: { id: companyId },
+      query: { status: "taken" },
+    });
+    const requests = taken
+      .filter((r) => r.runId === runId)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
+      .map((r) => ({ id: r.id, trigger: r.trigger, taskId: r.taskId }));
+    const wake = {
+      runId,
+      agentId: run.agentId,
+      agent,
+      trigger: run.trigger,
+      terminal: run.status,
+      requests,
+      tasks: tasksOf(requests),
+      usage: usageOfCounters(run.usage),
+    };
+    watch.ended(wake);
+    return wake;
   }
 
   async close() {}

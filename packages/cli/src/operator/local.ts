@@ -4,6 +4,22 @@
 import {
   addConnector,
   type AddConnectorInput,
+  assignTask,
+  type AssignTaskInput,
+  closeTask,
+  type CloseTaskInput,
+  commentOnTask,
+  type CommentTaskInput,
+  createTask,
+  type CreateTaskInput,
+  loadTaskDetail,
+  removeSchedule,
+  runDue,
+  setSchedule,
+  type DueWake,
+  type TaskResult,
+  taskView,
+  wakeIfDue,
   budgetReport,
   setBudget,
   type SetBudgetInput,
@@ -24,7 +40,7 @@ import {
   terminateAgent,
   wakeAgent,
 } from "@cadre/company";
-import { type AgentEvent, InternalError, NotFoundError } from "@cadre/core";
+import { type AgentEvent, InternalError, NotFoundError, UserInputError } from "@cadre/core";
 import type { ApprovalStatus } from "@cadre/model";
 import {
   agentSessionView,
@@ -37,8 +53,9 @@ import {
   decisionView,
   keyView,
   modelChangeView,
+  scheduleView,
 } from "@cadre/server/views";
-import { redactUrl, type Store } from "@cadre/store";
+import { type AgentRow, redactUrl, type Store } from "@cadre/store";
 import { withProfile } from "../client/legacy-server.js";
 import { pickCompany, recoverInterruptedRuns, storeEnv } from "../context.js";
 import type { CliIO } from "../io.js";
@@ -46,13 +63,21 @@ import { UsageError } from "../io.js";
 import { cancelOnSignals } from "../signals.js";
 import { queuedWake } from "../commands/wake-queued.js";
 import type {
+  AgentRef,
   BudgetTarget,
   CompanyOverview,
+  DueRunReport,
+  DueRunRequest,
+  DueWakeReport,
+  DueWatcher,
   OperatorPort,
+  ScheduleInput,
+  TaskQuery,
   WakeOutcome,
   WakeRequest,
   WakeWatcher,
 } from "./port.js";
+import { tasksOf } from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
 export interface LocalData {
@@ -340,7 +365,184 @@ export class LocalOperator implements OperatorPort {
     return setBudget(this.store, await this.budgetTarget(target), input);
   }
 
+  async listTasks(query: TaskQuery) {
+    const company = await this.companyRow(query.companyId);
+    const agents = await this.store.listAgents(company.id);
+    let assignee: string | undefined;
+    if (query.assignee !== undefined) {
+      const a = agents.find((x) => x.id === query.assignee || x.name === query.assignee);
+      if (!a)
+        throw new UsageError(
+          `tasks list: --assignee "${query.assignee}" is not an agent of ${company.name}; see cadre agents list`,
+        );
+      assignee = a.id;
+    }
+    const tasks = await this.store.listTasks(company.id, {
+      ...(assignee ? { assigneeAgentId: assignee } : {}),
+      ...(query.statuses ? { statuses: query.statuses } : {}),
+    });
+    return { tasks: tasks.map(taskView), agents: agents.map(agentView) };
+  }
+
+  async task(taskId: string) {
+    const task = await loadTaskDetail(this.store, taskId);
+    if (!task) throw new UsageError(`tasks show: task ${taskId} not found (see \`cadre tasks list\`)`);
+    return { task, agents: (await this.store.listAgents(task.companyId)).map(agentView) };
+  }
+
+  /** The operator's actor in the task's company. */
+  private async taskActor(taskId: string) {
+    const task = await this.store.getTask(taskId);
+    if (!task) throw new UsageError(`task ${taskId} not found (see \`cadre tasks list\`)`);
+    return { ...OPERATOR, companyId: task.companyId };
+  }
+
+  async createTask(companyId: string | undefined, input: CreateTaskInput) {
+    const company = await this.companyRow(companyId);
+    return applied(await createTask(this.store, { ...OPERATOR, companyId: company.id }, input));
+  }
+
+  async assignTask(input: AssignTaskInput) {
+    return applied(await assignTask(this.store, await this.taskActor(input.taskId), input));
+  }
+
+  async commentOnTask(input: CommentTaskInput) {
+    return applied(await commentOnTask(this.store, await this.taskActor(input.taskId), input));
+  }
+
+  async closeTask(input: CloseTaskInput) {
+    return applied(await closeTask(this.store, await this.taskActor(input.taskId), input));
+  }
+
+  async listSchedules(companyId?: string) {
+    const company = await this.companyRow(companyId);
+    const [schedules, agents] = await Promise.all([
+      this.store.listSchedules(company.id),
+      this.store.listAgents(company.id),
+    ]);
+    return { schedules: schedules.map(scheduleView), agents: agents.map(agentView) };
+  }
+
+  /** An agent by id, else an active agent of the company by name. */
+  private async scheduledAgent({ ref, companyId }: AgentRef): Promise<AgentRow> {
+    const byId = await this.store.getAgent(ref);
+    if (byId) return byId;
+    const company = await this.companyRow(companyId);
+    const byName = (await this.store.listAgents(company.id, { status: "active" })).find(
+      (a) => a.name === ref,
+    );
+    if (!byName)
+      throw new UsageError(
+        `schedules: "${ref}" is not an agent id or the name of an active agent; see cadre agents list`,
+      );
+    return byName;
+  }
+
+  async setSchedule(ref: AgentRef, input: ScheduleInput) {
+    const agent = await this.scheduledAgent(ref);
+    const row = await setSchedule(this.store, { agentId: agent.id, ...input });
+    return { agent: agentView(agent), schedule: scheduleView(row) };
+  }
+
+  async removeSchedule(ref: AgentRef) {
+    const agent = await this.scheduledAgent(ref);
+    return { agent: agentView(agent), removed: await removeSchedule(this.store, agent.id) };
+  }
+
+  async runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport> {
+    const { store, dataDir, databaseUrl } = this.data;
+    const io = this.io;
+    if (request.companyId !== undefined && !(await store.getCompany(request.companyId)))
+      throw new UsageError(`run: company ${request.companyId} not found in ${dataDir}`);
+    const signals = cancelOnSignals(io);
+    try {
+      await recoverInterruptedRuns(store, io);
+      // Every agent's name known before a tick or a problem names it (a hire's too, when it comes).
+      const companies = request.companyId
+        ? [request.companyId]
+        : (await store.listCompanies()).map((c) => c.id);
+      const names = new Map<string, string>();
+      for (const id of companies) for (const a of await store.listAgents(id)) names.set(a.id, a.name);
+      const name = async (agentId: string) => {
+        if (!names.has(agentId)) names.set(agentId, (await store.getAgent(agentId))?.name ?? agentId);
+        return names.get(agentId) as string;
+      };
+      const report = await runDue({
+        store,
+        ...(request.companyId ? { companyId: request.companyId } : {}),
+        untilIdle: request.untilIdle,
+        maxWakes: request.maxWakes,
+        signal: signals.signal,
+        wake: async (agentId) => {
+          const who = await name(agentId);
+          return wakeIfDue({
+            store,
+            agentId,
+            dataDir,
+            env: storeEnv(io.env, databaseUrl),
+            signal: signals.signal,
+            ...(request.seed !== undefined ? { seed: `${request.seed}:${agentId}` } : {}),
+            onStart: ({ run, cue, cueTokens }) =>
+              watch.started({
+                runId: run.id,
+                agentName: who,
+                trigger: run.trigger,
+                mode: run.mode,
+                cue,
+                cueTokens,
+              }),
+            onEvent: (event) => watch.event(event, who),
+          });
+        },
+        onWake: (w) => {
+          watch.ended(dueWakeReport(w, names.get(w.agentId) ?? w.agentId));
+          // A signal cancelled it (issue 18): said on stderr, as `cadre wake` and `cadre demo` say it.
+          const received = signals.received();
+          if (received && w.result.terminal === "cancelled")
+            io.err(`run ${w.result.run.id} cancelled by ${received}; usage recorded\n`);
+        },
+        onTick: (t) => watch.tick(t, names.get(t.agentId) ?? t.agentId),
+        onProblem: (p) => watch.problem({ ...p, agent: names.get(p.agentId) ?? p.agentId }),
+      });
+      const stillDueNames = await Promise.all(report.stillDue.map(name));
+      const interrupted = signals.received();
+      return {
+        wakes: report.wakes.map((w) => dueWakeReport(w, names.get(w.agentId) ?? w.agentId)),
+        ticks: report.ticks,
+        problems: report.problems,
+        stillDue: report.stillDue,
+        stillDueNames,
+        ...(interrupted ? { interrupted } : {}),
+      };
+    } finally {
+      signals.dispose();
+    }
+  }
+
   close() {
     return this.store.close();
   }
+}
+
+const OPERATOR = { agentId: null, via: "system" as const, runId: null };
+
+function applied(
+  result: { ok: true; value: TaskResult } | { ok: false; message: string; fields: Record<string, string> },
+): TaskResult {
+  if (!result.ok) throw new UserInputError(result.message, result.fields);
+  return result.value;
+}
+
+function dueWakeReport(w: DueWake, agent: string): DueWakeReport {
+  const requests = w.result.requests.map((r) => ({ id: r.id, trigger: r.trigger, taskId: r.taskId }));
+  return {
+    runId: w.result.run.id,
+    agentId: w.agentId,
+    agent,
+    trigger: w.result.run.trigger,
+    terminal: w.result.terminal,
+    requests,
+    tasks: tasksOf(requests),
+    usage: w.result.usage,
+  };
 }

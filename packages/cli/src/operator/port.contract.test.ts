@@ -20,7 +20,9 @@ import type { OperatorPort, WakeWatcher } from "./port.js";
 import { agentsText } from "./render/agents.js";
 import { approvalText } from "./render/approvals.js";
 import { companyOverviewText } from "./render/company.js";
+import { dueJson, dueSummaryText, dueWatcher } from "./render/run.js";
 import { agentSessionText, sessionResetText } from "./render/sessions.js";
+import { schedulesText, taskChangeText, taskDetailText, tasksText } from "./render/tasks.js";
 
 const io: CliIO = { out: () => {}, err: () => {}, env: OFFLINE_ENV, stdin: (async function* () {})() };
 
@@ -63,9 +65,11 @@ async function http(): Promise<Adapter> {
 
 /** What each adapter rendered, ids replaced, for the comparison at the end. */
 const rendered: Record<string, string> = {};
+/** The tasks, schedules and due-work run as each adapter rendered them, and the run's --json. */
+const worked: Record<string, string> = {};
 const anonymous = (text: string) =>
   text
-    .replace(/\b(cmp|agt|apr|run|key)_[A-Za-z0-9]+/g, "$1_ID")
+    .replace(/\b(cmp|agt|apr|run|key|task|sch|wrq|tcm)_[A-Za-z0-9]+/g, "$1_ID")
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "TIME")
     .replace(/ — via http:\/\/\S+/, "")
     .replace(/\S*cadre-port-(local|http)-[^/\s]+/g, "DATA_DIR")
@@ -218,6 +222,101 @@ describe.each([
     await expect(port.resetSession("agt_missing", { force: false })).rejects.toThrow(/agt_missing/);
     expect((await port.listApprovals({}))[0]?.status).toBe("approved");
   });
+});
+
+describe.each([
+  ["local", local],
+  ["http", http],
+] as const)("tasks, schedules and the due-work run on the operator port (%s adapter)", (name, open) => {
+  let adapter: Adapter;
+  let port: OperatorPort;
+  beforeAll(async () => {
+    adapter = await open();
+    port = adapter.port;
+  });
+  afterAll(() => adapter.close());
+
+  it("the operator's task, a schedule, and the company at work until idle", async () => {
+    let text = "";
+    const write = (t: string) => void (text += t);
+    const created = await port.createCompany({ name: "Work Co", goal: "Warehouse robots" });
+    const silent: WakeWatcher = { queued: () => {}, started: () => {}, event: () => {}, notice: () => {} };
+    await port.wake({ agentId: created.ceoAgentId, trigger: "start_team_building", seed: 7 }, silent);
+    const [strategy] = await port.listApprovals({ status: "pending" });
+    // Before the strategy is approved there is no task to make: refused, nothing written.
+    await expect(port.createTask(undefined, { title: "Too early" })).rejects.toThrow(
+      /once the company strategy is approved/,
+    );
+    await port.decide(strategy!.id, "approve");
+
+    const task = await port.createTask(undefined, { title: "Write the brief", description: "One page." });
+    expect(task).toMatchObject({ title: "Write the brief", status: "todo", assignee: null, wakes: [] });
+    const assigned = await port.assignTask({ taskId: task.taskId, assignee: "CEO" });
+    expect(assigned).toMatchObject({ assignee: "CEO", wakes: ["CEO"] });
+    const commented = await port.commentOnTask({ taskId: task.taskId, body: "Keep it short." });
+    const closed = await port.closeTask({ taskId: task.taskId, status: "cancelled" });
+    expect(closed).toMatchObject({ status: "cancelled", wakes: [] });
+    await expect(port.assignTask({ taskId: "task_missing", assignee: "CEO" })).rejects.toThrow(
+      /task_missing/,
+    );
+    await expect(port.closeTask({ taskId: task.taskId, status: "done", deliverable: "x" })).rejects.toThrow(
+      /cancelled/,
+    );
+    const shown = await port.task(task.taskId);
+    expect(shown.task.comments.map((c) => [c.author, c.body])).toEqual([["operator", "Keep it short."]]);
+    expect((await port.listTasks({ statuses: ["cancelled"] })).tasks.map((t) => t.id)).toEqual([task.taskId]);
+    expect((await port.listTasks({ assignee: "CEO" })).tasks.map((t) => t.id)).toEqual([task.taskId]);
+    await expect(port.listTasks({ assignee: "Nobody" })).rejects.toThrow(/is not an agent of Work Co/);
+    for (const change of [task, assigned, commented, closed]) write(taskChangeText(change));
+    write(taskDetailText(shown.task, shown.agents));
+
+    const set = await port.setSchedule({ ref: "CEO" }, { every: "1h", start: "now" });
+    expect(set.schedule).toMatchObject({ agentId: created.ceoAgentId, everySeconds: 3600, catchUp: "one" });
+    await expect(port.setSchedule({ ref: "Nobody" }, { every: "1h" })).rejects.toThrow(/not an agent id/);
+    await expect(port.setSchedule({ ref: "CEO" }, { every: "5s" })).rejects.toThrow(/shortest interval/);
+
+    // The approval woke the CEO's due work: it delegates, each lead does its task, the CEO reads the results.
+    const seen: string[] = [];
+    const watch = dueWatcher(write, write, { quiet: false });
+    const report = await port.runDue(
+      { untilIdle: true, maxWakes: 20, seed: 5 },
+      {
+        ...watch,
+        started: (s) => (seen.push(`${s.agentName} ${s.trigger}`), watch.started(s)),
+      },
+    );
+    write(dueSummaryText(report));
+    expect(report.ticks).toMatchObject([{ agentId: created.ceoAgentId, ticks: 1 }]);
+    expect(report.wakes[0]).toMatchObject({ agent: "CEO", trigger: "approval_decided", terminal: "done" });
+    expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_done" });
+    expect(report.wakes.every((w) => w.terminal === "done")).toBe(true);
+    expect(seen).toEqual(report.wakes.map((w) => `${w.agent} ${w.trigger}`));
+    expect(report).toMatchObject({ problems: [], stillDue: [] });
+    const tasks = (await port.listTasks({})).tasks.filter((t) => t.id !== task.taskId);
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.every((t) => t.status === "done" && t.creator === created.ceoAgentId)).toBe(true);
+    expect(report.wakes.length).toBeLessThanOrEqual(tasks.length + 2);
+    const again = await port.runDue({ untilIdle: true, maxWakes: 20 }, watch);
+    expect(again.wakes).toEqual([]);
+
+    const listed = await port.listSchedules();
+    expect(listed.schedules.map((s) => s.agentId)).toEqual([created.ceoAgentId]);
+    write(schedulesText(listed.schedules, listed.agents));
+    expect((await port.removeSchedule({ ref: created.ceoAgentId })).removed).toBe(true);
+    expect((await port.removeSchedule({ ref: "CEO" })).removed).toBe(false);
+    const all = await port.listTasks({});
+    write(tasksText(all.tasks, all.agents));
+    // A prompt's token count depends on the ids in it: usage figures differ between any two runs.
+    const figures = (k: string, v: unknown) => (k === "usage" ? "N" : v);
+    worked[name] =
+      anonymous(text).replace(/usage: .*$/gm, "usage: N") +
+      anonymous(JSON.stringify(dueJson(report), figures));
+  });
+});
+
+it("both adapters print the same tasks, schedules and due-work run (ids and times aside)", () => {
+  expect(worked["local"]).toBeDefined();
+  expect(worked["http"]).toBe(worked["local"]);
 });
 
 it("both adapters render the same company, team and approval (ids and times aside)", () => {

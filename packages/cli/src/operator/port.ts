@@ -1,5 +1,6 @@
 // The operator port: every operation the CLI offers an operator (company, agents, approvals, wakes,
-// sessions: a run's context, an agent's kept session and its reset; usage; budgets) behind one interface, answered in the API's own view types. Two adapters
+// sessions: a run's context, an agent's kept session and its reset; usage; budgets; tasks,
+// schedules and the due-work run) behind one interface, answered in the API's own view types. Two adapters
 // implement it — `LocalOperator` (the company functions over the store) and `HttpOperator` (the
 // typed API client, `--server URL`) — and each command renders the answer once (render/*.ts), so a
 // command reads and prints the same whichever way it reached the company. To add an operation: a
@@ -7,7 +8,13 @@
 // operator operation").
 import type {
   AddConnectorInput,
+  AssignTaskInput,
   BudgetReport,
+  CloseTaskInput,
+  CommentTaskInput,
+  CreateTaskInput,
+  ScheduleTick,
+  TaskResult,
   Decision,
   CompanyUsageReport,
   OperatorAction,
@@ -17,7 +24,16 @@ import type {
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import type { FaultName } from "@cadre/core/testing";
-import type { ApprovalStatus, CeoMode, PromptProfile, RunStatus, Usage, WakeTrigger } from "@cadre/model";
+import type {
+  ApprovalStatus,
+  CeoMode,
+  PromptProfile,
+  RunStatus,
+  ScheduleCatchUp,
+  TaskStatus,
+  Usage,
+  WakeTrigger,
+} from "@cadre/model";
 import type {
   AgentSessionAnswer,
   AgentView,
@@ -31,7 +47,10 @@ import type {
   KeyView,
   MintedKeyView,
   ModelChangeView,
+  ScheduleView,
   SessionResetView,
+  TaskDetailView,
+  TaskView,
 } from "@cadre/server/views";
 import type { RunInspection } from "./run-inspection.js";
 
@@ -122,6 +141,102 @@ export type WakeOutcome =
   /** A server queued the wake and no worker started it within its wait: nothing to follow. */
   | { kind: "queued"; wakeId: string; agentId: string };
 
+/** `tasks list`: the company's tasks, of some statuses, of one assignee (an agent id or name). */
+export interface TaskQuery {
+  companyId?: string;
+  statuses?: TaskStatus[];
+  assignee?: string;
+}
+
+/** Tasks with the company's agents (every one, terminated too), to name them. */
+export interface TaskList {
+  tasks: TaskView[];
+  agents: AgentView[];
+}
+
+export interface TaskShown {
+  task: TaskDetailView;
+  agents: AgentView[];
+}
+
+export interface SchedulesAnswer {
+  schedules: ScheduleView[];
+  agents: AgentView[];
+}
+
+/** `schedules set`: every DURATION or a cron expression (the API's body, the CLI's flags). */
+export interface ScheduleInput {
+  every?: string;
+  cron?: string;
+  timezone?: string;
+  catchUp?: ScheduleCatchUp;
+  start?: string;
+}
+
+/** Whose schedule: an agent id, or an active agent's name in the company (`companyId`, else the only one). */
+export interface AgentRef {
+  ref: string;
+  companyId?: string;
+}
+
+export interface DueRunRequest {
+  /** Only this company's due work (default: every company there). */
+  companyId?: string;
+  /** Go on while the wakes make more due, until nothing is. */
+  untilIdle: boolean;
+  /** Stop after this many wakes. */
+  maxWakes: number;
+  /** Seed of the offline model (each agent's wake: SEED:AGENT_ID). */
+  seed?: number;
+}
+
+/** What a due-work run reports while it goes on; the command renders each as it comes. */
+export interface DueWatcher {
+  tick(tick: ScheduleTick, agentName: string): void;
+  started(s: {
+    runId: string;
+    agentName: string;
+    trigger: string;
+    mode: string;
+    cue: string;
+    cueTokens: number;
+  }): void;
+  event(event: AgentEvent, agentName: string): void;
+  ended(wake: DueWakeReport): void;
+  problem(problem: DueProblemReport): void;
+}
+
+/** One run of due work, as it ended. */
+export interface DueWakeReport {
+  runId: string;
+  agentId: string;
+  agent: string;
+  trigger: string;
+  terminal: RunStatus;
+  /** The wake requests the run took. */
+  requests: { id: string; trigger: string; taskId: string | null }[];
+  /** The tasks those requests were about. */
+  tasks: string[];
+  usage: Usage;
+}
+
+export interface DueProblemReport {
+  agentId: string;
+  agent: string;
+  message: string;
+}
+
+export interface DueRunReport {
+  wakes: DueWakeReport[];
+  ticks: ScheduleTick[];
+  problems: { agentId: string; message: string }[];
+  /** Agents still due when it stopped (their ids), and their names. */
+  stillDue: string[];
+  stillDueNames: string[];
+  /** The signal that cancelled it here (local adapter). */
+  interrupted?: "SIGINT" | "SIGTERM";
+}
+
 export interface OperatorPort {
   /** "local": the data directory's (or PostgreSQL's) store; "http": a running API. */
   readonly kind: "local" | "http";
@@ -178,5 +293,30 @@ export interface OperatorPort {
   /** Changes the fields given (the others keep their value); refused input changes nothing. */
   setBudget(target: BudgetTarget, input: SetBudgetInput): Promise<BudgetReport>;
 
+  listTasks(query: TaskQuery): Promise<TaskList>;
+  /** One task with its comments, history and the wakes it caused. */
+  task(taskId: string): Promise<TaskShown>;
+  /** The operator creates, assigns, comments on and closes tasks; each says whom it wakes. */
+  createTask(companyId: string | undefined, input: CreateTaskInput): Promise<TaskResult>;
+  assignTask(input: AssignTaskInput): Promise<TaskResult>;
+  commentOnTask(input: CommentTaskInput): Promise<TaskResult>;
+  closeTask(input: CloseTaskInput): Promise<TaskResult>;
+
+  listSchedules(companyId?: string): Promise<SchedulesAnswer>;
+  /** One schedule per agent: set replaces it. */
+  setSchedule(agent: AgentRef, input: ScheduleInput): Promise<{ agent: AgentView; schedule: ScheduleView }>;
+  removeSchedule(agent: AgentRef): Promise<{ agent: AgentView; removed: boolean }>;
+
+  /**
+   * The due work: schedules ticked and each agent with work waiting woken (locally: here, one
+   * at a time; over HTTP: by the server, each run followed from its stored events in turn).
+   */
+  runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport>;
+
   close(): Promise<void>;
+}
+
+/** The tasks a run's wake requests were about, each once. */
+export function tasksOf(requests: readonly { taskId: string | null }[]): string[] {
+  return [...new Set(requests.map((r) => r.taskId).filter((t): t is string => t !== null))];
 }

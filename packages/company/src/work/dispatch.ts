@@ -15,7 +15,7 @@ export async function dueAgents(store: Store, companyId?: string): Promise<strin
 }
 
 /** Drops the pending requests of agents that are no longer active (nobody will work them). */
-async function dropInactive(store: Store, agentId: string): Promise<boolean> {
+export async function dropInactive(store: Store, agentId: string): Promise<boolean> {
   const agent = await store.getAgent(agentId);
   if (agent?.status === "active") return false;
   await store.transaction(async (tx) => {

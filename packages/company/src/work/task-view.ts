@@ -1,6 +1,14 @@
 // What a task looks like to the operator — the API's answer, the CLI's --json, the dashboard —
 // built from the records by one function, with its TypeBox schema (the OpenAPI document's).
-import { Nullable, OneOf, type Static, TASK_STATUSES, VIAS, WAKE_TRIGGERS } from "@cadre/model";
+import {
+  Nullable,
+  OneOf,
+  type Static,
+  TASK_STATUSES,
+  VIAS,
+  WAKE_REQUEST_STATUSES,
+  WAKE_TRIGGERS,
+} from "@cadre/model";
 import type { ActivityRow, TaskCommentRow, TaskRow, WakeRequestRow } from "@cadre/store";
 import { Type } from "typebox";
 
@@ -79,7 +87,7 @@ export const WakeRequestViewSchema = Type.Object(
     taskId: Nullable(Type.String()),
     causedBy: Type.String(),
     cause: Type.String(),
-    status: OneOf(["pending", "taken", "dropped"] as const),
+    status: OneOf(WAKE_REQUEST_STATUSES),
     runId: Nullable(Type.String()),
     note: Nullable(Type.String()),
     createdAt: Type.String(),

@@ -11,6 +11,7 @@ import { runRoutes } from "./runs.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
+import { dueWorkRoutes } from "./due-work.js";
 
 const TABLE = [
   ...metaRoutes(() => ROUTES),
@@ -21,6 +22,7 @@ const TABLE = [
   ...approvalRoutes,
   ...runRoutes,
   ...taskRoutes,
+  ...dueWorkRoutes,
   ...usageRoutes,
   ...budgetRoutes,
   ...eventRoutes,

@@ -19,7 +19,14 @@ import {
   updateTaskSchema,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
-import { OneOf, SCHEDULE_CATCH_UPS, TASK_STATUSES, Text } from "@cadre/model";
+import {
+  OneOf,
+  SCHEDULE_CATCH_UPS,
+  TASK_STATUSES,
+  type TaskStatus,
+  Text,
+  WAKE_REQUEST_STATUSES,
+} from "@cadre/model";
 import type { TaskRow } from "@cadre/store";
 import { Type } from "typebox";
 import type { ServerContext } from "../context.js";
@@ -31,6 +38,8 @@ import {
   scheduleView,
   ScheduleViewSchema,
   TaskDetailViewSchema,
+  type TaskChangeView,
+  TaskChangeViewSchema,
   taskView,
   TaskViewSchema,
   wakeRequestView,
@@ -48,15 +57,24 @@ async function taskScope(ctx: ServerContext, params: Record<string, string>): Pr
   return { companyId: task.companyId, task };
 }
 
+/** The task as it now stands, with what the change said: its assignee's name and whom it wakes. */
 async function answer(
   ctx: ServerContext,
   result: { ok: true; value: TaskResult } | { ok: false; message: string; fields: Record<string, string> },
-) {
+): Promise<TaskChangeView> {
   if (!result.ok) throw refusal(result);
   const task = await ctx.store.getTask(result.value.taskId);
   if (!task) throw new InternalError(`task ${result.value.taskId} is not in the store`);
-  return taskView(task);
+  return { ...taskView(task), assignee: result.value.assignee, wakes: result.value.wakes };
 }
+
+/** The statuses of `?status=`: one, or several separated by commas (todo,in_progress). */
+function statusesQuery(value: string | undefined): TaskStatus[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(",").map((s) => enumQuery("status", s.trim(), TASK_STATUSES) as TaskStatus);
+}
+
+const TASK_CHANGE = "The task as it now stands, its assignee's name and the agents the change wakes.";
 
 export const AssignBody = Type.Object({ assignee: AssigneeRef }, { additionalProperties: false });
 export const CommentBody = Type.Object({ body: TaskCommentBody }, { additionalProperties: false });
@@ -95,16 +113,17 @@ export const taskRoutes = [
   route({
     method: "get",
     path: "/api/companies/{id}/tasks",
-    summary: "The company's tasks (?status=todo|in_progress|blocked|done|cancelled&assignee=AGENT_ID).",
+    summary:
+      "The company's tasks (?status=todo|in_progress|blocked|done|cancelled, several separated by commas; &assignee=AGENT_ID).",
     access: "company",
     scope: companyScope,
-    query: { status: TASK_STATUSES.join(" | "), assignee: "an agent id" },
+    query: { status: `${TASK_STATUSES.join(" | ")}, or several: todo,in_progress`, assignee: "an agent id" },
     response: { status: 200, description: "A list of tasks.", schema: Type.Array(TaskViewSchema) },
     async handle({ c, ctx, scope }) {
-      const status = enumQuery("status", c.req.query("status"), TASK_STATUSES);
+      const statuses = statusesQuery(c.req.query("status"));
       const assignee = c.req.query("assignee");
       const tasks = await ctx.store.listTasks(scope.companyId, {
-        ...(status ? { statuses: [status] } : {}),
+        ...(statuses ? { statuses } : {}),
         ...(assignee ? { assigneeAgentId: assignee } : {}),
       });
       return tasks.map(taskView);
@@ -118,7 +137,7 @@ export const taskRoutes = [
     access: "company",
     scope: companyScope,
     body: createTaskSchema,
-    response: { status: 201, description: "The task.", schema: TaskViewSchema },
+    response: { status: 201, description: TASK_CHANGE, schema: TaskChangeViewSchema },
     async handle({ ctx, principal, scope, body }) {
       return answer(ctx, await createTask(ctx.store, httpActor(principal, scope.companyId), body));
     },
@@ -143,7 +162,7 @@ export const taskRoutes = [
     access: "company",
     scope: taskScope,
     body: AssignBody,
-    response: { status: 200, description: "The task.", schema: TaskViewSchema },
+    response: { status: 200, description: TASK_CHANGE, schema: TaskChangeViewSchema },
     async handle({ ctx, principal, scope, body }) {
       return answer(
         ctx,
@@ -162,7 +181,7 @@ export const taskRoutes = [
     access: "company",
     scope: taskScope,
     body: CommentBody,
-    response: { status: 201, description: "The task.", schema: TaskViewSchema },
+    response: { status: 201, description: TASK_CHANGE, schema: TaskChangeViewSchema },
     async handle({ ctx, principal, scope, body }) {
       return answer(
         ctx,
@@ -181,7 +200,7 @@ export const taskRoutes = [
     access: "company",
     scope: taskScope,
     body: UpdateBody,
-    response: { status: 200, description: "The task.", schema: TaskViewSchema },
+    response: { status: 200, description: TASK_CHANGE, schema: TaskChangeViewSchema },
     async handle({ ctx, principal, scope, body }) {
       return answer(
         ctx,
@@ -199,7 +218,7 @@ export const taskRoutes = [
     access: "company",
     scope: taskScope,
     body: CloseBody,
-    response: { status: 200, description: "The task.", schema: TaskViewSchema },
+    response: { status: 200, description: TASK_CHANGE, schema: TaskChangeViewSchema },
     async handle({ ctx, principal, scope, body }) {
       return answer(
         ctx,
@@ -214,14 +233,14 @@ export const taskRoutes = [
       "Why agents are (or were) to be woken: each request, decided in code, and what became of it (?status=pending|taken|dropped).",
     access: "company",
     scope: companyScope,
-    query: { status: "pending | taken | dropped" },
+    query: { status: WAKE_REQUEST_STATUSES.join(" | ") },
     response: {
       status: 200,
       description: "A list of wake requests.",
       schema: Type.Array(WakeRequestViewSchema),
     },
     async handle({ c, ctx, scope }) {
-      const status = enumQuery("status", c.req.query("status"), ["pending", "taken", "dropped"] as const);
+      const status = enumQuery("status", c.req.query("status"), WAKE_REQUEST_STATUSES);
       return (
         await ctx.store.listWakeRequests({ companyId: scope.companyId, ...(status ? { status } : {}) })
       ).map(wakeRequestView);

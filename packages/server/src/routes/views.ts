@@ -630,6 +630,17 @@ export { AgentUsageReportSchema, CompanyUsageReportSchema, RunUsageReportSchema 
 export { TaskDetailViewSchema, taskView, TaskViewSchema, wakeRequestView, WakeRequestViewSchema };
 export type { TaskDetailView, TaskView, WakeRequestView };
 
+/** What a task change answers: the task, its assignee's name and whom the change wakes (by name). */
+export const TaskChangeViewSchema = Type.Object(
+  {
+    ...TaskViewSchema.properties,
+    assignee: Nullable(Type.String({ description: "The assignee's name; null: nobody." })),
+    wakes: Type.Array(Type.String(), { description: "The agents this change wakes, by name." }),
+  },
+  strict,
+);
+export type TaskChangeView = Static<typeof TaskChangeViewSchema>;
+
 export const ScheduleViewSchema = Type.Object(
   {
     id: Type.String(),

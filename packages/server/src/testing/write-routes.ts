@@ -107,10 +107,11 @@ async function taskOf(w: World, id: string): Promise<unknown> {
   return task;
 }
 
-const taskRead = async (w: World, a: TestResponse): Promise<[unknown, unknown]> => [
-  a.body,
-  await taskOf(w, a.body.id),
-];
+/** A task change's answer is the task as it reads back, with its assignee's name and whom it wakes. */
+const taskRead = async (w: World, a: TestResponse): Promise<[unknown, unknown]> => {
+  const { assignee: _a, wakes: _w, ...task } = a.body;
+  return [task, await taskOf(w, a.body.id)];
+};
 
 /** The agent's schedule as GET /api/companies/{id}/schedules lists it. */
 async function scheduleOf(w: World, agentId: string): Promise<unknown> {
@@ -285,6 +286,23 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
       return `/api/agents/${w.ceoA}/schedule`;
     },
     readBack: async (w, a) => [undefined, await scheduleOf(w, a.body.agentId)],
+  },
+  // Due work on request: a schedule due now (its tick is taken); the CEO's wake it asks for is
+  // refused while the strategy waits (a problem, nothing run), so the readback is the tick.
+  "POST /api/companies/{id}/due-work": {
+    path: async (w) => {
+      const r = await send(w.app.cadre, "PATCH", `/api/agents/${w.ceoA}/schedule`, {
+        json: { every: "1h", start: "now" },
+      });
+      if (r.status !== 200)
+        throw new Error(`setting a schedule failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return `/api/companies/${w.companyA}/due-work`;
+    },
+    body: { maxWakes: 5, seed: 1 },
+    readBack: async (w, a) => [
+      (a.body.ticks as { nextDueAt: string }[]).map((t) => t.nextDueAt),
+      [((await scheduleOf(w, w.ceoA)) as { nextDueAt: string }).nextDueAt],
+    ],
   },
   // PUT: a budget's fields (run caps on the company only); the answer is the budget as GET reads it.
   "PUT /api/companies/{id}/budget": {
