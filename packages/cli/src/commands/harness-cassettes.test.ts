@@ -39,7 +39,7 @@ type Kind = "claude-code" | "codex";
 interface Wake {
   events: AgentEvent[];
   terminal: string;
-  hires: Array<[string, string, string]>;
+  hires: Array<[string, string | null, string]>;
   approvals: Array<[string, string, string]>;
 }
 

@@ -126,8 +126,9 @@ export async function runSample(
     if (missed) throw new CassetteMissError(id, sample, missed.key, cassetteDir, missed.diagnosis);
     const diverged = harness?.stats().diverged[0];
     if (diverged) throw new UserInputError(`scenario ${id}, sample ${sample}: ${diverged}`);
-    // A sample any answer of which came from a cassette is replayed: its evidence is the recording's.
-    const replayed = stats.some((s) => s.replayed > 0);
+    // A replay is replayed throughout; under replay-or-record, a sample any answer of which came from
+    // a cassette is replayed too: its evidence is the recording's.
+    const replayed = config.cassettes?.mode === "replay" || stats.some((s) => s.replayed > 0);
     const source = replayed ? "replayed" : offline ? "offline" : "live";
     return await collectTrace(
       store,
