@@ -90,7 +90,10 @@ export interface WakeOptions {
   faults?: readonly FaultName[];
   /** Wraps the CEO's or member's model call (evals' cassettes); Pi-routed connectors only (see session.ts). */
   wrapStreamFn?: SessionInput["wrapStreamFn"];
-  /** Wraps a Claude Code or Codex session (evals' harness cassettes; see session.ts). */
+  /**
+   * Wraps a Claude Code or Codex session (evals' harness cassettes; see session.ts). A Pi-routed
+   * session never reaches it: its model calls go through wrapStreamFn.
+   */
   wrapHarness?: SessionInput["wrapHarness"];
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;

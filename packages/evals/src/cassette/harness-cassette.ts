@@ -131,6 +131,8 @@ class CassetteSession extends BaseAgent {
     const events: AgentEvent[] = [];
     let outcome: TurnOutcome = { status: "failed", reason: "the harness ended without a terminal event" };
     for await (const event of this.#inner.send(prompt)) {
+      // A slow consumer pauses the reading of the harness's stream here, as it would the harness (MC-4).
+      await this.roomForEvents();
       events.push(event);
       if (event.type === "terminal") {
         outcome = { status: event.status, ...(event.reason !== undefined ? { reason: event.reason } : {}) };
@@ -172,6 +174,7 @@ class CassetteSession extends BaseAgent {
     const results = new Map<string, { text: string }>();
     let calls = 0;
     for (const recorded of entry.events) {
+      await this.roomForEvents();
       if (signal.aborted) return { status: "cancelled" };
       if (recorded.type === "terminal")
         return {
