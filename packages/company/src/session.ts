@@ -1,6 +1,6 @@
 // Builds the core session for an agent: picks the harness and the model route from its connector.
 // The one place where a connector becomes a running agent (MC-1: the loop itself lives in core).
-import { join } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import {
   type BaseAgent,
   ClaudeCodeAgent,
@@ -13,6 +13,7 @@ import {
   type SessionConfig,
   type SessionContinuation,
   type StreamFn,
+  TOOL_SERVER_NAME,
   type ToolDefinition,
   UserInputError,
 } from "@cadre/core";
@@ -57,7 +58,12 @@ export interface SessionInput {
    * Wraps the model call (evals' record/replay cassettes): the scripted model (with its faults) on
    * the offline connector, pi-ai's streamSimple on a vendor one. Pi-routed connectors only.
    */
-  wrapStreamFn?: (inner: StreamFn) => StreamFn;
+  wrapStreamFn?: (inner: StreamFn, connector: Pick<ConnectorRow, "id" | "kind">) => StreamFn;
+  /**
+   * Wraps a Claude Code or Codex session (evals' harness cassettes): given what the session is and
+   * how to start the real one, returns the session the wake drives. Harnesses that run their own loop only.
+   */
+  wrapHarness?: (call: HarnessSessionCall) => BaseAgent;
   /**
    * The run's spend control (budgets/run-budget.ts): outermost around every model call of a
    * Pi-routed session, so a call it refuses reaches neither a cassette nor the provider.
@@ -81,6 +87,25 @@ const REHEARSED_SIDE_EFFECTS: readonly CompanyToolName[] = ["hire_agent"];
 
 const PI_ROUTED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai", "openai-compatible"]);
 
+/** A harness session as a cassette sees it: what it is (its key), and how to start the real one. */
+export interface HarnessSessionCall {
+  kind: "claude-code" | "codex";
+  /** Session id, system prompt, model and the company tools (the ones a replay executes). */
+  config: SessionConfig;
+  /**
+   * The MCP servers the harness is given and its policy, without what differs between two runs of
+   * one wake (paths, ids, environment values): a changed server or policy is a different key.
+   */
+  mcp: unknown;
+  /** Starts the real harness session (its process launches on the first send). */
+  launch(): BaseAgent;
+}
+
+/** A stdio MCP server's arguments, stable across runs: paths and generated ids are placeholders. */
+function stableArgs(args: readonly string[]): string[] {
+  return args.map((a) => (isAbsolute(a) ? "<path>" : /^[a-z]{2,4}_[0-9a-zA-Z]{6,}$/.test(a) ? "<id>" : a));
+}
+
 /** Harnesses that run their own loop call the model themselves: there is no model call to wrap. */
 export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, agentName: string): void {
   if (PI_ROUTED.has(connector.kind)) return;
@@ -90,7 +115,7 @@ export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, a
 }
 
 export function createSession(input: SessionInput): BaseAgent {
-  if (input.wrapStreamFn) requireWrappable(input.connector, input.agent.name);
+  if (input.wrapStreamFn && !input.wrapHarness) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;
   const state = readiness(input.connector, env, input.probes);
   if (!state.ready)
@@ -126,7 +151,9 @@ export function createSession(input: SessionInput): BaseAgent {
       `--faults rehearses failures on the offline connector only; ${input.agent.name} runs on "${input.connector.id}" (${input.connector.kind})`,
     );
   }
-  const cassette = input.wrapStreamFn ?? ((inner: StreamFn) => inner);
+  const cassette = input.wrapStreamFn
+    ? (inner: StreamFn) => input.wrapStreamFn!(inner, input.connector)
+    : (inner: StreamFn) => inner;
   const guard = input.guardStreamFn ?? ((inner: StreamFn) => inner);
   const wrap = (inner: StreamFn) => guard(cassette(inner));
   switch (input.connector.kind) {
@@ -168,20 +195,42 @@ export function createSession(input: SessionInput): BaseAgent {
     }
     // Harnesses that run their own loop: the company tools reach Claude Code as an in-process MCP
     // server built from `tools`, and Codex through `cadre mcp --agent ID` (the same definitions).
-    case "claude-code":
-      return new ClaudeCodeAgent(config, {
+    case "claude-code": {
+      const options = {
         ...claudeCodeSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
         ...continuation,
         ...handedPrefixOf(input),
-      });
-    case "codex":
-      return new CodexAgent(config, {
+      };
+      const launch = () => new ClaudeCodeAgent(config, options);
+      if (!input.wrapHarness) return launch();
+      const mcp = {
+        servers: [{ name: TOOL_SERVER_NAME, transport: "in-process" }],
+        policy: options.policy ?? null,
+      };
+      return input.wrapHarness({ kind: "claude-code", config, mcp, launch });
+    }
+    case "codex": {
+      const options = {
         ...codexSessionOptions(input, env),
         ...compactThresholdOf(input.connector),
         ...continuation,
         ...handedPrefixOf(input),
-      });
+      };
+      const launch = () => new CodexAgent(config, options);
+      if (!input.wrapHarness) return launch();
+      const mcp = {
+        servers: Object.entries(options.mcpServers ?? {}).map(([name, server]) => ({
+          name,
+          transport: "stdio",
+          command: basename(server.command),
+          args: stableArgs(server.args),
+          enabledTools: server.enabledTools ?? null,
+        })),
+        policy: options.policy ?? null,
+      };
+      return input.wrapHarness({ kind: "codex", config, mcp, launch });
+    }
     default:
       throw new UserInputError(`connector kind "${input.connector.kind}" has no harness in this build`);
   }

@@ -10,7 +10,6 @@ import {
   ConflictStateError,
   type HarnessSessionState,
   resolveModel,
-  type StreamFn,
   type TerminalStatus,
   type ToolDefinition,
   type Usage,
@@ -49,7 +48,7 @@ import { firstTurn, workBriefing } from "./work/briefing.js";
 import { releaseRunWork } from "./work/release.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
-import { createSession, requireWrappable } from "./session.js";
+import { createSession, requireWrappable, type SessionInput } from "./session.js";
 import { modeOffer, offeredTools } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { companyTools } from "./tools/index.js";
@@ -90,7 +89,12 @@ export interface WakeOptions {
   /** Failure rehearsal on the offline connector (`--faults`): faults injected at the provider boundary. */
   faults?: readonly FaultName[];
   /** Wraps the CEO's or member's model call (evals' cassettes); Pi-routed connectors only (see session.ts). */
-  wrapStreamFn?: (inner: StreamFn) => StreamFn;
+  wrapStreamFn?: SessionInput["wrapStreamFn"];
+  /**
+   * Wraps a Claude Code or Codex session (evals' harness cassettes; see session.ts). A Pi-routed
+   * session never reaches it: its model calls go through wrapStreamFn.
+   */
+  wrapHarness?: SessionInput["wrapHarness"];
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
@@ -265,7 +269,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       `--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`,
     );
   }
-  if (options.wrapStreamFn) requireWrappable(connector, agent.name);
+  if (options.wrapStreamFn && !options.wrapHarness) requireWrappable(connector, agent.name);
   // A budget with no room refuses the wake before anything is written (OP-3).
   await assertBudgetRoom(store, agent);
   // The operator's "start team building" is offered only where it fits (modeOffer): anywhere else
@@ -446,6 +450,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       ...(options.env ? { env: options.env } : {}),
       probes,
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
+      ...(options.wrapHarness ? { wrapHarness: options.wrapHarness } : {}),
       guardStreamFn: (inner) => budget.wrapStreamFn(inner),
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),

@@ -12,6 +12,7 @@ import {
   readiness,
 } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
+import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { gateSourceOf, type Measurement } from "./compare/gates.js";
 import { measurementOf, readSensitivity, sensitivityFile } from "./sensitivity/sensitivity.js";
@@ -33,7 +34,7 @@ export const CEO_CONNECTORS = ["offline", "anthropic", "openai", "openai-compati
 
 /** The model id the built-in stand-in (`--connector standin`) serves. */
 export const STANDIN_MODEL = "cadre-standin-reads-prompt-1b";
-export const CASSETTE_MODES = ["off", "record", "replay"] as const;
+export const CASSETTE_MODES = ["off", "record", "replay", "replay-or-record"] as const;
 export type CassetteSetting = (typeof CASSETTE_MODES)[number];
 
 /** What a replay puts in the environment for a vendor key that is not set: readiness needs one, nothing sends it. */
@@ -60,7 +61,10 @@ export interface RunOptions {
   /** Only these scenario ids. */
   only?: string[];
   env?: NodeJS.ProcessEnv;
-  /** Record every model answer to cassettesDir, or answer from there only (replay); default off. */
+  /**
+   * Record every model answer to cassettesDir, answer from there only (replay), or answer what is
+   * there and record the misses live (replay-or-record); default off.
+   */
   cassettes?: CassetteSetting;
   /** Required when cassettes is not off (record and run default it: see recordBaseline, evaluateCandidate). */
   cassettesDir?: string;
@@ -162,11 +166,14 @@ async function cassetteConfig(options: RunOptions): Promise<SuiteOptions["casset
   if (mode === "off") return undefined;
   const dir = options.cassettesDir;
   if (!dir) throw new UserInputError(`cassettes ${mode} needs a cassette directory`);
-  if (mode === "replay" && !(await stat(dir).catch(() => undefined))?.isDirectory()) {
+  const exists = (await stat(dir).catch(() => undefined))?.isDirectory() === true;
+  if (mode === "replay" && !exists) {
     throw new UserInputError(
       `${dir}: no cassettes to replay (record them with --cassettes record, or name them with --cassettes-dir)`,
     );
   }
+  // Every cassette is read before the first sample: a damaged file stops the run now, naming it.
+  if (mode !== "record" && exists) await checkCassettes(dir);
   return { mode, dir };
 }
 
@@ -272,10 +279,11 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
   // By default sample i of a scenario reuses the baseline's seed for it (common random numbers):
   // the offline model then draws the same plan, so a difference is the candidate's, not chance's.
   const candidateDir = join(options.out, "candidate");
-  // Replay answers from the baseline's cassettes; a recording goes beside the candidate's traces.
+  // Replay answers from the baseline's cassettes (replay-or-record adds its misses there, so the
+  // next replay hits); a recording goes beside the candidate's traces.
+  const fromBaseline = options.cassettes === "replay" || options.cassettes === "replay-or-record";
   const cassettesDir =
-    options.cassettesDir ??
-    join(options.cassettes === "replay" ? options.baseline : candidateDir, "cassettes");
+    options.cassettesDir ?? join(fromBaseline ? options.baseline : candidateDir, "cassettes");
   const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
   await writeRecording(candidateDir, result);
   const report = compareRuns(

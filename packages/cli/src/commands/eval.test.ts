@@ -1,5 +1,5 @@
 // `cadre eval` in-process through main(): exit codes, progress on stderr, the --json contract.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +38,9 @@ describe("cadre eval", () => {
     );
     expect(strayDir).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/eval run: --cassettes-dir needs --cassettes record or --cassettes replay/),
+      err: expect.stringMatching(
+        /eval run: --cassettes-dir needs --cassettes record, replay or replay-or-record/,
+      ),
     });
     const badMode = await cli(
       "eval",
@@ -52,7 +54,9 @@ describe("cadre eval", () => {
     );
     expect(badMode).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/--cassettes must be one of off, record, replay \(got "yes"\)/),
+      err: expect.stringMatching(
+        /--cassettes must be one of off, record, replay, replay-or-record \(got "yes"\)/,
+      ),
     });
     expect((await cli("eval")).code).toBe(2);
     const noBaseline = await cli("eval", "run", "--profile", "semantic");
@@ -287,5 +291,70 @@ describe("cadre eval", () => {
         /cassette miss: scenario partial-team, sample 1: no recording for request [0-9a-f]{64} in \S+partial-team/,
       ),
     });
+  });
+
+  it("a changed tool is a miss naming tools; --cassettes replay-or-record records what replay missed", async () => {
+    const baseline = join(dir, "baseline");
+    const hidden = await cli(
+      "eval",
+      "run",
+      "--profile",
+      "semantic",
+      "--samples",
+      "1",
+      "--only",
+      "partial-team",
+      "--baseline",
+      baseline,
+      "--cassettes",
+      "replay",
+      "--break",
+      "hide-tool",
+      "--out",
+      join(dir, "hidden"),
+    );
+    expect(hidden).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(
+        /cassette miss: scenario partial-team, sample 0: .*differs in tools: tools changed/,
+      ),
+    });
+    // A copy of the baseline's cassettes, so the baseline itself stays as recorded.
+    const copy = join(dir, "cassettes-copy");
+    await cp(join(baseline, "cassettes"), copy, { recursive: true });
+    const args = [
+      "--profile",
+      "semantic",
+      "--samples",
+      "2",
+      "--only",
+      "partial-team",
+      "--baseline",
+      baseline,
+    ];
+    const filled = await cli(
+      "eval",
+      "run",
+      ...args,
+      "--cassettes",
+      "replay-or-record",
+      "--cassettes-dir",
+      copy,
+      "--out",
+      join(dir, "filled"),
+    );
+    expect(filled.out).toMatch(/samples: baseline 16 offline; candidate 1 replayed, 1 offline/);
+    const again = await cli(
+      "eval",
+      "run",
+      ...args,
+      "--cassettes",
+      "replay",
+      "--cassettes-dir",
+      copy,
+      "--out",
+      join(dir, "again"),
+    );
+    expect(again.out).toMatch(/samples: baseline 16 offline; candidate 2 replayed —/);
   });
 });

@@ -86,12 +86,19 @@ Run options:
 ${Object.values(BREAKS)
   .map((b) => `                         ${b.name} [${b.expectedFailure}]: ${b.description}`)
   .join("\n")}
-  --cassettes MODE     ${CASSETTE_MODES.join(" | ")} (default off). record: store every model answer, keyed by the
-                       normalised request, under the recording's cassettes/ (record: --out DIR/cassettes; run:
-                       --out DIR/candidate/cassettes). replay: answer from cassettes only (run: the baseline's
-                       cassettes/), offline and with no key; a request never recorded stops the run naming its
-                       scenario, sample and key. Replayed samples are marked "replayed": their usage and latency
-                       are the recording's, not live evidence. Pi-routed connectors only (offline, anthropic, openai)
+  --cassettes MODE     ${CASSETTE_MODES.join(" | ")} (default off). record: store every model answer under the
+                       recording's cassettes/ (record: --out DIR/cassettes; run: --out DIR/candidate/cassettes).
+                       replay: answer from cassettes only (run: the baseline's cassettes/), offline and with no
+                       key. replay-or-record: answer what is recorded, send a miss to the connector and record
+                       it (run: into the baseline's cassettes/), so the next replay hits. A key is a hash of the
+                       connector kind, model id, system prompt, tool schemas, MCP server config and messages:
+                       a changed prompt, tool or config never replays a stale answer. Under replay a miss stops
+                       the run naming the scenario, sample, key and what differed from the nearest recording
+                       ("tools changed", "system prompt changed", …); a damaged cassette file stops it before
+                       any sample. Pi-routed connectors record each model call; claude-code and codex record
+                       the wake's event stream and replay it without launching the binary (the company tools
+                       run for real; a tool that answers otherwise stops the replay as diverged). Replayed
+                       samples are marked "replayed": their usage and latency are the recording's, not live
   --cassettes-dir DIR  where cassettes are recorded or replayed from, instead of the default above
 Compare options:
   --out DIR            report directory (default ${DEFAULT_OUT})
@@ -169,7 +176,7 @@ const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
 
 function runOptions(sub: string, values: Values, io: CliIO, profileRequired = true) {
   if (values["cassettes-dir"] !== undefined && (values.cassettes ?? "off") === "off")
-    throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record or --cassettes replay`);
+    throw new UsageError(`eval ${sub}: --cassettes-dir needs --cassettes record, replay or replay-or-record`);
   return {
     profile: profileRequired ? need(sub, "profile", values.profile) : "semantic",
     samples: wholeNumber("samples", values.samples, 1) ?? 8,

@@ -1,57 +1,37 @@
-// Record/replay cassettes for real connectors: a pi-ai stream-function wrapper. Recording passes
-// the vendor's stream through untouched and stores the final message under the request's key,
-// beside the baseline (cassettes/<key>.json). Replay answers from those files only — offline, no
-// key needed — and a request with no recording fails loudly: the call fails and the miss is
-// reported, so a run can never silently fall back to a live model.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+// Record/replay cassettes for Pi-routed connectors: a pi-ai stream-function wrapper. Recording
+// passes the vendor's stream through untouched and stores the final message under the request's
+// key (entry.ts). Replay answers from those files only — offline, no key needed — and a request
+// with no recording fails loudly: the call fails and the miss is reported with what differed from
+// the nearest recording (parts.ts), so a run can never silently fall back to a live model.
+// replay-or-record answers what was recorded and sends a miss to the real call, recording it.
 import {
   type AssistantMessage,
   createAssistantMessageEventStream,
+  errorMessage,
   type StreamFn,
   UserInputError,
 } from "@cadre/core";
-import { SchemaVersion, type Static } from "@cadre/model";
-import { Type } from "typebox";
-import { atFile, child, fail, parseJson, readAs, Sha256 } from "../data/fields.js";
+import { type CassetteEntry, CassetteCorruptError, listEntries, readEntry, writeEntry } from "./entry.js";
 import { normaliseRequest, remapVolatile, requestKey, volatileValues } from "./key.js";
+import { diagnoseMiss, hashParts, messageHashes } from "./parts.js";
 import { failedCall, replayMessage } from "./replay-stream.js";
 
-export type CassetteMode = "record" | "replay";
+export const CASSETTE_RUN_MODES = ["record", "replay", "replay-or-record"] as const;
+export type CassetteMode = (typeof CASSETTE_RUN_MODES)[number];
 
-export const CassetteEntrySchema = Type.Object(
-  {
-    schemaVersion: SchemaVersion(1),
-    kind: Type.Literal("cadre-cassette"),
-    key: Sha256(),
-    request: Type.Unknown({
-      description: "The normalised request, kept so a miss can be diagnosed by diffing against it.",
-    }),
-    volatiles: Type.Array(Type.String(), {
-      description: "The request's generated ids and loopback addresses, mapped onto a replay's (key.ts).",
-    }),
-    response: Type.Object(
-      { role: Type.Literal("assistant"), content: Type.Array(Type.Unknown()) },
-      {
-        additionalProperties: true,
-        description: "The assistant message as the provider answered it (pi-ai's AssistantMessage).",
-      },
-    ),
-    latencyMs: Type.Number({ minimum: 0 }),
-    recordedAt: Type.String({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
-
-export type CassetteEntry = Omit<Static<typeof CassetteEntrySchema>, "response"> & {
-  response: AssistantMessage;
-};
+export interface CassetteMiss {
+  key: string;
+  /** What differed from the nearest recording of the same sample (parts.ts). */
+  diagnosis: string;
+}
 
 export interface CassetteStats {
   recorded: number;
   replayed: number;
-  /** Keys asked for in replay that have no recording. */
-  misses: string[];
+  /** Requests asked for in replay that have no recording. */
+  misses: CassetteMiss[];
+  /** Cassette files that did not read (the run stops on the first). */
+  corrupt: CassetteCorruptError[];
 }
 
 export interface Cassette {
@@ -64,6 +44,8 @@ export interface CassetteOptions {
   mode: CassetteMode;
   /** Separates samples (e.g. "scenario#3"); part of every key. */
   salt: string;
+  /** The connector kind the calls go through; part of every key (default the model's provider). */
+  kind?: string;
   /** The real provider call; required to record, never called in replay. */
   inner?: StreamFn;
 }
@@ -75,46 +57,41 @@ export class CassetteMissError extends UserInputError {
     readonly sample: number,
     readonly key: string,
     readonly dir: string,
+    readonly diagnosis?: string,
   ) {
     super(
-      `cassette miss: scenario ${scenarioId}, sample ${sample}: no recording for request ${key} in ${dir}. The candidate sent a request the recording never saw (a changed prompt, tool or seed); record again with --cassettes record`,
+      `cassette miss: scenario ${scenarioId}, sample ${sample}: no recording for request ${key} in ${dir}${diagnosis ? `; ${diagnosis}` : ""}. The candidate sent a request the recording never saw: record again with --cassettes record, or run with --cassettes replay-or-record to record the misses live`,
     );
     this.name = "CassetteMissError";
   }
 }
 
-export function parseCassetteEntry(text: string, file: string): CassetteEntry {
-  const entry = readAs(CassetteEntrySchema, parseJson(text, file), atFile(file));
-  return { ...entry, response: entry.response as unknown as AssistantMessage };
+export function newStats(): CassetteStats {
+  return { recorded: 0, replayed: 0, misses: [], corrupt: [] };
+}
+
+export function copyStats(stats: CassetteStats): CassetteStats {
+  return { ...stats, misses: [...stats.misses], corrupt: [...stats.corrupt] };
+}
+
+/** What differed from the nearest recording in `dir`, for a miss message (never throws). */
+export async function missDiagnosis(
+  dir: string,
+  wanted: Parameters<typeof diagnoseMiss>[0],
+): Promise<string> {
+  try {
+    return diagnoseMiss(wanted, await listEntries(dir)).text;
+  } catch (error) {
+    return `(the recordings could not be compared: ${errorMessage(error)})`;
+  }
 }
 
 export function openCassette(options: CassetteOptions): Cassette {
-  const stats: CassetteStats = { recorded: 0, replayed: 0, misses: [] };
-  const fileOf = (key: string) => join(options.dir, `${key}.json`);
-
-  const replay: StreamFn = async (model, context) => {
-    const request = normaliseRequest(model, context, options.salt);
-    const key = requestKey(request);
-    let text: string;
-    try {
-      text = await readFile(fileOf(key), "utf8");
-    } catch {
-      stats.misses.push(key);
-      return failedCall(
-        model,
-        `cassette miss: no recording for request ${key} (salt ${options.salt}, ${context.messages.length} message(s)) in ${options.dir}; record again`,
-      );
-    }
-    const entry = parseCassetteEntry(text, fileOf(key));
-    if (entry.key !== key)
-      fail(child(atFile(fileOf(key)), "key"), `is ${entry.key}, but the file is named for ${key}`);
-    stats.replayed++;
-    return replayMessage(remapVolatile(entry.response, entry.volatiles, volatileValues(context)));
-  };
+  const stats = newStats();
 
   const record: StreamFn = async (model, context, streamOptions) => {
     if (!options.inner) throw new Error("a recording cassette needs the real stream function (inner)");
-    const request = normaliseRequest(model, context, options.salt);
+    const request = normaliseRequest(model, context, options.salt, options.kind);
     const started = performance.now();
     const upstream = await options.inner(model, context, streamOptions);
     const out = createAssistantMessageEventStream();
@@ -124,18 +101,19 @@ export function openCassette(options: CassetteOptions): Cassette {
           const final = event.type === "done" ? event.message : event.error;
           // Written before the final event goes on, so a finished wake has its cassette on disk.
           if (final.stopReason !== "aborted") {
-            await mkdir(options.dir, { recursive: true });
             const entry: CassetteEntry = {
-              schemaVersion: 1,
+              schemaVersion: 2,
               kind: "cadre-cassette",
               key: requestKey(request),
+              parts: hashParts(request),
+              messageHashes: messageHashes(request.messages),
               request,
               volatiles: volatileValues(context),
               response: final,
               latencyMs: Math.round(performance.now() - started),
               recordedAt: new Date().toISOString(),
             };
-            await writeFile(fileOf(entry.key), `${JSON.stringify(entry, null, 1)}\n`);
+            await writeEntry(options.dir, entry);
             stats.recorded++;
           }
         }
@@ -146,8 +124,36 @@ export function openCassette(options: CassetteOptions): Cassette {
     return out;
   };
 
+  const replay: StreamFn = async (model, context, streamOptions) => {
+    const request = normaliseRequest(model, context, options.salt, options.kind);
+    const key = requestKey(request);
+    let entry;
+    try {
+      entry = await readEntry(options.dir, key);
+    } catch (error) {
+      if (!(error instanceof CassetteCorruptError)) throw error;
+      stats.corrupt.push(error);
+      return failedCall(model, error.message);
+    }
+    if (entry === undefined || entry.kind !== "cadre-cassette") {
+      if (options.mode === "replay-or-record") return record(model, context, streamOptions);
+      const diagnosis = await missDiagnosis(options.dir, {
+        parts: hashParts(request),
+        messageHashes: messageHashes(request.messages),
+      });
+      stats.misses.push({ key, diagnosis });
+      return failedCall(
+        model,
+        `cassette miss: no recording for request ${key} (salt ${options.salt}, ${context.messages.length} message(s)) in ${options.dir}; ${diagnosis}`,
+      );
+    }
+    stats.replayed++;
+    const answer: AssistantMessage = entry.response;
+    return replayMessage(remapVolatile(answer, entry.volatiles, volatileValues(context)));
+  };
+
   return {
     streamFn: options.mode === "record" ? record : replay,
-    stats: () => ({ ...stats, misses: [...stats.misses] }),
+    stats: () => copyStats(stats),
   };
 }

@@ -1,7 +1,10 @@
-// The key of a model request: a SHA-256 over its normalised form. What varies between two runs of
-// the same conversation (timestamps, usage, vendor response ids, tool-call ids, generated record
-// ids, loopback ports) is left out or replaced, so a replay finds the answer recorded for it. The
-// salt separates samples: sample 3 replays sample 3's answers, not sample 0's.
+// The key of a model request: a SHA-256 over its normalised form — the connector kind, the model
+// id, the system prompt, the tool schemas, the MCP server config (none on a Pi-routed call) and the
+// messages. What varies between two runs of the same conversation (timestamps, usage, vendor
+// response ids, tool-call ids, generated record ids, loopback ports) is left out or replaced, so a
+// replay finds the answer recorded for it. The salt separates samples: sample 3 replays sample 3's
+// answers, not sample 0's. Each part is hashed on its own too (parts.ts): a miss names the part
+// that differs from the nearest recording.
 import type { PiContext } from "@cadre/core";
 import { hashOf } from "../data/hash.js";
 import { ID, LOOPBACK, normaliseArgs } from "../trace/normalise.js";
@@ -10,15 +13,19 @@ type Message = PiContext["messages"][number];
 
 export interface NormalisedRequest {
   salt: string;
+  /** The connector kind the call went through (offline, anthropic, openai, openai-compatible). */
+  kind: string;
   model: string;
   system: string;
   tools: Array<{ name: string; description: string; parameters: unknown }>;
+  /** MCP servers the model's tools came from: none on a Pi-routed call (its tools run in process). */
+  mcp: null;
   messages: unknown[];
 }
 
 /** Record timestamps a tool result may echo (e.g. an HTTP response's createdAt). */
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\b/g;
-const untimed = (text: string) => text.replace(TIMESTAMP, "<time>");
+export const untimed = (text: string) => text.replace(TIMESTAMP, "<time>");
 
 function normaliseMessage(message: Message, callIds: Map<string, string>): unknown {
   const callId = (id: string) => {
@@ -68,10 +75,12 @@ export function normaliseRequest(
   model: { provider: string; id: string },
   context: PiContext,
   salt: string,
+  kind: string = model.provider,
 ): NormalisedRequest {
   const callIds = new Map<string, string>();
   return normaliseArgs({
     salt,
+    kind,
     model: `${model.provider}/${model.id}`,
     system: context.systemPrompt ?? "",
     tools: (context.tools ?? []).map((t) => ({
@@ -79,6 +88,7 @@ export function normaliseRequest(
       description: t.description,
       parameters: t.parameters,
     })),
+    mcp: null,
     messages: context.messages.map((m) => normaliseMessage(m, callIds)),
   }) as NormalisedRequest;
 }
@@ -116,18 +126,30 @@ function textsOf(context: PiContext): string[] {
  * fetch URL) is rewritten to name this run's.
  */
 export function volatileValues(context: PiContext): string[] {
+  return volatilesOf(textsOf(context));
+}
+
+/** The distinct generated ids and loopback addresses of some texts, in order of first appearance. */
+export function volatilesOf(texts: readonly string[]): string[] {
   const seen = new Set<string>();
-  for (const text of textsOf(context)) for (const m of text.matchAll(VOLATILE)) seen.add(m[0]);
+  for (const text of texts) for (const m of text.matchAll(VOLATILE)) seen.add(m[0]);
   return [...seen];
 }
 
-/** Replaces recorded volatile values in every string of `value` with this run's. */
-export function remapVolatile<T>(value: T, recorded: readonly string[], current: readonly string[]): T {
-  const map = new Map<string, string>();
+/** Adds recorded → current pairs (same positions) to `map`; a value already mapped keeps its mapping. */
+export function learnVolatiles(
+  map: Map<string, string>,
+  recorded: readonly string[],
+  current: readonly string[],
+): void {
   recorded.forEach((r, i) => {
     const c = current[i];
     if (c !== undefined && c !== r && !map.has(r)) map.set(r, c);
   });
+}
+
+/** Replaces every mapped volatile value in every string of `value`. */
+export function remapWith<T>(value: T, map: ReadonlyMap<string, string>): T {
   if (map.size === 0) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return v.replace(VOLATILE, (m) => map.get(m) ?? m);
@@ -137,4 +159,11 @@ export function remapVolatile<T>(value: T, recorded: readonly string[], current:
     return v;
   };
   return walk(value) as T;
+}
+
+/** Replaces recorded volatile values in every string of `value` with this run's. */
+export function remapVolatile<T>(value: T, recorded: readonly string[], current: readonly string[]): T {
+  const map = new Map<string, string>();
+  learnVolatiles(map, recorded, current);
+  return remapWith(value, map);
 }

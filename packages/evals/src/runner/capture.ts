@@ -11,6 +11,8 @@ export interface CapturedRequest {
 
 export interface Capture {
   wrap(inner: StreamFn): StreamFn;
+  /** A harness that runs its own loop (Claude Code, Codex) is handed the prompt and tools once. */
+  see(request: CapturedRequest): void;
   first(): CapturedRequest | undefined;
 }
 
@@ -23,6 +25,9 @@ export function captureRequests(): Capture {
         tools: (context.tools ?? []).map((t) => ({ name: t.name, parameters: t.parameters })),
       };
       return inner(model, context, options);
+    },
+    see: (request) => {
+      first ??= request;
     },
     first: () => first,
   };

@@ -1,12 +1,20 @@
 // One sample: a fresh in-memory store seeded with the scenario, one real CEO wake (real tools,
 // real Pi loop, the profile's offline CEO or a live connector), then the trace. The model call is
 // wrapped (outermost first): the break's request edit, the capture of what the model was shown,
-// and the cassette that records or replays the answer.
+// and the cassette that records or replays the answer. A harness that runs its own loop (Claude
+// Code, Codex) is wrapped as a whole session: its cassette records or replays the wake's events.
 import { join } from "node:path";
-import { ASSUMED_PROBES, loadCompanyState, type WakeResult, wakeAgent } from "@cadre/company";
-import type { StreamFn } from "@cadre/core";
+import {
+  ASSUMED_PROBES,
+  type HarnessSessionCall,
+  loadCompanyState,
+  type WakeResult,
+  wakeAgent,
+} from "@cadre/company";
+import { type StreamFn, UserInputError } from "@cadre/core";
 import { openStore } from "@cadre/store";
 import { type Cassette, CassetteMissError, type CassetteMode, openCassette } from "../cassette/cassette.js";
+import { type HarnessCassette, openHarnessCassette } from "../cassette/harness-cassette.js";
 import { checkSeededState } from "../scenario/check.js";
 import { type CeoKind, seedScenario } from "../scenario/seed.js";
 import type { LoadedScenario } from "../scenario/types.js";
@@ -27,7 +35,10 @@ export interface SampleConfig {
   ceoModel?: string;
   /** How the report names the CEO's connector (default its kind; "standin" for the built-in stand-in). */
   connectorLabel?: string;
-  /** Record every model answer under dir/<scenario>/, or answer from there only (replay). */
+  /**
+   * Record every model answer (or harness wake) under dir/<scenario>/, answer from there only
+   * (replay), or answer what is there and record the rest live (replay-or-record).
+   */
   cassettes?: { mode: CassetteMode; dir: string };
   env: NodeJS.ProcessEnv;
   /** Answers in place of the connector's own model call (tests record a vendor CEO's cassettes with no key). */
@@ -55,17 +66,30 @@ export async function runSample(
     const offline = !config.ceoKind;
     const capture = captureRequests();
     let cassette: Cassette | undefined;
-    const wrapStreamFn = (connectorCall: StreamFn): StreamFn => {
+    let harness: HarnessCassette | undefined;
+    const cassetteDir = join(config.cassettes?.dir ?? "", id);
+    const salt = `${id}#${sample}`;
+    const wrapStreamFn = (connectorCall: StreamFn, connector: { kind: string }): StreamFn => {
       const inner = config.vendor ?? connectorCall;
       if (config.cassettes)
         cassette = openCassette({
-          dir: join(config.cassettes.dir, id),
+          dir: cassetteDir,
           mode: config.cassettes.mode,
-          salt: `${id}#${sample}`,
+          salt,
+          kind: connector.kind,
           inner,
         });
       const seen = capture.wrap(cassette ? cassette.streamFn : inner);
       return config.break?.wrapStream ? config.break.wrapStream(seen) : seen;
+    };
+    const wrapHarness = (call: HarnessSessionCall) => {
+      capture.see({
+        systemPrompt: call.config.systemPrompt,
+        tools: call.config.tools.map((t) => ({ name: t.name, parameters: t.parameters })),
+      });
+      if (!config.cassettes) return call.launch();
+      harness = openHarnessCassette({ dir: cassetteDir, mode: config.cassettes.mode, salt });
+      return harness.wrap(call);
     };
     const trigger = before.mode === "team-building" ? ("start_team_building" as const) : undefined;
     const session = await config.profile.open({ store, env: config.env });
@@ -81,6 +105,7 @@ export async function runSample(
         // Scenario connectors are ready as the scenario declares: no endpoint behind them is probed.
         probes: ASSUMED_PROBES,
         wrapStreamFn,
+        wrapHarness,
         ...session.wake,
         ...(trigger ? { trigger } : {}),
         ...(offline ? { script: config.profile.offlineScript } : {}),
@@ -92,10 +117,19 @@ export async function runSample(
       await session.close();
     }
     const latencyMs = Math.round(performance.now() - started);
-    // A replay never falls back to a model: a request with no recording ends the whole run.
-    const missed = cassette?.stats().misses[0];
-    if (missed) throw new CassetteMissError(id, sample, missed, join(config.cassettes?.dir ?? "", id));
-    const source = config.cassettes?.mode === "replay" ? "replayed" : offline ? "offline" : "live";
+    // A replay never falls back to a model: a request with no recording, a damaged cassette or a
+    // harness replay whose tools answered otherwise ends the whole run.
+    const stats = [cassette?.stats(), harness?.stats()].filter((s) => s !== undefined);
+    const corrupt = stats.flatMap((s) => s.corrupt)[0];
+    if (corrupt) throw corrupt;
+    const missed = stats.flatMap((s) => s.misses)[0];
+    if (missed) throw new CassetteMissError(id, sample, missed.key, cassetteDir, missed.diagnosis);
+    const diverged = harness?.stats().diverged[0];
+    if (diverged) throw new UserInputError(`scenario ${id}, sample ${sample}: ${diverged}`);
+    // A replay is replayed throughout; under replay-or-record, a sample any answer of which came from
+    // a cassette is replayed too: its evidence is the recording's.
+    const replayed = config.cassettes?.mode === "replay" || stats.some((s) => s.replayed > 0);
+    const source = replayed ? "replayed" : offline ? "offline" : "live";
     return await collectTrace(
       store,
       seeded,
