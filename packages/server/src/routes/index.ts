@@ -11,6 +11,7 @@ import { runRoutes } from "./runs.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
+import { PROFILE_ROUTES } from "../profiles/registry.js";
 
 const TABLE = [
   ...metaRoutes(() => ROUTES),
@@ -19,6 +20,8 @@ const TABLE = [
   ...agentRoutes,
   ...sessionRoutes,
   ...approvalRoutes,
+  // The routes a prompt profile adds (C4-7), e.g. the legacy hire and approval POSTs.
+  ...PROFILE_ROUTES,
   ...runRoutes,
   ...taskRoutes,
   ...usageRoutes,
