@@ -7,7 +7,7 @@ import { LEGACY_MODE_DOCUMENTS } from "./mode-documents.js";
 import { offlineLegacyCeo } from "./offline-ceo-script.js";
 import { legacyCue, prepareLegacyRun, requireLegacyApi } from "./profile.js";
 
-export const legacyProfile: ProfileDriver = {
+export const legacyDriver: ProfileDriver = {
   name: "legacy",
   needsApi: true,
   modeDocuments: LEGACY_MODE_DOCUMENTS,

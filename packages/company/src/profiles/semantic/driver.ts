@@ -6,7 +6,7 @@ import { MODE_DOCUMENTS } from "../../prompts/mode-documents.js";
 import { companyTools } from "../../tools/index.js";
 import type { ProfileDriver } from "../types.js";
 
-export const semanticProfile: ProfileDriver = {
+export const semanticDriver: ProfileDriver = {
   name: "semantic",
   needsApi: false,
   modeDocuments: MODE_DOCUMENTS,
