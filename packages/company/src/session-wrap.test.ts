@@ -8,7 +8,7 @@ import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
 import { ASSUMED_PROBES } from "./connectors/probe-cache.js";
-import { offlineCeoScript } from "./offline/ceo-script.js";
+import { offlineCeoScript } from "./profiles/offline-ceo-script.js";
 import { buildAgentPrompt } from "./prompts/build.js";
 import { MODE_DOCUMENTS } from "./prompts/mode-documents.js";
 import { createSession } from "./session.js";

@@ -33,7 +33,8 @@ import { resolveConnectorModel } from "./connectors/connector-models.js";
 import type { ProbeBook } from "./connectors/probe-cache.js";
 import type { CompanyToolName } from "./modes.js";
 import { claudeCodeSessionOptions, codexSessionOptions, workingFolder } from "./harness-connectors.js";
-import { offlineCeoScript, offlineMemberScript } from "./offline/ceo-script.js";
+import { offlineMemberScript } from "./offline/ceo-script.js";
+import { offlineCeoScript } from "./profiles/offline-ceo-script.js";
 
 export interface SessionInput {
   sessionId: string;

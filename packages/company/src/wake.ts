@@ -49,10 +49,10 @@ import { releaseRunWork } from "./work/release.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable, type SessionInput } from "./session.js";
-import { modeOffer, offeredTools } from "./modes.js";
+import { modeOffer } from "./modes.js";
 import { loadCompanyState } from "./state.js";
-import { companyTools } from "./tools/index.js";
-import { type LegacyRun, legacyCue, prepareLegacyRun, requireLegacyApi } from "./legacy/profile.js";
+import { profileDriver } from "./profiles/registry.js";
+import type { ProfileRun } from "./profiles/types.js";
 import { assertBudgetRoom, RunBudget, type RunStop } from "./budgets/run-budget.js";
 import { companyPrices } from "./budgets/prices.js";
 
@@ -82,7 +82,7 @@ export interface WakeOptions {
   onSession?: (session: BaseAgent) => void;
   /** Prompt profile of this wake (C4-7); default: the company's settings.profile. Members always run semantic. */
   profile?: PromptProfile;
-  /** Base URL of a running Cadre API. The legacy profile needs it: its CEO hires by HTTP against it. */
+  /** Base URL of a running Cadre API, for a profile whose CEO acts over HTTP (ProfileDriver.needsApi). */
   apiUrl?: string;
   /** Aborting cancels the run; it still ends with exactly one terminal event (`cancelled`). */
   signal?: AbortSignal;
@@ -285,21 +285,19 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         : `start team building is the CEO's trigger; ${agent.name} is not the CEO. Wake it without a trigger instead.`,
     );
   }
-  // The profile is settled before anything is written: a legacy wake with no API fails here.
+  // The profile is settled before anything is written: a wake its profile cannot run (e.g. one
+  // that needs an API and was given none) fails here.
   const profile: PromptProfile =
     options.profile ?? (agent.isCeo ? state.company.settings.profile : "semantic");
-  // One decision per wake (C4-4): the mode, its mode document (the legacy profile's for a legacy
-  // wake: a faithful rollback, C4-7) and its cues come from one decideCeoMode; the trigger is
-  // chosen in the claim's transaction (work/start.ts) and the cue is that decision's for it.
+  // One decision per wake (C4-4): the mode, its mode document (the profile's documents: a faithful
+  // rollback, C4-7) and its cues come from one decideCeoMode; the trigger is chosen in the claim's
+  // transaction (work/start.ts) and the cue is that decision's for it, unless the profile sends an
+  // initial turn of its own.
   const decision = decideCeoMode(state.modeState, profile);
   const mode = decision.mode;
-  const apiUrl = profile === "legacy" ? requireLegacyApi(agent, options.apiUrl) : undefined;
+  const byProfile = profileDriver(profile).plan({ agent, apiUrl: options.apiUrl });
   const cueOf = (trigger: WakeTrigger) =>
-    apiUrl !== undefined
-      ? legacyCue(apiUrl, agent.companyId)
-      : agent.isCeo
-        ? decision.cueFor(trigger)
-        : memberCue(agent.role, trigger);
+    byProfile.cue ?? (agent.isCeo ? decision.cueFor(trigger) : memberCue(agent.role, trigger));
   const memoryIndex = await memoryRead;
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
   // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
@@ -393,7 +391,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     );
     budget.settled();
   };
-  let legacy: LegacyRun | undefined;
+  let profileRun: ProfileRun | undefined;
   let cancel: (() => void) | undefined;
   const signal =
     lease && options.signal
@@ -407,31 +405,17 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
-    if (apiUrl !== undefined)
-      legacy = await prepareLegacyRun({
-        store: runStore,
-        agent,
-        runId,
-        apiUrl,
-        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      });
-    const tools: readonly ToolDefinition[] = budget.wrapTools(
-      legacy
-        ? legacy.tools
-        : companyTools(
-            runStore,
-            {
-              companyId: agent.companyId,
-              agentId: agent.id,
-              via: "tool",
-              runId,
-              probes,
-              ...(options.env ? { env: options.env } : {}),
-            },
-            // By role and mode (a changed list starts a fresh session: tools never change inside one).
-            offeredTools(agent, mode),
-          ),
-    );
+    // The profile's tools by role and mode, and what its session needs (e.g. a token and a shell).
+    profileRun = await byProfile.open({
+      store: runStore,
+      agent,
+      runId,
+      mode,
+      probes,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    });
+    const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools);
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
     const model = connectorModelInfo(connector, agent.model) ?? resolveModel(agent.model);
@@ -460,7 +444,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     options.onSession?.(session);
     // The per-call part (MC-3): what changed in the instructions since the session began, the cue,
     // then what the agents wrote about the work, as data.
-    const briefing = legacy
+    const briefing = !profileRun.briefing
       ? ""
       : await workBriefing(store, {
           agent,
@@ -536,7 +520,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   } finally {
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
-      await legacy?.close();
+      await profileRun?.close();
       native = session?.sessionState;
       // Closing releases what the session holds (the SDK session); the run's terminal event is out
       // already, so a failure here cannot become an event: the run still ends and the session's lock

@@ -26,22 +26,22 @@ import { ReadinessMonitor } from "./readiness-monitor.js";
 import { ROUTES } from "./routes/index.js";
 import { type WakeEnqueuer, WakeRunner } from "./wakes.js";
 import { DueWorkLoop } from "./due-work.js";
+import { type ProfileServerOptions, profileServerOptions } from "./profiles/registry.js";
 
-export interface AppDeps {
+/** Beside its own, the prompt profiles' server options (profiles/registry.ts), e.g. `retireLegacyPosts`. */
+export interface AppDeps extends Partial<ProfileServerOptions> {
   store: Store;
   /** The operator's token (at least 16 characters). */
   operatorToken: string;
   /** Default: an in-process bus. */
   bus?: FeedBus;
-  /** Data directory: agents' working folders and the legacy profile's run folders live under it. */
+  /** Data directory: agents' working folders and the runs' working folders live under it. */
   dataDir?: string;
   /** Environment for connector readiness and sessions; default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** This server's own base URL once it listens; the legacy profile's CEO calls it. */
+  /** This server's own base URL once it listens; a profile whose CEO acts over HTTP calls it. */
   apiUrl?: () => string | undefined;
   limits?: Partial<ServerLimits>;
-  /** C4-6/G5: the legacy POST routes answer 410. */
-  retireLegacyPosts?: boolean;
   /** The built operator dashboard (packages/web/dist), served at `/`; none when absent. */
   webRoot?: string;
   /**
@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): CadreApp {
     env,
     probes,
     readiness,
-    legacyPostsRetired: deps.retireLegacyPosts ?? false,
+    profiles: profileServerOptions(deps),
     shutdown: stop.signal,
     limits: { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ssePollMs: 1000, sseHeartbeatMs: 15_000, ...deps.limits },
   };

@@ -7,6 +7,7 @@ import type { FeedReader } from "./feed/follow.js";
 import type { PrincipalStreams } from "./feed/principal-streams.js";
 import type { ReadinessMonitor } from "./readiness-monitor.js";
 import type { DueWorkLoop } from "./due-work.js";
+import type { ProfileServerOptions } from "./profiles/registry.js";
 import type { WakeRunner } from "./wakes.js";
 
 export interface ServerLimits {
@@ -36,8 +37,8 @@ export interface ServerContext {
   probes: ProbeBook;
   /** Refreshes the probes in the background; `refreshCompany` when an answer needs one never measured. */
   readiness: ReadinessMonitor;
-  /** C4-6: once the evaluation allows it (G5), the legacy POST routes answer 410 naming their tool. */
-  legacyPostsRetired: boolean;
+  /** The prompt profiles' server options (profiles/), read by the routes they add. */
+  profiles: ProfileServerOptions;
   /** Aborted when the server shuts down: ends every open event stream. */
   shutdown: AbortSignal;
 }

@@ -20,7 +20,7 @@ import { databaseUrl, DEFAULT_DATA_DIR, openData, recoverInterruptedRuns } from 
 import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { createRenderer } from "../render.js";
-import { parseProfile } from "../client/legacy-server.js";
+import { parseProfile } from "../profiles/wake-profile.js";
 import { LocalOperator } from "../operator/local.js";
 import type { WakeWatcher } from "../operator/port.js";
 import { sessionLine } from "../operator/render/sessions.js";

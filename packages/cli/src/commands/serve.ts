@@ -1,8 +1,5 @@
 // `cadre serve`: the HTTP API on loopback, over the data directory's store, until SIGINT/SIGTERM.
-import { appendFile, mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { retirementEvidence } from "@cadre/evals";
 import { describeRecovery, recoverLostRuns } from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import { DEFAULT_PORT, startClusterParts, startServer } from "@cadre/server";
@@ -11,6 +8,7 @@ import { openData, recoverInterruptedRuns, storeEnv } from "../context.js";
 import { signalExitCode } from "../signals.js";
 import { type CliIO, UsageError } from "../io.js";
 import { untilSignal } from "../until-signal.js";
+import { profileServeSetup } from "../profiles/serve.js";
 
 export const SERVE_HELP = `Usage: cadre serve [--port N] [--data DIR] [--database URL] [--no-worker] [--no-scheduler] [--queue-schema NAME] [--retire-legacy-posts]
 
@@ -58,32 +56,6 @@ const WEB_ROOT = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 /** How often a running server looks for runs whose process is gone. */
 const RECOVERY_SWEEP_MS = 5_000;
 
-/** Refuses, before anything starts, a retirement without measured, passing G5 evidence. */
-async function retirementDecision(retire: boolean | undefined, evidence: string | undefined) {
-  if (!retire) {
-    if (evidence !== undefined) throw new UsageError("serve: --evidence goes with --retire-legacy-posts");
-    return undefined;
-  }
-  if (evidence === undefined)
-    throw new UsageError(
-      "serve: --retire-legacy-posts needs --evidence REPORT.json: the eval report (cadre eval run) whose G5 is measured and passing",
-    );
-  const text = await readFile(evidence, "utf8").catch(() => {
-    throw new UsageError(`serve: --evidence ${evidence}: cannot read that file`);
-  });
-  const checked = retirementEvidence(text);
-  if (!checked.ok)
-    throw new UsageError(
-      `serve: refusing to retire the legacy POST routes on ${evidence}: ${checked.reason}`,
-    );
-  return {
-    report: evidence,
-    sha256: checked.sha256,
-    evidence: checked.evidence,
-    candidate: checked.candidate,
-  };
-}
-
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse("serve", args, {
     data: COMMON_OPTIONS.data,
@@ -102,24 +74,16 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const fromEnv = io.env["CADRE_OPERATOR_TOKEN"];
   if (fromEnv !== undefined && fromEnv.length < 16)
     throw new UsageError("serve: CADRE_OPERATOR_TOKEN must be at least 16 characters");
-  const retirement = await retirementDecision(values["retire-legacy-posts"], values.evidence);
+  // The prompt profiles' options (e.g. --retire-legacy-posts), refused before anything starts.
+  const profiles = await profileServeSetup(values);
   const { dataDir, store, databaseUrl } = await openData(values, io.env, "create");
-  if (retirement) {
-    await mkdir(dataDir, { recursive: true });
-    await appendFile(
-      join(dataDir, "legacy-retirement.jsonl"),
-      `${JSON.stringify({ at: new Date().toISOString(), decision: "retire-legacy-posts", ...retirement })}\n`,
-    );
-    io.err(
-      `cadre serve: legacy POST routes retired on the evidence of ${retirement.report} (sha256 ${retirement.sha256.slice(0, 12)}): ${retirement.evidence}\n`,
-    );
-  }
+  await profiles.record(dataDir, io);
   await recoverInterruptedRuns(store, io).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
   // On PostgreSQL: the LISTEN/NOTIFY feed bus, the wake queue the API enqueues wakes on, and a
-  // worker taking queued wakes unless --no-worker (its legacy wakes call this server's API).
+  // worker taking queued wakes unless --no-worker (its wakes that need an API call this server's).
   let ownUrl: string | undefined;
   const cluster = databaseUrl
     ? await startClusterParts({
@@ -142,7 +106,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       dataDir,
       env: storeEnv(io.env, databaseUrl),
       port: values.port !== undefined ? Number(values.port) : DEFAULT_PORT,
-      retireLegacyPosts: retirement !== undefined,
+      ...profiles.server,
       webRoot: WEB_ROOT,
       ...(values["no-scheduler"] ? {} : { dueWork: {} }),
       log: (line) => io.err(`${line}\n`),

@@ -6,7 +6,7 @@ import { isOneOf, WAKE_TRIGGERS } from "@cadre/model";
 // `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
 import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
-import { parseProfile } from "../client/legacy-server.js";
+import { parseProfile } from "../profiles/wake-profile.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
 import { withOperator } from "../operator/open.js";

@@ -34,6 +34,7 @@ import {
   loadCompanyState,
   lossOf,
   mintAgentToken,
+  profileDriver,
   resetAgentSession,
   runUsageReport,
   setAgentModel,
@@ -56,7 +57,7 @@ import {
   scheduleView,
 } from "@cadre/server/views";
 import { type AgentRow, redactUrl, type Store } from "@cadre/store";
-import { withProfile } from "../client/legacy-server.js";
+import { withProfile } from "../profiles/wake-profile.js";
 import { pickCompany, recoverInterruptedRuns, storeEnv } from "../context.js";
 import type { CliIO } from "../io.js";
 import { UsageError } from "../io.js";
@@ -251,9 +252,9 @@ export class LocalOperator implements OperatorPort {
         throw new UsageError(
           "wake: --faults rehearses failures in this process; on PostgreSQL add --in-process (queued wakes run on the workers)",
         );
-      if (request.profile === "legacy")
+      if (request.profile !== undefined && profileDriver(request.profile).needsApi)
         throw new UsageError(
-          "wake: --profile legacy serves the API for the wake from this process; on PostgreSQL add --in-process",
+          `wake: --profile ${request.profile} serves the API for the wake from this process; on PostgreSQL add --in-process`,
         );
       return queuedWake({ store, url: databaseUrl, ...request }, watch, io);
     }

@@ -5,7 +5,6 @@
 // The offline connector's model is core's scripted model (`@cadre/core/testing`); this is its script.
 import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core/testing";
 import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
-import { offlineLegacyCeoScript } from "./legacy-ceo-script.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 import { ceoOperating, memberOperating } from "./operating-script.js";
 
@@ -104,13 +103,10 @@ export function strategyText(view: PromptView, team: string[]): string {
   return lines.join("\n");
 }
 
-export const offlineCeoScript: Script = (request) => {
+/** The offline CEO under the semantic profile (a profile's own offline CEO goes first: profiles/offline-ceo-script.ts). */
+export const semanticCeoScript: Script = (request) => {
   const { seed } = request;
   const context = currentTurn(request.context);
-  // The legacy profile (C4-7) offers a shell instead of the company tools.
-  const offered = (context.tools ?? []).map((t) => t.name);
-  if (offered.includes("bash") && !offered.includes("hire_agent"))
-    return offlineLegacyCeoScript({ context, seed });
   const view = readPrompt(context);
   const history = toolHistory(context.messages);
   const last = history.at(-1);

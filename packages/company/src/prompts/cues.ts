@@ -1,10 +1,10 @@
 // Initial user turns (C4-3): short semantic cues chosen from (mode, trigger). They only signal;
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
-import { LEGACY_MODE_DOCUMENTS } from "../legacy/mode-documents.js";
 import { countTokens } from "@cadre/core";
 import { type CeoModeState, resolveCeoMode } from "../modes.js";
-import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { profileDriver } from "../profiles/registry.js";
+import { MODE_TITLES } from "./mode-documents.js";
 
 /** Why an agent was woken. An explicit operator action stays distinguishable from a routine wake. */
 
@@ -80,11 +80,11 @@ export interface CeoModeDecision {
 }
 
 /**
- * `profile` legacy (C4-7): the legacy mode documents (the shell/HTTP way), as a rollback ships
- * them; the legacy wake sends its own initial turn in place of the cue.
+ * `profile` (C4-7): the mode documents are the profile's (profiles/), as a rollback ships them; a
+ * profile with an initial turn of its own sends it in place of the cue.
  */
 export function decideCeoMode(state: CeoModeState, profile: PromptProfile = "semantic"): CeoModeDecision {
   const mode = resolveCeoMode(state);
-  const document = profile === "legacy" ? LEGACY_MODE_DOCUMENTS[mode] : MODE_DOCUMENTS[mode];
+  const document = profileDriver(profile).modeDocuments[mode];
   return { mode, title: MODE_TITLES[mode], document, cueFor: (trigger) => ceoCue(mode, trigger) };
 }

@@ -16,7 +16,7 @@ import type {
 } from "@cadre/store";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
-import { legacyLockedTexts } from "../legacy/locked-texts.js";
+import { PROFILE_DRIVERS } from "../profiles/registry.js";
 import { companyTools } from "../tools/index.js";
 import { type CompanyToolName, offeredTools } from "../modes.js";
 import { renderBriefing } from "../work/briefing.js";
@@ -241,8 +241,8 @@ export function lockedTexts(): LockedText[] {
   });
   texts.push(...templateBranches(state, ceo));
   texts.push(...briefingTemplates());
-  // The legacy profile (C4-7) is a selectable baseline: its texts reach a model too.
-  texts.push(...legacyLockedTexts());
+  // Every selectable prompt profile's own texts (C4-7: e.g. the legacy baseline's) reach a model too.
+  for (const driver of Object.values(PROFILE_DRIVERS)) texts.push(...driver.lockedTexts());
   // A turn the host itself sends (MC-14): the Codex continuation that waits on a yielded command.
   texts.push({ id: "turn/codex-exec-yield-continuation", text: EXEC_YIELD_CONTINUATION_TEMPLATE });
   return texts;

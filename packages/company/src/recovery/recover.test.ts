@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { openStore, type ProcessOwner, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
-import { mintAgentToken } from "../legacy/agent-tokens.js";
+import { mintAgentToken } from "../agent-tokens.js";
 import { loadCompanyState } from "../state.js";
 import { processStart, processState, thisProcess } from "./processes.js";
 import { INTERRUPTED_REASON, PROCESS_LOST_CODE, recoverLostRuns } from "./recover.js";

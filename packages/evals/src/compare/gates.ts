@@ -1,5 +1,6 @@
 // Gates G1–G5 (SPEC C4-8), each decided from the evidence gathered above and reported with it:
 // per gate overall, and per scenario as the cells of a matrix.
+import { findProfileDriver } from "@cadre/company";
 import type { Recording } from "../recording/types.js";
 import type { SuiteResult } from "../runner/run-suite.js";
 import type { LoadedScenario } from "../scenario/types.js";
@@ -291,11 +292,12 @@ function decideGates(
     g2Problems.push(`offered schema differs from the code: ${list(failing("G2"))}`);
   const observed = allTraces.filter((t) => t.systemPrompt.observed);
   const offeredIn = observed.filter((t) => t.tools.some((tool) => tool.name === "hire_agent")).length;
-  const legacy = candidate.profile === "legacy";
+  // A profile whose CEO acts over HTTP (the legacy baseline) offers no hire_agent and retires nothing.
+  const overHttp = findProfileDriver(candidate.profile)?.needsApi === true;
   let g2Insufficient: string | undefined;
   if (observed.length === 0) g2Insufficient = "no model call was observed";
-  else if (offeredIn === 0 && legacy)
-    g2Insufficient = "the legacy profile offers no hire_agent (it hires over HTTP)";
+  else if (offeredIn === 0 && overHttp)
+    g2Insufficient = `the ${candidate.profile} profile offers no hire_agent (it hires over HTTP)`;
   else if (offeredIn === 0)
     g2Problems.push(`hire_agent was offered in 0/${observed.length} observed samples`);
   const g2 = decide(meas, {
@@ -313,7 +315,7 @@ function decideGates(
   const hiringStates = cells("G3").filter((x) => x.cell.pass !== null);
   const using = hiringStates.filter((x) => x.cell.pass === true);
   const g3Plumbing: string[] = [];
-  if (!legacy) {
+  if (!overHttp) {
     const unoffered = comparisons.filter(
       (c) =>
         isHiringState(c) &&
@@ -401,7 +403,7 @@ function decideGates(
   const undecided = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].verdict === null);
   const plumbingFailed = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].pass === false);
   if (plumbingFailed.length > 0) g5Plumbing.push(`${plumbingFailed.join(", ")} must pass first`);
-  if (legacy) g5Plumbing.push("the candidate is the legacy profile itself");
+  if (overHttp) g5Plumbing.push(`the candidate is the ${candidate.profile} profile itself`);
   const g5Behaviour: string[] = [];
   const behaviourFailed = failed.filter((g) => !plumbingFailed.includes(g));
   if (behaviourFailed.length > 0) g5Behaviour.push(`${behaviourFailed.join(", ")} must pass first`);

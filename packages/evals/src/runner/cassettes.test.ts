@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProfile } from "../evaluate.js";
 import { loadScenarios } from "../scenario/load.js";
 import type { Trace } from "../trace/types.js";
-import { legacyProfile } from "./legacy-profile.js";
-import { type ProfileDriver, semanticProfile } from "./profiles.js";
+import { PROFILES, type ProfileDriver, semanticProfile } from "./profiles.js";
 import { runSuite } from "./run-suite.js";
 
 let dir: string;
@@ -80,10 +79,10 @@ describe("cassettes in the runner", () => {
 
   it("legacy: answers that name the recording's server and company are remapped to this run's", async () => {
     const cassettes = join(dir, "legacy");
-    const recorded = await suite(legacyProfile, ["empty-single-connector"], "record", cassettes, {
+    const recorded = await suite(PROFILES.legacy, ["empty-single-connector"], "record", cassettes, {
       samples: 1,
     });
-    const replayed = await suite(mute(legacyProfile), ["empty-single-connector"], "replay", cassettes, {
+    const replayed = await suite(mute(PROFILES.legacy), ["empty-single-connector"], "replay", cassettes, {
       samples: 1,
     });
     const only = (r: typeof recorded) => r.traces.get("empty-single-connector")![0]!;

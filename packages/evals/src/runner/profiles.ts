@@ -1,13 +1,13 @@
 // Prompt profiles (C4-7) as a parameter of the runner. A profile names the offline CEO that plays
-// it, and opens what one sample's wake needs (the legacy profile's bash tool talks to a real HTTP
-// server over the sample's store).
-import { offlineCeoScript } from "@cadre/company";
+// it, and opens what one sample's wake needs (a profile whose CEO acts over HTTP, the legacy one,
+// talks to a real HTTP server over the sample's store).
+import { offlineCeoScript, PROFILE_DRIVERS } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 // The offline connector's script type (`@cadre/core/testing`): a profile picks the offline CEO's script.
 import type { Script } from "@cadre/core/testing";
-import type { PromptProfile } from "@cadre/model";
+import { PROMPT_PROFILES, type PromptProfile } from "@cadre/model";
 import type { Store } from "@cadre/store";
-import { legacyProfile } from "./legacy-profile.js";
+import { openWithServer } from "./api-profile.js";
 
 export interface ProfileSession {
   /** Passed to wakeAgent. */
@@ -22,16 +22,22 @@ export interface ProfileDriver {
   open(context: { store: Store; env: NodeJS.ProcessEnv }): Promise<ProfileSession>;
 }
 
-export const semanticProfile: ProfileDriver = {
-  name: "semantic",
-  offlineScript: offlineCeoScript,
-  open: async () => ({ wake: { profile: "semantic" }, close: async () => {} }),
-};
+/** The runner's driver of a company profile (the offline CEO plays every profile, from what it is offered). */
+function runnerProfile(name: PromptProfile): ProfileDriver {
+  return {
+    name,
+    offlineScript: offlineCeoScript,
+    open: PROFILE_DRIVERS[name].needsApi
+      ? (context) => openWithServer(name, context)
+      : async () => ({ wake: { profile: name }, close: async () => {} }),
+  };
+}
 
-export const PROFILES: Readonly<Record<PromptProfile, ProfileDriver>> = {
-  semantic: semanticProfile,
-  legacy: legacyProfile,
-};
+export const PROFILES = Object.fromEntries(
+  PROMPT_PROFILES.map((name) => [name, runnerProfile(name)]),
+) as Readonly<Record<PromptProfile, ProfileDriver>>;
+
+export const semanticProfile: ProfileDriver = PROFILES.semantic;
 
 export function profileDriver(name: string): ProfileDriver {
   if (!Object.prototype.hasOwnProperty.call(PROFILES, name))

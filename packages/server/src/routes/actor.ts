@@ -3,7 +3,7 @@
 import type { Actor } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import type { Caller } from "../auth/principal.js";
-import { HttpError, unauthorized } from "../http/errors.js";
+import { unauthorized } from "../http/errors.js";
 
 export function httpActor(principal: Caller, companyId: string): Actor {
   if (principal.kind === "anonymous")
@@ -16,9 +16,4 @@ export function httpActor(principal: Caller, companyId: string): Actor {
 /** A handler's refusal (ActionResult) becomes the error the client reads: 400, naming the fields. */
 export function refusal(result: { message: string; fields: Record<string, string> }): UserInputError {
   return new UserInputError(result.message, result.fields);
-}
-
-/** C4-6: a retired legacy route answers 410 and names the tool that replaced it. */
-export function retired(tool: string): HttpError {
-  return new HttpError(410, "gone", `this legacy route is retired; agents use the ${tool} tool instead`);
 }

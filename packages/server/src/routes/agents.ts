@@ -1,28 +1,22 @@
-// Agents: the list, the legacy hire route (C4-6: the hire_agent input, its validator and its
-// handler, `via: "http"`), read and remove, the model switch (MC-13), and agent keys (operator only).
+// Agents: the list, read and remove, the model switch (MC-13), and agent keys (operator only). (The
+// hire POST on the list's path is a prompt profile's route: profiles/.)
 import {
   ConnectorId,
-  hireAgent,
-  hireAgentSchema,
   KeyLabel,
   mintAgentToken,
   ModelId,
   setAgentModel,
   terminateAgent,
-  validateHireAgentInput,
 } from "@cadre/company";
 import { InternalError, NotFoundError } from "@cadre/core";
 import { AGENT_STATUSES } from "@cadre/model";
 import { Type } from "typebox";
-import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
 import { agentScope, companyScope } from "./scopes.js";
 import {
   agentView,
   AgentViewSchema,
-  approvalView,
-  ApprovalViewSchema,
   keyView,
   KeyViewSchema,
   MintedKeyViewSchema,
@@ -52,43 +46,6 @@ export const agentRoutes = [
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), AGENT_STATUSES);
       return (await ctx.store.listAgents(scope.companyId, status ? { status } : {})).map(agentView);
-    },
-  }),
-  route({
-    method: "post",
-    path: "/api/companies/{id}/agents",
-    summary: "Legacy hire path: the hire_agent tool's input, schema, rules and record, with via http.",
-    access: "company",
-    scope: companyScope,
-    before: (ctx) => {
-      if (ctx.legacyPostsRetired) throw retired("hire_agent");
-    },
-    body: hireAgentSchema,
-    validate: validateHireAgentInput,
-    response: {
-      status: 201,
-      description:
-        "The new agent; or, where the company requires approval for hires and an agent hires, the hire_agent approval filed for it (nobody is hired until the operator approves).",
-      schema: Type.Union([AgentViewSchema, ApprovalViewSchema]),
-    },
-    errors: { 410: "The legacy route is retired; use the hire_agent tool." },
-    async handle({ ctx, principal, scope, body }) {
-      // Readiness is read from the probes' outcomes inside the hire's transaction: measured first.
-      await ctx.readiness.ensure(scope.companyId);
-      const result = await hireAgent(
-        ctx.store,
-        { ...httpActor(principal, scope.companyId), env: ctx.env, probes: ctx.probes },
-        body,
-      );
-      if (!result.ok) throw refusal(result);
-      if ("approvalId" in result.value) {
-        const filed = await ctx.store.getApproval(result.value.approvalId);
-        if (!filed) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);
-        return approvalView(filed);
-      }
-      const agent = await ctx.store.getAgent(result.value.agentId);
-      if (!agent) throw new InternalError(`hired agent ${result.value.agentId} is not in the store`);
-      return agentView(agent);
     },
   }),
   route({

@@ -1,18 +1,8 @@
-// Approvals: the list, the legacy filing route (C4-6: the file_approval input, validator and
-// handler, `via: "http"`), and the operator's decisions — of concurrent decisions exactly one wins.
-import {
-  type Decision,
-  DecisionNote,
-  decideApproval,
-  fileApproval,
-  fileApprovalSchema,
-  loadCompanyState,
-  validateFileApprovalInput,
-} from "@cadre/company";
-import { InternalError } from "@cadre/core";
+// Approvals: the list and the operator's decisions — of concurrent decisions exactly one wins. (The
+// filing POST on the list's path is a prompt profile's route: profiles/.)
+import { type Decision, DecisionNote, decideApproval, loadCompanyState } from "@cadre/company";
 import { APPROVAL_STATUSES } from "@cadre/model";
 import { Type } from "typebox";
-import { httpActor, refusal, retired } from "./actor.js";
 import { route } from "./define.js";
 import { enumQuery } from "./queries.js";
 import { approvalScope, companyScope } from "./scopes.js";
@@ -20,7 +10,6 @@ import {
   approvalHistoryView,
   ApprovalHistoryViewSchema,
   approvalInboxView,
-  approvalView,
   ApprovalViewSchema,
   decisionView,
   DecisionViewSchema,
@@ -78,27 +67,6 @@ export const approvalRoutes = [
       return Promise.all(
         approvals.map(async (a) => approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state)),
       );
-    },
-  }),
-  route({
-    method: "post",
-    path: "/api/companies/{id}/approvals",
-    summary: "Legacy approval path: the file_approval tool's input, schema, rules and record, with via http.",
-    access: "company",
-    scope: companyScope,
-    before: (ctx) => {
-      if (ctx.legacyPostsRetired) throw retired("file_approval");
-    },
-    body: fileApprovalSchema,
-    validate: validateFileApprovalInput,
-    response: { status: 201, description: "The approval, pending.", schema: ApprovalViewSchema },
-    errors: { 410: "The legacy route is retired; use the file_approval tool." },
-    async handle({ ctx, principal, scope, body }) {
-      const result = await fileApproval(ctx.store, httpActor(principal, scope.companyId), body);
-      if (!result.ok) throw refusal(result);
-      const approval = await ctx.store.getApproval(result.value.approvalId);
-      if (!approval) throw new InternalError(`filed approval ${result.value.approvalId} is not in the store`);
-      return approvalView(approval);
     },
   }),
   route({

@@ -12,6 +12,7 @@ import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 import { dueWorkRoutes } from "./due-work.js";
+import { PROFILE_ROUTES } from "../profiles/registry.js";
 
 const TABLE = [
   ...metaRoutes(() => ROUTES),
@@ -20,6 +21,8 @@ const TABLE = [
   ...agentRoutes,
   ...sessionRoutes,
   ...approvalRoutes,
+  // The routes a prompt profile adds (C4-7), e.g. the legacy hire and approval POSTs.
+  ...PROFILE_ROUTES,
   ...runRoutes,
   ...taskRoutes,
   ...dueWorkRoutes,

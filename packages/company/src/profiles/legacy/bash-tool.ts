@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { type ToolDefinition, textOutcome } from "@cadre/core";
 import { Text } from "@cadre/model";
 import { Type } from "typebox";
-import { toolValidator } from "../tools/validate.js";
+import { toolValidator } from "../../tools/validate.js";
 
 export const bashSchema = Type.Object(
   { command: Text({ maxLength: 16_000, multiline: true, description: "The bash command to run." }) },

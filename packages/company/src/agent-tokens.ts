@@ -6,8 +6,8 @@ import { NotFoundError, UserInputError } from "@cadre/core";
 import { Text } from "@cadre/model";
 import type { ApiTokenRow, StoreQueries } from "@cadre/store";
 import { Type } from "typebox";
-import { newId } from "../companies.js";
-import { checkInput } from "../input.js";
+import { newId } from "./companies.js";
+import { checkInput } from "./input.js";
 
 export const AGENT_TOKEN_PREFIX = "cadre_agt_";
 export const OPERATOR_TOKEN_PREFIX = "cadre_op_";

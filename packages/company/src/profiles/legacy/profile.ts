@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ToolDefinition, UserInputError } from "@cadre/core";
 import type { AgentRow, Store } from "@cadre/store";
-import { processStart, thisProcess } from "../recovery/processes.js";
-import { mintAgentToken } from "./agent-tokens.js";
+import { processStart, thisProcess } from "../../recovery/processes.js";
+import { mintAgentToken } from "../../agent-tokens.js";
 import { bashTool, type BashToolOptions } from "./bash-tool.js";
 import { legacyInitialTurn } from "./initial-turn.js";
 

@@ -1,6 +1,8 @@
-// The legacy profile (C4-7) needs a running API: its CEO hires by `node -e` fetch POSTs. A local
-// `cadre wake` / `cadre demo` with that profile serves the API on a free loopback port for the
-// length of the wake, over the same store, with a throwaway operator token.
+// A prompt profile whose CEO acts over HTTP (C4-7, ProfileDriver.needsApi: the legacy profile's
+// `node -e` fetch POSTs) needs a running API. A local `cadre wake` / `cadre demo` with such a
+// profile serves the API on a free loopback port for the length of the wake, over the same store,
+// with a throwaway operator token.
+import { profileDriver } from "@cadre/company";
 import { PROMPT_PROFILES, type PromptProfile } from "@cadre/model";
 import type { Store } from "@cadre/store";
 import { type CliIO, UsageError } from "../io.js";
@@ -14,7 +16,7 @@ export function parseProfile(command: string, value: string | undefined): Prompt
   return value as PromptProfile;
 }
 
-/** Runs `wake` with the profile's options: for a legacy wake, inside a loopback server's lifetime. */
+/** Runs `wake` with the profile's options: for a profile that needs an API, inside a loopback server's lifetime. */
 export async function withProfile<T>(
   input: {
     store: Store;
@@ -31,9 +33,9 @@ export async function withProfile<T>(
   const agent = await store.getAgent(input.agentId);
   const company = agent && (await store.getCompany(agent.companyId));
   const effective = input.profile ?? (agent?.isCeo ? company?.settings.profile : undefined) ?? "semantic";
-  if (effective !== "legacy") return wake(input.profile ? { profile: input.profile } : {});
-  // The server (Hono, the routes, the cluster queue) loads only for a legacy wake: every other
-  // command that passes through here would pay for it at start.
+  if (!profileDriver(effective).needsApi) return wake(input.profile ? { profile: input.profile } : {});
+  // The server (Hono, the routes, the cluster queue) loads only for a profile that needs an API:
+  // every other command that passes through here would pay for it at start.
   const { startServer } = await import("@cadre/server");
   const server = await startServer({
     store,
@@ -42,9 +44,9 @@ export async function withProfile<T>(
     env: io.env,
     log: (line) => io.err(`${line}\n`),
   });
-  input.notice(`legacy profile: the API for this wake is served at ${server.url}`);
+  input.notice(`${effective} profile: the API for this wake is served at ${server.url}`);
   try {
-    return await wake({ profile: "legacy", apiUrl: server.url });
+    return await wake({ profile: effective, apiUrl: server.url });
   } finally {
     await server.close();
   }

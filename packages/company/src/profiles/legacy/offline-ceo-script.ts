@@ -6,9 +6,9 @@
 // A script for the offline connector's scripted model (`@cadre/core/testing`).
 import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
 import type { Context } from "@mariozechner/pi-ai";
-import { fetchPostCommand, readFetchOutput, readFetchPostCommand } from "../legacy/fetch-command.js";
-import { chooseRoute, planTeam, repairHire, strategyText } from "./ceo-script.js";
-import { type PromptView, readPrompt, toolHistory } from "./read-prompt.js";
+import { fetchPostCommand, readFetchOutput, readFetchPostCommand } from "./fetch-command.js";
+import { chooseRoute, planTeam, repairHire, strategyText } from "../../offline/ceo-script.js";
+import { currentTurn, type PromptView, readPrompt, toolHistory } from "../../offline/read-prompt.js";
 
 const MAX_TOOL_CALLS = 16;
 /** As for the semantic CEO: the low end of the "three to five" roles. */
@@ -171,4 +171,12 @@ export function offlineLegacyCeoScript({
     { type: "approve_ceo_strategy", title, payload: strategyText(view, team) },
     "Filing the strategy for the operator's decision.",
   );
+}
+
+/** The legacy CEO's reply when it is offered a shell and no company tools; undefined otherwise. */
+export function offlineLegacyCeo(request: ScriptRequest): ScriptReply | undefined {
+  const context = currentTurn(request.context);
+  const offered = (context.tools ?? []).map((t) => t.name);
+  if (!offered.includes("bash") || offered.includes("hire_agent")) return undefined;
+  return offlineLegacyCeoScript({ context, seed: request.seed });
 }

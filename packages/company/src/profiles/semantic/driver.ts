@@ -1,0 +1,33 @@
+// The semantic profile (C4-3, C4-7): the product's own. The semantic cue of the (mode, trigger)
+// pair, the locked mode documents, and the company tools by role and mode, through which every
+// record says `via: "tool"`. Its texts are the product's own, locked in prompts/locked-texts.ts.
+import { offeredTools } from "../../modes.js";
+import { MODE_DOCUMENTS } from "../../prompts/mode-documents.js";
+import { companyTools } from "../../tools/index.js";
+import type { ProfileDriver } from "../types.js";
+
+export const semanticDriver: ProfileDriver = {
+  name: "semantic",
+  needsApi: false,
+  modeDocuments: MODE_DOCUMENTS,
+  lockedTexts: () => [],
+  plan: () => ({
+    open: async ({ store, agent, runId, mode, probes, env }) => ({
+      tools: companyTools(
+        store,
+        {
+          companyId: agent.companyId,
+          agentId: agent.id,
+          via: "tool",
+          runId,
+          probes,
+          ...(env ? { env } : {}),
+        },
+        // By role and mode (a changed list starts a fresh session: tools never change inside one).
+        offeredTools(agent, mode),
+      ),
+      briefing: true,
+      close: async () => {},
+    }),
+  }),
+};
