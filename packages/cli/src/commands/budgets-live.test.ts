@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hireLeads, startStandin, type StandinServer } from "@cadre/standin";
+import { hireLeads, type Policy, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../testing/run-cli.js";
@@ -43,8 +43,9 @@ const priced = (u: Call["usage"]) =>
 /** A company whose CEO runs on the stand-in, with its own price for the stand-in's model. */
 async function companyOnStandin(
   folder: string,
+  policy: Policy = hireLeads(),
 ): Promise<{ data: string[]; ceo: string; standin: StandinServer }> {
-  const standin = await startStandin({ policy: hireLeads() });
+  const standin = await startStandin({ policy });
   standins.push(standin);
   const name = "Acme Robotics";
   const data = ["--data", join(dir, folder)];
@@ -155,5 +156,55 @@ describe("a USD budget on a live run (stand-in model server, the company's price
     expect(budget).toMatchObject({ limitUsd: limit, state: "exhausted" });
     expect(budget.used.usd).toBeCloseTo(expected, 9);
     expect(budget.used.unpricedCalls).toBe(0);
+  }, 120_000);
+
+  it("a call served by another model than the one asked for is recorded, shown, and costs unknown — never the asked-for model's price", async () => {
+    const served = "standin-chat-70b";
+    const leads = hireLeads();
+    // The endpoint answers as another model (as a router or a misconfigured server would).
+    const policy: Policy = async (request, context) => {
+      const answer = await leads(request, context);
+      return answer.type === undefined || answer.type === "answer" ? { ...answer, model: served } : answer;
+    };
+    const { data, ceo } = await companyOnStandin("mismatch", policy);
+    // Tokens limit as well as the default monthly $10: unpriced usage counts against the tokens.
+    expect((await runCli(["budgets", "set", "--tokens", "100000", "--warn-at", "0.5", ...data])).code).toBe(
+      0,
+    );
+    const woke = await runCli(["wake", ceo, "--trigger", "start_team_building", "--json", ...data]);
+    expect(woke.code, woke.err).toBe(0);
+    const calls = await callsOf(data, woke.json().runId);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const c of calls) {
+      expect(c).toMatchObject({ model: served, requestedModel: STANDIN_MODEL });
+      expect(c.usage.cost).toBeNull();
+    }
+    const text = await runCli(["usage", "--run", woke.json().runId, ...data]);
+    expect(text.out).toContain(
+      `, ${served} (asked for ${STANDIN_MODEL}: priced as the model that served it)`,
+    );
+    expect(text.out).toContain("cost unknown (no known price)");
+    expect((await runCli(["usage", "--json", ...data])).json().companies[0].usage.cost).toBeNull();
+    // The budget counts the tokens, and says its USD limit cannot be trusted.
+    const budget = (await runCli(["budgets", "show", "--json", ...data])).json().budget;
+    const tokens = calls.reduce(
+      (sum, c) => sum + c.usage.input + c.usage.output + c.usage.cacheRead + c.usage.cacheWrite,
+      0,
+    );
+    expect(budget.used).toMatchObject({ tokens, usd: 0, unpricedCalls: calls.length });
+    expect(budget.state).toBe("warning");
+    expect((await runCli(["budgets", "show", ...data])).out).toMatch(
+      new RegExp(`${calls.length} call\\(s\\) of unknown cost — warning`),
+    );
+    const store = await openStore({ path: join(dir, "mismatch", "cadre.db") });
+    try {
+      const warned = await store.listActivity(budget.companyId, { type: "budget.warned" });
+      expect(warned).toHaveLength(1);
+      expect((warned[0]!.data as { message: string }).message).toMatch(
+        /monthly budget of company \S+ cannot be trusted: \d+ model call\(s\) have no known price/,
+      );
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });
