@@ -408,6 +408,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         apiUrl,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
+    // A harness that calls the model itself cannot have its next call refused before it is sent:
+    // once code stopped its run, the tools it asks for are refused as well (nothing more happens).
+    const harnessCalls = !PI_GUARDED.has(connector.kind);
     const tools: readonly ToolDefinition[] = budget.wrapTools(
       legacy
         ? legacy.tools
@@ -424,6 +427,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
             // By role and mode (a changed list starts a fresh session: tools never change inside one).
             offeredTools(agent, mode),
           ),
+      { refuseAfterStop: harnessCalls },
     );
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
@@ -495,6 +499,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
+        if (harnessCalls) budget.noteHarnessModelCall();
       }
       if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;

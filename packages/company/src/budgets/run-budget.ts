@@ -216,11 +216,17 @@ export class RunBudget {
     };
   }
 
-  /** Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops the run. */
-  wrapTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  /**
+   * Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops
+   * the run. With `refuseAfterStop` (a harness that calls the model itself, whose next call cannot
+   * be refused before it is sent) a tool the model asks for once code stopped the run is refused too.
+   */
+  wrapTools(tools: readonly ToolDefinition[], options: { refuseAfterStop?: boolean } = {}): ToolDefinition[] {
     return tools.map((tool) => ({
       ...tool,
       execute: async (input, context) => {
+        if (options.refuseAfterStop && this.stop)
+          return textOutcome(`Refused: ${tool.name} was not run; ${this.stop.message}`, true);
         this.#toolCalls++;
         const max = this.caps.maxToolCalls;
         if (max !== null && this.#toolCalls > max) {
@@ -349,6 +355,20 @@ export class RunBudget {
     this.stop ??= stop;
   }
 
+  /**
+   * Counts a model call a harness made itself (its usage arrived): once the run's model-call cap is
+   * reached the run is stopped (the harness is cancelled after this call).
+   */
+  noteHarnessModelCall(): void {
+    this.#modelCalls++;
+    const max = this.caps.maxModelCalls;
+    if (max !== null && this.#modelCalls >= max)
+      this.#stopWith({
+        reason: "run_cap",
+        message: `the run reached its cap of ${max} model calls; raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-model-calls N\``,
+      });
+  }
+
   /** Counts a tool call the harness ran itself (tools not wrapped here). */
   noteToolUse(): void {
     this.#toolCalls++;
@@ -411,12 +431,22 @@ export class RunBudget {
       const spend = await spendOfBudget(tx, b);
       const key = `${b.scope}:${b.agentId ?? b.companyId}`;
       const exhausted = exhaustion(b, spend);
-      if (exhausted)
+      if (exhausted && !this.stop) {
+        // Used up by what the call cost: the run stops here (the next call is not sent; a harness
+        // is cancelled), recorded once with the settlement.
         this.#stopWith({
           reason: "budget",
           message: exhausted,
           budget: { scope: b.scope, companyId: b.companyId, agentId: b.agentId },
         });
+        await tx.insertActivity({
+          companyId: this.#agent.companyId,
+          agentId: this.#agent.id,
+          runId: this.#runId,
+          type: "budget.exhausted",
+          data: { reason: "budget", message: exhausted, scope: b.scope, budgetAgentId: b.agentId },
+        });
+      }
       const fraction = Math.max(
         b.limitTokens ? spend.tokens / b.limitTokens : 0,
         b.limitUsd ? spend.usd / b.limitUsd : 0,
