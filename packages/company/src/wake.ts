@@ -499,7 +499,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
-        if (harnessCalls) budget.noteHarnessModelCall();
+        // Claude Code reports each model call; Codex one usage per turn (all its calls together).
+        if (connector.kind === "claude-code") budget.noteHarnessModelCall();
       }
       if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
