@@ -415,7 +415,12 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       ...(options.env ? { env: options.env } : {}),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     });
-    const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools);
+    // A harness that calls the model itself cannot have its next call refused before it is sent:
+    // once code stopped its run, the tools it asks for are refused as well (nothing more happens).
+    const harnessCalls = !PI_GUARDED.has(connector.kind);
+    const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools, {
+      refuseAfterStop: harnessCalls,
+    });
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
     const model = connectorModelInfo(connector, agent.model) ?? resolveModel(agent.model);
@@ -487,6 +492,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
+        // Claude Code reports each model call; Codex one usage per turn (all its calls together).
+        if (connector.kind === "claude-code") budget.noteHarnessModelCall();
       }
       if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;

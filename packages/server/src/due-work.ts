@@ -4,7 +4,14 @@
 // agent's waiting wakes). Which agents are due and why is the company layer's decision
 // (work/dispatch.ts, work/due.ts); a wake started for due work that finds none costs nothing.
 // `runNow` is the same pass for one company, asked for (`cadre run --server`), saying what it did.
-import { dropInactive, dropStaleRequests, dueAgents, type ScheduleTick, tickSchedules } from "@cadre/company";
+import {
+  cancelIfOverBudget,
+  dropInactive,
+  dropStaleRequests,
+  dueAgents,
+  type ScheduleTick,
+  tickSchedules,
+} from "@cadre/company";
 import { errorMessage } from "@cadre/core";
 import type { Store } from "@cadre/store";
 import type { DueStart } from "./wakes.js";
@@ -65,6 +72,14 @@ export class DueWorkLoop {
       for (const agentId of await dueAgents(this.options.store)) {
         if (this.stopped) break;
         if ((await dropStaleRequests(this.options.store, agentId)) === 0) continue;
+        // Before a wake is queued: an exhausted budget cancels the agent's queued wakes instead.
+        const refused = await cancelIfOverBudget(this.options.store, agentId);
+        if (refused) {
+          this.options.log(
+            `cadre: agent ${agentId} not woken, its queued wakes cancelled: ${refused.message}`,
+          );
+          continue;
+        }
         await this.options.wake(agentId);
       }
     } catch (error) {

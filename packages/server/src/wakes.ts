@@ -9,6 +9,7 @@
 import type { CeoMode } from "@cadre/model";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  assertBudgetRoom,
   cueTokenCount,
   type ProbeBook,
   type WakeOptions,
@@ -16,7 +17,7 @@ import {
   wakeAgent,
   wakeIfDue,
 } from "@cadre/company";
-import { type BaseAgent, errorMessage, UserInputError } from "@cadre/core";
+import { type BaseAgent, errorMessage, NotFoundError, UserInputError } from "@cadre/core";
 import type { RunRow, Store } from "@cadre/store";
 import type { Enqueued, WakeJob } from "./cluster/wake-queue.js";
 
@@ -89,6 +90,10 @@ export class WakeRunner {
       return { ...started, via: "in-process", wakeId: null, coalesced: false };
     }
     const { seed, ...rest } = request;
+    // Before a wake is queued: a budget with no room refuses it here (409), nothing is queued.
+    const agent = await this.options.store.getAgent(request.agentId);
+    if (!agent) throw new NotFoundError(`agent ${request.agentId} not found`);
+    await assertBudgetRoom(this.options.store, agent);
     const sent = await this.options.queue.enqueue({ ...rest, ...(seed !== undefined ? { seed } : {}) });
     const run = await this.awaitRun(sent.wakeId);
     const cue = run?.cue ?? null;

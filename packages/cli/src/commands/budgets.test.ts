@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../testing/run-cli.js";
 
@@ -32,18 +33,48 @@ describe("cadre budgets", () => {
     expect(demo.err).toMatch(/monthly budget of company .* is exhausted/);
     const used = (await cli("budgets", "show", "--json")).json().budget;
     expect(used).toMatchObject({ limitTokens: 1500, state: "exhausted" });
+    // The use shown is the run's recorded usage, within the limit.
+    const u = summary.usage;
+    expect(used.used.tokens).toBe(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens);
     expect(used.used.tokens).toBeGreaterThan(0);
     expect(used.used.tokens).toBeLessThanOrEqual(1500);
+    // No partial hire: every hire the summary names is a whole agent with its hire activity, and
+    // every hire_agent call of the stopped run has its result (the call in flight settled).
+    const store = await openStore({ path: join(dir, "cadre.db") });
+    try {
+      const agents = (await store.listAgents(summary.companyId)).filter((a) => !a.isCeo);
+      expect(agents.map((a) => a.id).sort()).toEqual(
+        summary.hires.map((h: { agentId: string }) => h.agentId).sort(),
+      );
+      for (const h of summary.hires)
+        expect(h).toMatchObject({ connectorId: "offline", model: expect.any(String) });
+      expect(await store.listActivity(summary.companyId, { type: "agent.hired" })).toHaveLength(
+        agents.length,
+      );
+      const [run] = await store.listRuns({ companyId: summary.companyId });
+      const events = (await store.listRunEvents(run!.id)).map(
+        (e) => e.data as { type: string; id?: string; toolUseId?: string; name?: string },
+      );
+      const hireCalls = events.filter((e) => e.type === "tool_use" && e.name === "hire_agent");
+      expect(hireCalls.length).toBeGreaterThanOrEqual(agents.length);
+      for (const c of hireCalls)
+        expect(events.some((e) => e.type === "tool_result" && e.toolUseId === c.id)).toBe(true);
+    } finally {
+      await store.close();
+    }
 
     const refused = await cli("wake", summary.ceo.agentId, "--json");
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/cannot wake: the monthly budget .*cadre budgets set --company/);
 
+    // Raised, the CEO is woken again and continues the work: the rest of the team, then the strategy.
     expect((await cli("budgets", "set", "--tokens", "200000")).code).toBe(0);
-    const again = await cli("demo", "--json", "--seed", "5");
-    expect(again.code).toBe(0);
-    expect(again.json().hires.length).toBeGreaterThan(summary.hires.length);
-    expect(again.json().ceoMode).toBe("awaiting-approval");
+    const again = await cli("wake", summary.ceo.agentId, "--json");
+    expect(again.code, again.err).toBe(0);
+    expect(again.json()).toMatchObject({ terminal: "done", modeAfter: "awaiting-approval" });
+    const team = (await cli("agents", "list", "--json")).json() as Array<{ isCeo: boolean }>;
+    expect(team.filter((a) => !a.isCeo).length).toBeGreaterThan(summary.hires.length);
+    expect((await cli("budgets", "show", "--json")).json().budget.state).toBe("ok");
   });
 
   it("refuses bad input with exit 2 and one line naming what is allowed", async () => {

@@ -12,6 +12,8 @@ export const BUDGETS_HELP = `Usage: cadre budgets show [--company ID] [--agent I
        cadre budgets set [--company ID] [--agent ID] (--usd X | --tokens N | --none) [--period month|total]
                          [--warn-at F] [--run-model-calls N] [--run-tool-calls N] [--run-tokens N]
                          [--run-usd X] [--data DIR] [--database URL] [--json]
+       cadre budgets price [--company ID] --model ID --input X --output Y [--cache-read X]
+                         [--cache-write X] [--since YYYY-MM-DD] [--data DIR] [--database URL] [--json]
 
 Spend control, enforced in code before every model call (fail closed). A company starts with a
 monthly budget of $10 and per-run caps (100 model calls, 200 tool calls, 2,000,000 tokens, $2);
@@ -25,6 +27,9 @@ count against token limits, and a USD-only budget then warns that it cannot be t
 show   the budget, its period, what it has used (tokens, USD of priced calls, unpriced calls) and
        its state: ok | warning (at --warn-at, or unpriced usage under a USD limit) | exhausted | none
 set    changes the fields given; the others keep their value
+price  the company's own price of a model, USD per million tokens (negotiated, or a local model's):
+       it wins over the registry's from --since (default today); a model with no price costs
+       "unknown", never $0. Calls are priced at the model the provider says served them.
 
 Options:
   --company ID         the company (default: the only company in the data directory)
@@ -36,7 +41,10 @@ Options:
   --warn-at F          warn at this fraction of a limit (default 0.8)
   --run-model-calls N, --run-tool-calls N, --run-tokens N, --run-usd X
                        the company's caps on every run (N or none)
-  --json               one JSON line: { budget, agents, runCaps }
+  --model ID, --input X, --output Y, --cache-read X, --cache-write X, --since DATE
+                       (price) the model id and its USD per million input (uncached), output,
+                       cache-read and cache-write tokens (cache prices default to 0)
+  --json               one JSON line: { budget, agents, runCaps, prices }
   --data DIR           data directory (default ./.cadre)
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
@@ -54,7 +62,28 @@ const OPTIONS = {
   "run-tool-calls": { type: "string" },
   "run-tokens": { type: "string" },
   "run-usd": { type: "string" },
+  model: { type: "string" },
+  input: { type: "string" },
+  output: { type: "string" },
+  "cache-read": { type: "string" },
+  "cache-write": { type: "string" },
+  since: { type: "string" },
 } as const;
+
+const PRICE_FLAGS = ["model", "input", "output", "cache-read", "cache-write", "since"] as const;
+
+function perMillion(flag: string, raw: string | undefined, fallback?: number): number {
+  if (raw === undefined) {
+    if (fallback !== undefined) return fallback;
+    throw new UsageError(`budgets price: --${flag} is required (USD per million tokens, e.g. 3 or 0.15)`);
+  }
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new UsageError(
+      `budgets price: --${flag} must be USD per million tokens, a number >= 0 such as 3 or 0.15 (got "${raw}")`,
+    );
+  return value;
+}
 
 function number(flag: string, raw: string | undefined, integer: boolean): number | null | undefined {
   if (raw === undefined) return undefined;
@@ -70,12 +99,34 @@ function number(flag: string, raw: string | undefined, integer: boolean): number
 export async function budgetsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${BUDGETS_HELP}\n`), sub ? 0 : 2);
-  if (sub !== "show" && sub !== "set")
-    throw new UsageError(`budgets: unknown subcommand "${sub}" (show | set)`);
+  if (sub !== "show" && sub !== "set" && sub !== "price")
+    throw new UsageError(`budgets: unknown subcommand "${sub}" (show | set | price)`);
   const { values } = parse(`budgets ${sub}`, rest, OPTIONS);
   if (values.help) return (io.out(`${BUDGETS_HELP}\n`), 0);
   const input: Record<string, unknown> = {};
-  if (sub === "set") {
+  const given = (flags: readonly string[]) =>
+    flags.filter((f) => (values as Record<string, unknown>)[f] !== undefined);
+  if (sub !== "price" && given(PRICE_FLAGS).length > 0)
+    throw new UsageError(`budgets ${sub}: --${given(PRICE_FLAGS)[0]} belongs to \`cadre budgets price\``);
+  if (sub === "price") {
+    const other = Object.keys(values).filter(
+      (k) => !["data", "database", "json", "company", ...PRICE_FLAGS].includes(k),
+    );
+    if (other.length > 0)
+      throw new UsageError(
+        `budgets price: takes --company, --model, --input, --output, --cache-read, --cache-write, --since, --data, --database, --json (not --${other[0]})`,
+      );
+    if (values.model === undefined)
+      throw new UsageError("budgets price: --model is required (an explicit model id)");
+    input["price"] = {
+      model: values.model,
+      since: values.since ?? new Date().toISOString().slice(0, 10),
+      input: perMillion("input", values.input),
+      output: perMillion("output", values.output),
+      cacheRead: perMillion("cache-read", values["cache-read"], 0),
+      cacheWrite: perMillion("cache-write", values["cache-write"], 0),
+    };
+  } else if (sub === "set") {
     const put = (key: string, v: unknown) => v !== undefined && (input[key] = v);
     put("usd", number("usd", values.usd, false));
     put("tokens", number("tokens", values.tokens, true));
@@ -97,8 +148,8 @@ export async function budgetsCommand(args: string[], io: CliIO, server?: ServerT
     values,
     io,
     server,
-    (port) => (sub === "set" ? port.setBudget(target, input as SetBudgetInput) : port.budget(target)),
-    sub === "set" ? "write" : "read",
+    (port) => (sub === "show" ? port.budget(target) : port.setBudget(target, input as SetBudgetInput)),
+    sub === "show" ? "read" : "write",
   );
   io.out(values.json ? `${JSON.stringify(report)}\n` : budgetText(report));
   return 0;

@@ -3,7 +3,7 @@
 // follows the run from the store, reporting its events as the in-process wake does (the operator
 // port's local adapter calls it; the wake renderer prints).
 import { setTimeout as sleep } from "node:timers/promises";
-import { cueTokenCount, harnessOf, loadCompanyState, sessionOfRun } from "@cadre/company";
+import { assertBudgetRoom, cueTokenCount, harnessOf, loadCompanyState, sessionOfRun } from "@cadre/company";
 import { type AgentEvent, NotFoundError, UserInputError } from "@cadre/core";
 import type { PromptProfile, WakeTrigger } from "@cadre/model";
 import type { RunRow, Store } from "@cadre/store";
@@ -31,6 +31,8 @@ export async function queuedWake(
   const { store, agentId } = input;
   const agent = await store.getAgent(agentId);
   if (!agent) throw new NotFoundError(`agent ${agentId} not found`);
+  // Before a wake is queued: a budget with no room refuses it (exit 2), nothing is queued.
+  await assertBudgetRoom(store, agent);
   // pg-boss is loaded only here: SQLite installations never pay for it.
   const { WakeQueue } = await import("@cadre/server");
   const queue = await WakeQueue.open({

@@ -1,7 +1,7 @@
 // Setting and showing budgets: one schema for the CLI and the API (issue 16 #4). A change writes one
 // row in one transaction; bad input changes nothing and says what is allowed.
 import { NotFoundError, UserInputError } from "@cadre/core";
-import { Nullable, OneOf, type Static } from "@cadre/model";
+import { type CompanyPrice, CompanyPriceSchema, Nullable, OneOf, type Static } from "@cadre/model";
 import { checkInput } from "../input.js";
 import { hardStopOf } from "./run-budget.js";
 import type { BudgetPeriod, BudgetRow, RunCaps, Store, StoreQueries } from "@cadre/store";
@@ -51,6 +51,9 @@ export const SetBudgetSchema = Type.Object(
     runUsd: Type.Optional(
       Nullable(Type.Number({ minimum: 0, maximum: MAX_USD, description: "USD per run (company only)." })),
     ),
+    // The company's own price of a model (company only), from `since`: it wins over the registry's;
+    // an entry with the same model and date is replaced.
+    price: Type.Optional(CompanyPriceSchema),
   },
   { additionalProperties: false },
 );
@@ -110,6 +113,8 @@ export const BudgetReportSchema = Type.Object(
     /** For a company: its agents' own budgets. */
     agents: Type.Array(BudgetUseSchema),
     runCaps: RunCapsSchema,
+    /** The company's own prices (`cadre budgets price`), which win over the registry's. */
+    prices: Type.Array(CompanyPriceSchema),
   },
   { additionalProperties: false },
 );
@@ -169,7 +174,12 @@ export async function budgetReport(
       warnAt: DEFAULT_COMPANY_BUDGET.warnAt,
       stored: false,
     };
-    return { budget: await useOf(store, own), agents: [], runCaps: applied.runCaps };
+    return {
+      budget: await useOf(store, own),
+      agents: [],
+      runCaps: applied.runCaps,
+      prices: company.settings.prices ?? [],
+    };
   }
   const rows = await store.listBudgets(target.companyId);
   const own = rows.find((r) => r.agentId === null);
@@ -192,7 +202,20 @@ export async function budgetReport(
     budget: await useOf(store, companyBudgetOf(target.companyId, own)),
     agents,
     runCaps: { ...DEFAULT_RUN_CAPS, ...(own?.runCaps ?? {}) },
+    prices: company.settings.prices ?? [],
   };
+}
+
+const MAX_PRICES = 200;
+
+/** The company's prices with `price` in: it replaces an entry of the same model and date. */
+function withPrice(prices: readonly CompanyPrice[], price: CompanyPrice): CompanyPrice[] {
+  const rest = prices.filter((p) => !(p.model === price.model && p.since === price.since));
+  if (rest.length >= MAX_PRICES)
+    throw new UserInputError(`a company keeps at most ${MAX_PRICES} prices; it has ${rest.length}`, {
+      price: "too-many",
+    });
+  return [...rest, price];
 }
 
 /** The default budget row of a new company (inside its creating transaction). */
@@ -214,6 +237,10 @@ export async function setBudget(
     });
   const runFields = ["runModelCalls", "runToolCalls", "runTokens", "runUsd"] as const;
   const agentRunCaps = runFields.filter((f) => input[f] !== undefined);
+  if (target.agentId !== undefined && input.price !== undefined)
+    throw new UserInputError("prices are set on the company (--company ID), not on an agent", {
+      price: "company-only",
+    });
   if (target.agentId !== undefined && agentRunCaps.length > 0)
     // Each run cap given is named, so an API caller sees which of its fields was refused.
     throw new UserInputError(
@@ -225,10 +252,11 @@ export async function setBudget(
     !input.none &&
     input.period === undefined &&
     input.warnAt === undefined &&
+    input.price === undefined &&
     !runFields.some((f) => input[f] !== undefined)
   )
     throw new UserInputError(
-      "nothing to set: give --usd X and/or --tokens N (or --none for explicitly no budget), --period month|total, --warn-at F, or a run cap",
+      "nothing to set: give --usd X and/or --tokens N (or --none for explicitly no budget), --period month|total, --warn-at F, a run cap, or a price",
       { budget: "empty" },
     );
   await store.transaction(async (tx) => {
@@ -240,6 +268,19 @@ export async function setBudget(
         throw new NotFoundError(`agent ${target.agentId} not found in company ${target.companyId}`);
     }
     const agentId = target.agentId ?? null;
+    if (input.price !== undefined)
+      await tx.updateCompanySettings(company.id, {
+        ...company.settings,
+        prices: withPrice(company.settings.prices ?? [], input.price),
+      });
+    const onlyPrice =
+      input.price !== undefined &&
+      !limits &&
+      !input.none &&
+      input.period === undefined &&
+      input.warnAt === undefined &&
+      !runFields.some((f) => input[f] !== undefined);
+    if (onlyPrice) return;
     const existing = await tx.getBudget(target.companyId, agentId);
     const base =
       existing ??

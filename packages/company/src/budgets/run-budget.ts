@@ -32,6 +32,7 @@ import {
   usd,
 } from "./policy.js";
 import { estimateInputTokens } from "./estimate.js";
+import { cancelQueuedWakes } from "./cancel.js";
 
 /** A call may not be sent when it could not produce at least this many output tokens. */
 export const MIN_OUTPUT_TOKENS = 256;
@@ -42,6 +43,20 @@ export const STOPPED_BY_BUDGET = "stopped in code by Cadre's spend control: the 
 export interface RunStop {
   reason: "budget" | "run_cap";
   message: string;
+  /** The company's or agent's budget that is exhausted (absent for the run's own caps). */
+  budget?: BudgetScope;
+}
+
+/** Which budget refused: the company's (every agent of it) or one agent's. */
+export interface BudgetScope {
+  scope: "company" | "agent";
+  companyId: string;
+  agentId: string | null;
+}
+
+/** A budget that has no room for a wake: which one, and why (naming its use and how to raise it). */
+export interface BudgetRefusal extends BudgetScope {
+  message: string;
 }
 
 interface Reservation {
@@ -50,25 +65,50 @@ interface Reservation {
   servedModel?: string;
 }
 
-/** Refuses a wake of `agent` when a budget that applies has no room left. Writes nothing. */
+/** The budget that leaves no room for a wake of `agent` (the company's first), or undefined. Reads only. */
+export async function budgetRefusal(
+  store: StoreQueries,
+  agent: Pick<AgentRow, "id" | "companyId">,
+): Promise<BudgetRefusal | undefined> {
+  const applied = await appliedBudgets(store, agent);
+  for (const b of [applied.company, applied.agent]) {
+    if (!b) continue;
+    // What is used (settled): a call in flight elsewhere holds its reservation against the next
+    // model call's reservation, which refuses that call (the run then ends failed/budget); it does
+    // not refuse a wake by itself.
+    const spend = await spendOfBudget(store, b);
+    const used = {
+      ...spend,
+      tokens: spend.tokens - spend.reservedTokens,
+      usd: spend.usd - spend.reservedUsd,
+    };
+    const refusal = exhaustion(b, used) ?? (await hardStopOf(store, b, used));
+    if (refusal) return { scope: b.scope, companyId: b.companyId, agentId: b.agentId, message: refusal };
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a wake of `agent` — before it is queued or started — when a budget that applies has no
+ * room left, naming the budget, its use and how to raise it. Writes nothing.
+ */
 export async function assertBudgetRoom(
   store: StoreQueries,
   agent: Pick<AgentRow, "id" | "companyId">,
 ): Promise<void> {
-  const applied = await appliedBudgets(store, agent);
-  for (const b of [applied.company, applied.agent]) {
-    if (!b) continue;
-    const spend = await spendOfBudget(store, b);
-    const refusal = exhaustion(b, spend) ?? (await hardStopOf(store, b));
-    if (refusal) throw new BudgetExhaustedError(`cannot wake: ${refusal}`, "budget");
-  }
+  const refusal = await budgetRefusal(store, agent);
+  if (refusal) throw new BudgetExhaustedError(`cannot wake: ${refusal.message}`, "budget");
 }
 
 /**
  * The stop a budget called since it was last changed: a run it stopped holds it exhausted (no
  * further wake starts) until the operator raises or changes it.
  */
-export async function hardStopOf(store: StoreQueries, b: EffectiveBudget): Promise<string | undefined> {
+export async function hardStopOf(
+  store: StoreQueries,
+  b: EffectiveBudget,
+  used?: Spend,
+): Promise<string | undefined> {
   const row = await store.getBudget(b.companyId, b.agentId);
   const since = [row?.updatedAt ?? "", periodStart(b.period) ?? ""].sort().at(-1) as string;
   const stops = await store.listActivity(b.companyId, { type: "budget.exhausted" });
@@ -78,7 +118,16 @@ export async function hardStopOf(store: StoreQueries, b: EffectiveBudget): Promi
   });
   if (!hit) return undefined;
   const message = (hit.data as { message?: string }).message ?? `${budgetName(b)} is exhausted`;
-  return `${message} (run ${hit.runId} was stopped at ${hit.at}; a budget that stopped a run stays exhausted until it is changed)`;
+  const now = used ? `; used now: ${useText(b, used)}` : "";
+  return `${message} (run ${hit.runId} was stopped at ${hit.at}; a budget that stopped a run stays exhausted until it is changed${now})`;
+}
+
+/** What `b` has used, in its own units. */
+function useText(b: EffectiveBudget, spend: Spend): string {
+  const parts: string[] = [];
+  if (b.limitTokens !== null) parts.push(`${spend.tokens} of ${b.limitTokens} tokens`);
+  if (b.limitUsd !== null) parts.push(`${usd(spend.usd)} of ${usd(b.limitUsd)}`);
+  return parts.join(", ") || "no limit";
 }
 
 /** Why `b` is used up (no room for even a small call), or undefined. */
@@ -154,9 +203,12 @@ export class RunBudget {
         reservation.maxTokens < limit ? { ...options, maxTokens: reservation.maxTokens } : options;
       const stream = await inner(model, context, capped);
       // The model the provider says served the call is the one priced (MC-15).
+      // pi-ai keeps the requested id in `model` and the one the response named, when it differs, in
+      // `responseModel` (the Chat Completions wire reports it).
       void stream.result().then(
         (message) => {
-          if (message.model) reservation.entry.servedModel = message.model;
+          const served = message.responseModel ?? message.model;
+          if (served) reservation.entry.servedModel = served;
         },
         () => undefined,
       );
@@ -164,11 +216,17 @@ export class RunBudget {
     };
   }
 
-  /** Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops the run. */
-  wrapTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  /**
+   * Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops
+   * the run. With `refuseAfterStop` (a harness that calls the model itself, whose next call cannot
+   * be refused before it is sent) a tool the model asks for once code stopped the run is refused too.
+   */
+  wrapTools(tools: readonly ToolDefinition[], options: { refuseAfterStop?: boolean } = {}): ToolDefinition[] {
     return tools.map((tool) => ({
       ...tool,
       execute: async (input, context) => {
+        if (options.refuseAfterStop && this.stop)
+          return textOutcome(`Refused: ${tool.name} was not run; ${this.stop.message}`, true);
         this.#toolCalls++;
         const max = this.caps.maxToolCalls;
         if (max !== null && this.#toolCalls > max) {
@@ -254,11 +312,17 @@ export class RunBudget {
       },
       { isolation: "read committed" },
     );
-    if (decided.refused !== undefined)
+    if (decided.refused !== undefined) {
+      const agentId = decided.agentId ?? null;
+      const budget: BudgetScope | undefined =
+        decided.scope === "run"
+          ? undefined
+          : { scope: decided.scope as BudgetScope["scope"], companyId: this.#agent.companyId, agentId };
       return this.#refuse(
-        { reason: "budget", message: decided.refused },
-        { scope: decided.scope, agentId: decided.agentId ?? null },
+        { reason: "budget", message: decided.refused, ...(budget ? { budget } : {}) },
+        { scope: decided.scope, agentId },
       );
+    }
     this.#modelCalls++;
     const entry: Reservation = { id, model };
     this.#reservations.push(entry);
@@ -289,6 +353,20 @@ export class RunBudget {
 
   #stopWith(stop: RunStop): void {
     this.stop ??= stop;
+  }
+
+  /**
+   * Counts a model call a harness made itself (its usage arrived): once the run's model-call cap is
+   * reached the run is stopped (the harness is cancelled after this call).
+   */
+  noteHarnessModelCall(): void {
+    this.#modelCalls++;
+    const max = this.caps.maxModelCalls;
+    if (max !== null && this.#modelCalls >= max)
+      this.#stopWith({
+        reason: "run_cap",
+        message: `the run reached its cap of ${max} model calls; raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-model-calls N\``,
+      });
   }
 
   /** Counts a tool call the harness ran itself (tools not wrapped here). */
@@ -353,7 +431,22 @@ export class RunBudget {
       const spend = await spendOfBudget(tx, b);
       const key = `${b.scope}:${b.agentId ?? b.companyId}`;
       const exhausted = exhaustion(b, spend);
-      if (exhausted) this.#stopWith({ reason: "budget", message: exhausted });
+      if (exhausted && !this.stop) {
+        // Used up by what the call cost: the run stops here (the next call is not sent; a harness
+        // is cancelled), recorded once with the settlement.
+        this.#stopWith({
+          reason: "budget",
+          message: exhausted,
+          budget: { scope: b.scope, companyId: b.companyId, agentId: b.agentId },
+        });
+        await tx.insertActivity({
+          companyId: this.#agent.companyId,
+          agentId: this.#agent.id,
+          runId: this.#runId,
+          type: "budget.exhausted",
+          data: { reason: "budget", message: exhausted, scope: b.scope, budgetAgentId: b.agentId },
+        });
+      }
       const fraction = Math.max(
         b.limitTokens ? spend.tokens / b.limitTokens : 0,
         b.limitUsd ? spend.usd / b.limitUsd : 0,
@@ -393,8 +486,14 @@ export class RunBudget {
       });
   }
 
-  /** Drops the reservations the run never settled, in its final transaction. */
+  /**
+   * Drops the reservations the run never settled, in its final transaction; a run stopped by an
+   * exhausted company or agent budget cancels that budget's queued wakes there too (reason budget).
+   */
   async finish(tx: StoreQueries): Promise<void> {
     await tx.releaseModelCalls(this.#runId);
+    const stop = this.stop;
+    if (stop?.reason === "budget" && stop.budget)
+      await cancelQueuedWakes(tx, { ...stop.budget, message: stop.message }, this.#runId);
   }
 }

@@ -6,6 +6,8 @@ import { errorMessage } from "@cadre/core";
 import type { Store } from "@cadre/store";
 import type { WakeResult } from "../wake.js";
 import { dropStaleRequests } from "./due.js";
+import { cancelQueuedWakes } from "../budgets/cancel.js";
+import { type BudgetRefusal, budgetRefusal } from "../budgets/run-budget.js";
 import { type ScheduleTick, tickSchedules } from "./schedules.js";
 
 /** Agents with pending wake requests, the one waiting longest first. */
@@ -23,6 +25,20 @@ export async function dropInactive(store: Store, agentId: string): Promise<boole
       await tx.settleWakeRequest(r.id, { status: "dropped", note: "the agent is no longer active" });
   });
   return true;
+}
+
+/**
+ * Before a due wake is queued or started: a budget of the agent with no room left cancels the
+ * queued wakes it covers (the company's or the agent's pending requests, reason budget) and the
+ * wake is not started. Returns the refusal, or undefined when there is room.
+ */
+export async function cancelIfOverBudget(store: Store, agentId: string): Promise<BudgetRefusal | undefined> {
+  const agent = await store.getAgent(agentId);
+  if (!agent) return undefined;
+  const refusal = await budgetRefusal(store, agent);
+  if (!refusal) return undefined;
+  await store.transaction((tx) => cancelQueuedWakes(tx, refusal), { isolation: "read committed" });
+  return refusal;
 }
 
 export interface DueWake {
@@ -73,6 +89,14 @@ export async function runDue(options: RunDueOptions): Promise<DueReport> {
       if (options.signal?.aborted || failed.has(agentId)) continue;
       if (await dropInactive(store, agentId)) continue;
       if ((await dropStaleRequests(store, agentId)) === 0) continue;
+      const refused = await cancelIfOverBudget(store, agentId);
+      if (refused) {
+        failed.add(agentId);
+        const problem = { agentId, message: `not woken, its queued wakes cancelled: ${refused.message}` };
+        report.problems.push(problem);
+        options.onProblem?.(problem);
+        continue;
+      }
       if (report.wakes.length >= options.maxWakes) break;
       try {
         const result = await options.wake(agentId);

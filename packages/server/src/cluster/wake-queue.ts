@@ -133,6 +133,23 @@ export class WakeQueue {
     return (rows[0] as { wakeId?: string } | undefined)?.wakeId ?? undefined;
   }
 
+  /**
+   * Cancels the wakes waiting (created, retry: not yet taken) for these agents — a hard budget stop
+   * (issue 16 #3). Returns how many were cancelled.
+   */
+  async cancelWaiting(agentIds: readonly string[]): Promise<number> {
+    if (agentIds.length === 0) return 0;
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(
+        `select id from ${this.schema}.job where name = $1 and state in ('created', 'retry') and data->>'agentId' = any($2::text[])`,
+        [this.name, [...agentIds]],
+      );
+    const ids = (rows as Array<{ id: string }>).map((r) => r.id);
+    if (ids.length > 0) await this.boss.cancel(this.name, ids);
+    return ids.length;
+  }
+
   /** The next due wake, if any (the job becomes active: this worker's until completed or failed). */
   async fetch(): Promise<WakeJobRecord | undefined> {
     const [job] = await this.boss.fetch<WakeJob>(this.name, { includeMetadata: true, batchSize: 1 });

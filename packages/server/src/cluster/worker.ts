@@ -8,6 +8,9 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  budgetRefusal,
+  type BudgetRefusal,
+  cancelQueuedWakes,
   LeaseLostError,
   lossOf,
   thisProcess,
@@ -62,9 +65,10 @@ export interface WakeOutcome {
   agentId: string;
   /**
    * done/failed: the wake ended; retrying: handed back for a retry; deferred: its agent was busy;
-   * duplicate: a redelivery of a wake that already ran or runs elsewhere; lost: the lease was lost.
+   * duplicate: a redelivery of a wake that already ran or runs elsewhere; lost: the lease was lost;
+   * cancelled: a budget that applies had no room, so the wake never started (reason budget).
    */
-  outcome: "done" | "failed" | "retrying" | "deferred" | "duplicate" | "lost";
+  outcome: "done" | "failed" | "retrying" | "deferred" | "duplicate" | "lost" | "cancelled";
   runId?: string;
   error?: string;
 }
@@ -225,6 +229,14 @@ export class WakeWorker {
       await this.queue.complete(job, { status: "failed", error: "agent not found" });
       return { ...base, outcome: "failed", error: `agent ${agentId} not found` };
     }
+    // Before a wake starts: an exhausted budget cancels it, and every queued wake it covers.
+    const refused = await budgetRefusal(this.store, agent);
+    if (refused) {
+      await this.cancelQueued(refused);
+      const error = `budget: ${refused.message}`;
+      await this.queue.complete(job, { status: "cancelled", reason: "budget", error });
+      return { ...base, outcome: "cancelled", error };
+    }
     const lease = new WakeLease(this.store, wakeId, this.workerId, this.leaseMs);
     const claim = {
       id: wakeId,
@@ -257,6 +269,27 @@ export class WakeWorker {
     }
   }
 
+  /**
+   * A hard budget stop cancels the queued wakes of that company (its budget) or agent (its own):
+   * the pending wake requests in the store and the jobs waiting in the queue, reason budget.
+   */
+  private async cancelQueued(refusal: BudgetRefusal): Promise<void> {
+    try {
+      await this.store.transaction((tx) => cancelQueuedWakes(tx, refusal), { isolation: "read committed" });
+      const agentIds =
+        refusal.scope === "agent" && refusal.agentId !== null
+          ? [refusal.agentId]
+          : (await this.store.listAgents(refusal.companyId)).map((a) => a.id);
+      const cancelled = await this.queue.cancelWaiting(agentIds);
+      if (cancelled > 0)
+        this.log(
+          `cadre worker ${this.workerId}: cancelled ${cancelled} queued wake(s): budget: ${refusal.message}`,
+        );
+    } catch (error) {
+      this.log(`cadre worker ${this.workerId}: cancelling queued wakes failed: ${errorMessage(error)}`);
+    }
+  }
+
   private async run(job: WakeJobRecord, lease: WakeLease, attemptsBefore: number): Promise<WakeOutcome> {
     const { wakeId, agentId, trigger, seed, profile, due } = job.data;
     const apiUrl = this.options.apiUrl?.();
@@ -264,6 +297,7 @@ export class WakeWorker {
     this.running.add(lease);
     lease.startHeartbeat();
     let terminal: string | undefined;
+    let stopReason: string | null = null;
     let thrown: unknown;
     try {
       const result = await (due ? wakeIfDue : wakeAgent)({
@@ -281,6 +315,7 @@ export class WakeWorker {
       });
       // A due-work wake that found nothing due started no run: the wake ends done, nothing spent.
       terminal = result ? result.terminal : "done";
+      stopReason = result?.stopReason ?? null;
     } catch (error) {
       thrown = error;
     } finally {
@@ -315,6 +350,12 @@ export class WakeWorker {
     if (!(await this.store.releaseWake(wakeId, this.workerId, { status, error }))) {
       await this.queue.complete(job, { lost: true });
       return { ...base, ...withRun, outcome: "lost", error: "lease lost" };
+    }
+    if (stopReason === "budget") {
+      // The run hit a hard limit: the wakes queued behind it under that budget never start.
+      const agent = await this.store.getAgent(agentId);
+      const refusal = agent ? await budgetRefusal(this.store, agent) : undefined;
+      if (refusal) await this.cancelQueued(refusal);
     }
     if (status === "retrying") await this.queue.fail(job, { error, attempt: attemptsBefore + 1 });
     else await this.queue.complete(job, { status, runId: runId ?? null, error });

@@ -20,6 +20,10 @@ export function budgetText(report: BudgetReport): string {
     `budget     ${line(report.budget)}`,
     ...report.agents.map((a) => `  agent    ${line(a)}`),
     `run caps   ${or(c.maxModelCalls, "model calls")}, ${or(c.maxToolCalls, "tool calls")}, ${or(c.maxTokens, "tokens")}, ${c.maxUsd === null ? "no USD cap" : usd(c.maxUsd)}`,
+    ...report.prices.map(
+      (p) =>
+        `price      ${p.model} from ${p.since}: $${p.input} input, $${p.output} output, $${p.cacheRead} cache read, $${p.cacheWrite} cache write per million tokens (the company's own)`,
+    ),
   ]
     .map((l) => `${l}\n`)
     .join("");

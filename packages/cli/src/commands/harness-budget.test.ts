@@ -1,0 +1,93 @@
+// Issue 16 on a harness that calls the model itself — the REAL Claude Code binary, against a
+// loopback @cadre/standin server (OFFLINE, the Anthropic Messages wire): its model calls cannot be
+// reserved before they are sent, so the budget is checked after each call it reports. A call that
+// uses the budget up stops the run there: the harness is cancelled, the tools it asks for after the
+// stop are refused, the run ends failed/budget and the next wake is refused. Deterministic: the
+// stand-in holds any call after the first until the run has ended (a call the harness had already
+// sent when it was cancelled is never answered).
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  BudgetExhaustedError,
+  budgetReport,
+  createCompany,
+  loadCompanyState,
+  setBudget,
+  wakeAgent,
+} from "@cadre/company";
+import { claudeCodeTestEnv, REAL_CLAUDE_CODE } from "@cadre/core/testing";
+import { hireLeads, type Policy, startStandin, type StandinServer } from "@cadre/standin";
+import { openStore, type Store } from "@cadre/store";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+let dir: string;
+let store: Store;
+let server: StandinServer;
+let release: () => void;
+let answered = 0;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cadre-harness-budget-"));
+  store = await openStore({ path: join(dir, "cadre.db") });
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const leads = hireLeads();
+  answered = 0;
+  const policy: Policy = async (request, context) => {
+    if (context.callIndex > 0) await released;
+    answered++;
+    return leads(request, context);
+  };
+  server = await startStandin({ policy });
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  release();
+  await server.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("a budget on a Claude Code run (the harness calls the model itself)", () => {
+  it.skipIf(!REAL_CLAUDE_CODE)(
+    "the call that uses the budget up stops the run: cancelled after it, failed/budget, the next wake refused",
+    async () => {
+      vi.stubEnv("ANTHROPIC_BASE_URL", server.anthropicBaseUrl);
+      const company = await createCompany(store, {
+        name: "Northwind Robotics",
+        goal: "Build autonomous warehouse robots.",
+        connectors: [{ kind: "claude-code" }],
+        ceoConnectorId: "claude-code",
+      });
+      const { ceo } = await loadCompanyState(store, company.id);
+      // Less than one Claude Code call (its system prompt alone is larger): the first call is the last.
+      await setBudget(store, { companyId: company.id }, { tokens: 2_000 });
+      const home = join(dir, "home");
+      await mkdir(home, { recursive: true });
+      const result = await wakeAgent({
+        store,
+        agentId: ceo.id,
+        dataDir: dir,
+        trigger: "start_team_building",
+        env: claudeCodeTestEnv(home, server.anthropicBaseUrl),
+      });
+      expect(answered).toBe(1);
+      expect(result).toMatchObject({ terminal: "failed", stopReason: "budget" });
+      expect(result.run.error).toMatch(
+        /^budget: the monthly budget of company \S+ is exhausted: \d+ of 2000 tokens/,
+      );
+      // After the fact: the one call is recorded, past the limit (it could not be reserved first).
+      const calls = await store.listModelCalls(result.run.id);
+      expect(calls).toHaveLength(1);
+      const report = await budgetReport(store, { companyId: company.id });
+      expect(report.budget).toMatchObject({ state: "exhausted" });
+      expect(report.budget.used.tokens).toBeGreaterThan(2_000);
+      expect(await store.listActivity(company.id, { type: "budget.exhausted" })).toHaveLength(1);
+      // At most the hire the first call asked for; nothing after the stop.
+      expect((await store.listAgents(company.id)).filter((a) => !a.isCeo).length).toBeLessThanOrEqual(1);
+      expect(await store.listApprovals(company.id)).toHaveLength(0);
+      const refused = await wakeAgent({ store, agentId: ceo.id }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(BudgetExhaustedError);
+    },
+    120_000,
+  );
+});
