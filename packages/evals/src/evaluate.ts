@@ -146,7 +146,9 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onSkip: (skip) => options.onNotice?.(`skipped ${skip.scenarioId}#${skip.sample}: ${skip.reason}`),
     });
-    return endpoint.gateway ? { ...result, rateLimit: endpoint.gateway.stats() } : result;
+    return endpoint.gateway
+      ? { ...result, rateLimit: endpoint.gateway.stats(), rateTimeline: [...endpoint.gateway.timeline] }
+      : result;
   } finally {
     await endpoint.close();
   }

@@ -3,7 +3,14 @@
 // anything runs), then the rate gateway started in front of the model server, and the CEO's
 // connector seeded to reach the model through it (Pi's base URL, ANTHROPIC_BASE_URL for Claude Code,
 // the Codex provider's base URL).
-import { ASSUMED_PROBES, defaultEnabledModels, readiness } from "@cadre/company";
+import {
+  ASSUMED_PROBES,
+  defaultEnabledModels,
+  type ProbeBook,
+  ProbeCache,
+  probeSpecs,
+  readiness,
+} from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { readsPrompt, startStandin, type StandinServer } from "@cadre/standin";
 import type { ConnectorKind } from "@cadre/model";
@@ -81,7 +88,7 @@ export function labelFor(connector: EvalConnector, model: string | null): string
   return connector === "openai-compatible" ? `openai-compatible:${model ?? "?"}` : connector;
 }
 
-function checkReady(request: EndpointRequest, model: string | null): void {
+async function checkReady(request: EndpointRequest, model: string | null): Promise<void> {
   const { connector, baseUrl, env } = request;
   if (connector === "offline" || connector === "standin") return;
   if (connector === "openai-compatible") {
@@ -96,11 +103,16 @@ function checkReady(request: EndpointRequest, model: string | null): void {
   const kind: ConnectorKind = connector;
   const userEnv = connector === "claude-code" && baseUrl ? { ...env, ANTHROPIC_BASE_URL: baseUrl } : env;
   const config = baseUrl && connector !== "claude-code" ? { baseUrl } : {};
-  const ready = readiness(
-    { kind, config, enabledModels: model ? [model] : defaultEnabledModels(kind) },
-    userEnv,
-    ASSUMED_PROBES,
-  );
+  const connector_ = { kind, config, enabledModels: model ? [model] : defaultEnabledModels(kind) };
+  // The harness probe (its executable, its credentials) really runs; the endpoint is not probed
+  // here (the first sample reaches it, through the gateway, soon enough).
+  const harness = new ProbeCache();
+  await harness.refresh(probeSpecs(connector_, userEnv).filter((p) => p.kind === "harness"));
+  const book: ProbeBook = {
+    ...ASSUMED_PROBES,
+    peek: (spec) => (spec.kind === "harness" ? harness.peek(spec) : ASSUMED_PROBES.peek(spec)),
+  };
+  const ready = readiness(connector_, userEnv, book);
   if (!ready.ready)
     throw new UserInputError(
       `the ${connector} connector is not ready: ${ready.missing}. ${HINTS[connector] ?? ""}. Offline runs need no key (--connector offline).`,
@@ -112,11 +124,13 @@ export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoi
   const model = modelFor(connector, request.model);
   if (request.baseUrl !== undefined && (connector === "offline" || connector === "standin"))
     throw new UserInputError(`--base-url does not apply to --connector ${connector}`);
-  checkReady(request, model);
+  await checkReady(request, model);
   if (connector === "offline") return { sample: {}, env, model: null, close: async () => {} };
   const label = labelFor(connector, model);
   const ceoKind = connector === "standin" ? "openai-compatible" : connector;
-  const modelPart = model ? { ceoModel: model } : {};
+  // A vendor kind without --model keeps its default model list (the prompt lists them all).
+  const explicit = request.model ?? (connector === "standin" ? STANDIN_MODEL : undefined);
+  const modelPart = explicit ? { ceoModel: explicit } : {};
   if (request.replay)
     return {
       sample: {

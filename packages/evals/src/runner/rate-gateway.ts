@@ -39,6 +39,15 @@ export interface RateEvent {
   gaveUp?: boolean;
 }
 
+/** The gateway's decisions in the order it made them: each send upstream, and each 429 it received. */
+export interface RateStep {
+  step: "send" | "429";
+  request: number;
+  /** For a 429: the wait scheduled before its retry, and where it came from. */
+  waitMs?: number;
+  from?: "retry-after" | "back-off";
+}
+
 export interface RateStats {
   requests: number;
   attempts: number;
@@ -57,6 +66,8 @@ export interface RateGateway {
   stats(): RateStats;
   /** Every upstream attempt in order (the tests read retries and waits from it). */
   readonly events: readonly RateEvent[];
+  /** Sends and 429s in the order they happened. */
+  readonly timeline: readonly RateStep[];
   close(): Promise<void>;
 }
 
@@ -103,6 +114,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
   let pausedUntil = 0;
   let requests = 0;
   const events: RateEvent[] = [];
+  const timeline: RateStep[] = [];
   // Retries go first: they were admitted before anything waiting now.
   const waiting: Array<{ retry: boolean; go: () => void }> = [];
   let timer: NodeJS.Timeout | undefined;
@@ -146,6 +158,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
     const target = `${upstream}${req.url ?? "/"}`;
     for (let tries = 0; ; tries++) {
       await admit(tries > 0);
+      timeline.push({ step: "send", request: number });
       let response: Response;
       try {
         response = await fetch(target, {
@@ -173,6 +186,12 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
       if (response.status === 429) {
         const after = retryAfterMs(response.headers);
         const wait = after ?? backoffMs * 2 ** tries;
+        timeline.push({
+          step: "429",
+          request: number,
+          waitMs: wait,
+          from: after === undefined ? "back-off" : "retry-after",
+        });
         limit = Math.max(1, Math.floor(limit / 2));
         lowestLimit = Math.min(lowestLimit, limit);
         successes = 0;
@@ -230,6 +249,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
     url: `http://127.0.0.1:${address.port}`,
     upstream,
     events,
+    timeline,
     stats: () => ({
       requests,
       attempts: events.length,

@@ -24,6 +24,7 @@ export class RunCost {
   #reserved = 0;
   #running = 0;
   #unpriced = 0;
+  #exhausted = false;
   #waiting: Array<() => void> = [];
 
   constructor(limitUsd: number | null) {
@@ -40,6 +41,7 @@ export class RunCost {
       return cap;
     }
     for (;;) {
+      if (this.#exhausted) return null;
       const left = this.limitUsd - this.#settled - this.#reserved;
       if (left > 1e-9) {
         const share = Math.min(cap, left);
@@ -52,8 +54,12 @@ export class RunCost {
     }
   }
 
-  /** The sample that took `share` ended, having cost `usd` (null: unknown). */
-  settle(share: number, usd: number | null): void {
+  /**
+   * The sample that took `share` ended, having cost `usd` (null: unknown). `spent`: the run's limit
+   * stopped it (its share had no room for the next call): no further sample starts.
+   */
+  settle(share: number, usd: number | null, spent = false): void {
+    if (spent) this.#exhausted = true;
     this.#running--;
     if (this.limitUsd !== null) this.#reserved -= share;
     if (usd === null) {

@@ -5,7 +5,7 @@ import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
 import { DEFAULT_SAMPLE_CAPS, type SampleCaps } from "./caps.js";
 import { mapBounded } from "./pool.js";
-import type { RateStats } from "./rate-gateway.js";
+import type { RateStats, RateStep } from "./rate-gateway.js";
 import { RunCost, type RunCostSummary } from "./run-cost.js";
 import { runSample, type SampleConfig } from "./run-sample.js";
 import { sampleSeed } from "./seeds.js";
@@ -44,6 +44,8 @@ export interface SuiteResult {
   skipped?: SkippedSample[];
   /** The rate gateway's figures (live runs): 429s seen, retries, how far concurrency came down. */
   rateLimit?: RateStats;
+  /** The gateway's sends and 429s in order (kept out of reports; tests read the order from it). */
+  rateTimeline?: readonly RateStep[];
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -76,7 +78,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
         share,
       );
     } finally {
-      ledger.settle(share, trace ? (trace.cost?.usd ?? null) : share);
+      ledger.settle(share, trace ? (trace.cost?.usd ?? null) : share, trace?.cap?.kind === "run_cost");
     }
     options.onProgress?.({ done: ++done, total: jobs.length, trace: trace as Trace });
     return trace;
