@@ -158,6 +158,30 @@ describe("cost: per call and per sample, and the run's --max-cost-usd", () => {
     expect(result.rateLimit!.requests).toBe(server!.modelCalls().length);
   });
 
+  it("openai: the same through the gateway, over the Responses wire, priced at the registry's price", async () => {
+    const s = await standin();
+    const result = await runProfile({
+      profile: "semantic",
+      samples: 1,
+      seed: 2,
+      only: ONE,
+      env: { ...NO_KEYS, OPENAI_API_KEY: "sk-standin-not-a-key" },
+      connector: "openai",
+      baseUrl: s.openaiBaseUrl,
+    });
+    const [t] = all(result);
+    expect(t).toMatchObject({
+      source: "live",
+      terminal: "done",
+      ceoRoute: "ceo-openai/gpt-5-mini-2025-08-07",
+    });
+    expect(s.modelCalls().every((c) => c.path === "/v1/responses")).toBe(true);
+    expect(t!.cost!.calls.map((c) => c.servedModel)).toEqual(
+      s.modelCalls().map(() => "gpt-5-mini-2025-08-07"),
+    );
+    expect(t!.cost!.usd).toBeGreaterThan(0);
+  });
+
   it("--max-cost-usd: the sample that reaches it ends failed (run_cost), the rest are not started, spend stays under it", async () => {
     const one = all(await anthropic({ samples: 1 }))[0]!.cost!.usd as number;
     const limit = one * 1.5;
