@@ -3,15 +3,8 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import {
-  ASSUMED_PROBES,
-  checkPromptContract,
-  defaultEnabledModels,
-  describeContractProblem,
-  keyEnvOf,
-  readiness,
-} from "@cadre/company";
-import { UserInputError } from "@cadre/core";
+import { checkPromptContract, describeContractProblem, keyEnvOf } from "@cadre/company";
+import { priceAt, UserInputError } from "@cadre/core";
 import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { gateSourceOf, type Measurement } from "./compare/gates.js";
@@ -22,18 +15,26 @@ import type { Recording, RecordingManifest } from "./recording/types.js";
 import { writeRecording } from "./recording/write.js";
 import { type ReportFiles, writeReport } from "./report/write.js";
 import { type Break, breakNamed, BREAKS } from "./runner/breaks.js";
-import { startStandin } from "@cadre/standin";
-import { readsPrompt } from "@cadre/standin";
+import { checkCaps, describeCaps, type SampleCaps } from "./runner/caps.js";
+import {
+  EVAL_CONNECTORS,
+  isEvalConnector,
+  labelFor,
+  modelFor,
+  openEndpoint,
+  STANDIN_MODEL,
+} from "./runner/live-endpoint.js";
+import { checkSources, modelOfTraces, sourceText } from "./compare/source.js";
+import { runSection } from "./report/run-section.js";
 import { profileDriver } from "./runner/profiles.js";
 import { runSuite, type SuiteOptions, type SuiteResult } from "./runner/run-suite.js";
 import { freshRunSeed } from "./runner/seeds.js";
 import { loadScenarios } from "./scenario/load.js";
 import type { Trace } from "./trace/types.js";
 
-export const CEO_CONNECTORS = ["offline", "anthropic", "openai", "openai-compatible", "standin"] as const;
-
-/** The model id the built-in stand-in (`--connector standin`) serves. */
-export const STANDIN_MODEL = "cadre-standin-reads-prompt-1b";
+export { STANDIN_MODEL };
+/** The CEO's connector kinds `eval record|run --connector` takes. */
+export const CEO_CONNECTORS = EVAL_CONNECTORS;
 export const CASSETTE_MODES = ["off", "record", "replay", "replay-or-record"] as const;
 export type CassetteSetting = (typeof CASSETTE_MODES)[number];
 
@@ -53,7 +54,7 @@ export interface RunOptions {
   break?: string;
   /** A prompt mutation (sensitivity runs): applied like a break, reported under its id. */
   mutation?: Break;
-  /** openai-compatible: the endpoint (…/v1) and the model id; standin: the model only. */
+  /** The model server's URL (openai-compatible: required; others: instead of the vendor's), and the model id. */
   baseUrl?: string;
   model?: string;
   /** Scenario directories; default the built-in evals/scenarios. */
@@ -68,8 +69,14 @@ export interface RunOptions {
   cassettes?: CassetteSetting;
   /** Required when cassettes is not off (record and run default it: see recordBaseline, evaluateCandidate). */
   cassettesDir?: string;
+  /** Per-sample caps; the defaults (DEFAULT_SAMPLE_CAPS) for any not given. */
+  caps?: Partial<SampleCaps>;
+  /** The whole run's cost limit in USD (checked before each sample starts and before each model call). */
+  maxCostUsd?: number;
+  /** Codex's `cadre mcp`: the argv that starts cadre (default: this process, when it is the cadre CLI). */
+  cadreCommand?: readonly string[];
   onProgress?: (p: { done: number; total: number; trace: Trace }) => void;
-  /** Things the run did that a reader should know (e.g. placeholder keys under replay). */
+  /** Things the run did that a reader should know (caps in force, placeholder keys under replay, untrusted cost caps). */
   onNotice?: (text: string) => void;
 }
 
@@ -77,85 +84,82 @@ export function defaultConcurrency(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
+/** A cost limit on a model with no known price cannot be enforced: said before the run, and in its report. */
+export function untrustedCostNotice(
+  model: string | null,
+  maxCostUsd: number | undefined,
+): string | undefined {
+  if (model === null || priceAt(model, new Date().toISOString()) !== null) return undefined;
+  return `cost: no known price for model ${model}: its cost is unknown (not 0), so ${maxCostUsd !== undefined ? `--max-cost-usd ${maxCostUsd} and ` : ""}the per-sample cost cap cannot be trusted; the other caps still hold`;
+}
+
 export async function runProfile(options: RunOptions): Promise<SuiteResult> {
   if (!Number.isInteger(options.samples) || options.samples < 1)
     throw new UserInputError(`samples must be a whole number ≥ 1 (got ${options.samples})`);
   const connector = options.connector ?? "offline";
-  if (!(CEO_CONNECTORS as readonly string[]).includes(connector))
+  if (!isEvalConnector(connector))
     throw new UserInputError(`connector must be one of ${CEO_CONNECTORS.join(", ")} (got "${connector}")`);
   const broken = options.mutation ?? (options.break === undefined ? undefined : breakNamed(options.break));
   if (options.break !== undefined && !broken)
     throw new UserInputError(`unknown break "${options.break}"; breaks: ${Object.keys(BREAKS).join(", ")}`);
-  if (connector === "openai-compatible" && (!options.baseUrl || !options.model))
-    throw new UserInputError(
-      "--connector openai-compatible needs --base-url URL (the endpoint, e.g. http://127.0.0.1:11434/v1) and --model ID",
-    );
-  if (connector !== "openai-compatible" && connector !== "standin" && options.baseUrl !== undefined)
-    throw new UserInputError(`--base-url applies to --connector openai-compatible only (got ${connector})`);
+  if (options.maxCostUsd !== undefined && !(Number.isFinite(options.maxCostUsd) && options.maxCostUsd > 0))
+    throw new UserInputError(`--max-cost-usd must be a number of USD > 0 (got ${options.maxCostUsd})`);
+  const caps = checkCaps(options.caps ?? {});
   const cassettes = await cassetteConfig(options);
+  // Claude Code and Codex call the model themselves: no stream wrapper sees their answers.
+  if (cassettes && (connector === "claude-code" || connector === "codex"))
+    throw new UserInputError(
+      `--cassettes ${cassettes.mode} records Pi-routed connectors only (offline, anthropic, openai, openai-compatible, standin); ${connector} calls the model itself`,
+    );
   const env =
     cassettes?.mode === "replay"
       ? replayEnv(options.env ?? process.env, options.onNotice)
       : (options.env ?? process.env);
-  if (connector === "anthropic" || connector === "openai") {
-    const kind = connector;
-    const ready = readiness(
-      { kind, config: {}, enabledModels: defaultEnabledModels(kind) },
-      env,
-      ASSUMED_PROBES,
-    );
-    if (!ready.ready)
-      throw new UserInputError(
-        `the ${connector} connector is not ready: ${ready.missing}. Offline runs need no key (--connector offline).`,
-      );
-  }
-  // The prompt contract before any sample: texts that contradict the code are not worth sampling.
-  const contract = checkPromptContract();
-  if (contract.length > 0)
-    throw new UserInputError(
-      `the prompt contract does not hold (static check, see cadre prompts check):\n${contract.map((p) => `  ${describeContractProblem(p)}`).join("\n")}`,
-    );
-  const profile = profileDriver(options.profile);
-  const scenarios = await loadScenarios(options.scenarioDirs, options.only);
-  // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by the
-  // rule-based prompt reader (packages/standin/src/policies/reads-prompt.ts). Not a model.
-  const standin =
-    connector === "standin" && cassettes?.mode !== "replay"
-      ? await startStandin({ policy: readsPrompt() })
-      : undefined;
+  const concurrency = options.concurrency ?? defaultConcurrency();
+  // Readiness (keys, base URLs) before anything else: a run that cannot start fails in a second.
+  const endpoint = await openEndpoint({
+    connector,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    env,
+    concurrency,
+    replay: cassettes?.mode === "replay",
+  });
   try {
-    const endpoint =
-      connector === "standin"
-        ? {
-            ceoKind: "openai-compatible" as const,
-            ceoBaseUrl: standin?.openaiBaseUrl ?? "http://127.0.0.1:9/v1",
-            ceoModel: options.model ?? STANDIN_MODEL,
-            connectorLabel: "standin",
-          }
-        : connector === "openai-compatible"
-          ? {
-              ceoKind: "openai-compatible" as const,
-              ceoBaseUrl: options.baseUrl as string,
-              ceoModel: options.model as string,
-              connectorLabel: `openai-compatible:${options.model as string}`,
-            }
-          : connector === "anthropic" || connector === "openai"
-            ? { ceoKind: connector as "anthropic" | "openai" }
-            : {};
-    return await runSuite({
+    // The prompt contract before any sample: texts that contradict the code are not worth sampling.
+    const contract = checkPromptContract();
+    if (contract.length > 0)
+      throw new UserInputError(
+        `the prompt contract does not hold (static check, see cadre prompts check):\n${contract.map((p) => `  ${describeContractProblem(p)}`).join("\n")}`,
+      );
+    const profile = profileDriver(options.profile);
+    const scenarios = await loadScenarios(options.scenarioDirs, options.only);
+    options.onNotice?.(
+      `caps ${describeCaps(caps)}; whole run: ${options.maxCostUsd !== undefined ? `$${options.maxCostUsd} (--max-cost-usd)` : "no cost limit (--max-cost-usd X sets one)"}`,
+    );
+    const untrusted = untrustedCostNotice(endpoint.model, options.maxCostUsd);
+    if (untrusted) options.onNotice?.(`warning: ${untrusted}`);
+    const result = await runSuite({
       scenarios,
       samples: options.samples,
       seed: options.seed ?? freshRunSeed(),
-      concurrency: options.concurrency ?? defaultConcurrency(),
+      concurrency,
       profile,
-      env,
-      ...endpoint,
+      env: endpoint.env,
+      caps,
+      ...endpoint.sample,
+      ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+      ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
       ...(broken ? { break: broken } : {}),
       ...(cassettes ? { cassettes } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      onSkip: (skip) => options.onNotice?.(`skipped ${skip.scenarioId}#${skip.sample}: ${skip.reason}`),
     });
+    return endpoint.gateway
+      ? { ...result, rateLimit: endpoint.gateway.stats(), rateTimeline: [...endpoint.gateway.timeline] }
+      : result;
   } finally {
-    await standin?.close();
+    await endpoint.close();
   }
 }
 
@@ -214,6 +218,8 @@ export interface EvaluateOptions extends RunOptions {
   /** Where report.json, report.md, report.html and the candidate's traces (candidate/) go. */
   out: string;
   settings?: Partial<CompareSettings>;
+  /** Compare even when the baseline's connector or model differs from the candidate's (the report says so). */
+  crossSource?: boolean;
 }
 
 export interface Evaluation {
@@ -228,6 +234,7 @@ export async function compareRecordings(
   candidateDir: string,
   out: string,
   settings: Partial<CompareSettings> = {},
+  crossSource = false,
 ): Promise<Evaluation> {
   const baseline = await readRecording(baselineDir);
   const candidate = await readRecording(candidateDir);
@@ -247,6 +254,19 @@ export async function compareRecordings(
     { ...DEFAULT_COMPARE_SETTINGS, ...settings },
     new Date(),
     await measurementFor(candidateRun),
+  );
+  const baseSource = {
+    connector: baseline.manifest.connector,
+    model: modelOfTraces(baseline.traces.values()),
+  };
+  const candSource = { connector: m.connector, model: modelOfTraces(candidate.traces.values()) };
+  report.run = runSection(
+    { ...candidateRun, ...(m.skipped ? { skipped: m.skipped } : {}) },
+    {
+      baseline: sourceText(baseSource),
+      candidate: sourceText(candSource),
+      crossSource: checkSources(baseSource, candSource, crossSource),
+    },
   );
   return { report, files: await writeReport(out, report), baseline };
 }
@@ -276,6 +296,21 @@ export async function measurementFor(
 export async function evaluateCandidate(options: EvaluateOptions): Promise<Evaluation> {
   // The baseline is read first: a bad baseline fails before minutes of sampling.
   const baseline = await readRecording(options.baseline);
+  // A live candidate is compared only with a baseline of its own source: checked before any sample.
+  const connector = options.connector ?? "offline";
+  const baseSource = {
+    connector: baseline.manifest.connector,
+    model: modelOfTraces(baseline.traces.values()),
+  };
+  const candSource = isEvalConnector(connector)
+    ? connector === "offline"
+      ? { connector, model: null }
+      : {
+          connector: labelFor(connector, modelFor(connector, options.model)),
+          model: modelFor(connector, options.model),
+        }
+    : undefined;
+  const crossSource = candSource ? checkSources(baseSource, candSource, options.crossSource ?? false) : false;
   // By default sample i of a scenario reuses the baseline's seed for it (common random numbers):
   // the offline model then draws the same plan, so a difference is the candidate's, not chance's.
   const candidateDir = join(options.out, "candidate");
@@ -293,5 +328,10 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
     new Date(),
     await measurementFor(result, options.sensitivityFile),
   );
+  report.run = runSection(result, {
+    baseline: sourceText(baseSource),
+    candidate: sourceText({ connector: result.connector, model: modelOfTraces(result.traces.values()) }),
+    crossSource,
+  });
   return { report, files: await writeReport(options.out, report), baseline };
 }

@@ -22,6 +22,16 @@ export * from "./runner/profiles.js";
 export * from "./runner/run-sample.js";
 export * from "./runner/run-suite.js";
 export * from "./runner/seeds.js";
+export * from "./runner/caps.js";
+export * from "./runner/run-cost.js";
+export * from "./runner/rate-gateway.js";
+export {
+  EVAL_CONNECTORS,
+  type EvalConnector,
+  isEvalConnector,
+  labelFor,
+  modelFor,
+} from "./runner/live-endpoint.js";
 export * from "./recording/types.js";
 export * from "./recording/read.js";
 export * from "./recording/write.js";
@@ -41,6 +51,8 @@ export * from "./report/write.js";
 export * from "./report/summary.js";
 export * from "./report/schema.js";
 export * from "./report/progress.js";
+export * from "./report/run-section.js";
+export * from "./compare/source.js";
 export * from "./cassette/key.js";
 export * from "./cassette/cassette.js";
 export * from "./cassette/entry.js";

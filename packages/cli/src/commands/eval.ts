@@ -8,6 +8,9 @@ import {
   type CassetteSetting,
   CEO_CONNECTORS,
   type CompareSettings,
+  DEFAULT_SAMPLE_CAPS,
+  type SampleCaps,
+  usdText,
   compareRecordings,
   DEFAULT_COMPARE_SETTINGS,
   type Evaluation,
@@ -75,11 +78,30 @@ Run options:
   --seed N             run seed; sample i of scenario s gets a seed derived from it (record: default random,
                        reported; run: default the baseline's, so samples are paired with the baseline's)
   --concurrency N      samples in flight at once (default: CPUs, at most 4)
-  --connector ID       the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline; anthropic
-                       and openai need their API key; openai-compatible needs --base-url and --model;
-                       standin starts the built-in prompt-reading stand-in on loopback: rule-based, not a model)
-  --base-url URL       openai-compatible: the endpoint, e.g. http://127.0.0.1:11434/v1
-  --model ID           openai-compatible: the model id (explicit; standin default ${STANDIN_MODEL})
+  --connector KIND     the CEO's connector: ${CEO_CONNECTORS.join(" | ")} (default offline).
+                       anthropic, openai: need ANTHROPIC_API_KEY / OPENAI_API_KEY (or --base-url for a gateway);
+                       openai-compatible: needs --base-url and --model; claude-code: runs the real Claude Code
+                       binary against --base-url (an Anthropic Messages server; ANTHROPIC_BASE_URL works too; a
+                       loopback one needs no key) or api.anthropic.com with ANTHROPIC_API_KEY; codex: runs the
+                       real Codex binary against --base-url (an OpenAI Responses server) or api.openai.com with
+                       OPENAI_API_KEY; standin starts the built-in prompt-reading stand-in on loopback (rule-based,
+                       not a model). Every live kind reaches its model server through the run's rate gateway:
+                       a 429 is retried after its retry-after (or a doubling back-off), at most 4 times, and
+                       halves the model requests in flight (raised again as calls succeed)
+  --base-url URL       the model server, e.g. http://127.0.0.1:11434/v1 (openai-compatible: required)
+  --model ID           the CEO's model id (explicit; default: the kind's first model; standin ${STANDIN_MODEL})
+Caps (enforced in code by the same spend control as every wake; printed at the start and in the report):
+  --max-model-calls N  model calls per sample (default ${DEFAULT_SAMPLE_CAPS.modelCalls})
+  --max-tool-calls N   tool calls per sample (default ${DEFAULT_SAMPLE_CAPS.toolCalls}); the call past the cap is not run
+  --max-sample-tokens N  tokens per sample, input + output + cache (default ${DEFAULT_SAMPLE_CAPS.tokens})
+  --max-sample-usd X   cost per sample at the model registry's price (default $${DEFAULT_SAMPLE_CAPS.costUsd})
+  --max-sample-seconds N  wall time per sample (default ${DEFAULT_SAMPLE_CAPS.wallTimeMs / 1000})
+  --max-cost-usd X     the whole run's cost limit: each sample starts with a share of what is left reserved, and
+                       each model call is reserved against it first; once spent, the samples not started are
+                       skipped and the report says how many and why. A model with no known price has cost
+                       "unknown" (never $0): the limit then cannot be trusted, and the run says so
+  A sample that hits a cap ends failed with the cap named in its trace (trace.cap); the run goes on.
+  Traces carry each call's and each sample's cost (trace.cost; null = unknown).
   --scenarios DIR      scenario directory, repeatable (default ${BUILTIN_SCENARIOS_DIR})
   --only ID,ID         only these scenarios
   --break NAME         a deliberately broken candidate (the gate it must fail in brackets):
@@ -106,6 +128,9 @@ Compare options:
   --min-pass X         see --k
   --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
   --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json)
+  --cross-source       compare even when the baseline was recorded on another connector or model (refused
+                       otherwise: a live candidate is compared only with a baseline of its own connector and
+                       model); the report then names both sources and says CROSS-SOURCE
   --json               stdout holds one JSON line: { scenarios: [{ id, passed, … }], toolCoverage, cueTokens,
                        gates: { Gn: { pass, measured, source, evidence } } } (the tables and the gate matrix
                        then go to stderr)
@@ -136,6 +161,13 @@ const OPTIONS = {
   sensitivity: { type: "string" },
   mutations: { type: "string" },
   record: { type: "string" },
+  "max-model-calls": { type: "string" },
+  "max-tool-calls": { type: "string" },
+  "max-sample-tokens": { type: "string" },
+  "max-sample-usd": { type: "string" },
+  "max-sample-seconds": { type: "string" },
+  "max-cost-usd": { type: "string" },
+  "cross-source": { type: "boolean" },
 } as const;
 
 type Values = ReturnType<typeof parse<typeof OPTIONS>>["values"];
@@ -145,6 +177,27 @@ function wholeNumber(name: string, raw: string | undefined, min: number): number
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < min)
     throw new UsageError(`eval: --${name} must be a whole number ≥ ${min} (got "${raw}")`);
   return Number(raw);
+}
+
+function usdAmount(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,9}(\.\d{1,9})?$/.test(raw) || !(Number(raw) > 0))
+    throw new UsageError(`eval: --${name} must be a number of USD > 0, e.g. 0.5 (got "${raw}")`);
+  return Number(raw);
+}
+
+function capsOf(values: Values): Partial<SampleCaps> {
+  const caps: Partial<SampleCaps> = {};
+  const set = <K extends keyof SampleCaps>(key: K, value: number | undefined) => {
+    if (value !== undefined) caps[key] = value as SampleCaps[K];
+  };
+  set("modelCalls", wholeNumber("max-model-calls", values["max-model-calls"], 1));
+  set("toolCalls", wholeNumber("max-tool-calls", values["max-tool-calls"], 1));
+  set("tokens", wholeNumber("max-sample-tokens", values["max-sample-tokens"], 1));
+  set("costUsd", usdAmount("max-sample-usd", values["max-sample-usd"]));
+  const seconds = wholeNumber("max-sample-seconds", values["max-sample-seconds"], 1);
+  set("wallTimeMs", seconds === undefined ? undefined : seconds * 1000);
+  return caps;
 }
 
 function need(sub: string, name: string, value: string | undefined): string {
@@ -171,6 +224,12 @@ const RUN_KEYS = [
   "cassettes-dir",
   "base-url",
   "model",
+  "max-model-calls",
+  "max-tool-calls",
+  "max-sample-tokens",
+  "max-sample-usd",
+  "max-sample-seconds",
+  "max-cost-usd",
 ];
 const COMPARE_KEYS = ["out", "baseline", "k", "min-pass", "trajectory"];
 
@@ -183,6 +242,10 @@ function runOptions(sub: string, values: Values, io: CliIO, profileRequired = tr
     env: io.env,
     onProgress: (p: Parameters<typeof progressLine>[0]) => io.err(progressLine(p)),
     onNotice: (text: string) => io.err(`${text}\n`),
+    caps: capsOf(values),
+    ...(values["max-cost-usd"] !== undefined
+      ? { maxCostUsd: usdAmount("max-cost-usd", values["max-cost-usd"]) as number }
+      : {}),
     ...(values.seed !== undefined ? { seed: wholeNumber("seed", values.seed, 0) as number } : {}),
     ...(values.concurrency !== undefined
       ? { concurrency: wholeNumber("concurrency", values.concurrency, 1) as number }
@@ -321,14 +384,21 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       io.out(
         `${traces.filter((t) => t.terminal === "done").length}/${traces.length} samples done, ${traces.reduce((n, t) => n + t.hires.length, 0)} hires${replayed ? `, ${replayed} replayed from cassettes` : ""}\n`,
       );
+      const capped = traces.filter((t) => t.cap).length;
+      const calls = traces.reduce((n, t) => n + t.usage.modelCalls, 0);
+      const skipped = result.skipped ?? [];
+      const rl = result.rateLimit;
+      io.out(
+        `${calls} model calls, cost ${usdText(result.cost?.usd)}${result.cost?.limitUsd != null ? ` of --max-cost-usd $${result.cost.limitUsd}${result.cost.trusted ? "" : " (not trusted: unknown prices)"}` : ""}${capped ? `, ${capped} sample(s) ended by a cap` : ""}${skipped.length ? `, ${skipped.length} sample(s) skipped: ${skipped[0]?.reason}` : ""}${rl ? `; ${rl.rateLimited} rate-limited (429) request(s), ${rl.retries} retried, concurrency ${rl.initialLimit} → lowest ${rl.lowestLimit}` : ""}\n`,
+      );
       if (values.json)
         io.out(
-          `${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id) })}\n`,
+          `${JSON.stringify({ out, profile: manifest.profile, connector: manifest.connector, samples: manifest.samples, seed: manifest.seed, scenarios: manifest.scenarios.map((s) => s.id), modelCalls: calls, costUsd: result.cost?.usd ?? null, costTrusted: result.cost?.trusted ?? true, capped, skipped: skipped.length, caps: result.caps, rateLimit: rl ?? null })}\n`,
         );
       return 0;
     }
     case "run": {
-      allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity"]);
+      allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity", "cross-source"]);
       const baseline = need("run", "baseline", values.baseline);
       const evaluation = await evaluateCandidate({
         ...runOptions("run", values, io),
@@ -336,6 +406,7 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
         baseline,
         out: values.out ?? DEFAULT_OUT,
         settings: compareSettings(values),
+        ...(values["cross-source"] ? { crossSource: true } : {}),
       });
       return printEvaluation(io, evaluation, values.json);
     }
@@ -361,12 +432,13 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       return report.passed ? 0 : 1;
     }
     case "compare": {
-      allowOnly("compare", values, [...COMPARE_KEYS, "candidate"]);
+      allowOnly("compare", values, [...COMPARE_KEYS, "candidate", "cross-source"]);
       const evaluation = await compareRecordings(
         need("compare", "baseline", values.baseline),
         need("compare", "candidate", values.candidate),
         values.out ?? DEFAULT_OUT,
         compareSettings(values),
+        values["cross-source"] ?? false,
       );
       return printEvaluation(io, evaluation, values.json);
     }

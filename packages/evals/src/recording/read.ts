@@ -42,10 +42,11 @@ export async function readRecording(dir: string): Promise<Recording> {
       fail(child(entryAt, "id"), `is "${entry.id}" but ${entry.file} holds scenario "${parsed.scenario.id}"`);
     if (parsed.scenario.hash !== entry.hash)
       fail(child(entryAt, "hash"), `differs from the hash in ${entry.file}`);
-    if (parsed.traces.length !== manifest.samples)
+    const skipped = (manifest.skipped ?? []).filter((s) => s.scenarioId === entry.id).length;
+    if (parsed.traces.length !== manifest.samples - skipped)
       fail(
         child(atFile(file), "traces"),
-        `holds ${parsed.traces.length} trace(s); the manifest says ${manifest.samples} sample(s) per scenario`,
+        `holds ${parsed.traces.length} trace(s); the manifest says ${manifest.samples} sample(s) per scenario${skipped ? `, ${skipped} of them skipped` : ""}`,
       );
     traces.set(entry.id, parsed.traces);
     scenarios.push({ scenario, file, hash: parsed.scenario.hash });

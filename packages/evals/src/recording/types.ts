@@ -24,6 +24,15 @@ export const RecordingManifestSchema = Type.Object(
     toolSchemas: Type.Record(Type.String(), Sha256(), {
       description: "Tool name → hash of its input schema in the build that recorded this.",
     }),
+    skipped: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { scenarioId: Name(), sample: Type.Integer({ minimum: 0 }), reason: Name() },
+          { additionalProperties: false },
+        ),
+        { description: "Samples not started (the run's --max-cost-usd was spent); they have no trace." },
+      ),
+    ),
     scenarios: Type.Array(
       Type.Object(
         {

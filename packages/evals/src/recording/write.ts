@@ -1,5 +1,6 @@
 // Writes a suite's result as a recording directory (pretty JSON, stable key order per file).
 import { mkdir, writeFile } from "node:fs/promises";
+import { UserInputError } from "@cadre/core";
 import { join, resolve } from "node:path";
 import type { SuiteResult } from "../runner/run-suite.js";
 import { toScenarioDocument } from "../scenario/document.js";
@@ -23,6 +24,12 @@ export async function writeRecording(
   now = new Date(),
 ): Promise<RecordingManifest> {
   const root = resolve(dir);
+  // A scenario whose every sample was skipped (the run's cost limit) has no traces to write.
+  const recorded = result.scenarios.filter((l) => (result.traces.get(l.scenario.id) ?? []).length > 0);
+  if (recorded.length === 0)
+    throw new UserInputError(
+      `nothing to record in ${dir}: every sample was skipped (${result.skipped?.[0]?.reason ?? "none ran"})`,
+    );
   await mkdir(join(root, "traces"), { recursive: true });
   const manifest: RecordingManifest = {
     schemaVersion: RECORDING_SCHEMA_VERSION,
@@ -34,13 +41,14 @@ export async function writeRecording(
     break: result.break,
     createdAt: now.toISOString(),
     toolSchemas: toolSchemaHashes(),
-    scenarios: result.scenarios.map((l) => ({
+    ...(result.skipped && result.skipped.length > 0 ? { skipped: result.skipped } : {}),
+    scenarios: recorded.map((l) => ({
       id: l.scenario.id,
       hash: l.hash,
       file: `traces/${l.scenario.id}.json`,
     })),
   };
-  for (const loaded of result.scenarios) {
+  for (const loaded of recorded) {
     const file: ScenarioTraces = {
       schemaVersion: TRACE_SCHEMA_VERSION,
       kind: "cadre-eval-traces",

@@ -3,6 +3,7 @@
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
 import { fixed, gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
+import { runSectionLines } from "./run-section.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
 export function escapeHtml(text: string): string {
@@ -71,6 +72,13 @@ export function renderHtml(report: EvalReport): string {
 Candidate: profile <b>${escapeHtml(c.profile)}</b> on ${escapeHtml(c.connector)}${c.break ? `, deliberately broken (<code>${escapeHtml(c.break)}</code>)` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}.<br>
 Tool coverage <b>${pct(report.toolCoverage)}</b> · initial cue ${report.baselineCueTokens} → <b>${report.cueTokens}</b> tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}.<br>
 ${escapeHtml(sourcesLine(report.sources))}.<br>
+${
+  report.run
+    ? runSectionLines(report.run)
+        .map((l) => `${escapeHtml(l)}<br>`)
+        .join("\n")
+    : ""
+}
 Evidence source: <b>${escapeHtml(report.measurement.source)}</b> — ${escapeHtml(report.measurement.note)}${report.measurement.sensitivity ? `; sensitivity on ${escapeHtml(report.measurement.sensitivity.connector)}: ${report.measurement.sensitivity.detected}/${report.measurement.sensitivity.total} mutations detected` : ""}.</p>
 <h2>Gates</h2>${gates}
 <h2>Gate matrix</h2><div class="scroll">${matrix}</div>

@@ -3,6 +3,7 @@ import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
 import { gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
+import { runSectionLines } from "./run-section.js";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -25,6 +26,7 @@ export function renderMarkdown(report: EvalReport): string {
     `- Candidate: profile **${c.profile}** on ${c.connector}${c.break ? ` — deliberately broken: \`${c.break}\`` : ""}, ${c.samples} samples per scenario, seed ${c.seed}${c.seed === b.seed ? " (paired with the baseline's samples)" : " (fresh draws)"}`,
     `- Tool coverage ${pct(report.toolCoverage)} · initial cue ${report.baselineCueTokens} → ${report.cueTokens} tokens (o200k) · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
     `- ${sourcesLine(report.sources).replace(/^samples/, "Samples")}`,
+    ...(report.run ? runSectionLines(report.run).map((l) => `- ${l.replace(/^(\w+)\s+/, "$1: ")}`) : []),
     `- Evidence source: **${report.measurement.source}** — ${report.measurement.note}${report.measurement.sensitivity ? `; sensitivity on ${report.measurement.sensitivity.connector}: ${report.measurement.sensitivity.detected}/${report.measurement.sensitivity.total} mutations detected` : ""}`,
     `- Thresholds: pass^${s.k} ≥ ${s.minPassK}; hires within ±${s.hireTolerance} of the baseline median; roles: every function hired by the baseline, or team Jaccard ≥ ${s.functionJaccard}; tool coverage ≥ ${pct(s.minToolCoverage)} in ≥ ${s.minToolStates} states; cue ≤ ${s.maxCueTokens} tokens; cache within ${s.cacheTolerance * 100} points; trajectory ${s.trajectory ?? "reported, not gated"}`,
     "",

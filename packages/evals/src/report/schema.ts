@@ -149,6 +149,63 @@ const Run = {
   break: Nullable(Type.String()),
 };
 
+const Usd = () => Nullable(Type.Number({ minimum: 0 }));
+
+/** How the candidate ran: where its evidence came from, the caps it ran under, what it cost. */
+export const RunSectionSchema = Type.Object(
+  {
+    baselineSource: Type.String({ description: "Connector and model the baseline was recorded on." }),
+    candidateSource: Type.String({ description: "Connector and model the candidate ran on." }),
+    crossSource: Type.Boolean({
+      description:
+        "The two differ and --cross-source said to compare anyway (behaviour differences may be the model's).",
+    }),
+    caps: Nullable(
+      Type.Object(
+        {
+          modelCalls: Count(),
+          toolCalls: Count(),
+          tokens: Count(),
+          costUsd: Type.Number({ minimum: 0 }),
+          wallTimeMs: Count(),
+        },
+        strict,
+      ),
+    ),
+    cost: Type.Object(
+      {
+        usd: Usd(),
+        limitUsd: Usd(),
+        trusted: Type.Boolean({
+          description: "False: some cost is unknown, so a USD limit could not be held exactly.",
+        }),
+        unpricedSamples: Count(),
+      },
+      strict,
+    ),
+    capped: Type.Record(Type.String(), Count(), { description: "Samples a cap ended, by cap." }),
+    skipped: Type.Object({ count: Count(), reason: Nullable(Type.String()) }, strict),
+    rateLimit: Nullable(
+      Type.Object(
+        {
+          requests: Count(),
+          attempts: Count(),
+          rateLimited: Count(),
+          retries: Count(),
+          gaveUp: Count(),
+          initialLimit: Count(),
+          lowestLimit: Count(),
+          limit: Count(),
+        },
+        strict,
+      ),
+    ),
+    warnings: Type.Array(Type.String()),
+  },
+  strict,
+);
+export type RunSection = Static<typeof RunSectionSchema>;
+
 export const EvalReportSchema = Type.Object(
   {
     schemaVersion: SchemaVersion(REPORT_SCHEMA_VERSION),
@@ -190,6 +247,7 @@ export const EvalReportSchema = Type.Object(
       },
       strict,
     ),
+    run: Type.Optional(RunSectionSchema),
     gates: perGate(GateResultSchema),
     matrix: Type.Array(Type.Object({ scenario: Type.String(), cells: perGate(GateCellSchema) }, strict)),
     passed: Type.Boolean({ description: "No gate failed (a gate not measured does not fail)." }),

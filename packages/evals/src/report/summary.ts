@@ -30,6 +30,7 @@ export function summaryOf(report: EvalReport, files?: ReportFiles) {
     baselineCueTokens: report.baselineCueTokens,
     systemPromptTokens: report.systemPromptTokens,
     cacheHitRate: report.cacheHitRate,
+    ...(report.run ? { run: report.run } : {}),
     gates: report.gates,
     passed: report.passed,
     ...(files ? { report: files } : {}),

@@ -3,6 +3,7 @@ import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
 import { gateMark, mark, pct, resultLine, sourcesLine, table } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
+import { runSectionLines } from "./run-section.js";
 
 function sensitivityNote(report: EvalReport): string {
   const s = report.measurement.sensitivity;
@@ -27,6 +28,7 @@ export function renderTerminal(report: EvalReport): string {
     "",
     `tool coverage ${pct(report.toolCoverage)} · cue ${report.baselineCueTokens} → ${report.cueTokens} tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
     sourcesLine(report.sources),
+    ...(report.run ? runSectionLines(report.run) : []),
     "",
     `Gates (source: ${report.measurement.source}; ${report.measurement.note}${sensitivityNote(report)})`,
     table(

@@ -3,6 +3,8 @@
 // wrapped (outermost first): the break's request edit, the capture of what the model was shown,
 // and the cassette that records or replays the answer. A harness that runs its own loop (Claude
 // Code, Codex) is wrapped as a whole session: its cassette records or replays the wake's events.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   ASSUMED_PROBES,
@@ -12,7 +14,7 @@ import {
   wakeAgent,
 } from "@cadre/company";
 import { type StreamFn, UserInputError } from "@cadre/core";
-import { openStore } from "@cadre/store";
+import { openStore, type Store } from "@cadre/store";
 import { type Cassette, CassetteMissError, type CassetteMode, openCassette } from "../cassette/cassette.js";
 import { type HarnessCassette, openHarnessCassette } from "../cassette/harness-cassette.js";
 import { checkSeededState } from "../scenario/check.js";
@@ -21,6 +23,7 @@ import type { LoadedScenario } from "../scenario/types.js";
 import { collectTrace } from "../trace/collect.js";
 import type { Trace } from "../trace/types.js";
 import type { Break } from "./breaks.js";
+import { applySampleCaps, capOf, DEFAULT_SAMPLE_CAPS, type SampleCaps } from "./caps.js";
 import { captureRequests } from "./capture.js";
 import type { ProfileDriver } from "./profiles.js";
 
@@ -33,6 +36,8 @@ export interface SampleConfig {
   /** openai-compatible: the endpoint and the model the CEO runs on. */
   ceoBaseUrl?: string;
   ceoModel?: string;
+  /** More of the CEO connector's config (see seedScenario). */
+  ceoConfig?: Record<string, unknown>;
   /** How the report names the CEO's connector (default its kind; "standin" for the built-in stand-in). */
   connectorLabel?: string;
   /**
@@ -43,6 +48,20 @@ export interface SampleConfig {
   env: NodeJS.ProcessEnv;
   /** Answers in place of the connector's own model call (tests record a vendor CEO's cassettes with no key). */
   vendor?: StreamFn;
+  /** Per-sample caps (default DEFAULT_SAMPLE_CAPS), enforced by the budget machinery (caps.ts). */
+  caps?: SampleCaps;
+  /** Codex starts `cadre mcp` on the sample's store: the argv that starts cadre (default: this process). */
+  cadreCommand?: readonly string[];
+}
+
+/** Harnesses that run their own loop in their own process: their model calls are not Pi's to wrap. */
+const HARNESS_KINDS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
+
+/** A harness sample's store is a file (Codex's `cadre mcp` opens it) in a scratch data folder. */
+async function sampleStore(kind: string | undefined): Promise<{ store: Store; dataDir?: string }> {
+  if (!kind || !HARNESS_KINDS.has(kind)) return { store: await openStore({ memory: true }) };
+  const dataDir = await mkdtemp(join(tmpdir(), "cadre-eval-sample-"));
+  return { store: await openStore({ path: join(dataDir, "cadre.db") }), dataDir };
 }
 
 export async function runSample(
@@ -50,9 +69,13 @@ export async function runSample(
   sample: number,
   seed: number,
   config: SampleConfig,
+  /** The sample's USD cap: its per-sample cap, or less when the run's --max-cost-usd has less left. */
+  usdCap?: number,
 ): Promise<Trace> {
   const id = loaded.scenario.id;
-  const store = await openStore({ memory: true });
+  const caps = config.caps ?? DEFAULT_SAMPLE_CAPS;
+  const usd = usdCap ?? caps.costUsd;
+  const { store, dataDir } = await sampleStore(config.ceoKind);
   try {
     const seeded = await seedScenario(store, loaded.scenario, {
       profile: config.profile.name,
@@ -60,8 +83,10 @@ export async function runSample(
       ...(config.ceoKind ? { ceoKind: config.ceoKind } : {}),
       ...(config.ceoBaseUrl ? { ceoBaseUrl: config.ceoBaseUrl } : {}),
       ...(config.ceoModel ? { ceoModel: config.ceoModel } : {}),
+      ...(config.ceoConfig ? { ceoConfig: config.ceoConfig } : {}),
     });
     await checkSeededState(store, loaded, seeded.companyId, config.env);
+    await applySampleCaps(store, seeded.companyId, caps, usd);
     const before = await loadCompanyState(store, seeded.companyId);
     const offline = !config.ceoKind;
     const capture = captureRequests();
@@ -95,6 +120,12 @@ export async function runSample(
     const session = await config.profile.open({ store, env: config.env });
     let result: WakeResult | undefined;
     let error: unknown;
+    // The wall-time cap: the wake is cancelled with a reason, and the sample is a failed one.
+    const wall = new AbortController();
+    const timer = setTimeout(
+      () => wall.abort(`wall_time: the sample reached its wall-time cap of ${caps.wallTimeMs} ms`),
+      caps.wallTimeMs,
+    );
     const started = performance.now();
     try {
       result = await wakeAgent({
@@ -106,6 +137,9 @@ export async function runSample(
         probes: ASSUMED_PROBES,
         wrapStreamFn,
         wrapHarness,
+        signal: wall.signal,
+        ...(dataDir ? { dataDir } : {}),
+        ...(config.cadreCommand ? { cadreCommand: config.cadreCommand } : {}),
         ...session.wake,
         ...(trigger ? { trigger } : {}),
         ...(offline ? { script: config.profile.offlineScript } : {}),
@@ -114,6 +148,7 @@ export async function runSample(
     } catch (thrown) {
       error = thrown;
     } finally {
+      clearTimeout(timer);
       await session.close();
     }
     const latencyMs = Math.round(performance.now() - started);
@@ -130,6 +165,25 @@ export async function runSample(
     // a cassette is replayed too: its evidence is the recording's.
     const replayed = config.cassettes?.mode === "replay" || stats.some((s) => s.replayed > 0);
     const source = replayed ? "replayed" : offline ? "offline" : "live";
+    const used = result
+      ? {
+          tokens: result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite,
+          usd: (await store.listModelCalls(result.run.id)).reduce<number | null>(
+            (sum, c) => (sum === null || c.costUsd === null ? null : sum + c.costUsd),
+            0,
+          ),
+        }
+      : { tokens: 0, usd: 0 };
+    const cap = capOf(
+      {
+        stopReason: result?.stopReason ?? null,
+        error: result?.run.error ?? null,
+        wallTime: wall.signal.aborted && result?.terminal !== "done",
+      },
+      used,
+      caps,
+      usd,
+    );
     return await collectTrace(
       store,
       seeded,
@@ -148,9 +202,11 @@ export async function runSample(
         source,
         break: config.break?.name ?? null,
         latencyMs,
+        cap,
       },
     );
   } finally {
     await store.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -21,17 +21,22 @@ import type { Scenario, ScenarioConnector } from "./types.js";
 /** The key variable of a vendor connector declared not ready: surely unset, checked below. */
 export const UNSET_KEY_ENV = "CADRE_EVAL_UNSET_KEY";
 
-/** Connector kinds a live eval can run the CEO on (Pi-routed: their model calls are seen). */
-export type CeoKind = "anthropic" | "openai" | "openai-compatible";
+/**
+ * Connector kinds a live eval can run the CEO on: Pi-routed (their model calls are seen and can be
+ * captured) and the harnesses that call the model themselves (Claude Code, Codex).
+ */
+export type CeoKind = "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
 
 export interface SeedOptions {
   /** Prompt profile the company's wakes use (C4-7). */
   profile: PromptProfile;
   /** Runs the CEO on a real connector of this kind instead of the scenario's (live runs). */
   ceoKind?: CeoKind;
-  /** openai-compatible: the endpoint's base URL and the model id the CEO runs on. */
+  /** openai-compatible, codex, anthropic, openai: the endpoint's base URL; and the model id the CEO runs on. */
   ceoBaseUrl?: string;
   ceoModel?: string;
+  /** More of the CEO connector's config (Codex through the eval's gateway: the key's variable). */
+  ceoConfig?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -109,7 +114,11 @@ export async function seedScenario(
       kind: options.ceoKind,
       label: connectorLabel(options.ceoKind),
       enabledModels: options.ceoModel ? [options.ceoModel] : defaultEnabledModels(options.ceoKind),
-      config: compatible ? { baseUrl: options.ceoBaseUrl } : {},
+      // A base URL for the other kinds: the eval's rate gateway in front of the vendor (or a stand-in).
+      config: {
+        ...(options.ceoBaseUrl && options.ceoKind !== "claude-code" ? { baseUrl: options.ceoBaseUrl } : {}),
+        ...options.ceoConfig,
+      },
     };
     const ready = readiness(ceoConnector, env, ASSUMED_PROBES);
     if (!ready.ready)

@@ -13,6 +13,8 @@ import {
   TRACE_SCHEMA_VERSION,
   type Trace,
   type TraceApproval,
+  type TraceCap,
+  type TraceCost,
   type TraceSource,
   type TraceToolCall,
 } from "./types.js";
@@ -33,6 +35,8 @@ export interface TraceMeta {
   source: TraceSource;
   break: string | null;
   latencyMs: number;
+  /** The cap that ended the sample (runner/caps.ts), if one did. */
+  cap?: { kind: TraceCap["kind"]; message: string } | null;
 }
 
 export interface WakeOutcome {
@@ -64,6 +68,18 @@ function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
         result: clip(normaliseText(text)),
       };
     });
+}
+
+/** The run's model calls from the spend ledger, each priced at the model that served it. */
+export async function costOfRun(store: Store, runId: string | undefined): Promise<TraceCost> {
+  const rows = runId ? await store.listModelCalls(runId) : [];
+  const calls = rows.map((c) => ({ model: c.model, servedModel: c.servedModel, usd: c.costUsd }));
+  const unpriced = calls.filter((c) => c.usd === null).length;
+  return {
+    usd: unpriced > 0 ? null : calls.reduce((sum, c) => sum + (c.usd as number), 0),
+    unpricedCalls: unpriced,
+    calls,
+  };
 }
 
 /**
@@ -127,6 +143,7 @@ export async function collectTrace(
     .map((e) => normaliseText(e.message));
   if (outcome.error !== undefined) errors.push(normaliseText(errorMessage(outcome.error)));
   const u = result?.usage;
+  const cost = await costOfRun(store, result?.run.id);
   return {
     schemaVersion: TRACE_SCHEMA_VERSION,
     scenarioId: meta.scenarioId,
@@ -165,8 +182,11 @@ export async function collectTrace(
       ...usageSummaryJson(u ?? emptyUsage()),
       modelCalls: events.filter((e) => e.type === "usage").length,
     },
+    cost,
+    cap: meta.cap ?? null,
     latencyMs: meta.latencyMs,
-    terminal: result?.terminal ?? "failed",
+    // A sample a cap ended is a failed sample, whatever the run's own end (a wall-time cap cancels it).
+    terminal: meta.cap ? "failed" : (result?.terminal ?? "failed"),
     errors,
     finalState: {
       mode: state.mode,

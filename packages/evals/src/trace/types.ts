@@ -62,6 +62,38 @@ export const TraceUsageSchema = Type.Object(
 );
 export type TraceUsage = Static<typeof TraceUsageSchema>;
 
+const Usd = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
+
+/** What the sample's model calls cost, at the model registry's price of the model that served each. */
+export const TraceCostSchema = Type.Object(
+  {
+    usd: Usd("The sample's cost; null (unknown) when any call's price is unknown, never 0 for unknown."),
+    unpricedCalls: Count("Calls with no known price."),
+    calls: Type.Array(
+      Type.Object(
+        {
+          model: Name(),
+          servedModel: Nullable(Name()),
+          usd: Usd("This call's cost; null: no known price for the model that served it."),
+        },
+        strict,
+      ),
+    ),
+  },
+  strict,
+);
+export type TraceCost = Static<typeof TraceCostSchema>;
+
+/** The per-sample cap (or the run's --max-cost-usd) that ended the sample, in the eval's words. */
+export const TraceCapSchema = Type.Object(
+  {
+    kind: OneOf(["model_calls", "tool_calls", "tokens", "cost", "wall_time", "run_cost"]),
+    message: Name(),
+  },
+  strict,
+);
+export type TraceCap = Static<typeof TraceCapSchema>;
+
 export const TraceAgentSchema = Type.Object(
   {
     name: Recorded(),
@@ -122,6 +154,8 @@ export const TraceSchema = Type.Object(
     hires: Type.Array(TraceHireSchema),
     approvalsFiled: Type.Array(TraceApprovalSchema),
     usage: TraceUsageSchema,
+    cost: Type.Optional(TraceCostSchema),
+    cap: Type.Optional(Nullable(TraceCapSchema)),
     latencyMs: Type.Number({ minimum: 0 }),
     terminal: OneOf(["done", "failed", "cancelled"]),
     errors: Type.Array(Type.String()),

@@ -156,8 +156,9 @@ function usable(
 ): ToolPlan | undefined {
   const tool = findTool(request, suffix);
   if (!tool || FORBIDS_CALL.test(tool.description)) return undefined;
-  const name = tool.name;
-  const naming = stepLines.filter((s) => s.includes(name));
+  // The steps name the tool bare; a harness offers it under its MCP server's prefix
+  // (mcp__cadre__hire_agent in Claude Code), which a model reads as the same tool.
+  const naming = stepLines.filter((s) => s.includes(suffix));
   if (naming.length === 0) return undefined;
   // A step forbids an action when one of its sentences is an order not to ("Do not … hire").
   const forbidden = stepLines.some((s) =>

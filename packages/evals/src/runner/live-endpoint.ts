@@ -1,0 +1,184 @@
+// What a live eval's CEO runs on (issue 14 #4), per connector kind: readiness checked first against
+// the user's own environment (a missing key or base URL is named with its variable or flag, before
+// anything runs), then the rate gateway started in front of the model server, and the CEO's
+// connector seeded to reach the model through it (Pi's base URL, ANTHROPIC_BASE_URL for Claude Code,
+// the Codex provider's base URL).
+import {
+  ASSUMED_PROBES,
+  defaultEnabledModels,
+  type ProbeBook,
+  ProbeCache,
+  probeSpecs,
+  readiness,
+} from "@cadre/company";
+import { UserInputError } from "@cadre/core";
+import { readsPrompt, startStandin, type StandinServer } from "@cadre/standin";
+import type { ConnectorKind } from "@cadre/model";
+import { type RateGateway, startRateGateway } from "./rate-gateway.js";
+import type { SampleConfig } from "./run-sample.js";
+
+export const EVAL_CONNECTORS = [
+  "offline",
+  "anthropic",
+  "openai",
+  "openai-compatible",
+  "claude-code",
+  "codex",
+  "standin",
+] as const;
+export type EvalConnector = (typeof EVAL_CONNECTORS)[number];
+
+/** The model id the built-in stand-in (`--connector standin`) serves. */
+export const STANDIN_MODEL = "cadre-standin-reads-prompt-1b";
+
+/** The vendors' own endpoints, for the gateway when no --base-url is given. */
+const VENDOR_URLS: Partial<Record<EvalConnector, string>> = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com/v1",
+  "claude-code": "https://api.anthropic.com",
+  codex: "https://api.openai.com/v1",
+};
+
+/** What to do about a connector that is not ready, by kind: the variable or flag that fixes it. */
+const HINTS: Partial<Record<EvalConnector, string>> = {
+  anthropic: "set ANTHROPIC_API_KEY (--base-url URL sends it to a gateway instead of api.anthropic.com)",
+  openai: "set OPENAI_API_KEY (--base-url URL sends it to a gateway instead of api.openai.com)",
+  "claude-code":
+    "pass --base-url URL (an Anthropic Messages server; ANTHROPIC_BASE_URL works too, and a loopback one needs no key) or set ANTHROPIC_API_KEY",
+  codex:
+    "pass --base-url URL (an OpenAI Responses server, e.g. http://127.0.0.1:8080/v1) or set OPENAI_API_KEY",
+};
+
+export interface EndpointRequest {
+  connector: EvalConnector;
+  baseUrl?: string;
+  model?: string;
+  env: NodeJS.ProcessEnv;
+  /** The gateway's starting (and highest) model-request concurrency. */
+  concurrency: number;
+  /** Replay answers from cassettes: no model server is reached (no gateway, no stand-in). */
+  replay: boolean;
+}
+
+export interface LiveEndpoint {
+  /** Merged into the suite's sample config. */
+  sample: Pick<SampleConfig, "ceoKind" | "ceoBaseUrl" | "ceoModel" | "ceoConfig" | "connectorLabel">;
+  /** The environment the samples run with (Claude Code's ANTHROPIC_BASE_URL at the gateway). */
+  env: NodeJS.ProcessEnv;
+  /** The model the CEO runs on. */
+  model: string | null;
+  gateway?: RateGateway;
+  close(): Promise<void>;
+}
+
+export function isEvalConnector(value: string): value is EvalConnector {
+  return (EVAL_CONNECTORS as readonly string[]).includes(value);
+}
+
+/** The model a connector's CEO runs on, before the run: --model, else the kind's default. */
+export function modelFor(connector: EvalConnector, model: string | undefined): string | null {
+  if (model !== undefined) return model;
+  if (connector === "standin") return STANDIN_MODEL;
+  if (connector === "offline" || connector === "openai-compatible") return null;
+  return defaultEnabledModels(connector)[0] ?? null;
+}
+
+/** How the report names the connector (openai-compatible carries its model: every server differs). */
+export function labelFor(connector: EvalConnector, model: string | null): string {
+  return connector === "openai-compatible" ? `openai-compatible:${model ?? "?"}` : connector;
+}
+
+async function checkReady(request: EndpointRequest, model: string | null): Promise<void> {
+  const { connector, baseUrl, env } = request;
+  if (connector === "offline" || connector === "standin") return;
+  if (connector === "openai-compatible") {
+    const missing = [
+      !baseUrl ? "--base-url URL (the endpoint, e.g. http://127.0.0.1:11434/v1)" : "",
+      !request.model ? "--model ID (explicit, as the server names it)" : "",
+    ].filter(Boolean);
+    if (missing.length > 0)
+      throw new UserInputError(`--connector openai-compatible needs ${missing.join(" and ")}`);
+    return;
+  }
+  const kind: ConnectorKind = connector;
+  const userEnv = connector === "claude-code" && baseUrl ? { ...env, ANTHROPIC_BASE_URL: baseUrl } : env;
+  const config = baseUrl && connector !== "claude-code" ? { baseUrl } : {};
+  const connector_ = { kind, config, enabledModels: model ? [model] : defaultEnabledModels(kind) };
+  // The harness probe (its executable, its credentials) really runs; the endpoint is not probed
+  // here (the first sample reaches it, through the gateway, soon enough).
+  const harness = new ProbeCache();
+  await harness.refresh(probeSpecs(connector_, userEnv).filter((p) => p.kind === "harness"));
+  const book: ProbeBook = {
+    ...ASSUMED_PROBES,
+    peek: (spec) => (spec.kind === "harness" ? harness.peek(spec) : ASSUMED_PROBES.peek(spec)),
+  };
+  const ready = readiness(connector_, userEnv, book);
+  if (!ready.ready)
+    throw new UserInputError(
+      `the ${connector} connector is not ready: ${ready.missing}. ${HINTS[connector] ?? ""}. Offline runs need no key (--connector offline).`,
+    );
+}
+
+export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoint> {
+  const { connector, env } = request;
+  const model = modelFor(connector, request.model);
+  if (request.baseUrl !== undefined && (connector === "offline" || connector === "standin"))
+    throw new UserInputError(`--base-url does not apply to --connector ${connector}`);
+  await checkReady(request, model);
+  if (connector === "offline") return { sample: {}, env, model: null, close: async () => {} };
+  const label = labelFor(connector, model);
+  const ceoKind = connector === "standin" ? "openai-compatible" : connector;
+  // A vendor kind without --model keeps its default model list (the prompt lists them all).
+  const explicit = request.model ?? (connector === "standin" ? STANDIN_MODEL : undefined);
+  const modelPart = explicit ? { ceoModel: explicit } : {};
+  if (request.replay)
+    return {
+      sample: {
+        ceoKind,
+        connectorLabel: label,
+        ...modelPart,
+        ...(ceoKind === "openai-compatible"
+          ? { ceoBaseUrl: request.baseUrl ?? "http://127.0.0.1:9/v1" }
+          : {}),
+      },
+      env,
+      model,
+      close: async () => {},
+    };
+  // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by the
+  // rule-based prompt reader (packages/standin/src/policies/reads-prompt.ts). Not a model.
+  let standin: StandinServer | undefined;
+  let gateway: RateGateway | undefined;
+  try {
+    if (connector === "standin") standin = await startStandin({ policy: readsPrompt() });
+    const upstream =
+      standin?.openaiBaseUrl ??
+      request.baseUrl ??
+      (connector === "claude-code" ? env["ANTHROPIC_BASE_URL"] : undefined) ??
+      (VENDOR_URLS[connector] as string);
+    gateway = await startRateGateway({ upstream, concurrency: request.concurrency });
+    const sampleEnv = connector === "claude-code" ? { ...env, ANTHROPIC_BASE_URL: gateway.url } : env;
+    const opened = gateway;
+    return {
+      sample: {
+        ceoKind,
+        connectorLabel: label,
+        ...modelPart,
+        ...(connector === "claude-code" ? {} : { ceoBaseUrl: gateway.url }),
+        // Codex through a provider base URL sends the key that provider names: the user's OpenAI key.
+        ...(connector === "codex" && !request.baseUrl ? { ceoConfig: { apiKeyEnv: "OPENAI_API_KEY" } } : {}),
+      },
+      env: sampleEnv,
+      model,
+      gateway,
+      close: async () => {
+        await opened.close();
+        await standin?.close();
+      },
+    };
+  } catch (error) {
+    await gateway?.close();
+    await standin?.close();
+    throw error;
+  }
+}
