@@ -106,11 +106,8 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
     throw new UserInputError(`--max-cost-usd must be a number of USD > 0 (got ${options.maxCostUsd})`);
   const caps = checkCaps(options.caps ?? {});
   const cassettes = await cassetteConfig(options);
-  // Claude Code and Codex call the model themselves: no stream wrapper sees their answers.
-  if (cassettes && (connector === "claude-code" || connector === "codex"))
-    throw new UserInputError(
-      `--cassettes ${cassettes.mode} records Pi-routed connectors only (offline, anthropic, openai, openai-compatible, standin); ${connector} calls the model itself`,
-    );
+  // Claude Code and Codex call the model themselves: their cassettes record the wake's event stream
+  // (cassette/harness-cassette.ts, wired in run-sample.ts), so every connector kind records.
   const env =
     cassettes?.mode === "replay"
       ? replayEnv(options.env ?? process.env, options.onNotice)

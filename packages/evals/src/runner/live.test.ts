@@ -329,20 +329,6 @@ describe("readiness of a live connector is checked first, naming what is missing
       await expect(run("codex")).rejects.toThrow(
         /codex connector is not ready: .*--base-url URL .*OPENAI_API_KEY/,
       );
-    await expect(
-      runProfile({
-        profile: "semantic",
-        samples: 1,
-        only: ONE,
-        env: NO_KEYS,
-        connector: "claude-code",
-        baseUrl: "http://127.0.0.1:9",
-        cassettes: "record",
-        cassettesDir: join(dir, "never"),
-      }),
-    ).rejects.toThrow(
-      /--cassettes record records Pi-routed connectors only .*claude-code calls the model itself/,
-    );
     await expect(run("offline", { baseUrl: "http://127.0.0.1:9/v1" })).rejects.toThrow(
       /--base-url does not apply to --connector offline/,
     );
