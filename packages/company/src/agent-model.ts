@@ -250,9 +250,9 @@ async function switchKeptSession(
   const base = { ...sessionRowFields(row), model: target.id };
   if (verdict.action === "switch" || row.sessionId === null) {
     await tx.putAgentSession(base);
-    return { action: "switch", reason: `MC-13: ${verdict.reason}` };
+    return { action: "switch", reason: verdict.reason }; // MC-13
   }
-  const reason = `MC-13: switch to ${target.id}: ${verdict.reason}`;
+  const reason = `switch to ${target.id}: ${verdict.reason}`; // MC-13
   const handoff: SessionBootstrap | undefined = handoffFrom(row, reason);
   await tx.putAgentSession({
     ...base,

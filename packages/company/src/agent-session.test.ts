@@ -178,7 +178,7 @@ describe("an agent's session lives across wakes", () => {
       built: { systemPrompt: "x", segments: [] },
       tools: [{ name: "bash", description: "Runs a command.", parameters: {} }],
     });
-    expect(plan.fresh).toBe("the tool list changed (MC-3: tools never change inside a session)");
+    expect(plan.fresh).toBe("the tool list changed (tools never change inside a session)");
     expect(plan.continuation.resume).toBeUndefined();
     expect(plan.continuation.bootstrap).toMatchObject({
       fromSession: first.result.session.id,
@@ -491,7 +491,7 @@ describe("MC-13 a model switch between wakes, assessed against the target window
     expect(change.session).toMatchObject({
       action: "handoff-then-switch",
       fromSession: first.result.session.id,
-      reason: expect.stringMatching(/^MC-13: switch to offline-scripted-small-1: pi: overflow at \d+ tokens/),
+      reason: expect.stringMatching(/^switch to offline-scripted-small-1: pi: overflow at \d+ tokens/),
     });
     expect(await store.getAgentSession(ceo.id)).toMatchObject({
       sessionId: null,

@@ -117,7 +117,7 @@ export function planSession(input: {
   if (row.sessionId === null) return fresh("no native session was kept");
   const stored = isSessionPrompt(row.prompt) ? row.prompt : undefined;
   if (!stored || stored.toolsHash !== prompt.toolsHash) {
-    const why = "the tool list changed (MC-3: tools never change inside a session)";
+    const why = "the tool list changed (tools never change inside a session)"; // MC-3
     return fresh(why, handoffFrom(row, `${why}: a fresh session starts from the handoff`));
   }
   if (row.model !== input.model.id) {
@@ -132,7 +132,7 @@ export function planSession(input: {
       recoveryInFlight: false,
     });
     if (verdict.action !== "switch") {
-      const why = `MC-13: switch to ${input.model.id}: ${verdict.reason}`;
+      const why = `switch to ${input.model.id}: ${verdict.reason}`; // MC-13
       return fresh(why, handoffFrom(row, why));
     }
   }

@@ -69,7 +69,7 @@ describe("--faults through the wake runner (offline connector)", () => {
     expect(report.recoveries).toEqual([
       {
         action: "fail-closed",
-        reason: "MC-10: context overflow, not replayed: the turn had tool side effects",
+        reason: "context overflow, not replayed: the turn had tool side effects",
       },
     ]);
   });
@@ -200,11 +200,13 @@ describe("--faults through the wake runner (offline connector)", () => {
     expect(result).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(report.snapshot).toMatchObject({
       needsRollover: true,
-      latchReason: expect.stringMatching(/^MC-11: Pi prompt timeout/),
+      latchReason: expect.stringMatching(/^Pi prompt timeout/),
     });
     const next = await nextWake(ceo.id);
     expect(next.result).toMatchObject({ rollovers: 1 });
     expect(next.result.session.rolledOver).toBe(true);
-    expect(next.report.rollovers[0]!.reason).toMatch(/^idle direct send: needsRollover latched \(MC-11/);
+    expect(next.report.rollovers[0]!.reason).toMatch(
+      /^idle direct send: needsRollover latched \(Pi prompt timeout/,
+    );
   });
 });

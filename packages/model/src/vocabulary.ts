@@ -90,6 +90,17 @@ export function isFinishedTask(status: TaskStatus): boolean {
 export const WAKE_REQUEST_STATUSES = ["pending", "taken", "dropped"] as const;
 export type WakeRequestStatus = (typeof WAKE_REQUEST_STATUSES)[number];
 
+/**
+ * A wake taken from the shared queue: running while a worker holds it, retrying when it failed in a
+ * way worth another attempt, then done or failed.
+ */
+export const WAKE_STATUSES = ["running", "retrying", "done", "failed"] as const;
+export type WakeStatus = (typeof WAKE_STATUSES)[number];
+
+/** The window a budget's limits count over: a calendar month (UTC) or the whole life of its owner. */
+export const BUDGET_PERIODS = ["month", "total"] as const;
+export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
+
 /** What a schedule does with ticks missed while nothing ran: drop them, or run one wake for all. */
 export const SCHEDULE_CATCH_UPS = ["skip", "one"] as const;
 export type ScheduleCatchUp = (typeof SCHEDULE_CATCH_UPS)[number];

@@ -246,9 +246,7 @@ describe("MC-13 between wakes, through the API: the agent's kept session is asse
       session: {
         action: "handoff-then-switch",
         fromSession: first.snapshot!.sessionId,
-        reason: expect.stringMatching(
-          /^MC-13: switch to offline-scripted-small-1: pi: danger at 30000 tokens/,
-        ),
+        reason: expect.stringMatching(/^switch to offline-scripted-small-1: pi: danger at 30000 tokens/),
       },
     });
     const shown = await app.request("GET", `/api/agents/${ceo.id}/session`);

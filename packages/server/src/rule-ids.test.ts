@@ -1,13 +1,28 @@
 // The spec's rule ids (MC-n, C4-n, OP-n) are for the people who build Cadre: they stay in tests
 // and comments, never in text a model or an API user reads. This scans what those read — every
 // company tool's definition (name, description, input schema), the tools' refusals, every write
-// route's refusal of a bad body, the OpenAPI document and every locked prompt text — for them.
-import { companyTools, lockedTexts } from "@cadre/company";
+// route's refusal of a bad body, the OpenAPI document, every locked prompt text, the reasons of the
+// context decisions a run's events carry and the answer of a model change — for them.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { companyTools, createCompany, loadCompanyState, lockedTexts } from "@cadre/company";
 import { COMPANY_TOOL_NAMES } from "@cadre/company";
+import {
+  assessModelSwitch,
+  decideCompression,
+  decideRecovery,
+  HARNESS_KINDS,
+  OFFLINE_MODEL_ID,
+  OFFLINE_SMALL_MODEL_ID,
+  timeoutPolicy,
+  type TimeoutKind,
+} from "@cadre/core";
+import { openStore } from "@cadre/store";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi.js";
 import { ROUTES } from "./routes/index.js";
-import { send, testWorld } from "./testing/harness.js";
+import { send, testAppOver, testWorld } from "./testing/harness.js";
 import { VALID_REQUESTS } from "./testing/write-routes.js";
 
 const RULE_ID = /\b(MC|C4|OP)-\d+/;
@@ -89,5 +104,147 @@ describe("no rule ids in model-facing text or the API's descriptions", () => {
     const found = ruleIds("openapi.json", JSON.stringify(openApiDocument(ROUTES)));
     for (const t of lockedTexts()) found.push(...ruleIds(t.id, t.text));
     expect(found).toEqual([]);
+  });
+
+  it("the reasons of every context decision a run's events report (recovery, compression, model switch, timeouts)", () => {
+    const reasons: string[] = [];
+    const overflow = { status: 400, message: "prompt is too long: 210000 tokens > 200000 maximum" };
+    const errors = [
+      { ...overflow, source: "protocol" as const },
+      { status: 408, code: "ETIMEDOUT", message: "request timed out", source: "protocol" as const },
+      { code: "ECONNRESET", message: "socket hang up", source: "protocol" as const },
+      { status: 500, message: "internal error", source: "protocol" as const },
+      { ...overflow, source: "stderr" as const },
+    ];
+    const evidence = [
+      { assistantOutput: false, toolSideEffects: "none" as const },
+      { assistantOutput: false, toolSideEffects: "some" as const },
+      { assistantOutput: "unknown" as const, toolSideEffects: "unknown" as const },
+    ];
+    for (const harness of HARNESS_KINDS) {
+      for (const error of errors)
+        for (const ev of evidence)
+          for (const replaysDone of [0, 1])
+            for (const extra of [
+              {},
+              { promptTimeout: true },
+              { remote: true },
+              { afterCompactionRollover: true },
+            ])
+              reasons.push(decideRecovery({ harness, error, evidence: ev, replaysDone, ...extra }).reason);
+      for (const kind of ["pi-prompt-timeout", "request-timeout", "network", "watchdog"] as TimeoutKind[])
+        for (const remote of [false, true])
+          reasons.push(timeoutPolicy({ harness, kind, source: "protocol", remote }).reason);
+      for (const trigger of ["open", "terminal-error", "next-send"] as const)
+        for (const remote of [false, true])
+          for (const occupancy of [0.5, 1.05])
+            for (const byteBudget of [undefined, { limit: 100, used: 50 }, { limit: 100, used: 400 }])
+              for (const strippableImages of [[], [{ id: "img1", bytes: 350 }], [{ id: "img2", bytes: 10 }]])
+                for (const [terminalOverflow, deterministicCompactFailure] of [
+                  [false, false],
+                  [true, false],
+                  [false, true],
+                ] as const)
+                  reasons.push(
+                    decideCompression({
+                      harness,
+                      remote,
+                      trigger,
+                      ...(byteBudget ? { byteBudget } : {}),
+                      occupancy,
+                      terminalOverflow,
+                      deterministicCompactFailure,
+                      strippableImages,
+                    }).reason,
+                  );
+      for (const tokensInWindow of [1_000, 30_000, 40_000])
+        for (const [turnRunning, remote, localHandoffAvailable, recoveryInFlight] of [
+          [false, false, true, false],
+          [true, false, true, false],
+          [false, true, false, false],
+          [false, false, false, false],
+          [false, false, true, true],
+        ] as const)
+          reasons.push(
+            assessModelSwitch({
+              harness,
+              tokensInWindow,
+              targetContextWindow: 32_000,
+              turnRunning,
+              remote,
+              localHandoffAvailable,
+              recoveryInFlight,
+            }).reason,
+          );
+    }
+    const found = reasons.flatMap((r) => ruleIds("context decision", r));
+    expect(found).toEqual([]);
+    // The grid reached the decisions a run reports: a replay, the overflow and timeout refusals,
+    // an image strip, a handoff rebuild and a model switch's handoff.
+    for (const text of [
+      "one wire-only replay",
+      "context overflow, not replayed",
+      "no rollover, no replay",
+      "byte budget broken by strippable oversized images",
+      "token budget broken",
+    ])
+      expect(
+        reasons.some((r) => r.includes(text)),
+        text,
+      ).toBe(true);
+    expect(new Set(reasons).size).toBeGreaterThan(12);
+  });
+
+  it("a model change's answer and the rollover the next wake reports", { timeout: 120_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "cadre-rule-ids-"));
+    const store = await openStore({ memory: true });
+    const app = testAppOver(store, { dataDir });
+    try {
+      const company = await createCompany(store, {
+        name: "Acme Robotics",
+        goal: "Build warehouse robots and sell them to logistics companies.",
+        connectors: [
+          { id: "rehearsal", kind: "offline", enabledModels: [OFFLINE_MODEL_ID, OFFLINE_SMALL_MODEL_ID] },
+        ],
+        ceoConnectorId: "rehearsal",
+      });
+      const { ceo } = await loadCompanyState(store, company.id);
+      const wake = async (json: Record<string, unknown>) => {
+        const woken = await app.request("POST", `/api/agents/${ceo.id}/wake`, { json: { seed: 3, ...json } });
+        expect(woken.status).toBe(202);
+        await app.cadre.wakes.idle();
+        return app.store.listRunEvents((woken.body as { runId: string }).runId);
+      };
+      const found: string[] = [];
+      await wake({ trigger: "start_team_building" });
+      // Below 90% of the target window: a plain switch, with the assessment's reason.
+      const small = await app.request("PATCH", `/api/agents/${ceo.id}/model`, {
+        json: { model: OFFLINE_SMALL_MODEL_ID },
+      });
+      expect(small.status).toBe(200);
+      expect(small.body).toMatchObject({ session: { action: "switch" } });
+      found.push(...ruleIds("PATCH model (switch)", JSON.stringify(small.body)));
+      await app.request("PATCH", `/api/agents/${ceo.id}/model`, { json: { model: OFFLINE_MODEL_ID } });
+      // At or over 90% of it: the handoff first, and the next wake reports the rollover.
+      const row = (await app.store.getAgentSession(ceo.id))!;
+      const { createdAt: _c, lastUsedAt: _l, ...fields } = row;
+      await app.store.putAgentSession({ ...fields, tokensInWindow: 30_000 });
+      const big = await app.request("PATCH", `/api/agents/${ceo.id}/model`, {
+        json: { model: OFFLINE_SMALL_MODEL_ID },
+      });
+      expect(big.body).toMatchObject({ session: { action: "handoff-then-switch" } });
+      found.push(...ruleIds("PATCH model (handoff-then-switch)", JSON.stringify(big.body)));
+      const shown = await app.request("GET", `/api/agents/${ceo.id}/session`);
+      found.push(...ruleIds("GET session", JSON.stringify(shown.body)));
+      const events = await wake({});
+      const rollovers = events.filter((e) => (e.data as { type: string }).type === "rollover");
+      expect(rollovers.length).toBe(1);
+      for (const e of events)
+        found.push(...ruleIds(`run event ${(e.data as { type: string }).type}`, JSON.stringify(e.data)));
+      expect(found).toEqual([]);
+    } finally {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,6 +18,8 @@ import type {
   Via,
   WakeTrigger,
   WakeRequestStatus,
+  WakeStatus,
+  BudgetPeriod,
 } from "@cadre/model";
 import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
@@ -299,7 +301,7 @@ export interface AgentSessionRow {
   lastUsedAt: string;
 }
 
-export type BudgetPeriod = "month" | "total";
+export type { BudgetPeriod };
 
 /** What one run of a company may do (null: no cap of that kind). Enforced in code (MC-2). */
 export interface RunCaps {
@@ -406,7 +408,7 @@ export type NewTaskComment = Omit<TaskCommentRow, "createdAt">;
 export type NewWakeRequest = Omit<WakeRequestRow, "createdAt" | "updatedAt" | "status" | "runId" | "note">;
 export type NewSchedule = Omit<ScheduleRow, "createdAt" | "updatedAt" | "lastTickAt">;
 
-export type WakeStatus = "running" | "retrying" | "done" | "failed";
+export type { WakeStatus };
 
 /**
  * A wake taken from the shared queue by a worker (several machines): the run it started and, while

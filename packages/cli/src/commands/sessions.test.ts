@@ -49,9 +49,7 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(Object.keys(summary).sort()).toEqual([...BASE_KEYS, "replays", "rollovers", "terminal"].sort());
     expect(summary).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(summary["hires"]).toHaveLength(1);
-    expect(r.err).toMatch(
-      /✗ no replay: MC-10: context overflow, not replayed: the turn had tool side effects/,
-    );
+    expect(r.err).toMatch(/✗ no replay: context overflow, not replayed: the turn had tool side effects/);
   });
 
   it("MC-11 prompt-timeout: the stalled call is aborted, the run fails without a replay; sessions inspect shows the handoff latched for the next send", async () => {
@@ -59,12 +57,12 @@ describe("cadre demo --faults (failure rehearsal, offline connector)", () => {
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ terminal: "failed", replays: 0, rollovers: 0 });
     expect(r.err).toMatch(
-      /✗ no replay: MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/,
+      /✗ no replay: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff/,
     );
     const runId = /sessions inspect (run_\w+)/.exec(r.err)?.[1] as string;
     const inspect = await cli("sessions", "inspect", runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
-      latch: { needsRollover: true, reason: expect.stringMatching(/^MC-11: Pi prompt timeout/) },
+      latch: { needsRollover: true, reason: expect.stringMatching(/^Pi prompt timeout/) },
       compressions: [],
       terminal: { status: "failed" },
     });
@@ -254,15 +252,13 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
       session: {
         action: "handoff-then-switch",
         fromSession: demo.session.id,
-        reason: expect.stringMatching(
-          /^MC-13: switch to offline-scripted-small-1: pi: overflow at \d+ tokens/,
-        ),
+        reason: expect.stringMatching(/^switch to offline-scripted-small-1: pi: overflow at \d+ tokens/),
       },
     });
     const wake = await cli("wake", ceoId!, "--data", dir, "--json");
     const woke = wake.json() as { runId: string; session: { id: string } };
     expect(woke.session).toMatchObject({ resumed: false, rolledOver: true });
-    expect(wake.err).toMatch(/⇢ rollover: MC-13: switch to offline-scripted-small-1/);
+    expect(wake.err).toMatch(/⇢ rollover: switch to offline-scripted-small-1/);
     const inspect = await cli("sessions", "inspect", woke.runId, "--data", dir, "--json");
     expect(inspect.json()).toMatchObject({
       model: OFFLINE_SMALL_MODEL_ID,
@@ -270,7 +266,7 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
       reserveTokens: 3_200,
       rollovers: [
         {
-          reason: expect.stringMatching(/^MC-13: switch to offline-scripted-small-1/),
+          reason: expect.stringMatching(/^switch to offline-scripted-small-1/),
           fromSession: demo.session.id,
           toSession: woke.session.id,
         },
@@ -299,7 +295,7 @@ describe("cadre sessions", () => {
           type: "compression",
           trigger: "next-send",
           action: "strip-images",
-          reason: "MC-12: byte budget broken by strippable oversized images",
+          reason: "byte budget broken by strippable oversized images",
           bytes: 70_000,
           byteLimit: 51_200,
           strippedImages: 1,
@@ -321,14 +317,14 @@ describe("cadre sessions", () => {
     }
     const text = await cli("sessions", "inspect", "run_c", "--data", dir);
     expect(text.out).toContain(
-      "⇲ compression at next-send: strip-images — MC-12: byte budget broken by strippable oversized images (request 70000 of 51200 bytes; 1 image(s) stripped, 61000 bytes freed)",
+      "⇲ compression at next-send: strip-images — byte budget broken by strippable oversized images (request 70000 of 51200 bytes; 1 image(s) stripped, 61000 bytes freed)",
     );
     const json = await cli("sessions", "inspect", "run_c", "--data", dir, "--json");
     expect(json.json()["compressions"]).toEqual([
       {
         trigger: "next-send",
         action: "strip-images",
-        reason: "MC-12: byte budget broken by strippable oversized images",
+        reason: "byte budget broken by strippable oversized images",
         bytes: 70_000,
         byteLimit: 51_200,
         strippedImages: 1,

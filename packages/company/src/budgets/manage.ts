@@ -1,14 +1,21 @@
 // Setting and showing budgets: one schema for the CLI and the API (issue 16 #4). A change writes one
 // row in one transaction; bad input changes nothing and says what is allowed.
 import { NotFoundError, UserInputError } from "@cadre/core";
-import { type CompanyPrice, CompanyPriceSchema, Nullable, OneOf, type Static } from "@cadre/model";
+import {
+  BUDGET_PERIODS,
+  type BudgetPeriod,
+  type CompanyPrice,
+  CompanyPriceSchema,
+  Nullable,
+  OneOf,
+  type Static,
+} from "@cadre/model";
 import { checkInput } from "../input.js";
 import { hardStopOf } from "./run-budget.js";
-import type { BudgetPeriod, BudgetRow, RunCaps, Store, StoreQueries } from "@cadre/store";
+import type { BudgetRow, RunCaps, Store, StoreQueries } from "@cadre/store";
 import { Type } from "typebox";
 import {
   appliedBudgets,
-  BUDGET_PERIODS,
   companyBudgetOf,
   DEFAULT_COMPANY_BUDGET,
   DEFAULT_RUN_CAPS,

@@ -2,9 +2,8 @@
 // apply to an agent's run, their periods, what has been used and what a refusal says. A company
 // with no stored budget row has the defaults: "no budget" is an explicit row with no limit.
 import { ConflictStateError } from "@cadre/core";
-import type { AgentRow, BudgetPeriod, BudgetRow, RunCaps, Spend, StoreQueries } from "@cadre/store";
-
-export const BUDGET_PERIODS = ["month", "total"] as const satisfies readonly BudgetPeriod[];
+import type { AgentRow, BudgetRow, RunCaps, Spend, StoreQueries } from "@cadre/store";
+import type { BudgetPeriod } from "@cadre/model";
 
 /** A new company's budget: a modest monthly USD limit, shown at creation, changeable. */
 export const DEFAULT_COMPANY_BUDGET = Object.freeze({

@@ -401,11 +401,11 @@ describe("host rollover requests (MC-11 Pi prompt timeout, MC-12 broken token bu
   it("MC-11/MC-12 a host request latches: the next send rolls over with its reason, then the latch clears", () => {
     const c = controller({ harness: "pi" });
     c.start();
-    c.requestRollover("MC-11: Pi prompt timeout");
+    c.requestRollover("Pi prompt timeout");
     expect(c.needsRollover).toBe(true);
     expect(c.prepareSend({ idle: true })).toEqual({
       action: "rollover-then-send",
-      reason: "idle direct send: needsRollover latched (MC-11: Pi prompt timeout)",
+      reason: "idle direct send: needsRollover latched (Pi prompt timeout)",
     });
     c.rolloverCompleted(1_000);
     expect(c.needsRollover).toBe(false);
@@ -413,7 +413,7 @@ describe("host rollover requests (MC-11 Pi prompt timeout, MC-12 broken token bu
 
   it("MC-9 a remote session never pretends a handoff: a host request sets no latch", () => {
     const c = controller({ harness: "pi", remote: true });
-    c.requestRollover("MC-12: token budget broken");
+    c.requestRollover("token budget broken");
     expect(c.needsRollover).toBe(false);
     expect(c.prepareSend({ idle: false }).action).toBe("none");
   });

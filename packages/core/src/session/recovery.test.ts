@@ -160,7 +160,11 @@ describe("decideRecovery after a failed model call (MC-10, MC-11)", () => {
     });
     expect(decision.action).toBe(action);
     expect(decision.kind).toBe(kind);
-    expect(decision.reason).toMatch(/^MC-1[01]: /);
+    // A plain-language reason an operator reads: what was decided, no internal rule id.
+    expect(decision.reason).toMatch(
+      action === "replay" ? /one wire-only replay/ : /not replayed|never replayed|no replay/,
+    );
+    expect(decision.reason).not.toMatch(/\b(MC|C4|OP)-\d+/);
   });
 
   it("MC-10 a rollover after a deterministic compaction failure never replays a message with side effects", () => {
@@ -196,7 +200,7 @@ describe("decideRecovery after a failed model call (MC-10, MC-11)", () => {
       action: "fail-closed",
       kind: "timeout",
       reason:
-        "MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff",
+        "Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff",
       handoff: true,
     });
   });

@@ -50,13 +50,13 @@ export function decideRecovery(input: FailedCallInput): RecoveryDecision {
       ? {
           action: "fail-closed",
           kind: "timeout",
-          reason: `MC-11: ${verdict.reason}; no replay: the next send starts from a handoff`,
+          reason: `${verdict.reason}; no replay: the next send starts from a handoff`,
           handoff: true,
         }
       : {
           action: "fail-closed",
           kind: "timeout",
-          reason: `MC-11: ${verdict.reason}; no rollover, no replay`,
+          reason: `${verdict.reason}; no rollover, no replay`,
         };
   }
   const kind = failureKindOf(input.error, isExplicitContextOverflow);
@@ -71,9 +71,9 @@ export function decideRecovery(input: FailedCallInput): RecoveryDecision {
       ? {
           action: "replay",
           kind,
-          reason: `MC-10: ${gate.reason}: one wire-only replay of the failed user message`,
+          reason: `${gate.reason}: one wire-only replay of the failed user message`,
         }
-      : { action: "fail-closed", kind, reason: `MC-10: context overflow, not replayed: ${gate.reason}` };
+      : { action: "fail-closed", kind, reason: `context overflow, not replayed: ${gate.reason}` };
   }
   if (kind === "timeout" || kind === "network") {
     // The session's own prompt timeout is flagged above; any other timeout is a request timeout.
@@ -83,12 +83,12 @@ export function decideRecovery(input: FailedCallInput): RecoveryDecision {
       source: input.error.source,
       remote: input.remote ?? false,
     });
-    return { action: "fail-closed", kind, reason: `MC-11: ${verdict.reason}; no rollover, no replay` };
+    return { action: "fail-closed", kind, reason: `${verdict.reason}; no rollover, no replay` };
   }
   return {
     action: "fail-closed",
     kind,
-    reason: "MC-10: not an explicit context-overflow error: reported, never replayed",
+    reason: "not an explicit context-overflow error: reported, never replayed",
   };
 }
 

@@ -20,6 +20,7 @@ import {
   wakeIfDue,
 } from "@cadre/company";
 import { errorMessage } from "@cadre/core";
+import type { WakeStatus } from "@cadre/model";
 import { openStore, PgNotifications, type Store } from "@cadre/store";
 import { recoverExpiredWakes } from "./recovery.js";
 import { DueWorkLoop } from "../due-work.js";
@@ -68,7 +69,7 @@ export interface WakeOutcome {
    * duplicate: a redelivery of a wake that already ran or runs elsewhere; lost: the lease was lost;
    * cancelled: a budget that applies had no room, so the wake never started (reason budget).
    */
-  outcome: "done" | "failed" | "retrying" | "deferred" | "duplicate" | "lost" | "cancelled";
+  outcome: Exclude<WakeStatus, "running"> | "deferred" | "duplicate" | "lost" | "cancelled";
   runId?: string;
   error?: string;
 }
@@ -346,7 +347,8 @@ export class WakeWorker {
         terminal === "failed" && runId !== undefined && isRetryableRun(await this.store.listRunEvents(runId));
     }
     retry &&= retriesLeft && !this.stopping;
-    const status = terminal === "done" && thrown === undefined ? "done" : retry ? "retrying" : "failed";
+    const status: Exclude<WakeStatus, "running"> =
+      terminal === "done" && thrown === undefined ? "done" : retry ? "retrying" : "failed";
     if (!(await this.store.releaseWake(wakeId, this.workerId, { status, error }))) {
       await this.queue.complete(job, { lost: true });
       return { ...base, ...withRun, outcome: "lost", error: "lease lost" };

@@ -346,14 +346,14 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         bootstrap: {
           handoff: "# Handoff\nContext rebuilt by the host.",
           items: [{ kind: "task", text: "Run the company." }],
-          reason: "MC-13: switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
+          reason: "switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
           fromSession: "old-session",
         },
       });
       const events = await collect(a.send("Carry on."));
       expect(ofType(events, "rollover")).toMatchObject([
         {
-          reason: "MC-13: switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
+          reason: "switch to claude-haiku-4-5-20251001: rebuilt from a handoff first",
           fromSession: "old-session",
         },
       ]);

@@ -92,11 +92,17 @@ describe("Codex faults a real binary cannot produce (offline stand-in executable
       {
         type: "error",
         code: "watchdog",
-        message: expect.stringMatching(/Codex only said it was reconnecting \(\d+ notice\(s\)\).*MC-11/),
+        message: expect.stringMatching(
+          /Codex only said it was reconnecting \(\d+ notice\(s\)\).*report only: no rollover, no replay/,
+        ),
       },
     ]);
     expect(ofType(events, "terminal")).toEqual([
-      { type: "terminal", status: "failed", reason: expect.stringContaining("MC-11") },
+      {
+        type: "terminal",
+        status: "failed",
+        reason: expect.stringContaining("report only: no rollover, no replay"),
+      },
     ]);
     expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(["error"]);
   });

@@ -302,12 +302,16 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
         type: "error",
         code: "watchdog",
         message: expect.stringMatching(
-          /^no progress from Codex for 5 s.*reconnect watchdog closed the turn \(report only, MC-11\)/,
+          /^no progress from Codex for 5 s.*reconnect watchdog closed the turn \(report only: no rollover, no replay\)/,
         ),
       },
     ]);
     expect(ofType(events, "terminal")).toEqual([
-      { type: "terminal", status: "failed", reason: expect.stringContaining("report only, MC-11") },
+      {
+        type: "terminal",
+        status: "failed",
+        reason: expect.stringContaining("report only: no rollover, no replay"),
+      },
     ]);
     expect(events.at(-1)!.type).toBe("terminal");
     expect(events.some((e) => e.type === "rollover" || e.type === "recovery")).toBe(false);
@@ -470,13 +474,13 @@ describe.skipIf(!REAL_CODEX)("a Codex thread across session objects (wakes), on 
       bootstrap: {
         handoff: "# Handoff\nContext rebuilt by the host.",
         items: [{ kind: "task", text: "Run the company." }],
-        reason: "MC-13: switch to gpt-5-mini: rebuilt from a handoff first",
+        reason: "switch to gpt-5-mini: rebuilt from a handoff first",
         fromSession: "old-thread",
       },
     });
     const events = await collect(a.send("Carry on."));
     expect(ofType(events, "rollover")).toMatchObject([
-      { reason: "MC-13: switch to gpt-5-mini: rebuilt from a handoff first", fromSession: "old-thread" },
+      { reason: "switch to gpt-5-mini: rebuilt from a handoff first", fromSession: "old-thread" },
     ]);
     expect(ofType(events, "session")).toEqual([]);
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);

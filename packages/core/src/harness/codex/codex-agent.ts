@@ -567,7 +567,7 @@ export class CodexAgent extends BaseAgent {
     if (watchdog.fired && ended === undefined) {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
       const notices = reconnects > 0 ? `; Codex only said it was reconnecting (${reconnects} notice(s))` : "";
-      const reason = `no progress from Codex for ${Math.round(this.watchdogMs / 1000)} s${notices}; the reconnect watchdog closed the turn (report only, MC-11)`;
+      const reason = `no progress from Codex for ${Math.round(this.watchdogMs / 1000)} s${notices}; the reconnect watchdog closed the turn (report only: no rollover, no replay)`;
       this.translator.end(out, reason);
       flush();
       emit({ type: "error", code: "watchdog", message: reason });

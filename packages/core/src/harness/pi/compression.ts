@@ -54,7 +54,7 @@ export class PiCompression {
       type: "compression",
       trigger,
       action: decision.action,
-      reason: `MC-12: ${decision.reason}`,
+      reason: decision.reason, // MC-12
       bytes: measured.bytes,
       byteLimit: this.#bytes.limit,
     };

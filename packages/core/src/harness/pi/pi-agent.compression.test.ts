@@ -115,7 +115,7 @@ describe("MC-12 one compression flow in a live Pi session", () => {
         type: "compression",
         trigger: "next-send",
         action: "strip-images",
-        reason: "MC-12: byte budget broken by strippable oversized images",
+        reason: "byte budget broken by strippable oversized images",
         bytes: expect.any(Number),
         byteLimit: 50 * KB,
         strippedImages: 1,
@@ -130,7 +130,7 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     expect(sent[1]!.bytes).toBeLessThan(BUDGET.requestBytes);
     const result = sent[1]!.messages.find((m) => m.role === "toolResult")!;
     expect(textOf(result)).toMatch(
-      /^\[image removed: image\/png, 61440 bytes of inline data over the request byte budget \(MC-12\)\]$/,
+      /^\[image removed: image\/png, 61440 bytes of inline data over the request byte budget\]$/,
     );
     // What the tool reported at the time is not rewritten; the tool ran once.
     expect(of(events, "tool_result")[0]!.content[0]).toMatchObject({ type: "image" });
@@ -151,17 +151,17 @@ describe("MC-12 one compression flow in a live Pi session", () => {
       {
         trigger: "next-send",
         action: "handoff-rebuild",
-        reason: "MC-12: byte budget broken and stripping images would not get under it",
+        reason: "byte budget broken and stripping images would not get under it",
       },
     ]);
     expect(of(events, "error").at(-1)).toMatchObject({ code: "rollover_pending" });
     expect(snapshotOf(events)).toMatchObject({
       needsRollover: true,
-      latchReason: "MC-12: byte budget broken and stripping images would not get under it",
+      latchReason: "byte budget broken and stripping images would not get under it",
     });
     const next = await collect(agent.send("Carry on."));
     expect(of(next, "rollover")[0]!.reason).toBe(
-      "idle direct send: needsRollover latched (MC-12: byte budget broken and stripping images would not get under it)",
+      "idle direct send: needsRollover latched (byte budget broken and stripping images would not get under it)",
     );
     // The rebuilt window carries no tool_result body: the request fits; the look is not done again.
     expect(textOf(sent[1]!.messages[0]!)).toMatch(/^# Handoff\n/);
@@ -181,7 +181,7 @@ describe("MC-12 one compression flow in a live Pi session", () => {
       {
         type: "terminal",
         status: "failed",
-        reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+        reason: "mixed large tail: strippable images under half the bytes, deliberately not rescued",
       },
     ]);
     expect(of(events, "compression")).toMatchObject([{ trigger: "next-send", action: "fail-closed" }]);
@@ -189,7 +189,7 @@ describe("MC-12 one compression flow in a live Pi session", () => {
       {
         type: "error",
         message:
-          "the request was not sent: MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+          "the request was not sent: mixed large tail: strippable images under half the bytes, deliberately not rescued",
         code: "compression_fail_closed",
       },
     ]);
@@ -206,7 +206,7 @@ describe("MC-12 one compression flow in a live Pi session", () => {
     expect(of(events, "compression")).toMatchObject([
       {
         action: "fail-closed",
-        reason: "MC-12: mixed large tail: strippable images under half the bytes, deliberately not rescued",
+        reason: "mixed large tail: strippable images under half the bytes, deliberately not rescued",
       },
     ]);
     expect(terminalOf(events)[0]!.status).toBe("failed");
@@ -247,18 +247,18 @@ describe("MC-12 one compression flow in a live Pi session", () => {
         type: "compression",
         trigger: "terminal-error",
         action: "handoff-rebuild",
-        reason: "MC-12: token budget broken: terminal context overflow",
+        reason: "token budget broken: terminal context overflow",
         bytes: expect.any(Number),
         byteLimit: 32_000_000,
       },
     ]);
     expect(snapshotOf(events)).toMatchObject({
       needsRollover: true,
-      latchReason: "MC-12: token budget broken: terminal context overflow",
+      latchReason: "token budget broken: terminal context overflow",
     });
     const next = await collect(agent.send("Try again."));
     expect(of(next, "rollover")[0]!.reason).toBe(
-      "idle direct send: needsRollover latched (MC-12: token budget broken: terminal context overflow)",
+      "idle direct send: needsRollover latched (token budget broken: terminal context overflow)",
     );
     const request = sent[2]!.messages;
     expect(request).toHaveLength(1);
@@ -363,7 +363,7 @@ describe("MC-11 the Pi prompt timeout: the one timeout that may hand off", () =>
         type: "recovery",
         action: "fail-closed",
         reason:
-          "MC-11: Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff",
+          "Pi prompt timeout: the one timeout that may hand off; no replay: the next send starts from a handoff",
       },
     ]);
     expect(of(timedOut, "compression")).toEqual([]); // MC-11: a timeout never triggers compression
@@ -376,7 +376,7 @@ describe("MC-11 the Pi prompt timeout: the one timeout that may hand off", () =>
     const before = sent.length;
     const next = await collect(agent.send("Carry on."));
     expect(of(next, "rollover")[0]!.reason).toMatch(
-      /^idle direct send: needsRollover latched \(MC-11: Pi prompt timeout/,
+      /^idle direct send: needsRollover latched \(Pi prompt timeout/,
     );
     expect(textOf(sent[before]!.messages[0]!)).toMatch(/^# Handoff\n/);
     expect(terminalOf(next)[0]!.status).toBe("done");

@@ -202,7 +202,7 @@ describe("MC-10 replay gate over Pi's native overflow recovery", () => {
       {
         type: "recovery",
         action: "replay",
-        reason: expect.stringMatching(/^MC-10: explicit context overflow/),
+        reason: expect.stringMatching(/^explicit context overflow/),
       },
     ]);
     expect(of(events, "compaction_start")).toEqual([{ type: "compaction_start", reason: "overflow" }]);
@@ -227,7 +227,7 @@ describe("MC-10 replay gate over Pi's native overflow recovery", () => {
       {
         type: "recovery",
         action: "fail-closed",
-        reason: "MC-10: context overflow, not replayed: the turn had tool side effects",
+        reason: "context overflow, not replayed: the turn had tool side effects",
       },
     ]);
     expect(of(events, "compaction_end")).toMatchObject([{ ok: true }]); // Pi's native recovery compacted
@@ -257,12 +257,12 @@ describe("MC-11 timeouts and cut streams: no rollover, no replay", () => {
     [
       "MC-11 an ordinary timeout",
       "timeout" as const,
-      /^MC-11: pi ordinary timeout: report only; no rollover, no replay$/,
+      /^pi ordinary timeout: report only; no rollover, no replay$/,
     ],
     [
       "MC-11 a stream cut mid-message",
       "stream-cut" as const,
-      /^MC-11: pi network failure: report only; no rollover, no replay$/,
+      /^pi network failure: report only; no rollover, no replay$/,
     ],
   ])("%s: error event, one failed terminal, no replay, no rollover", async (_name, fault, reason) => {
     const { agent, rows, sent } = session({ faults: [fault] });
@@ -502,7 +502,7 @@ describe("MC-13 model switch inside the session lock", () => {
     const firstOnNewRoute = sent.find((s) => s.model === "offline-small-1")!;
     expect(firstOnNewRoute.messages).toHaveLength(1);
     expect(textOf(firstOnNewRoute.messages[0]!)).toMatch(/^# Handoff\n/);
-    expect(of(events, "rollover")[0]!.reason).toMatch(/^MC-13: switch to offline-small-1/);
+    expect(of(events, "rollover")[0]!.reason).toMatch(/^switch to offline-small-1/);
     expect(snapshotOf(events)).toMatchObject({
       model: "offline-small-1",
       contextWindow: 10_000,

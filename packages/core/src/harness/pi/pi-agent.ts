@@ -308,7 +308,7 @@ export class PiAgent extends BaseAgent {
       }),
       handoffRebuild: async () => {
         await this.#closeWindow(
-          `MC-13: switch to ${target.id}: the window is at or over 90% of its ${target.contextWindow}-token window; rebuilt from a handoff first`,
+          `switch to ${target.id}: the window is at or over 90% of its ${target.contextWindow}-token window; rebuilt from a handoff first`,
         );
       },
       route: async () => {
@@ -631,7 +631,7 @@ export class PiAgent extends BaseAgent {
       // so the call is not sent (fail closed) and the next send starts from the handoff.
       if (this.#context.needsRollover) {
         const reason = `the window must be rebuilt from a handoff (${this.#context.latchReason ?? "needsRollover"}); Pi cannot rebuild it in the middle of a run`;
-        this.#refused = `MC-9: ${reason}`;
+        this.#refused = reason; // MC-9: fail closed, the handoff comes first
         this.#refusedForRollover = true;
         this.emitCurrent?.({
           type: "error",

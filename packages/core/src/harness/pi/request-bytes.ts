@@ -92,7 +92,7 @@ export class RequestBytes {
       if (!blocks || block?.type !== "image") continue;
       const placeholder: TextContent = {
         type: "text",
-        text: `[image removed: ${image.mimeType}, ${image.bytes} bytes of inline data over the request byte budget (MC-12)]`,
+        text: `[image removed: ${image.mimeType}, ${image.bytes} bytes of inline data over the request byte budget]`, // MC-12
       };
       // A new array, so events that already carried the old content keep what they reported.
       (image.message as WithBlocks).content = blocks.map((b, i) => (i === image.index ? placeholder : b));
