@@ -77,6 +77,17 @@ describe("cadre budgets", () => {
     expect((await cli("budgets", "show", "--json")).json().budget.state).toBe("ok");
   });
 
+  it("company create shows the default budget and run caps it starts with, and how to change them", async () => {
+    const created = await cli("company", "create", "--name", "Acme");
+    expect(created.code).toBe(0);
+    expect(created.out).toMatch(/^created company Acme \(cmp_\w+\)$/m);
+    expect(created.out).toMatch(
+      /^budget {5}company cmp_\w+: \$0\.00 of \$10\.00, 0 tokens — ok \(month from /m,
+    );
+    expect(created.out).toMatch(/^run caps {3}100 model calls, 200 tool calls, 2000000 tokens, \$2\.00$/m);
+    expect(created.out).toMatch(/npx cadre budgets set --company cmp_\w+ --usd X .*--none for no budget/);
+  });
+
   it("refuses bad input with exit 2 and one line naming what is allowed", async () => {
     expect((await cli("company", "create", "--name", "Acme")).code).toBe(0);
     const bad = await cli("budgets", "set", "--usd", "lots");

@@ -3,6 +3,7 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
+import { budgetHint, budgetText } from "../operator/render/budgets.js";
 import { companyOverviewText, createdCompanyText } from "../operator/render/company.js";
 
 export const COMPANY_HELP = `Usage:
@@ -31,14 +32,19 @@ export async function companyCommand(args: string[], io: CliIO, server?: ServerT
     if (values.help) return (io.out(`${COMPANY_HELP}\n`), 0);
     if (!values.name) throw new UsageError("company create: --name is required");
     const name = values.name;
-    const company = await withOperator(
+    const { company, budget } = await withOperator(
       values,
       io,
       server,
-      (port) => port.createCompany({ name, ...(values.goal ? { goal: values.goal } : {}) }),
+      async (port) => {
+        const company = await port.createCompany({ name, ...(values.goal ? { goal: values.goal } : {}) });
+        // The default budget and run caps are shown at creation: spending is never a silent default.
+        return { company, budget: await port.budget({ companyId: company.id }) };
+      },
       "create",
     );
-    io.out(values.json ? `${JSON.stringify(company)}\n` : createdCompanyText(company));
+    if (values.json) io.out(`${JSON.stringify(company)}\n`);
+    else io.out(`${createdCompanyText(company)}${budgetText(budget)}${budgetHint(company.id)}`);
     return 0;
   }
   if (sub !== "show") throw new UsageError(`company: unknown subcommand "${sub}"; use show or create`);

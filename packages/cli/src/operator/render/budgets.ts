@@ -28,3 +28,8 @@ export function budgetText(report: BudgetReport): string {
     .map((l) => `${l}\n`)
     .join("");
 }
+
+/** What a new company's operator is told once its default budget is shown. */
+export function budgetHint(companyId: string): string {
+  return `change it: npx cadre budgets set --company ${companyId} --usd X (or --tokens N, or --none for no budget)\n`;
+}
