@@ -54,4 +54,3 @@ export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
-export * from "./budgets/cancel.js";

@@ -5,8 +5,9 @@
 // (work/dispatch.ts, work/due.ts); a wake started for due work that finds none costs nothing.
 // `runNow` is the same pass for one company, asked for (`cadre run --server`), saying what it did.
 import {
-  cancelIfOverBudget,
+  budgetHold,
   dropInactive,
+  heldByBudget,
   dropStaleRequests,
   dueAgents,
   type ScheduleTick,
@@ -44,6 +45,8 @@ export class DueWorkLoop {
   private stopped = false;
   /** The pass under way, so that an asked-for one runs after it (never two at once). */
   private current: Promise<unknown> = Promise.resolve();
+  /** Agents a budget holds, with the refusal last logged for each. */
+  private readonly held = new Map<string, string>();
 
   constructor(private readonly options: DueWorkOptions) {}
 
@@ -71,15 +74,18 @@ export class DueWorkLoop {
         );
       for (const agentId of await dueAgents(this.options.store)) {
         if (this.stopped) break;
-        if ((await dropStaleRequests(this.options.store, agentId)) === 0) continue;
-        // Before a wake is queued: an exhausted budget cancels the agent's queued wakes instead.
-        const refused = await cancelIfOverBudget(this.options.store, agentId);
+        const reasons = await dropStaleRequests(this.options.store, agentId);
+        if (reasons === 0) continue;
+        // Before a wake is queued: an exhausted budget holds it (its reasons stay pending, OP-5),
+        // said once per agent and refusal rather than at every look.
+        const refused = await budgetHold(this.options.store, agentId);
         if (refused) {
-          this.options.log(
-            `cadre: agent ${agentId} not woken, its queued wakes cancelled: ${refused.message}`,
-          );
+          const line = `cadre: agent ${agentId} ${heldByBudget(refused, reasons)}`;
+          if (this.held.get(agentId) !== refused.message) this.options.log(line);
+          this.held.set(agentId, refused.message);
           continue;
         }
+        this.held.delete(agentId);
         await this.options.wake(agentId);
       }
     } catch (error) {

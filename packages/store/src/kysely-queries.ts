@@ -1111,6 +1111,10 @@ export class KyselyQueries implements StoreQueries {
     return this.guard(`wake request "${id}"`, () => tasks.settleWakeRequest(this.db, id, to));
   }
 
+  returnWakeRequest(id: string, runId: string, note: string): Promise<boolean> {
+    return this.guard(`wake request "${id}"`, () => tasks.returnWakeRequest(this.db, id, runId, note));
+  }
+
   putSchedule(schedule: NewSchedule): Promise<ScheduleRow> {
     return this.guard(`schedule of agent "${schedule.agentId}"`, () =>
       this.atomic((q) => tasks.putSchedule(q.db, schedule)),

@@ -12,6 +12,7 @@ import { agentSessionsMigration } from "./migration-008-agent-sessions.js";
 import { connectorRemovalMigration } from "./migration-009-connector-removal.js";
 import { budgetsMigration } from "./migration-011-budgets.js";
 import { tasksMigration } from "./migration-010-tasks.js";
+import { wakeRequestReturnsMigration } from "./migration-013-wake-request-returns.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -179,6 +180,7 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
     "009_connector_removal": connectorRemovalMigration(),
     "010_tasks": tasksMigration(),
     "011_budgets": budgetsMigration(adapter),
+    "013_wake_request_returns": wakeRequestReturnsMigration(),
   };
   return new Migrator({
     db,

@@ -287,6 +287,8 @@ export interface WakeRequestsTable {
   status: WakeRequestStatus;
   run_id: string | null;
   note: string | null;
+  /** How often a run that did not finish gave it back (migration 013). */
+  returns: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

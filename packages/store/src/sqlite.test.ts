@@ -46,6 +46,7 @@ describe("sqlite file store", () => {
         "009_connector_removal",
         "010_tasks",
         "011_budgets",
+        "013_wake_request_returns",
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {

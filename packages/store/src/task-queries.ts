@@ -65,6 +65,7 @@ function toWakeRequest(r: Selectable<WakeRequestsTable>): WakeRequestRow {
     status: r.status,
     runId: r.run_id,
     note: r.note,
+    returns: Number(r.returns ?? 0),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -252,6 +253,7 @@ export async function insertWakeRequest(db: Kysely<Database>, r: NewWakeRequest)
       status: "pending",
       run_id: null,
       note: null,
+      returns: 0,
       created_at: at,
       updated_at: at,
     })
@@ -288,6 +290,28 @@ export async function settleWakeRequest(
     })
     .where("id", "=", id)
     .where("status", "=", "pending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function returnWakeRequest(
+  db: Kysely<Database>,
+  id: string,
+  runId: string,
+  note: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("wake_requests")
+    .set((eb) => ({
+      status: "pending",
+      run_id: null,
+      note,
+      returns: eb("returns", "+", 1),
+      updated_at: now(),
+    }))
+    .where("id", "=", id)
+    .where("status", "=", "taken")
+    .where("run_id", "=", runId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -247,8 +247,10 @@ export interface WakeRequestRow {
   status: WakeRequestStatus;
   /** The run that took it. */
   runId: string | null;
-  /** Why it was dropped. */
+  /** Why it was dropped, or why it went back to pending. */
   note: string | null;
+  /** How often a run that took it did not finish and gave it back to pending (OP-5). */
+  returns: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -405,7 +407,10 @@ export type TaskPatch = Partial<
   Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable">
 >;
 export type NewTaskComment = Omit<TaskCommentRow, "createdAt">;
-export type NewWakeRequest = Omit<WakeRequestRow, "createdAt" | "updatedAt" | "status" | "runId" | "note">;
+export type NewWakeRequest = Omit<
+  WakeRequestRow,
+  "createdAt" | "updatedAt" | "status" | "runId" | "note" | "returns"
+>;
 export type NewSchedule = Omit<ScheduleRow, "createdAt" | "updatedAt" | "lastTickAt">;
 
 export type { WakeStatus };
@@ -602,6 +607,12 @@ export interface StoreQueries {
     id: string,
     to: { status: "taken"; runId: string } | { status: "dropped"; note: string },
   ): Promise<boolean>;
+  /**
+   * Gives a request taken by `runId` back to pending (that run did not finish: OP-5), counting the
+   * return and saying why in its note; false, writing nothing, when that run no longer holds it —
+   * so of several recoverers exactly one returns it.
+   */
+  returnWakeRequest(id: string, runId: string, note: string): Promise<boolean>;
 
   /** Creates the agent's schedule, or replaces the one it has. */
   putSchedule(schedule: NewSchedule): Promise<ScheduleRow>;

@@ -18,7 +18,8 @@ Runs the wakes that are due, here and now, one agent at a time, oldest reason fi
     on (task_commented), or whose task's last blocker is done (task_unblocked);
   - the agent that created a task that is now done (task_done: all of them in one wake);
   - the agent that filed an approval the operator decided (approval_decided);
-  - a task whose run was interrupted (a killed process): its agent resumes it once (task_resumed);
+  - a run that did not finish (its process was killed, or a budget stopped it): every reason it had
+    taken is due again, and a task it had started is resumed (task_resumed);
   - schedules whose tick has come (scheduled), unless the agent has no open work: then the tick is
     skipped before any model call and recorded as skipped.
 An agent's own actions never wake it; a finished or cancelled task wakes nobody; each agent's due

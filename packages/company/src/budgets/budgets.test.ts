@@ -10,6 +10,7 @@ import { createCompany, decideApproval } from "../companies.js";
 import { loadCompanyState } from "../state.js";
 import { wakeAgent, wakeIfDue } from "../wake.js";
 import { runDue } from "../work/dispatch.js";
+import { createTask } from "../work/tasks.js";
 import { budgetReport, setBudget } from "./manage.js";
 import { BudgetExhaustedError } from "./policy.js";
 
@@ -185,68 +186,71 @@ describe.each(DIALECTS)("spend control (%s)", (_dialect, open) => {
     );
   });
 
-  it("a hard stop cancels the queued wakes of the company (reason budget); wakes queued after it are cancelled, not started", async () => {
+  it("a hard stop keeps every wake reason pending (its run's own given back); raising the budget makes them due and they are served", async () => {
     const { company, ceo } = await newCompany();
     await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 7 });
     const [strategy] = await store.listApprovals(company.id);
     await decideApproval(store, strategy!.id, "approve", null);
-    // Wakes wait for two members (as a task assignment or a schedule asks for them).
+    // The CEO's approval_decided wake waits; the operator assigns a task to a member.
     const members = (await store.listAgents(company.id)).filter((a) => !a.isCeo);
     expect(members.length).toBeGreaterThanOrEqual(3);
-    for (const m of members.slice(1, 3))
-      await store.insertWakeRequest({
-        id: `wrq_${m.id}`,
-        companyId: company.id,
-        agentId: m.id,
-        trigger: "routine",
-        taskId: null,
-        causedBy: "operator",
-        cause: "queued before the stop",
-      });
-    const queued = await store.listWakeRequests({ companyId: company.id, status: "pending" });
-    // (and the CEO's, for the approval it saw decided)
-    expect(queued.length).toBeGreaterThanOrEqual(2);
-    const used = (await budgetReport(store, { companyId: company.id })).budget.used.tokens;
-    await setBudget(store, { companyId: company.id }, { tokens: used + 600 });
-    const stopped = await wakeAgent({ store, agentId: members[0]!.id, seed: 3 });
-    expect(stopped).toMatchObject({ terminal: "failed", stopReason: "budget" });
-    // Every request that was waiting (the woken member took its own) is cancelled, with the reason.
-    const after = await store.listWakeRequests({ companyId: company.id });
-    const others = queued.filter((r) => !stopped.requests.some((t) => t.id === r.id));
-    expect(others.length).toBeGreaterThanOrEqual(1);
-    for (const r of others) {
-      const now = after.find((a) => a.id === r.id)!;
-      expect(now.status).toBe("dropped");
-      expect(now.note).toMatch(/^budget: the monthly budget of company .* is exhausted/);
-    }
-    const cancelled = await store.listActivity(company.id, { type: "wake.cancelled" });
-    expect(cancelled.map((a) => (a.data as { requestId: string }).requestId).sort()).toEqual(
-      others.map((r) => r.id).sort(),
-    );
-    expect(cancelled.every((a) => (a.data as { reason: string }).reason === "budget")).toBe(true);
-    expect(await store.listWakeRequests({ companyId: company.id, status: "pending" })).toHaveLength(0);
-
-    // A wake requested after the stop: the due-work pass does not start it; it is cancelled.
+    const member = members[0]!;
+    const operator = { companyId: company.id, agentId: null, via: "http" as const, runId: null };
+    const created = await createTask(store, operator, { title: "Pilot plan", assignee: member.name });
+    expect(created.ok).toBe(true);
+    const taskId = (created as { value: { taskId: string } }).value.taskId;
     await store.insertWakeRequest({
-      id: "wrq_after_stop",
+      id: "wrq_other",
       companyId: company.id,
-      agentId: ceo.id,
+      agentId: members[1]!.id,
       trigger: "routine",
       taskId: null,
       causedBy: "operator",
-      cause: "a wake asked for after the stop",
+      cause: "queued before the stop",
     });
+    const queued = await store.listWakeRequests({ companyId: company.id, status: "pending" });
+    expect(queued.map((r) => r.agentId).sort()).toEqual([ceo.id, member.id, members[1]!.id].sort());
+    const used = (await budgetReport(store, { companyId: company.id })).budget.used.tokens;
+    await setBudget(store, { companyId: company.id }, { tokens: used + 600 });
+    const stopped = await wakeAgent({ store, agentId: member.id, seed: 3 });
+    expect(stopped).toMatchObject({ terminal: "failed", stopReason: "budget" });
+    expect(stopped.requests.map((r) => r.taskId)).toEqual([taskId]);
+
+    // Nothing is lost: the stopped run's reason is pending again, and so is every other one.
+    const after = await store.listWakeRequests({ companyId: company.id, status: "pending" });
+    expect(after.map((r) => r.id).sort()).toEqual(queued.map((r) => r.id).sort());
+    expect(after.find((r) => r.taskId === taskId)).toMatchObject({ returns: 1, runId: null });
+    expect(await store.listActivity(company.id, { type: "wake.cancelled" })).toHaveLength(0);
+    expect(await store.getTask(taskId)).toMatchObject({ status: "todo", checkoutRunId: null });
+
+    // While the budget is exhausted the due-work pass starts nothing and writes nothing.
     const runs = (await store.listRuns({ companyId: company.id })).length;
-    const report = await runDue({ store, maxWakes: 5, wake: (agentId) => wakeIfDue({ store, agentId }) });
-    expect(report.wakes).toHaveLength(0);
-    expect(report.problems).toEqual([
-      {
-        agentId: ceo.id,
-        message: expect.stringMatching(/^not woken, its queued wakes cancelled: .*cadre budgets set/),
-      },
-    ]);
+    const held = await runDue({ store, maxWakes: 5, wake: (agentId) => wakeIfDue({ store, agentId }) });
+    expect(held.wakes).toHaveLength(0);
+    expect(held.problems.length).toBeGreaterThanOrEqual(1);
+    for (const p of held.problems)
+      expect(p.message).toMatch(
+        /^not woken: .*cadre budgets set.*stay pending and are due again once the budget is raised$/,
+      );
+    expect(held.stillDue.sort()).toEqual([ceo.id, member.id, members[1]!.id].sort());
     expect(await store.listRuns({ companyId: company.id })).toHaveLength(runs);
-    const late = (await store.listWakeRequests({ agentId: ceo.id })).find((r) => r.id === "wrq_after_stop");
-    expect(late).toMatchObject({ status: "dropped", note: expect.stringMatching(/^budget: /) });
+    expect(await store.listWakeRequests({ companyId: company.id, status: "pending" })).toHaveLength(3);
+
+    // Raised: the same reasons are due and served — the member finishes the task it was given.
+    await setBudget(store, { companyId: company.id }, { tokens: 5_000_000 });
+    const served = await runDue({
+      store,
+      untilIdle: true,
+      maxWakes: 20,
+      wake: (agentId) => wakeIfDue({ store, agentId, seed: 3 }),
+    });
+    expect(served.problems).toEqual([]);
+    expect(served.stillDue).toEqual([]);
+    const woken = served.wakes.map((w) => w.agentId);
+    expect(woken).toEqual(expect.arrayContaining([ceo.id, member.id, members[1]!.id]));
+    expect(served.wakes.find((w) => w.agentId === member.id)?.result.requests.map((r) => r.id)).toContain(
+      after.find((r) => r.taskId === taskId)!.id,
+    );
+    expect(await store.getTask(taskId)).toMatchObject({ status: "done" });
   });
 });

@@ -287,6 +287,15 @@ export async function setBudget(
       input.period === undefined &&
       input.warnAt === undefined &&
       !runFields.some((f) => input[f] !== undefined);
+    // The change is an activity row (a domain event on the company's stream): a dashboard shows
+    // the new budget state at once, and the wakes it held are due again from this moment.
+    await tx.insertActivity({
+      companyId: target.companyId,
+      agentId,
+      runId: null,
+      type: "budget.changed",
+      data: { scope: agentId === null ? "company" : "agent", budgetAgentId: agentId, change: input },
+    });
     if (onlyPrice) return;
     const existing = await tx.getBudget(target.companyId, agentId);
     const base =

@@ -32,7 +32,7 @@ import {
   usd,
 } from "./policy.js";
 import { estimateInputTokens } from "./estimate.js";
-import { cancelQueuedWakes } from "./cancel.js";
+import { giveBackRunWork } from "../work/release.js";
 
 /** A call may not be sent when it could not produce at least this many output tokens. */
 export const MIN_OUTPUT_TOKENS = 256;
@@ -487,13 +487,19 @@ export class RunBudget {
   }
 
   /**
-   * Drops the reservations the run never settled, in its final transaction; a run stopped by an
-   * exhausted company or agent budget cancels that budget's queued wakes there too (reason budget).
+   * Drops the reservations the run never settled, in its final transaction. A run stopped by an
+   * exhausted company or agent budget did not finish its work: the wake reasons it took go back to
+   * pending (OP-5), due again once the budget is raised or a new period starts, and the tasks it
+   * was working are released to be resumed; the other queued reasons simply stay pending.
    */
   async finish(tx: StoreQueries): Promise<void> {
     await tx.releaseModelCalls(this.#runId);
     const stop = this.stop;
     if (stop?.reason === "budget" && stop.budget)
-      await cancelQueuedWakes(tx, { ...stop.budget, message: stop.message }, this.#runId);
+      await giveBackRunWork(
+        tx,
+        { id: this.#runId, companyId: this.#agent.companyId, agentId: this.#agent.id },
+        "a budget stopped it",
+      );
   }
 }

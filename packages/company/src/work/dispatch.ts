@@ -6,7 +6,6 @@ import { errorMessage } from "@cadre/core";
 import type { Store } from "@cadre/store";
 import type { WakeResult } from "../wake.js";
 import { dropStaleRequests } from "./due.js";
-import { cancelQueuedWakes } from "../budgets/cancel.js";
 import { type BudgetRefusal, budgetRefusal } from "../budgets/run-budget.js";
 import { type ScheduleTick, tickSchedules } from "./schedules.js";
 
@@ -28,17 +27,19 @@ export async function dropInactive(store: Store, agentId: string): Promise<boole
 }
 
 /**
- * Before a due wake is queued or started: a budget of the agent with no room left cancels the
- * queued wakes it covers (the company's or the agent's pending requests, reason budget) and the
- * wake is not started. Returns the refusal, or undefined when there is room.
+ * Before a due wake is queued or started: a budget of the agent with no room left holds it. Nothing
+ * is written — its reasons stay pending (OP-5) and are due again once the budget is raised or a new
+ * period starts. Returns the refusal, or undefined when there is room.
  */
-export async function cancelIfOverBudget(store: Store, agentId: string): Promise<BudgetRefusal | undefined> {
+export async function budgetHold(store: Store, agentId: string): Promise<BudgetRefusal | undefined> {
   const agent = await store.getAgent(agentId);
   if (!agent) return undefined;
-  const refusal = await budgetRefusal(store, agent);
-  if (!refusal) return undefined;
-  await store.transaction((tx) => cancelQueuedWakes(tx, refusal), { isolation: "read committed" });
-  return refusal;
+  return budgetRefusal(store, agent);
+}
+
+/** What a due wake held by a budget says (its reasons wait for the budget). */
+export function heldByBudget(refusal: BudgetRefusal, reasons: number): string {
+  return `not woken: ${refusal.message}; its ${reasons} due reason(s) stay pending and are due again once the budget is raised`;
 }
 
 export interface DueWake {
@@ -88,11 +89,12 @@ export async function runDue(options: RunDueOptions): Promise<DueReport> {
     for (const agentId of await dueAgents(store, options.companyId)) {
       if (options.signal?.aborted || failed.has(agentId)) continue;
       if (await dropInactive(store, agentId)) continue;
-      if ((await dropStaleRequests(store, agentId)) === 0) continue;
-      const refused = await cancelIfOverBudget(store, agentId);
+      const reasons = await dropStaleRequests(store, agentId);
+      if (reasons === 0) continue;
+      const refused = await budgetHold(store, agentId);
       if (refused) {
         failed.add(agentId);
-        const problem = { agentId, message: `not woken, its queued wakes cancelled: ${refused.message}` };
+        const problem = { agentId, message: heldByBudget(refused, reasons) };
         report.problems.push(problem);
         options.onProblem?.(problem);
         continue;

@@ -134,8 +134,8 @@ describe("OP-2: schedules", () => {
 });
 
 describe("a lost run's tasks", () => {
-  it("recovery releases the task the lost run held and leaves one task_resumed request; the next wake continues it once", async () => {
-    const { company, cto, asCeo } = await operating();
+  it("recovery releases the task the lost run held, gives back the reason it took and leaves one task_resumed request; the next wake continues it once", async () => {
+    const { company, ceo, cto, asCeo } = await operating();
     const created = await createTask(store, asCeo, { title: "Build it", assignee: "CTO" });
     const taskId = (created as { value: { taskId: string } }).value.taskId;
     // A run of the CTO held by a process that has died, which had started the task.
@@ -170,15 +170,20 @@ describe("a lost run's tasks", () => {
     expect(recoveries.flatMap((r) => r.runs).map((r) => r.runId)).toEqual(["run-lost"]);
     expect((await store.getRun("run-lost"))!.status).toBe("failed");
     expect((await store.getTask(taskId))!.checkoutRunId).toBeNull();
+    // The assignment it took is due again (given back once, by the one recoverer that won), and
+    // the task it had started is to be resumed: one wake takes both, named after the resume.
     const resume = await store.listWakeRequests({ agentId: cto, status: "pending" });
-    expect(resume.map((r) => [r.trigger, r.taskId, r.causedBy])).toEqual([
-      ["task_resumed", taskId, "system"],
+    expect(resume.map((r) => [r.trigger, r.taskId, r.causedBy, r.returns])).toEqual([
+      ["task_assigned", taskId, ceo, 1],
+      ["task_resumed", taskId, "system", 0],
     ]);
     await recoverLostRuns(store);
-    expect(await store.listWakeRequests({ agentId: cto, status: "pending" })).toHaveLength(1);
+    expect(await store.listWakeRequests({ agentId: cto, status: "pending" })).toHaveLength(2);
 
     const report = await runDue({ store, maxWakes: 10, wake: (agentId) => wakeIfDue({ store, agentId }) });
-    expect(report.wakes.map((w) => [w.agentId, w.result.run.trigger])).toEqual([[cto, "task_resumed"]]);
+    expect(report.wakes.map((w) => [w.agentId, w.result.run.trigger, w.result.requests.length])).toEqual([
+      [cto, "task_resumed", 2],
+    ]);
     expect((await store.getTask(taskId))!.status).toBe("done");
   });
 });

@@ -56,6 +56,7 @@ describe("operating-phase evaluation (issue 17)", () => {
       status: "taken" as const,
       runId: "r",
       note: null,
+      returns: 0,
       createdAt: "",
       updatedAt: "",
     };

@@ -10,7 +10,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   budgetRefusal,
   type BudgetRefusal,
-  cancelQueuedWakes,
   LeaseLostError,
   lossOf,
   thisProcess,
@@ -271,12 +270,12 @@ export class WakeWorker {
   }
 
   /**
-   * A hard budget stop cancels the queued wakes of that company (its budget) or agent (its own):
-   * the pending wake requests in the store and the jobs waiting in the queue, reason budget.
+   * A hard budget stop cancels the jobs waiting in the queue of that company (its budget) or agent
+   * (its own), reason budget. The wake reasons behind them stay pending in the store (OP-5): the
+   * due-work loop queues them again once the budget is raised.
    */
   private async cancelQueued(refusal: BudgetRefusal): Promise<void> {
     try {
-      await this.store.transaction((tx) => cancelQueuedWakes(tx, refusal), { isolation: "read committed" });
       const agentIds =
         refusal.scope === "agent" && refusal.agentId !== null
           ? [refusal.agentId]

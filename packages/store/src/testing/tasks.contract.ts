@@ -175,6 +175,32 @@ export function taskContract(store: GetStore): void {
       expect(w2).toMatchObject({ status: "dropped", note: "nothing to do", runId: null });
       if (x) expect((await store().listWakeRequests({ runId: "r1" })).map((r) => r.id)).toEqual(["w1"]);
     });
+
+    it("a request taken by a run that did not finish goes back to pending once, counted, with a note", async () => {
+      await seedTeam(store);
+      await store().insertTask(task("t1"));
+      await store().insertRun(run("r1", { agentId: "a1" }));
+      await store().insertRun(run("r2", { agentId: "a1" }));
+      await store().insertWakeRequest(request("w1"));
+      expect(await store().returnWakeRequest("w1", "r1", "not taken yet")).toBe(false);
+      expect(await store().settleWakeRequest("w1", { status: "taken", runId: "r1" })).toBe(true);
+      // Another run never gives back what it does not hold; of two recoverers of r1, one does.
+      expect(await store().returnWakeRequest("w1", "r2", "not its run")).toBe(false);
+      const [x, y] = await Promise.all([
+        store().returnWakeRequest("w1", "r1", "run r1 was lost"),
+        store().returnWakeRequest("w1", "r1", "run r1 was lost"),
+      ]);
+      expect([x, y].filter(Boolean)).toHaveLength(1);
+      const [w1] = await store().listWakeRequests({ agentId: "a1" });
+      expect(w1).toMatchObject({ status: "pending", runId: null, note: "run r1 was lost", returns: 1 });
+      // Taken again and given back again: counted twice.
+      await store().settleWakeRequest("w1", { status: "taken", runId: "r2" });
+      expect(await store().returnWakeRequest("w1", "r2", "run r2 was lost")).toBe(true);
+      expect((await store().listWakeRequests({ agentId: "a1" }))[0]).toMatchObject({
+        status: "pending",
+        returns: 2,
+      });
+    });
   });
 
   describe("schedules", () => {

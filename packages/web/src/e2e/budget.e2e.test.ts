@@ -236,4 +236,20 @@ describe("spend against budget", () => {
       await phone.close();
     }
   });
+
+  it("a budget raised elsewhere shows at once: the notice leaves and the agent's state turns ok, without a reload", async () => {
+    await page.goto(`${served.url}/#/companies/${priced.id}`);
+    await expect.poll(() => page.getByTestId("budget-notice").textContent()).toMatch(/^Budget: warning/);
+    // Raised through the API (as `cadre budgets set` does from another process): no run starts or ends.
+    await api("PUT", `/api/companies/${priced.id}/budget`, { usd: 1000 });
+    await expect.poll(() => page.getByTestId("budget-notice").count(), { timeout: 5_000 }).toBe(0);
+    await page.goto(`${served.url}/#/companies/${priced.id}/usage`);
+    await expect
+      .poll(() => agentRow(priced.ceoId).getByTestId("budget-state").textContent())
+      .toBe("exhausted");
+    await api("PUT", `/api/agents/${priced.ceoId}/budget`, { usd: 1000 });
+    await expect
+      .poll(() => agentRow(priced.ceoId).getByTestId("budget-state").textContent(), { timeout: 5_000 })
+      .toBe("ok");
+  });
 });

@@ -16,6 +16,8 @@ export interface LiveCompany {
   approvals: Approval[];
   runs: Run[];
   tasks: Task[];
+  /** Changes whenever the company's budget state may have changed (a budget set, warned, exhausted). */
+  budgetVersion: number;
   error: string | undefined;
   stream: StreamStatus;
   /** Re-reads the named resources (default all), e.g. after the operator acted. */
@@ -31,6 +33,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [runs, setRuns] = useState<Run[]>([]);
   const [tasks, setTasks] = useState<Task[]>([]);
+  const [budgetVersion, setBudgetVersion] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
   const [stream, setStream] = useState<StreamStatus>("connecting");
   const [loaded, setLoaded] = useState(false);
@@ -45,6 +48,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
     connectors: 0,
     runs: 0,
     tasks: 0,
+    budget: 0,
   });
   const read = useCallback(
     async (which: Resource[]) => {
@@ -74,6 +78,10 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
             return fetchOne(r, api.call("GET /api/companies/{id}/runs", { params }), setRuns);
           case "tasks":
             return fetchOne(r, api.call("GET /api/companies/{id}/tasks", { params }), setTasks);
+          case "budget":
+            // The budget views read their own report; they re-read it when this changes.
+            setBudgetVersion((v) => v + 1);
+            return Promise.resolve();
         }
       });
       try {
@@ -148,5 +156,5 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   }, [api, companyId, loaded, schedule]);
 
   const reload = useCallback((which: Resource[] = ALL) => void read(which), [read]);
-  return { company, agents, connectors, approvals, runs, tasks, error, stream, reload };
+  return { company, agents, connectors, approvals, runs, tasks, budgetVersion, error, stream, reload };
 }

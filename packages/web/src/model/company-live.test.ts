@@ -42,6 +42,13 @@ const msg = (type: string, data: Record<string, unknown>, runId: string | null =
 });
 
 describe("applyDomainEvent", () => {
+  it("has the budget views re-read when a budget is changed, warned or stops a run (not only when a run ends)", () => {
+    for (const type of ["budget.changed", "budget.warned", "budget.exhausted"]) {
+      const effect = applyDomainEvent({ company, agents: [ceo] }, msg(type, { scope: "company" }, null));
+      expect([...effect.refetch], type).toEqual(["budget"]);
+    }
+  });
+
   it("adds a hire to the org chart at once, under the agent that hired it, and only once", () => {
     const hired = msg("agent.hired", {
       agentId: "a1",

@@ -4,7 +4,8 @@
 import { DEPARTMENTS, isOneOf, VIAS } from "@cadre/model";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
-export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks";
+/** `budget`: the budget views (notice, Usage tab) re-read their report. */
+export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks" | "budget";
 
 /**
  * The company as shown. `toolsPending`: the stream reported a mode change, and the tools of the new
@@ -91,6 +92,12 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     case "task.checked_out":
     case "task.released":
       refetch.add("tasks").add("runs");
+      break;
+    // A budget changed, warned or stopped a run: its state (ok, warning, exhausted) is re-read.
+    case "budget.changed":
+    case "budget.warned":
+    case "budget.exhausted":
+      refetch.add("budget");
       break;
     default:
       break;

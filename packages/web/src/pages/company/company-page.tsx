@@ -29,7 +29,8 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
   const [started, setStarted] = useState<StartedRun | undefined>(undefined);
   const { company } = live;
   const pending = live.approvals.filter((a) => a.status === "pending").length;
-  const runsVersion = live.runs.map((r) => `${r.id}:${r.status}`).join();
+  // The budget views re-read on a run's start or end and on a budget change.
+  const runsVersion = `${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`;
   const onStarted = (w: WakeStarted, agentId: string) => {
     setStarted({ ...w, agentId, runsBefore: live.runs.map((r) => r.id) });
     live.reload(["runs"]);

@@ -29,7 +29,7 @@ export function Overview({
       <BudgetNotice
         api={api}
         companyId={company.id}
-        runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
+        runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
       />
       <ModePanel company={company} wake={wake} running={running} />
       <section class="card wide" aria-labelledby="org-title">
