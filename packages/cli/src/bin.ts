@@ -1,10 +1,7 @@
 import { main } from "./main.js";
-import { processIO } from "./io.js";
+import { dropOutputOnClosedPipes, processIO } from "./io.js";
 
-// A closed pipe (`cadre translate … | head`) ends the command quietly, as Unix tools do.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
+// A closed pipe (`cadre demo … | head`) drops the rest of the output; the command goes on to its end.
+dropOutputOnClosedPipes();
 
 process.exitCode = await main(process.argv.slice(2), processIO);

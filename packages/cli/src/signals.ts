@@ -1,7 +1,7 @@
 // SIGINT / SIGTERM while a command runs a wake: the first one cancels the run (it ends `cancelled`
 // once, with its usage recorded) and the command exits 130 / 143 saying so; a second one exits at
 // once (the run is then recovered as interrupted by the next command that opens the store).
-import type { CliIO } from "./io.js";
+import { type CliIO, markWaking } from "./io.js";
 
 const EXIT: Record<"SIGINT" | "SIGTERM", number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -18,6 +18,8 @@ export interface SignalGuard {
 
 export function cancelOnSignals(io: Pick<CliIO, "err">): SignalGuard {
   const controller = new AbortController();
+  // A wake is under way: a closed stdout drops its output rather than end the process (io.ts).
+  markWaking();
   let received: "SIGINT" | "SIGTERM" | undefined;
   const on = (name: "SIGINT" | "SIGTERM") => () => {
     if (received !== undefined) {
