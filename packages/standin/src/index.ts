@@ -9,6 +9,7 @@ export { reply } from "./policies/replies.js";
 export { scripted, type Step } from "./policies/scripted.js";
 export { echo } from "./policies/echo.js";
 export { rateLimited, type RateLimitOptions } from "./policies/rate-limited.js";
+export { leakedText, leaksKey, presentedKey } from "./policies/leaks-key.js";
 export { DEFAULT_LEADS, hireLeads, type HireLeadsOptions, type Lead } from "./policies/hire-leads.js";
 export { lastUserText, toolExchanges, type ToolExchange } from "./policies/conversation.js";
 export { isCompactionRequest } from "./policies/compaction.js";
