@@ -19,7 +19,8 @@ export {
   firstReadyConnector,
   type PromptConnector,
 } from "./policies/prompt-facts.js";
-export { readsPrompt, READS_PROMPT_ROLES } from "./policies/reads-prompt.js";
+export { plumbingCeo, PLUMBING_CEO_LEADS } from "./policies/plumbing-ceo.js";
+export { announcesStandin, STANDIN_MODEL_OWNER } from "./announce.js";
 export { loadPolicyFile, parsePolicyJson, PolicyFileError } from "./policies/from-file.js";
 export { isReply, replyProblem } from "./policies/validate.js";
 export { countRequestTokens, countReplyBlock, countText, requestPieces, type Piece } from "./usage/tokens.js";
