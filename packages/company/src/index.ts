@@ -13,6 +13,7 @@ export * from "./harness-connectors.js";
 export * from "./modes.js";
 export * from "./state.js";
 export * from "./session.js";
+export * from "./secrets.js";
 export * from "./wake.js";
 export * from "./usage-report.js";
 export * from "./telemetry.js";

@@ -9,6 +9,7 @@ import {
   PI_CODING_TOOLS,
   PiAgent,
   type PiCodingTool,
+  type Redactor,
   type PromptSegment,
   type SessionConfig,
   type SessionContinuation,
@@ -78,6 +79,8 @@ export interface SessionInput {
   cadreCommand?: readonly string[];
   /** The agent's native session to continue, or the handoff a fresh one starts from (agent-session.ts). */
   continuation?: SessionContinuation;
+  /** Every configured key (secrets.ts): what the session emits and Pi stores is redacted of them. */
+  redact?: Redactor;
 }
 
 /**
@@ -129,6 +132,7 @@ export function createSession(input: SessionInput): BaseAgent {
     // The model as its connector routes it: a registry id, or one the endpoint declares with its window.
     model: resolveConnectorModel(input.connector, input.agent.model),
     tools: input.tools,
+    ...(input.redact ? { redact: input.redact } : {}),
   };
   const continuation = input.continuation ?? {};
   const prefix = {

@@ -55,6 +55,7 @@ import { profileDriver } from "./profiles/registry.js";
 import type { ProfileRun } from "./profiles/types.js";
 import { assertBudgetRoom, RunBudget, type RunStop } from "./budgets/run-budget.js";
 import { companyPrices } from "./budgets/prices.js";
+import { secretsRedactor } from "./secrets.js";
 
 export interface WakeOptions {
   store: Store;
@@ -313,6 +314,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}),
   });
 
+  // Every key of the wake's environment: no provider text that echoes one is stored or shown (issue 28 #5).
+  const redact = secretsRedactor(state.connectors, options.env ?? process.env);
   const runId = newId("run");
   // The run row, its trigger and cue, and the due work it takes: one transaction (work/start.ts).
   const start = startWork({
@@ -441,6 +444,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       ...(options.wrapStreamFn ? { wrapStreamFn: options.wrapStreamFn } : {}),
       ...(options.wrapHarness ? { wrapHarness: options.wrapHarness } : {}),
       guardStreamFn: (inner) => budget.wrapStreamFn(inner),
+      redact,
       // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
@@ -516,7 +520,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       }
     }
   } catch (error) {
-    failure = errorMessage(error);
+    failure = redact.text(errorMessage(error));
     const event: AgentEvent = { type: "error", message: failure, code: "wake_failed" };
     options.onEvent?.(event);
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });

@@ -2,6 +2,7 @@
 // `@cadre/core/testing`; the benchmarks are `@cadre/core/bench`.
 export * from "./types.js";
 export * from "./errors.js";
+export * from "./secrets/redact.js";
 export { countTokens } from "./tokens.js";
 export * from "./event-queue.js";
 export * from "./agent/tool.js";

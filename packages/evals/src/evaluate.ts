@@ -7,7 +7,7 @@ import { checkPromptContract, describeContractProblem, keyEnvOf } from "@cadre/c
 import { priceAt, UserInputError } from "@cadre/core";
 import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
-import { gateSourceOf, type Measurement } from "./compare/gates.js";
+import { type Measurement } from "./compare/gates.js";
 import { measurementOf, readSensitivity, sensitivityFile } from "./sensitivity/sensitivity.js";
 import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
 import { readRecording } from "./recording/read.js";
@@ -145,6 +145,7 @@ export async function runProfile(options: RunOptions): Promise<SuiteResult> {
       env: endpoint.env,
       caps,
       ...endpoint.sample,
+      standin: endpoint.standin,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
       ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
       ...(broken ? { break: broken } : {}),
@@ -273,11 +274,11 @@ export async function measurementFor(
   run: SuiteResult,
   file?: string,
 ): Promise<{ measurement: Measurement; sensitivity: EvalReport["measurement"]["sensitivity"] }> {
-  const source = gateSourceOf([...run.traces.values()].flat());
+  const traces = [...run.traces.values()].flat();
   const where = file ?? sensitivityFile(run.connector);
   const record = await readSensitivity(where);
   return {
-    measurement: measurementOf(source, run.connector, record),
+    measurement: measurementOf(traces, run.connector, record),
     sensitivity: record
       ? {
           connector: record.connector,

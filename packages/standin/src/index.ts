@@ -9,6 +9,7 @@ export { reply } from "./policies/replies.js";
 export { scripted, type Step } from "./policies/scripted.js";
 export { echo } from "./policies/echo.js";
 export { rateLimited, type RateLimitOptions } from "./policies/rate-limited.js";
+export { leakedText, leaksKey, presentedKey } from "./policies/leaks-key.js";
 export { DEFAULT_LEADS, hireLeads, type HireLeadsOptions, type Lead } from "./policies/hire-leads.js";
 export { lastUserText, toolExchanges, type ToolExchange } from "./policies/conversation.js";
 export { isCompactionRequest } from "./policies/compaction.js";
@@ -19,7 +20,8 @@ export {
   firstReadyConnector,
   type PromptConnector,
 } from "./policies/prompt-facts.js";
-export { readsPrompt, READS_PROMPT_ROLES } from "./policies/reads-prompt.js";
+export { plumbingCeo, PLUMBING_CEO_LEADS } from "./policies/plumbing-ceo.js";
+export { announcesStandin, STANDIN_MODEL_OWNER } from "./announce.js";
 export { loadPolicyFile, parsePolicyJson, PolicyFileError } from "./policies/from-file.js";
 export { isReply, replyProblem } from "./policies/validate.js";
 export { countRequestTokens, countReplyBlock, countText, requestPieces, type Piece } from "./usage/tokens.js";

@@ -60,7 +60,7 @@ describe("cadre eval on a live connector", () => {
       "caps per sample: 12 model calls, 60 tool calls, 500000 tokens, $0.5 cost, 300 s wall time; whole run: $1 (--max-cost-usd)",
     );
     expect(run.err).toMatch(
-      /warning: cost: no known price for model cadre-standin-reads-prompt-1b: its cost is unknown \(not 0\)/,
+      /warning: cost: no known price for model cadre-standin-plumbing-1b: its cost is unknown \(not 0\)/,
     );
     // With --json the human lines go to stderr; stdout holds the summary only.
     expect(run.err).toMatch(

@@ -84,8 +84,10 @@ Run options:
                        binary against --base-url (an Anthropic Messages server; ANTHROPIC_BASE_URL works too; a
                        loopback one needs no key) or api.anthropic.com with ANTHROPIC_API_KEY; codex: runs the
                        real Codex binary against --base-url (an OpenAI Responses server) or api.openai.com with
-                       OPENAI_API_KEY; standin starts the built-in prompt-reading stand-in on loopback (rule-based,
-                       not a model). Every live kind reaches its model server through the run's rate gateway:
+                       OPENAI_API_KEY; standin starts the built-in stand-in on loopback (scripted and
+                       prompt-blind: it exercises the live path, never behaviour). A model server that says it
+                       is a stand-in (the x-cadre-standin header of cadre standin) counts as scripted on any
+                       kind. Every live kind reaches its model server through the run's rate gateway:
                        a 429 is retried after its retry-after (or a doubling back-off), at most 4 times, and
                        halves the model requests in flight (raised again as calls succeed)
   --base-url URL       the model server, e.g. http://127.0.0.1:11434/v1 (openai-compatible: required)
@@ -342,7 +344,7 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
   const file = values.record ?? sensitivityFile(result.connector);
   await writeSensitivity(file, result);
   io.out(
-    `sensitivity on ${result.connector} (${result.source}${result.connector === "standin" ? ": a rule-based stand-in that reads the prompt, not a model" : ""}): ${result.detected}/${result.total} known-bad mutations detected\n`,
+    `sensitivity on ${result.connector} (${result.source}${result.source === "scripted" ? ": scripted answers, not a model — behaviour not measured" : ""}): ${result.detected}/${result.total} known-bad mutations detected\n`,
   );
   io.out(`reference: ${result.reference.note}\n`);
   if (result.control)
@@ -355,7 +357,7 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
       `  ${m.id.padEnd(width)}  ${m.detected ? `detected  ${m.gate}` : "missed     —"}  ${m.description}\n`,
     );
   io.out(
-    `${result.detected >= MIN_DETECTED && !result.control?.detected ? `behaviour gates on ${result.connector} count as measured` : `behaviour gates on ${result.connector} stay "not measured" (≥${MIN_DETECTED}/6 needed)`}; kept in ${file}\n`,
+    `${result.source === "scripted" ? `behaviour gates on ${result.connector} are never measured: its answers are scripted` : result.detected >= MIN_DETECTED && !result.control?.detected ? `behaviour gates on ${result.connector} count as measured` : `behaviour gates on ${result.connector} stay "not measured" (≥${MIN_DETECTED}/6 needed)`}; kept in ${file}\n`,
   );
   if (values.json)
     io.out(

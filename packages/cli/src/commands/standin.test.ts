@@ -56,7 +56,7 @@ describe("cadre standin (built bin, real process)", () => {
     ]);
     const url = await run.url;
     expect(run.out()).toMatch(
-      /^stand-in model server \(offline: scripted answers, not a real model\) listening on /,
+      /^stand-in model server \(offline: scripted answers, not a real model; every response says so: x-cadre-standin\) listening on /,
     );
     expect(run.out()).toContain(`ANTHROPIC_BASE_URL=${url}\n`);
     expect(run.out()).toContain(`${url}/v1\n`);

@@ -19,7 +19,10 @@ export const STANDIN_HELP = `Usage: cadre standin [--port N] [--policy hire-lead
                      [--log FILE] [--latency-ms N] [--context-window N] [--models ID,…]
 
 Starts a stand-in model server on 127.0.0.1: offline, scripted answers, not a real model. It
-speaks the vendors' real wire protocols, so any client can be pointed at it:
+says so on the wire — every response carries the x-cadre-standin header, every id it makes starts
+with standin_, its model list names it as the models' owner — so \`cadre eval\` counts its answers
+as scripted on any connector kind (behaviour not measured). It speaks the vendors' real wire
+protocols, so any client can be pointed at it:
   Anthropic Messages        POST /v1/messages (SSE or JSON), /v1/messages/count_tokens
   OpenAI Chat Completions   POST /v1/chat/completions, GET /v1/models
   OpenAI Responses          POST /v1/responses (what Codex speaks)
@@ -140,7 +143,7 @@ export async function standinCommand(args: string[], io: CliIO): Promise<number>
   // One write, so a reader sees the whole banner at once.
   io.out(
     [
-      `stand-in model server (offline: scripted answers, not a real model) listening on ${server.url}`,
+      `stand-in model server (offline: scripted answers, not a real model; every response says so: x-cadre-standin) listening on ${server.url}`,
       `policy: ${label}`,
       `Anthropic Messages (Claude Code, Anthropic SDK): ANTHROPIC_BASE_URL=${server.anthropicBaseUrl}`,
       `OpenAI Chat Completions and Responses (openai-compatible --base-url, Codex base_url): ${server.openaiBaseUrl}`,

@@ -2,6 +2,7 @@
 // never stores one (issue 18 #6): a key is referenced by the name of the environment variable that
 // holds it (`apiKeyEnv`). The same rules redact what an older store may still hold, and scrub an
 // endpoint's error text before Cadre prints it.
+import { Redactor } from "@cadre/core";
 
 /** Words of a key name: `apiKey`, `api_key`, `API-KEY` and `x-api-key` all read as ["api", "key"]. */
 function words(key: string): string[] {
@@ -93,10 +94,12 @@ const SCRUB: RegExp[] = [
   /(\b[a-z][a-z0-9+.-]*:\/\/)[^/?#\s@]+@/gi,
 ];
 
-/** `text` with anything shaped like a credential (and the given secret values) replaced by [redacted]. */
+/**
+ * `text` with anything shaped like a credential, and the given secret values in every form a
+ * provider quotes them in (raw, URL-encoded, base64: core's Redactor), replaced by [redacted].
+ */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  let out = secrets.length > 0 ? Redactor.of(secrets).text(text) : text;
   for (const pattern of SCRUB)
     out = out.replace(pattern, (match, scheme?: string) =>
       typeof scheme === "string" && match.startsWith(scheme) ? `${scheme}[redacted]@` : "[redacted]",

@@ -4,6 +4,7 @@
 import { EventQueue } from "../event-queue.js";
 import { errorMessage } from "../errors.js";
 import { describeToolListChange, ToolListFrozenError } from "../prompt/tool-list.js";
+import type { Redactor } from "../secrets/redact.js";
 import type { HarnessSessionState } from "../session/harness-session.js";
 import type { AgentEvent, ContextSnapshot, ModelInfo, TerminalStatus, Usage } from "../types.js";
 import type { ToolDefinition } from "./tool.js";
@@ -20,6 +21,11 @@ export interface SessionConfig {
    * mark, MC-4). Default 1024.
    */
   eventBuffer?: number;
+  /**
+   * Every key the process was configured with (issue 28 #5): each event the session emits passes
+   * through it, so no provider text that echoes a key leaves the session unredacted.
+   */
+  redact?: Redactor;
 }
 
 export type Emit = (event: AgentEvent) => void;
@@ -72,21 +78,22 @@ export abstract class BaseAgent {
     );
     this.turn = { queue, signal: controller.signal };
     let sawError = false;
+    const redact = this.config.redact;
     const emit: Emit = (event) => {
       if (queue.isClosed) return; // late events after the terminal one are dropped by design (MC-14)
       if (event.type === "usage") this.addUsage(event.usage);
       if (event.type === "error") sawError = true;
       if (event.type === "terminal") return; // only BaseAgent emits the terminal event
-      queue.push(event);
+      queue.push(redact ? redact.value(event) : event);
     };
     const finish = (outcome: TurnOutcome) => {
       if (queue.isClosed) return;
       const snapshot = this.safeContextSnapshot();
-      if (snapshot) queue.push({ type: "context", snapshot });
+      if (snapshot) queue.push({ type: "context", snapshot: redact ? redact.value(snapshot) : snapshot });
       queue.push({
         type: "terminal",
         status: outcome.status,
-        ...(outcome.reason ? { reason: outcome.reason } : {}),
+        ...(outcome.reason ? { reason: redact ? redact.text(outcome.reason) : outcome.reason } : {}),
       });
       queue.close();
       this.active = undefined;

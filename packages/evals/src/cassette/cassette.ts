@@ -32,6 +32,8 @@ export interface CassetteStats {
   misses: CassetteMiss[];
   /** Cassette files that did not read (the run stops on the first). */
   corrupt: CassetteCorruptError[];
+  /** Why an answer replayed came from a stand-in (its entry said so); null when none did. */
+  standin: string | null;
 }
 
 export interface Cassette {
@@ -48,6 +50,8 @@ export interface CassetteOptions {
   kind?: string;
   /** The real provider call; required to record, never called in replay. */
   inner?: StreamFn;
+  /** Whether the model server has announced itself as a stand-in (recorded with each answer). */
+  standin?: () => string | null;
 }
 
 /** A replayed sample asked for an answer that was never recorded: the run stops here. */
@@ -67,7 +71,7 @@ export class CassetteMissError extends UserInputError {
 }
 
 export function newStats(): CassetteStats {
-  return { recorded: 0, replayed: 0, misses: [], corrupt: [] };
+  return { recorded: 0, replayed: 0, misses: [], corrupt: [], standin: null };
 }
 
 export function copyStats(stats: CassetteStats): CassetteStats {
@@ -101,6 +105,7 @@ export function openCassette(options: CassetteOptions): Cassette {
           const final = event.type === "done" ? event.message : event.error;
           // Written before the final event goes on, so a finished wake has its cassette on disk.
           if (final.stopReason !== "aborted") {
+            const standin = options.standin?.() ?? null;
             const entry: CassetteEntry = {
               schemaVersion: 2,
               kind: "cadre-cassette",
@@ -112,6 +117,7 @@ export function openCassette(options: CassetteOptions): Cassette {
               response: final,
               latencyMs: Math.round(performance.now() - started),
               recordedAt: new Date().toISOString(),
+              ...(standin ? { standin } : {}),
             };
             await writeEntry(options.dir, entry);
             stats.recorded++;
@@ -148,6 +154,7 @@ export function openCassette(options: CassetteOptions): Cassette {
       );
     }
     stats.replayed++;
+    if (entry.standin) stats.standin ??= `replayed from a stand-in's recording (${entry.standin})`;
     const answer: AssistantMessage = entry.response;
     return replayMessage(remapVolatile(answer, entry.volatiles, volatileValues(context)));
   };

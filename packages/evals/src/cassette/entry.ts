@@ -24,6 +24,13 @@ const Common = {
   }),
   latencyMs: Type.Number({ minimum: 0 }),
   recordedAt: Type.String({ minLength: 1 }),
+  standin: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "Set when the answer came from a stand-in (scripted, not a model) and why: a replay of it measures no behaviour either.",
+    }),
+  ),
 };
 
 export const CassetteEntrySchema = Type.Object(

@@ -71,6 +71,8 @@ export interface HarnessCassetteOptions {
   mode: CassetteMode;
   /** Separates samples (e.g. "scenario#3"); part of every key. */
   salt: string;
+  /** Whether the model server has announced itself as a stand-in (recorded with each wake). */
+  standin?: () => string | null;
 }
 
 export function openHarnessCassette(options: HarnessCassetteOptions): HarnessCassette {
@@ -142,6 +144,7 @@ class CassetteSession extends BaseAgent {
     }
     // A cancelled wake is not an answer: nothing is recorded for it.
     if (outcome.status !== "cancelled" && events.at(-1)?.type === "terminal") {
+      const standin = this.options.standin?.() ?? null;
       const entry: HarnessCassetteEntry = {
         schemaVersion: 1,
         kind: "cadre-harness-cassette",
@@ -152,6 +155,7 @@ class CassetteSession extends BaseAgent {
         events,
         latencyMs: Math.round(performance.now() - started),
         recordedAt: new Date().toISOString(),
+        ...(standin ? { standin } : {}),
       };
       await writeEntry(this.options.dir, entry);
       this.counts.recorded++;
@@ -167,6 +171,7 @@ class CassetteSession extends BaseAgent {
     signal: AbortSignal,
   ): Promise<TurnOutcome> {
     this.counts.replayed++;
+    if (entry.standin) this.counts.standin ??= `replayed from a stand-in's recording (${entry.standin})`;
     const map = new Map<string, string>();
     learnVolatiles(map, entry.volatiles, volatilesOf([this.call.config.systemPrompt, prompt]));
     const tools = this.config.tools;

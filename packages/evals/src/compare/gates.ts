@@ -27,8 +27,24 @@ export const BEHAVIOUR_GATES: readonly GateId[] = ["G3", "G4", "G5"];
 
 export const NOT_MEASURED_SCRIPTED = "behaviour not measured: the offline model is scripted";
 
-/** The source of a run's evidence, from its traces' sources. */
+/**
+ * Why a run's answers are scripted — the offline model, or a model server that announced itself as
+ * a stand-in (live or replayed from its cassettes) — or null when they came from a model.
+ */
+export function scriptedReason(traces: readonly Trace[]): string | null {
+  if (traces.some((t) => t.source === "offline")) return "the offline model is scripted";
+  const standin = traces.find((t) => t.standin)?.standin;
+  return standin ? `the model server is a stand-in, not a model: ${standin}` : null;
+}
+
+/** The note of a scripted run: behaviour is never measured on it, whatever any sensitivity says. */
+export function notMeasuredNote(reason: string): string {
+  return `behaviour not measured: ${reason}`;
+}
+
+/** The source of a run's evidence: scripted (offline, or a stand-in), else replayed or live. */
 export function gateSourceOf(traces: Trace[]): GateSource {
+  if (scriptedReason(traces) !== null) return "scripted";
   if (traces.some((t) => t.source === "replayed")) return "replayed";
   if (traces.some((t) => t.source === "live")) return "live";
   return "scripted";
@@ -173,7 +189,11 @@ export function modeDrift(t: Trace): string | null {
 function defaultMeasurement(traces: Trace[]): Measurement {
   const source = gateSourceOf(traces);
   return source === "scripted"
-    ? { source, behaviourMeasured: false, note: NOT_MEASURED_SCRIPTED }
+    ? {
+        source,
+        behaviourMeasured: false,
+        note: notMeasuredNote(scriptedReason(traces) ?? "no model answered"),
+      }
     : { source, behaviourMeasured: true, note: `behaviour measured on ${source} samples` };
 }
 
@@ -241,7 +261,7 @@ export function evaluateGates(input: GateInput): Gates {
           GATE_IDS.map((g) => [
             g,
             BEHAVIOUR_GATES.includes(g) && row.cells[g].pass !== null
-              ? { pass: null, evidence: `not measured (scripted): ${row.cells[g].evidence}` }
+              ? { pass: null, evidence: `not measured (${meas.source}): ${row.cells[g].evidence}` }
               : row.cells[g],
           ]),
         ) as Record<GateId, GateCell>,

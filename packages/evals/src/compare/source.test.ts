@@ -33,19 +33,19 @@ describe("sources of a comparison", () => {
         crossSource,
       });
     await expect(run(false)).rejects.toThrow(
-      /the baseline was recorded on offline \(model offline-scripted-1\) but the candidate runs on standin \(model cadre-standin-reads-prompt-1b\): .*--cross-source/,
+      /the baseline was recorded on offline \(model offline-scripted-1\) but the candidate runs on standin \(model cadre-standin-plumbing-1b\): .*--cross-source/,
     );
     const { report } = await run(true);
     expect(report.run).toMatchObject({
       baselineSource: "offline (model offline-scripted-1)",
-      candidateSource: "standin (model cadre-standin-reads-prompt-1b)",
+      candidateSource: "standin (model cadre-standin-plumbing-1b)",
       crossSource: true,
       warnings: expect.arrayContaining([
         expect.stringMatching(/^cross-source: the baseline was recorded on offline/),
       ]),
     });
     expect(renderTerminal(report)).toMatch(
-      /sources +baseline offline \(model offline-scripted-1\) · candidate standin \(model cadre-standin-reads-prompt-1b\) \(CROSS-SOURCE: --cross-source\)/,
+      /sources +baseline offline \(model offline-scripted-1\) · candidate standin \(model cadre-standin-plumbing-1b\) \(CROSS-SOURCE: --cross-source\)/,
     );
   });
 

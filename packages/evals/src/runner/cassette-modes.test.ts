@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PiContext, StreamFn } from "@cadre/core";
-import { readsPrompt, startStandin, type StandinServer } from "@cadre/standin";
+import { plumbingCeo, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunOptions, runProfile, STANDIN_MODEL } from "../evaluate.js";
 import type { Trace } from "../trace/types.js";
@@ -17,7 +17,7 @@ let dir: string;
 let standin: StandinServer;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-cassette-modes-"));
-  standin = await startStandin({ policy: readsPrompt() });
+  standin = await startStandin({ policy: plumbingCeo() });
 });
 afterAll(async () => {
   await standin.close();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeCodeTestEnv, codexTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@cadre/core/testing";
-import { readsPrompt, startStandin, type StandinServer } from "@cadre/standin";
+import { plumbingCeo, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runProfile } from "../evaluate.js";
 import type { Trace } from "../trace/types.js";
@@ -37,7 +37,7 @@ describe("eval cassettes on the harnesses' own binaries", () => {
   it.skipIf(!REAL_CLAUDE_CODE)(
     "claude-code: record, then replay with no stand-in request and the same hires; a changed prompt misses naming it",
     async () => {
-      server = await startStandin({ policy: readsPrompt() });
+      server = await startStandin({ policy: plumbingCeo() });
       const home = join(dir, "claude-home");
       await mkdir(home, { recursive: true });
       const cassettesDir = join(dir, "claude-cassettes");
@@ -82,7 +82,7 @@ describe("eval cassettes on the harnesses' own binaries", () => {
   it.skipIf(!REAL_CODEX)(
     "codex: the same through `cadre mcp` on the sample's store: replay reaches no model, hires the same, a changed prompt misses",
     async () => {
-      server = await startStandin({ policy: readsPrompt() });
+      server = await startStandin({ policy: plumbingCeo() });
       const cassettesDir = join(dir, "codex-cassettes");
       const run = (extra: Record<string, unknown>) =>
         runProfile({

@@ -12,7 +12,7 @@ import {
   readiness,
 } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
-import { readsPrompt, startStandin, type StandinServer } from "@cadre/standin";
+import { plumbingCeo, startStandin, type StandinServer } from "@cadre/standin";
 import type { ConnectorKind } from "@cadre/model";
 import { type RateGateway, startRateGateway } from "./rate-gateway.js";
 import type { SampleConfig } from "./run-sample.js";
@@ -28,8 +28,11 @@ export const EVAL_CONNECTORS = [
 ] as const;
 export type EvalConnector = (typeof EVAL_CONNECTORS)[number];
 
-/** The model id the built-in stand-in (`--connector standin`) serves. */
-export const STANDIN_MODEL = "cadre-standin-reads-prompt-1b";
+/** The model id the built-in stand-in (`--connector standin`) serves: it names itself a stand-in. */
+export const STANDIN_MODEL = "cadre-standin-plumbing-1b";
+
+/** Why `--connector standin`'s answers are scripted (the run's traces carry it). */
+export const BUILTIN_STANDIN = "--connector standin is Cadre's own stand-in (scripted, prompt-blind)";
 
 /** The vendors' own endpoints, for the gateway when no --base-url is given. */
 const VENDOR_URLS: Partial<Record<EvalConnector, string>> = {
@@ -67,6 +70,11 @@ export interface LiveEndpoint {
   env: NodeJS.ProcessEnv;
   /** The model the CEO runs on. */
   model: string | null;
+  /**
+   * Why the model server is a stand-in, once it has said so (the built-in one always; any other
+   * through its responses' header or its model list); null: nothing said so (yet).
+   */
+  standin(): string | null;
   gateway?: RateGateway;
   close(): Promise<void>;
 }
@@ -125,7 +133,8 @@ export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoi
   if (request.baseUrl !== undefined && (connector === "offline" || connector === "standin"))
     throw new UserInputError(`--base-url does not apply to --connector ${connector}`);
   await checkReady(request, model);
-  if (connector === "offline") return { sample: {}, env, model: null, close: async () => {} };
+  if (connector === "offline")
+    return { sample: {}, env, model: null, standin: () => null, close: async () => {} };
   const label = labelFor(connector, model);
   const ceoKind = connector === "standin" ? "openai-compatible" : connector;
   // A vendor kind without --model keeps its default model list (the prompt lists them all).
@@ -143,14 +152,16 @@ export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoi
       },
       env,
       model,
+      // A replay's answers are the cassettes': each entry says whether a stand-in gave it.
+      standin: () => (connector === "standin" ? BUILTIN_STANDIN : null),
       close: async () => {},
     };
-  // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by the
-  // rule-based prompt reader (packages/standin/src/policies/reads-prompt.ts). Not a model.
+  // The built-in stand-in: a loopback server speaking OpenAI Chat Completions, answered by a
+  // prompt-blind plumbing policy (packages/standin/src/policies/plumbing-ceo.ts). Not a model.
   let standin: StandinServer | undefined;
   let gateway: RateGateway | undefined;
   try {
-    if (connector === "standin") standin = await startStandin({ policy: readsPrompt() });
+    if (connector === "standin") standin = await startStandin({ policy: plumbingCeo() });
     const upstream =
       standin?.openaiBaseUrl ??
       request.baseUrl ??
@@ -170,6 +181,8 @@ export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoi
       },
       env: sampleEnv,
       model,
+      // Every response through the gateway is read for a stand-in's header (rate-gateway.ts).
+      standin: () => (connector === "standin" ? BUILTIN_STANDIN : opened.standin()),
       gateway,
       close: async () => {
         await opened.close();

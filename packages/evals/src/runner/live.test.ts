@@ -12,7 +12,7 @@ import { claudeCodeTestEnv, codexTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@
 import {
   type Policy,
   rateLimited,
-  readsPrompt,
+  plumbingCeo,
   reply,
   startStandin,
   type StandinServer,
@@ -46,7 +46,7 @@ afterAll(async () => {
 
 const all = (r: { traces: Map<string, Trace[]> }) => [...r.traces.values()].flat();
 
-async function standin(policy: Policy = readsPrompt()): Promise<StandinServer> {
+async function standin(policy: Policy = plumbingCeo()): Promise<StandinServer> {
   server = await startStandin({ policy });
   return server;
 }
@@ -242,7 +242,7 @@ describe("cost: per call and per sample, and the run's --max-cost-usd", () => {
 describe("429s: the rate gateway honours retry-after, retries a bounded number of times and lowers concurrency", () => {
   it("every 429 is retried after its retry-after, first, with nothing else let through meanwhile; the stand-in saw each retry", async () => {
     // Model calls 2, 3 and 6 (0-based) get a 429 with retry-after 0.3 s.
-    const s = await standin(rateLimited(readsPrompt(), { limited: [2, 3, 6], retryAfterSeconds: 0.3 }));
+    const s = await standin(rateLimited(plumbingCeo(), { limited: [2, 3, 6], retryAfterSeconds: 0.3 }));
     const result = await runProfile({
       profile: "semantic",
       samples: 2,
@@ -293,7 +293,7 @@ describe("429s: the rate gateway honours retry-after, retries a bounded number o
   });
 
   it("retries are bounded: a server that always answers 429 ends the sample failed, saying so, after 1 + 4 attempts per request", async () => {
-    const s = await standin(rateLimited(readsPrompt(), { limited: () => true, retryAfterSeconds: 0 }));
+    const s = await standin(rateLimited(plumbingCeo(), { limited: () => true, retryAfterSeconds: 0 }));
     const result = await runProfile({
       profile: "semantic",
       samples: 1,

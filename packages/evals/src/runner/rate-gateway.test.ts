@@ -1,7 +1,7 @@
 // The rate gateway on its own: retry-after in its three forms, a request forwarded byte for byte
 // (streamed answers included), and a 429 passed on with x-should-retry: false once retries are spent.
 import OpenAI from "openai";
-import { rateLimited, readsPrompt, scripted, startStandin } from "@cadre/standin";
+import { rateLimited, plumbingCeo, scripted, startStandin } from "@cadre/standin";
 import { describe, expect, it } from "vitest";
 import { retryAfterMs, startRateGateway } from "./rate-gateway.js";
 
@@ -37,6 +37,8 @@ describe("the gateway", () => {
       let text = "";
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
       expect(text).toBe("Hello from behind the gateway.");
+      // The stand-in said what it is on every response, the 429 included: the gateway read it.
+      expect(gateway.standin()).toMatch(/x-cadre-standin header/);
       expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
       expect(gateway.stats()).toMatchObject({
         requests: 1,
@@ -57,7 +59,7 @@ describe("the gateway", () => {
   });
 
   it("with no retry-after it backs off (doubling); past maxRetries the 429 reaches the client with x-should-retry: false", async () => {
-    const server = await startStandin({ policy: rateLimited(readsPrompt(), { limited: () => true }) });
+    const server = await startStandin({ policy: rateLimited(plumbingCeo(), { limited: () => true }) });
     const gateway = await startRateGateway({
       upstream: server.openaiBaseUrl,
       concurrency: 1,

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { announcesStandin } from "@cadre/standin";
 
 export interface RateGatewayOptions {
   /** Where requests go: the path after the gateway's URL is appended to this (e.g. http://127.0.0.1:8080/v1). */
@@ -68,6 +69,11 @@ export interface RateGateway {
   readonly events: readonly RateEvent[];
   /** Sends and 429s in the order they happened. */
   readonly timeline: readonly RateStep[];
+  /**
+   * Why the model server is a stand-in, once any response said so (its header: see @cadre/standin's
+   * announcesStandin); null while none has. A stand-in's answers are scripted: they never measure behaviour.
+   */
+  standin(): string | null;
   close(): Promise<void>;
 }
 
@@ -115,6 +121,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
   let requests = 0;
   const events: RateEvent[] = [];
   const timeline: RateStep[] = [];
+  let standin: string | null = null;
   // Retries go first: they were admitted before anything waiting now.
   const waiting: Array<{ retry: boolean; go: () => void }> = [];
   let timer: NodeJS.Timeout | undefined;
@@ -183,6 +190,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
         limit,
       };
       events.push(event);
+      standin ??= announcesStandin({ headers: response.headers });
       if (response.status === 429) {
         const after = retryAfterMs(response.headers);
         const wait = after ?? backoffMs * 2 ** tries;
@@ -250,6 +258,7 @@ export async function startRateGateway(options: RateGatewayOptions): Promise<Rat
     upstream,
     events,
     timeline,
+    standin: () => standin,
     stats: () => ({
       requests,
       attempts: events.length,

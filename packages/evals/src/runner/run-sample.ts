@@ -52,6 +52,8 @@ export interface SampleConfig {
   caps?: SampleCaps;
   /** Codex starts `cadre mcp` on the sample's store: the argv that starts cadre (default: this process). */
   cadreCommand?: readonly string[];
+  /** Why the model server is a stand-in, once it has said so (live-endpoint.ts); null: nothing said so. */
+  standin?: () => string | null;
 }
 
 /** Harnesses that run their own loop in their own process: their model calls are not Pi's to wrap. */
@@ -103,6 +105,7 @@ export async function runSample(
           salt,
           kind: connector.kind,
           inner,
+          ...(config.standin ? { standin: config.standin } : {}),
         });
       const seen = capture.wrap(cassette ? cassette.streamFn : inner);
       return config.break?.wrapStream ? config.break.wrapStream(seen) : seen;
@@ -113,7 +116,12 @@ export async function runSample(
         tools: call.config.tools.map((t) => ({ name: t.name, parameters: t.parameters })),
       });
       if (!config.cassettes) return call.launch();
-      harness = openHarnessCassette({ dir: cassetteDir, mode: config.cassettes.mode, salt });
+      harness = openHarnessCassette({
+        dir: cassetteDir,
+        mode: config.cassettes.mode,
+        salt,
+        ...(config.standin ? { standin: config.standin } : {}),
+      });
       return harness.wrap(call);
     };
     const trigger = before.mode === "team-building" ? ("start_team_building" as const) : undefined;
@@ -165,6 +173,8 @@ export async function runSample(
     // a cassette is replayed too: its evidence is the recording's.
     const replayed = config.cassettes?.mode === "replay" || stats.some((s) => s.replayed > 0);
     const source = replayed ? "replayed" : offline ? "offline" : "live";
+    // Answers from a stand-in are scripted, live or replayed: the trace says so, and why.
+    const standin = offline ? null : (stats.find((s) => s.standin)?.standin ?? config.standin?.() ?? null);
     const used = result
       ? {
           tokens: result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite,
@@ -203,6 +213,7 @@ export async function runSample(
         break: config.break?.name ?? null,
         latencyMs,
         cap,
+        ...(standin ? { standin } : {}),
       },
     );
   } finally {

@@ -1,15 +1,14 @@
-// Sensitivity, measured (issue 13): the reviewer's known-bad prompt changes, each applied as a
-// candidate and run through the real pipeline. Against the prompt-reading stand-in (a loopback
-// OpenAI-compatible server whose rule-based policy reads the cue, the mode document and the tool
-// descriptions) the gates must catch at least 5 of 6; against the scripted offline CEO they do
-// not, and saying so is the point.
+// Sensitivity, measured (issue 13, issue 27): the reviewer's known-bad prompt changes, each applied
+// as a candidate and run through the real pipeline. Neither the scripted offline CEO nor the
+// stand-in (prompt-blind, scripted) reads the prompt: their figures say what plumbing alone catches,
+// and behaviour on them is never measured, whatever their score.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_BUILDING_BASELINE_DIR } from "../data/paths.js";
 import { evaluateCandidate, recordBaseline } from "../evaluate.js";
-import { BUILTIN_MUTATIONS, loadMutations } from "./mutations.js";
+import { loadMutations } from "./mutations.js";
 import { measureSensitivity, MIN_DETECTED, type SensitivityResult, writeSensitivity } from "./sensitivity.js";
 
 let root: string;
@@ -25,7 +24,7 @@ const table = (r: SensitivityResult) => Object.fromEntries(r.mutations.map((m) =
 describe("sensitivity", () => {
   let standin: SensitivityResult;
 
-  it("the prompt-reading stand-in: every built-in mutation is caught, and the unmutated prompt is not", async () => {
+  it("the stand-in is scripted: its figure is what plumbing catches, never a sensitivity", async () => {
     standin = await measureSensitivity({
       baseline: TEAM_BUILDING_BASELINE_DIR,
       connector: "standin",
@@ -33,21 +32,16 @@ describe("sensitivity", () => {
       concurrency: 2,
       out: join(root, "standin"),
     });
-    expect(standin).toMatchObject({ connector: "standin", source: "live", total: 6 });
+    expect(standin).toMatchObject({ connector: "standin", source: "scripted", total: 6 });
     expect(standin.reference.kind).toBe("control");
     expect(standin.control).toMatchObject({ detected: false });
-    expect(standin.detected).toBeGreaterThanOrEqual(MIN_DETECTED);
-    // Which gate catches which mutation (the table the README prints).
-    expect(table(standin)).toEqual({
-      "tool-forbids-hiring": "G3",
-      "mode-doc-one-role": "G4",
-      "mode-doc-no-hiring-step": "G3",
-      "cue-irrelevant": "G3",
-      "wrong-mode-document": "G3",
-      "tool-renamed-in-prose": "G3",
-    });
-    const oneRole = standin.mutations.find((m) => m.id === "mode-doc-one-role")!;
-    expect(oneRole.evidence).toMatch(/hireCount: 1 hire\(s\)/);
+    // Prompt-blind: a changed description, cue or team size changes nothing it does.
+    const t = table(standin);
+    expect(t["tool-forbids-hiring"]).toBeNull();
+    expect(t["mode-doc-one-role"]).toBeNull();
+    expect(t["cue-irrelevant"]).toBeNull();
+    // The wrong mode document is caught by plumbing alone (mode drift), on any connector.
+    expect(t["wrong-mode-document"]).toBe("G4");
   }, 300_000);
 
   it("offline, the scripted CEO is blind to most of them: its real (low) rate, and which it misses", async () => {
@@ -75,7 +69,7 @@ describe("sensitivity", () => {
     );
   }, 300_000);
 
-  it("behaviour gates on a live connector count as measured only with its sensitivity on record", async () => {
+  it("behaviour gates on the stand-in are never measured, even with a record claiming every mutation caught", async () => {
     const baseline = join(root, "standin-baseline");
     await recordBaseline({
       profile: "semantic",
@@ -85,76 +79,27 @@ describe("sensitivity", () => {
       concurrency: 2,
       out: baseline,
     });
-    const none = await evaluateCandidate({
-      profile: "semantic",
-      connector: "standin",
-      samples: 1,
-      concurrency: 2,
-      baseline,
-      out: join(root, "run-none"),
-      sensitivityFile: join(root, "missing.json"),
-    });
-    expect(none.report.gates.G3).toMatchObject({
-      pass: null,
-      measured: false,
-      source: "live",
-      verdict: true,
-    });
-    expect(none.report.gates.G3.evidence).toMatch(/connector standin has no sensitivity record/);
-
     const file = join(root, "standin.json");
-    await writeSensitivity(file, standin);
-    const measured = await evaluateCandidate({
+    await writeSensitivity(file, { ...standin, source: "live", detected: 6, total: 6 });
+    const run = await evaluateCandidate({
       profile: "semantic",
       connector: "standin",
       samples: 1,
       concurrency: 2,
       baseline,
-      out: join(root, "run-measured"),
+      out: join(root, "run-claimed"),
       sensitivityFile: file,
     });
-    for (const g of ["G1", "G2", "G3", "G4", "G5"] as const)
-      expect({ g, ...measured.report.gates[g] }).toMatchObject({
+    for (const g of ["G3", "G4", "G5"] as const)
+      expect({ g, ...run.report.gates[g] }).toMatchObject({
         g,
-        pass: true,
-        measured: true,
-        source: "live",
+        pass: null,
+        measured: false,
+        source: "scripted",
       });
-    expect(measured.report.complete).toBe(true);
-    expect(measured.report.measurement.note).toMatch(
-      /a rule-based stand-in that reads the prompt, not a model's judgement/,
-    );
-
-    // The reviewer's first experiment, on a connector that reads the prompt: the gate fails.
-    const forbidding = await evaluateCandidate({
-      profile: "semantic",
-      connector: "standin",
-      samples: 1,
-      concurrency: 2,
-      mutation: BUILTIN_MUTATIONS.find((m) => m.name === "tool-forbids-hiring")!,
-      baseline,
-      out: join(root, "run-forbidding"),
-      sensitivityFile: file,
-    });
-    expect(forbidding.report.gates.G3).toMatchObject({ pass: false, measured: true });
-    expect(forbidding.report.passed).toBe(false);
-
-    // A weak sensitivity leaves behaviour unmeasured.
-    const weak = join(root, "weak.json");
-    await writeSensitivity(weak, { ...standin, detected: 3 });
-    const unsure = await evaluateCandidate({
-      profile: "semantic",
-      connector: "standin",
-      samples: 1,
-      concurrency: 2,
-      only: ["empty-single-connector"],
-      baseline,
-      out: join(root, "run-weak"),
-      sensitivityFile: weak,
-    });
-    expect(unsure.report.gates.G4).toMatchObject({ pass: null, measured: false });
-    expect(unsure.report.gates.G4.evidence).toMatch(
-      /sensitivity of 3\/6 known-bad mutations detected; ≥5\/6 is required/,
+    expect(run.report.complete).toBe(false);
+    expect(run.report.measurement.note).toMatch(
+      /^behaviour not measured: the model server is a stand-in, not a model: --connector standin is Cadre's own stand-in/,
     );
   }, 300_000);
 

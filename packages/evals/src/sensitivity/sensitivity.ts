@@ -10,8 +10,10 @@ import {
   gateSourceOf,
   type GateSource,
   type Measurement,
-  NOT_MEASURED_SCRIPTED,
+  notMeasuredNote,
+  scriptedReason,
 } from "../compare/gates.js";
+import type { Trace } from "../trace/types.js";
 import { DEFAULT_COMPARE_SETTINGS } from "../compare/settings.js";
 import type { EvalReport } from "../report/schema.js";
 import { readRecording } from "../recording/read.js";
@@ -164,13 +166,23 @@ export function sensitive(result: SensitivityResult | undefined): boolean {
   );
 }
 
-/** The measurement of a candidate run: scripted never measures behaviour; live needs sensitivity. */
+/**
+ * The measurement of a candidate run: scripted answers (the offline model, a stand-in) never measure
+ * behaviour, whatever a sensitivity record says; a model's need its connector's sensitivity.
+ */
 export function measurementOf(
-  source: GateSource,
+  traces: Trace[],
   connector: string,
   result: SensitivityResult | undefined,
 ): Measurement {
-  if (source === "scripted") return { source, behaviourMeasured: false, note: NOT_MEASURED_SCRIPTED };
+  const source = gateSourceOf(traces);
+  const scripted = scriptedReason(traces);
+  if (source === "scripted" || scripted !== null)
+    return {
+      source: "scripted",
+      behaviourMeasured: false,
+      note: notMeasuredNote(scripted ?? "no model answered"),
+    };
   const figure = result ? `${result.detected}/${result.total}` : "none";
   if (!sensitive(result))
     return {
@@ -178,11 +190,9 @@ export function measurementOf(
       behaviourMeasured: false,
       note: `behaviour not measured: connector ${connector} has ${result ? `a sensitivity of ${figure} known-bad mutations detected${result.control?.detected ? " and a false alarm on the unmutated prompt" : ""}` : "no sensitivity record"}; ≥${MIN_DETECTED}/6 is required (cadre eval sensitivity --connector ${connector.split(":")[0]})`,
     };
-  const standin =
-    connector === "standin" ? " — a rule-based stand-in that reads the prompt, not a model's judgement" : "";
   return {
     source,
     behaviourMeasured: true,
-    note: `behaviour measured on ${source} samples; connector sensitivity ${figure}${standin}`,
+    note: `behaviour measured on ${source} samples; connector sensitivity ${figure}`,
   };
 }

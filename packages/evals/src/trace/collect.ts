@@ -37,6 +37,8 @@ export interface TraceMeta {
   latencyMs: number;
   /** The cap that ended the sample (runner/caps.ts), if one did. */
   cap?: { kind: TraceCap["kind"]; message: string } | null;
+  /** Why its answers came from a stand-in, when they did. */
+  standin?: string;
 }
 
 export interface WakeOutcome {
@@ -152,6 +154,7 @@ export async function collectTrace(
     profile: meta.profile,
     ceoRoute: `${ceo.connectorId}/${ceo.model}`,
     source: meta.source,
+    ...(meta.standin ? { standin: meta.standin } : {}),
     break: meta.break,
     trigger: result?.run.trigger ?? outcome.trigger,
     modeBefore: outcome.modeBefore,

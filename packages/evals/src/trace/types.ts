@@ -118,6 +118,13 @@ export const TraceSchema = Type.Object(
     profile: Name(),
     ceoRoute: Name(),
     source: OneOf(TRACE_SOURCES),
+    standin: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "Set when the answers came from a stand-in (scripted, not a model: it said so on the wire), and why. Such a sample never measures behaviour.",
+      }),
+    ),
     break: Nullable(Name()),
     trigger: Name(),
     modeBefore: Name(),

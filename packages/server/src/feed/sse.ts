@@ -5,6 +5,7 @@
 import { Nullable, type Static } from "@cadre/model";
 import type { FeedRow } from "@cadre/store";
 import { Type } from "typebox";
+import { scrubEventTexts } from "./scrub.js";
 
 /** One frame's data: an AgentEvent of a run, or a domain event (hire, approval, mode change, …). */
 export const FeedMessageSchema = Type.Union([
@@ -44,7 +45,7 @@ export function feedMessage(row: FeedRow): FeedMessage {
         runId: row.event.runId,
         seq: row.event.seq,
         at: row.event.at,
-        event: row.event.data,
+        event: scrubEventTexts(row.event.type, row.event.data),
       }
     : {
         feedId: row.id,

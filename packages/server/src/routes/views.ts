@@ -15,6 +15,7 @@ import {
   OPERATOR_ACTIONS_LIST,
   type ProbeBook,
   RunUsageReportSchema,
+  scrubSecrets,
   TaskDetailViewSchema,
   type TaskDetailView,
   taskView,
@@ -57,6 +58,7 @@ import type {
 } from "@cadre/store";
 import { Type } from "typebox";
 import type { WakeAnswer } from "../wakes.js";
+import { scrubEventTexts } from "../feed/scrub.js";
 
 const Id = (description?: string) => Type.String(description ? { description } : {});
 const Time = (description = "ISO-8601 time, UTC.") => Type.String({ description });
@@ -515,7 +517,9 @@ export function runView(run: RunRow): RunView {
     cue: run.cue,
     status: run.status,
     usage: usageCounters(run.usage),
-    error: run.error,
+    // Provider text is redacted of every configured key where it enters; what is shaped like a
+    // credential is scrubbed here too (a row an older build wrote, a key nobody configured).
+    error: run.error === null ? null : scrubSecrets(run.error),
     stopReason: run.stopReason,
     startedAt: run.startedAt,
     endedAt: run.endedAt,
@@ -543,7 +547,7 @@ export function runEventView(e: RunEventRow): RunEventView {
     companyId: e.companyId,
     seq: e.seq,
     type: e.type,
-    data: e.data,
+    data: scrubEventTexts(e.type, e.data),
     at: e.at,
   };
 }

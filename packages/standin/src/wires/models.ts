@@ -1,6 +1,8 @@
 // GET /v1/models and /v1/models/{id}, in the format of whichever vendor's client asks (Anthropic's
 // clients send `anthropic-version` / `x-api-key`). The list is the server's `models` option, else
 // one stand-in id; any id is served unless `models` was given.
+import { STANDIN_MODEL_OWNER } from "../announce.js";
+
 const CREATED = "2025-01-01T00:00:00Z";
 export const DEFAULT_MODELS = ["standin-model"];
 
@@ -9,7 +11,7 @@ function anthropicModel(id: string) {
 }
 
 function openaiModel(id: string) {
-  return { id, object: "model", created: Date.parse(CREATED) / 1000, owned_by: "cadre-standin" };
+  return { id, object: "model", created: Date.parse(CREATED) / 1000, owned_by: STANDIN_MODEL_OWNER };
 }
 
 /** The list or one model; null for an id the server does not serve. */

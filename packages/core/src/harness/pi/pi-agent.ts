@@ -581,6 +581,7 @@ export class PiAgent extends BaseAgent {
           (failed) => this.#timedOut.add(failed),
         ),
       agentCall ? undefined : (final) => this.#piCallEnded(final),
+      this.config.redact,
     );
   }
 

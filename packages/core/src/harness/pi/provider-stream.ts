@@ -9,20 +9,36 @@ import {
   type Model,
 } from "@mariozechner/pi-ai";
 import { errorMessage } from "../../errors.js";
+import type { Redactor } from "../../secrets/redact.js";
+
+/**
+ * Provider text enters Cadre here (issue 28 #5): an error message that echoes a configured key is
+ * redacted in place, before Pi sees the message (and writes it to its session file) or any event is
+ * translated from it. In place, so the message keeps its identity (the prompt timeout knows its own
+ * failures by it).
+ */
+function redactMessage(message: AssistantMessage, redact: Redactor | undefined): void {
+  if (redact && message.errorMessage !== undefined) message.errorMessage = redact.text(message.errorMessage);
+}
 
 /** The pi-ai stream a provider boundary returns at once, fed by a start that may be asynchronous. */
 export function deferredStream(
   model: Model<any>,
   start: () => Promise<AssistantMessageEventStream>,
   onEnd: ((final: AssistantMessage) => void) | undefined,
+  redact?: Redactor,
 ): AssistantMessageEventStream {
   const out = createAssistantMessageEventStream();
   void (async () => {
     let final: AssistantMessage;
     try {
       const inner = await start();
-      for await (const event of inner) out.push(event);
+      for await (const event of inner) {
+        if (event.type === "error") redactMessage(event.error, redact);
+        out.push(event);
+      }
       final = await inner.result();
+      redactMessage(final, redact);
     } catch (error) {
       // A start that throws is a failed call, never a throw out of the stream.
       final = {
@@ -40,7 +56,7 @@ export function deferredStream(
           cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
         },
         stopReason: "error",
-        errorMessage: errorMessage(error),
+        errorMessage: redact ? redact.text(errorMessage(error)) : errorMessage(error),
         timestamp: Date.now(),
       };
       out.push({ type: "error", reason: "error", error: final });
