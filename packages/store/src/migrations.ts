@@ -167,21 +167,29 @@ function initial(adapter: DialectAdapter): Migration {
   };
 }
 
+/** Every migration by name, in the order written; each factory closes over the dialect's adapter. */
+const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => Migration]> = [
+  ["001_initial", initial],
+  ["002_api_tokens", () => apiTokensMigration()],
+  ["003_company_feed", companyFeedMigration],
+  ["004_wakes", () => wakesMigration()],
+  ["005_tool_calls", toolCallsMigration],
+  ["006_run_leases", () => runLeasesMigration()],
+  ["007_agent_name_key", () => agentNameKeyMigration()],
+  ["008_agent_sessions", agentSessionsMigration],
+  ["009_connector_removal", () => connectorRemovalMigration()],
+  ["010_tasks", () => tasksMigration()],
+  ["011_budgets", budgetsMigration],
+  ["013_wake_request_returns", () => wakeRequestReturnsMigration()],
+];
+
+/** The names of every migration the store runs, sorted as the migration table lists them. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name).sort();
+
 function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
-  const migrations: Record<string, Migration> = {
-    "001_initial": initial(adapter),
-    "002_api_tokens": apiTokensMigration(),
-    "003_company_feed": companyFeedMigration(adapter),
-    "004_wakes": wakesMigration(),
-    "005_tool_calls": toolCallsMigration(adapter),
-    "006_run_leases": runLeasesMigration(),
-    "007_agent_name_key": agentNameKeyMigration(),
-    "008_agent_sessions": agentSessionsMigration(adapter),
-    "009_connector_removal": connectorRemovalMigration(),
-    "010_tasks": tasksMigration(),
-    "011_budgets": budgetsMigration(adapter),
-    "013_wake_request_returns": wakeRequestReturnsMigration(),
-  };
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    MIGRATIONS.map(([name, make]) => [name, make(adapter)]),
+  );
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

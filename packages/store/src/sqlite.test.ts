@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore, StoreError } from "./index.js";
+import { MIGRATION_NAMES, openStore, StoreError } from "./index.js";
 import { storeContract } from "./testing/contract.js";
 import { company, seed } from "./testing/fixtures.js";
 
@@ -34,19 +34,8 @@ describe("sqlite file store", () => {
     const raw = new SqliteDatabase(path, { readonly: true });
     try {
       expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(raw.prepare("select name from kysely_migration").pluck().all()).toEqual([
-        "001_initial",
-        "002_api_tokens",
-        "003_company_feed",
-        "004_wakes",
-        "005_tool_calls",
-        "006_run_leases",
-        "007_agent_name_key",
-        "008_agent_sessions",
-        "009_connector_removal",
-        "010_tasks",
-        "011_budgets",
-        "013_wake_request_returns",
+      expect(raw.prepare("select name from kysely_migration order by name").pluck().all()).toEqual([
+        ...MIGRATION_NAMES,
       ]);
       expect(raw.prepare("select count(*) from companies").pluck().get()).toBe(2);
     } finally {

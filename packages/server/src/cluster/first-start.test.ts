@@ -4,7 +4,7 @@
 // once (its own advisory lock; the queue insert ignores a concurrent twin).
 import { randomBytes } from "node:crypto";
 import { createCompany } from "@cadre/company";
-import { openStore, type Store } from "@cadre/store";
+import { MIGRATION_NAMES, openStore, type Store } from "@cadre/store";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { testDatabaseUrl } from "../../../store/src/testing/postgres.js";
@@ -53,19 +53,7 @@ it("lets several instances start at once on an empty database, migrating the sto
       const migrations = (
         await db.query<{ name: string }>("select name from public.kysely_migration order by name")
       ).rows.map((r) => r.name);
-      expect(migrations).toEqual([
-        "001_initial",
-        "002_api_tokens",
-        "003_company_feed",
-        "004_wakes",
-        "005_tool_calls",
-        "006_run_leases",
-        "007_agent_name_key",
-        "008_agent_sessions",
-        "009_connector_removal",
-        "010_tasks",
-        "011_budgets",
-      ]);
+      expect(migrations).toEqual([...MIGRATION_NAMES]);
       expect((await db.query("select version from pgboss.version")).rows).toHaveLength(1);
       expect((await db.query("select name from pgboss.queue where name = 'cadre-wakes'")).rows).toHaveLength(
         1,
