@@ -31,7 +31,7 @@ import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { keyEnvOf, readiness } from "./connectors.js";
 import { resolveConnectorModel } from "./connectors/connector-models.js";
 import type { ProbeBook } from "./connectors/probe-cache.js";
-import type { CompanyToolName } from "./modes.js";
+import type { CompanyToolName } from "./tools/registry.js";
 import { claudeCodeSessionOptions, codexSessionOptions, workingFolder } from "./harness-connectors.js";
 import { offlineMemberScript } from "./offline/ceo-script.js";
 import { offlineCeoScript } from "./profiles/offline-ceo-script.js";

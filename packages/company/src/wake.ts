@@ -49,7 +49,7 @@ import { releaseRunWork } from "./work/release.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable, type SessionInput } from "./session.js";
-import { modeOffer } from "./modes.js";
+import { operatorActionsIn } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { profileDriver } from "./profiles/registry.js";
 import type { ProfileRun } from "./profiles/types.js";
@@ -277,7 +277,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   // caller names it: a wake request's trigger or an inferred one never is.)
   if (
     options.trigger === "start_team_building" &&
-    !(agent.isCeo && modeOffer(state.mode).operatorActions.includes(options.trigger))
+    !(agent.isCeo && operatorActionsIn(state.mode).includes(options.trigger))
   ) {
     throw new UserInputError(
       agent.isCeo

@@ -7,6 +7,7 @@ import { takeTransactionViolations } from "../../../store/src/testing/no-io-in-t
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
+import { toolDefinition } from "../tools/entry.js";
 import { hireAgentTool } from "../tools/hire-agent.js";
 import { configProblems, redactConfig } from "./connector-config.js";
 import { scrubSecrets, secretKeyProblem, secretValueProblem } from "./credential-shapes.js";
@@ -202,7 +203,7 @@ describe("hire_agent reads readiness from the cache, inside its transaction, wit
     const state = await loadCompanyState(store, company.id);
     const local = state.connectors.find((c) => c.id === "local")!;
     const probes = new ProbeCache();
-    const tool = hireAgentTool(store, {
+    const tool = toolDefinition(hireAgentTool, store, {
       companyId: company.id,
       agentId: state.ceo.id,
       via: "tool",

@@ -5,7 +5,7 @@
 // what its own tool calls returned.
 import type { CeoMode } from "@cadre/model";
 import type { Context, Message } from "@mariozechner/pi-ai";
-import { MODE_TITLES } from "../prompts/mode-documents.js";
+import { MODE_TITLES } from "../modes.js";
 import { CEO_PRODUCT_APPEND } from "../prompts/segments.js";
 import { SEGMENT_UPDATE_PREAMBLE } from "../prompts/session-update.js";
 
