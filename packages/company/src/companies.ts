@@ -12,7 +12,7 @@ import {
 } from "@cadre/model";
 import { Type } from "typebox";
 import type { CompanyRow, NewAgent, NewConnector, Store, StoreQueries } from "@cadre/store";
-import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } from "./connectors.js";
+import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } from "./connectors/readiness.js";
 import { configProblems } from "./connectors/connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";

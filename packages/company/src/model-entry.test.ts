@@ -2,7 +2,7 @@ import { openStore, type Store } from "@cadre/store";
 import { echo, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
-import { refreshReadiness, validateEnabledModels } from "./connectors.js";
+import { refreshReadiness, validateEnabledModels } from "./connectors/readiness.js";
 import { loadCompanyState } from "./state.js";
 import { toolDefinition } from "./tools/entry.js";
 import { hireAgentTool } from "./tools/hire-agent.js";

@@ -5,7 +5,7 @@ import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import { type ApprovalStatus, type CeoMode, Text } from "@cadre/model";
 import type { ApprovalRow, Store } from "@cadre/store";
 import { Type } from "typebox";
-import { refreshReadiness } from "../connectors.js";
+import { refreshReadiness } from "../connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "../connectors/probe-cache.js";
 import { checkInput } from "../input.js";
 import { loadCompanySummary, type ModeView, modeAfter, recordModeChange } from "../state.js";

@@ -12,7 +12,7 @@ import { hireAgentTool } from "../tools/hire-agent.js";
 import { configProblems, redactConfig } from "./connector-config.js";
 import { scrubSecrets, secretKeyProblem, secretValueProblem } from "./credential-shapes.js";
 import { ProbeCache, type ProbeSpec } from "./probe-cache.js";
-import { probeSpecs, readiness } from "../connectors.js";
+import { probeSpecs, readiness } from "./readiness.js";
 import { buildAgentPrompt } from "../prompts/build.js";
 
 describe("what looks like a credential", () => {

@@ -8,7 +8,7 @@ import {
   type ToolDefinition,
 } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
-import { connectorLabel, readiness } from "../connectors.js";
+import { connectorLabel, readiness } from "../connectors/readiness.js";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import type { CeoModeDecision } from "./cues.js";

@@ -9,7 +9,7 @@ import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decideApproval } from "../approvals/decide.js";
 import { createCompany } from "../companies.js";
-import { refreshReadiness } from "../connectors.js";
+import { refreshReadiness } from "../connectors/readiness.js";
 import { ProbeCache } from "../connectors/probe-cache.js";
 import { loadCompanyState } from "../state.js";
 import { hireAgent } from "./hire.js";

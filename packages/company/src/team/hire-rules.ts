@@ -7,7 +7,7 @@ import type { AgentRow, StoreQueries } from "@cadre/store";
 import { Type } from "typebox";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import { refusalSentence } from "../actions/refusal.js";
-import { readiness } from "../connectors.js";
+import { readiness } from "../connectors/readiness.js";
 import { connectorModelProblem } from "../connectors/connector-models.js";
 import { type CompanySummaryState, type ModeView, modeAfter, recordModeChange } from "../state.js";
 
