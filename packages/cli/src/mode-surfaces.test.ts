@@ -18,13 +18,15 @@ import { runCli } from "./testing/run-cli.js";
 import { BIN, cliEnv, type Running, startCli } from "./testing/spawn-cli.js";
 
 /** What each mode offers, stated once more by hand: the test fails if the decision drifts. */
-const EXPECTED: Record<CeoMode, { tools: string[]; actions: string[] }> = {
-  "team-building": { tools: ["hire_agent"], actions: ["start_team_building"] },
-  "strategy-drafting": { tools: ["hire_agent", "file_approval"], actions: [] },
-  "awaiting-approval": { tools: [], actions: ["decide_strategy"] },
-  revising: { tools: ["hire_agent", "file_approval"], actions: [] },
+const BEFORE_OPERATING = ["hire_agent", "file_approval"];
+const EXPECTED: Record<CeoMode, { tools: string[]; offered: string[]; actions: string[] }> = {
+  "team-building": { tools: ["hire_agent"], offered: BEFORE_OPERATING, actions: ["start_team_building"] },
+  "strategy-drafting": { tools: ["hire_agent", "file_approval"], offered: BEFORE_OPERATING, actions: [] },
+  "awaiting-approval": { tools: [], offered: BEFORE_OPERATING, actions: ["decide_strategy"] },
+  revising: { tools: ["hire_agent", "file_approval"], offered: BEFORE_OPERATING, actions: [] },
   operating: {
     tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks"],
+    offered: ["hire_agent", "file_approval", "create_task", "assign_task", "update_task", "list_my_tasks"],
     actions: [],
   },
 };
@@ -87,9 +89,9 @@ afterAll(async () => {
 });
 
 interface Surfaces {
-  api: { mode: string; tools: string[]; actions: string[] };
-  cli: { mode: string; tools: string[]; actions: string[]; text: string };
-  remote: { mode: string; tools: string[]; actions: string[]; text: string };
+  api: { mode: string; tools: string[]; offered: string[]; actions: string[] };
+  cli: { mode: string; tools: string[]; offered: string[]; actions: string[]; text: string };
+  remote: { mode: string; tools: string[]; offered: string[]; actions: string[]; text: string };
   mcp: { listed: string[]; usable: string[]; modes: string[] };
 }
 
@@ -104,16 +106,23 @@ async function surfaces(): Promise<Surfaces> {
   const meta = (t: (typeof tools)[number]) =>
     t._meta as { "cadre/usableInMode": boolean; "cadre/mode": string };
   return {
-    api: { mode: view.body.ceoMode, tools: view.body.toolsInMode, actions: view.body.operatorActions },
+    api: {
+      mode: view.body.ceoMode,
+      tools: view.body.toolsInMode,
+      offered: view.body.toolsOffered,
+      actions: view.body.operatorActions,
+    },
     cli: {
       mode: local.json().ceoMode,
       tools: local.json().toolsInMode,
+      offered: local.json().toolsOffered,
       actions: local.json().operatorActions,
       text: localText.out,
     },
     remote: {
       mode: remote.json().ceoMode,
       tools: remote.json().toolsInMode,
+      offered: remote.json().toolsOffered,
       actions: remote.json().operatorActions,
       text: remoteText.out,
     },
@@ -128,10 +137,17 @@ async function surfaces(): Promise<Surfaces> {
 async function expectAgreement(mode: CeoMode) {
   const s = await surfaces();
   const want = EXPECTED[mode];
-  expect(modeOffer(mode)).toEqual({ mode, tools: want.tools, operatorActions: want.actions });
-  expect(s.api).toEqual({ mode, tools: want.tools, actions: want.actions });
-  expect({ mode: s.cli.mode, tools: s.cli.tools, actions: s.cli.actions }).toEqual(s.api);
-  expect({ mode: s.remote.mode, tools: s.remote.tools, actions: s.remote.actions }).toEqual(s.api);
+  expect(modeOffer(mode)).toEqual({
+    mode,
+    tools: want.tools,
+    offered: want.offered,
+    operatorActions: want.actions,
+  });
+  expect(s.api).toEqual({ mode, tools: want.tools, offered: want.offered, actions: want.actions });
+  const { text: _l, ...cli } = s.cli;
+  const { text: _r, ...remote } = s.remote;
+  expect(cli).toEqual(s.api);
+  expect(remote).toEqual(s.api);
   // The agent's tool list never changes (MC-3): this server started in team-building, so it lists
   // what that mode offered (offeredTools); what the mode lets succeed now is in each tool's _meta.
   expect(s.mcp).toEqual({
@@ -141,7 +157,10 @@ async function expectAgreement(mode: CeoMode) {
   });
   for (const text of [s.cli.text, s.remote.text]) {
     expect(text).toContain(`CEO mode: ${mode} — `);
-    expect(text).toContain(`tools in this mode: ${want.tools.join(", ") || "none"}`);
+    const refused = want.offered.filter((t) => !want.tools.includes(t));
+    expect(text).toContain(
+      `tools in this mode: ${want.tools.join(", ") || "none"}${refused.length ? ` (refused in this mode: ${refused.join(", ")})` : ""}\n`,
+    );
     expect(text.includes("start team building")).toBe(want.actions.includes("start_team_building"));
     expect(text.includes("decide the strategy")).toBe(want.actions.includes("decide_strategy"));
   }

@@ -1,5 +1,6 @@
 // Renders a live AgentEvent stream for a terminal: text as it streams, each tool call with its
 // arguments and result, hires and approvals called out, usage per model call.
+import { companyTool } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 
 const MAX_RESULT = 400;
@@ -43,29 +44,10 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
         endText();
         const text = event.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("");
         write(`  ← ${event.isError ? "refused" : "ok"}: ${clip(text)}\n`);
-        if (!event.isError && event.name === "hire_agent") {
-          const d = event.details as
-            { name?: string; role?: string; agentId?: string; approvalId?: string } | undefined;
-          write(
-            d?.agentId
-              ? `  ✓ hired ${d?.name} — ${d?.role} (${d?.agentId})\n`
-              : `  ✓ hire of ${d?.name} — ${d?.role} filed for the operator's approval (${d?.approvalId})\n`,
-          );
-        }
-        if (
-          !event.isError &&
-          (event.name === "create_task" || event.name === "assign_task" || event.name === "update_task")
-        ) {
-          const d = event.details as
-            { taskId?: string; status?: string; assignee?: string | null; wakes?: string[] } | undefined;
-          write(
-            `  ✓ task ${d?.taskId} ${d?.status}, assigned to ${d?.assignee ?? "nobody"}${d?.wakes?.length ? `; wakes ${d.wakes.join(", ")}` : ""}\n`,
-          );
-        }
-        if (!event.isError && event.name === "file_approval") {
-          const d = event.details as { approvalId?: string; type?: string; status?: string } | undefined;
-          write(`  ✓ approval filed ${d?.approvalId} (${d?.type}, ${d?.status})\n`);
-        }
+        // A company tool's own line on what it did (a hire, a filing, a task change: its registry entry).
+        const summarize = event.isError ? undefined : companyTool(event.name)?.summarize;
+        if (summarize && typeof event.details === "object" && event.details !== null)
+          write(`  ✓ ${summarize(event.details)}\n`);
         return;
       }
       case "usage":

@@ -22,7 +22,7 @@ import {
 import { Text } from "@cadre/model";
 import type { AgentRow, ConnectorRow, StoreQueries, Store } from "@cadre/store";
 import { Type } from "typebox";
-import { readiness, refreshReadiness } from "./connectors.js";
+import { readiness, refreshReadiness } from "./connectors/readiness.js";
 import { ConnectorId } from "./connectors/connector-admin.js";
 import { connectorModelInfo, connectorModelProblem } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";

@@ -20,7 +20,8 @@ import { openStore, type ProcessOwner, type Store, type StoreQueries } from "@ca
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockSession, resetAgentSession } from "./agent-session.js";
 import { setAgentModel } from "./agent-model.js";
-import { createCompany, decideApproval } from "./companies.js";
+import { decideApproval } from "./approvals/decide.js";
+import { createCompany } from "./companies.js";
 import { SEGMENT_UPDATE_PREAMBLE } from "./prompts/session-update.js";
 import { thisProcess } from "./recovery/processes.js";
 import { describeRecovery, INTERRUPTED_REASON, recoverLostRuns } from "./recovery/recover.js";

@@ -30,11 +30,12 @@ import type {
   Store,
   StoreQueries,
 } from "@cadre/store";
+import { driverOf } from "./connectors/kinds/index.js";
 import { changedSegments } from "./prompts/session-update.js";
 
 /** The harness a connector kind runs in: every model-only connector runs in Pi. */
 export function harnessOf(kind: ConnectorKind): SessionHarness {
-  return kind === "claude-code" || kind === "codex" ? kind : "pi";
+  return driverOf(kind).harness;
 }
 
 /** The prompt a native session was built with: fixed for the session's lifetime (MC-3). */

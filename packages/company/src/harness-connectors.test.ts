@@ -13,7 +13,12 @@ import { reply, scripted, startStandin, type StandinServer } from "@cadre/standi
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCompany } from "./companies.js";
-import { checkReadiness, type Readiness, refreshReadiness, validateEnabledModels } from "./connectors.js";
+import {
+  checkReadiness,
+  type Readiness,
+  refreshReadiness,
+  validateEnabledModels,
+} from "./connectors/readiness.js";
 import { ProbeCache } from "./connectors/probe-cache.js";
 import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";

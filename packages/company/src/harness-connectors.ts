@@ -22,9 +22,8 @@ import {
   TOOL_SERVER_NAME,
   UserInputError,
 } from "@cadre/core";
+import type { OwnLoopHarness } from "@cadre/model";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
-
-export type HarnessKind = "claude-code" | "codex";
 
 export interface HarnessReadiness {
   ready: boolean;
@@ -39,7 +38,11 @@ function configuredPath(connector: Pick<ConnectorRow, "config">): string | undef
     : new Error("config.executablePath must be a path to the executable");
 }
 
-function locate(kind: HarnessKind, connector: Pick<ConnectorRow, "config">, env: NodeJS.ProcessEnv): Located {
+function locate(
+  kind: OwnLoopHarness,
+  connector: Pick<ConnectorRow, "config">,
+  env: NodeJS.ProcessEnv,
+): Located {
   const path = configuredPath(connector);
   if (path instanceof Error) return { found: false, missing: path.message };
   return kind === "claude-code" ? locateClaudeCode(path, env) : locateCodex(path, env);
@@ -105,7 +108,7 @@ function codexCredentialOf(connector: Pick<ConnectorRow, "config">, env: NodeJS.
 
 /** Executable found, credentials present, policy valid: otherwise every missing piece, in that order. */
 export function harnessReadiness(
-  kind: HarnessKind,
+  kind: OwnLoopHarness,
   connector: Pick<ConnectorRow, "config">,
   env: NodeJS.ProcessEnv,
 ): HarnessReadiness {

@@ -2,8 +2,9 @@ import { openStore, type Store } from "@cadre/store";
 import { echo, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
-import { refreshReadiness, validateEnabledModels } from "./connectors.js";
+import { refreshReadiness, validateEnabledModels } from "./connectors/readiness.js";
 import { loadCompanyState } from "./state.js";
+import { toolDefinition } from "./tools/entry.js";
 import { hireAgentTool } from "./tools/hire-agent.js";
 
 // MC-6: every place a model id enters the company layer refuses aliases with the explicit ids.
@@ -48,7 +49,7 @@ describe("MC-6 aliases are refused where a model enters", () => {
     const state = await loadCompanyState(store, company.id);
     // As a wake does before its session starts: the probes run, then hire_agent reads their outcome.
     await refreshReadiness(state.connectors);
-    const tool = hireAgentTool(store, {
+    const tool = toolDefinition(hireAgentTool, store, {
       companyId: company.id,
       agentId: state.ceo.id,
       via: "tool",

@@ -1,12 +1,7 @@
 import { CEO_MODES, type CeoMode } from "@cadre/model";
 import { describe, expect, it } from "vitest";
-import {
-  CEO_TRANSITIONS,
-  type CeoModeEvent,
-  type CeoModeState,
-  MODE_TOOLS,
-  resolveCeoMode,
-} from "./modes.js";
+import { CEO_TRANSITIONS, type CeoModeEvent, type CeoModeState, resolveCeoMode } from "./modes.js";
+import { MODE_TOOLS } from "./tools/offer.js";
 
 describe("C4-4 resolveCeoMode", () => {
   const table: Array<[CeoModeState, CeoMode]> = [

@@ -1,6 +1,15 @@
 // The CEO mode state machine (C4-4). `resolveCeoMode` is the single function that decides both
 // which cue is sent and which mode document the prompt loads, so the two can never drift.
-import { type ApprovalStatus, CEO_MODES, type CeoMode } from "@cadre/model";
+import type { ApprovalStatus, CeoMode } from "@cadre/model";
+
+/** How the prompts title each mode (locked, MC-7): the mode documents' headings, the cue's reference. */
+export const MODE_TITLES: Readonly<Record<CeoMode, string>> = {
+  "team-building": "Team Building Phase",
+  "strategy-drafting": "Strategy Drafting Phase",
+  "awaiting-approval": "Awaiting Approval Phase",
+  revising: "Revision Phase",
+  operating: "Operating Phase",
+};
 
 /** What the mode is computed from: facts from the store, nothing else. */
 export interface CeoModeState {
@@ -60,68 +69,8 @@ export const CEO_TRANSITIONS: Readonly<Record<CeoMode, Partial<Record<CeoModeEve
   operating: { hire: "operating" },
 };
 
-/** The company tools, in the order a session offers them. */
-export const COMPANY_TOOL_NAMES = [
-  "hire_agent",
-  "file_approval",
-  "create_task",
-  "assign_task",
-  "update_task",
-  "list_my_tasks",
-] as const;
-export type CompanyToolName = (typeof COMPANY_TOOL_NAMES)[number];
-
-/**
- * Which company tools each mode offers the CEO. The mode documents describe exactly these, and the
- * tool handlers refuse a call outside them (governance in code, C4-4).
- */
-export const MODE_TOOLS: Readonly<Record<CeoMode, readonly CompanyToolName[]>> = {
-  "team-building": ["hire_agent"],
-  "strategy-drafting": ["hire_agent", "file_approval"],
-  "awaiting-approval": [],
-  revising: ["hire_agent", "file_approval"],
-  operating: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks"],
-};
-
-/** What every member gets: its own tasks (members run in the operating company only). */
-export const MEMBER_TOOLS: readonly CompanyToolName[] = ["update_task", "list_my_tasks"];
-
-/**
- * The company tools a session offers, by role and mode, in a fixed order (MC-3: the list never
- * changes within a session). The CEO keeps hire_agent and file_approval in every mode (their
- * handlers say when a mode refuses them) and gets the task tools in the operating company.
- */
-export function offeredTools(agent: { isCeo: boolean }, mode: CeoMode): CompanyToolName[] {
-  if (!agent.isCeo) return [...MEMBER_TOOLS];
-  const base: CompanyToolName[] = ["hire_agent", "file_approval"];
-  return mode === "operating"
-    ? [...base, "create_task", "assign_task", "update_task", "list_my_tasks"]
-    : base;
-}
-
-export function modeAllows(mode: CeoMode, tool: CompanyToolName): boolean {
-  return MODE_TOOLS[mode].includes(tool);
-}
-
-export function modesAllowing(tool: CompanyToolName): CeoMode[] {
-  return CEO_MODES.filter((m) => modeAllows(m, tool));
-}
-
 /** The operator's actions that depend on the CEO's mode (the dashboard's buttons, the CLI's commands). */
 export type OperatorAction = "start_team_building" | "decide_strategy";
-
-/**
- * What the CEO's mode offers, on every surface: the company tools whose calls can succeed for the
- * CEO (`MODE_TOOLS`, which the tool handlers enforce) and the operator's actions that fit the mode.
- * The API's company view, `cadre company show`, `cadre mcp` and the dashboard all read this one
- * function, so no surface offers what the code would refuse.
- */
-export interface ModeOffer {
-  mode: CeoMode;
-  /** Company tools the CEO can use now; the agent is always given both (MC-3), the others refuse. */
-  tools: readonly CompanyToolName[];
-  operatorActions: readonly OperatorAction[];
-}
 
 const OPERATOR_ACTIONS: Readonly<Record<CeoMode, readonly OperatorAction[]>> = {
   // "Start team building" is the operator's explicit trigger for an empty team (C4-3); once the
@@ -133,8 +82,9 @@ const OPERATOR_ACTIONS: Readonly<Record<CeoMode, readonly OperatorAction[]>> = {
   operating: [],
 };
 
-export function modeOffer(mode: CeoMode): ModeOffer {
-  return { mode, tools: MODE_TOOLS[mode], operatorActions: OPERATOR_ACTIONS[mode] };
+/** The operator's actions that fit the mode (tools/offer.ts modeOffer puts them beside the tools). */
+export function operatorActionsIn(mode: CeoMode): readonly OperatorAction[] {
+  return OPERATOR_ACTIONS[mode];
 }
 
 /** The mode after a decision on the latest strategy, from `resolveCeoMode` itself (shown before deciding). */

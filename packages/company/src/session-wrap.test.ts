@@ -10,7 +10,7 @@ import { createCompany } from "./companies.js";
 import { ASSUMED_PROBES } from "./connectors/probe-cache.js";
 import { offlineCeoScript } from "./profiles/offline-ceo-script.js";
 import { buildAgentPrompt } from "./prompts/build.js";
-import { MODE_DOCUMENTS } from "./prompts/mode-documents.js";
+import { MODE_DOCUMENTS } from "./profiles/semantic/mode-documents.js";
 import { createSession } from "./session.js";
 import { loadCompanyState } from "./state.js";
 import { wakeAgent } from "./wake.js";

@@ -7,11 +7,13 @@ import type { Script } from "@cadre/core/testing";
 import type { CeoMode } from "@cadre/model";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "./companies.js";
-import { MODE_DOCUMENTS, MODE_TITLES } from "./prompts/mode-documents.js";
+import { decideApproval } from "./approvals/decide.js";
+import { createCompany } from "./companies.js";
+import { MODE_TITLES } from "./modes.js";
+import { MODE_DOCUMENTS } from "./profiles/semantic/mode-documents.js";
 import { loadCompanyState } from "./state.js";
-import { fileApproval } from "./tools/file-approval.js";
-import { hireAgent } from "./tools/hire-agent.js";
+import { fileApproval } from "./approvals/file.js";
+import { hireAgent } from "./team/hire.js";
 import { type WakeResult, wakeAgent, wakeIfDue } from "./wake.js";
 import { createTask, updateTask } from "./work/tasks.js";
 

@@ -1,6 +1,7 @@
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "./companies.js";
+import { decideApproval } from "./approvals/decide.js";
+import { createCompany } from "./companies.js";
 import { loadCompanyState } from "./state.js";
 import { wakeAgent } from "./wake.js";
 

@@ -33,6 +33,7 @@ import {
   type WakeRequestRow,
   type WakeRow,
 } from "@cadre/store";
+import { driverOf } from "./connectors/kinds/index.js";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
 import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
@@ -40,7 +41,7 @@ import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { refreshReadiness } from "./connectors.js";
+import { refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
 import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
@@ -49,7 +50,7 @@ import { releaseRunWork } from "./work/release.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable, type SessionInput } from "./session.js";
-import { modeOffer } from "./modes.js";
+import { operatorActionsIn } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { profileDriver } from "./profiles/registry.js";
 import type { ProfileRun } from "./profiles/types.js";
@@ -265,7 +266,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   }
   const connector = state.connectors.find((c) => c.id === agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
-  if (options.faults?.length && connector.kind !== "offline") {
+  if (options.faults?.length && !driverOf(connector.kind).rehearsesFaults) {
     throw new UserInputError(
       `--faults rehearses failures on the offline connector only; ${agent.name} runs on "${connector.id}" (${connector.kind})`,
     );
@@ -278,7 +279,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   // caller names it: a wake request's trigger or an inferred one never is.)
   if (
     options.trigger === "start_team_building" &&
-    !(agent.isCeo && modeOffer(state.mode).operatorActions.includes(options.trigger))
+    !(agent.isCeo && operatorActionsIn(state.mode).includes(options.trigger))
   ) {
     throw new UserInputError(
       agent.isCeo
@@ -420,9 +421,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     });
     // A harness that calls the model itself cannot have its next call refused before it is sent:
     // once code stopped its run, the tools it asks for are refused as well (nothing more happens).
-    const harnessCalls = !PI_GUARDED.has(connector.kind);
+    const enforcement = driverOf(connector.kind).budget;
     const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools, {
-      refuseAfterStop: harnessCalls,
+      refuseAfterStop: enforcement !== "before-each-call",
     });
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
     // A declared local model's window comes from its connector (the registry does not know it).
@@ -496,8 +497,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
-        // Claude Code reports each model call; Codex one usage per turn (all its calls together).
-        if (connector.kind === "claude-code") budget.noteHarnessModelCall();
+        // A harness that reports each model call has each counted; one that reports a turn's
+        // calls together (Codex) cannot have them counted one by one.
+        if (enforcement === "after-each-reported-call") budget.noteHarnessModelCall();
       }
       if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
@@ -516,7 +518,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       // A harness that calls the model itself is stopped once a limit is reached (after the call settled).
       if (budget.stop && !stopping && event.type !== "terminal") {
         stopping = true;
-        if (!PI_GUARDED.has(connector.kind)) live.cancel(`${budget.stop.reason}: ${budget.stop.message}`);
+        if (enforcement !== "before-each-call") live.cancel(`${budget.stop.reason}: ${budget.stop.message}`);
       }
     }
   } catch (error) {
@@ -591,7 +593,6 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
 }
 
 /** Connectors whose every model call passes through the budget's stream function (Pi-routed). */
-const PI_GUARDED: ReadonlySet<string> = new Set(["offline", "anthropic", "openai", "openai-compatible"]);
 
 function wakeSession(
   kind: Parameters<typeof harnessOf>[0],

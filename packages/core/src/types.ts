@@ -1,6 +1,6 @@
 // Domain types and the AgentEvent union of the agent core. Dependency-free on purpose (its one
 // import is a type from @cadre/model, beneath core): every harness, translator and UI speaks these.
-import type { Usage } from "@cadre/model";
+import type { HarnessKind, ModelProvider, OwnLoopHarness, Usage } from "@cadre/model";
 
 /** Token usage of one model call (defined in @cadre/model, beneath the store that records it). */
 export type { Usage };
@@ -83,7 +83,7 @@ export type AgentEvent =
   | {
       type: "session";
       action: "started" | "resumed" | "self-healed";
-      harness: "pi" | "claude-code" | "codex";
+      harness: HarnessKind;
       id?: string;
       /** The session a self-heal gave up on. */
       previousId?: string;
@@ -131,7 +131,7 @@ export type AgentEvent =
  * Plain data for reports; a restart never re-creates the rollover latch from it (MC-9).
  */
 export interface ContextSnapshot {
-  harness: "pi" | "claude-code" | "codex";
+  harness: HarnessKind;
   model: string;
   contextWindow: number;
   /** Tokens in the native window at the last live reading (a model call's input + cache read + cache write). */
@@ -146,7 +146,7 @@ export interface ContextSnapshot {
    * Who decides compaction at the threshold (MC-8): Pi and Codex compact natively (the host only
    * consumes their events); for Claude Code the host injects /compact (its auto-compact stays on).
    */
-  compactionOwner?: "pi" | "codex" | "host";
+  compactionOwner?: Exclude<HarnessKind, "claude-code"> | "host";
   /** The native session the turn ran in (a Pi session id, a Claude Code session id, a Codex thread id). */
   sessionId?: string;
   remote: boolean;
@@ -175,7 +175,7 @@ export interface HarnessMcpServer {
 
 /** The tools a harness offers the model at the start of a run, and where that list comes from. */
 export interface HarnessToolsReport {
-  harness: "claude-code" | "codex";
+  harness: OwnLoopHarness;
   /** Every tool the model is offered, by the name the harness gives it (MCP tools as mcp__server__tool). */
   tools: string[];
   mcpServers: HarnessMcpServer[];
@@ -204,7 +204,7 @@ export interface ModelPrice {
 /** Explicit model entry of the registry (MC-6). */
 export interface ModelInfo {
   id: string;
-  provider: "anthropic" | "openai" | "openai-compatible" | "offline";
+  provider: ModelProvider;
   contextWindow: number;
   maxOutput: number;
   /** USD per million tokens; null when the price is unknown (a cost is then unknown, never 0). */

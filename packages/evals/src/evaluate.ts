@@ -5,6 +5,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { checkPromptContract, describeContractProblem, keyEnvOf } from "@cadre/company";
 import { priceAt, UserInputError } from "@cadre/core";
+import { CONNECTOR_KINDS } from "@cadre/model";
 import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { type Measurement } from "./compare/gates.js";
@@ -187,7 +188,7 @@ async function cassetteConfig(options: RunOptions): Promise<SuiteOptions["casset
 function replayEnv(env: NodeJS.ProcessEnv, notice?: (text: string) => void): NodeJS.ProcessEnv {
   const out = { ...env };
   const filled: string[] = [];
-  for (const kind of ["anthropic", "openai"] as const) {
+  for (const kind of CONNECTOR_KINDS) {
     const name = keyEnvOf({ kind, config: {} });
     if (name && !out[name]) {
       out[name] = REPLAY_PLACEHOLDER_KEY;

@@ -15,6 +15,12 @@ export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 /** The agent harnesses (a model-only connector's agent runs in Pi); an agent's session is one of theirs. */
 export const HARNESS_KINDS = ["pi", "claude-code", "codex"] as const;
 export type HarnessKind = (typeof HARNESS_KINDS)[number];
+/** The harnesses that run their own agent loop in their own process (they call the model themselves). */
+export type OwnLoopHarness = Exclude<HarnessKind, "pi">;
+
+/** Whose models a registry entry is: a vendor's, an OpenAI-compatible endpoint's, or the offline scripted one. */
+export const MODEL_PROVIDERS = ["anthropic", "openai", "openai-compatible", "offline"] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 export const DEPARTMENTS = [
   "engineering",

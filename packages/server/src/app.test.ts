@@ -29,6 +29,7 @@ describe("companies and connectors", () => {
       goal: "Robots.",
       ceoMode: "team-building",
       toolsInMode: ["hire_agent"],
+      toolsOffered: ["hire_agent", "file_approval"],
       settings: { profile: "semantic" },
     });
     const id = created.body.id as string;

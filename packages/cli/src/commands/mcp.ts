@@ -6,9 +6,9 @@ import { CEO_MODES, type CeoMode, isOneOf } from "@cadre/model";
 import {
   companyTools,
   loadCompanyState,
-  MEMBER_TOOLS,
   modeOffer,
   offeredTools,
+  usableTools,
   refreshReadiness,
 } from "@cadre/company";
 import type { Store } from "@cadre/store";
@@ -101,7 +101,7 @@ async function usableNow(
   const state = await loadCompanyState(store, companyId);
   // A member works its own tasks, in the operating company only (members run only there).
   if (state.ceo.id !== agentId) {
-    const tools = state.mode === "operating" ? MEMBER_TOOLS : [];
+    const tools = usableTools({ isCeo: false }, state.mode);
     return {
       mode: state.mode,
       tools,

@@ -2,25 +2,19 @@
 // putting it in a connector: an alias is refused with the explicit ids it could mean.
 import { resolve } from "node:path";
 import { listModels, loadUserModels, type ModelInfo, resolveModel } from "@cadre/core";
+import { isOneOf, MODEL_PROVIDERS } from "@cadre/model";
 import { COMMON_OPTIONS, parse } from "../args.js";
 import { DEFAULT_DATA_DIR } from "../context.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 export const MODELS_HELP = `Usage:
-  cadre models list [--provider anthropic|openai|openai-compatible|offline] [--data DIR] [--json]
+  cadre models list [--provider ${MODEL_PROVIDERS.join("|")}] [--data DIR] [--json]
   cadre models show ID [--data DIR] [--json]
 
 Explicit model ids only (MC-6): aliases such as "sonnet", "gpt-5" or "claude-sonnet-4-5" are
 refused with the explicit ids they could mean. Prices are USD per million tokens. Models for an
 OpenAI-compatible endpoint come from the "models" array of DIR/cadre.config.json or the
 CADRE_MODELS environment variable (a JSON array), each { id, contextWindow, maxOutput, price? }.`;
-
-const PROVIDERS: ReadonlyArray<ModelInfo["provider"]> = [
-  "anthropic",
-  "openai",
-  "openai-compatible",
-  "offline",
-];
 
 function line(m: ModelInfo): string {
   const p = m.price;
@@ -43,9 +37,9 @@ export async function modelsCommand(args: string[], io: CliIO): Promise<number> 
   if (values.help) return (io.out(`${MODELS_HELP}\n`), 0);
   await loadUserModels({ dataDir: resolve(values.data ?? DEFAULT_DATA_DIR), env: io.env });
   if (sub === "list") {
-    const provider = values.provider as ModelInfo["provider"] | undefined;
-    if (provider && !PROVIDERS.includes(provider))
-      throw new UsageError(`models list: --provider must be one of ${PROVIDERS.join(", ")}`);
+    const provider = values.provider;
+    if (provider !== undefined && !isOneOf(MODEL_PROVIDERS, provider))
+      throw new UsageError(`models list: --provider must be one of ${MODEL_PROVIDERS.join(", ")}`);
     const models = listModels(provider);
     if (values.json) return (io.out(`${JSON.stringify({ models })}\n`), 0);
     for (const m of models) io.out(`${line(m)}\n`);

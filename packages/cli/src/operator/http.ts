@@ -87,6 +87,7 @@ function summaryOf(detail: CompanyView): CompanySummaryView {
     ceoMode: _mode,
     ceoModeReason: _why,
     toolsInMode: _tools,
+    toolsOffered: _offered,
     connectors: _readiness,
     ...company
   } = detail;
@@ -145,6 +146,7 @@ export class HttpOperator implements OperatorPort {
       ceoMode,
       ceoModeReason,
       toolsInMode,
+      toolsOffered,
       operatorActions,
       connectors: _readiness,
       ...company
@@ -155,6 +157,7 @@ export class HttpOperator implements OperatorPort {
       ceoMode,
       ceoModeReason,
       toolsInMode,
+      toolsOffered,
       operatorActions,
       connectors,
       agents,

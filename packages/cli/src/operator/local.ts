@@ -138,6 +138,7 @@ export class LocalOperator implements OperatorPort {
       ceoMode: view.ceoMode,
       ceoModeReason: view.ceoModeReason,
       toolsInMode: view.toolsInMode,
+      toolsOffered: view.toolsOffered,
       operatorActions: view.operatorActions,
       connectors: connectors.map((c) => connectorView(c, this.io.env, sharedProbes)),
       agents: agents.map(agentView),

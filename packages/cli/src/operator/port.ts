@@ -64,6 +64,8 @@ export interface CompanyOverview {
   ceoModeReason: string;
   /** The company tools whose calls can succeed for the CEO in this mode (the API view's modeOffer). */
   toolsInMode: string[];
+  /** The company tools the CEO is given in this mode (the API view's modeOffer); the others in it refuse. */
+  toolsOffered: string[];
   /** The operator's next steps in this mode (the API view's modeOffer). */
   operatorActions: OperatorAction[];
   connectors: ConnectorView[];

@@ -6,7 +6,8 @@ import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import { CONNECTOR_KINDS, describeProblems, OneOf, parse, type Static, Text } from "@cadre/model";
 import type { ConnectorRow, Store } from "@cadre/store";
 import { Type } from "typebox";
-import { connectorLabel, defaultEnabledModels, probeSpecs, refreshReadiness } from "../connectors.js";
+import { driverOf } from "./kinds/index.js";
+import { connectorLabel, defaultEnabledModels, probeSpecs, refreshReadiness } from "./readiness.js";
 import { ConnectorConfig, configProblems } from "./connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connector-models.js";
 import { type ConnectorTestResult, runConnectorTest } from "./connector-test.js";
@@ -200,7 +201,8 @@ export async function testConnector(
     else if (spec.kind === "endpoint")
       probes.record(spec, { ok: false, error: result.error ?? "no answer" }, result.latencyMs);
   }
-  if (connector.kind === "claude-code" || connector.kind === "codex")
+  // A harness's own probe (executable, credentials) runs again too: the test just started it.
+  if (driverOf(connector.kind).harnessCheck)
     await refreshReadiness([connector], env, probes, { force: true });
   return result;
 }

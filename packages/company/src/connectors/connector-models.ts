@@ -14,21 +14,13 @@ import {
 import type { ConnectorKind } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
 import type { ModelDeclarationInput } from "./connector-config.js";
+import { driverOf } from "./kinds/index.js";
 
 type ConnectorLike = Pick<ConnectorRow, "kind" | "config">;
 
-/** Kinds whose registry models belong to another provider (a harness runs a vendor's models). */
-const PROVIDER_OF: Partial<Record<ConnectorKind, ModelInfo["provider"]>> = {
-  "claude-code": "anthropic",
-  codex: "openai",
-};
-
 /** True when the connector's endpoint serves models it declares itself. */
 export function declaresModels(connector: ConnectorLike): boolean {
-  return (
-    connector.kind === "openai-compatible" ||
-    (connector.kind === "codex" && typeof connector.config["baseUrl"] === "string")
-  );
+  return driverOf(connector.kind).declaresModels(connector);
 }
 
 /** The default output budget of a declared model: a quarter of its window, at most 8192 tokens. */
@@ -66,13 +58,7 @@ export function connectorModelInfo(connector: ConnectorLike, id: string): ModelI
   if (declared) return declaredInfo(declared);
   if (modelIdProblem(id)) return undefined;
   const info = resolveModel(id);
-  const provider =
-    connector.kind === "codex" && declaresModels(connector)
-      ? info.provider === "openai" || info.provider === "openai-compatible"
-        ? info.provider
-        : undefined
-      : (PROVIDER_OF[connector.kind] ?? connector.kind);
-  return info.provider === provider ? info : undefined;
+  return driverOf(connector.kind).providers(connector).includes(info.provider) ? info : undefined;
 }
 
 export interface ConnectorModelProblem {
@@ -142,9 +128,8 @@ export function validateConnectorModels(
   const raw = config["models"];
   if (raw !== undefined && !declaresModels(connector)) {
     fields["config.models"] =
-      kind === "codex"
-        ? "declares models for a Codex model provider: give config.baseUrl too, or use the registry's OpenAI ids"
-        : `declares models of an OpenAI-compatible endpoint; a ${kind} connector runs the registry's explicit ids (cadre models list)`;
+      driverOf(kind).declaredModelsProblem?.(connector) ??
+      `declares models of an OpenAI-compatible endpoint; a ${kind} connector runs the registry's explicit ids (cadre models list)`;
   }
   const seen = new Set<string>();
   for (const [i, m] of declaredModels(connector).entries()) {
@@ -166,7 +151,7 @@ export function validateConnectorModels(
       continue;
     }
     if (!connectorModelInfo(connector, id)) {
-      const provider = PROVIDER_OF[kind] ?? kind;
+      const provider = driverOf(kind).providers(connector).join(" or ");
       const info = alias ? undefined : resolveModel(id);
       fields[where] = info
         ? `model "${id}" belongs to ${info.provider}, not to a ${kind} connector`

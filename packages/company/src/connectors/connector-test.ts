@@ -4,11 +4,10 @@
 // Responses for Codex with a baseUrl); a harness starts its executable (`--version`); the offline
 // connector has nothing to reach. The answer is `{ ok, model, latencyMs, error? }` and never holds a
 // secret: error texts are scrubbed of the key and of anything shaped like a credential.
-import { execFile } from "node:child_process";
-import { locateClaudeCode, locateCodex } from "@cadre/core";
 import type { ConnectorRow } from "@cadre/store";
-import { keyEnvOf } from "../connectors.js";
 import { scrubSecrets } from "./credential-shapes.js";
+import { driverOf, type TestAttempt } from "./kinds/index.js";
+import { keyEnvOf } from "./readiness.js";
 import { endpointHeaders, endpointOf, errorExtract, networkReason, wireOf } from "./probe-specs.js";
 
 export interface ConnectorTestResult {
@@ -30,13 +29,7 @@ export interface ConnectorTestResult {
   answered: boolean;
 }
 
-interface Attempt {
-  ok: boolean;
-  answered: boolean;
-  target: string;
-  error?: string;
-  answer?: string;
-}
+type Attempt = TestAttempt;
 
 const PROMPT = "Reply with the single word: ready";
 
@@ -45,7 +38,8 @@ function requestOf(
   endpoint: string,
   model: string,
 ): { url: string; body: Record<string, unknown> } {
-  switch (wireOf(kind)) {
+  const driver = driverOf(kind);
+  switch (driver.wire) {
     case "anthropic":
       return {
         url: `${endpoint}/v1/messages`,
@@ -61,7 +55,9 @@ function requestOf(
         body: {
           model,
           messages: [{ role: "user", content: PROMPT }],
-          ...(kind === "openai" ? { max_completion_tokens: 16 } : { max_tokens: 8 }),
+          ...(driver.chatTokenLimit === "max_completion_tokens"
+            ? { max_completion_tokens: 16 }
+            : { max_tokens: 8 }),
           stream: false,
         },
       };
@@ -102,7 +98,7 @@ async function askModel(
   try {
     response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...endpointHeaders(connector.kind, key) },
+      headers: { "content-type": "application/json", ...endpointHeaders(wireOf(connector.kind), key) },
       body: JSON.stringify(body),
       signal,
       redirect: "manual",
@@ -130,54 +126,6 @@ async function askModel(
   };
 }
 
-function runVersion(
-  file: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<Attempt> {
-  const target = [file, ...args].join(" ");
-  return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
-      if (error)
-        resolve({
-          ok: false,
-          answered: false,
-          target,
-          error: `${target} failed: ${scrubSecrets(
-            String(stderr || error.message)
-              .trim()
-              .slice(0, 200),
-          )}`,
-        });
-      else resolve({ ok: true, answered: true, target, answer: String(stdout).trim().slice(0, 80) });
-    });
-  });
-}
-
-async function startHarness(
-  connector: Pick<ConnectorRow, "kind" | "config">,
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<Attempt> {
-  const configured = connector.config["executablePath"];
-  const path = typeof configured === "string" ? configured : undefined;
-  const located = connector.kind === "claude-code" ? locateClaudeCode(path, env) : locateCodex(path, env);
-  if (!located.found) return { ok: false, answered: false, target: "the executable", error: located.missing };
-  const file = located.path ?? located.where;
-  if (!file)
-    return {
-      ok: false,
-      answered: false,
-      target: "the executable",
-      error: "the SDK's executable was not found",
-    };
-  // Claude Code's SDK ships a JavaScript entry, which it starts with node.
-  return /\.(c|m)?js$/.test(file)
-    ? runVersion(process.execPath, [file, "--version"], env, timeoutMs)
-    : runVersion(file, ["--version"], env, timeoutMs);
-}
-
 /** Runs the connector's one minimal real request; never throws for what the connector answers. */
 export async function runConnectorTest(
   connector: ConnectorRow,
@@ -188,9 +136,8 @@ export async function runConnectorTest(
   const checkedAt = new Date().toISOString();
   const started = performance.now();
   let attempt: Attempt;
-  if (connector.kind === "offline") {
-    attempt = { ok: true, answered: true, target: "offline scripted model (no network)", answer: "offline" };
-  } else if (endpointOf(connector) !== undefined) {
+  const { localTest } = driverOf(connector.kind);
+  if (endpointOf(connector) !== undefined) {
     const signal = AbortSignal.timeout(timeoutMs);
     attempt = await askModel(connector, model, env, signal).catch((error: unknown) => ({
       ok: false,
@@ -200,8 +147,15 @@ export async function runConnectorTest(
     }));
     if (!attempt.ok && signal.aborted)
       attempt.error = `${attempt.target}: no answer within ${timeoutMs / 1000} s`;
+  } else if (localTest) {
+    attempt = await localTest(connector, env, timeoutMs);
   } else {
-    attempt = await startHarness(connector, env, timeoutMs);
+    attempt = {
+      ok: false,
+      answered: false,
+      target: "nothing",
+      error: `a ${connector.kind} connector has nothing to test`,
+    };
   }
   return {
     ok: attempt.ok,

@@ -5,7 +5,7 @@
 import { CONNECTOR_KINDS, Nullable, OneOf, type Static } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
 import { Type } from "typebox";
-import { readiness } from "../connectors.js";
+import { readiness } from "./readiness.js";
 import { redactConfig } from "./connector-config.js";
 import { connectorModelInfo, declaredModels } from "./connector-models.js";
 import type { ConnectorTestResult } from "./connector-test.js";

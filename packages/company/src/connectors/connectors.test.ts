@@ -7,11 +7,12 @@ import { takeTransactionViolations } from "../../../store/src/testing/no-io-in-t
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
+import { toolDefinition } from "../tools/entry.js";
 import { hireAgentTool } from "../tools/hire-agent.js";
 import { configProblems, redactConfig } from "./connector-config.js";
 import { scrubSecrets, secretKeyProblem, secretValueProblem } from "./credential-shapes.js";
 import { ProbeCache, type ProbeSpec } from "./probe-cache.js";
-import { probeSpecs, readiness } from "../connectors.js";
+import { probeSpecs, readiness } from "./readiness.js";
 import { buildAgentPrompt } from "../prompts/build.js";
 
 describe("what looks like a credential", () => {
@@ -206,7 +207,7 @@ describe("hire_agent reads readiness from the cache, inside its transaction, wit
     const state = await loadCompanyState(store, company.id);
     const local = state.connectors.find((c) => c.id === "local")!;
     const probes = new ProbeCache();
-    const tool = hireAgentTool(store, {
+    const tool = toolDefinition(hireAgentTool, store, {
       companyId: company.id,
       agentId: state.ceo.id,
       via: "tool",

@@ -6,49 +6,33 @@ import { createHash } from "node:crypto";
 import type { ConnectorKind } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
 import { scrubSecrets } from "./credential-shapes.js";
+import { driverOf, type Wire } from "./kinds/index.js";
 import type { ProbeOutcome, ProbeSpec } from "./probe-cache.js";
 
 type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 
-export const ANTHROPIC_API = "https://api.anthropic.com";
-export const OPENAI_API = "https://api.openai.com/v1";
 const ANTHROPIC_VERSION = "2023-06-01";
 
 /** The endpoint a network connector talks to, without a trailing slash; undefined for the others. */
 export function endpointOf(connector: Pick<ConnectorRow, "kind" | "config">): string | undefined {
-  const configured = connector.config["baseUrl"];
-  const base = typeof configured === "string" && configured.length > 0 ? configured : undefined;
-  switch (connector.kind) {
-    case "anthropic":
-      return (base ?? ANTHROPIC_API).replace(/\/+$/, "");
-    case "openai":
-      return (base ?? OPENAI_API).replace(/\/+$/, "");
-    case "openai-compatible":
-    case "codex":
-      return base?.replace(/\/+$/, "");
-    default:
-      return undefined;
-  }
+  return driverOf(connector.kind).endpoint(connector);
 }
 
 /** The wire a network connector's endpoint speaks. */
-export function wireOf(kind: ConnectorKind): "anthropic" | "openai-chat" | "openai-responses" | undefined {
-  if (kind === "anthropic") return "anthropic";
-  if (kind === "openai" || kind === "openai-compatible") return "openai-chat";
-  if (kind === "codex") return "openai-responses";
-  return undefined;
+export function wireOf(kind: ConnectorKind): Wire | undefined {
+  return driverOf(kind).wire;
 }
 
-/** The headers a request to the endpoint carries: the key (read from the environment) in its vendor's form. */
-export function endpointHeaders(kind: ConnectorKind, key: string | undefined): Record<string, string> {
-  if (kind === "anthropic")
+/** The headers a request to the endpoint carries: the key (read from the environment) in its wire's form. */
+export function endpointHeaders(wire: Wire | undefined, key: string | undefined): Record<string, string> {
+  if (wire === "anthropic")
     return { "anthropic-version": ANTHROPIC_VERSION, ...(key ? { "x-api-key": key } : {}) };
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
 /** The URL of the endpoint's model list. */
-export function modelsUrl(kind: ConnectorKind, endpoint: string): string {
-  return kind === "anthropic" ? `${endpoint}/v1/models` : `${endpoint}/models`;
+export function modelsUrl(wire: Wire | undefined, endpoint: string): string {
+  return wire === "anthropic" ? `${endpoint}/v1/models` : `${endpoint}/models`;
 }
 
 const fingerprint = (value: string | undefined) =>
@@ -117,7 +101,7 @@ async function askModelList(
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: endpointHeaders(connector.kind, key),
+      headers: endpointHeaders(wireOf(connector.kind), key),
       signal,
       redirect: "manual",
     });
@@ -143,7 +127,7 @@ async function askModelList(
       error: `GET ${url} answered ${response.status}: the key ${keyEnv ? `in ${keyEnv} ` : ""}was refused${keyEnv ? "" : " (none is sent: set config.apiKeyEnv to the variable holding it)"}`,
     };
   const hint =
-    response.status === 404 && connector.kind !== "anthropic"
+    response.status === 404 && wireOf(connector.kind) !== "anthropic"
       ? " (is the base URL right? an OpenAI-compatible one usually ends in /v1)"
       : "";
   const extract = errorExtract(body, key);
@@ -162,7 +146,7 @@ export function endpointProbe(
   const endpoint = endpointOf(connector);
   if (!endpoint || !/^https?:\/\//.test(endpoint)) return undefined;
   const key = keyEnv ? env[keyEnv] : undefined;
-  const url = modelsUrl(connector.kind, endpoint);
+  const url = modelsUrl(wireOf(connector.kind), endpoint);
   return {
     key: `endpoint|${connector.kind}|${url}|${keyEnv ?? ""}|${fingerprint(key)}|${connector.enabledModels.join(",")}`,
     kind: "endpoint",
@@ -175,6 +159,7 @@ export function endpointProbe(
 export function harnessProbe(
   connector: ConnectorLike,
   env: NodeJS.ProcessEnv,
+  target: string,
   check: () => { ready: boolean; missing?: string },
 ): ProbeSpec {
   const relevant = [
@@ -198,7 +183,7 @@ export function harnessProbe(
   return {
     key: `harness|${connector.kind}|${JSON.stringify(connector.config)}|${relevant.join("|")}`,
     kind: "harness",
-    target: `${connector.kind === "codex" ? "Codex" : "Claude Code"} executable and credentials`,
+    target,
     run: async () => {
       const result = check();
       return result.ready ? { ok: true } : { ok: false, error: result.missing ?? "not ready" };

@@ -3,9 +3,9 @@
 // text — or from the sections a resumed session's prompt says replace it (MC-3: a session's system
 // prompt never changes, its updates come per call); and from the transcript of the current turn,
 // what its own tool calls returned.
-import type { CeoMode } from "@cadre/model";
+import { type CeoMode, DEPARTMENTS } from "@cadre/model";
 import type { Context, Message } from "@mariozechner/pi-ai";
-import { MODE_TITLES } from "../prompts/mode-documents.js";
+import { MODE_TITLES } from "../modes.js";
 import { CEO_PRODUCT_APPEND } from "../prompts/segments.js";
 import { SEGMENT_UPDATE_PREAMBLE } from "../prompts/session-update.js";
 
@@ -34,16 +34,7 @@ export interface PromptView {
   hiringInstructed: boolean;
 }
 
-const DEPARTMENT_WORDS = new Set([
-  "engineering",
-  "product",
-  "design",
-  "marketing",
-  "sales",
-  "operations",
-  "legal",
-  "finance",
-]);
+const DEPARTMENT_WORDS: ReadonlySet<string> = new Set(DEPARTMENTS);
 
 function line(system: string, label: string): string | undefined {
   const match = new RegExp(`^${label}: (.*)$`, "m").exec(system);

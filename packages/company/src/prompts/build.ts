@@ -8,11 +8,12 @@ import {
   type ToolDefinition,
 } from "@cadre/core";
 import type { AgentRow, ApprovalRow } from "@cadre/store";
-import { connectorLabel, readiness } from "../connectors.js";
+import { connectorLabel, readiness } from "../connectors/readiness.js";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import type { CeoModeDecision } from "./cues.js";
-import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { MODE_TITLES } from "../modes.js";
+import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 import {
   CEO_PRODUCT_APPEND,
   CONTACTS_EMPTY,

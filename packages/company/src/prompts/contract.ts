@@ -4,10 +4,11 @@
 // contradicts and where each lives.
 import { CEO_MODES, type CeoMode, DEFAULT_SETTINGS, WAKE_TRIGGERS } from "@cadre/model";
 import type { Store } from "@cadre/store";
-import { CEO_TRANSITIONS, type CompanyToolName, MODE_TOOLS } from "../modes.js";
-import { companyTools } from "../tools/index.js";
+import { CEO_TRANSITIONS } from "../modes.js";
+import { MODE_TOOLS } from "../tools/offer.js";
+import { COMPANY_TOOLS, companyTool, companyTools } from "../tools/registry.js";
 import { ceoCue } from "./cues.js";
-import { MODE_DOCUMENTS } from "./mode-documents.js";
+import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 
 export interface ContractProblem {
   /** The text that disagrees (its lock id). */
@@ -18,10 +19,10 @@ export interface ContractProblem {
   where: string;
 }
 
-const DOCS = "packages/company/src/prompts/mode-documents.ts";
+const DOCS = "packages/company/src/profiles/semantic/mode-documents.ts";
 const CUES = "packages/company/src/prompts/cues.ts";
-const TOOLS_AT = "packages/company/src/modes.ts (MODE_TOOLS)";
-const COMPANY_TOOLS: readonly CompanyToolName[] = ["hire_agent", "file_approval"];
+const TOOLS_AT = "packages/company/src/tools/registry.ts (MODE_TOOLS: each tool's roles)";
+const TOOL_NAMES = COMPANY_TOOLS.map((t) => t.name);
 const NUMBER_WORDS: Record<string, number> = {
   one: 1,
   two: 2,
@@ -62,12 +63,11 @@ export interface ContractInput {
 }
 
 export function defaultContractInput(): ContractInput {
-  const tools = companyTools(NO_STORE, {
-    companyId: "cmp_contract",
-    agentId: null,
-    via: "tool",
-    runId: null,
-  });
+  const tools = companyTools(
+    NO_STORE,
+    { companyId: "cmp_contract", agentId: null, via: "tool", runId: null },
+    TOOL_NAMES,
+  );
   return {
     documents: MODE_DOCUMENTS,
     cue: ceoCue,
@@ -87,7 +87,15 @@ export function checkPromptContract(input: ContractInput = defaultContractInput(
           fact: `the ${mode} mode offers ${tool}, but its document never names it`,
           where: `${DOCS}; ${TOOLS_AT}`,
         });
-    for (const tool of COMPANY_TOOLS)
+    for (const tool of MODE_TOOLS[mode])
+      for (const word of companyTool(tool)?.contract.documentedWith ?? [])
+        if (doc.includes(tool) && !doc.includes(word))
+          problems.push({
+            text: `mode/${mode}`,
+            fact: `the ${mode} mode offers ${tool}, but its document never says ${word} with it`,
+            where: `${DOCS}; ${companyTool(tool)?.contract.source ?? TOOLS_AT}`,
+          });
+    for (const tool of TOOL_NAMES)
       if (doc.includes(tool) && !allowed.has(tool))
         problems.push({
           text: `mode/${mode}`,
@@ -115,7 +123,7 @@ export function checkPromptContract(input: ContractInput = defaultContractInput(
         });
     }
     const sentences = doc.split(/(?<=[.;])\s+|\n/);
-    for (const tool of COMPANY_TOOLS) {
+    for (const tool of TOOL_NAMES) {
       const against = sentences.find((s) => s.includes(tool) && FORBIDS_USE.test(s));
       if (against)
         problems.push({
@@ -127,7 +135,7 @@ export function checkPromptContract(input: ContractInput = defaultContractInput(
     for (const trigger of WAKE_TRIGGERS) {
       const cue = input.cue(mode, trigger);
       const id = `cue/${mode}/${trigger}`;
-      for (const tool of [...COMPANY_TOOLS, "bash"])
+      for (const tool of [...TOOL_NAMES, "bash"])
         if (cue.includes(tool))
           problems.push({ text: id, fact: `a cue names the tool ${tool} (C4-3)`, where: CUES });
       for (const [label, re] of [
@@ -145,7 +153,7 @@ export function checkPromptContract(input: ContractInput = defaultContractInput(
       problems.push({
         text: `tool/${name}`,
         fact: `the ${name} description tells the model not to use it ("${FORBIDS_USE.exec(description)?.[0]}")`,
-        where: `packages/company/src/tools/${name.replace("_", "-")}.ts`,
+        where: companyTool(name)?.contract.source ?? "packages/company/src/tools/registry.ts",
       });
   return problems;
 }

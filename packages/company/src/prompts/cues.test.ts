@@ -2,7 +2,8 @@ import { type ApprovalStatus, CEO_MODES, type CeoMode, WAKE_TRIGGERS, type WakeT
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { ceoCue, cueTokenCount, decideCeoMode, memberCue } from "./cues.js";
-import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { MODE_TITLES } from "../modes.js";
+import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 
 describe("C4-3 semantic cues", () => {
   it("the team-building cue says the team is empty and points at the system prompt", () => {

@@ -2,9 +2,8 @@
 // the system prompt says what to do. No tool names, paths, numbers or urgency words.
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import { countTokens } from "@cadre/core";
-import { type CeoModeState, resolveCeoMode } from "../modes.js";
+import { type CeoModeState, MODE_TITLES, resolveCeoMode } from "../modes.js";
 import { profileDriver } from "../profiles/registry.js";
-import { MODE_TITLES } from "./mode-documents.js";
 
 /** Why an agent was woken. An explicit operator action stays distinguishable from a routine wake. */
 

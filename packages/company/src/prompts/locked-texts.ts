@@ -17,12 +17,13 @@ import type {
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import { PROFILE_DRIVERS } from "../profiles/registry.js";
-import { companyTools } from "../tools/index.js";
-import { type CompanyToolName, offeredTools } from "../modes.js";
+import { offeredTools } from "../tools/offer.js";
+import { type CompanyToolName, companyTools } from "../tools/registry.js";
 import { renderBriefing } from "../work/briefing.js";
 import { buildAgentPrompt, contactsSegment, hostRuntimeSegment } from "./build.js";
 import { ceoCue, memberCue } from "./cues.js";
-import { MODE_DOCUMENTS, MODE_TITLES } from "./mode-documents.js";
+import { MODE_TITLES } from "../modes.js";
+import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 import { SEGMENT_UPDATE_PREAMBLE } from "./session-update.js";
 import {
   CEO_PRODUCT_APPEND,

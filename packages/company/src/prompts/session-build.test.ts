@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { createSession } from "../session.js";
 import { type CompanyState, loadCompanyState } from "../state.js";
-import { hireAgent } from "../tools/hire-agent.js";
-import { companyTools } from "../tools/index.js";
+import { hireAgent } from "../team/hire.js";
+import { companyTools } from "../tools/registry.js";
 import { wakeAgent } from "../wake.js";
 import { buildAgentPrompt, buildSession, type SessionBuild } from "./build.js";
 

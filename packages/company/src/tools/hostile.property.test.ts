@@ -12,8 +12,8 @@ import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
-import type { Actor } from "./actor.js";
-import { companyTools } from "./index.js";
+import type { Actor } from "../actions/actor.js";
+import { companyTools } from "./registry.js";
 
 const RUNS = 60;
 

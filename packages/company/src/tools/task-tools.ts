@@ -1,9 +1,7 @@
-// The task tools (issue 17), defined once like hire_agent: a TypeBox schema (the model-facing JSON
-// Schema and the strict validator), a description, and the handler every path shares
-// (work/tasks.ts). Which of them a session gets is decided by role and mode (modes.ts offeredTools),
-// and each handler checks the same again.
-import { defineTool, textOutcome } from "@cadre/core";
-import type { Store } from "@cadre/store";
+// The task tools (issue 17), defined like hire_agent: the schema (the model-facing JSON Schema and
+// the strict validator), a description, and the operation every path shares (work/tasks.ts). The
+// CEO is given them in the operating company; a member always has its own tasks' two.
+import { CEO_MODES } from "@cadre/model";
 import { listMyTasks } from "../work/my-tasks.js";
 import {
   assignTaskSchema,
@@ -11,8 +9,8 @@ import {
   listMyTasksSchema,
   updateTaskSchema,
 } from "../work/task-schema.js";
-import { assignTask, createTask, type TaskResult, updateTask } from "../work/tasks.js";
-import type { ActionResult, Actor } from "./actor.js";
+import { assignTask, createTask, TASK_MODES, type TaskResult, updateTask } from "../work/tasks.js";
+import { defineCompanyTool, type RoleOffer } from "./entry.js";
 import { toolValidator } from "./validate.js";
 
 export const CREATE_TASK_DESCRIPTION =
@@ -29,58 +27,59 @@ export const validateAssignTaskInput = toolValidator("assign_task", assignTaskSc
 export const validateUpdateTaskInput = toolValidator("update_task", updateTaskSchema);
 export const validateListMyTasksInput = toolValidator("list_my_tasks", listMyTasksSchema);
 
-function outcome(result: ActionResult<TaskResult>) {
-  return result.ok
-    ? textOutcome(JSON.stringify(result.value), false, result.value)
-    : textOutcome(result.message, true, { fields: result.fields });
+/** The CEO, once the company operates (members run only then, and always get their own tasks). */
+const CEO_OPERATING: RoleOffer = { offeredIn: TASK_MODES, usableIn: TASK_MODES };
+const MEMBER: RoleOffer = { offeredIn: CEO_MODES, usableIn: TASK_MODES };
+
+function taskLine(d: TaskResult): string {
+  // `wakes` is optional here: a run's events read back over the API carry what was recorded.
+  const wakes: readonly string[] = d.wakes ?? [];
+  return `task ${d.taskId} ${d.status}, assigned to ${d.assignee ?? "nobody"}${wakes.length ? `; wakes ${wakes.join(", ")}` : ""}`;
 }
 
-export function createTaskTool(store: Store, actor: Actor) {
-  return defineTool({
-    name: "create_task",
-    label: "Create task",
-    description: CREATE_TASK_DESCRIPTION,
-    parameters: createTaskSchema,
-    validate: validateCreateTaskInput,
-    execute: async (input, context) =>
-      outcome(await createTask(store, actor, input, { toolCallId: context.toolCallId })),
-  });
-}
+export const createTaskTool = defineCompanyTool({
+  name: "create_task",
+  label: "Create task",
+  description: CREATE_TASK_DESCRIPTION,
+  schema: createTaskSchema,
+  run: createTask,
+  roles: { ceo: CEO_OPERATING },
+  contract: { source: "packages/company/src/tools/task-tools.ts" },
+  frozenByEval: false,
+  summarize: taskLine,
+});
 
-export function assignTaskTool(store: Store, actor: Actor) {
-  return defineTool({
-    name: "assign_task",
-    label: "Assign task",
-    description: ASSIGN_TASK_DESCRIPTION,
-    parameters: assignTaskSchema,
-    validate: validateAssignTaskInput,
-    execute: async (input, context) =>
-      outcome(await assignTask(store, actor, input, { toolCallId: context.toolCallId })),
-  });
-}
+export const assignTaskTool = defineCompanyTool({
+  name: "assign_task",
+  label: "Assign task",
+  description: ASSIGN_TASK_DESCRIPTION,
+  schema: assignTaskSchema,
+  run: assignTask,
+  roles: { ceo: CEO_OPERATING },
+  contract: { source: "packages/company/src/tools/task-tools.ts" },
+  frozenByEval: false,
+  summarize: taskLine,
+});
 
-export function updateTaskTool(store: Store, actor: Actor) {
-  return defineTool({
-    name: "update_task",
-    label: "Update task",
-    description: UPDATE_TASK_DESCRIPTION,
-    parameters: updateTaskSchema,
-    validate: validateUpdateTaskInput,
-    execute: async (input, context) =>
-      outcome(await updateTask(store, actor, input, { toolCallId: context.toolCallId })),
-  });
-}
+export const updateTaskTool = defineCompanyTool({
+  name: "update_task",
+  label: "Update task",
+  description: UPDATE_TASK_DESCRIPTION,
+  schema: updateTaskSchema,
+  run: updateTask,
+  roles: { ceo: CEO_OPERATING, member: MEMBER },
+  contract: { source: "packages/company/src/tools/task-tools.ts" },
+  frozenByEval: false,
+  summarize: taskLine,
+});
 
-export function listMyTasksTool(store: Store, actor: Actor) {
-  return defineTool({
-    name: "list_my_tasks",
-    label: "List my tasks",
-    description: LIST_MY_TASKS_DESCRIPTION,
-    parameters: listMyTasksSchema,
-    validate: validateListMyTasksInput,
-    async execute() {
-      const tasks = await listMyTasks(store, actor);
-      return textOutcome(JSON.stringify(tasks), false, tasks);
-    },
-  });
-}
+export const listMyTasksTool = defineCompanyTool({
+  name: "list_my_tasks",
+  label: "List my tasks",
+  description: LIST_MY_TASKS_DESCRIPTION,
+  schema: listMyTasksSchema,
+  run: async (store, actor) => ({ ok: true, value: await listMyTasks(store, actor) }),
+  roles: { ceo: CEO_OPERATING, member: MEMBER },
+  contract: { source: "packages/company/src/tools/task-tools.ts" },
+  frozenByEval: false,
+});

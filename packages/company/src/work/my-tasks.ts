@@ -3,7 +3,7 @@
 // system prompt — with the deliverable cut to a length a reader can take in.
 import { isFinishedTask, type TaskStatus } from "@cadre/model";
 import type { AgentRow, StoreQueries, TaskRow } from "@cadre/store";
-import type { Actor } from "../tools/actor.js";
+import type { Actor } from "../actions/actor.js";
 
 export const DELIVERABLE_EXCERPT = 1500;
 

@@ -3,7 +3,8 @@
 // woken once with the results (OP-1).
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "../companies.js";
+import { decideApproval } from "../approvals/decide.js";
+import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
 import { wakeAgent, wakeIfDue } from "../wake.js";
 import { runDue } from "./dispatch.js";

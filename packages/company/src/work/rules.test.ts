@@ -4,9 +4,10 @@
 import type { Script } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "../companies.js";
-import { hireAgent } from "../tools/hire-agent.js";
-import { fileApproval } from "../tools/file-approval.js";
+import { decideApproval } from "../approvals/decide.js";
+import { createCompany } from "../companies.js";
+import { hireAgent } from "../team/hire.js";
+import { fileApproval } from "../approvals/file.js";
 import { loadCompanyState } from "../state.js";
 import { wakeIfDue } from "../wake.js";
 import { runDue } from "./dispatch.js";

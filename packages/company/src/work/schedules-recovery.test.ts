@@ -3,12 +3,13 @@
 import { spawnSync } from "node:child_process";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "../companies.js";
+import { decideApproval } from "../approvals/decide.js";
+import { createCompany } from "../companies.js";
 import { thisProcess } from "../recovery/processes.js";
 import { recoverLostRuns } from "../recovery/recover.js";
 import { loadCompanyState } from "../state.js";
-import { fileApproval } from "../tools/file-approval.js";
-import { hireAgent } from "../tools/hire-agent.js";
+import { fileApproval } from "../approvals/file.js";
+import { hireAgent } from "../team/hire.js";
 import { wakeIfDue } from "../wake.js";
 import { runDue } from "./dispatch.js";
 import { setSchedule } from "./schedule-admin.js";

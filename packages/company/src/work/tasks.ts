@@ -2,13 +2,12 @@
 // checked in code inside one transaction — who may create, assign and update what, in which mode,
 // the state a task may move to — and each change records its activity and the wakes it causes
 // (wake-rules.ts) in that same transaction. A refusal is a value naming the field, and writes nothing.
-import { isFinishedTask, nameKey, type TaskStatus } from "@cadre/model";
+import { type CeoMode, isFinishedTask, nameKey, type TaskStatus } from "@cadre/model";
 import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
 import { newId } from "../companies.js";
-import { modeAllows, modesAllowing } from "../modes.js";
 import { type CompanyState, loadCompanyState } from "../state.js";
-import type { ActionResult, Actor } from "../tools/actor.js";
-import { runOnce, type ToolCallRef } from "../tools/once.js";
+import type { ActionResult, Actor } from "../actions/actor.js";
+import { runOnce, type ToolCallRef } from "../actions/once.js";
 import { requestWakes } from "./requests.js";
 import type {
   AssignTaskInput,
@@ -75,9 +74,12 @@ function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | 
   return agent;
 }
 
+/** The CEO's modes in which tasks are created, assigned and worked (C4-4): the operating company only. */
+export const TASK_MODES = ["operating"] as const satisfies readonly CeoMode[];
+
 /** Governance in code (C4-4): tasks exist in the operating company only. */
 function requireOperating(op: string, state: CompanyState): void {
-  if (state.mode !== "operating")
+  if (!(TASK_MODES as readonly CeoMode[]).includes(state.mode))
     fail(
       op,
       "mode",
@@ -194,8 +196,6 @@ export function createTask(
     if (creator && !creator.isCeo)
       fail(op, "agent", "only the CEO creates and assigns tasks; you update the tasks assigned to you");
     requireOperating(op, state);
-    if (creator && !modeAllows(state.mode, "create_task"))
-      fail(op, "mode", `creating tasks is available in: ${modesAllowing("create_task").join(", ")}`);
     const assignee =
       input.assignee !== undefined ? await resolveAssignee(op, tx, state, input.assignee) : null;
     const blockers = [...new Set(input.blockedBy ?? [])];

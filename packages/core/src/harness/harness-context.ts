@@ -2,6 +2,7 @@
 // the live SessionContext (controller, latch, digest, snapshot) fed from the translated events, and
 // the transcript items a rollover's handoff is built from (MC-8, MC-9). The harness adapter decides
 // which compaction path an event belongs to and performs the actions; the rules stay in context/.
+import type { OwnLoopHarness } from "@cadre/model";
 import { countTokens } from "../tokens.js";
 import {
   buildHandoff,
@@ -16,7 +17,7 @@ import { EventTranscript } from "./event-transcript.js";
 import { BOOTSTRAP_SEPARATOR, boundItems } from "./pi/transcript.js";
 
 export interface HarnessContextOptions {
-  harness: "claude-code" | "codex";
+  harness: OwnLoopHarness;
   model: ModelInfo;
   /** Explicit user override of the 90% daily threshold (MC-8). */
   thresholdOverride?: number;

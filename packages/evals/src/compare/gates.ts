@@ -300,7 +300,7 @@ function decideGates(
 
   // G2 (plumbing): frozen schemas, and the tool really offered — 0 observations cannot pass.
   const g2Problems: string[] = [];
-  for (const tool of ["hire_agent", "file_approval"]) {
+  for (const tool of Object.keys(codeSchemas)) {
     const recorded = m.toolSchemas[tool];
     if (!recorded) g2Problems.push(`the baseline records no ${tool} schema`);
     else if (recorded !== codeSchemas[tool])

@@ -1,8 +1,8 @@
-// The hashes of the company tools' input schemas as this build defines them. A recording keeps
-// them, so G2 ("schema frozen") is a comparison of hashes, not of impressions.
-import { fileApprovalSchema, hireAgentSchema } from "@cadre/company";
-import { hashOf } from "../data/hash.js";
+// The hashes of the company tools' input schemas as this build defines them (each tool's registry
+// entry). A recording keeps them, so G2 ("schema frozen") is a comparison of hashes, not of
+// impressions; the tools G2 freezes are those whose entry says so.
+import { COMPANY_TOOLS, toolSchemaHashes as registryHashes } from "@cadre/company";
 
 export function toolSchemaHashes(): Record<string, string> {
-  return { hire_agent: hashOf(hireAgentSchema), file_approval: hashOf(fileApprovalSchema) };
+  return registryHashes(COMPANY_TOOLS.filter((t) => t.frozenByEval));
 }

@@ -6,6 +6,7 @@
 import {
   ASSUMED_PROBES,
   defaultEnabledModels,
+  driverOf,
   type ProbeBook,
   ProbeCache,
   probeSpecs,
@@ -13,19 +14,12 @@ import {
 } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { plumbingCeo, startStandin, type StandinServer } from "@cadre/standin";
-import type { ConnectorKind } from "@cadre/model";
+import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
 import { type RateGateway, startRateGateway } from "./rate-gateway.js";
 import type { SampleConfig } from "./run-sample.js";
 
-export const EVAL_CONNECTORS = [
-  "offline",
-  "anthropic",
-  "openai",
-  "openai-compatible",
-  "claude-code",
-  "codex",
-  "standin",
-] as const;
+/** Every connector kind (each driver says how a live evaluation reaches it), and the built-in stand-in. */
+export const EVAL_CONNECTORS = [...CONNECTOR_KINDS, "standin"] as const;
 export type EvalConnector = (typeof EVAL_CONNECTORS)[number];
 
 /** The model id the built-in stand-in (`--connector standin`) serves: it names itself a stand-in. */
@@ -34,23 +28,13 @@ export const STANDIN_MODEL = "cadre-standin-plumbing-1b";
 /** Why `--connector standin`'s answers are scripted (the run's traces carry it). */
 export const BUILTIN_STANDIN = "--connector standin is Cadre's own stand-in (scripted, prompt-blind)";
 
-/** The vendors' own endpoints, for the gateway when no --base-url is given. */
-const VENDOR_URLS: Partial<Record<EvalConnector, string>> = {
-  anthropic: "https://api.anthropic.com",
-  openai: "https://api.openai.com/v1",
-  "claude-code": "https://api.anthropic.com",
-  codex: "https://api.openai.com/v1",
-};
+/** What the kind's driver says a live evaluation needs: the hint when not ready, the vendor's URL, the harness's URL variable. */
+const liveOf = (connector: EvalConnector) =>
+  connector === "standin" ? undefined : driverOf(connector).liveEval;
 
-/** What to do about a connector that is not ready, by kind: the variable or flag that fixes it. */
-const HINTS: Partial<Record<EvalConnector, string>> = {
-  anthropic: "set ANTHROPIC_API_KEY (--base-url URL sends it to a gateway instead of api.anthropic.com)",
-  openai: "set OPENAI_API_KEY (--base-url URL sends it to a gateway instead of api.openai.com)",
-  "claude-code":
-    "pass --base-url URL (an Anthropic Messages server; ANTHROPIC_BASE_URL works too, and a loopback one needs no key) or set ANTHROPIC_API_KEY",
-  codex:
-    "pass --base-url URL (an OpenAI Responses server, e.g. http://127.0.0.1:8080/v1) or set OPENAI_API_KEY",
-};
+/** A kind whose endpoint serves the models a connector declares (it needs --base-url and --model). */
+const declaresModels = (connector: EvalConnector) =>
+  connector !== "standin" && driverOf(connector).declaresModels({ config: {} });
 
 export interface EndpointRequest {
   connector: EvalConnector;
@@ -87,30 +71,32 @@ export function isEvalConnector(value: string): value is EvalConnector {
 export function modelFor(connector: EvalConnector, model: string | undefined): string | null {
   if (model !== undefined) return model;
   if (connector === "standin") return STANDIN_MODEL;
-  if (connector === "offline" || connector === "openai-compatible") return null;
+  if (connector === "offline" || declaresModels(connector)) return null;
   return defaultEnabledModels(connector)[0] ?? null;
 }
 
 /** How the report names the connector (openai-compatible carries its model: every server differs). */
 export function labelFor(connector: EvalConnector, model: string | null): string {
-  return connector === "openai-compatible" ? `openai-compatible:${model ?? "?"}` : connector;
+  return declaresModels(connector) ? `${connector}:${model ?? "?"}` : connector;
 }
 
 async function checkReady(request: EndpointRequest, model: string | null): Promise<void> {
   const { connector, baseUrl, env } = request;
   if (connector === "offline" || connector === "standin") return;
-  if (connector === "openai-compatible") {
+  if (declaresModels(connector)) {
     const missing = [
       !baseUrl ? "--base-url URL (the endpoint, e.g. http://127.0.0.1:11434/v1)" : "",
       !request.model ? "--model ID (explicit, as the server names it)" : "",
     ].filter(Boolean);
     if (missing.length > 0)
-      throw new UserInputError(`--connector openai-compatible needs ${missing.join(" and ")}`);
+      throw new UserInputError(`--connector ${connector} needs ${missing.join(" and ")}`);
     return;
   }
   const kind: ConnectorKind = connector;
-  const userEnv = connector === "claude-code" && baseUrl ? { ...env, ANTHROPIC_BASE_URL: baseUrl } : env;
-  const config = baseUrl && connector !== "claude-code" ? { baseUrl } : {};
+  // A harness that reads its model server's URL from its environment gets it there, not in config.
+  const urlEnv = liveOf(connector)?.baseUrlEnv;
+  const userEnv = urlEnv && baseUrl ? { ...env, [urlEnv]: baseUrl } : env;
+  const config = baseUrl && !urlEnv ? { baseUrl } : {};
   const connector_ = { kind, config, enabledModels: model ? [model] : defaultEnabledModels(kind) };
   // The harness probe (its executable, its credentials) really runs; the endpoint is not probed
   // here (the first sample reaches it, through the gateway, soon enough).
@@ -123,7 +109,7 @@ async function checkReady(request: EndpointRequest, model: string | null): Promi
   const ready = readiness(connector_, userEnv, book);
   if (!ready.ready)
     throw new UserInputError(
-      `the ${connector} connector is not ready: ${ready.missing}. ${HINTS[connector] ?? ""}. Offline runs need no key (--connector offline).`,
+      `the ${connector} connector is not ready: ${ready.missing}. ${liveOf(connector)?.hint ?? ""}. Offline runs need no key (--connector offline).`,
     );
 }
 
@@ -162,22 +148,23 @@ export async function openEndpoint(request: EndpointRequest): Promise<LiveEndpoi
   let gateway: RateGateway | undefined;
   try {
     if (connector === "standin") standin = await startStandin({ policy: plumbingCeo() });
+    const live = liveOf(connector);
     const upstream =
       standin?.openaiBaseUrl ??
       request.baseUrl ??
-      (connector === "claude-code" ? env["ANTHROPIC_BASE_URL"] : undefined) ??
-      (VENDOR_URLS[connector] as string);
+      (live?.baseUrlEnv ? env[live.baseUrlEnv] : undefined) ??
+      (live?.vendorUrl as string);
     gateway = await startRateGateway({ upstream, concurrency: request.concurrency });
-    const sampleEnv = connector === "claude-code" ? { ...env, ANTHROPIC_BASE_URL: gateway.url } : env;
+    const sampleEnv = live?.baseUrlEnv ? { ...env, [live.baseUrlEnv]: gateway.url } : env;
     const opened = gateway;
     return {
       sample: {
         ceoKind,
         connectorLabel: label,
         ...modelPart,
-        ...(connector === "claude-code" ? {} : { ceoBaseUrl: gateway.url }),
-        // Codex through a provider base URL sends the key that provider names: the user's OpenAI key.
-        ...(connector === "codex" && !request.baseUrl ? { ceoConfig: { apiKeyEnv: "OPENAI_API_KEY" } } : {}),
+        ...(live?.baseUrlEnv ? {} : { ceoBaseUrl: gateway.url }),
+        // A harness sent to a base URL sends the key that URL's config names: the user's vendor key.
+        ...(live?.gatewayKeyEnv && !request.baseUrl ? { ceoConfig: { apiKeyEnv: live.gatewayKeyEnv } } : {}),
       },
       env: sampleEnv,
       model,

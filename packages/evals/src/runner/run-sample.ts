@@ -12,6 +12,7 @@ import {
   loadCompanyState,
   type WakeResult,
   wakeAgent,
+  driverOf,
 } from "@cadre/company";
 import { type StreamFn, UserInputError } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
@@ -56,12 +57,12 @@ export interface SampleConfig {
   standin?: () => string | null;
 }
 
-/** Harnesses that run their own loop in their own process: their model calls are not Pi's to wrap. */
-const HARNESS_KINDS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
-
-/** A harness sample's store is a file (Codex's `cadre mcp` opens it) in a scratch data folder. */
+/**
+ * A sample of a harness that runs its own loop in its own process (its model calls are not Pi's to
+ * wrap) has a file store (Codex's `cadre mcp` opens it) in a scratch data folder.
+ */
 async function sampleStore(kind: string | undefined): Promise<{ store: Store; dataDir?: string }> {
-  if (!kind || !HARNESS_KINDS.has(kind)) return { store: await openStore({ memory: true }) };
+  if (!kind || driverOf(kind).harness === "pi") return { store: await openStore({ memory: true }) };
   const dataDir = await mkdtemp(join(tmpdir(), "cadre-eval-sample-"));
   return { store: await openStore({ path: join(dataDir, "cadre.db") }), dataDir };
 }

@@ -1,11 +1,11 @@
 // Validates a scenario file into a Scenario: the file against its schema (scenario/schema.ts), then
 // every rule that spans fields and can be checked without a store, with the file and field named;
 // scenario/check.ts then seeds it to check the rest.
-import { defaultEnabledModels, validateEnabledModels } from "@cadre/company";
+import { connectorLabel, defaultEnabledModels, driverOf, validateEnabledModels } from "@cadre/company";
 import { UserInputError, errorMessage } from "@cadre/core";
 import { nameKey } from "@cadre/model";
 import { type At, atFile, child, fail, readAs } from "../data/fields.js";
-import { SCENARIO_SCHEMA_VERSION, ScenarioFileSchema } from "./schema.js";
+import { SCENARIO_CONNECTOR_KINDS, SCENARIO_SCHEMA_VERSION, ScenarioFileSchema } from "./schema.js";
 import type { Scenario, ScenarioApproval, ScenarioConnector, ScenarioMember } from "./types.js";
 
 type File = ReturnType<typeof readScenarioFile>;
@@ -17,7 +17,9 @@ function readScenarioFile(raw: unknown, at: At) {
 function connectorOf(c: File["connectors"][number], at: At): ScenarioConnector {
   const { id, kind, ready, baseUrl } = c;
   const enabledModels = c.enabledModels ?? (ready || kind !== "offline" ? defaultEnabledModels(kind) : []);
-  if (kind !== "openai-compatible") {
+  // A kind whose endpoint declares its models (OpenAI-compatible) lists them and has a base URL.
+  const declares = driverOf(kind).declaresModels({ config: {} });
+  if (!declares) {
     try {
       validateEnabledModels(kind, enabledModels);
     } catch (error) {
@@ -25,13 +27,19 @@ function connectorOf(c: File["connectors"][number], at: At): ScenarioConnector {
       throw error;
     }
   } else if (enabledModels.length === 0 && ready) {
-    fail(child(at, "enabledModels"), "an OpenAI-compatible connector needs its model ids listed");
+    fail(
+      child(at, "enabledModels"),
+      `${connectorLabel(kind)}: a connector whose endpoint declares its models needs their ids listed`,
+    );
   }
-  if (baseUrl !== undefined && kind !== "openai-compatible")
-    fail(child(at, "baseUrl"), `only an openai-compatible connector has a baseUrl (this one is ${kind})`);
-  if (kind === "openai-compatible" && ready && baseUrl === undefined)
-    fail(child(at, "baseUrl"), "is required for a ready openai-compatible connector");
-  if (kind === "openai-compatible" && !ready && baseUrl !== undefined)
+  if (baseUrl !== undefined && !declares)
+    fail(
+      child(at, "baseUrl"),
+      `only a connector whose endpoint declares its models (${SCENARIO_CONNECTOR_KINDS.filter((k) => driverOf(k).declaresModels({ config: {} })).join(", ")}) has a baseUrl (this one is ${kind})`,
+    );
+  if (declares && ready && baseUrl === undefined)
+    fail(child(at, "baseUrl"), `is required for a ready ${kind} connector`);
+  if (declares && !ready && baseUrl !== undefined)
     fail(
       child(at, "baseUrl"),
       "a connector declared not ready must not have a baseUrl (a baseUrl makes it ready)",

@@ -8,6 +8,7 @@ import {
   APPROVAL_STATUSES,
   APPROVAL_TYPES,
   CEO_MODES,
+  type ConnectorKind,
   DEPARTMENTS,
   MAX_TEAM_SIZE_LIMIT,
   OneOf,
@@ -17,12 +18,16 @@ import {
   VIAS,
 } from "@cadre/model";
 import { Type } from "typebox";
+import { piRoutedKinds } from "@cadre/company";
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 
-/** Connector kinds a scenario can declare (the harnesses this build can seed). */
-export const SCENARIO_CONNECTOR_KINDS = ["offline", "anthropic", "openai", "openai-compatible"] as const;
-export type ScenarioConnectorKind = (typeof SCENARIO_CONNECTOR_KINDS)[number];
+/**
+ * Connector kinds a scenario can declare: the Pi-routed ones (their drivers say so), whose readiness
+ * a scenario states and whose model calls the runner sees. Harnesses need their real executables.
+ */
+export const SCENARIO_CONNECTOR_KINDS: readonly [ConnectorKind, ...ConnectorKind[]] = piRoutedKinds();
+export type ScenarioConnectorKind = ConnectorKind;
 
 const Id = (description: string) =>
   Text({

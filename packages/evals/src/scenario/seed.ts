@@ -12,9 +12,10 @@ import {
   newId,
   readiness,
   type Decision,
+  driverOf,
 } from "@cadre/company";
 import { listModels, registerCompatibleModel, UserInputError } from "@cadre/core";
-import { DEFAULT_SETTINGS, type PromptProfile } from "@cadre/model";
+import { type ConnectorKind, DEFAULT_SETTINGS, type PromptProfile } from "@cadre/model";
 import type { NewConnector, Store } from "@cadre/store";
 import type { Scenario, ScenarioConnector } from "./types.js";
 
@@ -25,7 +26,7 @@ export const UNSET_KEY_ENV = "CADRE_EVAL_UNSET_KEY";
  * Connector kinds a live eval can run the CEO on: Pi-routed (their model calls are seen and can be
  * captured) and the harnesses that call the model themselves (Claude Code, Codex).
  */
-export type CeoKind = "anthropic" | "openai" | "openai-compatible" | "claude-code" | "codex";
+export type CeoKind = Exclude<ConnectorKind, "offline">;
 
 export interface SeedOptions {
   /** Prompt profile the company's wakes use (C4-7). */
@@ -64,8 +65,10 @@ const DECISIONS: Record<"approved" | "rejected" | "revision_requested", Decision
 };
 
 function connectorConfig(c: ScenarioConnector, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  if (c.kind === "openai-compatible") return c.baseUrl ? { baseUrl: c.baseUrl } : {};
-  if ((c.kind === "anthropic" || c.kind === "openai") && !c.ready) {
+  const driver = driverOf(c.kind);
+  if (driver.declaresModels({ config: {} })) return c.baseUrl ? { baseUrl: c.baseUrl } : {};
+  // A kind that needs a key is made not ready by naming a variable that is surely unset.
+  if (driver.keyEnv !== undefined && !c.ready) {
     if (env[UNSET_KEY_ENV])
       throw new UserInputError(
         `${UNSET_KEY_ENV} is set in the environment; unset it: scenarios use it as a key that is never there`,
@@ -79,7 +82,7 @@ function connectorConfig(c: ScenarioConnector, env: NodeJS.ProcessEnv): Record<s
 function registerEndpointModels(scenario: Scenario): void {
   const known = new Set(listModels().map((m) => m.id));
   for (const c of scenario.connectors) {
-    if (c.kind !== "openai-compatible") continue;
+    if (!driverOf(c.kind).declaresModels({ config: {} })) continue;
     for (const id of c.enabledModels)
       if (!known.has(id)) registerCompatibleModel({ id, contextWindow: 32_768, maxOutput: 8_192 });
   }
@@ -103,9 +106,10 @@ export async function seedScenario(
   }));
   let ceoConnector = connectors.find((c) => c.id === scenario.ceoConnectorId) as NewConnector;
   if (options.ceoKind) {
-    const compatible = options.ceoKind === "openai-compatible";
+    const ceoDriver = driverOf(options.ceoKind);
+    const compatible = ceoDriver.declaresModels({ config: {} });
     if (compatible && (!options.ceoBaseUrl || !options.ceoModel))
-      throw new UserInputError("an openai-compatible CEO needs a base URL and a model id");
+      throw new UserInputError(`a ${options.ceoKind} CEO needs a base URL and a model id`);
     if (compatible && !listModels().some((m) => m.id === options.ceoModel))
       registerCompatibleModel({ id: options.ceoModel as string, contextWindow: 32_768, maxOutput: 8_192 });
     ceoConnector = {
@@ -116,7 +120,8 @@ export async function seedScenario(
       enabledModels: options.ceoModel ? [options.ceoModel] : defaultEnabledModels(options.ceoKind),
       // A base URL for the other kinds: the eval's rate gateway in front of the vendor (or a stand-in).
       config: {
-        ...(options.ceoBaseUrl && options.ceoKind !== "claude-code" ? { baseUrl: options.ceoBaseUrl } : {}),
+        // (A harness that reads its URL from its environment gets it there: liveEval.baseUrlEnv.)
+        ...(options.ceoBaseUrl && !ceoDriver.liveEval?.baseUrlEnv ? { baseUrl: options.ceoBaseUrl } : {}),
         ...options.ceoConfig,
       },
     };

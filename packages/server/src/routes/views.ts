@@ -85,6 +85,10 @@ export const CompanyDetailSchema = Type.Object(
     toolsInMode: Type.Array(Type.String(), {
       description: "The company tools whose calls can succeed for the CEO in this mode (modeOffer).",
     }),
+    toolsOffered: Type.Array(Type.String(), {
+      description:
+        "The company tools the CEO's session is given in this mode, in the order offered (modeOffer); those not in toolsInMode are refused in this mode.",
+    }),
     operatorActions: Type.Array(OneOf(OPERATOR_ACTIONS_LIST), {
       description:
         "The operator's actions this mode offers (modeOffer): start_team_building (wake with that trigger), decide_strategy (a strategy is pending).",
@@ -123,6 +127,7 @@ export function companyView(
     ceoMode: state.mode,
     ceoModeReason: state.modeReason,
     toolsInMode: [...modeOffer(state.mode).tools],
+    toolsOffered: [...modeOffer(state.mode).offered],
     operatorActions: [...modeOffer(state.mode).operatorActions],
     connectors: state.connectors.map((c) => {
       const v = connectorView(c, env, probes);

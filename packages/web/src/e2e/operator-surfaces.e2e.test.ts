@@ -96,7 +96,7 @@ async function expectOverviewOffers(mode: string) {
   await expect.poll(() => page.getByTestId("ceo-mode").first().textContent()).toContain(mode);
   const view = (await api<any>("GET", `/api/companies/${story.companyId}`)).body;
   expect(view.ceoMode).toBe(mode);
-  const refused = ["hire_agent", "file_approval"].filter((t) => !view.toolsInMode.includes(t));
+  const refused = view.toolsOffered.filter((t: string) => !view.toolsInMode.includes(t));
   const toolsLine =
     view.toolsInMode.length === 0
       ? "none (waiting for the operator)"

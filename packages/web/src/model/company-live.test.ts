@@ -13,6 +13,7 @@ const company: CompanyView = {
   ceoMode: "team-building",
   ceoModeReason: "no reports",
   toolsInMode: ["hire_agent"],
+  toolsOffered: ["hire_agent", "file_approval"],
   connectors: [],
   operatorActions: ["start_team_building"],
 };

@@ -47,20 +47,17 @@ describe("the Tasks board", () => {
   it("a task tool call's result reads as what it did", () => {
     expect(
       taskToolSummary(
-        "update_task",
         JSON.stringify({ taskId: "task_1", status: "in_progress", assignee: "CTO", wakes: [] }),
       ),
     ).toBe("task_1 → in progress, CTO");
     expect(
-      taskToolSummary(
-        "create_task",
-        JSON.stringify({ taskId: "task_2", status: "todo", assignee: "CRO", wakes: ["CRO"] }),
-      ),
+      taskToolSummary(JSON.stringify({ taskId: "task_2", status: "todo", assignee: "CRO", wakes: ["CRO"] })),
     ).toBe("task_2 → todo, CRO; wakes CRO");
-    expect(taskToolSummary("list_my_tasks", JSON.stringify({ assigned: [1], created: [] }))).toBe(
+    expect(taskToolSummary(JSON.stringify({ assigned: [1], created: [] }))).toBe(
       "1 task(s) assigned, 0 created",
     );
-    expect(taskToolSummary("update_task", "update_task was not run, nothing was written.")).toBeUndefined();
-    expect(taskToolSummary("hire_agent", "{}")).toBeUndefined();
+    expect(taskToolSummary("update_task was not run, nothing was written.")).toBeUndefined();
+    // A hire's result is no task change.
+    expect(taskToolSummary(JSON.stringify({ agentId: "agt_1", name: "CTO", role: "CTO" }))).toBeUndefined();
   });
 });

@@ -47,11 +47,13 @@ export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): Boa
   }));
 }
 
-export const TASK_TOOLS = ["create_task", "assign_task", "update_task", "list_my_tasks"] as const;
-
-/** What a task tool call did, from its result ("task_… → done, CTO; wakes CEO"), or undefined. */
-export function taskToolSummary(name: string, result: string | undefined): string | undefined {
-  if (!result || !(TASK_TOOLS as readonly string[]).includes(name)) return undefined;
+/**
+ * What a task tool call did, from its result ("task_… → done, CTO; wakes CEO"), or undefined. Told
+ * by the result's shape — a task change answers with its task id, a task list with the two lists —
+ * so the dashboard restates no list of the company's tool names.
+ */
+export function taskToolSummary(result: string | undefined): string | undefined {
+  if (!result) return undefined;
   try {
     const r = JSON.parse(result) as {
       taskId?: string;
@@ -61,8 +63,8 @@ export function taskToolSummary(name: string, result: string | undefined): strin
       assigned?: unknown[];
       created?: unknown[];
     };
-    if (name === "list_my_tasks")
-      return `${r.assigned?.length ?? 0} task(s) assigned, ${r.created?.length ?? 0} created`;
+    if (Array.isArray(r.assigned) && Array.isArray(r.created))
+      return `${r.assigned.length} task(s) assigned, ${r.created.length} created`;
     if (!r.taskId) return undefined;
     return `${r.taskId} → ${(r.status ?? "").replace("_", " ")}, ${r.assignee ?? "nobody"}${r.wakes?.length ? `; wakes ${r.wakes.join(", ")}` : ""}`;
   } catch {

@@ -19,6 +19,7 @@ export function companyOverviewText(o: CompanyOverview, via?: string): string {
       mode: o.ceoMode,
       reason: o.ceoModeReason,
       tools: o.toolsInMode,
+      offered: o.toolsOffered,
       operatorActions: o.operatorActions,
       ceoAgentId: o.ceo?.id ?? "CEO_ID",
       pendingStrategyId: o.approvals.findLast(

@@ -3,7 +3,7 @@
 // the bash tool, and name no company tool the legacy session is not offered (it has none: it hires
 // with `node -e` fetch POSTs). Locked (MC-7) beside the legacy turn. Never a model for new prompts.
 import type { CeoMode } from "@cadre/model";
-import { MODE_TITLES } from "../../prompts/mode-documents.js";
+import { MODE_TITLES } from "../../modes.js";
 
 const HOW = `## How requests are made
 - Run every request with the bash tool as a \`node -e\` script calling fetch, against the API server named in your first message ($CADRE_API_URL), with the headers "Content-Type: application/json" and "Authorization: Bearer $CADRE_AGENT_TOKEN".

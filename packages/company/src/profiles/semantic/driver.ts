@@ -1,9 +1,9 @@
 // The semantic profile (C4-3, C4-7): the product's own. The semantic cue of the (mode, trigger)
 // pair, the locked mode documents, and the company tools by role and mode, through which every
 // record says `via: "tool"`. Its texts are the product's own, locked in prompts/locked-texts.ts.
-import { offeredTools } from "../../modes.js";
-import { MODE_DOCUMENTS } from "../../prompts/mode-documents.js";
-import { companyTools } from "../../tools/index.js";
+import { MODE_DOCUMENTS } from "./mode-documents.js";
+import { offeredTools } from "../../tools/offer.js";
+import { companyTools } from "../../tools/registry.js";
 import type { ProfileDriver } from "../types.js";
 
 export const semanticDriver: ProfileDriver = {

@@ -1,14 +1,12 @@
 // The CEO's mode, the state it was computed from (in the server's words), the company tools it
 // offers, and the operator's actions that fit it — "Start team building" only in team building,
 // "Decide the strategy" while one is pending. Tools and actions are the server's (the company
-// view's `toolsInMode` and `operatorActions`, from the one mode decision): the dashboard restates
-// no mode table, and offers nothing while a mode change is still being re-read.
+// view's `toolsInMode`, `toolsOffered` and `operatorActions`, from the one mode decision): the
+// dashboard restates no tool list or mode table, and offers nothing while a mode change is re-read.
 import type { ShownCompany } from "../../model/company-live.js";
 import { href } from "../../route.js";
 import { ModeBadge } from "./mode-badge.js";
 import type { Wake } from "./use-wake.js";
-
-const COMPANY_TOOLS = ["hire_agent", "file_approval"];
 
 export function ModePanel({
   company,
@@ -24,7 +22,7 @@ export function ModePanel({
   const starting = wake.busy === ceo;
   // Nothing is offered while a mode change is re-read, or while the CEO's run is in progress.
   const actions = company.toolsPending || running.has(ceo) ? [] : company.operatorActions;
-  const refused = COMPANY_TOOLS.filter((t) => !company.toolsInMode.includes(t));
+  const refused = company.toolsOffered.filter((t) => !company.toolsInMode.includes(t));
   return (
     <section class="card" aria-labelledby="mode-title" data-testid="mode-panel">
       <h2 id="mode-title">CEO mode</h2>

@@ -45,9 +45,9 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
               {item.state}
             </span>
           </div>
-          {item.state === "done" && taskToolSummary(item.name, item.result) && (
+          {item.state === "done" && taskToolSummary(item.result) && (
             <p class="task-effect" data-testid="task-effect">
-              task: {taskToolSummary(item.name, item.result)}
+              task: {taskToolSummary(item.result)}
             </p>
           )}
           <Clipped

@@ -1,10 +1,13 @@
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "../companies.js";
+import { decideApproval } from "./decide.js";
+import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
-import type { Actor } from "./actor.js";
-import { fileApproval, fileApprovalTool } from "./file-approval.js";
-import { hireAgent } from "./hire-agent.js";
+import type { Actor } from "../actions/actor.js";
+import { fileApprovalTool } from "../tools/file-approval.js";
+import { toolDefinition } from "../tools/entry.js";
+import { fileApproval } from "./file.js";
+import { hireAgent } from "../team/hire.js";
 
 let store: Store;
 let ceo: Actor;
@@ -27,7 +30,7 @@ beforeEach(async () => {
 afterEach(async () => store.close());
 
 async function callTool(actor: Actor, raw: unknown) {
-  const tool = fileApprovalTool(store, actor);
+  const tool = toolDefinition(fileApprovalTool, store, actor);
   const v = tool.validate(raw);
   if (!v.ok) return { isError: true, text: v.message };
   const outcome = await tool.execute(v.value, { toolCallId: "t", signal: undefined });

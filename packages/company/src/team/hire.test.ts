@@ -3,8 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
 import { wakeAgent } from "../wake.js";
-import { hireAgent, hireAgentTool, validateHireAgentInput } from "./hire-agent.js";
-import type { Actor } from "./actor.js";
+import { hireAgentTool, validateHireAgentInput } from "../tools/hire-agent.js";
+import { toolDefinition } from "../tools/entry.js";
+import { hireAgent } from "./hire.js";
+import type { Actor } from "../actions/actor.js";
 
 let store: Store;
 let actor: Actor;
@@ -47,7 +49,7 @@ async function rowCounts() {
 
 /** Runs the tool exactly as a harness does: validate, then execute. */
 async function callTool(raw: unknown) {
-  const tool = hireAgentTool(store, actor);
+  const tool = toolDefinition(hireAgentTool, store, actor);
   const v = tool.validate(raw);
   if (!v.ok) return { isError: true, text: v.message };
   const outcome = await tool.execute(v.value, { toolCallId: "t1", signal: undefined });
@@ -197,7 +199,7 @@ describe("C4-1 hire_agent refuses bad input with a readable error and writes not
   it("only the CEO may hire, and not while the strategy awaits approval", async () => {
     const ok = await callTool(valid);
     const hired = JSON.parse(ok.text) as { agentId: string };
-    const member = hireAgentTool(store, { ...actor, agentId: hired.agentId });
+    const member = toolDefinition(hireAgentTool, store, { ...actor, agentId: hired.agentId });
     const byMember = await member.execute(
       validateHireAgentInput({ ...valid, name: "X" }).ok
         ? ({ ...valid, name: "X" } as never)

@@ -7,8 +7,9 @@ import { dropTestSchemas, freshSchema, testDatabaseUrl } from "../../../store/sr
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
 import type { Actor } from "./actor.js";
-import { fileApprovalTool } from "./file-approval.js";
-import { hireAgentTool } from "./hire-agent.js";
+import { toolDefinition } from "../tools/entry.js";
+import { fileApprovalTool } from "../tools/file-approval.js";
+import { hireAgentTool } from "../tools/hire-agent.js";
 
 afterAll(dropTestSchemas);
 
@@ -51,7 +52,7 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
   afterEach(async () => store.close());
 
   const hire = (toolCallId: string, input: object = cto, who: Actor = actor) =>
-    hireAgentTool(store, who).execute(input as typeof cto, { toolCallId, signal: undefined });
+    toolDefinition(hireAgentTool, store, who).execute(input as typeof cto, { toolCallId, signal: undefined });
   const members = async () => (await store.listAgents(actor.companyId)).filter((a) => !a.isCeo);
 
   it("hires once when the same call runs twice, answering the same result both times", async () => {
@@ -80,7 +81,7 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
   it("files an approval once when the same call runs twice", async () => {
     await hire("call_1");
     const file = (toolCallId: string) =>
-      fileApprovalTool(store, actor).execute(
+      toolDefinition(fileApprovalTool, store, actor).execute(
         { type: "approve_ceo_strategy", title: "Strategy", payload: "# Plan" },
         { toolCallId, signal: undefined },
       );
@@ -101,7 +102,7 @@ describe.each(dialects)("tool calls are idempotent per run and tool-call id (%s)
         /nothing was written. `toolCallId` "call_1" was already used in this run by another hire_agent call with other arguments/,
       ),
     });
-    const file = await fileApprovalTool(store, actor).execute(
+    const file = await toolDefinition(fileApprovalTool, store, actor).execute(
       { type: "approve_ceo_strategy", title: "S", payload: "P" },
       { toolCallId: "call_1", signal: undefined },
     );

@@ -7,11 +7,12 @@
 import { echo, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createCompany, decideApproval } from "../companies.js";
-import { refreshReadiness } from "../connectors.js";
+import { decideApproval } from "../approvals/decide.js";
+import { createCompany } from "../companies.js";
+import { refreshReadiness } from "../connectors/readiness.js";
 import { ProbeCache } from "../connectors/probe-cache.js";
 import { loadCompanyState } from "../state.js";
-import { hireAgent } from "./hire-agent.js";
+import { hireAgent } from "./hire.js";
 
 let standin: StandinServer;
 beforeAll(async () => {

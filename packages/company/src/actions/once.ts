@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { ConflictError, type Store, type StoreQueries } from "@cadre/store";
 import type { ActionResult, Actor } from "./actor.js";
+import { canonicalJson } from "./canonical-json.js";
 
 /** The call being executed, as the harness identified it (ToolContext.toolCallId). */
 export interface ToolCallRef {
@@ -19,26 +20,13 @@ interface CallKey {
   inputHash: string;
 }
 
-/** Canonical JSON (keys sorted): the same arguments hash the same whatever their key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 function callKey(actor: Actor, tool: string, input: unknown, call: ToolCallRef): CallKey | undefined {
   if (actor.runId === null || !call.toolCallId) return undefined;
   return {
     runId: actor.runId,
     toolCallId: call.toolCallId,
     tool,
-    inputHash: createHash("sha256").update(canonical(input)).digest("hex"),
+    inputHash: createHash("sha256").update(canonicalJson(input)).digest("hex"),
   };
 }
 

@@ -2,18 +2,19 @@
 // a credential in the environment, a base URL, and the last outcome of the connector's probes
 // (endpoint answered; executable and credentials found), which are cached and refreshed off the
 // request path (connectors/probe-cache.ts). It is never stored, so it cannot go stale across restarts.
-import { OFFLINE_MODEL_ID, UserInputError, resolveModel } from "@cadre/core";
+import { UserInputError, resolveModel } from "@cadre/core";
 import { CONNECTOR_KINDS, type ConnectorKind } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
+import { driverOf } from "./kinds/index.js";
+import { keyEnvFor } from "./kinds/driver.js";
 import {
   type ProbeBook,
   type ProbeKind,
   type ProbeRecord,
   type ProbeSpec,
   sharedProbes,
-} from "./connectors/probe-cache.js";
-import { endpointProbe, harnessProbe } from "./connectors/probe-specs.js";
-import { type HarnessKind, harnessReadiness } from "./harness-connectors.js";
+} from "./probe-cache.js";
+import { endpointProbe, harnessProbe } from "./probe-specs.js";
 
 export interface Readiness {
   ready: boolean;
@@ -23,61 +24,17 @@ export interface Readiness {
   probes?: ProbeState[];
 }
 
-interface KindSpec {
-  label: string;
-  defaultModels: string[];
-  /** Environment variable holding the credential, when the kind needs one. */
-  keyEnv?: string;
-  /** Provider of the models it runs, when it is not the kind itself (a harness runs a vendor's models). */
-  provider?: "anthropic" | "openai";
-}
-
-const KINDS: Record<ConnectorKind, KindSpec> = {
-  offline: { label: "Offline scripted model (deterministic, no network)", defaultModels: [OFFLINE_MODEL_ID] },
-  anthropic: {
-    label: "Anthropic Messages API",
-    defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"],
-    keyEnv: "ANTHROPIC_API_KEY",
-  },
-  openai: {
-    label: "OpenAI API",
-    defaultModels: ["gpt-5-mini-2025-08-07", "gpt-5-2025-08-07"],
-    keyEnv: "OPENAI_API_KEY",
-  },
-  "openai-compatible": { label: "OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp)", defaultModels: [] },
-  "claude-code": {
-    label: "Claude Code (agent harness, Claude Agent SDK)",
-    defaultModels: ["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"],
-    provider: "anthropic",
-  },
-  codex: {
-    label: "Codex (agent harness, Codex SDK)",
-    defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"],
-    provider: "openai",
-  },
-};
-
-function spec(kind: ConnectorKind): KindSpec {
-  const found = (KINDS as Record<string, KindSpec>)[kind];
-  if (!found)
-    throw new UserInputError(
-      `connector kind "${kind}" is not supported here; allowed: ${CONNECTOR_KINDS.join(", ")}`,
-    );
-  return found;
-}
-
 export function connectorLabel(kind: ConnectorKind): string {
-  return spec(kind).label;
+  return driverOf(kind).label;
 }
 
 export function defaultEnabledModels(kind: ConnectorKind): string[] {
-  return [...spec(kind).defaultModels];
+  return [...driverOf(kind).defaultModels];
 }
 
 /** The env var a connector reads its key from (config may name another one; the key itself is never stored). */
 export function keyEnvOf(connector: Pick<ConnectorRow, "kind" | "config">): string | undefined {
-  const configured = connector.config["apiKeyEnv"];
-  return typeof configured === "string" && configured.length > 0 ? configured : spec(connector.kind).keyEnv;
+  return keyEnvFor(driverOf(connector.kind), connector);
 }
 
 /** The last outcome of one of a connector's probes, for a reader (CLI, API, dashboard). */
@@ -99,39 +56,16 @@ type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 /** What can be said without I/O: the settings and the environment (a key is set or not). */
 function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
   if (connector.enabledModels.length === 0) return "no enabled models";
-  const baseUrl = connector.config["baseUrl"];
-  const badUrl =
-    baseUrl !== undefined && !(typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl))
-      ? "config.baseUrl must be an http(s) URL"
-      : undefined;
-  switch (connector.kind) {
-    case "offline":
-      return undefined;
-    case "anthropic":
-    case "openai": {
-      const keyEnv = keyEnvOf(connector) as string;
-      return badUrl ?? (env[keyEnv] ? undefined : `${keyEnv} is not set`);
-    }
-    case "openai-compatible":
-      return typeof baseUrl === "string" && /^https?:\/\//.test(baseUrl)
-        ? undefined
-        : "config.baseUrl (http(s) URL of the endpoint) is not set";
-    case "claude-code":
-    case "codex":
-      return badUrl;
-    default:
-      return `the ${connector.kind} harness is not available in this build`;
-  }
+  return driverOf(connector.kind).settingsProblem(connector, env);
 }
 
 /** The probes a connector has (none for offline, nor while its settings are incomplete). */
 export function probeSpecs(connector: ConnectorLike, env: NodeJS.ProcessEnv = process.env): ProbeSpec[] {
   const specs: ProbeSpec[] = [];
-  if (connector.kind === "claude-code" || connector.kind === "codex")
-    // The executable (configured, the SDK's bundled binary, or on PATH) and a credential.
-    specs.push(
-      harnessProbe(connector, env, () => harnessReadiness(connector.kind as HarnessKind, connector, env)),
-    );
+  const { harnessCheck } = driverOf(connector.kind);
+  // A harness's executable (configured, the SDK's bundled binary, or on PATH) and a credential.
+  if (harnessCheck)
+    specs.push(harnessProbe(connector, env, harnessCheck.target, () => harnessCheck.check(connector, env)));
   if (staticProblem(connector, env) === undefined) {
     const endpoint = endpointProbe(connector, keyEnvOf(connector), env);
     if (endpoint) specs.push(endpoint);
@@ -206,19 +140,29 @@ export async function refreshReadiness(
 
 /** Validates a connector's enabled models against the registry (explicit ids only, MC-6). */
 export function validateEnabledModels(kind: ConnectorKind, models: string[]): void {
+  const providers = driverOf(kind).providers({ config: {} });
   for (const id of models) {
     const info = resolveModel(id);
-    const expected = spec(kind).provider ?? kind;
-    if (info.provider !== expected)
+    if (!providers.includes(info.provider))
       throw new UserInputError(`model "${id}" belongs to ${info.provider}, not to a ${kind} connector`);
   }
 }
 
-/** Picks the connector for a new company or the demo: the one asked for, else the first ready real one when its key is set, else offline. */
+/**
+ * Picks the connector for a new company or the demo: the first Pi-routed kind, in the vocabulary's
+ * order, whose key is set and that needs nothing else (default models, no base URL), else offline.
+ */
 export function preferredConnectorKind(env: NodeJS.ProcessEnv = process.env): ConnectorKind {
-  if (env["ANTHROPIC_API_KEY"]) return "anthropic";
-  if (env["OPENAI_API_KEY"]) return "openai";
-  return "offline";
+  const ready = CONNECTOR_KINDS.find((kind) => {
+    const d = driverOf(kind);
+    return (
+      d.harness === "pi" &&
+      d.keyEnv !== undefined &&
+      d.defaultModels.length > 0 &&
+      d.settingsProblem({ kind, config: {}, enabledModels: [...d.defaultModels] }, env) === undefined
+    );
+  });
+  return ready ?? "offline";
 }
 
 /** Readiness now: the connector's stale probes run (outside any transaction), then it is read. */

@@ -1,7 +1,7 @@
 // Changes to an existing company outside a wake: removing an agent (connectors: connectors/connector-admin.ts).
 import { ConflictStateError, NotFoundError } from "@cadre/core";
 import type { AgentRow, Store } from "@cadre/store";
-import { loadCompanyState, recordModeChange } from "./state.js";
+import { loadCompanyState, recordModeChange } from "../state.js";
 
 /**
  * Removes (terminates) an agent with its keys, its activity row and the CEO's mode change, if any,

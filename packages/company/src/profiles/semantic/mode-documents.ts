@@ -2,14 +2,6 @@
 // what to do, which tools the phase offers and a reasonable scale — never how the machinery works
 // (no shell, no HTTP, no paths).
 
-export const MODE_TITLES: Readonly<Record<CeoMode, string>> = {
-  "team-building": "Team Building Phase",
-  "strategy-drafting": "Strategy Drafting Phase",
-  "awaiting-approval": "Awaiting Approval Phase",
-  revising: "Revision Phase",
-  operating: "Operating Phase",
-};
-
 export const MODE_DOCUMENTS: Readonly<Record<CeoMode, string>> = {
   "team-building": `# Team Building Phase
 

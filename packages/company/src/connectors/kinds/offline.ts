@@ -1,0 +1,45 @@
+// The built-in offline connector: the scripted model (core's, a real pi-ai stream function) plugged
+// into Pi at the provider boundary — deterministic, no network, no key. The one product code that
+// imports `@cadre/core/testing`, for that model and for `--faults` rehearsals.
+import { OFFLINE_MODEL_ID, PiAgent, type StreamFn } from "@cadre/core";
+import { createScriptedStreamFn, injectFaults, REHEARSAL_PROMPT_TIMEOUT_MS } from "@cadre/core/testing";
+import { offlineMemberScript } from "../../offline/ceo-script.js";
+import { offlineCeoScript } from "../../profiles/offline-ceo-script.js";
+import type { ConnectorDriver } from "./driver.js";
+
+/**
+ * The tool whose success `overflow-after-tool` waits for: a hire is the side effect a replay would
+ * repeat (the rehearsal shows it is not replayed and the agent exists once).
+ */
+const REHEARSED_SIDE_EFFECT = "hire_agent";
+
+export const offlineDriver: ConnectorDriver<"offline"> = {
+  kind: "offline",
+  label: "Offline scripted model (deterministic, no network)",
+  defaultModels: [OFFLINE_MODEL_ID],
+  harness: "pi",
+  budget: "before-each-call",
+  providers: () => ["offline"],
+  declaresModels: () => false,
+  endpoint: () => undefined,
+  settingsProblem: () => undefined,
+  localTest: async () => ({
+    ok: true,
+    answered: true,
+    target: "offline scripted model (no network)",
+    answer: "offline",
+  }),
+  rehearsesFaults: true,
+  createSession(input, { config, pi, wrap }) {
+    const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
+    const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
+    if (!input.faults?.length) return new PiAgent(config, { ...pi, streamFn: wrap(streamFn) });
+    const faulted = injectFaults(input.faults, { streamFn, sideEffectTools: [REHEARSED_SIDE_EFFECT] });
+    // Stated here, not left on the faulted function, so a wrapper (cassettes) cannot drop it.
+    const rehearsal =
+      input.faults.includes("prompt-timeout") && pi.promptTimeoutMs === undefined
+        ? { promptTimeoutMs: REHEARSAL_PROMPT_TIMEOUT_MS }
+        : {};
+    return new PiAgent(config, { ...pi, ...rehearsal, streamFn: wrap(faulted.streamFn) });
+  },
+};

@@ -1,0 +1,128 @@
+// What a session is made from: the agent, its connector, the assembled prompt and tools, and the
+// wrappers around its model calls — the input every connector driver's createSession takes — and
+// the connector settings every session reads (compaction threshold, prompt timeout, Pi's tools).
+import {
+  type BaseAgent,
+  type ModelCallPrefix,
+  PI_CODING_TOOLS,
+  type PiCodingTool,
+  type PromptSegment,
+  type Redactor,
+  type SessionConfig,
+  type SessionContinuation,
+  type StreamFn,
+  type ToolDefinition,
+  UserInputError,
+} from "@cadre/core";
+import type { FaultName, Script } from "@cadre/core/testing";
+import type { OwnLoopHarness } from "@cadre/model";
+import type { AgentRow, ConnectorRow } from "@cadre/store";
+import type { ProbeBook } from "../probe-cache.js";
+
+export interface SessionInput {
+  sessionId: string;
+  agent: AgentRow;
+  connector: ConnectorRow;
+  systemPrompt: string;
+  /** The assembled prompt's segments: each model call is checked against them (MC-3). */
+  segments?: readonly PromptSegment[];
+  /** Called once per model call with the hashes of its stable prefix (cache reports). */
+  onModelCall?: (prefix: ModelCallPrefix) => void;
+  tools: readonly ToolDefinition[];
+  /** Seed of the offline model's variation. */
+  seed: number | string;
+  /** Replaces the offline script (tests, fault rehearsal). */
+  script?: Script;
+  /** Failure rehearsal, offline connector only: faults injected at the provider boundary (`--faults`). */
+  faults?: readonly FaultName[];
+  env?: NodeJS.ProcessEnv;
+  /** Where readiness reads the probes' last outcomes (refreshed before the session); default the process's cache. */
+  probes?: ProbeBook;
+  /**
+   * Wraps the model call (evals' record/replay cassettes): the scripted model (with its faults) on
+   * the offline connector, pi-ai's streamSimple on a vendor one. Pi-routed connectors only.
+   */
+  wrapStreamFn?: (inner: StreamFn, connector: Pick<ConnectorRow, "id" | "kind">) => StreamFn;
+  /**
+   * Wraps a Claude Code or Codex session (evals' harness cassettes): given what the session is and
+   * how to start the real one, returns the session the wake drives. Harnesses that run their own loop only.
+   */
+  wrapHarness?: (call: HarnessSessionCall) => BaseAgent;
+  /**
+   * The run's spend control (budgets/run-budget.ts): outermost around every model call of a
+   * Pi-routed session, so a call it refuses reaches neither a cassette nor the provider.
+   */
+  guardStreamFn?: (inner: StreamFn) => StreamFn;
+  /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
+  dataDir?: string;
+  /** The run this session belongs to (codex: hires through `cadre mcp` are recorded against it). */
+  runId?: string;
+  /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
+  cadreCommand?: readonly string[];
+  /** The agent's native session to continue, or the handoff a fresh one starts from (agent-session.ts). */
+  continuation?: SessionContinuation;
+  /** Every configured key (secrets.ts): what the session emits and Pi stores is redacted of them. */
+  redact?: Redactor;
+}
+
+/** A harness session as a cassette sees it: what it is (its key), and how to start the real one. */
+export interface HarnessSessionCall {
+  kind: OwnLoopHarness;
+  /** Session id, system prompt, model and the company tools (the ones a replay executes). */
+  config: SessionConfig;
+  /**
+   * The MCP servers the harness is given and its policy, without what differs between two runs of
+   * one wake (paths, ids, environment values): a changed server or policy is a different key.
+   */
+  mcp: unknown;
+  /** Starts the real harness session (its process launches on the first send). */
+  launch(): BaseAgent;
+}
+
+/** MC-3 for harnesses that run their own loop: each turn's hand-over is checked against the assembled segments. */
+export function handedPrefixOf(input: SessionInput): {
+  segments?: readonly PromptSegment[];
+  onTurnPrefix?: (prefix: ModelCallPrefix) => void;
+} {
+  return {
+    ...(input.segments ? { segments: input.segments } : {}),
+    ...(input.onModelCall ? { onTurnPrefix: input.onModelCall } : {}),
+  };
+}
+
+/** MC-8: a connector's explicit compaction threshold (`config.compactThreshold`, a fraction) overrides the 90% default. */
+export function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: number } {
+  const value = connector.config["compactThreshold"];
+  if (value === undefined) return {};
+  if (typeof value !== "number")
+    throw new UserInputError(
+      `connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`,
+    );
+  return { compactThreshold: value };
+}
+
+/** MC-11: a connector's Pi prompt timeout (`config.promptTimeoutMs`) overrides the 10-minute default; PiAgent checks its range. */
+export function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: number } {
+  const value = connector.config["promptTimeoutMs"];
+  if (value === undefined) return {};
+  if (typeof value !== "number")
+    throw new UserInputError(
+      `connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`,
+    );
+  return { promptTimeoutMs: value };
+}
+
+/**
+ * Pi's coding tools a connector grants (`config.piTools`, e.g. ["read"]); none unless it does. The
+ * company tools are always there; grep and find are not offered (Pi would download binaries for them).
+ */
+export function piToolsOf(connector: ConnectorRow): { codingTools?: PiCodingTool[] } {
+  const value = connector.config["piTools"];
+  if (value === undefined) return {};
+  const allowed = PI_CODING_TOOLS as readonly string[];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || !allowed.includes(v)))
+    throw new UserInputError(
+      `connector "${connector.id}": config.piTools must be a list of Pi coding tools from ${allowed.join(", ")} (got ${JSON.stringify(value)})`,
+    );
+  return { codingTools: value as PiCodingTool[] };
+}
