@@ -5,7 +5,7 @@
 // text goes. Values, never names, are what is redacted; names are never secret.
 import { CLAUDE_CODE_KEY_ENVS, CODEX_KEY_ENVS, Redactor } from "@cadre/core";
 import type { ConnectorRow } from "@cadre/store";
-import { keyEnvOf } from "./connectors.js";
+import { keyEnvOf } from "./connectors/readiness.js";
 
 const CREDENTIAL_NAME = /(?:^|_)(?:API_?KEY|ACCESS_?KEY|AUTH_?TOKEN|TOKEN|SECRET|PASSWORD|PASSWD)$/i;
 

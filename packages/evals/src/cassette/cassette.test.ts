@@ -71,7 +71,7 @@ describe("record/replay cassettes", () => {
     // Same answers, so the same tool calls on a fresh store: the same team (new agent ids and all).
     expect(replayed.terminal).toEqual({ type: "terminal", status: "done" });
     expect(replayed.hires).toEqual(recorded.hires);
-    expect(player.stats()).toEqual({ recorded: 0, replayed: calls, misses: [], corrupt: [] });
+    expect(player.stats()).toEqual({ recorded: 0, replayed: calls, misses: [], corrupt: [], standin: null });
     const usage = (events: AgentEvent[]) => events.filter((e) => e.type === "usage");
     expect(usage(replayed.events)).toEqual(usage(recorded.events));
   });
