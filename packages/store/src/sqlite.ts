@@ -118,6 +118,28 @@ function openReadonly(path: string): SqliteDatabase.Database {
   }
 }
 
+/**
+ * Switching a new file to WAL needs a lock SQLite does not wait for with its busy handler: when
+ * several processes open the same fresh data dir at once, all but one get SQLITE_BUSY here. The
+ * switch is retried for as long as a statement would wait; a file already in WAL needs no lock.
+ */
+function enterWal(db: SqliteDatabase.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      if (db.pragma("journal_mode", { simple: true }) === "wal") return;
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const busy = code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
+}
+
 export function openSqlite(location: SqliteLocation): Kysely<Database> {
   const filename = "path" in location ? location.path : ":memory:";
   let db: SqliteDatabase.Database | undefined;
@@ -130,7 +152,7 @@ export function openSqlite(location: SqliteLocation): Kysely<Database> {
     if ("path" in location) mkdirSync(dirname(location.path), { recursive: true });
     db = new SqliteDatabase(filename, { timeout: BUSY_TIMEOUT_MS });
     // WAL lets readers (e.g. a CLI) run while another process (e.g. the server) writes.
-    db.pragma("journal_mode = WAL");
+    enterWal(db);
     // SQLite leaves foreign keys off unless asked, per connection.
     db.pragma("foreign_keys = ON");
   } catch (error) {
