@@ -19,7 +19,8 @@ export function logPathFor(lockPath: string): string {
 }
 
 export const PROMPTS_HELP = `Usage:
-  cadre prompts check [--lock FILE] [--json]     fail (exit 1) when a locked text changed
+  cadre prompts check [--lock FILE] [--json]     fail (exit 1) when a locked text changed or
+                                                 the prompt contract does not hold
   cadre prompts diff  [--lock FILE] [--json]     what changed since the lock, line by line
   cadre prompts lock  --reason TEXT --effect TEXT [--lock FILE]
                                                  accept the current texts; appends one record per
@@ -28,7 +29,14 @@ export const PROMPTS_HELP = `Usage:
 
 The lock covers every text that can reach a model's system part or initial turn: segments, mode
 documents, cues, tool names/descriptions/schemas and the generated segments' templates (MC-7).
-Default lock: ${DEFAULT_LOCK_PATH} (log: prompts.lock.log.jsonl beside it).`;
+Default lock: ${DEFAULT_LOCK_PATH} (log: prompts.lock.log.jsonl beside it).
+
+The prompt contract compares the texts with what the code says: every tool a mode document tells
+the model to use is offered in that mode (and can succeed there or in a mode the CEO's own calls
+lead to), every tool the mode lets succeed is named and never banned in it, every tool it names
+exists; a cue never tells the model to wait or not to act in a mode that expects action; a team size
+stated in any text fits the default team limit; no machinery or urgency words. It reads texts and
+code facts, not behaviour.`;
 
 async function compare(lockPath: string): Promise<PromptLockComparison> {
   return comparePromptLock(

@@ -1,58 +1,246 @@
-// The prompt contract: the shipped texts pass; each kind of disagreement, applied to a copy, is
-// reported naming the text, the fact and where they live. A static check, not behaviour.
+// The prompt contract: the shipped texts and code facts agree; each kind of disagreement, applied
+// to a copy of the texts or of the offer (several wordings each, none of them the shipped one), is
+// reported naming the text, the mode, the tool or limit and where they live. A static check.
+import { CEO_MODES, type CeoMode } from "@cadre/model";
 import { describe, expect, it } from "vitest";
 import { checkPromptContract, type ContractInput, defaultContractInput } from "./contract.js";
+import { toolMentions } from "./contract-clauses.js";
+import { fileApprovalTool } from "../tools/file-approval.js";
 
-const edit = (change: (input: ContractInput) => ContractInput) =>
+const base = defaultContractInput();
+const TOOLS = Object.keys(base.toolDescriptions);
+const check = (change: (input: ContractInput) => ContractInput) =>
   checkPromptContract(change(defaultContractInput()));
-const withDoc = (mode: "team-building" | "awaiting-approval", f: (d: string) => string) =>
-  edit((i) => ({ ...i, documents: { ...i.documents, [mode]: f(i.documents[mode]) } }));
+const withDoc = (mode: CeoMode, f: (d: string) => string) =>
+  check((i) => ({ ...i, documents: { ...i.documents, [mode]: f(i.documents[mode]) } }));
+const withCue = (f: (cue: string) => string) => check((i) => ({ ...i, cue: (m, t) => f(base.cue(m, t)) }));
+const facts = (ps: { fact: string }[]) => ps.map((p) => p.fact);
+const ACTION_MODES = CEO_MODES.filter((m) => base.offer[m].usable.length > 0);
 
 describe("the prompt contract", () => {
-  it("holds for the shipped texts", () => {
+  it("holds for the shipped texts and offer", () => {
     expect(checkPromptContract()).toEqual([]);
   });
 
-  it("a tool description that forbids its own tool", () => {
-    const problems = edit((i) => ({
+  it("refuses an offer that no longer gives a mode a tool its document tells the model to use", () => {
+    let cases = 0;
+    for (const mode of CEO_MODES)
+      for (const tool of new Set(
+        toolMentions(base.documents[mode], TOOLS)
+          .filter((m) => !m.against)
+          .map((m) => m.tool),
+      )) {
+        cases++;
+        const problems = check((i) => ({
+          ...i,
+          offer: {
+            ...i.offer,
+            [mode]: { ...i.offer[mode], offered: i.offer[mode].offered.filter((t) => t !== tool) },
+          },
+        }));
+        expect(problems).toContainEqual(
+          expect.objectContaining({
+            text: `mode/${mode}`,
+            fact: `the ${mode} document tells the model to use ${tool}, but the ${mode} mode does not offer it (its session is not given the tool)`,
+          }),
+        );
+      }
+    // The code change a reviewer tried: file_approval taken from team-building's offer.
+    expect(cases).toBeGreaterThanOrEqual(8);
+    const filing = check((i) => ({
       ...i,
-      toolDescriptions: { ...i.toolDescriptions, hire_agent: "Do not call this tool. Never hire anyone." },
+      offer: { ...i.offer, "team-building": { ...i.offer["team-building"], offered: ["hire_agent"] } },
     }));
-    expect(problems).toContainEqual({
-      text: "tool/hire_agent",
-      fact: 'the hire_agent description tells the model not to use it ("Do not call")',
-      where: "packages/company/src/tools/hire-agent.ts",
-    });
+    expect(filing[0]?.where).toContain("packages/company/src/tools/file-approval.ts");
   });
 
-  it("a mode document that loses an offered tool, or names one its mode does not offer", () => {
-    const lost = withDoc("team-building", (d) => d.replaceAll("hire_agent", "recruit_agent"));
-    expect(lost.map((p) => p.fact)).toContain(
-      "the team-building mode offers hire_agent, but its document never names it",
+  it("reads the offer from the tool registry: a registry entry that stops offering a tool is refused", () => {
+    const tool = fileApprovalTool as { roles: typeof fileApprovalTool.roles };
+    const shipped = tool.roles;
+    const ceo = shipped.ceo as NonNullable<typeof shipped.ceo>;
+    tool.roles = { ceo: { ...ceo, offeredIn: ceo.offeredIn.filter((m) => m !== "team-building") } };
+    try {
+      expect(checkPromptContract(defaultContractInput())).toContainEqual({
+        text: "mode/team-building",
+        fact: "the team-building document tells the model to use file_approval, but the team-building mode does not offer it (its session is not given the tool)",
+        where:
+          "packages/company/src/profiles/semantic/mode-documents.ts; packages/company/src/tools/file-approval.ts (the modes file_approval is offered and usable in)",
+      });
+    } finally {
+      tool.roles = shipped;
+    }
+    expect(checkPromptContract(defaultContractInput())).toEqual([]);
+  });
+
+  it("refuses a document that tells the model to use a tool whose calls cannot succeed in its mode", () => {
+    for (const line of [
+      "- Call hire_agent if a role is missing.",
+      "If you see a gap, use the hire_agent tool.",
+      "You may also file with file_approval, type approve_ceo_strategy.",
+    ]) {
+      const problems = withDoc("awaiting-approval", (d) => `${d}\n${line}`);
+      expect(facts(problems).join("\n")).toMatch(
+        /awaiting-approval document tells the model to use (hire_agent|file_approval), but a call to it cannot succeed/,
+      );
+    }
+    // The same line is fine where the code lets the call succeed.
+    expect(withDoc("strategy-drafting", (d) => `${d}\n- Call hire_agent if a role is missing.`)).toEqual([]);
+  });
+
+  it("refuses a document that never names a tool its mode lets succeed", () => {
+    for (const mode of ACTION_MODES)
+      for (const tool of base.offer[mode].usable)
+        for (const other of ["recruit", "the usual tool", "ask_operator"]) {
+          const problems = withDoc(mode, (d) => d.replaceAll(tool, other));
+          expect(facts(problems)).toContain(
+            `the ${mode} mode offers ${tool}, but its document never names it`,
+          );
+        }
+  });
+
+  it("refuses a document that keeps the model from a tool its mode offers for use, however the ban is worded", () => {
+    const bans = [
+      (t: string) => `Do not call ${t}.`,
+      (t: string) => `Don't use ${t} in this phase.`,
+      (t: string) => `Never reach for ${t}.`,
+      (t: string) => `Avoid ${t} entirely.`,
+      (t: string) => `Refrain from calling ${t}.`,
+      (t: string) => `${t} is off limits for now.`,
+      (t: string) => `${t} must not be used.`,
+    ];
+    for (const mode of ACTION_MODES)
+      for (const tool of base.offer[mode].usable)
+        for (const ban of bans) {
+          const problems = withDoc(mode, (d) => `${d}\n${ban(tool)}`);
+          expect(facts(problems).join("\n")).toContain(`the ${mode} document keeps the model from ${tool}`);
+        }
+    // A ban on a tool the mode refuses anyway agrees with the code.
+    expect(withDoc("awaiting-approval", (d) => `${d}\nDo not call hire_agent.`)).toEqual([]);
+  });
+
+  it("refuses a document naming a tool that does not exist", () => {
+    for (const [from, to] of [
+      ["the hire_agent tool", "the recruit_agent tool"],
+      ["with the file_approval tool", "by calling submit_strategy"],
+    ] as const) {
+      const problems = withDoc("team-building", (d) => d.replace(from, to));
+      expect(facts(problems).join("\n")).toMatch(
+        /names a tool (recruit_agent|submit_strategy), which no mode offers/,
+      );
+    }
+  });
+
+  it("refuses a cue that tells the model to wait or not act in a mode that expects action, however worded", () => {
+    const waits = [
+      (c: string) => `${c} For now, wait for the operator before doing anything.`,
+      (c: string) => c.replace("then take action", "then hold off until you are told"),
+      (c: string) => `${c} There is no need to act yet.`,
+      (c: string) => `Do nothing this time. ${c}`,
+      (c: string) => `${c} You should only wait.`,
+      (c: string) => c.replace("then take action", "then stand by"),
+    ];
+    for (const wait of waits) {
+      const problems = withCue(wait);
+      for (const mode of ACTION_MODES)
+        expect(problems).toContainEqual(
+          expect.objectContaining({
+            text: `cue/${mode} (every trigger)`,
+            fact: expect.stringMatching(
+              new RegExp(`tells the model to wait or not to act .* the ${mode} mode expects action`),
+            ),
+          }),
+        );
+      // Waiting agrees with a mode that has nothing the CEO can do.
+      expect(
+        problems.filter((p) => p.text.startsWith("cue/awaiting-approval") && /wait or not/.test(p.fact)),
+      ).toEqual([]);
+    }
+    // Saying that something waits is not telling the model to wait.
+    expect(
+      withCue(
+        (c) =>
+          `${c.replace(/ Review.*/, "")} Your plan is waiting for review. Review your instructions, then take action.`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses a team size any text states beyond the code's limit, in any phrasing", () => {
+    for (const size of [
+      "three to nine roles",
+      "between 4 and 10 roles",
+      "up to twelve leadership roles",
+      "no more than 9 hires",
+      "a team of 15",
+      "at least eight leads",
+      "a dozen executives",
+    ]) {
+      const problems = withDoc("team-building", (d) => d.replace("three to five roles", size));
+      expect(facts(problems).join("\n")).toMatch(
+        /states a team of (up to|at least) \d+, but the default team limit allows 7 besides the CEO/,
+      );
+    }
+    for (const fine of [
+      "two to four roles",
+      "up to six roles",
+      "between 3 and 7 roles",
+      "three to five people",
+    ])
+      expect(withDoc("team-building", (d) => d.replace("three to five roles", fine))).toEqual([]);
+    // Other counts are not team sizes.
+    expect(
+      withDoc("team-building", (d) => d.replace("one or two sentences", "nine or ten sentences")),
+    ).toEqual([]);
+    // The limit is a code fact: lower it and the shipped range no longer fits.
+    expect(facts(check((i) => ({ ...i, teamLimit: 4 })))).toContainEqual(
+      expect.stringMatching(/states a team of up to 5, but the default team limit allows 4/),
     );
-    const extra = withDoc("awaiting-approval", (d) => `${d}\n- hire_agent, for a new role.`);
-    expect(extra[0]).toMatchObject({
-      text: "mode/awaiting-approval",
-      where: expect.stringContaining("MODE_TOOLS"),
+    // Tool descriptions are texts too.
+    const described = check((i) => ({
+      ...i,
+      toolDescriptions: {
+        ...i.toolDescriptions,
+        hire_agent: `${i.toolDescriptions.hire_agent} Hire up to 20 agents.`,
+      },
+    }));
+    expect(described[0]).toMatchObject({
+      text: "tool/hire_agent",
+      fact: expect.stringMatching(/team of up to 20/),
     });
-    expect(extra[0]?.fact).toMatch(/names hire_agent, which the awaiting-approval mode does not offer/);
   });
 
-  it("a stated team size beyond the code's limit, machinery and urgency in a document", () => {
-    const big = withDoc("team-building", (d) => d.replace("three to five roles", "three to nine roles"));
-    expect(big[0]?.fact).toMatch(/team of up to 9 roles; the default team limit allows 7/);
+  it("refuses a tool description that tells the model not to use its tool", () => {
+    for (const ban of [
+      "Do not call this tool.",
+      "Never use it for strategies.",
+      "Avoid this tool unless asked.",
+    ]) {
+      const problems = check((i) => ({
+        ...i,
+        toolDescriptions: { ...i.toolDescriptions, file_approval: ban },
+      }));
+      expect(problems).toContainEqual({
+        text: "tool/file_approval",
+        fact: `the file_approval description tells the model not to use it ("${ban}")`,
+        where: "packages/company/src/tools/file-approval.ts",
+      });
+    }
+  });
+
+  it("refuses machinery and urgency in a document, tool names, numbers and urgency in a cue", () => {
     const shell = withDoc("team-building", (d) => `${d}\nUse the bash tool to POST to /api/companies.`);
     expect(shell[0]?.fact).toMatch(/shell, fetch, HTTP or API paths \("bash"/);
     const urgent = withDoc("team-building", (d) => `${d}\nStart immediately.`);
     expect(urgent[0]?.fact).toMatch(/urgency words \("immediately"/);
-  });
-
-  it("a cue with a tool name, a number or urgency", () => {
-    const problems = edit((i) => ({ ...i, cue: () => "You are the CEO. Call hire_agent 3 times NOW." }));
-    const facts = problems.map((p) => p.fact);
-    expect(facts).toContain("a cue names the tool hire_agent (C4-3)");
-    expect(facts).toContain('a cue carries numbers ("3"; C4-3)');
-    expect(facts).toContain('a cue carries urgency words ("NOW"; C4-3)');
-    expect(problems[0]?.where).toBe("packages/company/src/prompts/cues.ts");
+    const cue = withCue(() => "You are the CEO. Call hire_agent 3 times NOW.");
+    expect(facts(cue)).toEqual(
+      expect.arrayContaining([
+        "a cue names the tool hire_agent",
+        'carries numbers ("3")',
+        'carries urgency words ("NOW")',
+      ]),
+    );
+    expect(cue[0]?.where).toBe("packages/company/src/prompts/cues.ts");
+    // Findings speak plain words.
+    expect(facts(cue).join(" ")).not.toMatch(/\b(C4|MC|OP)-\d/);
   });
 });
