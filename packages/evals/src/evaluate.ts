@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { checkPromptContract, describeContractProblem, keyEnvOf } from "@cadre/company";
 import { priceAt, UserInputError } from "@cadre/core";
 import { CONNECTOR_KINDS } from "@cadre/model";
+import { splitCaptured, withCaptured } from "./capture/in-report.js";
 import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { type Measurement } from "./compare/gates.js";
@@ -247,12 +248,17 @@ export async function compareRecordings(
     scenarios: candidate.scenarios,
     traces: candidate.traces,
   };
-  const report = compareRuns(
-    baseline,
-    candidateRun,
-    { ...DEFAULT_COMPARE_SETTINGS, ...settings },
-    new Date(),
-    await measurementFor(candidateRun),
+  const split = splitCaptured(candidateRun);
+  const report = withCaptured(
+    compareRuns(
+      baseline,
+      split.ordinary,
+      { ...DEFAULT_COMPARE_SETTINGS, ...settings },
+      new Date(),
+      await measurementFor(candidateRun),
+    ),
+    split.captured,
+    candidateRun.traces,
   );
   const baseSource = {
     connector: baseline.manifest.connector,
@@ -320,12 +326,18 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
     options.cassettesDir ?? join(fromBaseline ? options.baseline : candidateDir, "cassettes");
   const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
   await writeRecording(candidateDir, result);
-  const report = compareRuns(
-    baseline,
-    result,
-    { ...DEFAULT_COMPARE_SETTINGS, ...options.settings },
-    new Date(),
-    await measurementFor(result, options.sensitivityFile),
+  // Captured scenarios are judged against their capture, the others against the baseline.
+  const split = splitCaptured(result);
+  const report = withCaptured(
+    compareRuns(
+      baseline,
+      split.ordinary,
+      { ...DEFAULT_COMPARE_SETTINGS, ...options.settings },
+      new Date(),
+      await measurementFor(result, options.sensitivityFile),
+    ),
+    split.captured,
+    result.traces,
   );
   report.run = runSection(result, {
     baseline: sourceText(baseSource),

@@ -65,3 +65,7 @@ export * from "./report/retirement.js";
 export * from "./operating/schema.js";
 export * from "./operating/checks.js";
 export * from "./operating/run.js";
+export * from "./capture/schema.js";
+export * from "./capture/from-run.js";
+export * from "./capture/judge.js";
+export * from "./capture/in-report.js";

@@ -27,6 +27,7 @@ import {
   progressLine,
   recordBaseline,
   runOperatingEval,
+  renderCaptured,
   renderTerminal,
   SCENARIO_SCHEMA_VERSION,
   summaryOf,
@@ -34,18 +35,21 @@ import {
   type TrajectoryMode,
 } from "@cadre/evals";
 import { parse } from "../args.js";
+import { CAPTURE_HELP, captureCommand } from "./eval-capture.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 
 const DEFAULT_OUT = ".cadre/eval-report";
 
-export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating> [options]
+export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating|capture> [options]
 
 Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
 comparison with a recorded baseline, pass^k, and gates G1–G5 with their evidence.
 
   cadre eval scenarios [--scenarios DIR]... [--json]
-      list the scenarios (each file validated and seeded once; a bad file is named with its field)
+      list the scenarios (each file validated and seeded once; a bad file is named with its field);
+      a scenario captured from a run says so, with its label
+${CAPTURE_HELP}
   cadre eval operating [--scenarios DIR] [--seed N] [--json]
       the operating phase (evals/operating/*.json): each scenario's company set to work (cadre run
       --until-idle, offline) and its checks in code — the wake rules (no self-wake, no wake for
@@ -296,6 +300,7 @@ function compareSettings(values: Values): Partial<CompareSettings> {
 
 function printEvaluation(io: CliIO, evaluation: Evaluation, json: boolean | undefined): number {
   io.out(renderTerminal(evaluation.report));
+  io.out(renderCaptured(evaluation.report));
   io.out(`report: ${evaluation.files.html} (also report.json, report.md)\n`);
   if (json) io.out(`${JSON.stringify(summaryOf(evaluation.report, evaluation.files))}\n`);
   return evaluation.report.passed ? 0 : 1;
@@ -310,11 +315,15 @@ async function scenariosCommand(values: Values, io: CliIO): Promise<number> {
       `${s.id.padEnd(34)} ${s.expectMode.padEnd(18)} team ${s.team.filter((m) => m.status === "active").length}, approvals ${s.approvals.map((a) => a.status).join("/") || "none"}, ready: ${ready.join(", ") || "none"}\n`,
     );
     io.out(`${"".padEnd(34)} ${s.title} — ${file}\n`);
+    if (s.captured)
+      io.out(
+        `${"".padEnd(34)} captured from run ${s.captured.run.id}: ${s.captured.label ? `${s.captured.label}, to avoid` : "to hold"}${s.trigger ? `; woken by ${s.trigger}` : ""}\n`,
+      );
   }
   io.out(`${loaded.length} scenario(s)\n`);
   if (values.json) {
     io.out(
-      `${JSON.stringify({ scenarios: loaded.map(({ scenario: s, file, hash }) => ({ id: s.id, title: s.title, mode: s.expectMode, file, hash, connectors: s.connectors.map((c) => ({ id: c.id, kind: c.kind, ready: c.ready, enabledModels: c.enabledModels })), team: s.team.length, approvals: s.approvals.map((a) => ({ type: a.type, status: a.status })) })) })}\n`,
+      `${JSON.stringify({ scenarios: loaded.map(({ scenario: s, file, hash }) => ({ id: s.id, title: s.title, mode: s.expectMode, file, hash, connectors: s.connectors.map((c) => ({ id: c.id, kind: c.kind, ready: c.ready, enabledModels: c.enabledModels })), team: s.team.length, approvals: s.approvals.map((a) => ({ type: a.type, status: a.status })), captured: s.captured ? { run: s.captured.run.id, label: s.captured.label ?? null, expect: s.captured.expect } : null })) })}\n`,
     );
   }
   return 0;
@@ -367,6 +376,8 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
 }
 
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {
+  // capture takes a run id and store options of its own (eval-capture.ts).
+  if (args[0] === "capture") return captureCommand(args.slice(1), io);
   const { values, positionals } = parse("eval", args, OPTIONS, 1);
   const sub = positionals[0];
   if (values.help) return (io.out(`${EVAL_HELP}\n`), 0);
@@ -448,7 +459,7 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       return sensitivityCommand(values, io);
     default:
       throw new UsageError(
-        `eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare, sensitivity, operating`,
+        `eval: unknown subcommand "${sub}"; subcommands: scenarios, record, run, compare, sensitivity, operating, capture`,
       );
   }
 }

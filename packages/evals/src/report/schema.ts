@@ -2,6 +2,7 @@
 // type the comparison builds (compare/*.ts derive theirs from it) and the one the dashboard reads a
 // report with (`@cadre/evals/report-schema`: this file depends on TypeBox and @cadre/model only, so
 // the browser can load it). A report is evidence: read strictly, every figure where it belongs.
+import { CapturedVerdictSchema } from "../capture/schema.js";
 import { Nullable, OneOf, parse, SchemaVersion, type Static, describeProblems } from "@cadre/model";
 import { Type } from "typebox";
 import { TRAJECTORY_MODES } from "../compare/trajectory.js";
@@ -250,6 +251,12 @@ export const EvalReportSchema = Type.Object(
     run: Type.Optional(RunSectionSchema),
     gates: perGate(GateResultSchema),
     matrix: Type.Array(Type.Object({ scenario: Type.String(), cells: perGate(GateCellSchema) }, strict)),
+    captured: Type.Optional(
+      Type.Array(CapturedVerdictSchema, {
+        description:
+          "Scenarios captured from recorded runs (cadre eval capture), judged against their capture.",
+      }),
+    ),
     passed: Type.Boolean({ description: "No gate failed (a gate not measured does not fail)." }),
     complete: Type.Boolean({ description: "Every gate was measured and passed." }),
   },

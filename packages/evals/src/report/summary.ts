@@ -25,6 +25,7 @@ export function summaryOf(report: EvalReport, files?: ReportFiles) {
       cacheDelta: s.cache.delta,
       reasons: s.reasons,
     })),
+    ...(report.captured ? { captured: report.captured } : {}),
     toolCoverage: report.toolCoverage,
     cueTokens: report.cueTokens,
     baselineCueTokens: report.baselineCueTokens,

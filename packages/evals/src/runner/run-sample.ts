@@ -125,7 +125,10 @@ export async function runSample(
       });
       return harness.wrap(call);
     };
-    const trigger = before.mode === "team-building" ? ("start_team_building" as const) : undefined;
+    // A captured run's trigger, as it woke the CEO; else the operator's start in team-building.
+    const trigger =
+      loaded.scenario.trigger ??
+      (before.mode === "team-building" ? ("start_team_building" as const) : undefined);
     const session = await config.profile.open({ store, env: config.env });
     let result: WakeResult | undefined;
     let error: unknown;

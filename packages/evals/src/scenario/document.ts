@@ -39,5 +39,7 @@ export function toScenarioDocument(s: Scenario): Record<string, unknown> {
       status: a.status,
       ...(a.note !== null ? { note: a.note } : {}),
     })),
+    ...(s.trigger !== undefined ? { trigger: s.trigger } : {}),
+    ...(s.captured !== undefined ? { captured: s.captured } : {}),
   };
 }

@@ -140,5 +140,7 @@ export function parseScenario(raw: unknown, file: string, at: At = atFile(file))
     team,
     approvals,
     expectMode: f.expectMode,
+    ...(f.trigger !== undefined ? { trigger: f.trigger } : {}),
+    ...(f.captured !== undefined ? { captured: f.captured } : {}),
   };
 }

@@ -16,9 +16,11 @@ import {
   type Static,
   Text,
   VIAS,
+  WAKE_TRIGGERS,
 } from "@cadre/model";
 import { Type } from "typebox";
 import { piRoutedKinds } from "@cadre/company";
+import { CapturedSchema } from "../capture/schema.js";
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 
@@ -127,6 +129,12 @@ export const ScenarioFileSchema = Type.Object(
     expectMode: OneOf(CEO_MODES, {
       description: "The CEO mode this state must resolve to, checked after seeding.",
     }),
+    trigger: Type.Optional(
+      OneOf(WAKE_TRIGGERS, {
+        description: "What wakes the CEO; default: start team building in team-building, else inferred.",
+      }),
+    ),
+    captured: Type.Optional(CapturedSchema),
   },
   strict,
 );

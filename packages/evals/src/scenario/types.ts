@@ -1,7 +1,8 @@
 // A scenario: one initial company state the CEO is woken in (SPEC C4-8). Scenarios are data
 // files (evals/scenarios/*.json, or a user's own directory) in the format of scenario/schema.ts,
 // validated by scenario/parse.ts into this form: the file's fields with their defaults filled in.
-import type { ApprovalStatus, ApprovalType, CeoMode, Department, Static } from "@cadre/model";
+import type { ApprovalStatus, ApprovalType, CeoMode, Department, Static, WakeTrigger } from "@cadre/model";
+import type { Captured } from "../capture/schema.js";
 import {
   SCENARIO_SCHEMA_VERSION,
   type ScenarioConnectorKind,
@@ -47,6 +48,10 @@ export interface Scenario {
   approvals: ScenarioApproval[];
   /** The CEO mode this state must resolve to: checked after seeding, so a file says what it means. */
   expectMode: CeoMode;
+  /** What wakes the CEO (a captured run's trigger); absent: chosen by mode. */
+  trigger?: WakeTrigger;
+  /** Set on a scenario made from a recorded run: it is judged against this, not the baseline. */
+  captured?: Captured;
 }
 
 /** A scenario with where it came from and its identity (hash of its canonical content). */

@@ -53,7 +53,8 @@ function approvalOf(a: ApprovalRow): TraceApproval {
   return { type: a.type, title: normaliseText(a.title), status: a.status, via: a.via };
 }
 
-function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
+/** The tool calls in a run's stored events, with their results (also what a capture records). */
+export function toolCallsOf(events: AgentEvent[]): TraceToolCall[] {
   const results = new Map<string, Extract<AgentEvent, { type: "tool_result" }>>();
   for (const e of events) if (e.type === "tool_result") results.set(e.toolUseId, e);
   return events
