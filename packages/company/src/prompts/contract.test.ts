@@ -206,6 +206,19 @@ describe("the prompt contract", () => {
       text: "tool/hire_agent",
       fact: expect.stringMatching(/team of up to 20/),
     });
+    // So is every other text a model can read: another profile's documents, the segments.
+    const legacy = "mode/legacy/team-building";
+    expect(base.otherTexts[legacy]).toBeDefined();
+    const other = check((i) => ({
+      ...i,
+      otherTexts: {
+        ...i.otherTexts,
+        [legacy]: (i.otherTexts[legacy] as string).replace("three to five roles", "five to eleven roles"),
+      },
+    }));
+    expect(other).toEqual([
+      expect.objectContaining({ text: legacy, fact: expect.stringMatching(/team of up to 11/) }),
+    ]);
   });
 
   it("refuses a tool description that tells the model not to use its tool", () => {

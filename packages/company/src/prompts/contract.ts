@@ -11,6 +11,7 @@ import { clauses, holdBack, names, negates } from "./contract-clauses.js";
 import { checkOffer, DOCS } from "./contract-offer.js";
 import { statedRanges } from "./contract-ranges.js";
 import { ceoCue } from "./cues.js";
+import { lockedTexts } from "./locked-texts.js";
 import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 
 export interface ContractProblem {
@@ -45,6 +46,8 @@ export interface ContractInput {
   toolSources: Readonly<Record<string, string>>;
   /** The most agents the CEO can have besides itself under the default settings. */
   teamLimit: number;
+  /** Every other text a model can read, by lock id (segments, templates, other profiles): ranges are checked there too. */
+  otherTexts: Readonly<Record<string, string>>;
 }
 
 const NO_STORE = new Proxy({} as Store, {
@@ -71,6 +74,11 @@ export function defaultContractInput(): ContractInput {
     documentedWith: Object.fromEntries(COMPANY_TOOLS.map((t) => [t.name, t.contract.documentedWith ?? []])),
     toolSources: Object.fromEntries(COMPANY_TOOLS.map((t) => [t.name, t.contract.source])),
     teamLimit: DEFAULT_SETTINGS.maxTeamSize - 1,
+    otherTexts: Object.fromEntries(
+      lockedTexts()
+        .filter((t) => !/^(mode|cue|tool)\/[^/]+(\/[^/]+)?$/.test(t.id) || t.id.includes("legacy"))
+        .map((t) => [t.id, t.text]),
+    ),
   };
 }
 
@@ -182,6 +190,15 @@ export function checkPromptContract(input: ContractInput = defaultContractInput(
       });
     problems.push(...checkRanges(input, description, `tool/${name}`, where));
   }
+  for (const [id, text] of Object.entries(input.otherTexts))
+    problems.push(
+      ...checkRanges(
+        input,
+        text,
+        id,
+        "packages/company/src/prompts/locked-texts.ts (where each text comes from)",
+      ),
+    );
   return problems;
 }
 
