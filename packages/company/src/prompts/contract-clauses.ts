@@ -14,7 +14,7 @@ export function clauses(text: string): string[] {
 // Words that turn an instruction about a tool into one against it ("do not call", "avoid",
 // "refrain from", "is off limits", "must not be used", "under no circumstances").
 const NEGATION =
-  /\b(not|never|no|none|nor|neither|avoid|refrain|skip|forbidden|prohibited|disallowed|banned)\b|n't\b|\boff[- ]limits\b/i;
+  /\b(not|never|no|none|nor|neither|avoid|refrain|abstain|skip|forgo|forego|forbidden|prohibited|disallowed|banned)\b|n't\b|\boff[- ]limits\b|\b(?:stay|keep|steer) (?:away|clear)\b|\bleave\b.*\balone\b|\bhold off\b/i;
 
 export function negates(clause: string): boolean {
   return NEGATION.test(clause);
@@ -66,13 +66,13 @@ const LEAD_IN =
 const HOLD_BACK =
   /^(?:do not|don't|never|avoid|refrain|wait|await|hold (?:off|on|back)|pause|stand by|standby|sit tight|defer|postpone|delay|stay idle|remain idle|stay put|idle|take no|do nothing|make no|leave (?:it|things|everything))\b/i;
 const NOTHING_TO_DO =
-  /\b(?:no|not any)\s+(?:action|actions|work|step|steps|calls?)\s+(?:is|are)?\s*(?:needed|required|necessary|expected|wanted)\b|\bnothing\s+(?:to do|needs|is needed|is required|is expected)\b|\bno need to\b|\byou\s+(?:should|must|need to|have to|are to|may|can)\s+(?:not\b|only wait|just wait|wait|hold|pause|stand by|do nothing|take no)|\byou\s+(?:shouldn't|mustn't|needn't)\b/i;
+  /\b(?:no|not any)\s+(?:action|actions|work|step|steps|calls?)\s+(?:is|are)?\s*(?:needed|required|necessary|expected|wanted)\b|\bnothing\s+(?:to do|needs|is needed|is required|is expected)\b|\bno need to (?!wait|pause|hold|delay|hesitate)|(?<!\bno need )(?<!\bno reason )\bto (?:wait|pause|hold off|stand by|do nothing|sit tight)\b|\byou\s+(?:should|must|need to|have to|are to|may|can)\s+(?:not\b|only wait|just wait|wait|hold|pause|stand by|do nothing|take no)|\byou\s+(?:shouldn't|mustn't|needn't)\b/i;
 
 /** The clause of the text that tells the model to wait or not to act, if there is one. */
 export function holdBack(text: string): string | undefined {
   for (const clause of clauses(text)) {
     if (NOTHING_TO_DO.test(clause)) return clause;
-    for (const part of clause.split(/,\s*/))
+    for (const part of clause.split(/,\s*|\s+(?=(?:and|then)\s)/))
       if (HOLD_BACK.test(part.replace(LEAD_IN, "").trim())) return clause;
   }
   return undefined;

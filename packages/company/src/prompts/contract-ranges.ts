@@ -1,7 +1,7 @@
 // Numbers and ranges a text states about a subject ("three to five roles", "a team of up to 9",
 // "no more than 12 hires", "between 2 and 4 leads"), read generally: number words and digits, the
-// usual range and bound phrasings, and the subject taken from the words right after the number (or
-// a "team of" right before it), within one clause.
+// usual range and bound phrasings, and the subject taken from the few words right after the number
+// or right before it, within one part of a clause.
 import { clauses } from "./contract-clauses.js";
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -66,7 +66,7 @@ const FORMS: [RegExp, (a: number, b: number) => Omit<StatedRange, "clause">][] =
   [new RegExp(`${N}\\s*(?:to|-|–|—|or)\\s*${N}\\b`, "gi"), (a, b) => ({ lo: a, hi: b })],
   [
     new RegExp(
-      `\\b(?:up to|at most|no more than|not more than|(?:a )?maximum of|max\\.?|as many as)\\s+${N}`,
+      `\\b(?:up to|at most|no more than|not more than|no (?:bigger|larger|greater) than|not exceeding|capped at|limited to|(?:a )?maximum of|(?:a )?cap of|max\\.?|as many as)\\s+${N}`,
       "gi",
     ),
     (a) => ({ hi: a }),
@@ -82,7 +82,7 @@ const FORMS: [RegExp, (a: number, b: number) => Omit<StatedRange, "clause">][] =
   [new RegExp(`(?<![\\w.])${N}(?![\\w.])`, "g"), (a) => ({ lo: a, hi: a })],
 ];
 
-/** Every range in the text whose subject (the next few words, or a "<subject> of" before it) matches. */
+/** Every range in the text whose subject (in the few words after it, or before it) matches. */
 export function statedRanges(text: string, subject: RegExp): StatedRange[] {
   const out: StatedRange[] = [];
   for (const clause of clauses(text)) {
@@ -99,15 +99,18 @@ export function statedRanges(text: string, subject: RegExp): StatedRange[] {
             .split(/\s+/)
             .slice(0, 3)
             .join(" ") ?? "";
-        const before =
+        // The few words just before, within the same part of the clause ("a team no bigger than 9").
+        const before = (
           rest
             .slice(0, offset)
             .split(/[,;:()]/)
-            .pop() ?? "";
-        if (
-          subject.test(after) ||
-          new RegExp(`${subject.source}\\s+(?:size\\s+)?(?:of|is|at)\\s*$`, "i").test(before)
+            .pop() ?? ""
         )
+          .trim()
+          .split(/\s+/)
+          .slice(-4)
+          .join(" ");
+        if (subject.test(after) || subject.test(before))
           out.push({ ...read(nums[0] as number, nums[1] as number), clause });
         return " ".repeat(match.length);
       });

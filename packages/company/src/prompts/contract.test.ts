@@ -107,6 +107,9 @@ describe("the prompt contract", () => {
       (t: string) => `Refrain from calling ${t}.`,
       (t: string) => `${t} is off limits for now.`,
       (t: string) => `${t} must not be used.`,
+      (t: string) => `Under no circumstances should you call ${t}.`,
+      (t: string) => `Stay away from ${t} here.`,
+      (t: string) => `Leave ${t} alone.`,
     ];
     for (const mode of ACTION_MODES)
       for (const tool of base.offer[mode].usable)
@@ -138,6 +141,9 @@ describe("the prompt contract", () => {
       (c: string) => `Do nothing this time. ${c}`,
       (c: string) => `${c} You should only wait.`,
       (c: string) => c.replace("then take action", "then stand by"),
+      (c: string) => `${c} Before doing anything, check with the operator and wait for an answer.`,
+      (c: string) => `${c} Your next step is to wait.`,
+      (c: string) => `${c} Nothing needs doing in this session.`,
     ];
     for (const wait of waits) {
       const problems = withCue(wait);
@@ -155,13 +161,14 @@ describe("the prompt contract", () => {
         problems.filter((p) => p.text.startsWith("cue/awaiting-approval") && /wait or not/.test(p.fact)),
       ).toEqual([]);
     }
-    // Saying that something waits is not telling the model to wait.
-    expect(
-      withCue(
-        (c) =>
-          `${c.replace(/ Review.*/, "")} Your plan is waiting for review. Review your instructions, then take action.`,
-      ),
-    ).toEqual([]);
+    // Saying that something waits is not telling the model to wait, nor is "no need to wait".
+    for (const fine of [
+      (c: string) =>
+        `${c.replace(/ Review.*/, "")} Your plan is waiting for review. Review your instructions, then take action.`,
+      (c: string) => `${c} There is no need to wait for the operator.`,
+      (c: string) => `${c} A task of yours is no longer blocked.`,
+    ])
+      expect(withCue(fine)).toEqual([]);
   });
 
   it("refuses a team size any text states beyond the code's limit, in any phrasing", () => {
@@ -173,6 +180,8 @@ describe("the prompt contract", () => {
       "a team of 15",
       "at least eight leads",
       "a dozen executives",
+      "a leadership team no bigger than eleven",
+      "as many as 10 direct reports",
     ]) {
       const problems = withDoc("team-building", (d) => d.replace("three to five roles", size));
       expect(facts(problems).join("\n")).toMatch(
@@ -184,6 +193,7 @@ describe("the prompt contract", () => {
       "up to six roles",
       "between 3 and 7 roles",
       "three to five people",
+      "a team no bigger than six",
     ])
       expect(withDoc("team-building", (d) => d.replace("three to five roles", fine))).toEqual([]);
     // Other counts are not team sizes.
