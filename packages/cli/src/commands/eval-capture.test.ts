@@ -160,6 +160,10 @@ describe("cadre eval capture", () => {
     expect(summary.passed).toBe(false);
     expect(repeat.code).toBe(1);
     expect(repeat.err).toMatch(/FAIL {2}hired-without-asking — unintended-action, to avoid/);
+    const md = await readFile(join(dir, "report", "report.md"), "utf8");
+    expect(md).toMatch(
+      /## Captured scenarios[\s\S]*\| hired-without-asking \| unintended-action, to avoid \| FAIL \|/,
+    );
     // A candidate that never hires does not repeat it; on scripted answers that is not a pass.
     const other = (await run("--break", "hide-tool")).json();
     expect(other.captured[0]).toMatchObject({

@@ -53,8 +53,43 @@ export function renderCaptured(report: EvalReport): string {
   if (!report.captured || report.captured.length === 0) return "";
   const lines = ["", "Captured scenarios (judged against the run they were captured from):"];
   for (const v of report.captured)
-    lines.push(
-      `  ${v.result === "pass" ? "PASS" : v.result === "fail" ? "FAIL" : "not measured"}  ${v.id} — ${v.label ? `${v.label}, to avoid` : "to hold"}: ${v.evidence}`,
-    );
+    lines.push(`  ${resultText(v.result)}  ${v.id} — ${labelText(v.label)}: ${v.evidence}`);
   return `${lines.join("\n")}\n`;
+}
+
+const resultText = (r: "pass" | "fail" | "not measured") =>
+  r === "pass" ? "PASS" : r === "fail" ? "FAIL" : "not measured";
+const labelText = (label: string | null) => (label ? `${label}, to avoid` : "to hold");
+
+/** report.md's section on the captured scenarios (none: no lines). */
+export function capturedMarkdown(report: EvalReport): string[] {
+  if (!report.captured || report.captured.length === 0) return [];
+  return [
+    "## Captured scenarios",
+    "",
+    "Judged against the run each was captured from, not the baseline.",
+    "",
+    "| scenario | captured behaviour | result | evidence |",
+    "|---|---|---|---|",
+    ...report.captured.map(
+      (v) =>
+        `| ${v.id} | ${labelText(v.label)} | ${resultText(v.result)} | ${v.evidence.replace(/\|/g, "\\|")} |`,
+    ),
+    "",
+  ];
+}
+
+const escape = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** report.html's section on the captured scenarios (none: empty). */
+export function capturedHtml(report: EvalReport): string {
+  if (!report.captured || report.captured.length === 0) return "";
+  const rows = report.captured
+    .map(
+      (v) =>
+        `<tr class="${v.result === "pass" ? "pass" : v.result === "fail" ? "fail" : "na"}"><td>${escape(v.id)}</td><td>${escape(labelText(v.label))}</td><td>${resultText(v.result)}</td><td class="ev">${escape(v.evidence)}</td></tr>`,
+    )
+    .join("");
+  return `<h2>Captured scenarios</h2><p>Judged against the run each was captured from, not the baseline.</p><table><tr><th>scenario</th><th>captured behaviour</th><th>result</th><th>evidence</th></tr>${rows}</table>`;
 }

@@ -1,5 +1,6 @@
 // report.html: one self-contained page (inline CSS and SVG, no external asset), readable offline
 // and attachable to a CI run. Every gate cell carries its evidence.
+import { capturedHtml } from "../capture/in-report.js";
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
 import { fixed, gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
@@ -84,6 +85,7 @@ Evidence source: <b>${escapeHtml(report.measurement.source)}</b> — ${escapeHtm
 <h2>Gate matrix</h2><div class="scroll">${matrix}</div>
 <h2>Scenarios</h2><div class="scroll">${htmlTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow), (i) => cls(report.scenarios[i]?.passed ?? null))}</div>
 ${failures ? `<ul>${failures}</ul>` : ""}
+${capturedHtml(report)}
 <h2>pass^k per scenario</h2>${passKChart(report)}
 <h2>Trajectory match</h2>${htmlTable(
     ["scenario", "strict", "unordered", "subset", "superset"],

@@ -1,4 +1,5 @@
 // report.md: the same content as the terminal report, as markdown tables.
+import { capturedMarkdown } from "../capture/in-report.js";
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
 import { gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
@@ -41,6 +42,7 @@ export function renderMarkdown(report: EvalReport): string {
     "",
     mdTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow)),
     "",
+    ...capturedMarkdown(report),
     "Trajectory match (share of candidate samples matching some baseline sample):",
     "",
     mdTable(
