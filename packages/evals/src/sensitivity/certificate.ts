@@ -108,7 +108,7 @@ export function certificateMismatches(record: CertificateFacts, run: Certificate
   if (record.connector !== run.connector)
     out.push(`measured on ${record.connector}, this run is on ${run.connector}`);
   else if (record.connectorKind !== run.connectorKind)
-    out.push(`measured on a ${record.connectorKind} connector, this run's is ${run.connectorKind}`);
+    out.push(`measured on a connector of kind ${record.connectorKind}, this run's is of kind ${run.connectorKind}`);
   if (record.model !== run.model)
     out.push(`measured with model ${record.model ?? "unknown"}, this run's is ${run.model ?? "unknown"}`);
   if (record.lockHash !== run.lockHash)
