@@ -253,7 +253,13 @@ export async function compareRecordings(
     traces: candidate.traces,
   };
   const merged = { ...DEFAULT_COMPARE_SETTINGS, ...settings };
-  const report = compareRuns(baseline, candidateRun, merged, new Date(), await measurementFor(candidateRun, merged.k));
+  const report = compareRuns(
+    baseline,
+    candidateRun,
+    merged,
+    new Date(),
+    await measurementFor(candidateRun, merged.k),
+  );
   const baseSource = {
     connector: baseline.manifest.connector,
     model: modelOfTraces(baseline.traces.values()),

@@ -36,7 +36,14 @@ describe("cadre eval sensitivity", () => {
     ]);
     expect(run.code).toBe(0);
     const json = run.json();
-    expect(json).toMatchObject({ connector: "offline", measured: false, certifies: false, total: 11, k: 3, seed: 1 });
+    expect(json).toMatchObject({
+      connector: "offline",
+      measured: false,
+      certifies: false,
+      total: 11,
+      k: 3,
+      seed: 1,
+    });
     expect(json.why).toMatch(/scripted answers/);
     expect(new Set(json.mutants.map((m: { operator: string }) => m.operator)).size).toBe(11);
     for (const m of json.mutants) {
@@ -51,14 +58,35 @@ describe("cadre eval sensitivity", () => {
     expect(run.err).toMatch(/mutant 11\/11 /);
     expect(run.err).toMatch(/behaviour gates on offline stay "not measured"/);
     const kept = JSON.parse(await readFile(record, "utf8"));
-    expect(kept).toMatchObject({ kind: "cadre-eval-sensitivity", version: 2, connector: "offline", measured: false });
+    expect(kept).toMatchObject({
+      kind: "cadre-eval-sensitivity",
+      version: 2,
+      connector: "offline",
+      measured: false,
+    });
   }, 300_000);
 
   it("an unknown --operator or a bad --limit is named with what is allowed", async () => {
-    const bad = await runCli(["eval", "sensitivity", "--baseline", TEAM_BUILDING_BASELINE_DIR, "--operator", "reverse"]);
+    const bad = await runCli([
+      "eval",
+      "sensitivity",
+      "--baseline",
+      TEAM_BUILDING_BASELINE_DIR,
+      "--operator",
+      "reverse",
+    ]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--operator "reverse" is not an operator; operators: delete-line, negate-imperative/);
-    const limit = await runCli(["eval", "sensitivity", "--baseline", TEAM_BUILDING_BASELINE_DIR, "--limit", "0"]);
+    expect(bad.err).toMatch(
+      /--operator "reverse" is not an operator; operators: delete-line, negate-imperative/,
+    );
+    const limit = await runCli([
+      "eval",
+      "sensitivity",
+      "--baseline",
+      TEAM_BUILDING_BASELINE_DIR,
+      "--limit",
+      "0",
+    ]);
     expect(limit.code).toBe(2);
     expect(limit.err).toMatch(/--limit must be a whole number ≥ 1/);
   });

@@ -91,12 +91,16 @@ describe("a model server that says it is a stand-in", () => {
       }),
     );
     expect(ownRun[0]!.standin).toMatch(/Cadre's own stand-in/);
-    expect(measurementOf(ownRun, standinFacts, { state: "current", record: perfectRecord(standinFacts) })).toMatchObject({
+    expect(
+      measurementOf(ownRun, standinFacts, { state: "current", record: perfectRecord(standinFacts) }),
+    ).toMatchObject({
       source: "scripted",
       behaviourMeasured: false,
     });
     const offline = traces(await runProfile({ profile: "semantic", samples: 1, seed: 1, only: ONE }));
-    expect(measurementOf(offline, own("offline"), { state: "current", record: perfectRecord(own("offline")) })).toMatchObject({
+    expect(
+      measurementOf(offline, own("offline"), { state: "current", record: perfectRecord(own("offline")) }),
+    ).toMatchObject({
       source: "scripted",
       behaviourMeasured: false,
       note: "behaviour not measured: the offline model is scripted",

@@ -75,7 +75,11 @@ describe("a sensitivity record is bound to what it measured", () => {
 
   const cases: Array<[keyof CertificateFacts, unknown, RegExp]> = [
     ["connector", "standin", /measured on standin, this run is on openai-compatible:qwen2\.5/],
-    ["connectorKind", "ollama", /measured on a connector of kind ollama, this run's is of kind openai-compatible/],
+    [
+      "connectorKind",
+      "ollama",
+      /measured on a connector of kind ollama, this run's is of kind openai-compatible/,
+    ],
     ["model", "llama3.1:8b", /measured with model llama3\.1:8b, this run's is qwen2\.5:14b-instruct-q4_K_M/],
     ["lockHash", "f".repeat(64), /measured with prompts ffffffffffff, .*\(the locked texts changed\)/],
     ["scenariosHash", "e".repeat(64), /measured on scenario set eeeeeeeeeeee, .*--only narrowed the run/],
@@ -100,7 +104,9 @@ describe("a sensitivity record is bound to what it measured", () => {
     };
     const m = measurementOf(traces, facts, current(lying as SensitivityResult));
     expect(m.behaviourMeasured).toBe(false);
-    expect(m.note).toMatch(new RegExp(`killed 0/${record.total - record.equivalent} mutants \\(0%\\); at least 80% is required`));
+    expect(m.note).toMatch(
+      new RegExp(`killed 0/${record.total - record.equivalent} mutants \\(0%\\); at least 80% is required`),
+    );
     const small = { ...record, mutants: record.mutants.slice(0, 12) };
     expect(measurementOf(traces, facts, current(small)).note).toMatch(
       /it ran 12 generated mutant\(s\) from \d+ operator\(s\); at least 30 from 8 are required/,
@@ -118,18 +124,35 @@ describe("a sensitivity record is bound to what it measured", () => {
     const borrowed = join(dir, "standin.json");
     await writeSensitivity(
       borrowed,
-      perfectRecord({ ...facts, connector: "standin", connectorKind: "standin", model: "cadre-standin-plumbing-1b" }),
+      perfectRecord({
+        ...facts,
+        connector: "standin",
+        connectorKind: "standin",
+        model: "cadre-standin-plumbing-1b",
+      }),
     );
-    const refused = await evaluateCandidate({ ...options(), baseline, out: join(dir, "run-1"), sensitivityFile: borrowed });
+    const refused = await evaluateCandidate({
+      ...options(),
+      baseline,
+      out: join(dir, "run-1"),
+      sensitivityFile: borrowed,
+    });
     expect(refused.report.measurement.behaviourMeasured).toBe(false);
-    expect(refused.report.measurement.note).toMatch(/measured on standin, this run is on openai-compatible:qwen2\.5/);
+    expect(refused.report.measurement.note).toMatch(
+      /measured on standin, this run is on openai-compatible:qwen2\.5/,
+    );
     // (one scenario: plumbing such as the baseline's size may fail; no behaviour gate is measured)
     for (const g of ["G3", "G4", "G5"] as const) expect(refused.report.gates[g].measured).toBe(false);
     expect(refused.report.gates.G3.evidence).toMatch(/does not belong to this run/);
 
     const ownFile = join(dir, "own.json");
     await writeSensitivity(ownFile, perfectRecord(facts));
-    const lifted = await evaluateCandidate({ ...options(), baseline, out: join(dir, "run-2"), sensitivityFile: ownFile });
+    const lifted = await evaluateCandidate({
+      ...options(),
+      baseline,
+      out: join(dir, "run-2"),
+      sensitivityFile: ownFile,
+    });
     expect(lifted.report.measurement).toMatchObject({ behaviourMeasured: true, source: "live" });
     for (const g of ["G3", "G4", "G5"] as const) expect(lifted.report.gates[g].measured).toBe(true);
   }, 120_000);

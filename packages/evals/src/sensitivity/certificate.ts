@@ -108,7 +108,9 @@ export function certificateMismatches(record: CertificateFacts, run: Certificate
   if (record.connector !== run.connector)
     out.push(`measured on ${record.connector}, this run is on ${run.connector}`);
   else if (record.connectorKind !== run.connectorKind)
-    out.push(`measured on a connector of kind ${record.connectorKind}, this run's is of kind ${run.connectorKind}`);
+    out.push(
+      `measured on a connector of kind ${record.connectorKind}, this run's is of kind ${run.connectorKind}`,
+    );
   if (record.model !== run.model)
     out.push(`measured with model ${record.model ?? "unknown"}, this run's is ${run.model ?? "unknown"}`);
   if (record.lockHash !== run.lockHash)
@@ -128,7 +130,12 @@ export function certificateMismatches(record: CertificateFacts, run: Certificate
 
 /** The facts of a run, as a certificate must name them to be used for it. */
 export async function runFacts(
-  run: { connector: string; seed: number; scenarios: readonly LoadedScenario[]; traces: Map<string, Trace[]> },
+  run: {
+    connector: string;
+    seed: number;
+    scenarios: readonly LoadedScenario[];
+    traces: Map<string, Trace[]>;
+  },
   k: number,
 ): Promise<CertificateFacts> {
   return {

@@ -89,29 +89,46 @@ describe("mutation operators", () => {
     );
     const hire = drops.find((m) => m.id.startsWith("drop-offer-team-building-hire-agent"))!;
     const given = offeredTools({ isCeo: true }, "team-building");
-    expect(hire.edit.toolOffer!("team-building", fakeTools(given)).map((t) => t.name)).not.toContain("hire_agent");
+    expect(hire.edit.toolOffer!("team-building", fakeTools(given)).map((t) => t.name)).not.toContain(
+      "hire_agent",
+    );
     expect(hire.edit.toolOffer!("operating", fakeTools(given)).map((t) => t.name)).toContain("hire_agent");
     expect(hire.equivalent).toBeUndefined();
     const waiting = drops.find((m) => m.id.startsWith("drop-offer-awaiting-approval-hire-agent"))!;
-    expect(waiting.equivalent).toMatch(/hire_agent is refused in awaiting-approval and in every mode the CEO can reach/);
+    expect(waiting.equivalent).toMatch(
+      /hire_agent is refused in awaiting-approval and in every mode the CEO can reach/,
+    );
   });
 
   it("an optional parameter made required is refused when it is missing", async () => {
     const { companyTools } = await import("@cadre/company");
-    const m = byOperator("require-optional").find((x) => x.id.startsWith("require-optional-hire-agent-department"))!;
+    const m = byOperator("require-optional").find((x) =>
+      x.id.startsWith("require-optional-hire-agent-department"),
+    )!;
     const actor = { companyId: "c", agentId: null, via: "tool" as const, runId: null };
     const tools = companyTools({} as never, actor, ["hire_agent"]);
     const [mutated] = m.edit.toolOffer!("team-building", tools);
-    const input = { name: "CTO", role: "Chief Technology Officer", description: "Builds.", connectorId: "offline", model: "m" };
+    const input = {
+      name: "CTO",
+      role: "Chief Technology Officer",
+      description: "Builds.",
+      connectorId: "offline",
+      model: "m",
+    };
     expect(tools[0]!.validate!(input)).toMatchObject({ ok: true });
-    expect(mutated!.validate!(input)).toMatchObject({ ok: false, message: expect.stringMatching(/department/) });
+    expect(mutated!.validate!(input)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/department/),
+    });
   });
 
   it("--limit takes mutants in turn from each operator; an unknown operator is named", () => {
     const picked = selectMutants(ALL, { limit: 30 });
     expect(picked.length).toBe(30);
     expect(new Set(picked.map((m) => m.operator)).size).toBe(OPERATORS.length);
-    expect(selectMutants(ALL, { operators: ["drop-offer"] }).every((m) => m.operator === "drop-offer")).toBe(true);
+    expect(selectMutants(ALL, { operators: ["drop-offer"] }).every((m) => m.operator === "drop-offer")).toBe(
+      true,
+    );
     expect(() => selectMutants(ALL, { operators: ["shuffle-words"] })).toThrow(
       /unknown mutation operator "shuffle-words"; operators: delete-line, /,
     );

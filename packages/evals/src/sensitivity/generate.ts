@@ -22,7 +22,11 @@ export interface MutationOperator {
 }
 
 export const OPERATORS: readonly MutationOperator[] = [
-  { name: "delete-line", summary: "each instruction line of each mode document, deleted", generate: deleteLine },
+  {
+    name: "delete-line",
+    summary: "each instruction line of each mode document, deleted",
+    generate: deleteLine,
+  },
   {
     name: "negate-imperative",
     summary: 'each imperative of each mode document negated ("Hire …" → "Do not hire …"), a "do not" dropped',

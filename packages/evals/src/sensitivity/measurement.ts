@@ -5,7 +5,14 @@
 import { gateSourceOf, type Measurement, notMeasuredNote, scriptedReason } from "../compare/gates.js";
 import type { Trace } from "../trace/types.js";
 import { type CertificateFacts, certificateMismatches } from "./certificate.js";
-import { insensitivity, MIN_MUTANTS, MIN_OPERATORS, MIN_SCORE, type ReadRecord, scoreOf } from "./sensitivity.js";
+import {
+  insensitivity,
+  MIN_MUTANTS,
+  MIN_OPERATORS,
+  MIN_SCORE,
+  type ReadRecord,
+  scoreOf,
+} from "./sensitivity.js";
 
 export function measurementOf(
   traces: Trace[],

@@ -33,7 +33,9 @@ async function loadMutation(where: string): Promise<Mutant> {
   try {
     raw = JSON.parse(await readFile(where, "utf8")) as Record<string, unknown>;
   } catch (error) {
-    throw new UserInputError(`${where}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new UserInputError(
+      `${where}: not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const bad = (what: string) => new UserInputError(`${where}: ${what}`);
   const id = raw["id"];
@@ -65,7 +67,10 @@ async function loadMutation(where: string): Promise<Mutant> {
     if (typeof tool !== "string" || typeof description !== "string")
       throw bad("toolDescription needs string fields tool, description");
     const entry = COMPANY_TOOLS.find((t) => t.name === tool);
-    if (!entry) throw bad(`toolDescription.tool "${tool}" is not a company tool (${COMPANY_TOOLS.map((t) => t.name).join(", ")})`);
+    if (!entry)
+      throw bad(
+        `toolDescription.tool "${tool}" is not a company tool (${COMPANY_TOOLS.map((t) => t.name).join(", ")})`,
+      );
     edit.toolOffer = editTool(tool, (t) => ({ ...t, description }));
     for (const m of CEO_MODES) if (offeredTools({ isCeo: true }, m).includes(entry.name)) modes.add(m);
     diffs.push(lineDiff(`tool/${tool}/description`, entry.description, description));

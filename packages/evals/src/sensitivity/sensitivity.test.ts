@@ -10,7 +10,12 @@ import { TEAM_BUILDING_BASELINE_DIR } from "../data/paths.js";
 import { evaluateCandidate, recordBaseline } from "../evaluate.js";
 import { perfectRecord } from "../testing/records.js";
 import { loadMutations } from "./mutations.js";
-import { insensitivity, measureSensitivity, type SensitivityResult, writeSensitivity } from "./sensitivity.js";
+import {
+  insensitivity,
+  measureSensitivity,
+  type SensitivityResult,
+  writeSensitivity,
+} from "./sensitivity.js";
 
 let root: string;
 beforeAll(async () => {
@@ -45,8 +50,12 @@ describe("sensitivity", () => {
     expect(result(offline, "drop-offer-team-building-hire-agent").killedBy?.scenario).toMatch(/^[a-z0-9-]+$/);
     expect(result(offline, "require-optional-hire-agent-department").killedBy).toMatchObject({ gate: "G2" });
     // A team-building change runs only where a wake starts in team-building.
-    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).toContain("empty-single-connector");
-    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).not.toContain("operating-company");
+    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).toContain(
+      "empty-single-connector",
+    );
+    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).not.toContain(
+      "operating-company",
+    );
     expect(offline.score).toBe(offline.killed / (offline.total - offline.equivalent));
     expect(insensitivity(offline)).toMatch(/scripted answers/);
   }, 300_000);
@@ -66,9 +75,24 @@ describe("sensitivity", () => {
     expect(standin.control).toMatchObject({ detected: false });
 
     const baseline = join(root, "standin-baseline");
-    await recordBaseline({ profile: "semantic", connector: "standin", samples: 1, seed: 3, concurrency: 2, out: baseline });
+    await recordBaseline({
+      profile: "semantic",
+      connector: "standin",
+      samples: 1,
+      seed: 3,
+      concurrency: 2,
+      out: baseline,
+    });
     const file = join(root, "claimed.json");
-    const { mutants: _m, killed: _k, total: _t, equivalent: _e, score: _s, operators: _o, ...facts } = standin;
+    const {
+      mutants: _m,
+      killed: _k,
+      total: _t,
+      equivalent: _e,
+      score: _s,
+      operators: _o,
+      ...facts
+    } = standin;
     await writeSensitivity(file, perfectRecord({ ...facts, seed: 3 }));
     const run = await evaluateCandidate({
       profile: "semantic",
@@ -80,7 +104,12 @@ describe("sensitivity", () => {
       sensitivityFile: file,
     });
     for (const g of ["G3", "G4", "G5"] as const)
-      expect({ g, ...run.report.gates[g] }).toMatchObject({ g, pass: null, measured: false, source: "scripted" });
+      expect({ g, ...run.report.gates[g] }).toMatchObject({
+        g,
+        pass: null,
+        measured: false,
+        source: "scripted",
+      });
     expect(run.report.complete).toBe(false);
     expect(run.report.measurement.note).toMatch(
       /^behaviour not measured: the model server is a stand-in, not a model: --connector standin is Cadre's own stand-in/,
@@ -142,8 +171,13 @@ describe("sensitivity", () => {
     await expect(loadMutations(dir)).rejects.toThrow(/bad\.json: unknown field "colour"/);
     await writeFile(
       join(dir, "bad.json"),
-      JSON.stringify({ id: "bad", modeDocument: { mode: "team-building", find: "no such text", replace: "x" } }),
+      JSON.stringify({
+        id: "bad",
+        modeDocument: { mode: "team-building", find: "no such text", replace: "x" },
+      }),
     );
-    await expect(loadMutations(dir)).rejects.toThrow(/bad\.json: modeDocument\.find: the team-building document has no "no such text"/);
+    await expect(loadMutations(dir)).rejects.toThrow(
+      /bad\.json: modeDocument\.find: the team-building document has no "no such text"/,
+    );
   }, 300_000);
 });

@@ -6,7 +6,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareRuns } from "../compare/compare.js";
-import { GATE_IDS, gateSourceOf, type GateSource, notMeasuredNote, scriptedReason } from "../compare/gates.js";
+import {
+  GATE_IDS,
+  gateSourceOf,
+  type GateSource,
+  notMeasuredNote,
+  scriptedReason,
+} from "../compare/gates.js";
 import { DEFAULT_COMPARE_SETTINGS } from "../compare/settings.js";
 import type { EvalReport } from "../report/schema.js";
 import { readRecording } from "../recording/read.js";
@@ -89,7 +95,11 @@ const verdictsOnly = (source: GateSource) => ({
 
 function firstFailure(report: EvalReport): { detected: boolean; gate: string | null; evidence: string } {
   const gate = GATE_IDS.find((g) => report.gates[g].verdict === false) ?? null;
-  return { detected: gate !== null, gate, evidence: gate ? report.gates[gate].evidence : "every gate's verdict held" };
+  return {
+    detected: gate !== null,
+    gate,
+    evidence: gate ? report.gates[gate].evidence : "every gate's verdict held",
+  };
 }
 
 /**
@@ -151,7 +161,11 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
   let controlReport: EvalReport;
   if (baseline.manifest.connector === connector) {
     reference = baseline;
-    referenceInfo = { kind: "baseline", dir: options.baseline, note: `the baseline, recorded on ${connector}` };
+    referenceInfo = {
+      kind: "baseline",
+      dir: options.baseline,
+      note: `the baseline, recorded on ${connector}`,
+    };
     controlReport = compareRuns(reference, control, settings, new Date(), verdictsOnly(source));
   } else {
     const dir = join(options.out, "control");
@@ -162,7 +176,13 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
       dir,
       note: `the unmutated semantic prompt on ${connector} (the baseline ${options.baseline} was recorded on ${baseline.manifest.connector}; a candidate is compared with its own connector's reference)`,
     };
-    controlReport = compareRuns(reference, asCandidate(reference), settings, new Date(), verdictsOnly(source));
+    controlReport = compareRuns(
+      reference,
+      asCandidate(reference),
+      settings,
+      new Date(),
+      verdictsOnly(source),
+    );
   }
   const startMode = new Map(control.scenarios.map((s) => [s.scenario.id, s.scenario.expectMode]));
   const all = [...generated, ...own.map((m) => ({ ...m, own: true as const }))];
@@ -178,7 +198,11 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
       const traces = new Map(control.traces);
       for (const [id, list] of mutated.traces) traces.set(id, list);
       const candidate: SuiteResult = { ...control, break: mutant.id, traces };
-      kill = killOf(compareRuns(reference, candidate, settings, new Date(), verdictsOnly(source)), controlReport, ran);
+      kill = killOf(
+        compareRuns(reference, candidate, settings, new Date(), verdictsOnly(source)),
+        controlReport,
+        ran,
+      );
     }
     const result: MutantResult = {
       id: mutant.id,
@@ -246,9 +270,7 @@ export async function writeSensitivity(file: string, result: SensitivityResult):
 
 /** A record as read: a current one, one from an older Cadre (it names not what it measured), or none. */
 export type ReadRecord =
-  | { state: "current"; record: SensitivityResult }
-  | { state: "outdated" }
-  | { state: "none" };
+  { state: "current"; record: SensitivityResult } | { state: "outdated" } | { state: "none" };
 
 export async function readSensitivity(file: string): Promise<ReadRecord> {
   let value: Partial<SensitivityResult> & { kind?: unknown };

@@ -38,7 +38,10 @@ export function currentContext(seed: number): OperatorContext {
       for (let m = queue.shift(); m !== undefined; m = queue.shift())
         for (const e of CEO_EVENTS) {
           const next = CEO_TRANSITIONS[m][e];
-          if (next && !seen.has(next)) (seen.add(next), queue.push(next));
+          if (next && !seen.has(next)) {
+            seen.add(next);
+            queue.push(next);
+          }
         }
       return CEO_MODES.filter((x) => seen.has(x));
     },

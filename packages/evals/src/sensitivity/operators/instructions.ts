@@ -65,13 +65,7 @@ export function negateImperative(ctx: OperatorContext): Mutant[] {
         const text = at === 0 ? capitalise(negated) : negated;
         const after = withLine(site.text, index, marker + body.slice(0, at) + text);
         out.push(
-          textMutant(
-            "negate-imperative",
-            site,
-            after,
-            `"${short(clause.text)}" negated`,
-            `${line}@${at}`,
-          ),
+          textMutant("negate-imperative", site, after, `"${short(clause.text)}" negated`, `${line}@${at}`),
         );
       }
     }
@@ -103,13 +97,7 @@ export function changeNumber(ctx: OperatorContext): Mutant[] {
       const after =
         site.text.slice(0, m.index) + replacement + site.text.slice((m.index ?? 0) + whole.length);
       out.push(
-        textMutant(
-          "change-number",
-          site,
-          after,
-          `"${whole}" → "${replacement}"`,
-          `${whole}@${m.index}`,
-        ),
+        textMutant("change-number", site, after, `"${whole}" → "${replacement}"`, `${whole}@${m.index}`),
       );
     }
   }
@@ -140,13 +128,7 @@ export function banToPermission(ctx: OperatorContext): Mutant[] {
       const sentence = m.index === 0 ? capitalise(rewritten) : rewritten;
       const after = site.text.slice(0, s.start) + sentence + site.text.slice(s.start + s.text.length);
       out.push(
-        textMutant(
-          "ban-to-permission",
-          site,
-          after,
-          `the ban "${short(s.text)}" now permits`,
-          s.text,
-        ),
+        textMutant("ban-to-permission", site, after, `the ban "${short(s.text)}" now permits`, s.text),
       );
     }
   return out;
@@ -164,13 +146,7 @@ export function permissionToBan(ctx: OperatorContext): Mutant[] {
       const sentence = s.text.replace(new RegExp(PERMISSION.source, "gi"), wording);
       const after = site.text.slice(0, s.start) + sentence + site.text.slice(s.start + s.text.length);
       out.push(
-        textMutant(
-          "permission-to-ban",
-          site,
-          after,
-          `the permission "${short(s.text)}" now forbids`,
-          s.text,
-        ),
+        textMutant("permission-to-ban", site, after, `the permission "${short(s.text)}" now forbids`, s.text),
       );
     }
   return out;
@@ -197,8 +173,7 @@ export function alwaysFirst(ctx: OperatorContext): Mutant[] {
     const site = documentSite(mode, ctx.documents[mode]);
     const lines = site.text.split("\n");
     const at = lines.findIndex((l) => l.startsWith("## "));
-    const insert = (rule: string) =>
-      [...lines.slice(0, at + 1), rule, ...lines.slice(at + 1)].join("\n");
+    const insert = (rule: string) => [...lines.slice(0, at + 1), rule, ...lines.slice(at + 1)].join("\n");
     if (at < 0) continue;
     const wait = draw(ctx.seed, `always-wait:${mode}`, WAIT_FIRST);
     out.push(textMutant("always-first", site, insert(wait), `"${short(wait)}" added`, "wait"));
@@ -206,7 +181,13 @@ export function alwaysFirst(ctx: OperatorContext): Mutant[] {
     if (refused) {
       const rule = draw(ctx.seed, `always-tool:${mode}`, TOOL_FIRST).replace("{tool}", refused);
       out.push(
-        textMutant("always-first", site, insert(rule), `"${short(rule)}" added (${refused} is refused in this mode)`, `tool:${refused}`),
+        textMutant(
+          "always-first",
+          site,
+          insert(rule),
+          `"${short(rule)}" added (${refused} is refused in this mode)`,
+          `tool:${refused}`,
+        ),
       );
     }
   }

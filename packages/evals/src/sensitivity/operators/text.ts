@@ -52,8 +52,10 @@ export function isPronounOne(text: string, index: number, word: string): boolean
   if (word.toLowerCase() !== "one") return false;
   const before = text.slice(Math.max(0, index - 12), index);
   const after = text.slice(index + word.length, index + word.length + 12);
-  return /\b(this|that|previous|another|any|each|no|which)\s+$/i.test(before) ||
-    /^\s+(can|could|no|is|was|will|does|of)\b/i.test(after);
+  return (
+    /\b(this|that|previous|another|any|each|no|which)\s+$/i.test(before) ||
+    /^\s+(can|could|no|is|was|will|does|of)\b/i.test(after)
+  );
 }
 
 // Words that cannot start an imperative: determiners, pronouns, prepositions, conjunctions.
