@@ -389,6 +389,7 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
     `  ${result.killed}/${result.total - result.equivalent} generated mutants killed (${pct}); ${result.equivalent} equivalent, left out of the score; ${result.operators.length} operators\n`,
   );
   io.out(`reference: ${result.reference.note}\n`);
+  if (result.notRun) io.out(`not run: ${result.notRun.count} mutant(s) of the tools: ${result.notRun.why}\n`);
   if (result.control)
     io.out(
       `control (unmutated prompt): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,

@@ -19,7 +19,9 @@ import { readRecording } from "../recording/read.js";
 import type { Recording } from "../recording/types.js";
 import { writeRecording } from "../recording/write.js";
 import type { SuiteResult } from "../runner/run-suite.js";
+import { driverOf } from "@cadre/company";
 import { type RunOptions, runProfile } from "../evaluate.js";
+import { isEvalConnector } from "../runner/live-endpoint.js";
 import { type CertificateFacts, runFacts } from "./certificate.js";
 import { generateMutants, type Selection, selectMutants } from "./generate.js";
 import { asBreak, type Mutant } from "./mutant.js";
@@ -65,6 +67,8 @@ export interface SensitivityResult extends CertificateFacts {
   /** The unmutated candidate against the reference: a kill here is a false alarm. */
   control: { detected: boolean; gate: string | null; evidence: string } | null;
   mutants: MutantResult[];
+  /** Generated mutants this connector cannot be given, and why (left out of the set). */
+  notRun: { count: number; why: string } | null;
   /** Of the generated set (operators' files are listed, not scored). */
   killed: number;
   total: number;
@@ -136,7 +140,22 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
   const k = options.k ?? DEFAULT_COMPARE_SETTINGS.k;
   const settings = { ...DEFAULT_COMPARE_SETTINGS, k };
   const seed = options.seed ?? baseline.manifest.seed;
-  const generated = selectMutants(options.mutants ?? generateMutants(seed), options.selection ?? {});
+  // Codex is given the company tools by its own `cadre mcp` process: a change to the session's
+  // tools in this process never reaches it, so those mutants are not run there (and say so).
+  const codex =
+    options.connector !== undefined &&
+    options.connector !== "standin" &&
+    isEvalConnector(options.connector) &&
+    driverOf(options.connector).harness === "codex";
+  const selected = selectMutants(options.mutants ?? generateMutants(seed), options.selection ?? {});
+  const generated = codex ? selected.filter((m) => !m.edit.toolOffer) : selected;
+  const notRun =
+    selected.length > generated.length
+      ? {
+          count: selected.length - generated.length,
+          why: "Codex is given the company tools by its own cadre mcp process, which a mutant of the session's tools does not reach",
+        }
+      : null;
   const own = options.own ?? [];
   // The mutants' runs report per mutant (onMutant), not per sample, and repeat no notice.
   const quiet = Object.fromEntries(
@@ -233,6 +252,7 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
         : `behaviour measured on ${source} samples of ${connector}`,
     reference: referenceInfo,
     control: firstFailure(controlReport),
+    notRun,
     mutants: results,
     ...figures,
   };

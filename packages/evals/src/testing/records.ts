@@ -25,6 +25,7 @@ export function perfectRecord(facts: CertificateFacts): SensitivityResult {
     note: "claimed",
     reference: { kind: "baseline", dir: "x", note: "x" },
     control: { detected: false, gate: null, evidence: "held" },
+    notRun: null,
     mutants,
     ...scoreOf(mutants),
   };
