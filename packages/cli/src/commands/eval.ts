@@ -442,6 +442,13 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
         score: result.score,
         operators: result.operators,
         control: result.control,
+        // The earlier shape (SPEC §5), kept for its readers: detected = killed.
+        mutations: result.mutants.map((m) => ({
+          id: m.id,
+          detected: Boolean(m.killedBy),
+          gate: m.killedBy?.gate ?? null,
+        })),
+        detected: result.killed,
         certifies: why === null,
         ...(why !== null ? { why } : {}),
         file,
