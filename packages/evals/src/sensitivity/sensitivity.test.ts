@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_BUILDING_BASELINE_DIR } from "../data/paths.js";
 import { evaluateCandidate, recordBaseline } from "../evaluate.js";
 import { perfectRecord } from "../testing/records.js";
+import { generateMutants } from "./generate.js";
 import { loadMutations } from "./mutations.js";
 import {
   insensitivity,
@@ -58,6 +59,23 @@ describe("sensitivity", () => {
     );
     expect(offline.score).toBe(offline.killed / (offline.total - offline.equivalent));
     expect(insensitivity(offline)).toMatch(/scripted answers/);
+  }, 300_000);
+
+  it("a cue replaced by another phase's reaches the wake and is killed by mode drift, naming the scenario", async () => {
+    const cue = generateMutants(1).find((m) => m.id.startsWith("replace-cue-team-building"))!;
+    expect(cue.description).toMatch(/replaced by the .* Phase cue/);
+    const r = await measureSensitivity({
+      baseline: TEAM_BUILDING_BASELINE_DIR,
+      samples: 1,
+      concurrency: 2,
+      out: join(root, "cue"),
+      mutants: [cue],
+    });
+    expect(r.mutants[0]?.killedBy).toMatchObject({
+      gate: "G4",
+      scenario: expect.stringMatching(/^[a-z0-9-]+$/),
+      evidence: expect.stringMatching(/mode drift|Phase/),
+    });
   }, 300_000);
 
   it("the stand-in: its record says behaviour is not measured, and a record claiming every kill lifts no stand-in run", async () => {
