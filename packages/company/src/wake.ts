@@ -99,6 +99,13 @@ export interface WakeOptions {
   wrapHarness?: SessionInput["wrapHarness"];
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;
+  /** Evals only: rewrites the CEO's initial turn (a mutated cue, evals/sensitivity); the locked cues stay as they are. */
+  cue?: (mode: CeoMode, cue: string) => string;
+  /**
+   * Evals only: changes the tools the CEO's session is given (a mutated offer or schema, as a code
+   * change would make it; evals/sensitivity). The registry stays as it is.
+   */
+  toolOffer?: (mode: CeoMode, tools: readonly ToolDefinition[]) => ToolDefinition[];
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
   cadreCommand?: readonly string[];
   /**
@@ -298,8 +305,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   const decision = decideCeoMode(state.modeState, profile);
   const mode = decision.mode;
   const byProfile = profileDriver(profile).plan({ agent, apiUrl: options.apiUrl });
-  const cueOf = (trigger: WakeTrigger) =>
+  const plainCue = (trigger: WakeTrigger) =>
     byProfile.cue ?? (agent.isCeo ? decision.cueFor(trigger) : memberCue(agent.role, trigger));
+  const cueOf = (trigger: WakeTrigger) =>
+    agent.isCeo && options.cue ? options.cue(mode, plainCue(trigger)) : plainCue(trigger);
   const memoryIndex = await memoryRead;
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
   // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
@@ -422,7 +431,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     // A harness that calls the model itself cannot have its next call refused before it is sent:
     // once code stopped its run, the tools it asks for are refused as well (nothing more happens).
     const enforcement = driverOf(connector.kind).budget;
-    const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools, {
+    const given =
+      agent.isCeo && options.toolOffer ? options.toolOffer(mode, profileRun.tools) : profileRun.tools;
+    const tools: readonly ToolDefinition[] = budget.wrapTools(given, {
       refuseAfterStop: enforcement !== "before-each-call",
     });
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
