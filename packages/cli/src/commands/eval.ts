@@ -19,6 +19,7 @@ import {
   loadScenarios,
   measureSensitivity,
   MIN_DETECTED,
+  MIN_PASS_FLOOR,
   PROFILES,
   sensitivityFile,
   STANDIN_MODEL,
@@ -126,9 +127,15 @@ ${Object.values(BREAKS)
   --cassettes-dir DIR  where cassettes are recorded or replayed from, instead of the default above
 Compare options:
   --out DIR            report directory (default ${DEFAULT_OUT})
-  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
-  --min-pass X         see --k
-  --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
+  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass. With fewer
+                       samples per scenario than k, pass^k cannot be computed: the report says "pass^k needs k
+                       samples", no behaviour gate passes (a failure still fails) and the run is incomplete
+  --min-pass X         from ${MIN_PASS_FLOOR} to 1 (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
+  --trajectory MODE    how each sample's tool calls are matched with the baseline's samples (always checked):
+                       strict (same calls, same order) | unordered (same calls, any order) | subset (no call the
+                       baseline does not make) | superset (every call the baseline makes; extra calls are fine).
+                       Default ${DEFAULT_COMPARE_SETTINGS.trajectory}. Repeats of one call in a row count once (how many hires is
+                       the hire count's question)
   --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json)
   --cross-source       compare even when the baseline was recorded on another connector or model (refused
                        otherwise: a live candidate is compared only with a baseline of its own connector and
@@ -282,13 +289,17 @@ function compareSettings(values: Values): Partial<CompareSettings> {
   if (k !== undefined) settings.k = k;
   if (values["min-pass"] !== undefined) {
     const x = Number(values["min-pass"]);
-    if (!(x >= 0 && x <= 1))
-      throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
+    if (!/^\d+(\.\d+)?$/.test(values["min-pass"]) || !(x >= MIN_PASS_FLOOR && x <= 1))
+      throw new UsageError(
+        `eval: --min-pass must be a number from ${MIN_PASS_FLOOR} to 1 (got "${values["min-pass"]}"): below ${MIN_PASS_FLOOR} a scenario that fails more often than it passes would pass`,
+      );
     settings.minPassK = x;
   }
   if (values.trajectory !== undefined) {
     if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory))
-      throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
+      throw new UsageError(
+        `eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")} (got "${values.trajectory}")`,
+      );
     settings.trajectory = values.trajectory as TrajectoryMode;
   }
   return settings;
@@ -402,12 +413,19 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
     case "run": {
       allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity", "cross-source"]);
       const baseline = need("run", "baseline", values.baseline);
+      const settings = compareSettings(values);
+      const k = settings.k ?? DEFAULT_COMPARE_SETTINGS.k;
+      const samples = wholeNumber("samples", values.samples, 1) ?? 8;
+      if (samples < k)
+        io.err(
+          `warning: pass^${k} needs ${k} samples; with --samples ${samples} no behaviour gate can pass and the run is incomplete\n`,
+        );
       const evaluation = await evaluateCandidate({
         ...runOptions("run", values, io),
         ...(values.sensitivity !== undefined ? { sensitivityFile: values.sensitivity } : {}),
         baseline,
         out: values.out ?? DEFAULT_OUT,
-        settings: compareSettings(values),
+        settings,
         ...(values["cross-source"] ? { crossSource: true } : {}),
       });
       return printEvaluation(io, evaluation, values.json);

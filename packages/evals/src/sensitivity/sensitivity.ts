@@ -6,7 +6,6 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareRuns } from "../compare/compare.js";
 import {
-  GATE_IDS,
   gateSourceOf,
   type GateSource,
   type Measurement,
@@ -15,12 +14,11 @@ import {
 } from "../compare/gates.js";
 import type { Trace } from "../trace/types.js";
 import { DEFAULT_COMPARE_SETTINGS } from "../compare/settings.js";
-import type { EvalReport } from "../report/schema.js";
 import { readRecording } from "../recording/read.js";
 import type { Recording } from "../recording/types.js";
 import { writeRecording } from "../recording/write.js";
-import type { SuiteResult } from "../runner/run-suite.js";
 import { type RunOptions, runProfile } from "../evaluate.js";
+import { type ControlResult, detection, falseAlarmControl } from "./control.js";
 import { BUILTIN_MUTATIONS, type Mutation } from "./mutations.js";
 
 /** A behaviour gate counts as measured only on a connector that caught at least this many of six. */
@@ -43,8 +41,8 @@ export interface SensitivityResult {
   source: GateSource;
   /** What the mutated candidates were compared with. */
   reference: { kind: "baseline" | "control"; dir: string; note: string };
-  /** The unmutated candidate against the reference: a detection here is a false alarm. */
-  control: { detected: boolean; gate: string | null; evidence: string } | null;
+  /** Two unmutated candidates (other seeds) against the reference: a detection here is a false alarm. */
+  control: ControlResult | null;
   mutations: MutationResult[];
   detected: number;
   total: number;
@@ -58,33 +56,15 @@ export interface SensitivityOptions extends Omit<RunOptions, "profile" | "break"
   onMutation?: (m: MutationResult) => void;
 }
 
-function detection(report: EvalReport): { detected: boolean; gate: string | null; evidence: string } {
-  const gate = GATE_IDS.find((g) => report.gates[g].verdict === false) ?? null;
-  return {
-    detected: gate !== null,
-    gate,
-    evidence: gate ? report.gates[gate].evidence : "every gate's verdict held",
-  };
-}
-
-const asCandidate = (r: Recording): SuiteResult => ({
-  profile: r.manifest.profile,
-  connector: r.manifest.connector,
-  samples: r.manifest.samples,
-  seed: r.manifest.seed,
-  break: r.manifest.break,
-  scenarios: r.scenarios,
-  traces: r.traces,
-});
 
 export async function measureSensitivity(options: SensitivityOptions): Promise<SensitivityResult> {
   const baseline = await readRecording(options.baseline);
   const mutations = options.mutations ?? BUILTIN_MUTATIONS;
-  const run = (mutation?: Mutation) =>
+  const run = (mutation?: Mutation, seed?: number) =>
     runProfile({
       ...options,
       profile: "semantic",
-      seed: options.seed ?? baseline.manifest.seed,
+      seed: seed ?? options.seed ?? baseline.manifest.seed,
       ...(mutation ? { mutation } : {}),
     });
   const control = await run();
@@ -93,7 +73,6 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
   // run itself (a live candidate is compared with a baseline from its own connector).
   let reference: Recording;
   let referenceInfo: SensitivityResult["reference"];
-  let controlCheck: SensitivityResult["control"] = null;
   const settings = { ...DEFAULT_COMPARE_SETTINGS };
   if (baseline.manifest.connector === connector) {
     reference = baseline;
@@ -102,7 +81,6 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
       dir: options.baseline,
       note: `the baseline, recorded on ${connector}`,
     };
-    controlCheck = detection(compareRuns(reference, control, settings));
   } else {
     const dir = join(options.out, "control");
     await writeRecording(dir, control);
@@ -112,9 +90,8 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
       dir,
       note: `the unmutated semantic prompt on ${connector} (the baseline ${options.baseline} was recorded on ${baseline.manifest.connector}; a candidate is compared with its own connector's reference)`,
     };
-    // A deterministic connector must agree with itself: the control read back is the reference.
-    controlCheck = detection(compareRuns(reference, asCandidate(reference), settings));
   }
+  const controlCheck = await falseAlarmControl(reference, (seed) => run(undefined, seed), settings);
   const results: MutationResult[] = [];
   for (const mutation of mutations) {
     const candidate = await run(mutation);
