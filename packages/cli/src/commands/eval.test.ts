@@ -144,7 +144,14 @@ describe("cadre eval", () => {
     expect(Object.keys(summary)).toEqual(
       expect.arrayContaining(["scenarios", "toolCoverage", "cueTokens", "gates"]),
     );
-    expect(summary.scenarios[0]).toMatchObject({ id: expect.any(String), passed: true });
+    // A scripted run's scenario rows claim no pass: behaviour was not measured, the plumbing held.
+    expect(summary.scenarios[0]).toMatchObject({
+      id: expect.any(String),
+      passed: null,
+      measured: false,
+      result: "plumbing ok",
+    });
+    expect(run.err).not.toMatch(/^empty-no-goal .*PASS/m);
     expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
     // Plumbing passes; behaviour from the scripted model is not measured (SPEC §5 gate shape).
     for (const g of ["G1", "G2"])
@@ -153,6 +160,7 @@ describe("cadre eval", () => {
         measured: true,
         source: "scripted",
         verdict: true,
+        undecided: null,
         evidence: expect.any(String),
       });
     for (const g of ["G3", "G4", "G5"])
@@ -161,6 +169,7 @@ describe("cadre eval", () => {
         measured: false,
         source: "scripted",
         verdict: true,
+        undecided: null,
         evidence: expect.stringMatching(/^behaviour not measured: the offline model is scripted/),
       });
     expect(run.err).toMatch(/G3 +NOT MEASURED/);
@@ -232,16 +241,23 @@ describe("cadre eval", () => {
       measured: false,
       source: "scripted",
       verdict: false,
+      undecided: null,
       evidence: expect.stringMatching(
-        /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: failing checks hireCount 1\/1.*hireCount: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
+        /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: hire count 1\/1.*hire count: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
       ),
     });
+    // The rules see the difference (verdict), but a scripted run's row claims neither pass nor fail.
     expect(scenarios.find((s: { id: string }) => s.id === "empty-single-connector")).toMatchObject({
-      passed: false,
+      passed: null,
+      verdict: false,
+      result: "plumbing ok",
       hires: { candidateMedian: 1 },
     });
     // States that are not team building keep their mode document, and their behaviour.
-    expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({ passed: true });
+    expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({
+      verdict: true,
+      passed: null,
+    });
     expect(run.err).toMatch(/BROKEN: no-hiring-instruction/);
   });
 

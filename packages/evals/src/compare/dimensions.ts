@@ -58,6 +58,8 @@ export interface Reference {
   retriesBand: [number, number];
   modelCallBand: [number, number];
   modelCallMedian: number;
+  idleBand: [number, number];
+  idleMedian: number;
 }
 
 export function referenceOf(baseline: readonly Trace[], settings: CompareSettings): Reference {
@@ -70,9 +72,13 @@ export function referenceOf(baseline: readonly Trace[], settings: CompareSetting
   }
   const sequences = baseline.map((t) => actionSequence(t));
   const refusals = baseline.map((t) => refusalsOf(t));
+  const band = (values: number[]): [number, number] => {
+    const m = median(values);
+    const slack = Math.max(2, Math.ceil(settings.modelCallTolerance * m));
+    return [Math.max(0, Math.floor(m - slack)), Math.ceil(m + slack)];
+  };
   const calls = baseline.map((t) => t.usage.modelCalls);
-  const m = median(calls);
-  const slack = Math.max(2, Math.ceil(settings.modelCallTolerance * m));
+  const idle = baseline.map(idleTurns);
   return {
     samples: baseline.length,
     terminal: modal(
@@ -100,8 +106,10 @@ export function referenceOf(baseline: readonly Trace[], settings: CompareSetting
       refusals.map((r) => r.retries),
       tol,
     ),
-    modelCallBand: [Math.max(0, Math.floor(m - slack)), Math.ceil(m + slack)],
-    modelCallMedian: m,
+    modelCallBand: band(calls),
+    modelCallMedian: median(calls),
+    idleBand: band(idle),
+    idleMedian: median(idle),
   };
 }
 
@@ -176,12 +184,21 @@ function refusedCheck(t: Trace, ref: Reference): SampleCheck {
   };
 }
 
+/** Model turns that issued no tool call (at most): thinking, looping, talking instead of acting. */
+const idleTurns = (t: Trace) => Math.max(0, t.usage.modelCalls - t.toolCalls.length);
+
+/**
+ * More model calls than the baseline's band fail, unless the sample's own extra tool calls explain
+ * them (the tool-call dimension judges those): what fails is turns spent without acting.
+ */
 function modelCallsCheck(t: Trace, ref: Reference): SampleCheck {
   const n = t.usage.modelCalls;
+  const idle = idleTurns(t);
+  const pass = n <= ref.modelCallBand[1] || idle <= ref.idleBand[1];
   return {
     name: "modelCalls",
-    pass: n <= ref.modelCallBand[1],
-    detail: `${n} model call(s) (baseline at most ${ref.modelCallBand[1]}: median ${ref.modelCallMedian} and its tolerance)`,
+    pass,
+    detail: `${n} model call(s), ${idle} without a tool call (baseline at most ${ref.modelCallBand[1]} and ${ref.idleBand[1]}: medians ${ref.modelCallMedian} and ${ref.idleMedian} and their tolerance)`,
   };
 }
 

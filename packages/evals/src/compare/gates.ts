@@ -122,9 +122,14 @@ function isHiringState(c: ScenarioComparison): boolean {
   return c.baseline.medianHires > 0;
 }
 
-/** Tools the baseline calls in most samples that the candidate calls in at most half of its own. */
+/**
+ * Tools the baseline calls in most samples that the candidate never calls (how often it calls them
+ * is the tool-call dimension's question, sample by sample under pass^k).
+ */
 export function droppedActions(c: ScenarioComparison): ScenarioComparison["actions"] {
-  return c.actions.filter((a) => a.baseline * 2 > c.baseline.samples && a.candidate * 2 <= c.candidate.samples);
+  return c.actions.filter(
+    (a) => a.baseline * 2 > c.baseline.samples && a.candidate === 0 && c.candidate.samples > 0,
+  );
 }
 
 /** The share of hires made through hire_agent, where the baseline hires; null elsewhere. */
