@@ -59,6 +59,17 @@ describe("cadre eval", () => {
       ),
     });
     expect((await cli("eval")).code).toBe(2);
+    // --min-pass below 0.5 would pass a scenario that fails more often than it passes.
+    for (const bad of ["0", "0.2", "1.5", "abc"]) {
+      const minPass = await cli("eval", "compare", "--baseline", dir, "--candidate", dir, "--min-pass", bad);
+      expect(minPass).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(
+          new RegExp(`--min-pass must be a number from 0\\.5 to 1 \\(got "${bad}"\\)`),
+        ),
+      });
+    }
+    expect(help.out).toMatch(/--trajectory MODE +how each sample's tool calls are matched/);
     const noBaseline = await cli("eval", "run", "--profile", "semantic");
     expect(noBaseline).toMatchObject({
       code: 2,
@@ -151,7 +162,11 @@ describe("cadre eval", () => {
       measured: false,
       result: "plumbing ok",
     });
-    expect(run.err).not.toMatch(/^empty-no-goal .*PASS/m);
+    const rows = run.err.split("\n").filter((l) => /\(k=\d+, \d+\/\d+\)/.test(l));
+    expect(rows).toHaveLength(16);
+    for (const row of rows) expect(row).not.toMatch(/\bPASS\b/);
+    expect(rows.join("\n")).toMatch(/^empty-no-goal .* plumbing ok /m);
+    expect(run.err).toMatch(/warning: pass\^3 needs 3 samples; with --samples 1/);
     expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
     // Plumbing passes; behaviour from the scripted model is not measured (SPEC §5 gate shape).
     for (const g of ["G1", "G2"])
