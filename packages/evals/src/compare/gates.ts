@@ -122,14 +122,21 @@ function isHiringState(c: ScenarioComparison): boolean {
   return c.baseline.medianHires > 0;
 }
 
+/** Below this chance, a candidate that never calls a tool the baseline calls has dropped it. */
+const DROPPED_CHANCE = 0.05;
+
 /**
- * Tools the baseline calls in most samples that the candidate never calls (how often it calls them
- * is the tool-call dimension's question, sample by sample under pass^k).
+ * Tools the baseline calls in most samples that the candidate never calls, where never calling them
+ * would be unlikely (< 5 %) for a candidate that calls them as often as the baseline does: one
+ * sample without a tool the baseline calls in 5 of 8 is chance; 3 without one it always calls is
+ * not. How often the candidate calls them is the tool-call dimension's question, sample by sample.
  */
 export function droppedActions(c: ScenarioComparison): ScenarioComparison["actions"] {
-  return c.actions.filter(
-    (a) => a.baseline * 2 > c.baseline.samples && a.candidate === 0 && c.candidate.samples > 0,
-  );
+  const n = c.candidate.samples;
+  return c.actions.filter((a) => {
+    const p = a.baseline / Math.max(1, c.baseline.samples);
+    return p > 0.5 && a.candidate === 0 && n > 0 && (1 - p) ** n < DROPPED_CHANCE;
+  });
 }
 
 /** The share of hires made through hire_agent, where the baseline hires; null elsewhere. */

@@ -54,7 +54,11 @@ describe("sensitivity", () => {
     });
     expect(offline).toMatchObject({ connector: "offline", source: "scripted", total: 6 });
     expect(offline.reference.kind).toBe("baseline");
-    expect(offline.control?.detected).toBe(false);
+    // The false-alarm control draws two fresh candidates of the unmutated prompts (other seeds), so
+    // it can fail: what it found is reported with the seed, whichever way it went.
+    expect(offline.control?.runs.map((r) => r.seed)).toHaveLength(2);
+    expect(offline.control?.runs.map((r) => r.seed)).not.toContain(1);
+    expect(offline.control?.evidence).toMatch(/^(unmutated prompts, seed \d+: |two unmutated candidates)/);
     expect(offline.detected).toBeLessThan(MIN_DETECTED);
     const t = table(offline);
     // The script ignores the tool descriptions, the cue and the stated team size.
