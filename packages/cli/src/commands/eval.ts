@@ -62,7 +62,8 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
   cadre eval compare --baseline DIR --candidate DIR [--out DIR] [compare options]
       compare two recorded runs without running anything
   cadre eval sensitivity --baseline DIR [--connector ID] [--samples K] [--mutations DIR] [--json]
-      run known-bad prompt mutations as candidates and report which the gates caught; the result
+      run known-bad prompt mutations as candidates and report which the gates caught, and a false-alarm
+      control (the unmutated prompts twice more, on other seeds, against the same reference); the result
       is kept in .cadre/sensitivity/<connector>.json (--record FILE) and \`eval run\` prints it
 
 What a gate's result means: each gate carries \`measured\` and \`source\` (scripted | live |
@@ -360,7 +361,7 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
   io.out(`reference: ${result.reference.note}\n`);
   if (result.control)
     io.out(
-      `control (unmutated prompt): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
+      `control (two unmutated candidates, seeds ${result.control.runs.map((r) => r.seed).join(" and ")}): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
     );
   const width = Math.max(...result.mutations.map((m) => m.id.length));
   for (const m of result.mutations)
