@@ -78,12 +78,7 @@ export function compareRuns(
     },
     settings,
     scenarios: comparisons.map((c) =>
-      judgeScenario(
-        c,
-        meas.behaviourMeasured,
-        matrix.find((m) => m.scenario === c.id)?.cells,
-        settings,
-      ),
+      judgeScenario(c, meas.behaviourMeasured, matrix.find((m) => m.scenario === c.id)?.cells, settings),
     ),
     toolCoverage: hires.length === 0 ? 0 : hires.filter((h) => h.via === "tool").length / hires.length,
     cueTokens: Math.max(0, ...cand.map((t) => t.cue.tokens)),

@@ -99,9 +99,13 @@ describe("the comparison sees every behaviour dimension by default", () => {
     });
     const report = compareRuns(baseline, candidate, DEFAULT_COMPARE_SETTINGS, new Date(), measured);
     expect(report.gates.G3.pass).toBe(false);
-    expect(report.gates.G3.evidence).toMatch(/operating-company \(tool calls: .*list_my_tasks called in 0\/3/);
+    expect(report.gates.G3.evidence).toMatch(
+      /operating-company \(tool calls: .*list_my_tasks called in 0\/3/,
+    );
     expect(report.gates.G4.pass).toBe(false);
-    expect(report.gates.G4.evidence).toMatch(/operating-company .*tool calls 3\/3.*never calls .*list_my_tasks/);
+    expect(report.gates.G4.evidence).toMatch(
+      /operating-company .*tool calls 3\/3.*never calls .*list_my_tasks/,
+    );
   }, 300_000);
 
   it("a candidate that ends in another mode fails G4 on 'end mode' in that scenario, and nowhere else", () => {
@@ -114,7 +118,8 @@ describe("the comparison sees every behaviour dimension by default", () => {
       /partial-team \(pass\^3 0\.00 < 0\.5: end mode 3\/3 — e\.g\. end mode: ends in team-building \(baseline ends in awaiting-approval/,
     );
     expect(failingDimensions(report, "partial-team")).toEqual(["end mode"]);
-    const others = (r: typeof report) => r.scenarios.filter((s) => s.id !== "partial-team").map((s) => s.result);
+    const others = (r: typeof report) =>
+      r.scenarios.filter((s) => s.id !== "partial-team").map((s) => s.result);
     expect(others(report)).toEqual(others(unchanged));
   });
 

@@ -164,7 +164,9 @@ function toolCallsCheck(t: Trace, ref: Reference, settings: CompareSettings): Sa
   const called = new Set(seq);
   const missing = ok
     ? []
-    : [...new Set(ref.sequences.flat())].filter((a) => !called.has(a) && ref.sequences.every((s) => s.includes(a)));
+    : [...new Set(ref.sequences.flat())].filter(
+        (a) => !called.has(a) && ref.sequences.every((s) => s.includes(a)),
+      );
   return {
     name: "toolCalls",
     pass: ok,

@@ -88,7 +88,12 @@ describe("no PASS for what was not measured", () => {
 
   it("fewer samples than k: 'pass^k needs k samples', no behaviour gate passes, the run is incomplete", () => {
     const report = compareRuns(baseline, copy(run), DEFAULT_COMPARE_SETTINGS, new Date(), measured);
-    expect(report.gates.G4).toMatchObject({ pass: null, measured: true, verdict: true, undecided: "samples" });
+    expect(report.gates.G4).toMatchObject({
+      pass: null,
+      measured: true,
+      verdict: true,
+      undecided: "samples",
+    });
     expect(report.gates.G4.evidence).toMatch(/pass\^3 needs 3 samples: 16 scenario\(s\) ran 2 .*incomplete/);
     expect(report.gates.G5.pass).toBeNull();
     expect(gateMark(report.gates.G4)).toBe("INCOMPLETE");
@@ -155,7 +160,9 @@ describe("the false-alarm control", () => {
       k2,
     );
     expect(control).toMatchObject({ detected: true, gate: "G4" });
-    expect(control.evidence).toMatch(new RegExp(`^unmutated prompts, seed ${second}: .*partial-team.*end mode`));
+    expect(control.evidence).toMatch(
+      new RegExp(`^unmutated prompts, seed ${second}: .*partial-team.*end mode`),
+    );
     expect(control.runs.map((r) => r.detected)).toEqual([false, true]);
   });
 });

@@ -92,7 +92,11 @@ export function compareScenario(
     traces.filter((t) => actionSequence(t).includes(action)).length;
   const actions = [...new Set([...ref.actions.keys(), ...candidate.flatMap((t) => actionSequence(t))])]
     .sort()
-    .map((action) => ({ action, baseline: ref.actions.get(action) ?? 0, candidate: calledBy(candidate, action) }));
+    .map((action) => ({
+      action,
+      baseline: ref.actions.get(action) ?? 0,
+      candidate: calledBy(candidate, action),
+    }));
   const totalHires = candidate.reduce((sum, t) => sum + t.hires.length, 0);
   return {
     id: scenario.id,

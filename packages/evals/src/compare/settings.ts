@@ -31,7 +31,8 @@ export function checkCompareSettings(s: CompareSettings): CompareSettings {
     throw new UserInputError(
       `min-pass must be a number from ${MIN_PASS_FLOOR} to 1 (got ${s.minPassK}): below ${MIN_PASS_FLOOR} a scenario that fails more often than it passes would pass`,
     );
-  if (!Number.isInteger(s.k) || s.k < 1) throw new UserInputError(`k must be a whole number ≥ 1 (got ${s.k})`);
+  if (!Number.isInteger(s.k) || s.k < 1)
+    throw new UserInputError(`k must be a whole number ≥ 1 (got ${s.k})`);
   if (!(TRAJECTORY_MODES as readonly string[]).includes(s.trajectory))
     throw new UserInputError(
       `trajectory must be one of ${TRAJECTORY_MODES.join(", ")} (got ${JSON.stringify(s.trajectory)})`,

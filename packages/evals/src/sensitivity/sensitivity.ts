@@ -56,7 +56,6 @@ export interface SensitivityOptions extends Omit<RunOptions, "profile" | "break"
   onMutation?: (m: MutationResult) => void;
 }
 
-
 export async function measureSensitivity(options: SensitivityOptions): Promise<SensitivityResult> {
   const baseline = await readRecording(options.baseline);
   const mutations = options.mutations ?? BUILTIN_MUTATIONS;
