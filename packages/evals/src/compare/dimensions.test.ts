@@ -67,6 +67,7 @@ describe("the comparison sees every behaviour dimension by default", () => {
   it("an unchanged candidate: G3 passes and no scenario differs in approvals, end mode or tool calls", () => {
     const report = compareRuns(baseline, copy(same), DEFAULT_COMPARE_SETTINGS, new Date(), measured);
     expect(report.gates.G3.pass).toBe(true);
+    expect(report.gates.G3.evidence).not.toMatch(/not offered/);
     for (const s of report.scenarios)
       expect(s.dimensions.filter((d) => d.failed > 0).map((d) => d.label)).not.toEqual(
         expect.arrayContaining([expect.stringMatching(/approvals filed|end mode|tool calls/)]),
@@ -87,6 +88,13 @@ describe("the comparison sees every behaviour dimension by default", () => {
     );
     const row = summaryOf(report).scenarios.find((s) => s.id === "empty-no-goal")!;
     expect(row).toMatchObject({ passed: false, result: "fail" });
+    // The offer is code: on a scripted run too (behaviour not measured) G3 fails, as plumbing.
+    const scripted = compareRuns(baseline, candidate, DEFAULT_COMPARE_SETTINGS);
+    expect(scripted.measurement.behaviourMeasured).toBe(false);
+    expect(scripted.gates.G3).toMatchObject({ pass: false, measured: false });
+    expect(scripted.gates.G3.evidence).toMatch(
+      /a tool the baseline calls is not offered to the candidate: empty-no-goal \(file_approval\)/,
+    );
   }, 300_000);
 
   it("a candidate that never calls a tool the baseline calls (dropped from the operating offer) fails G3 and G4 on tool calls", async () => {

@@ -7,6 +7,7 @@ import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
 import { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource } from "../report/schema.js";
 import type { ScenarioComparison } from "./scenario.js";
+import { actionOf } from "./actions.js";
 import { DIMENSION_LABELS } from "./dimensions.js";
 import type { CompareSettings } from "./settings.js";
 
@@ -316,6 +317,28 @@ export function evaluateGates(input: GateInput): Gates {
   return { gates, measurement: meas, matrix: shown };
 }
 
+/**
+ * Per scenario, the tools the baseline calls in most samples that some observed candidate sample was
+ * not offered (hire_agent in hiring states is reported on its own). The offer is code, not the
+ * model's choice, so this fails on any connector: a change that drops a tool from a mode's offer.
+ */
+function withheldTools(
+  comparisons: ScenarioComparison[],
+  candidate: CandidateRun,
+): Array<{ id: string; tools: string[] }> {
+  return comparisons.flatMap((c) => {
+    const used = c.actions
+      .filter((a) => a.baseline * 2 > c.baseline.samples)
+      .map((a) => a.action)
+      .filter((a) => !(a === "hire_agent" && isHiringState(c)));
+    const observed = (candidate.traces.get(c.id) ?? []).filter((t) => t.systemPrompt.observed);
+    const tools = used.filter((a) =>
+      observed.some((t) => !t.tools.some((tool) => actionOf({ name: tool.name, args: {} }) === a)),
+    );
+    return tools.length > 0 ? [{ id: c.id, tools }] : [];
+  });
+}
+
 const DIMENSION_LIST = Object.values(DIMENSION_LABELS).join(", ");
 
 /** Why pass^k could not be computed as asked: scenarios with fewer candidate samples than k. */
@@ -408,6 +431,14 @@ function decideGates(
           .slice(0, 4)
           .map((c) => c.id)
           .join(", ")}`,
+      );
+    const withheld = withheldTools(comparisons, candidate);
+    if (withheld.length > 0)
+      g3Plumbing.push(
+        `a tool the baseline calls is not offered to the candidate: ${withheld
+          .slice(0, 4)
+          .map((w) => `${w.id} (${w.tools.join(", ")})`)
+          .join("; ")}${withheld.length > 4 ? `; +${withheld.length - 4} more` : ""}`,
       );
   }
   const g3Behaviour: string[] = [];
@@ -506,7 +537,7 @@ function decideGates(
   if (http > 0) g5Behaviour.push(`${http} candidate hire(s) still went through the legacy HTTP path`);
   if (failing("G5").length > 0) g5Behaviour.push(`regressions: ${list(failing("G5"))}`);
   const g5 = decide(meas, {
-    head: `${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
+    head: `${comparisons.filter((c) => c.verdict).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
     plumbing: g5Plumbing,
     behaviour: g5Behaviour,
     ...(undecided.length > 0 && g5Behaviour.length === 0
