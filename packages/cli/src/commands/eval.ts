@@ -67,11 +67,14 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
       is kept in .cadre/sensitivity/<connector>.json (--record FILE) and \`eval run\` prints it
 
 What a gate's result means: each gate carries \`measured\` and \`source\` (scripted | live |
-replayed). Plumbing (G1, G2, and the cue budget, tool offered, valid parameters, mode drift,
-terminal states inside G3–G5) passes or fails on any connector. Behaviour (G3–G5) computed from the
-scripted offline model is NOT MEASURED (pass null), never PASS; on a live connector it counts only
-when that connector's last sensitivity run caught at least ${MIN_DETECTED} of 6 mutations. An offline
-run exits 1 only on a plumbing failure. Built-in mutations:
+replayed). Plumbing (G1, G2, and the cue budget, every tool the baseline calls offered, valid
+parameters, mode drift, terminal states inside G3–G5) passes or fails on any connector. Behaviour
+(G3–G5: every dimension of every sample — terminal status, hire count, roles, parameters, approvals
+filed, end mode, tool calls, refused calls and retries, model calls) computed from the scripted
+offline model is NOT MEASURED (pass null), never PASS, and scenario rows then say "plumbing ok";
+on a live connector it counts only when that connector's last sensitivity run caught at least
+${MIN_DETECTED} of 6 mutations. G4 passes only on ≥ ${DEFAULT_COMPARE_SETTINGS.minBehaviourScenarios} scenarios (else NOT ENOUGH SCENARIOS). An
+offline run exits 1 only on a plumbing failure. Built-in mutations:
 ${BUILTIN_MUTATIONS.map((m) => `  ${m.name}: ${m.description}`).join("\n")}
 
 Run options:
