@@ -99,6 +99,9 @@ describe("no PASS for what was not measured", () => {
     expect(report.gates.G4.evidence).toMatch(/pass\^3 needs 3 samples: 16 scenario\(s\) ran 2 .*incomplete/);
     expect(report.gates.G5.pass).toBeNull();
     expect(gateMark(report.gates.G4)).toBe("INCOMPLETE");
+    expect(renderTerminal(report)).toMatch(
+      /^RESULT: no gate failed; G4, G5 without a verdict \(incomplete; /m,
+    );
     expect(report.complete).toBe(false);
     expect(report.scenarios.every((s) => s.result === "incomplete" && s.passed === null)).toBe(true);
     // A failure is still a failure with too few samples.

@@ -37,14 +37,23 @@ export function scenarioMark(result: string): string {
 export function resultLine(report: {
   passed: boolean;
   complete: boolean;
-  gates: Record<string, { pass: boolean | null; measured: boolean }>;
+  gates: Record<string, { pass: boolean | null; measured: boolean; undecided?: string | null }>;
   measurement: { note: string };
 }): string {
   const ids = Object.keys(report.gates);
   if (!report.passed) return `${ids.filter((g) => report.gates[g]?.pass === false).join(", ")} failed`;
   if (report.complete) return "all gates pass";
   const unmeasured = ids.filter((g) => report.gates[g]?.pass === null);
-  return `no gate failed; ${unmeasured.join(", ")} without a verdict (${report.measurement.note})`;
+  // Measured but undecided: say why (too few scenarios, states or samples), not only the note.
+  const why = [
+    ...new Set(
+      unmeasured.flatMap((g) => {
+        const u = report.gates[g]?.undecided;
+        return report.gates[g]?.measured && u ? [UNDECIDED[u]?.toLowerCase() ?? u] : [];
+      }),
+    ),
+  ];
+  return `no gate failed; ${unmeasured.join(", ")} without a verdict (${[...why, report.measurement.note].join("; ")})`;
 }
 
 export function pad(text: string, width: number): string {
