@@ -30,7 +30,9 @@ set-model  the model the agent's sessions route to: an explicit id enabled on it
            through that server (--server URL, or PATCH /api/agents/ID/model), inside the live
            session's lock; a move to another connector waits until the agent's run has ended.
 terminate  remove an agent from the team: terminated, its keys revoked, never woken again (the CEO
-           cannot be removed)
+           cannot be removed). Its open tasks go back to the agent that created them (the CEO for
+           the operator's), who is woken for them (\`cadre run\` runs that wake); the answer lists
+           them (--json: tasksReturned). Its pending wake reasons are cancelled.
 keys       the agent's API keys: list them (never their tokens), mint one (--label TEXT; the token is
            shown once), revoke one by KEY_ID (event streams opened with it end)
 
@@ -93,8 +95,8 @@ async function terminate(args: string[], io: CliIO, server: ServerTarget | undef
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("agents terminate: AGENT_ID is required (see `cadre agents list`)");
-  const agent = await withOperator(values, io, server, (port) => port.terminateAgent(agentId));
-  io.out(values.json ? `${JSON.stringify(agent)}\n` : terminatedText(agent));
+  const done = await withOperator(values, io, server, (port) => port.terminateAgent(agentId));
+  io.out(values.json ? `${JSON.stringify(done)}\n` : terminatedText(done));
   return 0;
 }
 

@@ -55,6 +55,7 @@ import {
   keyView,
   modelChangeView,
   scheduleView,
+  terminationView,
 } from "@cadre/server/views";
 import { type AgentRow, redactUrl, type Store } from "@cadre/store";
 import { withProfile } from "../profiles/wake-profile.js";
@@ -200,7 +201,7 @@ export class LocalOperator implements OperatorPort {
   }
 
   async terminateAgent(agentId: string) {
-    return agentView(await terminateAgent(this.store, agentId));
+    return terminationView(await terminateAgent(this.store, agentId));
   }
 
   async listKeys(agentId: string) {

@@ -30,6 +30,7 @@ const CHANGE_LINE: Readonly<Record<WakeTrigger, (taskId: string) => string>> = {
   start_team_building: () => "The operator asked you to start.",
   approval_decided: () => "The operator decided on your strategy.",
   task_resumed: (id) => `A session of yours stopped before it finished task ${id}.`,
+  task_unassigned: (id) => `Task ${id} is back with you: the agent it was assigned to was terminated.`,
   task_assigned: (id) => `Task ${id} was assigned to you.`,
   task_commented: (id) => `The operator commented on task ${id}.`,
   task_unblocked: (id) => `Task ${id} no longer waits for other work.`,
