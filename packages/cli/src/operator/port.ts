@@ -236,6 +236,8 @@ export interface DueRunReport {
   /** Agents still due when it stopped (their ids), and their names. */
   stillDue: string[];
   stillDueNames: string[];
+  /** Runs still under way in other processes when it stopped (a `cadre wake`, a server's). */
+  running?: { runId: string; agentId: string; agent: string }[];
   /** The signal that cancelled it here (local adapter). */
   interrupted?: "SIGINT" | "SIGTERM";
 }

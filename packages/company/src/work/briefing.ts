@@ -58,6 +58,12 @@ function author(agents: readonly AgentRow[], id: string | null): string {
   return a ? `${a.name} (${a.role})` : id;
 }
 
+/** Who handed a deliverable in, as recorded with it (never read off the task's current assignee). */
+function deliverableAuthor(agents: readonly AgentRow[], by: string | null): string {
+  if (by === null) return "an author not recorded";
+  return author(agents, by === "operator" ? null : by);
+}
+
 const STATUS_WORDS: Readonly<Record<TaskRow["status"], string>> = {
   todo: "to do",
   in_progress: "in progress",
@@ -89,7 +95,7 @@ function taskBlock(agents: readonly AgentRow[], { task, openBlockers, comments }
     lines.push(`[${comments.length - CAPS.comments} earlier comments not shown]`);
   if (task.deliverable)
     lines.push(
-      `Deliverable (by ${author(agents, task.assigneeAgentId)}):`,
+      `Deliverable (by ${deliverableAuthor(agents, task.deliverableBy)}):`,
       quoted(task.deliverable, CAPS.deliverable),
     );
   return lines.join("\n");
@@ -148,7 +154,11 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
     }
     tasks.push({ task, openBlockers, comments: await q.listTaskComments(task.id) });
   }
-  return renderBriefing({ ...input, tasks, more: Math.max(0, ids.length - CAPS.tasks) });
+  // Authors are named as they wrote, a member since terminated too.
+  const everyone = [...input.agents];
+  for (const a of await q.listAgents(agent.companyId))
+    if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
+  return renderBriefing({ ...input, agents: everyone, tasks, more: Math.max(0, ids.length - CAPS.tasks) });
 }
 
 /** The first turn of a wake: the cue, then the briefing (when there is one). */
