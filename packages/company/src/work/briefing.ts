@@ -43,12 +43,17 @@ export function changeLine(request: Pick<WakeRequestRow, "trigger" | "taskId">):
   return CHANGE_LINE[request.trigger](request.taskId ?? "");
 }
 
-/** Quotes `text` line by line, cut at `cap` code points. */
+/** Unicode tag characters: invisible text a model still reads (refused at the door; older rows may hold them). */
+const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+
+/** Quotes `text` line by line, cut at `cap` code points; hidden tag characters are removed, and said. */
 export function quoted(text: string, cap: number): string {
-  const chars = [...text];
-  const shown = chars.length > cap ? `${chars.slice(0, cap).join("")}` : text;
+  const hidden = text.match(TAGS)?.length ?? 0;
+  const chars = [...text.replace(TAGS, "")];
+  const shown = chars.slice(0, cap).join("");
   const lines = shown.split("\n").map((l) => (l.length > 0 ? `> ${l}` : ">"));
   if (chars.length > cap) lines.push(`[cut: ${chars.length - cap} more characters not shown]`);
+  if (hidden > 0) lines.push(`[${hidden} invisible tag characters removed]`);
   return lines.join("\n");
 }
 
