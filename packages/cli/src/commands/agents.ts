@@ -3,6 +3,7 @@
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
+import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
 import {
   agentsText,
@@ -35,6 +36,8 @@ terminate  remove an agent from the team: terminated, its keys revoked, never wo
            them (--json: tasksReturned). Its pending wake reasons are cancelled.
 keys       the agent's API keys: list them (never their tokens), mint one (--label TEXT; the token is
            shown once), revoke one by KEY_ID (event streams opened with it end)
+
+AGENT_ID is an agent id, or the agent's name as \`cadre agents list\` shows it (e.g. CEO).
 
 Options:
   --connector ID  set-model: move the agent to this connector (it must be ready, the model enabled on it)
@@ -84,7 +87,7 @@ async function setModel(args: string[], io: CliIO, server: ServerTarget | undefi
       "agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)",
     );
   const change = await withOperator(values, io, server, (port) =>
-    port.setAgentModel(agentId, model, values.connector),
+    agentIdOf(port, agentId).then((id) => port.setAgentModel(id, model, values.connector)),
   );
   io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeText(change));
   return 0;
@@ -95,7 +98,9 @@ async function terminate(args: string[], io: CliIO, server: ServerTarget | undef
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("agents terminate: AGENT_ID is required (see `cadre agents list`)");
-  const done = await withOperator(values, io, server, (port) => port.terminateAgent(agentId));
+  const done = await withOperator(values, io, server, async (port) =>
+    port.terminateAgent(await agentIdOf(port, agentId)),
+  );
   io.out(values.json ? `${JSON.stringify(done)}\n` : terminatedText(done));
   return 0;
 }
@@ -108,14 +113,14 @@ async function keys(args: string[], io: CliIO, server: ServerTarget | undefined)
     3,
   );
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
-  const [action, agentId, keyId] = positionals;
+  const [action, agentRef, keyId] = positionals;
   if (action !== "list" && action !== "mint" && action !== "revoke")
     throw new UsageError(`agents keys: use list, mint or revoke (got "${action ?? ""}")`);
-  if (!agentId)
+  if (!agentRef)
     throw new UsageError(`agents keys ${action}: AGENT_ID is required (see \`cadre agents list\`)`);
   if (action === "revoke" && !keyId)
     throw new UsageError(
-      `agents keys revoke: KEY_ID is required (see \`cadre agents keys list ${agentId}\`)`,
+      `agents keys revoke: KEY_ID is required (see \`cadre agents keys list ${agentRef}\`)`,
     );
   if (action !== "revoke" && keyId !== undefined)
     throw new UsageError(`agents keys ${action}: unexpected argument "${keyId}"`);
@@ -126,6 +131,7 @@ async function keys(args: string[], io: CliIO, server: ServerTarget | undefined)
     io,
     server,
     async (port) => {
+      const agentId = await agentIdOf(port, agentRef);
       if (action === "list") {
         const list = await port.listKeys(agentId);
         io.out(values.json ? `${JSON.stringify(list)}\n` : keysText(agentId, list));
