@@ -219,10 +219,12 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       io.out(
         `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
       );
-    if (result.stopReason)
-      io.out(
-        `  stopped    ${result.stopReason}: ${(await store.getRun(result.runId))?.error ?? ""}\n             budgets: npx cadre budgets show --data ${dataDir}\n`,
-      );
+    if (result.stopReason) {
+      // The run's error already starts with the reason ("budget: the monthly budget…").
+      const error = (await store.getRun(result.runId))?.error ?? "";
+      const why = error.startsWith(`${result.stopReason}: `) ? error : `${result.stopReason}: ${error}`;
+      io.out(`  stopped    ${why}\n             budgets: npx cadre budgets show --data ${dataDir}\n`);
+    }
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
       io.out(
