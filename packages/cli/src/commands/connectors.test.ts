@@ -201,6 +201,33 @@ describe("cadre connectors add: the session settings, checked at the door by the
   });
 });
 
+describe("cadre connectors add: what is missing or misspelt is said", () => {
+  it("a model the endpoint does not list is named with what it lists; an endpoint with no URL says so, not only 'no enabled models'", async () => {
+    const misspelt = await runCli([
+      "connectors",
+      "add",
+      "local",
+      "--kind",
+      "openai-compatible",
+      "--base-url",
+      standin.openaiBaseUrl,
+      "--models",
+      "llama-3.1-8b-instrct",
+      "--context-window",
+      "8192",
+      ...data,
+    ]);
+    expect(misspelt.code, misspelt.err).toBe(0);
+    expect(misspelt.out).toMatch(
+      /lists 1 model\(s\) \(standin-model\) and not llama-3\.1-8b-instrct: check the id's spelling/,
+    );
+    const bare = await runCli(["connectors", "add", "bare", "--kind", "openai-compatible", ...data]);
+    expect(bare.out).toMatch(
+      /NOT READY: config\.baseUrl .* is not set; no enabled models \(give the model ids/,
+    );
+  });
+});
+
 describe("cadre connectors list, test, remove", () => {
   it("a connector whose endpoint is down: NOT READY, what failed and when; test fails with exit 1 and the reason", async () => {
     const r = await runCli([
