@@ -30,7 +30,7 @@ Commands:
   company show|create          the company, its CEO mode and why, connectors, team, approvals
   agents list                  the company's agents
   agents set-model AGENT_ID MODEL [--connector ID]
-                               switch an agent's model, or move it to another ready connector (MC-13)
+                               switch an agent's model, or move it to another ready connector
   agents terminate AGENT_ID    remove an agent from the team (its keys revoked)
   agents keys list|mint|revoke AGENT_ID
                                an agent's API keys

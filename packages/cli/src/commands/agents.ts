@@ -24,7 +24,7 @@ list       the company's agents (active ones; --all includes terminated), with r
 set-model  the model the agent's sessions route to: an explicit id enabled on its connector, or
            with --connector ID on another ready connector the agent (the CEO too) moves to (a
            refusal says why and lists the allowed ones, and writes nothing). The agent's kept
-           session is assessed against the new model's window (MC-13): below 90% of it the next
+           session is assessed against the new model's window: below 90% of it the next
            wake resumes the session on the new model; at or over 90% the session is closed and a
            handoff left, so the next wake starts fresh from it; while a run of the agent holds the
            session the switch is refused (exit 2). A wake running in a server is reached only

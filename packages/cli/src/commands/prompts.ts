@@ -27,7 +27,7 @@ export const PROMPTS_HELP = `Usage:
   cadre prompts list  [--json]                   every locked text id with its hash
 
 The lock covers every text that can reach a model's system part or initial turn: segments, mode
-documents, cues, tool names/descriptions/schemas and the generated segments' templates (MC-7).
+documents, cues, tool names/descriptions/schemas and the generated segments' templates.
 Default lock: ${DEFAULT_LOCK_PATH} (log: prompts.lock.log.jsonl beside it).`;
 
 async function compare(lockPath: string): Promise<PromptLockComparison> {
@@ -84,7 +84,7 @@ export async function promptsCommand(args: string[], io: CliIO): Promise<number>
         return 0;
       }
       io.err(
-        `cadre prompts check: the system-prompt texts differ from ${lockPath} (MC-7):\n${summary(c)
+        `cadre prompts check: the system-prompt texts differ from ${lockPath}:\n${summary(c)
           .map((l) => `  ${l}\n`)
           .join(
             "",

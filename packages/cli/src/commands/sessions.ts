@@ -32,8 +32,8 @@ inspect RUN_ID   the context state of a run's session, as the run stored it (a s
   open claims      continuation claims still holding a product turn open
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
   history          compactions, recoveries (replay or fail closed, with the rule), compression
-                   decisions (strip images, handoff rebuild, fail closed: MC-12), rollovers and
-                   continuation claims (MC-14: opened, settled, lost-handle)
+                   decisions (strip images, handoff rebuild, fail closed), rollovers and
+                   continuation claims (opened, settled, lost-handle)
   harness tools    Claude Code and Codex: the tools the harness offered the model, as it reported
                    them at the start of the run (Claude Code's init line; for Codex, what
                    \`cadre mcp\` gave it plus the built-ins its configuration leaves on), the MCP
