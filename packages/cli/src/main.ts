@@ -30,7 +30,7 @@ Commands:
   company show|create          the company, its CEO mode and why, connectors, team, approvals
   agents list                  the company's agents
   agents set-model AGENT_ID MODEL [--connector ID]
-                               switch an agent's model, or move it to another ready connector (MC-13)
+                               switch an agent's model, or move it to another ready connector
   agents terminate AGENT_ID    remove an agent from the team (its keys revoked)
   agents keys list|mint|revoke AGENT_ID
                                an agent's API keys
@@ -73,7 +73,8 @@ need one that holds data), --json (stdout holds JSON only; the human stream goes
 talk to a running API instead of the local store, and print the same as they do locally
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
-Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
+Exit codes: 0 success, 1 the job failed, 2 bad usage or input, 3 another \`cadre run\` is running the
+company's due work (nothing was done)`;
 
 type Command = (args: string[], io: CliIO, server?: ServerTarget) => Promise<number>;
 

@@ -67,13 +67,15 @@ export type CeoMode = (typeof CEO_MODES)[number];
 /**
  * Why an agent is woken (C4-3, OP-1): the operator's explicit start, an approval decision, work
  * (a task assigned, an operator's comment, delegated work done, a blocker finished, an interrupted
- * run's task to continue), its schedule, or an ordinary wake. Listed in precedence order: a wake
+ * run's task to continue, a task back from an agent that was terminated), its schedule, or an
+ * ordinary wake. Listed in precedence order: a wake
  * with several reasons is named after the first of them.
  */
 export const WAKE_TRIGGERS = [
   "start_team_building",
   "approval_decided",
   "task_resumed",
+  "task_unassigned",
   "task_assigned",
   "task_commented",
   "task_unblocked",

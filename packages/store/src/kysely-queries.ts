@@ -69,6 +69,8 @@ import type {
   NewToolCall,
   NewWakeRequest,
   RunEventRow,
+  ProcessOwner,
+  RunOwnerRow,
   RunProcessRow,
   RunRow,
   Spend,
@@ -97,6 +99,7 @@ import {
 import { run } from "./prepared.js";
 import * as budgets from "./budget-queries.js";
 import * as tasks from "./task-queries.js";
+import * as owners from "./run-owner-queries.js";
 import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
@@ -1109,6 +1112,29 @@ export class KyselyQueries implements StoreQueries {
     to: { status: "taken"; runId: string } | { status: "dropped"; note: string },
   ): Promise<boolean> {
     return this.guard(`wake request "${id}"`, () => tasks.settleWakeRequest(this.db, id, to));
+  }
+
+  getRunOwner(companyId: string): Promise<RunOwnerRow | null> {
+    return this.guard(`company "${companyId}"`, () => owners.getRunOwner(this.db, companyId));
+  }
+
+  claimRunOwner(
+    companyId: string,
+    owner: ProcessOwner,
+    lease: { since: string; until: string },
+    expected: RunOwnerRow | null,
+  ): Promise<boolean> {
+    return this.guard(`company "${companyId}"`, () =>
+      owners.claimRunOwner(this.db, companyId, owner, lease, expected),
+    );
+  }
+
+  renewRunOwner(companyId: string, owner: ProcessOwner, until: string): Promise<boolean> {
+    return this.guard(`company "${companyId}"`, () => owners.renewRunOwner(this.db, companyId, owner, until));
+  }
+
+  releaseRunOwner(companyId: string, owner: ProcessOwner): Promise<void> {
+    return this.guard(`company "${companyId}"`, () => owners.releaseRunOwner(this.db, companyId, owner));
   }
 
   returnWakeRequest(id: string, runId: string, note: string): Promise<boolean> {

@@ -31,6 +31,10 @@ export interface CompaniesTable {
   goal: string;
   settings: JsonColumn;
   created_at: Timestamp;
+  /** The process running its due work, as JSON text (migration 017); null when none does. */
+  run_owner?: string | null;
+  run_owner_since?: Timestamp | null;
+  run_owner_until?: Timestamp | null;
 }
 
 export interface ConnectorsTable {
@@ -253,6 +257,8 @@ export interface TasksTable {
   parent_task_id: string | null;
   strategy_id: string | null;
   deliverable: string | null;
+  /** Who handed the deliverable in: an agent id or "operator" (migration 017; null before it). */
+  deliverable_by: string | null;
   checkout_run_id: string | null;
   via: Via;
   created_at: Timestamp;

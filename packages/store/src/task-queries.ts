@@ -32,6 +32,7 @@ function toTask(r: Selectable<TasksTable>, blockers: string[]): TaskRow {
     parentTaskId: r.parent_task_id,
     strategyId: r.strategy_id,
     deliverable: r.deliverable,
+    deliverableBy: r.deliverable_by ?? null,
     checkoutRunId: r.checkout_run_id,
     blockers,
     via: r.via,
@@ -126,6 +127,7 @@ export async function insertTask(db: Kysely<Database>, task: NewTask): Promise<T
       parent_task_id: task.parentTaskId,
       strategy_id: task.strategyId,
       deliverable: task.deliverable,
+      deliverable_by: task.deliverableBy ?? null,
       checkout_run_id: null,
       via: task.via,
       created_at: at,
@@ -183,6 +185,7 @@ export async function updateTask(db: Kysely<Database>, id: string, patch: TaskPa
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.assigneeAgentId !== undefined) set.assignee_agent_id = patch.assigneeAgentId;
   if (patch.deliverable !== undefined) set.deliverable = patch.deliverable;
+  if (patch.deliverableBy !== undefined) set.deliverable_by = patch.deliverableBy;
   const row = await db.updateTable("tasks").set(set).where("id", "=", id).returningAll().executeTakeFirst();
   if (!row) throw new StoreError(`task "${id}" does not exist`);
   return (await withBlockers(db, [row]))[0] as TaskRow;

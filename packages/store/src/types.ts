@@ -178,6 +178,14 @@ export interface ProcessOwner {
   started: string;
 }
 
+/** The process running a company's due work (`cadre run`), since when, and its lease. */
+export interface RunOwnerRow {
+  owner: ProcessOwner;
+  since: string;
+  /** Its lease: renewed by the holder's heartbeat; past it, the holder is taken to be gone. */
+  until: string;
+}
+
 /**
  * A child process group a run started (the legacy profile's bash commands), recorded while it runs
  * so that whoever recovers the run after its owner died can kill what it left behind.
@@ -206,6 +214,11 @@ export interface TaskRow {
   /** The approved strategy (an approve_ceo_strategy approval) it was created under. */
   strategyId: string | null;
   deliverable: string | null;
+  /**
+   * Who handed the deliverable in — an agent id, or "operator" — whoever the task is assigned to
+   * now; null when there is none, or it dates from before authorship was recorded.
+   */
+  deliverableBy: string | null;
   /** The run working it now (its checkout); null when no run holds it. One run at a time (OP-1). */
   checkoutRunId: string | null;
   /** Tasks that must be finished before this one can be worked, in the order given. */
@@ -401,10 +414,12 @@ export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewAgentSession = Omit<AgentSessionRow, "createdAt" | "lastUsedAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
 export type NewRunProcess = Omit<RunProcessRow, "createdAt">;
-export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId">;
+export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId" | "deliverableBy"> & {
+  deliverableBy?: string | null;
+};
 /** What an update may change; absent fields stay. */
 export type TaskPatch = Partial<
-  Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable">
+  Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable" | "deliverableBy">
 >;
 export type NewTaskComment = Omit<TaskCommentRow, "createdAt">;
 export type NewWakeRequest = Omit<
@@ -471,6 +486,22 @@ export interface StoreQueries {
    * statement (the state the company rules decide on); undefined when there is no such company.
    */
   getCompanySnapshot(companyId: string): Promise<CompanySnapshot | undefined>;
+  /** The process running the company's due work (`cadre run`), or null when none does. */
+  getRunOwner(companyId: string): Promise<RunOwnerRow | null>;
+  /**
+   * Makes `owner` the one running the company's due work, atomically, only while `expected` still
+   * holds it (null: nobody does). False, writing nothing, when someone else got there first.
+   */
+  claimRunOwner(
+    companyId: string,
+    owner: ProcessOwner,
+    lease: { since: string; until: string },
+    expected: RunOwnerRow | null,
+  ): Promise<boolean>;
+  /** The owner's heartbeat: false when it no longer owns the company's due work. */
+  renewRunOwner(companyId: string, owner: ProcessOwner, until: string): Promise<boolean>;
+  /** Lets go of the company's due work, if `owner` still holds it. */
+  releaseRunOwner(companyId: string, owner: ProcessOwner): Promise<void>;
   /**
    * What a rule needs of a company whatever its team's size, in one statement: connectors, CEO,
    * counts, latest strategy, and optionally one agent by id and the active holder of a name key.

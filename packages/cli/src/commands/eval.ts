@@ -47,7 +47,7 @@ const DEFAULT_OUT = ".cadre/eval-report";
 
 export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating|capture> [options]
 
-Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
+Behaviour evaluation: every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
 comparison with a recorded baseline, pass^k, and gates G1–G5 with their evidence.
 

@@ -42,7 +42,7 @@ Options:
                            PostgreSQL through the queue), and a schedule tick with no open work
                            is skipped before any model call. Either way \`cadre run --server\`
                            asks for a pass now (POST /api/companies/{id}/due-work)
-  --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6); needs --evidence
+  --retire-legacy-posts    answer 410 on the legacy POST routes; needs --evidence
   --evidence REPORT.json   the eval report that justifies retiring them: refused unless its G5 is measured
                            and passing (a scripted offline run's G5 is "not measured"); the decision and
                            the report's SHA-256 are recorded in DATA_DIR/legacy-retirement.jsonl

@@ -55,8 +55,13 @@ type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 
 /** What can be said without I/O: the settings and the environment (a key is set or not). */
 function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
-  if (connector.enabledModels.length === 0) return "no enabled models";
-  return driverOf(connector.kind).settingsProblem(connector, env);
+  // Every missing setting is named, the endpoint's first: "no enabled models" alone hid a missing URL.
+  const settings = driverOf(connector.kind).settingsProblem(connector, env);
+  const models =
+    connector.enabledModels.length === 0
+      ? "no enabled models (give the model ids it serves: --models ID, with --context-window N for a local endpoint)"
+      : undefined;
+  return [settings, models].filter((p) => p !== undefined).join("; ") || undefined;
 }
 
 /** The probes a connector has (none for offline, nor while its settings are incomplete). */

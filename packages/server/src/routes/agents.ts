@@ -22,6 +22,8 @@ import {
   MintedKeyViewSchema,
   modelChangeView,
   ModelChangeViewSchema,
+  terminationView,
+  TerminationViewSchema,
 } from "./views.js";
 
 export const MintKeyBody = Type.Object({ label: Type.Optional(KeyLabel) }, { additionalProperties: false });
@@ -60,16 +62,21 @@ export const agentRoutes = [
   route({
     method: "delete",
     path: "/api/agents/{id}",
-    summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
+    summary:
+      "Remove an agent: terminated, its keys revoked, its pending wake reasons cancelled, and each of its open tasks back with its creator (or the CEO), who is woken for it. The CEO cannot be removed.",
     access: "operator",
     scope: agentScope,
-    response: { status: 200, description: "The agent, terminated.", schema: AgentViewSchema },
+    response: {
+      status: 200,
+      description: "The agent, terminated, with the tasks it gave back and to whom.",
+      schema: TerminationViewSchema,
+    },
     errors: { 409: "The agent is the CEO." },
     async handle({ ctx, scope }) {
-      const agent = await terminateAgent(ctx.store, scope.agent.id);
+      const termination = await terminateAgent(ctx.store, scope.agent.id);
       // Its keys are revoked with it: the event streams opened with them end now.
-      ctx.streams.closeAgent(agent.id);
-      return agentView(agent);
+      ctx.streams.closeAgent(termination.agent.id);
+      return terminationView(termination);
     },
   }),
   route({
