@@ -86,6 +86,12 @@ function sent(from = 0): Usage {
   return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite };
 }
 
+/** One stand-in answer's usage as Cadre counts it. */
+function usageOf(i: number): Usage {
+  const u = server!.modelCalls()[i]!.answered!.usage!;
+  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+}
+
 /** Every tool the request offered, as `namespace.name`, deferred ones marked. */
 function offered(i: number): string[] {
   const call = server!.modelCalls()[i]!;
@@ -155,8 +161,8 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
         .map((e) => e.text)
         .at(-1),
     ).toBe("The sum is 42; the second input was refused.");
-    // One usage event for the turn: Codex's cumulative total turned into what the stand-in sent.
-    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([sent()]);
+    // One usage event per model call (issue 28), each what the stand-in sent for it.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([usageOf(0), usageOf(1), usageOf(2)]);
   });
 
   it("issue 22: Codex gets the Cadre prompt after its own instructions, the connector's model server and key, and no shell, file-writing, web, sub-agent or image tool", async () => {
@@ -274,6 +280,44 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
       { type: "terminal", status: "failed", reason: expect.stringMatching(/malformed/) },
     ]);
     expect(events.at(-1)!.type).toBe("terminal");
+  });
+
+  it("issue 28: a turn that fails books every model call it made, and a call to a tool Codex does not have is a refused tool call with Codex's answer", async () => {
+    await standin([
+      (r) => reply.toolCall(r.tools.find((t) => t.name === "add")!, { a: 2, b: 40 }),
+      reply.toolCall("hire_agent", { name: "CTO" }),
+      () => reply.error("invalid_request", { message: "bad request (stand-in)" }),
+    ]);
+    const a = agent();
+    const events = await collect(a.send("Add, then hire."));
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    // Both answered calls are booked, one usage event each, though Codex never reported turn.completed.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([usageOf(0), usageOf(1)]);
+    expect(a.usage).toEqual(sent());
+    const refused = ofType(events, "tool_use").filter((t) => t.refused === true);
+    expect(refused).toEqual([expect.objectContaining({ name: "hire_agent", input: { name: "CTO" } })]);
+    expect(ofType(events, "tool_result").filter((r) => r.toolUseId === refused[0]!.id)).toEqual([
+      expect.objectContaining({ isError: true, content: [{ type: "text", text: expect.stringContaining("hire_agent") }] }),
+    ]);
+    // The company tool Codex ran is not reported a second time from the rollout.
+    expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__add", "hire_agent"]);
+  });
+
+  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(r.tools.find((t) => t.name === "add")!, { a: 1, b: 1 });
+    await standin([add, add, reply.hang()]);
+    const a = agent();
+    const events: AgentEvent[] = [];
+    for await (const e of a.send("Keep adding.")) {
+      events.push(e);
+      // The second result is in: Codex is waiting on the third call, which never answers.
+      if (e.type === "tool_result" && ofType(events, "tool_result").length === 2) a.cancel();
+    }
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["cancelled"]);
+    expect(server!.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+    expect(a.usage.input).toBeGreaterThan(0);
   });
 
   it("cancel stops the exec process while the model hangs; the turn ends cancelled exactly once", async () => {

@@ -54,6 +54,7 @@ import { bundledCodex } from "./locate.js";
 import { codexModelCatalog } from "./model-catalog.js";
 import { type CodexPolicy, codexBuiltinTools, DEFAULT_CODEX_POLICY } from "./policy.js";
 import { codexHome, threadTotals } from "./rollout.js";
+import { RolloutMeter, type RolloutRecord, rolloutSize } from "./rollout-meter.js";
 import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { CodexLine } from "./translate/wire.js";
 import { isReconnectNotice, RunWatchdog } from "./watchdog.js";
@@ -95,6 +96,9 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
 
 /** How the session's requested resume went, for the caller's session record. */
 export type CodexResumeOutcome = "none" | "resumed" | "healed";
+
+/** How often a running exec's rollout file is read for the calls Codex made (issue 28). */
+const METER_POLL_MS = 250;
 
 /** Codex's answer to `exec resume ID` for a thread it has no rollout of (0.163). */
 const MISSING_THREAD = /no rollout found/i;
@@ -154,6 +158,12 @@ export class CodexAgent extends BaseAgent {
   /** Abort of each live SDK turn: a tombstone interrupts it. */
   readonly #running = new Map<string, AbortController>();
   #turnSeq = 0;
+  /** The thread's rollout file, read as Codex writes it: every model call's usage, every refused call. */
+  #meter: RolloutMeter | undefined;
+  /** The tools Codex was given (its thread's harness_tools report): a call to any other is refused. */
+  #offered: ReadonlySet<string> = new Set();
+  /** Refused calls whose answer (Codex's error text) is still to come. */
+  readonly #refusedCalls = new Map<string, string>();
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -270,6 +280,42 @@ export class CodexAgent extends BaseAgent {
     this.#resumeRequested = undefined;
     this.translator.newThread();
     this.window.newThread();
+    this.#meter = undefined;
+    this.#refusedCalls.clear();
+  }
+
+  /**
+   * What the rollout says Codex did, as events: each model call's usage (the running total's growth,
+   * counted once against the thread's totals, MC-15) and each call to a tool Codex was not given — a
+   * `tool_use` marked refused and its `tool_result` with Codex's answer, an error (issue 28).
+   */
+  #book(records: readonly RolloutRecord[], out: AgentEvent[]): boolean {
+    let called = false;
+    for (const r of records) {
+      if (r.type === "call_usage" || r.type === "total") {
+        const before = out.length;
+        // A call's record comes first; its running total then adds nothing (counted once, MC-15).
+        if (r.type === "call_usage") this.translator.addCall(r.usage, out);
+        else this.translator.advance(r.total, out);
+        called ||= out.length > before;
+      } else if (r.type === "call") {
+        if (this.#offered.has(r.name)) continue; // run by Codex: the exec stream reports it
+        this.#refusedCalls.set(r.callId, r.name);
+        out.push({ type: "tool_use", id: r.callId, name: r.name, input: r.input, refused: true });
+      } else {
+        const name = this.#refusedCalls.get(r.callId);
+        if (name === undefined) continue;
+        this.#refusedCalls.delete(r.callId);
+        out.push({
+          type: "tool_result",
+          toolUseId: r.callId,
+          name,
+          content: [{ type: "text", text: r.text }],
+          isError: true,
+        });
+      }
+    }
+    return called;
   }
 
   /** Every event feeds the context policy before it reaches the stream (MC-8). */
@@ -502,11 +548,14 @@ export class CodexAgent extends BaseAgent {
     // A resumed thread's totals so far come from its rollout (MC-15), so its first total is an increment.
     const resuming = this.#threadId ?? (this.rolledOver ? undefined : this.#resumeRequested);
     if (this.#threadId === undefined && resuming !== undefined) {
-      const totals = await threadTotals(codexHome(this.#options.env ?? process.env), resuming);
+      const home = codexHome(this.#options.env ?? process.env);
+      const totals = await threadTotals(home, resuming);
       if (totals) {
         this.translator.resumeFrom(totals);
         this.window.baselineKnown();
       }
+      // What the file holds now was counted by the wakes that wrote it: the meter reads on from here.
+      this.#meter = new RolloutMeter(home, resuming, await rolloutSize(home, resuming));
     }
     await mkdir(dirname(this.#handshakeFile), { recursive: true });
     const recorded = (await readHandshakes(this.#handshakeFile)).length;
@@ -517,6 +566,18 @@ export class CodexAgent extends BaseAgent {
     let refused: string | undefined;
     let started = false;
     const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort));
+    // Every model call Codex makes is booked as it is answered, whatever ends the turn (issue 28).
+    const meter = async () => {
+      const m = this.#meter;
+      if (m === undefined) return;
+      const records = await m.read().catch(() => []);
+      const booked: AgentEvent[] = [];
+      // A model call answered is progress, whatever the exec stream said meanwhile.
+      if (this.#book(records, booked)) watchdog.reset();
+      for (const event of booked) this.observe(event, emit);
+    };
+    const poll = setInterval(() => void meter(), METER_POLL_MS);
+    poll.unref();
     try {
       const { Codex } = await import("@openai/codex-sdk");
       const codex = new Codex(options);
@@ -541,6 +602,8 @@ export class CodexAgent extends BaseAgent {
             break;
           }
         }
+        // The rollout's calls of this turn first: each call's usage before the turn's end.
+        if (event.type === "turn.completed" || event.type === "turn.failed") await meter();
         hooks.detector.observe(line);
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
@@ -553,9 +616,12 @@ export class CodexAgent extends BaseAgent {
       // The SDK throws when the process fails to start, is aborted or exits non-zero.
       failure = errorMessage(error);
     } finally {
+      clearInterval(poll);
       watchdog.stop();
       await unlink(this.#handshakeFile).catch(() => undefined);
     }
+    // Whatever ended the run, what Codex wrote of it is booked before the turn ends.
+    await meter();
 
     const result = (outcome: TurnOutcome): ExecRun => ({ outcome, received });
     if (refused !== undefined) return result({ status: "failed", reason: refused });
@@ -656,6 +722,8 @@ export class CodexAgent extends BaseAgent {
       }
     }
     this.#threadId = threadId;
+    this.#offered = new Set(report.tools);
+    this.#meter ??= new RolloutMeter(codexHome(this.#options.env ?? process.env), threadId);
     return undefined;
   }
 }

@@ -22,7 +22,8 @@ export function codexHome(env: Readonly<Record<string, string | undefined>>): st
   return env["CODEX_HOME"] || join(env["HOME"] || homedir(), ".codex");
 }
 
-async function findRollout(dir: string, threadId: string, depth = 0): Promise<string | undefined> {
+/** The thread's rollout file under CODEX_HOME/sessions, if Codex wrote one. */
+export async function findRollout(dir: string, threadId: string, depth = 0): Promise<string | undefined> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -53,15 +54,20 @@ export async function threadTotals(home: string, threadId: string): Promise<Thre
       const total = (
         JSON.parse(line) as { payload?: { info?: { total_token_usage?: Record<string, unknown> } } }
       ).payload?.info?.total_token_usage;
-      if (total && typeof total["input_tokens"] === "number")
-        last = {
-          input: total["input_tokens"],
-          cached: typeof total["cached_input_tokens"] === "number" ? total["cached_input_tokens"] : 0,
-          output: typeof total["output_tokens"] === "number" ? total["output_tokens"] : 0,
-        };
+      last = totalsOf(total) ?? last;
     } catch {
       // a torn line: keep the last good total
     }
   }
   return last;
+}
+
+/** A `total_token_usage` object as totals; undefined when it carries none. */
+export function totalsOf(total: Record<string, unknown> | undefined): ThreadTotals | undefined {
+  if (!total || typeof total["input_tokens"] !== "number") return undefined;
+  return {
+    input: total["input_tokens"],
+    cached: typeof total["cached_input_tokens"] === "number" ? total["cached_input_tokens"] : 0,
+    output: typeof total["output_tokens"] === "number" ? total["output_tokens"] : 0,
+  };
 }

@@ -48,6 +48,14 @@ export interface CodexTranslator extends RecordTranslator {
   totals(): Readonly<Record<string, number>> | undefined;
   /** A resumed thread's totals already counted (its rollout's last token_count, MC-15): increments start from them. */
   resumeFrom(totals: { input: number; cached: number; output: number }): void;
+  /**
+   * A running total read elsewhere (the rollout file's `token_count` after each model call): what it
+   * adds to the totals counted so far becomes one usage event, so the turn.completed that follows adds
+   * only what the rollout did not show yet. A total below the one counted is ignored (never counted twice).
+   */
+  advance(totals: { input: number; cached: number; output: number }, out: AgentEvent[]): void;
+  /** One model call's own usage (the rollout's record of its response): added to the totals, one usage event. */
+  addCall(usage: { input: number; cached: number; output: number }, out: AgentEvent[]): void;
 }
 
 export function codexTranslator(): CodexTranslator {
@@ -67,6 +75,22 @@ export function codexTranslator(): CodexTranslator {
     totals: () => (s.totals ? { ...s.totals } : undefined),
     resumeFrom: (totals) => {
       s.totals = { ...totals };
+    },
+    addCall: (usage, out) => {
+      const prev = s.totals ?? { input: 0, cached: 0, output: 0 };
+      s.totals = {
+        input: prev.input + usage.input,
+        cached: prev.cached + usage.cached,
+        output: prev.output + usage.output,
+      };
+      if (!isZero(usage)) out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
+    },
+    advance: (totals, out) => {
+      const prev = s.totals;
+      if (prev !== undefined && !grewFrom(prev, totals)) return;
+      s.totals = { ...totals };
+      const inc = prev === undefined ? totals : minus(totals, prev);
+      if (!isZero(inc)) out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
     },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
@@ -228,21 +252,24 @@ function closeTurn(
     };
     const prev = s.totals;
     s.totals = total;
-    const grew =
-      prev !== undefined &&
-      total.input >= prev.input &&
-      total.cached >= prev.cached &&
-      total.output >= prev.output;
-    const inc = grew
-      ? {
-          input: total.input - prev.input,
-          cached: total.cached - prev.cached,
-          output: total.output - prev.output,
-        }
-      : total;
-    out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+    const grew = prev !== undefined && grewFrom(prev, total);
+    const inc = grew && prev !== undefined ? minus(total, prev) : total;
+    // Nothing new since the totals the rollout already showed (advance): no second, empty usage event.
+    if (!(grew && isZero(inc))) out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
   if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;
   out.push(end);
+}
+
+function grewFrom(prev: Totals, total: Totals): boolean {
+  return total.input >= prev.input && total.cached >= prev.cached && total.output >= prev.output;
+}
+
+function minus(total: Totals, prev: Totals): Totals {
+  return { input: total.input - prev.input, cached: total.cached - prev.cached, output: total.output - prev.output };
+}
+
+function isZero(t: Totals): boolean {
+  return t.input === 0 && t.cached === 0 && t.output === 0;
 }
