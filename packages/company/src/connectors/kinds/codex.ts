@@ -1,7 +1,7 @@
 // Codex (the Codex SDK's harness): its own loop in its own process, the company tools through
 // `cadre mcp --agent ID`. With config.baseUrl it runs against the connector's own model server (the
-// Responses wire), which may declare its models. It reports usage once per turn, so its budget is
-// enforced after each reported turn.
+// Responses wire), which may declare its models. Each model call's usage is read from Codex's rollout
+// as it is answered (the exec stream only reports a turn's), so its budget is enforced after each call.
 import { basename, isAbsolute } from "node:path";
 import { CodexAgent, locateCodex } from "@cadre/core";
 import { codexSessionOptions, harnessReadiness } from "../../harness-connectors.js";
@@ -22,7 +22,7 @@ export const codexDriver: ConnectorDriver<"codex"> = {
   label: "Codex (agent harness, Codex SDK)",
   defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"],
   harness: "codex",
-  budget: "after-each-reported-turn",
+  budget: "after-each-reported-call",
   // Its own model server may serve the registry's OpenAI-compatible entries too.
   providers: (connector) => (declares(connector) ? ["openai", "openai-compatible"] : ["openai"]),
   declaresModels: declares,
