@@ -269,6 +269,47 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(events.at(-1)!.type).toBe("terminal");
   });
 
+  it("issue 28: a turn the endpoint fails mid-run books each answered call as it arrives; a call to a tool Claude Code was not given is a refused tool call with its error result", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(r.tools.find((t) => t.name === "mcp__cadre__add")!, { a: 2, b: 40 });
+    await standin((request, context) =>
+      context.callIndex === 0
+        ? add(request)
+        : context.callIndex === 1
+          ? reply.toolCall("hire_agent", { name: "CTO" })
+          : reply.error("invalid_request", { message: "the endpoint failed mid-run (stand-in)" }),
+    );
+    const a = agent();
+    const events = await collect(a.send("Add, then hire."));
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    const answered = server!.modelCalls().filter((c) => c.answered?.usage);
+    expect(answered).toHaveLength(2);
+    // One usage event per answered call, each as the stand-in sent it.
+    expect(ofType(events, "usage")).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+    const refused = ofType(events, "tool_use").filter((t) => t.refused === true);
+    expect(refused).toEqual([expect.objectContaining({ name: "hire_agent", input: { name: "CTO" } })]);
+    expect(ofType(events, "tool_result").filter((r) => r.toolUseId === refused[0]!.id)).toEqual([
+      expect.objectContaining({ isError: true }),
+    ]);
+    expect(calls).toHaveLength(1); // the company tool ran once; the refused call ran nothing
+  });
+
+  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(r.tools.find((t) => t.name === "mcp__cadre__add")!, { a: 1, b: 1 });
+    await standin([add, add, reply.hang()]);
+    const a = agent();
+    const events: AgentEvent[] = [];
+    for await (const e of a.send("Keep adding.")) {
+      events.push(e);
+      if (e.type === "tool_result" && ofType(events, "tool_result").length === 2) a.cancel();
+    }
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["cancelled"]);
+    expect(server!.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+  });
+
   it("cancel sends Claude Code an interrupt while the model hangs; the turn ends cancelled exactly once", async () => {
     await standin([reply.hang()]);
     const a = agent();

@@ -106,6 +106,8 @@ export class ClaudeCodeAgent extends BaseAgent {
   /** The stable prefix of every turn handed to Claude Code (MC-3). */
   readonly #prefix: HandedPrefixGuard;
   readonly #reported = new ReportedTools();
+  /** The tools Claude Code said it offers (its init line): a call to any other is refused by it. */
+  #offered: ReadonlySet<string> | undefined;
   /** The session id asked for, until an init line confirmed it. */
   #resumeRequested: string | undefined;
   #resumeOutcome: ResumeOutcome = "none";
@@ -273,6 +275,10 @@ export class ClaudeCodeAgent extends BaseAgent {
       if (event.type === "usage") this.context.session.observeUsage(event.usage);
       this.context.observe(event, path);
       emit(event);
+      // A call to a tool Claude Code was not given (its init line's list) is refused by Claude Code
+      // itself, never run: a refused tool_use, so the run shows and counts it (issue 28).
+      if (event.type === "toolcall_end" && this.#offered !== undefined && !this.#offered.has(event.name))
+        emit({ type: "tool_use", id: event.id, name: event.name, input: event.input, refused: true });
     };
     const stats: QueryStats = { received: 0 };
     const outcome = await this.runQuery(prompt, observed, signal, stats);
@@ -437,6 +443,7 @@ export class ClaudeCodeAgent extends BaseAgent {
       expected,
       source: "Claude Code's system/init line (tools, mcp_servers)",
     };
+    this.#offered = new Set(report.tools);
     let problem = toolListProblem("Claude Code", expected, report.tools);
     const server = report.mcpServers.find((s) => s.name === TOOL_SERVER_NAME);
     if (problem === undefined && this.config.tools.length > 0 && server?.status !== "connected")
