@@ -13,6 +13,7 @@ import {
   budgetReport,
   createCompany,
   loadCompanyState,
+  runUsageReport,
   setBudget,
   wakeAgent,
 } from "@cadre/company";
@@ -21,6 +22,7 @@ import type { Usage } from "@cadre/core";
 import { claudeCodeTestEnv, codexTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@cadre/core/testing";
 import { hireLeads, type Policy, reply, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
+import { runUsageText } from "../operator/render/usage.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
@@ -157,6 +159,27 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
       expect(report.budget.used.tokens).toBe(total(spent));
     } finally {
       await failing.close();
+    }
+  }, 120_000);
+
+  it("issue 28: a call to a tool Codex was not given is in the run: a refused tool call with Codex's answer, in `cadre usage --run`", async () => {
+    const leads = hireLeads();
+    const refusing = await startStandin({
+      policy: (request, context) =>
+        context.callIndex === 0 ? reply.toolCall("hire_agent", { name: "CTO" }) : leads(request, context),
+    });
+    try {
+      const { ceo } = await codexCompany(refusing.openaiBaseUrl);
+      const result = await wake(ceo.id);
+      const report = await runUsageReport(store, result.run.id);
+      expect(report.toolCalls!.refused).toEqual([
+        { name: "hire_agent", result: expect.stringContaining("hire_agent") },
+      ]);
+      expect(report.toolCalls!.total).toBeGreaterThan(1); // the refused one and the hires Codex ran
+      expect(runUsageText(report)).toMatch(/tool calls \d+, 1 refused by the harness \(no such tool\)\n {4}refused hire_agent: /);
+      expect(result.usage).toEqual(served(refusing));
+    } finally {
+      await refusing.close();
     }
   }, 120_000);
 
