@@ -6,6 +6,7 @@ import { basename, isAbsolute } from "node:path";
 import { CodexAgent, locateCodex } from "@cadre/core";
 import { codexSessionOptions, harnessReadiness } from "../../harness-connectors.js";
 import { badBaseUrl, configuredBaseUrl, type ConnectorDriver } from "./driver.js";
+import { failureBoundsProblem } from "./failure-bounds.js";
 import { versionTest } from "./harness-test.js";
 import { compactThresholdOf, handedPrefixOf } from "./session-input.js";
 
@@ -32,7 +33,7 @@ export const codexDriver: ConnectorDriver<"codex"> = {
       : "declares models for a Codex model provider: give config.baseUrl too, or use the registry's OpenAI ids",
   endpoint: (connector) => configuredBaseUrl(connector)?.replace(/\/+$/, ""),
   wire: "openai-responses",
-  settingsProblem: (connector) => badBaseUrl(connector),
+  settingsProblem: (connector) => badBaseUrl(connector) ?? failureBoundsProblem(connector),
   harnessCheck: {
     target: "Codex executable and credentials",
     check: (connector, env) => harnessReadiness("codex", connector, env),

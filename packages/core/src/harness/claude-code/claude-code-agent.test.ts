@@ -310,6 +310,28 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(a.usage).toEqual(sent());
   });
 
+  it("issue 28: a provider that answers 429 forever: Claude Code's retries are bounded (2 by default), each said as it happens with the status, the provider's reason in the run's error, said once", async () => {
+    await standin(() => reply.error("rate_limit", { message: "slow down (stand-in)" }));
+    const events = await collect(agent().send("hi"));
+    expect(server!.requests).toHaveLength(3); // the request and its 2 retries (Claude Code's own default: 10)
+    expect(ofType(events, "error").map((e) => e.message)).toEqual([
+      expect.stringMatching(/^retrying \(1 of 2\): the provider answered 429 \(rate_limit\)/),
+      expect.stringMatching(/^retrying \(2 of 2\): the provider answered 429 \(rate_limit\)/),
+      expect.stringMatching(/429.*slow down \(stand-in\)/),
+    ]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringMatching(/429.*slow down \(stand-in\)/) },
+    ]);
+  });
+
+  it("issue 28: the retry bound is the connector's to set: 0 retries, one request", async () => {
+    await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
+    const events = await collect(agent({ maxRetries: 0 }).send("hi"));
+    expect(server!.requests).toHaveLength(1);
+    expect(ofType(events, "error").filter((e) => e.code === "retrying")).toEqual([]);
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+  });
+
   it("cancel sends Claude Code an interrupt while the model hangs; the turn ends cancelled exactly once", async () => {
     await standin([reply.hang()]);
     const a = agent();

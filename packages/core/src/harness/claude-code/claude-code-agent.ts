@@ -31,7 +31,7 @@ import { HarnessContext } from "../harness-context.js";
 import { HandedPrefixGuard } from "../handed-prefix.js";
 import { ReportedTools, toolListProblem } from "../tool-report.js";
 import { COMPACT_COMMAND, isCompactCommand } from "./compact-command.js";
-import { claudeCodeEnvironment } from "./environment.js";
+import { claudeCodeEnvironment, MAX_RETRIES_ENV } from "./environment.js";
 import { builtinToolNames, type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
 export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume"> {
@@ -54,6 +54,11 @@ export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resum
    * earlier wakes and this session), recorded as a `session` self-healed and a rollover event.
    */
   resume?: string | NativeSessionRef;
+  /**
+   * Claude Code's retries of one failed model request (CLAUDE_CODE_MAX_RETRIES), default 2 unless the
+   * environment sets it: a failing provider ends the wake within seconds, each retry said (issue 28).
+   */
+  maxRetries?: number;
   /** After a cancel, how long Claude Code may take to honour the interrupt before its process is stopped. Default 5 s. */
   interruptGraceMs?: number;
   /** Claude Code's stderr, for diagnostics only: it never drives recovery (MC-11). */
@@ -425,6 +430,7 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (this.sessionRef !== undefined) options.resume = this.sessionRef;
     if (o.executablePath !== undefined) options.pathToClaudeCodeExecutable = o.executablePath;
     options.env = claudeCodeEnvironment(o.env ?? process.env);
+    if (o.maxRetries !== undefined) options.env[MAX_RETRIES_ENV] = String(o.maxRetries);
     if (o.cwd !== undefined) options.cwd = o.cwd;
     if (o.stderr !== undefined) options.stderr = o.stderr;
     return options;

@@ -362,6 +362,41 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(server!.modelCalls()).toHaveLength(0);
   });
 
+  it("issue 28: a provider Codex cannot reach ends the wake within the unreachable bound, saying so with Codex's own words, once", async () => {
+    await standin(["unused"]);
+    const a = agent({
+      provider: { baseUrl: `http://127.0.0.1:${await refusedPort()}/v1`, apiKeyEnv: "STANDIN_KEY" },
+      unreachableMs: 3_000,
+    });
+    const events = await collect(a.send("hi"));
+    expect(ofType(events, "error").filter((e) => e.code === "provider_unreachable")).toEqual([
+      {
+        type: "error",
+        code: "provider_unreachable",
+        message: expect.stringMatching(
+          /^the model provider could not be reached for 3 s \(Codex's last word: "Reconnecting\.\.\..*"\); Cadre closed the turn/,
+        ),
+      },
+    ]);
+    expect(ofType(events, "error").filter((e) => e.code === "watchdog")).toEqual([]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("could not be reached for 3 s") },
+    ]);
+  });
+
+  it("issue 28: a provider that answers 500 forever: Codex's retries are bounded (2 by default), the wake fails and the error is said once", async () => {
+    await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
+    const events = await collect(agent().send("hi"));
+    // At most (1 + 2 retries) requests for each of (1 + 2) stream attempts; Codex's own default is 5 × 6.
+    expect(server!.requests.length).toBeGreaterThan(0);
+    expect(server!.requests.length).toBeLessThanOrEqual(9);
+    const final = ofType(events, "error").filter((e) => !/^Reconnecting/.test(e.message));
+    expect(final).toHaveLength(1);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: final[0]!.message },
+    ]);
+  });
+
   it("MC-14: an exec yield (a command still running when Codex ends its turn) holds the turn open for one continuation that waits on it; the real binary can only prove lost-handle; nothing is replayed", async () => {
     await standin([
       reply.toolCall(

@@ -86,6 +86,11 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   compactThreshold?: number;
   /** Reconnect watchdog: a run with no progress this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
   watchdogMs?: number;
+  /**
+   * A provider Codex cannot reach: once Codex says it is reconnecting, a run with no progress this
+   * long is closed as failed, with what Codex last said (issue 28). Default 30 s (at most `watchdogMs`).
+   */
+  unreachableMs?: number;
   /** The assembled prompt's segments: every turn's hand-over is checked against them (MC-3). */
   segments?: readonly PromptSegment[];
   /** Called once per exec run handed to Codex, after its stable prefix passed the check. */
@@ -99,6 +104,9 @@ export type CodexResumeOutcome = "none" | "resumed" | "healed";
 
 /** How often a running exec's rollout file is read for the calls Codex made (issue 28). */
 const METER_POLL_MS = 250;
+
+/** Default bound on a provider Codex cannot reach (issue 28): the wake ends within it, saying so. */
+export const CODEX_UNREACHABLE_MS = 30_000;
 
 /** Codex's answer to `exec resume ID` for a thread it has no rollout of (0.163). */
 const MISSING_THREAD = /no rollout found/i;
@@ -147,6 +155,7 @@ export class CodexAgent extends BaseAgent {
   private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
   private readonly watchdogMs: number;
+  private readonly unreachableMs: number;
   readonly #prefix: HandedPrefixGuard;
   readonly #reported = new ReportedTools();
   /** Where the session's MCP servers record the tools/list answers they give Codex (handshake.ts). */
@@ -201,6 +210,10 @@ export class CodexAgent extends BaseAgent {
     if (!Number.isFinite(watchdogMs) || watchdogMs <= 0)
       throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
     this.watchdogMs = watchdogMs;
+    const unreachableMs = options.unreachableMs ?? Math.min(CODEX_UNREACHABLE_MS, watchdogMs);
+    if (!Number.isFinite(unreachableMs) || unreachableMs <= 0)
+      throw new UserInputError(`unreachableMs must be a positive number of milliseconds (got ${unreachableMs})`);
+    this.unreachableMs = unreachableMs;
     this.#settlement = new TurnSettlement<undefined>(
       {
         terminal: (id, event) => {
@@ -565,7 +578,8 @@ export class CodexAgent extends BaseAgent {
     let failure: string | undefined;
     let refused: string | undefined;
     let started = false;
-    const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort));
+    const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort), this.unreachableMs);
+    let lastNotice: string | undefined;
     // Every model call Codex makes is booked as it is answered, whatever ends the turn (issue 28).
     const meter = async () => {
       const m = this.#meter;
@@ -592,8 +606,11 @@ export class CodexAgent extends BaseAgent {
         if (received === 1) hooks.onStarted?.();
         const line = event as unknown as CodexLine;
         // Reconnect notices are not progress (issue 18): only progress resets the watchdog.
-        if (isReconnectNotice(line)) reconnects++;
-        else watchdog.reset();
+        if (isReconnectNotice(line)) {
+          reconnects++;
+          lastNotice = line.message ?? line.item?.message;
+          watchdog.reconnecting();
+        } else watchdog.reset();
         if (event.type === "thread.started" && !started) {
           started = true;
           refused = await this.#threadStarted(event.thread_id, resuming, recorded, emit);
@@ -629,6 +646,15 @@ export class CodexAgent extends BaseAgent {
       if (ended === undefined) this.translator.end(out, "the turn was cancelled");
       flush();
       return result({ status: "cancelled", reason: "cancelled by the operator" });
+    }
+    if (watchdog.unreachable && ended === undefined) {
+      // Issue 28: a provider Codex cannot reach ends the wake within the bound, with what Codex said.
+      const said = lastNotice !== undefined ? ` (Codex's last word: "${lastNotice}")` : "";
+      const reason = `the model provider could not be reached for ${Math.round(this.unreachableMs / 1000)} s${said}; Cadre closed the turn (report only: no rollover, no replay)`;
+      this.translator.end(out, reason);
+      flush();
+      emit({ type: "error", code: "provider_unreachable", message: reason });
+      return result({ status: "failed", reason });
     }
     if (watchdog.fired && ended === undefined) {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.

@@ -38,6 +38,8 @@ interface CodexState {
   sawError: boolean;
   /** This turn already reported a failed compaction (the error event and turn.failed repeat it). */
   compactionFailed: boolean;
+  /** The last error line's text: turn.failed repeats it, and an error is said once. */
+  lastError: string | undefined;
 }
 
 /** The codex translator, plus what a session does when it starts a new thread. */
@@ -67,6 +69,7 @@ export function codexTranslator(): CodexTranslator {
     totals: undefined,
     sawError: false,
     compactionFailed: false,
+    lastError: undefined,
   };
   return {
     newThread: () => {
@@ -127,16 +130,20 @@ function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): 
     case "turn.completed":
       if (s.open) return closeTurn(s, out, true, line.usage);
       break;
-    case "turn.failed":
+    case "turn.failed": {
       s.sawError = true;
       if (!s.compactionFailed) compaction(s, line.error?.message ?? "", out);
-      out.push({ type: "error", message: line.error?.message ?? "turn failed" });
+      const message = line.error?.message ?? "turn failed";
+      if (message !== s.lastError) out.push({ type: "error", message });
+      s.lastError = undefined;
       if (s.open) closeTurn(s, out, false, undefined, "turn.failed");
       return;
+    }
     case "error":
       s.sawError = true;
       compaction(s, line.message ?? "", out);
       out.push({ type: "error", message: line.message ?? "stream error" });
+      s.lastError = line.message;
       return;
   }
   // thread.started (the thread id), item.plan.delta, request_user_input, future types
