@@ -176,7 +176,9 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
         { name: "hire_agent", result: expect.stringContaining("hire_agent") },
       ]);
       expect(report.toolCalls!.total).toBeGreaterThan(1); // the refused one and the hires Codex ran
-      expect(runUsageText(report)).toMatch(/tool calls \d+, 1 refused by the harness \(no such tool\)\n {4}refused hire_agent: /);
+      expect(runUsageText(report)).toMatch(
+        /tool calls \d+, 1 refused by the harness \(no such tool\)\n {4}refused hire_agent: /,
+      );
       expect(result.usage).toEqual(served(refusing));
     } finally {
       await refusing.close();

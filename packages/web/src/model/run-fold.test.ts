@@ -96,7 +96,10 @@ describe("RunFold", () => {
       content: [{ type: "text" as const, text: "unsupported call: hire_agent" }],
     };
     const codex = foldRun(
-      seqd([{ type: "tool_use", id: "r", name: "hire_agent", input: { name: "CTO" }, refused: true }, refusedResult]),
+      seqd([
+        { type: "tool_use", id: "r", name: "hire_agent", input: { name: "CTO" }, refused: true },
+        refusedResult,
+      ]),
     );
     const claudeCode = foldRun(
       seqd([

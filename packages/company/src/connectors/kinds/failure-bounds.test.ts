@@ -13,7 +13,9 @@ const connector = (kind: "claude-code" | "codex", config: Record<string, unknown
 describe("a harness connector's failure bounds (config.maxRetries, config.unreachableMs)", () => {
   it("accepts whole retry counts from 0 to 10 and a positive unreachable bound", () => {
     for (const kind of ["claude-code", "codex"] as const)
-      expect(driverOf(kind).settingsProblem(connector(kind, { maxRetries: 0, unreachableMs: 5000 }), {})).toBeUndefined();
+      expect(
+        driverOf(kind).settingsProblem(connector(kind, { maxRetries: 0, unreachableMs: 5000 }), {}),
+      ).toBeUndefined();
     expect(failureBoundsOf({ config: { maxRetries: 3, unreachableMs: 10_000 } })).toEqual({
       maxRetries: 3,
       unreachableMs: 10_000,

@@ -12,11 +12,19 @@ export function failureBoundsProblem(connector: ConfigOf): string | undefined {
   const retries = connector.config["maxRetries"];
   if (
     retries !== undefined &&
-    !(typeof retries === "number" && Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES_LIMIT)
+    !(
+      typeof retries === "number" &&
+      Number.isInteger(retries) &&
+      retries >= 0 &&
+      retries <= MAX_RETRIES_LIMIT
+    )
   )
     return `config.maxRetries must be a whole number from 0 to ${MAX_RETRIES_LIMIT} (the harness's retries of one failed model request; default 2); got ${JSON.stringify(retries)}`;
   const unreachable = connector.config["unreachableMs"];
-  if (unreachable !== undefined && !(typeof unreachable === "number" && Number.isFinite(unreachable) && unreachable > 0))
+  if (
+    unreachable !== undefined &&
+    !(typeof unreachable === "number" && Number.isFinite(unreachable) && unreachable > 0)
+  )
     return `config.unreachableMs must be a positive number of milliseconds (how long a model provider Codex cannot reach is waited for; default 30000); got ${JSON.stringify(unreachable)}`;
   return undefined;
 }

@@ -271,7 +271,10 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
 
   it("issue 28: a turn the endpoint fails mid-run books each answered call as it arrives; a call to a tool Claude Code was not given is a refused tool call with its error result", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
-      reply.toolCall(r.tools.find((t) => t.name === "mcp__cadre__add")!, { a: 2, b: 40 });
+      reply.toolCall(
+        r.tools.find((t) => t.name === "mcp__cadre__add")!,
+        { a: 2, b: 40 },
+      );
     await standin((request, context) =>
       context.callIndex === 0
         ? add(request)
@@ -297,7 +300,10 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
 
   it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
-      reply.toolCall(r.tools.find((t) => t.name === "mcp__cadre__add")!, { a: 1, b: 1 });
+      reply.toolCall(
+        r.tools.find((t) => t.name === "mcp__cadre__add")!,
+        { a: 1, b: 1 },
+      );
     await standin([add, add, reply.hang()]);
     const a = agent();
     const events: AgentEvent[] = [];

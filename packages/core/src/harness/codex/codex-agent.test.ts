@@ -284,7 +284,11 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
 
   it("issue 28: a turn that fails books every model call it made, and a call to a tool Codex does not have is a refused tool call with Codex's answer", async () => {
     await standin([
-      (r) => reply.toolCall(r.tools.find((t) => t.name === "add")!, { a: 2, b: 40 }),
+      (r) =>
+        reply.toolCall(
+          r.tools.find((t) => t.name === "add")!,
+          { a: 2, b: 40 },
+        ),
       reply.toolCall("hire_agent", { name: "CTO" }),
       () => reply.error("invalid_request", { message: "bad request (stand-in)" }),
     ]);
@@ -297,7 +301,10 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     const refused = ofType(events, "tool_use").filter((t) => t.refused === true);
     expect(refused).toEqual([expect.objectContaining({ name: "hire_agent", input: { name: "CTO" } })]);
     expect(ofType(events, "tool_result").filter((r) => r.toolUseId === refused[0]!.id)).toEqual([
-      expect.objectContaining({ isError: true, content: [{ type: "text", text: expect.stringContaining("hire_agent") }] }),
+      expect.objectContaining({
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining("hire_agent") }],
+      }),
     ]);
     // The company tool Codex ran is not reported a second time from the rollout.
     expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__add", "hire_agent"]);
@@ -305,7 +312,10 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
 
   it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
-      reply.toolCall(r.tools.find((t) => t.name === "add")!, { a: 1, b: 1 });
+      reply.toolCall(
+        r.tools.find((t) => t.name === "add")!,
+        { a: 1, b: 1 },
+      );
     await standin([add, add, reply.hang()]);
     const a = agent();
     const events: AgentEvent[] = [];

@@ -212,7 +212,9 @@ export class CodexAgent extends BaseAgent {
     this.watchdogMs = watchdogMs;
     const unreachableMs = options.unreachableMs ?? Math.min(CODEX_UNREACHABLE_MS, watchdogMs);
     if (!Number.isFinite(unreachableMs) || unreachableMs <= 0)
-      throw new UserInputError(`unreachableMs must be a positive number of milliseconds (got ${unreachableMs})`);
+      throw new UserInputError(
+        `unreachableMs must be a positive number of milliseconds (got ${unreachableMs})`,
+      );
     this.unreachableMs = unreachableMs;
     this.#settlement = new TurnSettlement<undefined>(
       {

@@ -147,7 +147,9 @@ function outputText(output: unknown): string {
   if (typeof output === "string") return output;
   if (Array.isArray(output))
     return output
-      .map((part) => (typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : ""))
+      .map((part) =>
+        typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "",
+      )
       .join("\n");
   if (output && typeof output === "object" && typeof (output as { content?: unknown }).content === "string")
     return (output as { content: string }).content;

@@ -221,14 +221,38 @@ describe("claude-code-jsonl translator", () => {
     const t = claudeCodeTranslator();
     const out: AgentEvent[] = [];
     t.record(
-      { type: "system", subtype: "api_retry", attempt: 1, max_retries: 2, retry_delay_ms: 531, error_status: 429, error: "rate_limit" },
+      {
+        type: "system",
+        subtype: "api_retry",
+        attempt: 1,
+        max_retries: 2,
+        retry_delay_ms: 531,
+        error_status: 429,
+        error: "rate_limit",
+      },
       1,
       out,
     );
-    t.record({ type: "system", subtype: "api_retry", attempt: 2, max_retries: 2, error_status: null, error: "connection_error" }, 2, out);
+    t.record(
+      {
+        type: "system",
+        subtype: "api_retry",
+        attempt: 2,
+        max_retries: 2,
+        error_status: null,
+        error: "connection_error",
+      },
+      2,
+      out,
+    );
     const text = "API Error: Request rejected (429) · rate limited";
     t.record(
-      { type: "assistant", error: "rate_limit", isApiErrorMessage: true, message: { model: "<synthetic>", content: [{ type: "text", text }] } },
+      {
+        type: "assistant",
+        error: "rate_limit",
+        isApiErrorMessage: true,
+        message: { model: "<synthetic>", content: [{ type: "text", text }] },
+      },
       3,
       out,
     );

@@ -209,8 +209,14 @@ function retrying(line: ClaudeCodeLine): AgentEvent {
     typeof line.error_status === "number"
       ? `the provider answered ${line.error_status}${line.error ? ` (${line.error})` : ""}`
       : `the provider could not be reached${line.error ? ` (${line.error})` : ""}`;
-  const delay = line.retry_delay_ms !== undefined ? `; next try in ${(line.retry_delay_ms / 1000).toFixed(1)} s` : "";
-  return { type: "error", code: "retrying", retryable: true, message: `retrying (${attempt}${of}): ${answer}${delay}` };
+  const delay =
+    line.retry_delay_ms !== undefined ? `; next try in ${(line.retry_delay_ms / 1000).toFixed(1)} s` : "";
+  return {
+    type: "error",
+    code: "retrying",
+    retryable: true,
+    message: `retrying (${attempt}${of}): ${answer}${delay}`,
+  };
 }
 
 function user(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void {

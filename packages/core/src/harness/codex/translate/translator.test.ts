@@ -178,7 +178,11 @@ describe("codex-jsonl translator", () => {
     const out: AgentEvent[] = [];
     t.record({ type: "turn.started" }, 1, out);
     t.record({ type: "error", message: "exceeded retry limit, last status: 429 Too Many Requests" }, 2, out);
-    t.record({ type: "turn.failed", error: { message: "exceeded retry limit, last status: 429 Too Many Requests" } }, 3, out);
+    t.record(
+      { type: "turn.failed", error: { message: "exceeded retry limit, last status: 429 Too Many Requests" } },
+      3,
+      out,
+    );
     expect(ofType(out, "error").map((e) => e.message)).toEqual([
       "exceeded retry limit, last status: 429 Too Many Requests",
     ]);
@@ -188,7 +192,11 @@ describe("codex-jsonl translator", () => {
     t.addCall({ input: 100, cached: 0, output: 10 }, out);
     t.advance({ input: 100, cached: 0, output: 10 }, out);
     t.addCall({ input: 150, cached: 100, output: 5 }, out);
-    t.record({ type: "turn.completed", usage: { input_tokens: 250, cached_input_tokens: 100, output_tokens: 15 } }, 5, out);
+    t.record(
+      { type: "turn.completed", usage: { input_tokens: 250, cached_input_tokens: 100, output_tokens: 15 } },
+      5,
+      out,
+    );
     t.advance({ input: 250, cached: 100, output: 15 }, out); // the total written after the turn: nothing new
     // A third call the rollout did not show as a record: its total's growth is counted.
     t.advance({ input: 300, cached: 100, output: 20 }, out);

@@ -86,7 +86,8 @@ export function codexTranslator(): CodexTranslator {
         cached: prev.cached + usage.cached,
         output: prev.output + usage.output,
       };
-      if (!isZero(usage)) out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
+      if (!isZero(usage))
+        out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
     },
     advance: (totals, out) => {
       const prev = s.totals;
@@ -262,7 +263,8 @@ function closeTurn(
     const grew = prev !== undefined && grewFrom(prev, total);
     const inc = grew && prev !== undefined ? minus(total, prev) : total;
     // Nothing new since the totals the rollout already showed (advance): no second, empty usage event.
-    if (!(grew && isZero(inc))) out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+    if (!(grew && isZero(inc)))
+      out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
   if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;
@@ -274,7 +276,11 @@ function grewFrom(prev: Totals, total: Totals): boolean {
 }
 
 function minus(total: Totals, prev: Totals): Totals {
-  return { input: total.input - prev.input, cached: total.cached - prev.cached, output: total.output - prev.output };
+  return {
+    input: total.input - prev.input,
+    cached: total.cached - prev.cached,
+    output: total.output - prev.output,
+  };
 }
 
 function isZero(t: Totals): boolean {
