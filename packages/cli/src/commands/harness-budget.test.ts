@@ -185,6 +185,33 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
     }
   }, 120_000);
 
+  it("issue 28: a model that loops on a tool Codex does not have is stopped by the run's tool-call cap, every refused call counted and every answered call booked", async () => {
+    let hold!: () => void;
+    const held = new Promise<void>((resolve) => (hold = resolve));
+    const looping = await startStandin({
+      policy: async (_request, context) => {
+        if (context.callIndex >= 4) await held; // a call sent after the cap stopped the run is never answered
+        return reply.toolCall("hire_agent", { name: `Lead ${context.callIndex}` });
+      },
+    });
+    try {
+      const { company, ceo } = await codexCompany(looping.openaiBaseUrl);
+      await setBudget(store, { companyId: company.id }, { runToolCalls: 3 });
+      const result = await wake(ceo.id);
+      expect(result).toMatchObject({ terminal: "failed", stopReason: "run_cap" });
+      expect(result.run.error).toMatch(/cap of 3 tool calls/);
+      const report = await runUsageReport(store, result.run.id);
+      expect(report.toolCalls!.refused.map((r) => r.name)).toEqual(Array(4).fill("hire_agent"));
+      const spent = served(looping);
+      expect(looping.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(4);
+      expect(result.usage).toEqual(spent);
+      expect(await store.listModelCalls(result.run.id)).toHaveLength(4);
+    } finally {
+      hold();
+      await looping.close();
+    }
+  }, 120_000);
+
   it("issue 28: the call that uses the budget up stops the Codex run there: booked to the token, failed/budget, the next wake refused", async () => {
     const { company, ceo } = await codexCompany(server.openaiBaseUrl);
     // Less than one Codex call (its instructions alone are larger): the first call is the last.
