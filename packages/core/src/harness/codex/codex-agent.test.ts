@@ -330,6 +330,30 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(a.usage.input).toBeGreaterThan(0);
   });
 
+  it("issue 28 / MC-15: a later wake resuming a thread whose last turn was cancelled counts only its own calls (the cancelled calls were booked once, by the cancelled wake)", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(
+        r.tools.find((t) => t.name === "add")!,
+        { a: 1, b: 1 },
+      );
+    let resumed = false;
+    await standin((request, context) =>
+      context.callIndex < 2 ? add(request) : resumed ? reply.text("Resumed and done.") : reply.hang(),
+    );
+    const first = agent();
+    let results = 0;
+    for await (const e of first.send("Keep adding."))
+      if (e.type === "tool_result" && ++results === 2) first.cancel();
+    expect(first.usage).toEqual(sent());
+    const booked = server!.modelCalls().length; // a call sent before the cancel was never answered
+    const later = agent({ resume: first.vendorSessionId! });
+    resumed = true;
+    const events = await collect(later.send("Carry on."));
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    expect(later.usage).toEqual(sent(booked));
+    expect(later.usage.input + later.usage.cacheRead).toBeGreaterThan(0);
+  });
+
   it("cancel stops the exec process while the model hangs; the turn ends cancelled exactly once", async () => {
     await standin([reply.hang()]);
     const a = agent();

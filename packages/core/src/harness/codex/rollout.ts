@@ -42,24 +42,49 @@ export async function findRollout(dir: string, threadId: string, depth = 0): Pro
   return undefined;
 }
 
-/** The thread's last recorded totals; undefined when its rollout has none (or cannot be found). */
+/**
+ * What the thread spent so far (undefined when its rollout records none, or cannot be found): the
+ * larger of its last `token_count` total and the sum of its per-call `token_usage_record`s. A turn
+ * stopped between a call's record and its total (a cancel, a cap) has the call's record only, and
+ * Cadre booked it from there (rollout-meter.ts): the baseline must include it, or the next total
+ * would count it again.
+ */
 export async function threadTotals(home: string, threadId: string): Promise<ThreadTotals | undefined> {
   const file = await findRollout(join(home, "sessions"), threadId);
   if (!file) return undefined;
   let last: ThreadTotals | undefined;
+  let recorded: ThreadTotals | undefined;
   const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
   for await (const line of lines) {
-    if (!line.includes('"token_count"')) continue;
+    const isTotal = line.includes('"token_count"');
+    const isRecord = !isTotal && line.includes('"token_usage_record"');
+    if (!isTotal && !isRecord) continue;
     try {
-      const total = (
-        JSON.parse(line) as { payload?: { info?: { total_token_usage?: Record<string, unknown> } } }
-      ).payload?.info?.total_token_usage;
-      last = totalsOf(total) ?? last;
+      const row = JSON.parse(line) as {
+        type?: string;
+        payload?: { info?: { total_token_usage?: Record<string, unknown> }; usage?: Record<string, unknown> };
+      };
+      if (isTotal) last = totalsOf(row.payload?.info?.total_token_usage) ?? last;
+      else if (row.type === "token_usage_record") {
+        const call = totalsOf(row.payload?.usage);
+        if (call) recorded = plus(recorded, call);
+      }
     } catch {
       // a torn line: keep the last good total
     }
   }
-  return last;
+  if (last === undefined || recorded === undefined) return last ?? recorded;
+  return {
+    input: Math.max(last.input, recorded.input),
+    cached: Math.max(last.cached, recorded.cached),
+    output: Math.max(last.output, recorded.output),
+  };
+}
+
+function plus(a: ThreadTotals | undefined, b: ThreadTotals): ThreadTotals {
+  return a === undefined
+    ? { ...b }
+    : { input: a.input + b.input, cached: a.cached + b.cached, output: a.output + b.output };
 }
 
 /** A `total_token_usage` object as totals; undefined when it carries none. */

@@ -35,6 +35,12 @@ interface CodexState {
   items: Map<string, ItemState>;
   /** Codex reports thread-cumulative totals; the previous turn's, to report increments. */
   totals: Totals | undefined;
+  /**
+   * The totals come from the thread's rollout (a resume's baseline, each call's record): Codex's own
+   * running total may then be lower — a resumed Codex restarts from its last `token_count`, which a
+   * cancelled turn's last call never reached — and a lower total is not a new thread.
+   */
+  fromRollout: boolean;
   sawError: boolean;
   /** This turn already reported a failed compaction (the error event and turn.failed repeat it). */
   compactionFailed: boolean;
@@ -67,6 +73,7 @@ export function codexTranslator(): CodexTranslator {
     next: 0,
     items: new Map(),
     totals: undefined,
+    fromRollout: false,
     sawError: false,
     compactionFailed: false,
     lastError: undefined,
@@ -74,12 +81,15 @@ export function codexTranslator(): CodexTranslator {
   return {
     newThread: () => {
       s.totals = undefined;
+      s.fromRollout = false;
     },
     totals: () => (s.totals ? { ...s.totals } : undefined),
     resumeFrom: (totals) => {
       s.totals = { ...totals };
+      s.fromRollout = true;
     },
     addCall: (usage, out) => {
+      s.fromRollout = true;
       const prev = s.totals ?? { input: 0, cached: 0, output: 0 };
       s.totals = {
         input: prev.input + usage.input,
@@ -261,9 +271,12 @@ function closeTurn(
     const prev = s.totals;
     s.totals = total;
     const grew = prev !== undefined && grewFrom(prev, total);
+    // Below what the rollout showed: every call of it was counted from there; Codex's total is the
+    // baseline from now on (its next totals grow from it), and nothing is counted twice (MC-15).
+    const lower = prev !== undefined && !grew && s.fromRollout;
     const inc = grew && prev !== undefined ? minus(total, prev) : total;
     // Nothing new since the totals the rollout already showed (advance): no second, empty usage event.
-    if (!(grew && isZero(inc)))
+    if (!lower && !(grew && isZero(inc)))
       out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
