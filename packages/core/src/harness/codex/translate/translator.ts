@@ -100,6 +100,7 @@ export function codexTranslator(): CodexTranslator {
         out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
     },
     advance: (totals, out) => {
+      s.fromRollout = true;
       const prev = s.totals;
       if (prev !== undefined && !grewFrom(prev, totals)) return;
       s.totals = { ...totals };
