@@ -4,6 +4,7 @@
 // Code through the real in-process MCP server; the stand-in's request log shows what Claude Code
 // offered the model. Nothing leaves loopback (testing/real-harnesses.ts).
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -95,6 +96,15 @@ function sent(from = 0): Usage {
     cacheRead: total.cacheRead,
     cacheWrite: total.cacheWrite,
   };
+}
+
+/** A loopback port nothing listens on (connections are refused). */
+async function refusedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
 }
 
 const SHELL_FILE_WEB_AGENT =
@@ -327,6 +337,34 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     ]);
     expect(ofType(events, "terminal")).toEqual([
       { type: "terminal", status: "failed", reason: expect.stringMatching(/429.*slow down \(stand-in\)/) },
+    ]);
+  });
+
+  it("issue 28: a closed port ends the wake after the bounded retries (Claude Code's own default waits ~200 s), each retry shown, the failure said once", async () => {
+    await standin(["unused"]);
+    const a = new ClaudeCodeAgent(
+      {
+        sessionId: "run_test",
+        systemPrompt: PROMPT,
+        model: resolveModel("claude-sonnet-4-5-20250929"),
+        tools: [],
+      },
+      {
+        executablePath: REAL_CLAUDE_CODE!,
+        env: claudeCodeTestEnv(dir, `http://127.0.0.1:${await refusedPort()}`),
+        cwd: dir,
+      },
+    );
+    const events = await collect(a.send("hi"));
+    const errors = ofType(events, "error");
+    expect(errors.filter((e) => e.code === "retrying").map((e) => e.message)).toEqual([
+      expect.stringMatching(/^retrying \(1 of 2\): the provider could not be reached/),
+      expect.stringMatching(/^retrying \(2 of 2\): the provider could not be reached/),
+    ]);
+    const final = errors.filter((e) => e.code !== "retrying");
+    expect(final).toHaveLength(1);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: final[0]!.message },
     ]);
   });
 
