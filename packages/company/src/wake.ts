@@ -513,10 +513,13 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         settling.push(event.usage);
         usageChanged = true;
         // A harness that reports each model call has each counted; one that reports a turn's
-        // calls together (Codex) cannot have them counted one by one.
+        // calls together cannot have them counted one by one.
         if (enforcement === "after-each-reported-call") budget.noteHarnessModelCall();
       }
-      if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
+      // A tool the harness ran itself, or a call it refused (no such tool): neither passed the run's
+      // wrapped tools, which count their own calls.
+      if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
+        budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
       if (event.type === "context" && event.snapshot.sessionId !== undefined)
