@@ -1,6 +1,8 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
+// The audit context alone (no store, no drivers): `cadre --help` stays light.
+import { actingAs } from "@cadre/store/audit-context";
 import { readFileSync } from "node:fs";
 import { type ServerTarget, splitServerOption } from "./client/server-option.js";
 import { jsonOnlyStdout } from "./json-stdout.js";
@@ -19,6 +21,9 @@ export const SERVER_COMMANDS = [
   "tasks",
   "schedules",
   "run",
+  "runs",
+  "operators",
+  "audit",
 ] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -47,6 +52,13 @@ Commands:
   tasks list|show|create|assign|comment|close
                                the company's tasks (who works what; what wakes whom is decided in code)
   schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
+  runs list|why                the company's runs (--status failed --since 1d); why one happened: the
+                               chain of causes back to an operator's action or a schedule
+  operators add|list|revoke|whoami
+                               named operators: a token each, a role (owner, operator, viewer),
+                               optionally limited to some companies
+  audit [--company ID] [--actor NAME] [--since TIME]
+                               who did what: every write by anyone, with what changed
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
   sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
   sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
@@ -75,6 +87,9 @@ talk to a running API instead of the local store, and print the same as they do 
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
+/** Commands whose writes are not the local operator's: a server's callers, a worker's runs, an MCP agent. */
+const SYSTEM_COMMANDS = new Set(["serve", "worker", "mcp", "standin"]);
+
 type Command = (args: string[], io: CliIO, server?: ServerTarget) => Promise<number>;
 
 // Each command is loaded on demand, so `cadre --help` or `cadre translate` does not pay for the
@@ -90,6 +105,9 @@ const COMMANDS: Record<string, Command> = {
   tasks: async (a, io, s) => (await import("./commands/tasks.js")).tasksCommand(a, io, s),
   schedules: async (a, io, s) => (await import("./commands/schedules.js")).schedulesCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
+  operators: async (a, io, s) => (await import("./commands/operators.js")).operatorsCommand(a, io, s),
+  audit: async (a, io, s) => (await import("./commands/audit.js")).auditCommand(a, io, s),
+  runs: async (a, io, s) => (await import("./commands/runs.js")).runsCommand(a, io, s),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
   budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),
   sessions: async (a, io, s) => (await import("./commands/sessions.js")).sessionsCommand(a, io, s),
@@ -149,7 +167,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(
         `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
       );
-    return await command(rest, commandIO, target);
+    // Local commands write as the bootstrap owner, "operator" (whoever holds the data directory); serve and
+    // worker record each request's caller or the system, mcp its agent.
+    if (SYSTEM_COMMANDS.has(name)) return await command(rest, commandIO, target);
+    return await actingAs({ type: "operator", name: "operator" }, () =>
+      command(rest, commandIO, target),
+    );
   } catch (error) {
     const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
     if (error instanceof UsageError || error instanceof UserInputError) {

@@ -63,3 +63,5 @@ export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
+export * from "./people/operators.js";
+export * from "./work/why.js";

@@ -22,6 +22,7 @@ import type { FaultName, Script } from "@cadre/core/testing";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
+  actingStore,
   type AgentSessionRow,
   ConflictError,
   type ConnectorRow,
@@ -360,7 +361,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     throw error;
   }
   const { run, cue } = started;
-  const runStore = lease ? lease.view() : store;
+  // The run's own writes (its tools', its ledger's, its end) are its agent's in the audit log.
+  const runStore = actingStore(lease ? lease.view() : store, { type: "agent", agentId: agent.id, runId });
   const cueTokens = cueTokenCount(cue);
 
   const usage = emptyUsage();

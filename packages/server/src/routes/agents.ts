@@ -62,6 +62,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}",
     summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     response: { status: 200, description: "The agent, terminated.", schema: AgentViewSchema },
     errors: { 409: "The agent is the CEO." },
@@ -78,6 +79,7 @@ export const agentRoutes = [
     summary:
       "Switch the agent's model, or move it to another ready connector (connectorId). The model must be enabled on the connector it is to run on. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     body: SetModelBody,
     response: {
@@ -107,6 +109,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys",
     summary: "Mint an agent token: acts as this agent, inside its company only. The token is shown once.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     body: MintKeyBody,
     response: {
@@ -127,6 +130,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys",
     summary: "The agent's keys (never their tokens).",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     response: { status: 200, description: "A list of keys.", schema: Type.Array(KeyViewSchema) },
     async handle({ ctx, scope }) {
@@ -138,6 +142,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys/{keyId}",
     summary: "Revoke one of the agent's keys.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     response: { status: 200, description: "The key, revoked.", schema: KeyViewSchema },
     async handle({ ctx, scope, params }) {
