@@ -85,6 +85,9 @@ need one that holds data), --json (stdout holds JSON only; the human stream goes
 talk to a running API instead of the local store, and print the same as they do locally
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
+--otel-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT): export OpenTelemetry GenAI traces over OTLP/HTTP,
+one span tree per run (off by default; prompt and completion text only with
+OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)
 Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
 
 /** Commands whose writes are not the local operator's: a server's callers, a worker's runs, an MCP agent. */
@@ -160,9 +163,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   // With --json, stdout holds JSON only; the human stream goes to stderr (json-stdout.ts).
   const json = args.includes("--json") ? jsonOnlyStdout(io) : undefined;
+  let stopTracing: (() => Promise<void>) | undefined;
   const commandIO = json?.io ?? io;
   try {
-    const { args: rest, target } = splitServerOption(args, io.env);
+    const { args: afterOtel, endpoint } = splitOtelOption(args);
+    const { args: rest, target } = splitServerOption(afterOtel, io.env);
+    // OpenTelemetry export, off unless asked for (--otel-endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT).
+    const otel = endpoint ?? io.env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] ?? io.env["OTEL_EXPORTER_OTLP_ENDPOINT"];
+    if (otel) {
+      const tracing = await import("@cadre/company");
+      try {
+        tracing.tracesUrl(otel);
+      } catch (error) {
+        throw new UsageError(`--otel-endpoint: ${(error as Error).message}`);
+      }
+      await tracing.startTracing({
+        endpoint: otel,
+        captureContent: io.env["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] === "true",
+      });
+      stopTracing = tracing.stopTracing;
+    }
     if (target && !(SERVER_COMMANDS as readonly string[]).includes(name))
       throw new UsageError(
         `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
@@ -185,6 +205,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`cadre ${name} failed: ${message}${debug ? "" : " (--debug shows where)"}\n${stack}`);
     return 1;
   } finally {
+    // The last runs' spans are sent before the process ends (a collector that does not answer is
+    // given up on by the exporter's own timeout).
+    await stopTracing?.().catch(() => undefined);
     json?.flush();
   }
+}
+
+/** `--otel-endpoint URL` (any command), taken out of the arguments. */
+function splitOtelOption(args: string[]): { args: string[]; endpoint: string | undefined } {
+  const out: string[] = [];
+  let endpoint: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--otel-endpoint") {
+      endpoint = args[i + 1];
+      if (endpoint === undefined || endpoint.startsWith("--"))
+        throw new UsageError("--otel-endpoint needs a URL, e.g. http://127.0.0.1:4318");
+      i++;
+    } else if (arg.startsWith("--otel-endpoint=")) endpoint = arg.slice("--otel-endpoint=".length);
+    else out.push(arg);
+  }
+  return { args: out, endpoint };
 }

@@ -65,3 +65,5 @@ export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
 export * from "./people/operators.js";
 export * from "./work/why.js";
+export * from "./tracing/otel.js";
+export * from "./tracing/run-trace.js";

@@ -35,6 +35,8 @@ import {
   type WakeRow,
 } from "@cadre/store";
 import { driverOf } from "./connectors/kinds/index.js";
+import { flushTracing } from "./tracing/otel.js";
+import { startRunTrace } from "./tracing/run-trace.js";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
 import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
@@ -361,6 +363,19 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     throw error;
   }
   const { run, cue } = started;
+  // Its spans, when OpenTelemetry export is on (tracing/): one tree per run, from its own events.
+  const trace = startRunTrace({
+    runId,
+    companyId: agent.companyId,
+    agentId: agent.id,
+    agentName: agent.name,
+    provider: connector.kind,
+    model: agent.model,
+    trigger: run.trigger,
+    taskIds: [...new Set(started.taken.map((r) => r.taskId).filter((t): t is string => t !== null))],
+    causes: started.taken.map((r) => r.cause),
+    cue,
+  });
   // The run's own writes (its tools', its ledger's, its end) are its agent's in the audit log.
   const runStore = actingStore(lease ? lease.view() : store, { type: "agent", agentId: agent.id, runId });
   const cueTokens = cueTokenCount(cue);
@@ -495,6 +510,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
         };
       }
       options.onEvent?.(event);
+      trace.event(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
         settling.push(event.usage);
@@ -533,6 +549,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    trace.end(terminal, failure);
+    // Sent in the background: a slow or absent collector never holds the run's end.
+    void flushTracing().catch(() => undefined);
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
       await profileRun?.close();
