@@ -169,7 +169,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const { args: afterOtel, endpoint } = splitOtelOption(args);
     const { args: rest, target } = splitServerOption(afterOtel, io.env);
     // OpenTelemetry export, off unless asked for (--otel-endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT).
-    const otel = endpoint ?? io.env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] ?? io.env["OTEL_EXPORTER_OTLP_ENDPOINT"];
+    const otel =
+      endpoint ?? io.env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] ?? io.env["OTEL_EXPORTER_OTLP_ENDPOINT"];
     if (otel) {
       const tracing = await import("@cadre/company");
       try {
@@ -190,9 +191,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     // Local commands write as the bootstrap owner, "operator" (whoever holds the data directory); serve and
     // worker record each request's caller or the system, mcp its agent.
     if (SYSTEM_COMMANDS.has(name)) return await command(rest, commandIO, target);
-    return await actingAs({ type: "operator", name: "operator" }, () =>
-      command(rest, commandIO, target),
-    );
+    return await actingAs({ type: "operator", name: "operator" }, () => command(rest, commandIO, target));
   } catch (error) {
     const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
     if (error instanceof UsageError || error instanceof UserInputError) {

@@ -242,8 +242,9 @@ export function createApp(deps: AppDeps): CadreApp {
     }
     // Every audited write the handler makes (and a run it starts, until the run's agent takes over)
     // is recorded as this caller's, with this request's id.
-    const answer = await actingAs(auditActor(principal), () =>
-      spec.handle({ c, ctx, principal, params, scope, body }),
+    const answer = await actingAs(
+      auditActor(principal),
+      () => spec.handle({ c, ctx, principal, params, scope, body }),
       requestId,
     );
     if (spec.produces === "sse") return answer as Response;
@@ -268,12 +269,15 @@ export function createApp(deps: AppDeps): CadreApp {
 
 /** The caller's own request id when it sent a sane one (echoed, and kept in the audit log), else a new one. */
 function requestIdOf(sent: string | undefined): string {
-  return sent !== undefined && /^[\w.:-]{1,100}$/.test(sent) ? sent : `req_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  return sent !== undefined && /^[\w.:-]{1,100}$/.test(sent)
+    ? sent
+    : `req_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
 }
 
 function auditActor(principal: Caller): AuditActor {
   if (principal.kind === "operator") return { type: "operator", name: principal.name };
-  if (principal.kind === "agent") return { type: "agent", agentId: principal.agentId, runId: principal.runId };
+  if (principal.kind === "agent")
+    return { type: "agent", agentId: principal.agentId, runId: principal.runId };
   return { type: "system" };
 }
 

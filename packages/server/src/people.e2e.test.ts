@@ -2,14 +2,7 @@
 // strategy over HTTP; the company works it; every surface names that operator, the audit log
 // records the decision with its request, and the CEO's last (task_done) run is explained back to
 // that approval.
-import {
-  addOperator,
-  createCompany,
-  loadCompanyState,
-  runDue,
-  wakeAgent,
-  wakeIfDue,
-} from "@cadre/company";
+import { addOperator, createCompany, loadCompanyState, runDue, wakeAgent, wakeIfDue } from "@cadre/company";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testAppOver, type TestApp } from "./testing/harness.js";
@@ -32,12 +25,19 @@ describe("named operators, the audit log and a run's why", () => {
     const ceo = (await loadCompanyState(store, company.id)).ceo;
     await wakeAgent({ store, agentId: ceo.id, trigger: "start_team_building", seed: 7 });
     const [strategy] = await store.listApprovals(company.id);
-    const { token: alice } = await addOperator(store, { name: "alice", role: "operator", companies: [company.id] });
+    const { token: alice } = await addOperator(store, {
+      name: "alice",
+      role: "operator",
+      companies: [company.id],
+    });
     const { token: victor } = await addOperator(store, { name: "victor", role: "viewer" });
 
     // A viewer may read it but not decide it; nothing is written by the refusal.
     const auditBefore = (await store.listAudit()).length;
-    const refused = await app.request("POST", `/api/approvals/${strategy!.id}/approve`, { token: victor, json: {} });
+    const refused = await app.request("POST", `/api/approvals/${strategy!.id}/approve`, {
+      token: victor,
+      json: {},
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toContain("victor is a viewer");
     expect((await store.listAudit()).length).toBe(auditBefore);
@@ -55,9 +55,15 @@ describe("named operators, the audit log and a run's why", () => {
     expect(one.body.history.at(-1)).toMatchObject({ toStatus: "approved", actor: "alice" });
     const list = await app.request("GET", `/api/companies/${company.id}/approvals`, { token: alice });
     expect(list.body.find((a: { id: string }) => a.id === strategy!.id).decidedBy).toBe("alice");
-    const audit = await app.request("GET", `/api/companies/${company.id}/audit?actor=alice`, { token: victor });
+    const audit = await app.request("GET", `/api/companies/${company.id}/audit?actor=alice`, {
+      token: victor,
+    });
     expect(audit.body.items.map((r: { action: string }) => r.action)).toEqual(["approval.decided"]);
-    expect(audit.body.items[0]).toMatchObject({ actorType: "operator", actorName: "alice", requestId: "req-alice-1" });
+    expect(audit.body.items[0]).toMatchObject({
+      actorType: "operator",
+      actorName: "alice",
+      requestId: "req-alice-1",
+    });
     expect(audit.body.items[0].summary).toContain("pending → approved");
 
     // The company works the strategy: the CEO delegates, the leads deliver, the CEO hears back.
@@ -72,8 +78,8 @@ describe("named operators, the audit log and a run's why", () => {
     expect(last.agentId).toBe(ceo.id);
 
     // The agents' own writes are theirs in the audit log, never alice's.
-    const rows = (await app.request("GET", `/api/companies/${company.id}/audit?limit=500`, { token: alice })).body
-      .items as { action: string; actorType: string; actorName: string }[];
+    const rows = (await app.request("GET", `/api/companies/${company.id}/audit?limit=500`, { token: alice }))
+      .body.items as { action: string; actorType: string; actorName: string }[];
     const created = rows.filter((r) => r.action === "task.created");
     expect(created.length).toBeGreaterThan(0);
     expect(created.every((r) => r.actorType === "agent" && r.actorName === ceo.name)).toBe(true);
@@ -82,13 +88,24 @@ describe("named operators, the audit log and a run's why", () => {
     expect(why.status).toBe(200);
     const byId = new Map(why.body.runs.map((n: { runId: string }) => [n.runId, n]));
     // Walk the chain: task_done ← (a lead's run) task_assigned ← (the CEO's run) approval_decided by alice.
-    let node = byId.get(last.id) as { reasons: { trigger: string; fromRunId: string | null; by: { name: string }; approvalId: string | null }[] };
+    let node = byId.get(last.id) as {
+      reasons: {
+        trigger: string;
+        fromRunId: string | null;
+        by: { name: string };
+        approvalId: string | null;
+      }[];
+    };
     const triggers: string[] = [];
     for (let i = 0; i < 10 && node; i++) {
       const reason = node.reasons[0]!;
       triggers.push(reason.trigger);
       if (!reason.fromRunId) {
-        expect(reason).toMatchObject({ trigger: "approval_decided", approvalId: strategy!.id, by: { type: "operator", name: "alice" } });
+        expect(reason).toMatchObject({
+          trigger: "approval_decided",
+          approvalId: strategy!.id,
+          by: { type: "operator", name: "alice" },
+        });
         break;
       }
       node = byId.get(reason.fromRunId) as typeof node;
@@ -110,7 +127,11 @@ describe("named operators, the audit log and a run's why", () => {
     expect((await app.request("DELETE", "/api/operators/olga")).status).toBe(200);
     expect((await app.request("GET", `/api/companies/${a.id}`, { token })).status).toBe(401);
     const audit = await app.request("GET", "/api/audit");
-    expect(audit.body.items.filter((r: { action: string }) => r.action.startsWith("operator.")).map((r: { action: string; actorName: string }) => [r.action, r.actorName])).toEqual([
+    expect(
+      audit.body.items
+        .filter((r: { action: string }) => r.action.startsWith("operator."))
+        .map((r: { action: string; actorName: string }) => [r.action, r.actorName]),
+    ).toEqual([
       ["operator.added", "system"],
       ["operator.revoked", "operator"],
     ]);

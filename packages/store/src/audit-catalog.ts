@@ -236,7 +236,9 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
   },
   insertRunProcess: RUN_RECORD,
   deleteRunProcess: RUN_RECORD,
-  insertToolCall: notAudited("a tool call's result kept so the same call is never made twice; the call's own writes are audited"),
+  insertToolCall: notAudited(
+    "a tool call's result kept so the same call is never made twice; the call's own writes are audited",
+  ),
   insertTask: {
     audited: true,
     describe: ([t]: [NewTask]) => ({
@@ -352,7 +354,12 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
     audited: true,
     describe: ([ref]: [string], revoked: boolean) =>
       revoked
-        ? { companyId: null, action: "operator.revoked", target: `operator ${ref}`, summary: `revoked ${ref}` }
+        ? {
+            companyId: null,
+            action: "operator.revoked",
+            target: `operator ${ref}`,
+            summary: `revoked ${ref}`,
+          }
         : null,
   },
 };

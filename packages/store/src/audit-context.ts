@@ -35,7 +35,11 @@ export function actingStore<T extends object>(store: T, actor: AuditActor): T {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) =>
-        actingAs(actor, () => (value as (...a: unknown[]) => unknown).apply(target, args), currentAudit().requestId);
+        actingAs(
+          actor,
+          () => (value as (...a: unknown[]) => unknown).apply(target, args),
+          currentAudit().requestId,
+        );
     },
   });
 }

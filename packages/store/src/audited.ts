@@ -9,12 +9,16 @@ import type { StoreQueries } from "./types.js";
 /** What the wrapper needs of the queries: the write in one transaction, and the audit row's insert. */
 export interface Auditable {
   /** Runs fn atomically (in the caller's transaction when there is one) with queries that do not audit. */
-  auditAtomic<T>(fn: (q: StoreQueries, record: (row: NewAuditRow) => Promise<void>) => Promise<T>): Promise<T>;
+  auditAtomic<T>(
+    fn: (q: StoreQueries, record: (row: NewAuditRow) => Promise<void>) => Promise<T>,
+  ): Promise<T>;
 }
 
 const RULES = AUDIT_RULES as Record<string, AuditRule>;
 
-async function actorOf(q: StoreQueries): Promise<Pick<NewAuditRow, "actorType" | "actorId" | "actorName" | "runId" | "requestId">> {
+async function actorOf(
+  q: StoreQueries,
+): Promise<Pick<NewAuditRow, "actorType" | "actorId" | "actorName" | "runId" | "requestId">> {
   const { actor, requestId } = currentAudit();
   switch (actor.type) {
     case "operator":
@@ -42,7 +46,9 @@ export function audited<T extends object & Auditable>(target: T): T {
         return (...args: unknown[]) =>
           t.auditAtomic(async (q, record) => {
             const before = rule.before ? await rule.before(q, args) : undefined;
-            const method = (q as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop as string]!;
+            const method = (q as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[
+              prop as string
+            ]!;
             const result = await method.apply(q, args);
             const entry = rule.describe(args, result, before);
             if (entry) await record({ ...entry, ...(await actorOf(q)) });

@@ -1146,7 +1146,9 @@ export class KyselyQueries implements StoreQueries {
   // Operators and the audit log: the queries are in people-queries.ts.
 
   insertOperator(operator: NewOperator): Promise<OperatorRow> {
-    return this.guard(`operator "${operator.name}"`, () => people.insertOperator(this.db, this.adapter, operator));
+    return this.guard(`operator "${operator.name}"`, () =>
+      people.insertOperator(this.db, this.adapter, operator),
+    );
   }
 
   listOperators(): Promise<OperatorRow[]> {

@@ -35,7 +35,11 @@ export function peopleMigration(adapter: DialectAdapter): Migration {
         .addColumn("request_id", "text")
         .addColumn("run_id", "text")
         .execute();
-      await db.schema.createIndex("audit_log_company").on("audit_log").columns(["company_id", "id"]).execute();
+      await db.schema
+        .createIndex("audit_log_company")
+        .on("audit_log")
+        .columns(["company_id", "id"])
+        .execute();
 
       await db.schema.alterTable("task_comments").addColumn("author_name", "text").execute();
     },

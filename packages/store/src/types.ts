@@ -409,7 +409,9 @@ export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId">
 export type TaskPatch = Partial<
   Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable">
 >;
-export type NewTaskComment = Omit<TaskCommentRow, "createdAt" | "authorName"> & { authorName?: string | null };
+export type NewTaskComment = Omit<TaskCommentRow, "createdAt" | "authorName"> & {
+  authorName?: string | null;
+};
 export type NewWakeRequest = Omit<
   WakeRequestRow,
   "createdAt" | "updatedAt" | "status" | "runId" | "note" | "returns"

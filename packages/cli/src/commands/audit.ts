@@ -69,7 +69,9 @@ export async function auditCommand(args: string[], io: CliIO, server?: ServerTar
   let rows: AuditRow[];
   if (server) {
     if (values.data !== undefined || values.database !== undefined)
-      throw new UsageError("--data and --database have no meaning with --server (the server keeps its own data)");
+      throw new UsageError(
+        "--data and --database have no meaning with --server (the server keeps its own data)",
+      );
     rows = [];
     let after: string | undefined;
     const query = {
@@ -80,10 +82,18 @@ export async function auditCommand(args: string[], io: CliIO, server?: ServerTar
       const page = values.company
         ? await callApi(server, "GET /api/companies/{id}/audit", {
             params: { id: values.company },
-            query: { ...query, limit: String(Math.min(500, limit - rows.length)), ...(after ? { after } : {}) },
+            query: {
+              ...query,
+              limit: String(Math.min(500, limit - rows.length)),
+              ...(after ? { after } : {}),
+            },
           })
         : await callApi(server, "GET /api/audit", {
-            query: { ...query, limit: String(Math.min(500, limit - rows.length)), ...(after ? { after } : {}) },
+            query: {
+              ...query,
+              limit: String(Math.min(500, limit - rows.length)),
+              ...(after ? { after } : {}),
+            },
           });
       rows.push(...page.items);
       after = page.nextCursor ?? undefined;

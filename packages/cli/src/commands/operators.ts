@@ -31,7 +31,14 @@ ${SERVER_HELP}`;
 const SERVER_OPERATORS = new Set(["add", "list", "revoke", "whoami"]);
 
 function view(o: OperatorRow) {
-  return { id: o.id, name: o.name, role: o.role, companies: o.companyIds, createdAt: o.createdAt, revokedAt: o.revokedAt };
+  return {
+    id: o.id,
+    name: o.name,
+    role: o.role,
+    companies: o.companyIds,
+    createdAt: o.createdAt,
+    revokedAt: o.revokedAt,
+  };
 }
 
 const line = (o: { name: string; role: string; companies: string[] | null; revokedAt: string | null }) =>
@@ -42,13 +49,23 @@ export async function operatorsCommand(args: string[], io: CliIO, server?: Serve
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${OPERATORS_HELP}\n`), sub ? 0 : 2);
   if (!SERVER_OPERATORS.has(sub))
     throw new UsageError(`operators: unknown subcommand "${sub}"; use add, list, revoke or whoami`);
-  const options = { ...STORE_OPTIONS, role: { type: "string" }, company: { type: "string", multiple: true } } as const;
-  const { values, positionals } = parse(`operators ${sub}`, rest, options, sub === "add" || sub === "revoke" ? 1 : 0);
+  const options = {
+    ...STORE_OPTIONS,
+    role: { type: "string" },
+    company: { type: "string", multiple: true },
+  } as const;
+  const { values, positionals } = parse(
+    `operators ${sub}`,
+    rest,
+    options,
+    sub === "add" || sub === "revoke" ? 1 : 0,
+  );
   if (values.help) return (io.out(`${OPERATORS_HELP}\n`), 0);
   if (sub !== "add" && (values.role !== undefined || values.company !== undefined))
     throw new UsageError(`operators ${sub}: --role and --company belong to operators add`);
   const name = positionals[0];
-  if ((sub === "add" || sub === "revoke") && !name) throw new UsageError(`operators ${sub}: NAME is required`);
+  if ((sub === "add" || sub === "revoke") && !name)
+    throw new UsageError(`operators ${sub}: NAME is required`);
   if (sub === "add") {
     if (values.role === undefined)
       throw new UsageError(`operators add: --role is required (${OPERATOR_ROLES.join(", ")})`);
@@ -57,26 +74,46 @@ export async function operatorsCommand(args: string[], io: CliIO, server?: Serve
         role: OPERATOR_ROLES.join(" | "),
       });
   }
-  const out = (json: unknown, text: string) => io.out(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  const out = (json: unknown, text: string) =>
+    io.out(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
 
   if (server) {
     if (values.data !== undefined || values.database !== undefined)
-      throw new UsageError("--data and --database have no meaning with --server (the server keeps its own data)");
+      throw new UsageError(
+        "--data and --database have no meaning with --server (the server keeps its own data)",
+      );
     if (sub === "whoami") {
       const me = await callApi(server, "GET /api/me");
       const { may: _may, ...who } = me;
-      return (out(who, `${me.name} (${me.role}; ${me.companies ? me.companies.join(", ") : "every company"})`), 0);
+      return (
+        out(who, `${me.name} (${me.role}; ${me.companies ? me.companies.join(", ") : "every company"})`),
+        0
+      );
     }
     if (sub === "list") {
       const all = await callApi(server, "GET /api/operators");
-      return (out(all, all.length ? all.map(line).join("\n") : "no named operators yet (cadre operators add NAME --role …)"), 0);
+      return (
+        out(
+          all,
+          all.length
+            ? all.map(line).join("\n")
+            : "no named operators yet (cadre operators add NAME --role …)",
+        ),
+        0
+      );
     }
     if (sub === "revoke") {
-      const revoked = await callApi(server, "DELETE /api/operators/{name}", { params: { name: name as string } });
+      const revoked = await callApi(server, "DELETE /api/operators/{name}", {
+        params: { name: name as string },
+      });
       return (out(revoked, `${revoked.name}: revoked; its token no longer works`), 0);
     }
     const added = await callApi(server, "POST /api/operators", {
-      body: { name: name as string, role: values.role as (typeof OPERATOR_ROLES)[number], companies: values.company ?? [] },
+      body: {
+        name: name as string,
+        role: values.role as (typeof OPERATOR_ROLES)[number],
+        companies: values.company ?? [],
+      },
     });
     return (out(added, addedText(added)), 0);
   }
@@ -89,7 +126,15 @@ export async function operatorsCommand(args: string[], io: CliIO, server?: Serve
   try {
     if (sub === "list") {
       const all = (await store.listOperators()).map(view);
-      return (out(all, all.length ? all.map(line).join("\n") : "no named operators yet (cadre operators add NAME --role …)"), 0);
+      return (
+        out(
+          all,
+          all.length
+            ? all.map(line).join("\n")
+            : "no named operators yet (cadre operators add NAME --role …)",
+        ),
+        0
+      );
     }
     if (sub === "revoke") {
       const revoked = view(await revokeOperator(store, name as string));

@@ -11,7 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../testing/run-cli.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-const ENV = { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", CADRE_OPERATOR_TOKEN: undefined, CADRE_TOKEN: undefined };
+const ENV = {
+  ...process.env,
+  ANTHROPIC_API_KEY: "",
+  OPENAI_API_KEY: "",
+  CADRE_OPERATOR_TOKEN: undefined,
+  CADRE_TOKEN: undefined,
+};
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -49,7 +55,18 @@ function serve(): Promise<string> {
 describe("cadre operators", () => {
   it("adds an operator with a token shown once, lists and revokes it, and refuses bad input", async () => {
     const { companyId } = await demo();
-    const add = await runCli(["operators", "add", "alice", "--role", "operator", "--company", companyId, "--data", dir, "--json"]);
+    const add = await runCli([
+      "operators",
+      "add",
+      "alice",
+      "--role",
+      "operator",
+      "--company",
+      companyId,
+      "--data",
+      dir,
+      "--json",
+    ]);
     expect(add.code, add.err).toBe(0);
     const added = add.json();
     expect(added).toMatchObject({ name: "alice", role: "operator", companies: [companyId] });
@@ -76,38 +93,79 @@ describe("cadre operators", () => {
 describe("a decision by a named operator, audited and explained", () => {
   it("names the operator in the audit log and explains the CEO's next run back to the approval", async () => {
     const { companyId, approvals } = await demo();
-    const alice = (await runCli(["operators", "add", "alice", "--role", "operator", "--data", dir, "--json"])).json().token as string;
-    const viewer = (await runCli(["operators", "add", "vera", "--role", "viewer", "--data", dir, "--json"])).json().token as string;
+    const alice = (
+      await runCli(["operators", "add", "alice", "--role", "operator", "--data", dir, "--json"])
+    ).json().token as string;
+    const viewer = (
+      await runCli(["operators", "add", "vera", "--role", "viewer", "--data", dir, "--json"])
+    ).json().token as string;
     const url = await serve();
 
-    const who = await runCli(["operators", "whoami", "--server", url, "--token", alice, "--json"], ENV as NodeJS.ProcessEnv);
+    const who = await runCli(
+      ["operators", "whoami", "--server", url, "--token", alice, "--json"],
+      ENV as NodeJS.ProcessEnv,
+    );
     expect(who.json()).toEqual({ kind: "operator", name: "alice", role: "operator", companies: null });
-    const refused = await runCli(["approvals", "approve", approvals[0]!.id, "--server", url, "--token", viewer], ENV as NodeJS.ProcessEnv);
+    const refused = await runCli(
+      ["approvals", "approve", approvals[0]!.id, "--server", url, "--token", viewer],
+      ENV as NodeJS.ProcessEnv,
+    );
     expect(refused.code).toBe(2);
     expect(refused.err).toContain("vera is a viewer");
-    const approved = await runCli(["approvals", "approve", approvals[0]!.id, "--server", url, "--token", alice], ENV as NodeJS.ProcessEnv);
+    const approved = await runCli(
+      ["approvals", "approve", approvals[0]!.id, "--server", url, "--token", alice],
+      ENV as NodeJS.ProcessEnv,
+    );
     expect(approved.code, approved.err).toBe(0);
 
-    const audit = await runCli(["audit", "--company", companyId, "--actor", "alice", "--server", url, "--token", viewer, "--json"], ENV as NodeJS.ProcessEnv);
+    const audit = await runCli(
+      ["audit", "--company", companyId, "--actor", "alice", "--server", url, "--token", viewer, "--json"],
+      ENV as NodeJS.ProcessEnv,
+    );
     expect(audit.code, audit.err).toBe(0);
     expect(audit.json().map((r: { action: string; actorName: string }) => [r.action, r.actorName])).toEqual([
       ["approval.decided", "alice"],
     ]);
     const text = await runCli(["audit", "--data", dir]);
-    expect(text.out).toMatch(/alice {2}approval\.decided {2}approval \S+: "Strategy for .*": pending → approved/);
+    expect(text.out).toMatch(
+      /alice {2}approval\.decided {2}approval \S+: "Strategy for .*": pending → approved/,
+    );
     const jsonl = await runCli(["audit", "--data", dir, "--jsonl", "--actor", "alice"]);
-    expect(jsonl.out.trim().split("\n").map((l) => JSON.parse(l).action)).toEqual(["approval.decided"]);
+    expect(
+      jsonl.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).action),
+    ).toEqual(["approval.decided"]);
 
     // The CEO's next wake was for the decision: its why ends at alice's approval.
-    const wake = await runCli(["run", "--max-wakes", "1", "--server", url, "--token", alice, "--json"], ENV as NodeJS.ProcessEnv);
+    const wake = await runCli(
+      ["run", "--max-wakes", "1", "--server", url, "--token", alice, "--json"],
+      ENV as NodeJS.ProcessEnv,
+    );
     expect(wake.code, wake.err).toBe(0);
-    const runs = await runCli(["runs", "list", "--server", url, "--token", viewer, "--json"], ENV as NodeJS.ProcessEnv);
+    const runs = await runCli(
+      ["runs", "list", "--server", url, "--token", viewer, "--json"],
+      ENV as NodeJS.ProcessEnv,
+    );
     const last = runs.json().at(-1) as { id: string; trigger: string };
     expect(last.trigger).toBe("approval_decided");
     const why = await runCli(["runs", "why", last.id, "--data", dir]);
     expect(why.code, why.err).toBe(0);
-    expect(why.out).toMatch(new RegExp(`← operator alice approved .* \\[approval ${approvals[0]!.id}\\] — by operator alice`));
-    const failed = await runCli(["runs", "list", "--status", "failed", "--since", "1d", "--data", dir, "--json"]);
+    expect(why.out).toMatch(
+      new RegExp(`← operator alice approved .* \\[approval ${approvals[0]!.id}\\] — by operator alice`),
+    );
+    const failed = await runCli([
+      "runs",
+      "list",
+      "--status",
+      "failed",
+      "--since",
+      "1d",
+      "--data",
+      dir,
+      "--json",
+    ]);
     expect(failed.json()).toEqual([]);
   });
 });

@@ -29,7 +29,10 @@ const DURATION = /^(\d+)(m|h|d)$/;
 function sinceOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const d = DURATION.exec(value);
-  if (d) return new Date(Date.now() - Number(d[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[d[2] as "m"]).toISOString();
+  if (d)
+    return new Date(
+      Date.now() - Number(d[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[d[2] as "m"],
+    ).toISOString();
   if (Number.isNaN(Date.parse(value)))
     throw new UserInputError(`--since must be an ISO time or a duration such as 1h or 2d (got "${value}")`, {
       since: "an ISO time, or N followed by m, h or d",
@@ -37,12 +40,17 @@ function sinceOf(value: string | undefined): string | undefined {
   return new Date(value).toISOString();
 }
 
-type RunLine = Pick<RunRow, "id" | "agentId" | "trigger" | "status" | "startedAt" | "error"> & { agent?: string };
+type RunLine = Pick<RunRow, "id" | "agentId" | "trigger" | "status" | "startedAt" | "error"> & {
+  agent?: string;
+};
 
 function runsText(runs: readonly RunLine[]): string {
   if (runs.length === 0) return "no runs match\n";
   return runs
-    .map((r) => `${r.id}  ${r.startedAt}  ${(r.agent ?? r.agentId).padEnd(16)} ${r.trigger.padEnd(18)} ${r.status}${r.error ? `: ${r.error}` : ""}`)
+    .map(
+      (r) =>
+        `${r.id}  ${r.startedAt}  ${(r.agent ?? r.agentId).padEnd(16)} ${r.trigger.padEnd(18)} ${r.status}${r.error ? `: ${r.error}` : ""}`,
+    )
     .join("\n")
     .concat("\n");
 }
@@ -50,11 +58,20 @@ function runsText(runs: readonly RunLine[]): string {
 export async function runsCommand(args: string[], io: CliIO, server?: ServerTarget): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h") return (io.out(`${RUNS_HELP}\n`), sub ? 0 : 2);
-  if (sub !== "list" && sub !== "why") throw new UsageError(`runs: unknown subcommand "${sub}"; use list or why`);
-  const options = { ...STORE_OPTIONS, company: { type: "string" }, status: { type: "string" }, since: { type: "string" } } as const;
+  if (sub !== "list" && sub !== "why")
+    throw new UsageError(`runs: unknown subcommand "${sub}"; use list or why`);
+  const options = {
+    ...STORE_OPTIONS,
+    company: { type: "string" },
+    status: { type: "string" },
+    since: { type: "string" },
+  } as const;
   const { values, positionals } = parse(`runs ${sub}`, rest, options, sub === "why" ? 1 : 0);
   if (values.help) return (io.out(`${RUNS_HELP}\n`), 0);
-  if (sub === "why" && (values.status !== undefined || values.since !== undefined || values.company !== undefined))
+  if (
+    sub === "why" &&
+    (values.status !== undefined || values.since !== undefined || values.company !== undefined)
+  )
     throw new UsageError("runs why: --company, --status and --since belong to runs list");
   const status = values.status;
   if (status !== undefined && !isOneOf(RUN_STATUSES, status))
@@ -69,8 +86,11 @@ export async function runsCommand(args: string[], io: CliIO, server?: ServerTarg
     io.out(values.json ? `${JSON.stringify(why)}\n` : `${whyText(why).join("\n")}\n`);
   if (server) {
     if (values.data !== undefined || values.database !== undefined)
-      throw new UsageError("--data and --database have no meaning with --server (the server keeps its own data)");
-    if (sub === "why") return (print(await callApi(server, "GET /api/runs/{id}/why", { params: { id: runId as string } })), 0);
+      throw new UsageError(
+        "--data and --database have no meaning with --server (the server keeps its own data)",
+      );
+    if (sub === "why")
+      return (print(await callApi(server, "GET /api/runs/{id}/why", { params: { id: runId as string } })), 0);
     let companyId = values.company;
     if (companyId === undefined) {
       const companies = await callApi(server, "GET /api/companies");

@@ -60,9 +60,12 @@ export async function addOperator(store: Store, input: NewOperatorInput): Promis
     const operator = await store.transaction(async (tx) => {
       for (const id of companies)
         if (!(await tx.getCompany(id)))
-          throw new UserInputError(`company ${id} does not exist; an operator is limited to existing companies`, {
-            companies: "existing company ids",
-          });
+          throw new UserInputError(
+            `company ${id} does not exist; an operator is limited to existing companies`,
+            {
+              companies: "existing company ids",
+            },
+          );
       return tx.insertOperator({
         id: newId("opr"),
         name: input.name,
@@ -87,7 +90,10 @@ export async function revokeOperator(store: Store, ref: string): Promise<Operato
   if (found.revokedAt !== null)
     throw new ConflictStateError(`operator ${found.name} was revoked already (${found.revokedAt})`);
   await store.revokeOperator(found.id);
-  return { ...found, revokedAt: (await store.listOperators()).find((o) => o.id === found.id)?.revokedAt ?? null };
+  return {
+    ...found,
+    revokedAt: (await store.listOperators()).find((o) => o.id === found.id)?.revokedAt ?? null,
+  };
 }
 
 /** Whether an operator of `role` limited to `companyIds` may act at `need` on `companyId` (undefined: no company). */

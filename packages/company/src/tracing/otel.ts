@@ -38,7 +38,9 @@ export function tracingFromEnv(env: NodeJS.ProcessEnv): TracingOptions | undefin
 
 export function tracesUrl(endpoint: string): string {
   if (!/^https?:\/\/\S+$/.test(endpoint))
-    throw new Error(`the OTLP endpoint must be an http(s) URL, e.g. http://127.0.0.1:4318 (got "${endpoint}")`);
+    throw new Error(
+      `the OTLP endpoint must be an http(s) URL, e.g. http://127.0.0.1:4318 (got "${endpoint}")`,
+    );
   const base = endpoint.replace(/\/+$/, "");
   return base.endsWith("/v1/traces") ? base : `${base}/v1/traces`;
 }

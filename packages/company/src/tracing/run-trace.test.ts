@@ -77,7 +77,9 @@ describe("OpenTelemetry GenAI traces", () => {
     }
     // A tool span per tool call the run recorded.
     const events = await store.listRunEvents(result.run.id);
-    const toolUses = events.filter((e) => e.type === "tool_use").map((e) => (e.data as { name: string }).name);
+    const toolUses = events
+      .filter((e) => e.type === "tool_use")
+      .map((e) => (e.data as { name: string }).name);
     expect(tools.map((t) => t.attributes["gen_ai.tool.name"]).sort()).toEqual([...toolUses].sort());
     expect(toolUses.length).toBeGreaterThan(0);
     // The usage the run records (what `cadre usage` reports), call by call.
@@ -102,7 +104,9 @@ describe("OpenTelemetry GenAI traces", () => {
     const { result } = await wakeCeo();
     await flushTracing();
     const root = receiver.spans.find((s) => s.parentSpanId === null)!;
-    expect(String(root.attributes["gen_ai.input.messages"])).toContain(JSON.stringify(result.cue).slice(1, 30));
+    expect(String(root.attributes["gen_ai.input.messages"])).toContain(
+      JSON.stringify(result.cue).slice(1, 30),
+    );
   });
 
   it("makes a tree per run: two runs, two traces", async () => {

@@ -74,7 +74,13 @@ class SpanTree implements RunTrace {
         "cadre.wake.trigger": start.trigger,
         "cadre.task.ids": [...start.taskIds],
         "cadre.wake.causes": [...start.causes],
-        ...(captureContent ? { "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: start.cue }] }]) } : {}),
+        ...(captureContent
+          ? {
+              "gen_ai.input.messages": JSON.stringify([
+                { role: "user", parts: [{ type: "text", content: start.cue }] },
+              ]),
+            }
+          : {}),
       },
     });
   }
@@ -136,7 +142,9 @@ class SpanTree implements RunTrace {
         return;
       }
       case "turn_end":
-        this.chat?.span.setAttribute("gen_ai.response.finish_reasons", [event.vendorStopReason ?? event.stopReason]);
+        this.chat?.span.setAttribute("gen_ai.response.finish_reasons", [
+          event.vendorStopReason ?? event.stopReason,
+        ]);
         this.closeChat();
         return;
       case "tool_use":
@@ -178,7 +186,6 @@ class SpanTree implements RunTrace {
     this.root.end();
   }
 }
-
 
 let api: { context: ContextAPI; trace: TraceAPI } | undefined;
 

@@ -59,7 +59,9 @@ export function taskView(t: TaskRow): TaskView {
 export const TaskCommentViewSchema = Type.Object(
   {
     id: Type.String(),
-    author: Type.String({ description: 'The agent id, or the operator\'s name ("operator" for the bootstrap owner).' }),
+    author: Type.String({
+      description: 'The agent id, or the operator\'s name ("operator" for the bootstrap owner).',
+    }),
     body: Type.String(),
     runId: Nullable(Type.String()),
     createdAt: Type.String(),

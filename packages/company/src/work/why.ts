@@ -70,7 +70,15 @@ async function directReason(l: Lookup, run: RunRow): Promise<WhyReason> {
     by.type === "operator"
       ? `${by.name} woke ${l.agents.get(run.agentId)?.name ?? run.agentId} (${run.trigger})`
       : `woken with trigger ${run.trigger}${by.type === "agent" ? ` by ${by.name}` : ""}`;
-  return { trigger: run.trigger, cause, by, taskId: null, approvalId: null, requestId: null, fromRunId: null };
+  return {
+    trigger: run.trigger,
+    cause,
+    by,
+    taskId: null,
+    approvalId: null,
+    requestId: null,
+    fromRunId: null,
+  };
 }
 
 async function explain(l: Lookup, run: RunRow, depth: number): Promise<void> {
@@ -149,7 +157,8 @@ function nodeText(
     const refs = [r.taskId ? `task ${r.taskId}` : "", r.approvalId ? `approval ${r.approvalId}` : ""]
       .filter(Boolean)
       .join(", ");
-    const by = r.by.type === "system" ? "the system" : r.by.type === "agent" ? r.by.name : `operator ${r.by.name}`;
+    const by =
+      r.by.type === "system" ? "the system" : r.by.type === "agent" ? r.by.name : `operator ${r.by.name}`;
     lines.push(
       `${indent}  ← ${r.cause}${refs ? ` [${refs}]` : ""} — by ${by}${r.fromRunId ? ` in run ${r.fromRunId}` : ""}`,
     );

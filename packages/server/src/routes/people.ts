@@ -60,7 +60,9 @@ export const AuditRowSchema = Type.Object(
 export const AuditPageSchema = Type.Object(
   {
     items: Type.Array(AuditRowSchema),
-    nextCursor: Type.Union([Type.String(), Type.Null()], { description: "Pass as ?after= for the next page." }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: "Pass as ?after= for the next page.",
+    }),
   },
   { additionalProperties: false },
 );
@@ -169,7 +171,8 @@ export const peopleRoutes = [
   route({
     method: "post",
     path: "/api/operators",
-    summary: "Add a named operator with a role, optionally limited to some companies. The token is shown once.",
+    summary:
+      "Add a named operator with a role, optionally limited to some companies. The token is shown once.",
     access: "operator",
     role: "owner",
     body: NewOperatorBody,
@@ -206,17 +209,20 @@ export const peopleRoutes = [
   route({
     method: "get",
     path: "/api/companies/{id}/audit",
-    summary: "The company's audit log: every audited write, who made it (by name), what changed, the request.",
+    summary:
+      "The company's audit log: every audited write, who made it (by name), what changed, the request.",
     access: "operator",
     scope: companyScope,
     query: AUDIT_QUERY,
     response: { status: 200, description: "A page of audit rows, oldest first.", schema: AuditPageSchema },
-    handle: ({ c, ctx, scope }) => auditPage(ctx.store, (n) => c.req.query(n), { companyId: scope.companyId }),
+    handle: ({ c, ctx, scope }) =>
+      auditPage(ctx.store, (n) => c.req.query(n), { companyId: scope.companyId }),
   }),
   route({
     method: "get",
     path: "/api/audit",
-    summary: "The whole installation's audit log, operators' own changes included (operators of every company).",
+    summary:
+      "The whole installation's audit log, operators' own changes included (operators of every company).",
     access: "operator",
     query: AUDIT_QUERY,
     response: { status: 200, description: "A page of audit rows, oldest first.", schema: AuditPageSchema },

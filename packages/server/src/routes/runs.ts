@@ -100,7 +100,11 @@ export const runRoutes = [
       "Why the run happened: each reason it was woken (who caused it, the task or approval, the run it came from), back to an operator's action or a schedule.",
     access: "company",
     scope: runScope,
-    response: { status: 200, description: "The run and every run its causes go back through.", schema: RunWhySchema },
+    response: {
+      status: 200,
+      description: "The run and every run its causes go back through.",
+      schema: RunWhySchema,
+    },
     handle: ({ ctx, scope }) => whyRun(ctx.store, scope.run.id),
   }),
   route({

@@ -292,7 +292,9 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     body: { name: "newbie", role: "operator", companies: [] },
     readBack: async (w, a) => {
       const { token: _token, ...added } = a.body as Record<string, unknown>;
-      const listed = ((await get(w, "/api/operators")) as { name: string }[]).find((o) => o.name === "newbie");
+      const listed = ((await get(w, "/api/operators")) as { name: string }[]).find(
+        (o) => o.name === "newbie",
+      );
       return [added, listed];
     },
   },

@@ -15,21 +15,45 @@ export function peopleContract(store: GetStore): void {
         companyIds: ["co1"],
         hash: "hash-a",
       });
-      expect(row).toMatchObject({ id: "op1", name: "alice", role: "operator", companyIds: ["co1"], revokedAt: null });
+      expect(row).toMatchObject({
+        id: "op1",
+        name: "alice",
+        role: "operator",
+        companyIds: ["co1"],
+        revokedAt: null,
+      });
       expect(JSON.stringify(row)).not.toContain("hash-a");
       expect(await store().findOperatorByHash("hash-a")).toEqual(row);
-      await store().insertOperator({ id: "op2", name: "bob", role: "owner", companyIds: null, hash: "hash-b" });
+      await store().insertOperator({
+        id: "op2",
+        name: "bob",
+        role: "owner",
+        companyIds: null,
+        hash: "hash-b",
+      });
       expect((await store().listOperators()).map((o) => [o.name, o.companyIds])).toEqual([
         ["alice", ["co1"]],
         ["bob", null],
       ]);
       await expect(
-        store().insertOperator({ id: "op3", name: "alice", role: "viewer", companyIds: null, hash: "hash-c" }),
+        store().insertOperator({
+          id: "op3",
+          name: "alice",
+          role: "viewer",
+          companyIds: null,
+          hash: "hash-c",
+        }),
       ).rejects.toBeInstanceOf(ConflictError);
     });
 
     it("revokes by name or id, once", async () => {
-      await store().insertOperator({ id: "op1", name: "alice", role: "viewer", companyIds: null, hash: "h1" });
+      await store().insertOperator({
+        id: "op1",
+        name: "alice",
+        role: "viewer",
+        companyIds: null,
+        hash: "h1",
+      });
       expect(await store().revokeOperator("alice")).toBe(true);
       expect(await store().revokeOperator("op1")).toBe(false);
       expect((await store().findOperatorByHash("h1"))?.revokedAt).not.toBeNull();
@@ -39,8 +63,9 @@ export function peopleContract(store: GetStore): void {
   describe("audit log", () => {
     it("records each audited write with its actor, in order, and not the writes that are not audited", async () => {
       await seed(store());
-      await actingAs({ type: "operator", name: "alice" }, () =>
-        store().insertApproval(approval("a1"), "ceo"),
+      await actingAs(
+        { type: "operator", name: "alice" },
+        () => store().insertApproval(approval("a1"), "ceo"),
         "req-1",
       );
       await actingAs({ type: "operator", name: "alice" }, () =>
@@ -58,7 +83,9 @@ export function peopleContract(store: GetStore): void {
       expect(rows[3]?.requestId).toBe("req-1");
       expect(rows[4]?.summary).toContain("pending → approved");
       expect((await store().listAudit({ actor: "alice" })).length).toBe(2);
-      expect((await store().listAudit({ after: rows[3]!.id })).map((r) => r.action)).toEqual(["approval.decided"]);
+      expect((await store().listAudit({ after: rows[3]!.id })).map((r) => r.action)).toEqual([
+        "approval.decided",
+      ]);
     });
 
     it("names an agent actor by its name, and records nothing for a write that wrote nothing", async () => {

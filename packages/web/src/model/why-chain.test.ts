@@ -12,7 +12,15 @@ const why: RunWhy = {
       status: "done",
       startedAt: "2026-12-01T10:00:00.000Z",
       reasons: [
-        { trigger: "task_done", cause: 'task "Build" is done', by: { type: "agent", name: "CTO" }, taskId: "task_1", approvalId: null, requestId: "wrq_2", fromRunId: "run_2" },
+        {
+          trigger: "task_done",
+          cause: 'task "Build" is done',
+          by: { type: "agent", name: "CTO" },
+          taskId: "task_1",
+          approvalId: null,
+          requestId: "wrq_2",
+          fromRunId: "run_2",
+        },
       ],
     },
     {
@@ -23,7 +31,15 @@ const why: RunWhy = {
       status: "done",
       startedAt: "2026-12-01T09:00:00.000Z",
       reasons: [
-        { trigger: "task_assigned", cause: "assigned", by: { type: "agent", name: "CEO" }, taskId: "task_1", approvalId: null, requestId: "wrq_1", fromRunId: "run_1" },
+        {
+          trigger: "task_assigned",
+          cause: "assigned",
+          by: { type: "agent", name: "CEO" },
+          taskId: "task_1",
+          approvalId: null,
+          requestId: "wrq_1",
+          fromRunId: "run_1",
+        },
       ],
     },
     {
@@ -34,7 +50,15 @@ const why: RunWhy = {
       status: "done",
       startedAt: "2026-12-01T08:00:00.000Z",
       reasons: [
-        { trigger: "approval_decided", cause: 'operator alice approved "Plan"', by: { type: "operator", name: "alice" }, taskId: null, approvalId: "apr_1", requestId: "wrq_0", fromRunId: null },
+        {
+          trigger: "approval_decided",
+          cause: 'operator alice approved "Plan"',
+          by: { type: "operator", name: "alice" },
+          taskId: null,
+          approvalId: "apr_1",
+          requestId: "wrq_0",
+          fromRunId: null,
+        },
       ],
     },
   ],

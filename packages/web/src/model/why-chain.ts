@@ -41,7 +41,9 @@ export function whyLines(why: RunWhy): WhyLine[] {
       text: `${run.agentName} woke for ${TRIGGER_WORDS[run.trigger] ?? run.trigger} (${run.status})`,
     });
     for (const r of run.reasons) {
-      const refs = [r.taskId && `task ${r.taskId}`, r.approvalId && `approval ${r.approvalId}`].filter(Boolean);
+      const refs = [r.taskId && `task ${r.taskId}`, r.approvalId && `approval ${r.approvalId}`].filter(
+        Boolean,
+      );
       out.push({
         depth: depth + 1,
         runId: null,

@@ -4,7 +4,15 @@ import { formatTime, formatTokens } from "../../model/format.js";
 import { href } from "../../route.js";
 import { useState } from "preact/hooks";
 
-export function RunsList({ companyId, runs: all, agents }: { companyId: string; runs: Run[]; agents: Agent[] }) {
+export function RunsList({
+  companyId,
+  runs: all,
+  agents,
+}: {
+  companyId: string;
+  runs: Run[];
+  agents: Agent[];
+}) {
   const names = new Map(agents.map((a) => [a.id, a.name]));
   const [failedOnly, setFailedOnly] = useState(false);
   if (all.length === 0)
