@@ -118,12 +118,18 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
   updateCompanySettings: {
     audited: true,
     before: (q, [id]) => q.getCompany(id as string),
-    describe: ([id]: [string], _r, before: CompanyRow | undefined) => ({
-      companyId: id,
-      action: "company.settings_changed",
-      target: `company ${id}`,
-      summary: `settings ${before ? JSON.stringify(before.settings) : "(none)"} → changed`,
-    }),
+    describe: ([id, settings]: [string, Record<string, unknown>], _r, before: CompanyRow | undefined) => {
+      const was = (before?.settings ?? {}) as Record<string, unknown>;
+      const keys = [...new Set([...Object.keys(was), ...Object.keys(settings)])];
+      return {
+        companyId: id,
+        action: "company.settings_changed",
+        target: `company ${id}`,
+        summary: changed(
+          Object.fromEntries(keys.map((k) => [k, [JSON.stringify(was[k]), JSON.stringify(settings[k])]])),
+        ),
+      };
+    },
   },
   insertConnector: {
     audited: true,
