@@ -177,7 +177,24 @@ describe("--otel-endpoint", () => {
       await demo(["--otel-endpoint", receiver.url]);
       const roots = receiver.spans.filter((s) => s.parentSpanId === null);
       expect(roots.map((r) => r.attributes["gen_ai.operation.name"])).toEqual(["invoke_agent"]);
-      expect(receiver.spans.some((s) => s.attributes["gen_ai.operation.name"] === "chat")).toBe(true);
+      const chats = receiver.spans.filter((s) => s.attributes["gen_ai.operation.name"] === "chat");
+      expect(chats.length).toBeGreaterThan(0);
+      // The spans carry the usage `cadre usage` reports for the run.
+      const sum = (k: string) => chats.reduce((n, c) => n + Number(c.attributes[k] ?? 0), 0);
+      const cacheRead = sum("gen_ai.usage.cache_read.input_tokens");
+      const cacheWrite = sum("gen_ai.usage.cache_creation.input_tokens");
+      const usage = (await runCli(["usage", "--data", dir, "--json"])).json().companies[0].usage;
+      expect({
+        input: sum("gen_ai.usage.input_tokens") - cacheRead - cacheWrite,
+        output: sum("gen_ai.usage.output_tokens"),
+        cacheRead,
+        cacheWrite,
+      }).toEqual({
+        input: usage.input,
+        output: usage.output,
+        cacheRead: usage.cacheRead,
+        cacheWrite: usage.cacheWrite,
+      });
     } finally {
       await receiver.close();
     }
