@@ -70,6 +70,10 @@ describe("operators in the dashboard", () => {
     const pending = page.getByTestId("pending-approval");
     await pending.getByRole("button", { name: "Approve" }).click();
     await page.getByTestId("decision-outcome").waitFor();
+    // The inbox names who decided.
+    await expect
+      .poll(() => page.getByTestId("decision").first().textContent())
+      .toContain("by operator alice");
     await page.goto(`${served.url}/#/companies/${story.companyId}/audit`);
     const table = page.getByTestId("audit-table");
     await expect.poll(() => table.textContent()).toContain("approval.decided");
