@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { actingAs } from "../audit-context.js";
 import { ConflictError } from "../errors.js";
-import { agent, approval, seed, type GetStore } from "./fixtures.js";
+import { agent, approval, seed, settings, type GetStore } from "./fixtures.js";
 
 export function peopleContract(store: GetStore): void {
   describe("operators", () => {
@@ -104,6 +104,23 @@ export function peopleContract(store: GetStore): void {
         actorId: "cto",
         actorName: "CTO",
       });
+    });
+
+    it("says what changed, before → after", async () => {
+      await seed(store());
+      await store().updateCompanySettings("co1", { ...settings, maxTeamSize: 7 });
+      await store().putBudget({
+        companyId: "co1",
+        agentId: null,
+        limitUsd: 25,
+        limitTokens: null,
+        period: "month",
+        warnAt: 0.8,
+        runCaps: null,
+      });
+      const rows = await store().listAudit({ companyId: "co1" });
+      expect(rows.find((r) => r.action === "company.settings_changed")?.summary).toBe("maxTeamSize: 5 → 7");
+      expect(rows.find((r) => r.action === "budget.set")?.summary).toContain("usd: null → 25");
     });
 
     it("commits the audit row with its write, and rolls it back with it", async () => {
