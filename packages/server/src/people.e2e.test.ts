@@ -113,6 +113,38 @@ describe("named operators, the audit log and a run's why", () => {
     expect(triggers).toEqual(["task_done", "task_assigned", "approval_decided"]);
   });
 
+  it("explains a run an operator started directly: who woke it, from the audit log", async () => {
+    const store = app.cadre.store;
+    const company = await createCompany(store, { name: "Wake Co", goal: "Grow." });
+    const ceo = (await loadCompanyState(store, company.id)).ceo;
+    const { token } = await addOperator(store, { name: "otto", role: "operator" });
+    const woke = await app.request("POST", `/api/agents/${ceo.id}/wake`, {
+      token,
+      json: { trigger: "start_team_building", seed: 7 },
+    });
+    expect(woke.status).toBe(202);
+    const runId = woke.body.runId as string;
+    for (let i = 0; i < 300 && (await store.getRun(runId))?.status === "running"; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const why = await app.request("GET", `/api/runs/${runId}/why`, { token });
+    expect(why.body.runs).toHaveLength(1);
+    expect(why.body.runs[0].reasons).toEqual([
+      expect.objectContaining({
+        trigger: "start_team_building",
+        by: { type: "operator", name: "otto" },
+        requestId: null,
+        fromRunId: null,
+      }),
+    ]);
+    expect(why.body.runs[0].reasons[0].cause).toBe(`otto woke ${ceo.name} (start_team_building)`);
+    // The run's own writes (the CEO's hires and filing) are the CEO's, not otto's.
+    const rows = (await store.listAudit({ companyId: company.id })).filter(
+      (r) => r.action === "agent.hired" && r.target !== `agent ${ceo.id}`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.actorType === "agent" && r.actorName === ceo.name)).toBe(true);
+  });
+
   it("refuses a revoked operator's token at once, and an operator limited to one company elsewhere", async () => {
     const store = app.cadre.store;
     const a = await createCompany(store, { name: "A Co", goal: "Grow." });

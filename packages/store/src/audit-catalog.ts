@@ -199,11 +199,12 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
   },
   insertRun: {
     audited: true,
-    describe: ([r]: [NewRun]) => ({
+    before: (q, [r]) => q.getAgent((r as NewRun).agentId),
+    describe: ([r]: [NewRun], _run, agent: AgentRow | undefined) => ({
       companyId: r.companyId,
       action: "run.started",
       target: `run ${r.id}`,
-      summary: `woke agent ${r.agentId} (${r.trigger})`,
+      summary: `woke ${agent?.name ?? r.agentId} (${r.trigger})`,
     }),
   },
   finishRun: RUN_RECORD,
@@ -233,9 +234,12 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
         ? {
             companyId: companyId ?? null,
             action: "key.revoked",
-            target: Object.entries(match)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(""),
+            target:
+              "id" in match
+                ? `key ${match["id"]}`
+                : "agentId" in match
+                  ? `agent ${match["agentId"]}`
+                  : `run ${match["runId"]}`,
             summary: `revoked ${n} key(s)`,
           }
         : null,

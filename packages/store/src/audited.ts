@@ -40,7 +40,7 @@ async function actorOf(
 
 export function audited<T extends object & Auditable>(target: T): T {
   return new Proxy(target, {
-    get(t, prop, receiver) {
+    get(t, prop) {
       const rule = typeof prop === "string" ? RULES[prop] : undefined;
       if (rule?.audited) {
         return (...args: unknown[]) =>
@@ -55,7 +55,8 @@ export function audited<T extends object & Auditable>(target: T): T {
             return result;
           });
       }
-      const value: unknown = Reflect.get(t, prop, receiver === t ? t : t);
+      // Everything else is the target's own, bound to it (its methods call each other unaudited).
+      const value: unknown = Reflect.get(t, prop, t);
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(t) : value;
     },
   });

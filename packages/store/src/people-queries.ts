@@ -107,6 +107,7 @@ export async function listAudit(db: Kysely<Database>, filter: AuditFilter = {}):
     q = q.where((eb) => eb.or([eb("actor_id", "=", actor), eb("actor_name", "=", actor)]));
   }
   if (filter.since !== undefined) q = q.where("at", ">=", filter.since);
+  if (filter.target !== undefined) q = q.where("target", "=", filter.target);
   if (filter.after !== undefined) q = q.where("id", ">", filter.after);
   q = q.orderBy("id");
   if (filter.limit !== undefined) q = q.limit(filter.limit);

@@ -514,6 +514,8 @@ export interface AuditFilter {
   actor?: string;
   /** ISO time; rows at or after it. */
   since?: string;
+  /** Rows about this record, e.g. "run run_…". */
+  target?: string;
   /** Rows after this id (a page's cursor). */
   after?: number;
   limit?: number;

@@ -60,8 +60,8 @@ function actorOf(l: Lookup, key: string): WhyActor {
 
 /** A run no request explains: who started it, from the audit log (an operator's wake, a CLI's, the system's). */
 async function directReason(l: Lookup, run: RunRow): Promise<WhyReason> {
-  const started = (await l.q.listAudit({ companyId: run.companyId })).find(
-    (a) => a.action === "run.started" && a.target === `run ${run.id}`,
+  const started = (await l.q.listAudit({ companyId: run.companyId, target: `run ${run.id}` })).find(
+    (a) => a.action === "run.started",
   );
   const by: WhyActor = started
     ? { type: started.actorType, name: started.actorName }
