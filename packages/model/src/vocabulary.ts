@@ -47,6 +47,10 @@ export type ApprovalType = (typeof APPROVAL_TYPES)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** An operator's role: viewer reads; operator also decides and acts on work; owner also administers. */
+export const OPERATOR_ROLES = ["viewer", "operator", "owner"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 export const RUN_STATUSES = ["running", "done", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 

@@ -17,6 +17,10 @@ connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/opena
 Prints "listening on http://127.0.0.1:PORT" and, unless CADRE_OPERATOR_TOKEN is set (then that
 value is the operator token), "operator token: TOKEN", then "dashboard: URL": the operator
 dashboard, served at / (a sign-in link with #token=TOKEN when the token was generated).
+That token is the bootstrap owner; named operators (\`cadre operators add NAME --role …\`) sign in
+with their own, each held to its role and companies on every route. Every write is recorded in the
+audit log (\`cadre audit\`) under whoever made it. --otel-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT)
+exports each run's OpenTelemetry GenAI spans.
 
 Runs whose process is gone (a killed \`cadre demo\`, a crashed server) end as interrupted — failed,
 "the process running it stopped", their tokens revoked and what they left running killed — when

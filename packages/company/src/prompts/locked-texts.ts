@@ -277,6 +277,7 @@ function briefingTemplates(): LockedText[] {
     taskId: "task_a",
     companyId: "cmp_sample",
     authorAgentId: null,
+    authorName: null,
     body: "{operator comment}",
     runId: null,
     via: "http",

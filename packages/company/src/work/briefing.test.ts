@@ -48,6 +48,7 @@ const comment = (i: number, body: string): TaskCommentRow => ({
   taskId: "t0",
   companyId: "c",
   authorAgentId: i % 2 ? null : "cto",
+  authorName: null,
   body,
   runId: null,
   via: "tool",

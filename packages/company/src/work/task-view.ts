@@ -66,7 +66,9 @@ export function taskView(t: TaskRow): TaskView {
 export const TaskCommentViewSchema = Type.Object(
   {
     id: Type.String(),
-    author: Type.String({ description: 'The agent id, or "operator".' }),
+    author: Type.String({
+      description: 'The agent id, or the operator\'s name ("operator" for the bootstrap owner).',
+    }),
     body: Type.String(),
     runId: Nullable(Type.String()),
     createdAt: Type.String(),
@@ -144,7 +146,7 @@ export function taskDetailView(
     ...taskView(t),
     comments: comments.map((c) => ({
       id: c.id,
-      author: c.authorAgentId ?? "operator",
+      author: c.authorAgentId ?? c.authorName ?? "operator",
       body: c.body,
       runId: c.runId,
       createdAt: c.createdAt,

@@ -56,9 +56,9 @@ async function refusals<T>(fn: () => Promise<ActionResult<T>>): Promise<ActionRe
   }
 }
 
-/** "operator", or the acting agent's id (the wake rules' actor). */
+/** The acting agent's id, or the operator's name ("operator" for the bootstrap owner): the wake rules' actor. */
 export function actorKey(actor: Actor): string {
-  return actor.agentId ?? "operator";
+  return actor.agentId ?? actor.operator ?? "operator";
 }
 
 function who(agents: readonly AgentRow[], id: string | null): string | null {
@@ -323,6 +323,7 @@ async function changeTask(
       taskId: task.id,
       companyId: state.company.id,
       authorAgentId: actor.agentId,
+      authorName: actor.agentId === null ? (actor.operator ?? null) : null,
       body: change.comment,
       runId: actor.runId,
       via: actor.via,

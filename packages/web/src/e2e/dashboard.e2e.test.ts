@@ -380,7 +380,7 @@ describe("operator dashboard", () => {
       await error.waitFor();
       // One sentence, the server's reason once in parentheses (never doubled), and what to do.
       expect(await error.textContent()).toMatch(
-        /^Sign-in failed: the server did not accept this token \([^()]+\)\. Open the sign-in link that cadre serve printed most recently — a restarted server has a new token\.$/,
+        /^Sign-in failed: the server did not accept this token \([^()]+\)\. Open the sign-in link that cadre serve printed most recently — a restarted server has a new token, and a revoked operator's no longer works\.$/,
       );
       expect(p.url()).not.toContain("not-the-right-token");
       expect(await p.evaluate(() => sessionStorage.getItem("cadre.operatorToken"))).toBeNull();
