@@ -18,7 +18,9 @@ let holding: boolean;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-run-owner-"));
   holding = true;
-  standIn = await startWatchedStandin(() => (holding ? reply.hang() : reply.text("Noted: the plan is approved.")));
+  standIn = await startWatchedStandin(() =>
+    holding ? reply.hang() : reply.text("Noted: the plan is approved."),
+  );
 });
 afterEach(async () => {
   await standIn.close();

@@ -11,6 +11,7 @@ const task = (id: string, over: Partial<Task> = {}): Task => ({
   assigneeAgentId: "a1",
   creator: "ceo",
   deliverable: null,
+  deliverableBy: null,
   blockers: [],
   parentTaskId: null,
   strategyId: null,
