@@ -45,6 +45,19 @@ describe("the Tasks board", () => {
     expect(t3).toMatchObject({ assignee: "nobody", creator: "the operator" });
   });
 
+  it("a deliverable is shown as its writer's, whoever the task is assigned to now", () => {
+    const [todo] = taskBoard(
+      [task("t1", { assigneeAgentId: "a2", deliverable: "Draft.", deliverableBy: "a1" })],
+      [agent("a1", "CTO"), agent("a2", "CRO")],
+    );
+    expect(todo!.cards[0]).toMatchObject({ assignee: "CRO", deliverableBy: "CTO" });
+    const [, , , done] = taskBoard(
+      [task("t2", { status: "done", deliverable: "Final.", deliverableBy: "operator" })],
+      [agent("a1", "CTO")],
+    );
+    expect(done!.cards[0]).toMatchObject({ deliverableBy: "the operator" });
+  });
+
   it("a task tool call's result reads as what it did", () => {
     expect(
       taskToolSummary(
