@@ -18,7 +18,9 @@ let holding: boolean;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cadre-run-owner-"));
   holding = true;
-  standIn = await startWatchedStandin(() => (holding ? reply.hang() : reply.text("Noted: the plan is approved.")));
+  standIn = await startWatchedStandin(() =>
+    holding ? reply.hang() : reply.text("Noted: the plan is approved."),
+  );
 });
 afterEach(async () => {
   await standIn.close();
@@ -58,5 +60,23 @@ describe("two `cadre run --until-idle` on one company", () => {
     const after = await runCliProcess(["run", "--until-idle", "--json", "--data", dir], cliEnv());
     expect(after.code, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout)).toMatchObject({ idle: true, running: [] });
+  }, 180_000);
+
+  it("idle is false while a run goes on in another process: the run is listed, not 'nothing is due'", async () => {
+    const { ceo } = await approvedStandinCompany(dir, standIn.baseUrl);
+    const wake = startCli(["wake", ceo, "--data", dir], cliEnv());
+    await standIn.modelCalls(1);
+    const run = await runCliProcess(["run", "--json", "--data", dir], cliEnv());
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      idle: boolean;
+      stillDue: string[];
+      running: Array<{ agentId: string; runId: string }>;
+    };
+    expect(report).toMatchObject({ idle: false, stillDue: [] });
+    expect(report.running.map((r) => r.agentId)).toEqual([ceo]);
+    expect(run.stderr).toMatch(/nothing is due here; still running in another process: .*\(run run_/);
+    wake.child.kill("SIGINT");
+    expect((await wake.exited).code).toBe(130);
   }, 180_000);
 });

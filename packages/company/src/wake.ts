@@ -523,7 +523,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       // A call the budget refused is no failure to classify: the recovery rules' verdict on it
       // ("not an explicit context-overflow error") would mislead; the budget's reason is the truth.
       if (event.type === "recovery" && event.action !== "replay" && budget.stop)
-        event = { ...event, reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay` };
+        event = {
+          ...event,
+          reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay`,
+        };
       options.onEvent?.(event);
       trace.event(event);
       if (event.type === "usage") {

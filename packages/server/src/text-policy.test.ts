@@ -94,11 +94,31 @@ describe("hidden text and texts with nothing to read (issue 29 #7)", () => {
     // Unicode tag characters spell invisible text a model still reads ("ignore previous…").
     const tags = [..."ignore"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
     const probes: Array<[string, Record<string, unknown>, string, RegExp]> = [
-      ["/api/tasks/task_a/close", { status: "done", deliverable: `Plan.${tags}` }, "deliverable", /U\+E0069 \(TAG CHARACTER\), an invisible character/],
-      [`/api/companies/${w.companyA}/tasks`, { title: "Plan", description: `Do it.\u200b` }, "description", /U\+200B \(ZERO WIDTH SPACE\)/],
+      [
+        "/api/tasks/task_a/close",
+        { status: "done", deliverable: `Plan.${tags}` },
+        "deliverable",
+        /U\+E0069 \(TAG CHARACTER\), an invisible character/,
+      ],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "Plan", description: `Do it.\u200b` },
+        "description",
+        /U\+200B \(ZERO WIDTH SPACE\)/,
+      ],
       ["/api/tasks/task_a/comments", { body: `ok${tags}` }, "body", /TAG CHARACTER/],
-      [`/api/companies/${w.companyA}/tasks`, { title: "\u0301\u0308\u0327" }, "title", /only combining marks/],
-      [`/api/companies/${w.companyA}/tasks`, { title: "Plan \ufff9note\ufffb" }, "title", /U\+FFF9, an interlinear annotation control/],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "\u0301\u0308\u0327" },
+        "title",
+        /only combining marks/,
+      ],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "Plan \ufff9note\ufffb" },
+        "title",
+        /U\+FFF9, an interlinear annotation control/,
+      ],
       [`/api/companies/${w.companyA}/tasks`, { title: "Plan\uffff" }, "title", /U\+FFFF, a noncharacter/],
     ];
     for (const [path, json, field, why] of probes) {

@@ -31,8 +31,12 @@ describe("cadre agents terminate", () => {
     const lead = summary.hires[0]!;
     const team = (await cli("agents", "list", "--json")).json() as Array<{ id: string; name: string }>;
     const ceoName = team.find((a) => a.id === summary.ceo.agentId)!.name;
-    const open = (await cli("tasks", "create", "--title", "Pilot plan", "--assignee", lead.name, "--json")).json();
-    const closed = (await cli("tasks", "create", "--title", "Old note", "--assignee", lead.name, "--json")).json();
+    const open = (
+      await cli("tasks", "create", "--title", "Pilot plan", "--assignee", lead.name, "--json")
+    ).json();
+    const closed = (
+      await cli("tasks", "create", "--title", "Old note", "--assignee", lead.name, "--json")
+    ).json();
     const close = await cli("tasks", "close", closed.taskId, "--deliverable", "Filed.");
     expect(close.code, close.err).toBe(0);
 

@@ -109,6 +109,8 @@ describe("agents by name, wherever an agent id is taken", () => {
     expect(budget.code, budget.err).toBe(0);
     const unknown = await runCli(["wake", "Nobody", "--data", dir]);
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toMatch(/"Nobody" is not an agent id or the name of an active agent \(they are: CEO, Writer[,)]/);
+    expect(unknown.err).toMatch(
+      /"Nobody" is not an agent id or the name of an active agent \(they are: CEO, Writer[,)]/,
+    );
   });
 });

@@ -150,7 +150,8 @@ export async function budgetsCommand(args: string[], io: CliIO, server?: ServerT
     io,
     server,
     async (port) => {
-      if (target.agentId !== undefined) target.agentId = await agentIdOf(port, target.agentId, target.companyId);
+      if (target.agentId !== undefined)
+        target.agentId = await agentIdOf(port, target.agentId, target.companyId);
       return sub === "show" ? port.budget(target) : port.setBudget(target, input as SetBudgetInput);
     },
     sub === "show" ? "read" : "write",

@@ -222,9 +222,7 @@ describe("cadre connectors add: what is missing or misspelt is said", () => {
       /lists 1 model\(s\) \(standin-model\) and not llama-3\.1-8b-instrct: check the id's spelling/,
     );
     const bare = await runCli(["connectors", "add", "bare", "--kind", "openai-compatible", ...data]);
-    expect(bare.out).toMatch(
-      /NOT READY: config\.baseUrl .* is not set; no enabled models \(give the model ids/,
-    );
+    expect(bare.out).toMatch(/NOT READY: config\.baseUrl .* is not set; no enabled models/);
   });
 });
 

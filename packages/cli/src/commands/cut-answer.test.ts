@@ -50,7 +50,9 @@ describe("an answer cut at max_tokens with no output", () => {
     const woken = await cli("wake", ceo!.id, "--json");
     expect(woken.code).toBe(1);
     expect(woken.json()).toMatchObject({ terminal: "failed" });
-    expect(`${woken.err}${woken.out}`).toMatch(/cut at its output limit \(max_tokens\) before it wrote anything/);
+    expect(`${woken.err}${woken.out}`).toMatch(
+      /cut at its output limit \(max_tokens\) before it wrote anything/,
+    );
 
     cut = false;
     const whole = await cli("wake", ceo!.id, "--json");

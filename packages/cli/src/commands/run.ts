@@ -9,13 +9,7 @@ import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
 import { withOperator } from "../operator/open.js";
 import { RunOwnedError } from "@cadre/company";
-import {
-  dueExitCode,
-  dueJson,
-  dueSummaryText,
-  dueWatcher,
-  RUN_OWNED_EXIT,
-} from "../operator/render/run.js";
+import { dueExitCode, dueJson, dueSummaryText, dueWatcher, RUN_OWNED_EXIT } from "../operator/render/run.js";
 
 export const RUN_HELP = `Usage: cadre run [--until-idle] [--max-wakes N] [--company ID] [--seed N] [--quiet] [--data DIR] [--database URL] [--json]
        cadre run … --server URL [--token TOKEN]
@@ -91,13 +85,13 @@ export async function runCommand(args: string[], io: CliIO, server?: ServerTarge
   const report = await withOperator(values, io, server, (port) =>
     port
       .runDue(
-      {
-        ...(values.company !== undefined ? { companyId: values.company } : {}),
-        untilIdle: values["until-idle"] ?? false,
-        maxWakes,
-        ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
-      },
-      dueWatcher(say, io.err, { quiet: values.quiet ?? false }),
+        {
+          ...(values.company !== undefined ? { companyId: values.company } : {}),
+          untilIdle: values["until-idle"] ?? false,
+          maxWakes,
+          ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+        },
+        dueWatcher(say, io.err, { quiet: values.quiet ?? false }),
       )
       .catch((error: unknown) => {
         if (error instanceof RunOwnedError) return error;

@@ -24,7 +24,9 @@ beforeAll(async () => {
   expect(shown.out).toMatch(/^filed {5}\S+ by CEO \(agt_[0-9a-f]+\) \(via tool\)$/m);
   const approved = await cli("approvals", "approve", summary.approvals[0]!.id);
   expect(approved.code).toBe(0);
-  expect(approved.out).toContain("CEO is woken for the decision: its wake is due now. Run it with `cadre run`");
+  expect(approved.out).toContain(
+    "CEO is woken for the decision: its wake is due now. Run it with `cadre run`",
+  );
 }, 120_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

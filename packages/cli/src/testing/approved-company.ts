@@ -28,9 +28,7 @@ export async function approvedStandinCompany(
     const company = await createCompany(store, {
       name: "Durable Co",
       goal: "Build warehouse robots.",
-      connectors: [
-        { kind: "openai-compatible", config: { baseUrl }, enabledModels: [STANDIN_MODEL] },
-      ],
+      connectors: [{ kind: "openai-compatible", config: { baseUrl }, enabledModels: [STANDIN_MODEL] }],
     });
     const ceo = (await loadCompanyState(store, company.id)).ceo.id;
     await refreshReadiness(await store.listConnectors(company.id), {});

@@ -57,10 +57,8 @@ type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
   // Every missing setting is named, the endpoint's first: "no enabled models" alone hid a missing URL.
   const settings = driverOf(connector.kind).settingsProblem(connector, env);
-  const models =
-    connector.enabledModels.length === 0
-      ? "no enabled models (give the model ids it serves: --models ID, with --context-window N for a local endpoint)"
-      : undefined;
+  // (Read by models too, in their prompt: no CLI flags here.)
+  const models = connector.enabledModels.length === 0 ? "no enabled models" : undefined;
   return [settings, models].filter((p) => p !== undefined).join("; ") || undefined;
 }
 

@@ -126,9 +126,7 @@ export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   const document = typeof input.mode === "string" ? MODE_DOCUMENTS[mode] : input.mode.document;
   const values = recordValues(state, agent);
   const modeDocument = input.modeDocument ? input.modeDocument(mode, document) : document;
-  const product = agent.isCeo
-    ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}`
-    : MEMBER_PRODUCT_APPEND;
+  const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}` : MEMBER_PRODUCT_APPEND;
   const segments: SegmentInput[] = [
     { id: "harness-preset", text: HARNESS_PRESETS.pi },
     { id: "product-append", text: product, recordValues: values },

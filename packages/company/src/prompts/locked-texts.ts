@@ -308,7 +308,11 @@ function briefingTemplates(): LockedText[] {
     strategy,
     taken: [{ trigger: "task_done", taskId: "task_a" }],
     tasks: [
-      { task: task("task_a", "done", { deliverable: "{deliverable}", deliverableBy: member.id }), openBlockers: [], comments: [] },
+      {
+        task: task("task_a", "done", { deliverable: "{deliverable}", deliverableBy: member.id }),
+        openBlockers: [],
+        comments: [],
+      },
     ],
     more: 0,
   });

@@ -37,7 +37,11 @@ async function operating() {
   const cto = await hire("CTO", "VP Engineering");
   const cro = await hire("CRO", "VP Sales");
   const asCeo = { ...op, agentId: ceo.id, via: "tool" as const };
-  const filed = await fileApproval(store, asCeo, { type: "approve_ceo_strategy", title: "Plan", payload: "# Plan" });
+  const filed = await fileApproval(store, asCeo, {
+    type: "approve_ceo_strategy",
+    title: "Plan",
+    payload: "# Plan",
+  });
   if (!filed.ok) throw new Error(filed.message);
   await decideApproval(store, filed.value.approvalId, "approve", null);
   const as = (agentId: string) => ({ ...op, agentId, via: "tool" as const });
@@ -60,16 +64,27 @@ describe("authorship, as written", () => {
     const created = await createTask(store, asCeo, { title: "Pilot plan", assignee: "CTO" });
     if (!created.ok) throw new Error(created.message);
     const taskId = created.value.taskId;
-    const handed = await updateTask(store, as(cto), { taskId, status: "in_progress", deliverable: "Draft by eng." });
+    const handed = await updateTask(store, as(cto), {
+      taskId,
+      status: "in_progress",
+      deliverable: "Draft by eng.",
+    });
     expect(handed.ok).toBe(true);
     expect((await assignTask(store, asCeo, { taskId, assignee: "CRO" })).ok).toBe(true);
 
     const briefing = await briefingOf(cro, taskId);
     expect(briefing).toContain("Deliverable (by CTO (VP Engineering)):\n> Draft by eng.");
     expect(briefing).not.toContain("Deliverable (by CRO");
-    expect(taskView((await store.getTask(taskId))!)).toMatchObject({ assigneeAgentId: cro, deliverableBy: cto });
+    expect(taskView((await store.getTask(taskId))!)).toMatchObject({
+      assigneeAgentId: cro,
+      deliverableBy: cto,
+    });
 
-    const closed = await closeTask(store, op, { taskId, status: "done", deliverable: "Final, by the operator." });
+    const closed = await closeTask(store, op, {
+      taskId,
+      status: "done",
+      deliverable: "Final, by the operator.",
+    });
     expect(closed.ok).toBe(true);
     expect(taskView((await store.getTask(taskId))!)).toMatchObject({ deliverableBy: "operator" });
     const ceoBriefing = await briefingOf((await loadCompanyState(store, op.companyId)).ceo.id, taskId);
@@ -81,9 +96,14 @@ describe("authorship, as written", () => {
     const created = await createTask(store, asCeo, { title: "Pilot plan", assignee: "CTO" });
     if (!created.ok) throw new Error(created.message);
     const refused = await closeTask(store, as(cto), { taskId: created.value.taskId, status: "cancelled" });
-    expect(refused).toMatchObject({ ok: false, fields: { status: expect.stringMatching(/creator or the operator/) } });
+    expect(refused).toMatchObject({
+      ok: false,
+      fields: { status: expect.stringMatching(/creator or the operator/) },
+    });
     expect(await store.getTask(created.value.taskId)).toMatchObject({ status: "todo", assigneeAgentId: cto });
     // Its creator may.
-    expect((await closeTask(store, asCeo, { taskId: created.value.taskId, status: "cancelled" })).ok).toBe(true);
+    expect((await closeTask(store, asCeo, { taskId: created.value.taskId, status: "cancelled" })).ok).toBe(
+      true,
+    );
   });
 });

@@ -43,7 +43,12 @@ function holderGone(holder: RunOwnerRow, now: number): boolean {
   return processState(holder.owner) === "gone";
 }
 
-async function claimOne(store: Store, companyId: string, me: ProcessOwner, ms: number): Promise<RunOwnerRow | null> {
+async function claimOne(
+  store: Store,
+  companyId: string,
+  me: ProcessOwner,
+  ms: number,
+): Promise<RunOwnerRow | null> {
   // A few tries: another process may claim or let go between the read and the conditional write.
   for (let attempt = 0; attempt < 5; attempt++) {
     const holder = await store.getRunOwner(companyId);
@@ -77,10 +82,13 @@ export async function takeRunOwnership(
     }
     held.push(companyId);
   }
-  const timer = setInterval(() => {
-    const until = new Date(Date.now() + ms).toISOString();
-    for (const id of held) void store.renewRunOwner(id, me, until).catch(() => undefined);
-  }, Math.max(50, Math.floor(ms / 3)));
+  const timer = setInterval(
+    () => {
+      const until = new Date(Date.now() + ms).toISOString();
+      for (const id of held) void store.renewRunOwner(id, me, until).catch(() => undefined);
+    },
+    Math.max(50, Math.floor(ms / 3)),
+  );
   timer.unref();
   return {
     async release() {

@@ -67,11 +67,16 @@ function checkCronSyntax(expr: string): void {
       { cron: "minute hour day-of-month month day-of-week" },
     );
   };
-  if (fields.length !== 5) refuse(`it has ${fields.length} field(s), not 5${/^@/.test(expr.trim()) ? " (nicknames such as @daily are not supported: write the five fields, e.g. \"0 0 * * *\")" : ""}`);
+  if (fields.length !== 5)
+    refuse(
+      `it has ${fields.length} field(s), not 5${/^@/.test(expr.trim()) ? ' (nicknames such as @daily are not supported: write the five fields, e.g. "0 0 * * *")' : ""}`,
+    );
   fields.forEach((f, i) => {
     const name = CRON_FIELDS[i] as (typeof CRON_FIELDS)[number];
     if (!cronFieldPattern(name).test(f))
-      refuse(`the ${name} field "${f}" is not numbers, *, ranges (a-b), lists (a,b) and steps (/n)${name === "month" || name === "day-of-week" ? " or names" : ""}; L, W, # and ? are not supported`);
+      refuse(
+        `the ${name} field "${f}" is not numbers, *, ranges (a-b), lists (a,b) and steps (/n)${name === "month" || name === "day-of-week" ? " or names" : ""}; L, W, # and ? are not supported`,
+      );
   });
 }
 

@@ -56,7 +56,9 @@ export function terminatedText(t: TerminationView): string {
     lines.push(`${t.tasksReturned.length} open task(s) of ${t.name} went back, each to its creator:`);
     for (const r of t.tasksReturned) lines.push(`  ${r.taskId}  "${r.title}" → ${r.toName}`);
     const woken = [...new Set(t.tasksReturned.map((r) => r.toName))].join(", ");
-    lines.push(`${woken} now has a wake due for them: run it with \`cadre run\` (or \`cadre run --until-idle\`)`);
+    lines.push(
+      `${woken} now has a wake due for them: run it with \`cadre run\` (or \`cadre run --until-idle\`)`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -44,7 +44,8 @@ export function approvalText(a: ApprovalHistoryView, agents: readonly AgentView[
 /** The decision, the CEO's mode change, and the next step: the filer's wake it made due. */
 export function decisionText(d: DecisionView, agents: readonly AgentView[] = []): string {
   const filer =
-    agents.find((a) => a.id === d.approval.filedByAgentId) ?? agents.find((a) => a.isCeo && a.status === "active");
+    agents.find((a) => a.id === d.approval.filedByAgentId) ??
+    agents.find((a) => a.isCeo && a.status === "active");
   const next = filer
     ? `${filer.name} is woken for the decision: its wake is due now. Run it with \`cadre run\` (\`cadre run --until-idle\` runs the work that follows too)\n`
     : "";

@@ -4,7 +4,6 @@
 import {
   type BaseAgent,
   type ModelCallPrefix,
-  PI_CODING_TOOLS,
   type PiCodingTool,
   type PromptSegment,
   type Redactor,
