@@ -120,14 +120,15 @@ export function codePointLength(text: string): number {
  * character and what is allowed; undefined when it is acceptable.
  */
 export function textProblem(text: string, layout: TextLayout): string | undefined {
-  for (const ch of text) {
-    const problem = codePointProblem(ch.codePointAt(0) as number, layout);
-    if (problem) return `contains ${problem}; ${ALLOWED[layout]}`;
-  }
+  // Checked first: what such a text lacks is something visible, whichever invisibles it holds.
   // A text of nothing but invisible characters (U+200B, U+2060, …) and white space reads as empty:
   // trimming does not remove them, so it is refused as blank rather than stored as a "goal" no one sees.
   if (text.length > 0 && text.replace(IGNORABLES, "").trim().length === 0)
     return `is blank (only invisible characters and white space); ${ALLOWED[layout]}, with at least one visible character`;
+  for (const ch of text) {
+    const problem = codePointProblem(ch.codePointAt(0) as number, layout);
+    if (problem) return `contains ${problem}; ${ALLOWED[layout]}`;
+  }
   // Combining marks alone have nothing to sit on: they render as stray accents, or as nothing.
   if (text.length > 0 && text.replace(IGNORABLES, "").replace(COMBINING, "").trim().length === 0)
     return `has no visible character to read (only combining marks); ${ALLOWED[layout]}, with at least one letter, digit or symbol`;
