@@ -25,7 +25,7 @@ export function EvalTables({ report }: { report: EvalReport }) {
       <section class="card wide" aria-labelledby="eval-summary-title">
         <h2 id="eval-summary-title">
           Verdict:{" "}
-          <span class={`badge ${report.complete ? "ok" : "warn"}`} data-testid="eval-verdict">
+          <span class={`badge sentence ${report.complete ? "ok" : "warn"}`} data-testid="eval-verdict">
             {report.complete
               ? "all gates pass"
               : report.passed

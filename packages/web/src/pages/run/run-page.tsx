@@ -41,8 +41,11 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
           {live.error}
         </p>
       )}
-      <RunSummary run={live.run} fold={fold} stream={live.stream} />
-      <WhyPanel api={api} companyId={companyId} runId={runId} />
+      {/* Side by side at desktop width, so the list of events still starts within the first screen. */}
+      <div class="run-head">
+        <RunSummary run={live.run} fold={fold} stream={live.stream} />
+        <WhyPanel api={api} companyId={companyId} runId={runId} />
+      </div>
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
         <VirtualList<RunItem>
