@@ -11,7 +11,7 @@ import type { CliIO } from "../io.js";
 import { main } from "../main.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-/** A report.json with a measured, passing G5 (written by `cadre eval run` on the prompt-reading stand-in). */
+/** A real report.json written by `cadre eval run` offline: behaviour not measured, so G5 has no verdict. */
 const FIXTURE = fileURLToPath(
   new URL("../../../web/src/model/__fixtures__/eval-report.json", import.meta.url),
 );
@@ -108,7 +108,35 @@ describe("cadre serve", () => {
       code: 2,
       err: expect.stringMatching(/refusing to retire .*its G5 was not measured/),
     });
-    const s = await serve(["--port", "0", "--retire-legacy-posts", "--evidence", FIXTURE], ENV, 3);
+    // The same report as a live connector with its own sensitivity record would write it: G5
+    // measured and passing (no scripted run or stand-in can produce one; the serve path is under test).
+    const measured = join(dir, "measured.json");
+    await writeFile(
+      measured,
+      JSON.stringify({
+        ...report,
+        measurement: {
+          ...report.measurement,
+          source: "live",
+          behaviourMeasured: true,
+          note: "behaviour measured",
+        },
+        gates: {
+          ...report.gates,
+          G5: {
+            ...report.gates.G5,
+            pass: true,
+            measured: true,
+            source: "live",
+            verdict: true,
+            undecided: null,
+          },
+        },
+      }),
+    );
+    const offline = await cli({}, "serve", "--data", dir, "--retire-legacy-posts", "--evidence", FIXTURE);
+    expect(offline).toMatchObject({ code: 2, err: expect.stringMatching(/its G5 was not measured/) });
+    const s = await serve(["--port", "0", "--retire-legacy-posts", "--evidence", measured], ENV, 3);
     const token = s.lines[1]!.replace("operator token: ", "");
     const created = await post(s.url, token, "/api/companies", {
       name: "Acme",
@@ -128,7 +156,7 @@ describe("cadre serve", () => {
     expect(log).toEqual([
       expect.objectContaining({
         decision: "retire-legacy-posts",
-        report: FIXTURE,
+        report: measured,
         sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       }),
     ]);
