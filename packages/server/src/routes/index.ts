@@ -8,6 +8,7 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { runStopRoutes } from "./run-stop.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
@@ -24,6 +25,7 @@ const TABLE = [
   // The routes a prompt profile adds (C4-7), e.g. the legacy hire and approval POSTs.
   ...PROFILE_ROUTES,
   ...runRoutes,
+  ...runStopRoutes,
   ...taskRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,

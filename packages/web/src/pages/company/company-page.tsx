@@ -5,6 +5,7 @@ import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
 import { useCompany } from "../../hooks/use-company.js";
 import { COMPANY_TABS, type CompanyTab, href } from "../../route.js";
+import { DueWork } from "../actions/due-work.js";
 import { ApprovalsInbox } from "../approvals/approvals-inbox.js";
 import { ConnectorsPage } from "./connectors-page.js";
 import { BudgetPanel } from "../usage/budget-panel.js";
@@ -64,7 +65,10 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
             Runs once one does.
           </p>
         )}
-      <RunningBanner companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
+      <RunningBanner
+        api={api}
+        onStopped={() => live.reload(["runs"])}
+        companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (
           <a
@@ -82,9 +86,22 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
-      {tab === "tasks" && <TasksBoard companyId={companyId} tasks={live.tasks} agents={live.agents} />}
+      {tab === "tasks" && (
+        <TasksBoard
+          api={api}
+          companyId={companyId}
+          tasks={live.tasks}
+          agents={live.agents}
+          onChanged={() => live.reload(["tasks"])}
+        />
+      )}
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
-      {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
+      {tab === "runs" && (
+        <>
+          <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />
+          <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />
+        </>
+      )}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
       {tab === "usage" && (
         <>

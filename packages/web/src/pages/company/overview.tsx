@@ -30,13 +30,21 @@ export function Overview({
         api={api}
         companyId={company.id}
         runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
+        models={[...new Set(live.agents.map((a) => a.model))]}
       />
       <ModePanel company={company} wake={wake} running={running} />
       <section class="card wide" aria-labelledby="org-title">
         <h2 id="org-title">Org chart</h2>
         <OrgChart agents={live.agents} connectors={live.connectors} />
       </section>
-      <Team agents={live.agents} wake={wake} running={running} />
+      <Team
+        api={api}
+        agents={live.agents}
+        connectors={live.connectors}
+        wake={wake}
+        running={running}
+        onChanged={() => live.reload(["agents"])}
+      />
       <Connectors connectors={live.connectors} />
     </div>
   );

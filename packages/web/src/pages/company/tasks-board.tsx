@@ -1,27 +1,41 @@
 // The Tasks view: the company's work as a board, one column per status — who does each task, who
 // asked for it, what it waits for, the run holding it now, and its deliverable once handed in.
 // It follows the company's task events live (use-company re-reads the tasks on each).
+import type { Api } from "../../api/client.js";
 import type { Agent, Task } from "../../api/types.js";
 import { taskBoard } from "../../model/task-board.js";
 import { href } from "../../route.js";
+import { NewTaskForm } from "../actions/new-task-form.js";
+import { TaskActions } from "../actions/task-actions.js";
 
 export function TasksBoard({
+  api,
   companyId,
   tasks,
   agents,
+  onChanged,
 }: {
+  api: Api;
   companyId: string;
   tasks: Task[];
   agents: Agent[];
+  /** After the operator changed a task here: re-read the tasks. */
+  onChanged(): void;
 }) {
+  const form = <NewTaskForm api={api} companyId={companyId} agents={agents} onDone={onChanged} />;
   if (tasks.length === 0)
     return (
-      <p class="muted" data-testid="no-tasks">
-        No task yet. Once the strategy is approved, the CEO turns its first milestones into tasks for the
-        leads (or create one: <code>cadre tasks create</code>).
-      </p>
+      <>
+        <p class="muted" data-testid="no-tasks">
+          No task yet. Once the strategy is approved, the CEO turns its first milestones into tasks for the
+          leads; or create one here.
+        </p>
+        {form}
+      </>
     );
   return (
+    <>
+    {form}
     <section class="board" aria-label="Tasks by status" data-testid="tasks-board">
       {taskBoard(tasks, agents).map((column) => (
         <div class="board-column card" key={column.status} data-testid={`column-${column.status}`}>
@@ -48,10 +62,12 @@ export function TasksBoard({
                   <pre class="deliverable">{task.deliverable}</pre>
                 </details>
               )}
+              <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />
             </article>
           ))}
         </div>
       ))}
     </section>
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { href } from "../../route.js";
 import { useThrottled } from "../../ui/use-throttled.js";
 import { VirtualList } from "../../ui/virtual-list.js";
 import { CacheChart } from "../usage/cache-chart.js";
+import { StopRun } from "../actions/stop-run.js";
 import { RunItemView } from "./run-item.js";
 import { estimateRow } from "./row-estimate.js";
 import { RunSummary } from "./run-summary.js";
@@ -41,6 +42,7 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
         </p>
       )}
       <RunSummary run={live.run} fold={fold} stream={live.stream} />
+      {live.run?.status === "running" && <StopRun api={api} runId={runId} />}
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
         <VirtualList<RunItem>
