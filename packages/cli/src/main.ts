@@ -19,6 +19,7 @@ export const SERVER_COMMANDS = [
   "tasks",
   "schedules",
   "run",
+  "chat",
 ] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -47,6 +48,7 @@ Commands:
   tasks list|show|create|assign|comment|close
                                the company's tasks (who works what; what wakes whom is decided in code)
   schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
+  chat send|show|follow        the company's thread with its CEO: write to it, read its answers
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
   sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
   sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
@@ -89,6 +91,7 @@ const COMMANDS: Record<string, Command> = {
   run: async (a, io, s) => (await import("./commands/run.js")).runCommand(a, io, s),
   tasks: async (a, io, s) => (await import("./commands/tasks.js")).tasksCommand(a, io, s),
   schedules: async (a, io, s) => (await import("./commands/schedules.js")).schedulesCommand(a, io, s),
+  chat: async (a, io, s) => (await import("./commands/chat.js")).chatCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
   budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),

@@ -63,3 +63,4 @@ export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
+export * from "./messages/thread.js";

@@ -9,6 +9,7 @@ import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
 import { runStopRoutes } from "./run-stop.js";
+import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
@@ -26,6 +27,7 @@ const TABLE = [
   ...PROFILE_ROUTES,
   ...runRoutes,
   ...runStopRoutes,
+  ...messageRoutes,
   ...taskRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,
