@@ -4,6 +4,7 @@ import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { BudgetNotice } from "../usage/budget-notice.js";
+import { CeoThread } from "./ceo-thread.js";
 import { Connectors } from "./connectors.js";
 import { ModePanel } from "./mode-panel.js";
 import { OrgChart } from "./org-chart.js";
@@ -33,6 +34,7 @@ export function Overview({
         models={[...new Set(live.agents.map((a) => a.model))]}
       />
       <ModePanel company={company} wake={wake} running={running} />
+      <CeoThread api={api} companyId={company.id} messagesVersion={live.messagesVersion} />
       <section class="card wide" aria-labelledby="org-title">
         <h2 id="org-title">Org chart</h2>
         <OrgChart agents={live.agents} connectors={live.connectors} />
