@@ -112,10 +112,11 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain(
       "pending the operator's decision",
     );
-    // The tools of the new mode come from re-reading the company after the event.
+    // The tools of the new mode come from re-reading the company after the event: while it waits
+    // for the decision, the CEO can only answer the operator.
     await expect
       .poll(() => page.getByTestId("mode-tools").textContent())
-      .toContain("none (waiting for the operator)");
+      .toContain("Company tools in this mode: reply_to_operator (");
     await screenshot(page, "03-team-built");
   });
 
