@@ -280,7 +280,11 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         mcpServers: [{ name: "cadre", status: "connected" }],
       });
       expect(events[0]).not.toHaveProperty("problem");
-      const decided = ["mcp__cadre__file_approval", "mcp__cadre__hire_agent", "mcp__cadre__reply_to_operator"];
+      const decided = [
+        "mcp__cadre__file_approval",
+        "mcp__cadre__hire_agent",
+        "mcp__cadre__reply_to_operator",
+      ];
       expect((events[0] as { tools: string[] }).tools.sort()).toEqual(decided);
       expect(server.toolsOffered(0).sort()).toEqual(decided);
       const hires = (await store.listAgents(company.id)).filter((a) => !a.isCeo);

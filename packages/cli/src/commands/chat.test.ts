@@ -30,14 +30,23 @@ describe("cadre chat, locally", () => {
     expect(empty.err.trim().split("\n")).toHaveLength(1);
     expect(empty.err).toMatch(/text/);
 
-    const sent = await runCli(["chat", "send", "Where do we stand?\nKeep it short.", "--data", dir, "--json"]);
+    const sent = await runCli([
+      "chat",
+      "send",
+      "Where do we stand?\nKeep it short.",
+      "--data",
+      dir,
+      "--json",
+    ]);
     expect(sent.code, sent.err).toBe(0);
     expect(sent.json()).toMatchObject({
       message: { from: "operator", fromName: "the operator", text: "Where do we stand?\nKeep it short." },
       wakes: [ceoId],
     });
     const shown = await runCli(["chat", "show", "--data", dir]);
-    expect(shown.out).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d\] You:\n {4}Where do we stand\?\n {4}Keep it short\.\n$/);
+    expect(shown.out).toMatch(
+      /^\[\d{4}-\d\d-\d\d \d\d:\d\d\] You:\n {4}Where do we stand\?\n {4}Keep it short\.\n$/,
+    );
     expect((await runCli(["chat", "show", "--data", dir, "--json"])).json().items).toHaveLength(1);
 
     const run = await runCli(["run", "--until-idle", "--data", dir, "--json"]);
@@ -62,7 +71,12 @@ describe("cadre chat, locally", () => {
     follow.child.kill("SIGINT");
     const exited = await follow.exited;
     expect(exited.code, exited.stderr).toBe(0);
-    expect(exited.stdout.trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["First.", "Second."]);
+    expect(
+      exited.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).text),
+    ).toEqual(["First.", "Second."]);
   });
 });
 
@@ -75,7 +89,10 @@ describe("cadre chat --server", () => {
     server = await startServer({ store, port: 0, env: OFFLINE_ENV, log: () => {} });
     try {
       const env = { ...OFFLINE_ENV, CADRE_TOKEN: server.operatorToken };
-      const created = await runCli(["company", "create", "--name", "Acme", "--server", server.url, "--json"], env);
+      const created = await runCli(
+        ["company", "create", "--name", "Acme", "--server", server.url, "--json"],
+        env,
+      );
       expect(created.code, created.err).toBe(0);
       const sent = await runCli(["chat", "send", "Hello CEO.", "--server", server.url, "--json"], env);
       expect(sent.code, sent.err).toBe(0);
@@ -85,7 +102,9 @@ describe("cadre chat --server", () => {
       const bad = await runCli(["chat", "send", "", "--server", server.url], env);
       expect([bad.code, bad.err.trim().split("\n").length]).toEqual([2, 1]);
       await expect
-        .poll(async () => (await store.listRuns({ agentId: ceoId })).map((r) => r.trigger), { timeout: 20_000 })
+        .poll(async () => (await store.listRuns({ agentId: ceoId })).map((r) => r.trigger), {
+          timeout: 20_000,
+        })
         .toContain("operator_message");
     } finally {
       await server.close();

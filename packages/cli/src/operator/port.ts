@@ -317,9 +317,15 @@ export interface OperatorPort {
   runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport>;
 
   /** The company thread with the CEO (`cadre chat`): messages after `after`, oldest first. */
-  messages(companyId: string | undefined, after?: number): Promise<{ companyId: string; items: ThreadMessage[] }>;
+  messages(
+    companyId: string | undefined,
+    after?: number,
+  ): Promise<{ companyId: string; items: ThreadMessage[] }>;
   /** The operator writes to the CEO: it wakes the CEO (operator_message). */
-  sendMessage(companyId: string | undefined, text: string): Promise<{ message: ThreadMessage; wakes: string[] }>;
+  sendMessage(
+    companyId: string | undefined,
+    text: string,
+  ): Promise<{ message: ThreadMessage; wakes: string[] }>;
 
   close(): Promise<void>;
 }

@@ -128,9 +128,7 @@ describe("the thread with the CEO", () => {
     const refiled = (await store.listApprovals(companyId)).find((a) => a.status === "pending")!;
     await decideApproval(store, refiled.id, "approve", null);
     await check(); // operating
-    expect([...seen].sort()).toEqual(
-      ["team-building", "awaiting-approval", "revising", "operating"].sort(),
-    );
+    expect([...seen].sort()).toEqual(["team-building", "awaiting-approval", "revising", "operating"].sort());
   });
 
   it("the CEO replies in the thread in any mode; a member cannot, and a refused reply writes nothing", async () => {
@@ -140,7 +138,10 @@ describe("the thread with the CEO", () => {
     const [reply] = companyTools(store, { companyId, agentId: ceo.id, via: "tool", runId: null }, [
       "reply_to_operator",
     ]);
-    const outcome = await reply!.execute({ text: "Hiring the first leads now." }, { toolCallId: "c1", signal: undefined });
+    const outcome = await reply!.execute(
+      { text: "Hiring the first leads now." },
+      { toolCallId: "c1", signal: undefined },
+    );
     expect(outcome.isError).toBe(false);
     await wakeAgent({ store, agentId: ceo.id, dataDir, seed: 3, trigger: "start_team_building" });
     const member = (await store.listAgents(companyId)).find((a) => !a.isCeo)!;

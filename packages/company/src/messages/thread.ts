@@ -101,7 +101,14 @@ export async function postOperatorMessage(
     await requestWakes(
       tx,
       companyId,
-      [{ agentId: state.ceo.id, trigger: "operator_message", taskId: null, cause: "the operator wrote to you" }],
+      [
+        {
+          agentId: state.ceo.id,
+          trigger: "operator_message",
+          taskId: null,
+          cause: "the operator wrote to you",
+        },
+      ],
       "operator",
       null,
     );
@@ -138,7 +145,13 @@ export async function replyToOperator(
 }
 
 /** The last messages of the thread, for the CEO's briefing when a message woke it. */
-export async function recentMessages(q: StoreQueries, companyId: string, n: number): Promise<ThreadMessage[]> {
+export async function recentMessages(
+  q: StoreQueries,
+  companyId: string,
+  n: number,
+): Promise<ThreadMessage[]> {
   const agents = await q.listAgents(companyId);
-  return (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY })).slice(-n).map((r) => messageOf(r, agents));
+  return (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY }))
+    .slice(-n)
+    .map((r) => messageOf(r, agents));
 }

@@ -27,7 +27,11 @@ let page: Page;
 let standin: StandinServer;
 const co = { id: "", ceoId: "" };
 
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const r = await fetch(`${served.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
@@ -98,7 +102,9 @@ describe("the conversation with the CEO", () => {
     const thread = page.getByTestId("thread");
     await thread.getByTestId("message").first().waitFor();
     // The operator's markdown is rendered, not shown raw.
-    expect(await thread.getByTestId("message").first().locator("strong", { hasText: "team" }).count()).toBe(1);
+    expect(await thread.getByTestId("message").first().locator("strong", { hasText: "team" }).count()).toBe(
+      1,
+    );
     // The CEO was woken for the message, and its answer appears without a reload.
     await expect
       .poll(async () =>

@@ -134,7 +134,9 @@ describe("acting on tasks from the Tasks view", () => {
 
     await form.getByLabel("Title").fill("Write the pitch deck");
     await form.getByLabel("Description (optional)").fill("Ten slides for the seed round.");
-    await form.getByLabel("Assignee", { exact: true }).selectOption({ label: "Ada Lovelace (Head of engineering)" });
+    await form
+      .getByLabel("Assignee", { exact: true })
+      .selectOption({ label: "Ada Lovelace (Head of engineering)" });
     await form.getByRole("button", { name: "Create task" }).click();
     await taskCard("Write the pitch deck").waitFor();
     const tasks = await ok<any[]>("GET", `/api/companies/${co.id}/tasks`);
@@ -168,7 +170,9 @@ describe("acting on tasks from the Tasks view", () => {
     await expect.poll(() => card.getByTestId("action-error").textContent()).toBe(noAssignee);
     expect((await task()).assigneeAgentId).toBe(co.adaId);
 
-    await card.getByLabel("Assignee", { exact: true }).selectOption({ label: "Grace Hopper (Head of sales)" });
+    await card
+      .getByLabel("Assignee", { exact: true })
+      .selectOption({ label: "Grace Hopper (Head of sales)" });
     await card.getByRole("button", { name: "Assign", exact: true }).click();
     await expect.poll(async () => (await task()).assigneeAgentId).toBe(co.graceId);
     await expect.poll(() => card.textContent()).toContain("Grace Hopper · asked by");
@@ -182,7 +186,8 @@ describe("acting on tasks from the Tasks view", () => {
 
   it("cancels a task only once confirmed; Keep backs out", async () => {
     const card = taskCard("Write the pitch deck");
-    if (!(await card.getByLabel("Assignee", { exact: true }).isVisible())) await card.getByText("Act on this task").click();
+    if (!(await card.getByLabel("Assignee", { exact: true }).isVisible()))
+      await card.getByText("Act on this task").click();
     await card.getByRole("button", { name: "Cancel task" }).click();
     await card.getByRole("button", { name: "Keep" }).click();
     expect((await task()).status).toBe("blocked");
@@ -264,23 +269,27 @@ describe("acting on an agent from the team table", () => {
     expect((await ok<any>("GET", `/api/agents/${co.graceId}`)).status).toBe("active");
     await panel().getByRole("button", { name: "Terminate Grace Hopper" }).click();
     await panel().getByRole("button", { name: "Terminate", exact: true }).click();
-    await expect.poll(async () => (await ok<any>("GET", `/api/agents/${co.graceId}`)).status).toBe("terminated");
+    await expect
+      .poll(async () => (await ok<any>("GET", `/api/agents/${co.graceId}`)).status)
+      .toBe("terminated");
     await expect
       .poll(() => page.getByTestId("team-table").locator("tr.terminated").textContent())
       .toContain("Grace Hopper");
     const ceoName = (await ok<any>("GET", `/api/agents/${co.ceoId}`)).name as string;
     await page.getByRole("button", { name: `Manage ${ceoName}` }).click();
     await panel().getByTestId("agent-keys").waitFor();
-    expect(await panel().getByRole("button", { name: /^Terminate/ }).count()).toBe(0);
+    expect(
+      await panel()
+        .getByRole("button", { name: /^Terminate/ })
+        .count(),
+    ).toBe(0);
   });
 });
 
 describe("raising the budget where the warning is", () => {
   it("on the exhausted notice: a bad limit or price is refused as the server words it; a good one clears it", async () => {
     const { runId } = await ok<any>("POST", `/api/agents/${co.ceoId}/wake`, {});
-    await expect
-      .poll(async () => (await ok<any>("GET", `/api/runs/${runId}`)).status, RUN_WAIT)
-      .toBe("done");
+    await expect.poll(async () => (await ok<any>("GET", `/api/runs/${runId}`)).status, RUN_WAIT).toBe("done");
     await ok("PUT", `/api/companies/${co.id}/budget`, { tokens: 50 });
     await page.goto(`${served.url}/#/companies/${co.id}`);
     const notice = page.getByTestId("budget-notice");
@@ -343,7 +352,11 @@ describe("runs from the dashboard", () => {
   it("stops a running run once confirmed: it ends cancelled, and a run that ended cannot be stopped", async () => {
     // Let any run the due work started finish first.
     await expect
-      .poll(async () => (await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).some((r) => r.status === "running"), RUN_WAIT)
+      .poll(
+        async () =>
+          (await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).some((r) => r.status === "running"),
+        RUN_WAIT,
+      )
       .toBe(false);
     held.hold();
     const { runId } = await ok<any>("POST", `/api/agents/${co.ceoId}/wake`, {});

@@ -71,9 +71,7 @@ describe("spend against a budget, in words", () => {
   });
 
   it("names the limit that binds: tokens when tokens are used the most", () => {
-    const tokens = budgetLine(
-      use({ state: "exhausted", limitTokens: 1000, used: { usd: 1, tokens: 1000 } }),
-    );
+    const tokens = budgetLine(use({ state: "exhausted", limitTokens: 1000, used: { usd: 1, tokens: 1000 } }));
     expect(tokens.detail).toContain("--tokens N");
     expect(tokens.detail).not.toContain("--usd");
   });

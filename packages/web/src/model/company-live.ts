@@ -6,14 +6,7 @@ import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
 /** `budget`: the budget views (notice, Usage tab) re-read their report. */
 export type Resource =
-  | "company"
-  | "agents"
-  | "approvals"
-  | "connectors"
-  | "runs"
-  | "tasks"
-  | "budget"
-  | "messages";
+  "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks" | "budget" | "messages";
 
 /**
  * The company as shown. `toolsPending`: the stream reported a mode change, and the tools of the new

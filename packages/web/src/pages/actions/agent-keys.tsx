@@ -41,7 +41,8 @@ export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
       <ul>
         {open.map((k) => (
           <li key={k.id} data-testid="agent-key">
-            {k.label || "unlabelled"} <span class="muted">minted {new Date(k.createdAt).toLocaleString()}</span>{" "}
+            {k.label || "unlabelled"}{" "}
+            <span class="muted">minted {new Date(k.createdAt).toLocaleString()}</span>{" "}
             <ConfirmButton
               label="Revoke"
               question={`Revoke "${k.label || "unlabelled"}"? Whatever uses it stops working now.`}
@@ -54,9 +55,7 @@ export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
       </ul>
       {minted && (
         <div class="alert ok minted" role="status" data-testid="minted-key">
-          <p>
-            Key {minted.label ? `"${minted.label}"` : ""} minted. Its token is shown only now: copy it.
-          </p>
+          <p>Key {minted.label ? `"${minted.label}"` : ""} minted. Its token is shown only now: copy it.</p>
           <code data-testid="minted-token">{minted.token}</code>{" "}
           <button
             type="button"

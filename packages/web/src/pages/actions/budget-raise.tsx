@@ -53,7 +53,8 @@ export function BudgetRaise({
         }}
       >
         <label for="budget-raise-limit">
-          {kind === "tokens" ? "Token limit" : "USD limit"} per {budget.period === "month" ? "month" : "company lifetime"}
+          {kind === "tokens" ? "Token limit" : "USD limit"} per{" "}
+          {budget.period === "month" ? "month" : "company lifetime"}
         </label>
         <input
           id="budget-raise-limit"
@@ -101,7 +102,12 @@ export function BudgetRaise({
               ))}
             </select>
             <label for="price-input">Input</label>
-            <input id="price-input" inputMode="decimal" value={input} onInput={(e) => setInput(e.currentTarget.value)} />
+            <input
+              id="price-input"
+              inputMode="decimal"
+              value={input}
+              onInput={(e) => setInput(e.currentTarget.value)}
+            />
             <label for="price-output">Output</label>
             <input
               id="price-output"

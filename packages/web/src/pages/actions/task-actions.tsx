@@ -103,7 +103,9 @@ export function TaskActions({
             confirmLabel="Cancel the task"
             busy={action.busy}
             onConfirm={() =>
-              void act(() => api.call("POST /api/tasks/{id}/close", { params, body: { status: "cancelled" } }))
+              void act(() =>
+                api.call("POST /api/tasks/{id}/close", { params, body: { status: "cancelled" } }),
+              )
             }
           />
         </div>

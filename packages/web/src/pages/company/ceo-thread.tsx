@@ -48,7 +48,9 @@ export function CeoThread({
         onSubmit={(e) => {
           e.preventDefault();
           void send
-            .run(() => api.call("POST /api/companies/{id}/messages", { params: { id: companyId }, body: { text } }))
+            .run(() =>
+              api.call("POST /api/companies/{id}/messages", { params: { id: companyId }, body: { text } }),
+            )
             .then((ok) => {
               if (!ok) return;
               setText("");

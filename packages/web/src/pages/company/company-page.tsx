@@ -68,7 +68,11 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       <RunningBanner
         api={api}
         onStopped={() => live.reload(["runs"])}
-        companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
+        companyId={companyId}
+        runs={live.runs}
+        agents={live.agents}
+        started={started}
+      />
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (
           <a

@@ -35,39 +35,39 @@ export function TasksBoard({
     );
   return (
     <>
-    {form}
-    <section class="board" aria-label="Tasks by status" data-testid="tasks-board">
-      {taskBoard(tasks, agents).map((column) => (
-        <div class="board-column card" key={column.status} data-testid={`column-${column.status}`}>
-          <h2>
-            {column.title} <span class="count">{column.cards.length}</span>
-          </h2>
-          {column.cards.map(({ task, assignee, creator, waitingFor }) => (
-            <article class="task-card" key={task.id} data-testid="task-card">
-              <h3>{task.title}</h3>
-              <p class="muted">
-                {assignee} · asked by {creator} · <code>{task.id}</code>
-              </p>
-              {waitingFor.length > 0 && <p class="badge warn">waits for {waitingFor.join(", ")}</p>}
-              {task.checkedOutBy && (
-                <p>
-                  <a href={href({ page: "run", companyId, runId: task.checkedOutBy })}>
-                    working now: {task.checkedOutBy}
-                  </a>
+      {form}
+      <section class="board" aria-label="Tasks by status" data-testid="tasks-board">
+        {taskBoard(tasks, agents).map((column) => (
+          <div class="board-column card" key={column.status} data-testid={`column-${column.status}`}>
+            <h2>
+              {column.title} <span class="count">{column.cards.length}</span>
+            </h2>
+            {column.cards.map(({ task, assignee, creator, waitingFor }) => (
+              <article class="task-card" key={task.id} data-testid="task-card">
+                <h3>{task.title}</h3>
+                <p class="muted">
+                  {assignee} · asked by {creator} · <code>{task.id}</code>
                 </p>
-              )}
-              {task.deliverable && (
-                <details>
-                  <summary>Deliverable</summary>
-                  <pre class="deliverable">{task.deliverable}</pre>
-                </details>
-              )}
-              <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />
-            </article>
-          ))}
-        </div>
-      ))}
-    </section>
+                {waitingFor.length > 0 && <p class="badge warn">waits for {waitingFor.join(", ")}</p>}
+                {task.checkedOutBy && (
+                  <p>
+                    <a href={href({ page: "run", companyId, runId: task.checkedOutBy })}>
+                      working now: {task.checkedOutBy}
+                    </a>
+                  </p>
+                )}
+                {task.deliverable && (
+                  <details>
+                    <summary>Deliverable</summary>
+                    <pre class="deliverable">{task.deliverable}</pre>
+                  </details>
+                )}
+                <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />
+              </article>
+            ))}
+          </div>
+        ))}
+      </section>
     </>
   );
 }

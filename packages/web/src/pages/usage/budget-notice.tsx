@@ -33,7 +33,13 @@ export function BudgetNotice({
         <strong>Budget: {line.badge}</strong> — spent {line.spent} of {line.limit}. {line.detail}{" "}
         <a href={href({ page: "company", companyId, tab: "usage" })}>Spend per agent</a>
       </p>
-      <BudgetRaise api={api} companyId={companyId} budget={report.data.budget} models={models} onDone={reload} />
+      <BudgetRaise
+        api={api}
+        companyId={companyId}
+        budget={report.data.budget}
+        models={models}
+        onDone={reload}
+      />
     </div>
   );
 }
