@@ -15,6 +15,7 @@ import { loadCompanyState } from "../state.js";
 import { offeredTools } from "../tools/offer.js";
 import { companyTools } from "../tools/registry.js";
 import { wakeAgent, wakeIfDue } from "../wake.js";
+import { updateTask } from "../work/tasks.js";
 import { listMessages, postOperatorMessage, replyToOperator } from "./thread.js";
 
 let store: Store;
@@ -160,5 +161,39 @@ describe("the thread with the CEO", () => {
     // Paged: after the first, limit one.
     const page = await listMessages(store, companyId, { after: thread.items[0]!.id, limit: 1 });
     expect(page.items.map((m) => m.text)).toEqual(["Hiring the first leads now."]);
+  });
+
+  it("the CEO's closing report on delegated work that came back is posted to the thread, by code", async () => {
+    const companyId = await company();
+    const ceo = (await loadCompanyState(store, companyId)).ceo;
+    await wakeAgent({ store, agentId: ceo.id, dataDir, seed: 3, trigger: "start_team_building" });
+    const [strategy] = await store.listApprovals(companyId);
+    await decideApproval(store, strategy!.id, "approve", null);
+    // The operating CEO delegates its first tasks.
+    await wakeAgent({ store, agentId: ceo.id, dataDir, seed: 3 });
+    const tasks = await store.listTasks(companyId);
+    expect(tasks.length).toBeGreaterThan(0);
+    // Every lead hands its work in (the CEO is woken once for results that arrive together).
+    for (const task of tasks) {
+      const done = await updateTask(
+        store,
+        { companyId, agentId: task.assigneeAgentId, via: "tool", runId: null },
+        { taskId: task.id, status: "done", deliverable: "The first customer list." },
+      );
+      expect(done.ok).toBe(true);
+    }
+    const before = (await listMessages(store, companyId)).items.length;
+    const woken = await wakeIfDue({ store, agentId: ceo.id, dataDir, seed: 3 });
+    expect(woken?.requests.map((r) => r.trigger)).toContain("task_done");
+    expect(woken?.terminal).toBe("done");
+    const thread = (await listMessages(store, companyId)).items;
+    expect(thread).toHaveLength(before + 1);
+    expect(thread.at(-1)).toMatchObject({ from: ceo.id, runId: woken!.run.id });
+    expect(thread.at(-1)!.text.length).toBeGreaterThan(0);
+    // A wake for anything else posts nothing by itself.
+    await postOperatorMessage(store, companyId, { text: "Thanks." });
+    const after = (await listMessages(store, companyId)).items.length;
+    await wakeIfDue({ store, agentId: ceo.id, dataDir, seed: 3 });
+    expect((await listMessages(store, companyId)).items.length).toBe(after);
   });
 });

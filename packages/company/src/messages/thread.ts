@@ -144,6 +144,28 @@ export async function replyToOperator(
   return result;
 }
 
+/**
+ * The CEO's closing text of a wake for finished delegated work, posted to the thread as its
+ * report — unless that run already wrote to the operator, or said nothing. In the run's end
+ * transaction.
+ */
+export async function postDelegatedReport(
+  tx: StoreQueries,
+  report: { companyId: string; ceoId: string; runId: string; text: string },
+): Promise<void> {
+  const text = report.text.trim();
+  if (text === "") return;
+  const thread = await tx.listActivity(report.companyId, { type: MESSAGE_ACTIVITY });
+  if (thread.some((m) => m.runId === report.runId)) return;
+  await tx.insertActivity({
+    companyId: report.companyId,
+    agentId: report.ceoId,
+    runId: report.runId,
+    type: MESSAGE_ACTIVITY,
+    data: { from: report.ceoId, text: [...text].slice(0, 4000).join("") } satisfies MessageData,
+  });
+}
+
 /** The last messages of the thread, for the CEO's briefing when a message woke it. */
 export async function recentMessages(
   q: StoreQueries,
