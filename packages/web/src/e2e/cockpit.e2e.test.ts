@@ -181,6 +181,16 @@ describe("acting on tasks from the Tasks view", () => {
     await card.getByRole("button", { name: "Mark blocked" }).click();
     await expect.poll(async () => (await task()).status).toBe("blocked");
     await page.getByTestId("column-blocked").getByText("Write the pitch deck").waitFor();
+    // The task as an operator reads it: the comments with who wrote them, and what changed, by whom.
+    await card.getByText("Details", { exact: true }).click();
+    const detail = card.getByTestId("task-detail");
+    await expect.poll(() => detail.getByTestId("task-comment").count()).toBe(2);
+    expect(await detail.getByTestId("task-comment").first().textContent()).toContain("the operator");
+    expect(await detail.getByTestId("task-comment").first().textContent()).toContain(
+      "Lead with the warehouse numbers.",
+    );
+    const history = await detail.getByTestId("task-history").allTextContents();
+    expect(history.some((h) => h.startsWith("assigned · the operator"))).toBe(true);
     await screenshot(page, "40-cockpit-tasks");
   });
 

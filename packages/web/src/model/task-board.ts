@@ -8,8 +8,8 @@ export interface BoardCard {
   task: Task;
   assignee: string;
   creator: string;
-  /** Blockers not finished yet. */
-  waitingFor: string[];
+  /** Blockers not finished yet, by id and title (the id when the blocker is not among the tasks). */
+  waitingFor: Array<{ id: string; title: string }>;
 }
 
 export interface BoardColumn {
@@ -30,19 +30,26 @@ export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): Boa
   const name = (id: string | null) =>
     id === null ? "nobody" : (agents.find((a) => a.id === id)?.name ?? id);
   const byId = new Map(tasks.map((t) => [t.id, t]));
+  const waitingFor = (task: Task) =>
+    task.blockers
+      .filter((b) => {
+        const blocker = byId.get(b);
+        return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");
+      })
+      .map((b) => ({ id: b, title: byId.get(b)?.title ?? b }));
+  // A task to do that waits for open work is shown as blocked: it cannot start yet.
+  const column = (task: Task): TaskStatus =>
+    task.status === "todo" && waitingFor(task).length > 0 ? "blocked" : task.status;
   return TASK_STATUSES.map((status) => ({
     status,
     title: TITLES[status],
     cards: tasks
-      .filter((t) => t.status === status)
+      .filter((t) => column(t) === status)
       .map((task) => ({
         task,
         assignee: name(task.assigneeAgentId),
         creator: task.creator === "operator" ? "the operator" : name(task.creator),
-        waitingFor: task.blockers.filter((b) => {
-          const blocker = byId.get(b);
-          return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");
-        }),
+        waitingFor: waitingFor(task),
       })),
   }));
 }

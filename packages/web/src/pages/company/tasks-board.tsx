@@ -7,6 +7,7 @@ import { taskBoard } from "../../model/task-board.js";
 import { href } from "../../route.js";
 import { NewTaskForm } from "../actions/new-task-form.js";
 import { TaskActions } from "../actions/task-actions.js";
+import { TaskDetail } from "./task-detail.js";
 
 export function TasksBoard({
   api,
@@ -43,12 +44,22 @@ export function TasksBoard({
               {column.title} <span class="count">{column.cards.length}</span>
             </h2>
             {column.cards.map(({ task, assignee, creator, waitingFor }) => (
-              <article class="task-card" key={task.id} data-testid="task-card">
+              <article class="task-card" key={task.id} id={`task-${task.id}`} data-testid="task-card">
                 <h3>{task.title}</h3>
                 <p class="muted">
                   {assignee} · asked by {creator} · <code>{task.id}</code>
                 </p>
-                {waitingFor.length > 0 && <p class="badge warn">waits for {waitingFor.join(", ")}</p>}
+                {waitingFor.length > 0 && (
+                  <p class="waits">
+                    <span class="badge warn">waits for</span>{" "}
+                    {waitingFor.map((b, i) => (
+                      <span key={b.id}>
+                        {i > 0 && ", "}
+                        <a href={`#task-${b.id}`}>{b.title}</a>
+                      </span>
+                    ))}
+                  </p>
+                )}
                 {task.checkedOutBy && (
                   <p>
                     <a href={href({ page: "run", companyId, runId: task.checkedOutBy })}>
