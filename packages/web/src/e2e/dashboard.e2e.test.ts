@@ -206,7 +206,7 @@ describe("operator dashboard", () => {
       )
       .toBe(0);
     expect(await page.getByTestId("column-todo").getByTestId("task-card").count()).toBe(0);
-    await done.first().locator("summary").click();
+    await done.first().getByText("Details", { exact: true }).click();
     expect(await done.first().locator(".deliverable").textContent()).toContain("Plan for");
     await screenshot(page, "05b-tasks-done");
     // The run view says what the lead's task tool calls did.

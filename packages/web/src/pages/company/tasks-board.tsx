@@ -1,5 +1,5 @@
 // The Tasks view: the company's work as a board, one column per status — who does each task, who
-// asked for it, what it waits for, the run holding it now, and its deliverable once handed in.
+// asked for it, what it waits for, the run holding it now, and, opened, the task in full (task-detail.tsx).
 // It follows the company's task events live (use-company re-reads the tasks on each).
 import type { Api } from "../../api/client.js";
 import type { Agent, Task } from "../../api/types.js";
@@ -67,12 +67,7 @@ export function TasksBoard({
                     </a>
                   </p>
                 )}
-                {task.deliverable && (
-                  <details>
-                    <summary>Deliverable</summary>
-                    <pre class="deliverable">{task.deliverable}</pre>
-                  </details>
-                )}
+                <TaskDetail api={api} task={task} agents={agents} />
                 <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />
               </article>
             ))}
