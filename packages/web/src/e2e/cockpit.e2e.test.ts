@@ -190,7 +190,8 @@ describe("acting on tasks from the Tasks view", () => {
       "Lead with the warehouse numbers.",
     );
     const history = await detail.getByTestId("task-history").allTextContents();
-    expect(history.some((h) => h.startsWith("assigned · the operator"))).toBe(true);
+    expect(history.some((h) => h.startsWith("assigned to Grace Hopper by the operator"))).toBe(true);
+    expect(history.some((h) => h.startsWith("to do → blocked by the operator"))).toBe(true);
     await screenshot(page, "40-cockpit-tasks");
   });
 

@@ -6,11 +6,9 @@ import type { Api } from "../../api/client.js";
 import type { Agent, Task } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { formatTime } from "../../model/format.js";
+import { historyLine } from "../../model/task-history.js";
 import { href } from "../../route.js";
 import { renderMarkdown } from "../../ui/markdown.js";
-
-/** "task.assigned" → "assigned"; "task.checked_out" → "checked out". */
-const change = (type: string) => type.replace(/^task\./, "").replace(/_/g, " ");
 
 export function TaskDetail({ api, task, agents }: { api: Api; task: Task; agents: Agent[] }) {
   const [open, setOpen] = useState(false);
@@ -72,7 +70,7 @@ function Loaded({ api, task, agents }: { api: Api; task: Task; agents: Agent[] }
       <ul class="task-history">
         {d.history.map((h) => (
           <li key={h.id} data-testid="task-history">
-            {change(h.type)} · {who(h.agentId)} · <span class="muted">{formatTime(h.at)}</span>
+            {historyLine(h, who)} · <span class="muted">{formatTime(h.at)}</span>
           </li>
         ))}
       </ul>
