@@ -22,6 +22,7 @@ import type { FaultName, Script } from "@cadre/core/testing";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
+  actingStore,
   type AgentSessionRow,
   ConflictError,
   type ConnectorRow,
@@ -34,6 +35,8 @@ import {
   type WakeRow,
 } from "@cadre/store";
 import { driverOf } from "./connectors/kinds/index.js";
+import { flushTracing } from "./tracing/otel.js";
+import { startRunTrace } from "./tracing/run-trace.js";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
 import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
@@ -100,6 +103,13 @@ export interface WakeOptions {
   wrapHarness?: SessionInput["wrapHarness"];
   /** Evals only: a deliberately broken mode document (evals/runner/breaks.ts); the locked texts stay as they are. */
   modeDocument?: ModeDocumentEdit;
+  /** Evals only: rewrites the CEO's initial turn (a mutated cue, evals/sensitivity); the locked cues stay as they are. */
+  cue?: (mode: CeoMode, cue: string) => string;
+  /**
+   * Evals only: changes the tools the CEO's session is given (a mutated offer or schema, as a code
+   * change would make it; evals/sensitivity). The registry stays as it is.
+   */
+  toolOffer?: (mode: CeoMode, tools: readonly ToolDefinition[]) => ToolDefinition[];
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
   cadreCommand?: readonly string[];
   /**
@@ -299,8 +309,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   const decision = decideCeoMode(state.modeState, profile);
   const mode = decision.mode;
   const byProfile = profileDriver(profile).plan({ agent, apiUrl: options.apiUrl });
-  const cueOf = (trigger: WakeTrigger) =>
+  const plainCue = (trigger: WakeTrigger) =>
     byProfile.cue ?? (agent.isCeo ? decision.cueFor(trigger) : memberCue(agent.role, trigger));
+  const cueOf = (trigger: WakeTrigger) =>
+    agent.isCeo && options.cue ? options.cue(mode, plainCue(trigger)) : plainCue(trigger);
   const memoryIndex = await memoryRead;
   // Readiness in the prompt, the session and hire_agent is computed against the wake's environment,
   // from probe outcomes refreshed now (only the stale ones run), never inside a transaction (C4-9).
@@ -361,7 +373,21 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     throw error;
   }
   const { run, cue } = started;
-  const runStore = lease ? lease.view() : store;
+  // Its spans, when OpenTelemetry export is on (tracing/): one tree per run, from its own events.
+  const trace = startRunTrace({
+    runId,
+    companyId: agent.companyId,
+    agentId: agent.id,
+    agentName: agent.name,
+    provider: connector.kind,
+    model: agent.model,
+    trigger: run.trigger,
+    taskIds: [...new Set(started.taken.map((r) => r.taskId).filter((t): t is string => t !== null))],
+    causes: started.taken.map((r) => r.cause),
+    cue,
+  });
+  // The run's own writes (its tools', its ledger's, its end) are its agent's in the audit log.
+  const runStore = actingStore(lease ? lease.view() : store, { type: "agent", agentId: agent.id, runId });
   const cueTokens = cueTokenCount(cue);
 
   const usage = emptyUsage();
@@ -425,7 +451,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     // A harness that calls the model itself cannot have its next call refused before it is sent:
     // once code stopped its run, the tools it asks for are refused as well (nothing more happens).
     const enforcement = driverOf(connector.kind).budget;
-    const tools: readonly ToolDefinition[] = budget.wrapTools(profileRun.tools, {
+    const given =
+      agent.isCeo && options.toolOffer ? options.toolOffer(mode, profileRun.tools) : profileRun.tools;
+    const tools: readonly ToolDefinition[] = budget.wrapTools(given, {
       refuseAfterStop: enforcement !== "before-each-call",
     });
     // Resume the agent's session, or start fresh (and why): decided in code (agent-session.ts).
@@ -495,16 +523,27 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           reason: `${budget.stop.reason}: ${budget.stop.message}`,
         };
       }
+      // A call the budget refused is no failure to classify: the recovery rules' verdict on it
+      // ("not an explicit context-overflow error") would mislead; the budget's reason is the truth.
+      if (event.type === "recovery" && event.action !== "replay" && budget.stop)
+        event = {
+          ...event,
+          reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay`,
+        };
       options.onEvent?.(event);
+      trace.event(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
         // A harness that reports each model call has each counted; one that reports a turn's
-        // calls together (Codex) cannot have them counted one by one.
+        // calls together cannot have them counted one by one.
         if (enforcement === "after-each-reported-call") budget.noteHarnessModelCall();
       }
-      if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
+      // A tool the harness ran itself, or a call it refused (no such tool): neither passed the run's
+      // wrapped tools, which count their own calls.
+      if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
+        budget.noteToolUse();
       if (event.type === "tool_use") closing = [];
       if (event.type === "text_end") closing.push(event.text);
       if (event.type === "recovery" && event.action === "replay") replays++;
@@ -536,6 +575,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    trace.end(terminal, failure);
+    // Sent in the background: a slow or absent collector never holds the run's end.
+    void flushTracing().catch(() => undefined);
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
       await profileRun?.close();

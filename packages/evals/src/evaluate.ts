@@ -10,7 +10,9 @@ import { splitCaptured, withCaptured } from "./capture/in-report.js";
 import { checkCassettes } from "./cassette/entry.js";
 import { compareRuns, type EvalReport } from "./compare/compare.js";
 import { type Measurement } from "./compare/gates.js";
-import { measurementOf, readSensitivity, sensitivityFile } from "./sensitivity/sensitivity.js";
+import { runFacts } from "./sensitivity/certificate.js";
+import { measurementOf } from "./sensitivity/measurement.js";
+import { readSensitivity, scoreOf, sensitivityFile } from "./sensitivity/sensitivity.js";
 import { type CompareSettings, DEFAULT_COMPARE_SETTINGS } from "./compare/settings.js";
 import { readRecording } from "./recording/read.js";
 import type { Recording, RecordingManifest } from "./recording/types.js";
@@ -213,7 +215,10 @@ export async function recordBaseline(
 
 export interface EvaluateOptions extends RunOptions {
   baseline: string;
-  /** The connector's last sensitivity result; default .cadre/sensitivity/<connector>.json. */
+  /**
+   * The connector's sensitivity record; default .cadre/sensitivity/<connector>.json. Used only when
+   * it is this run's own (connector, model, prompts, scenarios, k, seed, code): a file cannot lift a run.
+   */
   sensitivityFile?: string;
   /** Where report.json, report.md, report.html and the candidate's traces (candidate/) go. */
   out: string;
@@ -248,15 +253,10 @@ export async function compareRecordings(
     scenarios: candidate.scenarios,
     traces: candidate.traces,
   };
+  const merged = { ...DEFAULT_COMPARE_SETTINGS, ...settings };
   const split = splitCaptured(candidateRun);
   const report = withCaptured(
-    compareRuns(
-      baseline,
-      split.ordinary,
-      { ...DEFAULT_COMPARE_SETTINGS, ...settings },
-      new Date(),
-      await measurementFor(candidateRun),
-    ),
+    compareRuns(baseline, split.ordinary, merged, new Date(), await measurementFor(candidateRun, merged.k)),
     split.captured,
     candidateRun.traces,
   );
@@ -276,25 +276,32 @@ export async function compareRecordings(
   return { report, files: await writeReport(out, report), baseline };
 }
 
-/** The candidate's measurement: its source, and the sensitivity of its connector. */
+/**
+ * The candidate's measurement: its source, and its connector's sensitivity certificate — used only
+ * when it is this run's own (connector, model, prompts, scenarios, k, seed, code; certificate.ts).
+ */
 export async function measurementFor(
   run: SuiteResult,
+  k: number,
   file?: string,
 ): Promise<{ measurement: Measurement; sensitivity: EvalReport["measurement"]["sensitivity"] }> {
   const traces = [...run.traces.values()].flat();
   const where = file ?? sensitivityFile(run.connector);
-  const record = await readSensitivity(where);
+  const read = await readSensitivity(where);
+  const facts = await runFacts(run, k);
+  const figures = read.state === "current" ? scoreOf(read.record.mutants) : undefined;
   return {
-    measurement: measurementOf(traces, run.connector, record),
-    sensitivity: record
-      ? {
-          connector: record.connector,
-          detected: record.detected,
-          total: record.total,
-          createdAt: record.createdAt,
-          file: where,
-        }
-      : null,
+    measurement: measurementOf(traces, facts, read, where),
+    sensitivity:
+      read.state === "current" && figures
+        ? {
+            connector: read.record.connector,
+            detected: figures.killed,
+            total: figures.total - figures.equivalent,
+            createdAt: read.record.createdAt,
+            file: where,
+          }
+        : null,
   };
 }
 
@@ -326,15 +333,16 @@ export async function evaluateCandidate(options: EvaluateOptions): Promise<Evalu
     options.cassettesDir ?? join(fromBaseline ? options.baseline : candidateDir, "cassettes");
   const result = await runProfile({ ...options, seed: options.seed ?? baseline.manifest.seed, cassettesDir });
   await writeRecording(candidateDir, result);
+  const settings = { ...DEFAULT_COMPARE_SETTINGS, ...options.settings };
   // Captured scenarios are judged against their capture, the others against the baseline.
   const split = splitCaptured(result);
   const report = withCaptured(
     compareRuns(
       baseline,
       split.ordinary,
-      { ...DEFAULT_COMPARE_SETTINGS, ...options.settings },
+      settings,
       new Date(),
-      await measurementFor(result, options.sensitivityFile),
+      await measurementFor(result, settings.k, options.sensitivityFile),
     ),
     split.captured,
     result.traces,

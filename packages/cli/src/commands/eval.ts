@@ -17,13 +17,18 @@ import {
   evaluateCandidate,
   loadMutations,
   loadScenarios,
+  insensitivity,
   measureSensitivity,
-  MIN_DETECTED,
+  MIN_MUTANTS,
+  MIN_OPERATORS,
+  MIN_SCORE,
+  OPERATORS,
+  OPERATOR_NAMES,
+  MIN_PASS_FLOOR,
   PROFILES,
   sensitivityFile,
   STANDIN_MODEL,
   writeSensitivity,
-  BUILTIN_MUTATIONS,
   progressLine,
   recordBaseline,
   runOperatingEval,
@@ -42,7 +47,7 @@ const DEFAULT_OUT = ".cadre/eval-report";
 
 export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating|capture> [options]
 
-Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
+Behaviour evaluation: every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
 comparison with a recorded baseline, pass^k, and gates G1–G5 with their evidence.
 
@@ -64,17 +69,33 @@ ${CAPTURE_HELP}
       report.md, report.html (and the candidate's traces under DIR/candidate); exit 1 when a gate fails
   cadre eval compare --baseline DIR --candidate DIR [--out DIR] [compare options]
       compare two recorded runs without running anything
-  cadre eval sensitivity --baseline DIR [--connector ID] [--samples K] [--mutations DIR] [--json]
-      run known-bad prompt mutations as candidates and report which the gates caught; the result
-      is kept in .cadre/sensitivity/<connector>.json (--record FILE) and \`eval run\` prints it
+  cadre eval sensitivity --baseline DIR [--connector ID] [--samples K] [--k K] [--limit N] [--operator NAME,…]
+                         [--mutations DIR] [--record FILE] [--json]
+      mutation testing of the gates: the operators below make mutants of the prompts and code facts
+      as they are now; each runs as a candidate, and a gate whose verdict fails kills it (the gate
+      and scenario are named). Score = killed / (total − equivalent). Progress per mutant on stderr.
+      --limit N takes N mutants in turn from each operator (a short run still spans them); --operator
+      keeps only those operators; --mutations DIR adds your own mutation files (listed, not scored).
+      The record (.cadre/sensitivity/<connector>.json, or --record FILE) is a certificate bound to the
+      connector and its kind, the served model, the locked prompts, the scenario set, k, the seed and
+      the code version. --json: { connector, model, lockHash, scenariosHash, k, seed, codeVersion,
+      mutants: [{ id, operator, diff, killedBy: { gate, scenario, evidence } | survived, equivalent? }],
+      killed, total, equivalent, score, measured, certifies, why? }
 
 What a gate's result means: each gate carries \`measured\` and \`source\` (scripted | live |
-replayed). Plumbing (G1, G2, and the cue budget, tool offered, valid parameters, mode drift,
-terminal states inside G3–G5) passes or fails on any connector. Behaviour (G3–G5) computed from the
-scripted offline model is NOT MEASURED (pass null), never PASS; on a live connector it counts only
-when that connector's last sensitivity run caught at least ${MIN_DETECTED} of 6 mutations. An offline
-run exits 1 only on a plumbing failure. Built-in mutations:
-${BUILTIN_MUTATIONS.map((m) => `  ${m.name}: ${m.description}`).join("\n")}
+replayed). Plumbing (G1, G2, and the cue budget, every tool the baseline calls offered, valid
+parameters, mode drift, terminal states inside G3–G5) passes or fails on any connector. Behaviour
+(G3–G5: every dimension of every sample — terminal status, hire count, roles, parameters, approvals
+filed, end mode, tool calls, refused calls and retries, model calls) from scripted answers (the
+offline model, the stand-in, any server that says it is one) is NOT MEASURED (pass null), never
+PASS, whatever a sensitivity record says; scenario rows then say "plumbing ok". On a model it counts only with a sensitivity
+record that is this run's own — same connector, model, prompts, scenarios, k, seed and code — and
+whose gates killed ≥ ${MIN_SCORE * 100}% of ≥ ${MIN_MUTANTS} generated mutants from ≥ ${MIN_OPERATORS} operators; otherwise the
+report says which fact differs or what is missing. G4 passes only on ≥ ${DEFAULT_COMPARE_SETTINGS.minBehaviourScenarios} scenarios (else NOT
+ENOUGH SCENARIOS). The sensitivity run's false-alarm control runs the unmutated prompts twice more,
+on other seeds, against the same reference. An offline run exits 1 only on a plumbing failure.
+Mutation operators:
+${OPERATORS.map((o) => `  ${o.name}: ${o.summary}`).join("\n")}
 
 Run options:
   --profile P          ${Object.keys(PROFILES).join(" | ")}
@@ -130,10 +151,18 @@ ${Object.values(BREAKS)
   --cassettes-dir DIR  where cassettes are recorded or replayed from, instead of the default above
 Compare options:
   --out DIR            report directory (default ${DEFAULT_OUT})
-  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
-  --min-pass X         see --k
-  --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
-  --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json)
+  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass. With fewer
+                       samples per scenario than k, pass^k cannot be computed: the report says "pass^k needs k
+                       samples", no behaviour gate passes (a failure still fails) and the run is incomplete
+  --min-pass X         from ${MIN_PASS_FLOOR} to 1 (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
+  --trajectory MODE    how each sample's tool calls are matched with the baseline's samples (always checked):
+                       strict (same calls, same order) | unordered (same calls, any order) | subset (no call the
+                       baseline does not make) | superset (every call the baseline makes; extra calls are fine).
+                       Default ${DEFAULT_COMPARE_SETTINGS.trajectory}. Repeats of one call in a row count once (how many hires is
+                       the hire count's question)
+  --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json); used
+                       only when it was measured on this run's connector, model, prompts, scenarios, k, seed
+                       and code — a file from elsewhere is refused with the fact that differs
   --cross-source       compare even when the baseline was recorded on another connector or model (refused
                        otherwise: a live candidate is compared only with a baseline of its own connector and
                        model); the report then names both sources and says CROSS-SOURCE
@@ -166,6 +195,8 @@ const OPTIONS = {
   model: { type: "string" },
   sensitivity: { type: "string" },
   mutations: { type: "string" },
+  limit: { type: "string" },
+  operator: { type: "string" },
   record: { type: "string" },
   "max-model-calls": { type: "string" },
   "max-tool-calls": { type: "string" },
@@ -286,13 +317,17 @@ function compareSettings(values: Values): Partial<CompareSettings> {
   if (k !== undefined) settings.k = k;
   if (values["min-pass"] !== undefined) {
     const x = Number(values["min-pass"]);
-    if (!(x >= 0 && x <= 1))
-      throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
+    if (!/^\d+(\.\d+)?$/.test(values["min-pass"]) || !(x >= MIN_PASS_FLOOR && x <= 1))
+      throw new UsageError(
+        `eval: --min-pass must be a number from ${MIN_PASS_FLOOR} to 1 (got "${values["min-pass"]}"): below ${MIN_PASS_FLOOR} a scenario that fails more often than it passes would pass`,
+      );
     settings.minPassK = x;
   }
   if (values.trajectory !== undefined) {
     if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory))
-      throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
+      throw new UsageError(
+        `eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")} (got "${values.trajectory}")`,
+      );
     settings.trajectory = values.trajectory as TrajectoryMode;
   }
   return settings;
@@ -336,41 +371,112 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
     "out",
     "mutations",
     "record",
+    "k",
+    "limit",
+    "operator",
   ]);
   const baseline = need("sensitivity", "baseline", values.baseline);
   const options = runOptions("sensitivity", values, io, false);
-  const mutations = values.mutations
-    ? [...BUILTIN_MUTATIONS, ...(await loadMutations(values.mutations))]
-    : BUILTIN_MUTATIONS;
+  const k = wholeNumber("k", values.k, 1) ?? DEFAULT_COMPARE_SETTINGS.k;
+  const limit = wholeNumber("limit", values.limit, 1);
+  const operators = values.operator
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = operators?.find((o) => !OPERATOR_NAMES.includes(o));
+  if (unknown)
+    throw new UsageError(
+      `eval sensitivity: --operator "${unknown}" is not an operator; operators: ${OPERATOR_NAMES.join(", ")}`,
+    );
+  const own = values.mutations ? await loadMutations(values.mutations) : [];
   const result = await measureSensitivity({
     ...options,
-    samples: wholeNumber("samples", values.samples, 1) ?? 2,
+    samples: wholeNumber("samples", values.samples, 1) ?? k,
+    k,
     baseline,
     out: values.out ?? ".cadre/eval-sensitivity",
-    mutations,
-    onMutation: (m) => io.err(`mutation ${m.id}: ${m.detected ? `detected by ${m.gate}` : "NOT detected"}\n`),
+    selection: { ...(operators ? { operators } : {}), ...(limit !== undefined ? { limit } : {}) },
+    own,
+    onMutant: (m, done, total) =>
+      io.err(
+        `mutant ${done}/${total} ${m.id}: ${m.killedBy ? `killed by ${m.killedBy.gate}${m.killedBy.scenario ? ` in ${m.killedBy.scenario}` : ""}` : m.scenarios.length === 0 ? "survived (no scenario starts in a mode it changes)" : "survived"}${m.equivalent ? " (equivalent)" : ""}\n`,
+      ),
   });
   const file = values.record ?? sensitivityFile(result.connector);
   await writeSensitivity(file, result);
+  const why = insensitivity(result);
+  const pct = result.score === null ? "no score" : `${Math.round(result.score * 100)}%`;
   io.out(
-    `sensitivity on ${result.connector} (${result.source}${result.source === "scripted" ? ": scripted answers, not a model — behaviour not measured" : ""}): ${result.detected}/${result.total} known-bad mutations detected\n`,
+    `sensitivity on ${result.connector} (model ${result.model ?? "unknown"}; ${result.measured ? `${result.source} samples` : result.note}):\n`,
+  );
+  io.out(
+    `  ${result.killed}/${result.total - result.equivalent} generated mutants killed (${pct}); ${result.equivalent} equivalent, left out of the score; ${result.operators.length} operators\n`,
   );
   io.out(`reference: ${result.reference.note}\n`);
+  if (result.notRun) io.out(`not run: ${result.notRun.count} mutant(s) of the tools: ${result.notRun.why}\n`);
   if (result.control)
     io.out(
-      `control (unmutated prompt): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
+      `control (two unmutated candidates, seeds ${result.control.runs.map((r) => r.seed).join(" and ")}): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
     );
-  const width = Math.max(...result.mutations.map((m) => m.id.length));
-  for (const m of result.mutations)
+  const generated = result.mutants.filter((m) => !m.own);
+  const width = Math.max(...OPERATOR_NAMES.map((o) => o.length));
+  for (const op of result.operators) {
+    const of = generated.filter((m) => m.operator === op);
+    const scored = of.filter((m) => !m.equivalent);
     io.out(
-      `  ${m.id.padEnd(width)}  ${m.detected ? `detected  ${m.gate}` : "missed     —"}  ${m.description}\n`,
+      `  ${op.padEnd(width)}  ${scored.filter((m) => m.killedBy).length}/${scored.length} killed${of.length > scored.length ? `, ${of.length - scored.length} equivalent` : ""}\n`,
+    );
+  }
+  const survivors = generated.filter((m) => m.survived && !m.equivalent);
+  if (survivors.length > 0) io.out(`survived (no gate saw the change):\n`);
+  for (const m of survivors) io.out(`  ${m.id}  ${m.description}\n`);
+  for (const m of result.mutants.filter((x) => x.own))
+    io.out(
+      `your mutant ${m.id}: ${m.killedBy ? `killed by ${m.killedBy.gate}${m.killedBy.scenario ? ` in ${m.killedBy.scenario}` : ""}` : "survived"}  ${m.description}\n`,
     );
   io.out(
-    `${result.source === "scripted" ? `behaviour gates on ${result.connector} are never measured: its answers are scripted` : result.detected >= MIN_DETECTED && !result.control?.detected ? `behaviour gates on ${result.connector} count as measured` : `behaviour gates on ${result.connector} stay "not measured" (≥${MIN_DETECTED}/6 needed)`}; kept in ${file}\n`,
+    `${why === null ? `this record certifies the behaviour gates of runs on ${result.connector} with model ${result.model}, these prompts, scenarios, k ${result.k}, seed ${result.seed} and code ${result.codeVersion}` : `behaviour gates on ${result.connector} stay "not measured": ${why}`}; kept in ${file}\n`,
   );
   if (values.json)
     io.out(
-      `${JSON.stringify({ connector: result.connector, source: result.source, mutations: result.mutations.map((m) => ({ id: m.id, detected: m.detected, gate: m.gate })), detected: result.detected, total: result.total, control: result.control, file })}\n`,
+      `${JSON.stringify({
+        connector: result.connector,
+        connectorKind: result.connectorKind,
+        model: result.model,
+        lockHash: result.lockHash,
+        scenariosHash: result.scenariosHash,
+        k: result.k,
+        seed: result.seed,
+        codeVersion: result.codeVersion,
+        source: result.source,
+        measured: result.measured,
+        note: result.note,
+        mutants: result.mutants.map((m) => ({
+          id: m.id,
+          operator: m.operator,
+          diff: m.diff,
+          ...(m.killedBy ? { killedBy: m.killedBy } : { survived: true }),
+          ...(m.equivalent ? { equivalent: m.equivalent } : {}),
+          scenarios: m.scenarios,
+          ...(m.own ? { own: true } : {}),
+        })),
+        killed: result.killed,
+        total: result.total,
+        equivalent: result.equivalent,
+        score: result.score,
+        operators: result.operators,
+        control: result.control,
+        // The earlier shape (SPEC §5), kept for its readers: detected = killed.
+        mutations: result.mutants.map((m) => ({
+          id: m.id,
+          detected: Boolean(m.killedBy),
+          gate: m.killedBy?.gate ?? null,
+        })),
+        detected: result.killed,
+        certifies: why === null,
+        ...(why !== null ? { why } : {}),
+        file,
+      })}\n`,
     );
   return 0;
 }
@@ -413,12 +519,19 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
     case "run": {
       allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity", "cross-source"]);
       const baseline = need("run", "baseline", values.baseline);
+      const settings = compareSettings(values);
+      const k = settings.k ?? DEFAULT_COMPARE_SETTINGS.k;
+      const samples = wholeNumber("samples", values.samples, 1) ?? 8;
+      if (samples < k)
+        io.err(
+          `warning: pass^${k} needs ${k} samples; with --samples ${samples} no behaviour gate can pass and the run is incomplete\n`,
+        );
       const evaluation = await evaluateCandidate({
         ...runOptions("run", values, io),
         ...(values.sensitivity !== undefined ? { sensitivityFile: values.sensitivity } : {}),
         baseline,
         out: values.out ?? DEFAULT_OUT,
-        settings: compareSettings(values),
+        settings,
         ...(values["cross-source"] ? { crossSource: true } : {}),
       });
       return printEvaluation(io, evaluation, values.json);

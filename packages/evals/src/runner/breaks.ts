@@ -4,7 +4,8 @@
 // through the prompt builder's evals-only hook (the locked texts stay as they are). The rest of the
 // pipeline (store, tools, Pi loop, wake runner) stays real.
 import { type ModeDocumentEdit, toolHistory } from "@cadre/company";
-import type { PiContext, StreamFn } from "@cadre/core";
+import type { PiContext, StreamFn, ToolDefinition } from "@cadre/core";
+import type { CeoMode } from "@cadre/model";
 
 export interface Break {
   name: string;
@@ -15,6 +16,10 @@ export interface Break {
   wrapStream?: (inner: StreamFn) => StreamFn;
   /** Edits the CEO's mode document (any connector: it is a prompt change). */
   modeDocument?: ModeDocumentEdit;
+  /** Edits the CEO's cue (any connector). */
+  cue?: (mode: CeoMode, cue: string) => string;
+  /** Edits the tools the CEO's session is given, as a code change would (any connector). */
+  toolOffer?: (mode: CeoMode, tools: readonly ToolDefinition[]) => ToolDefinition[];
 }
 
 const editRequest =

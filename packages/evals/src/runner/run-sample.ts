@@ -156,6 +156,8 @@ export async function runSample(
         ...(trigger ? { trigger } : {}),
         ...(offline ? { script: config.profile.offlineScript } : {}),
         ...(config.break?.modeDocument ? { modeDocument: config.break.modeDocument } : {}),
+        ...(config.break?.cue ? { cue: config.break.cue } : {}),
+        ...(config.break?.toolOffer ? { toolOffer: config.break.toolOffer } : {}),
       });
     } catch (thrown) {
       error = thrown;

@@ -1,15 +1,22 @@
-// Sensitivity, measured (issue 13, issue 27): the reviewer's known-bad prompt changes, each applied
-// as a candidate and run through the real pipeline. Neither the scripted offline CEO nor the
-// stand-in (prompt-blind, scripted) reads the prompt: their figures say what plumbing alone catches,
-// and behaviour on them is never measured, whatever their score.
+// Sensitivity as mutation testing: generated mutants run through the real pipeline as candidates;
+// each is killed by a named gate (and scenario) or survives. Neither the scripted offline CEO nor
+// the stand-in reads the prompt: their figures say what plumbing alone catches, and a record of
+// theirs never lets behaviour count, whatever it claims.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEAM_BUILDING_BASELINE_DIR } from "../data/paths.js";
 import { evaluateCandidate, recordBaseline } from "../evaluate.js";
+import { perfectRecord } from "../testing/records.js";
+import { generateMutants } from "./generate.js";
 import { loadMutations } from "./mutations.js";
-import { measureSensitivity, MIN_DETECTED, type SensitivityResult, writeSensitivity } from "./sensitivity.js";
+import {
+  insensitivity,
+  measureSensitivity,
+  type SensitivityResult,
+  writeSensitivity,
+} from "./sensitivity.js";
 
 let root: string;
 beforeAll(async () => {
@@ -19,57 +26,76 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const table = (r: SensitivityResult) => Object.fromEntries(r.mutations.map((m) => [m.id, m.gate]));
+const result = (r: SensitivityResult, prefix: string) => r.mutants.find((m) => m.id.startsWith(prefix))!;
 
 describe("sensitivity", () => {
-  let standin: SensitivityResult;
-
-  it("the stand-in is scripted: its figure is what plumbing catches, never a sensitivity", async () => {
-    standin = await measureSensitivity({
-      baseline: TEAM_BUILDING_BASELINE_DIR,
-      connector: "standin",
-      samples: 1,
-      concurrency: 2,
-      out: join(root, "standin"),
-    });
-    expect(standin).toMatchObject({ connector: "standin", source: "scripted", total: 6 });
-    expect(standin.reference.kind).toBe("control");
-    expect(standin.control).toMatchObject({ detected: false });
-    // Prompt-blind: a changed description, cue or team size changes nothing it does.
-    const t = table(standin);
-    expect(t["tool-forbids-hiring"]).toBeNull();
-    expect(t["mode-doc-one-role"]).toBeNull();
-    expect(t["cue-irrelevant"]).toBeNull();
-    // The wrong mode document is caught by plumbing alone (mode drift), on any connector.
-    expect(t["wrong-mode-document"]).toBe("G4");
-  }, 300_000);
-
-  it("offline, the scripted CEO is blind to most of them: its real (low) rate, and which it misses", async () => {
+  it("offline: each mutant is killed by a named gate and scenario or survives; the score is not a measurement", async () => {
     const offline = await measureSensitivity({
       baseline: TEAM_BUILDING_BASELINE_DIR,
       connector: "offline",
       samples: 1,
       concurrency: 2,
       out: join(root, "offline"),
+      selection: { operators: ["drop-offer", "require-optional", "delete-line"], limit: 6 },
     });
-    expect(offline).toMatchObject({ connector: "offline", source: "scripted", total: 6 });
-    expect(offline.reference.kind).toBe("baseline");
-    expect(offline.control?.detected).toBe(false);
-    expect(offline.detected).toBeLessThan(MIN_DETECTED);
-    const t = table(offline);
-    // The script ignores the tool descriptions, the cue and the stated team size.
-    expect(t["tool-forbids-hiring"]).toBeNull();
-    expect(t["mode-doc-one-role"]).toBeNull();
-    expect(t["cue-irrelevant"]).toBeNull();
-    // The wrong mode document is caught by plumbing alone (mode drift, C4-4), on any connector.
-    const wrong = offline.mutations.find((m) => m.id === "wrong-mode-document")!;
-    expect(wrong.gate).toBe("G4");
-    expect(wrong.evidence).toMatch(
-      /mode drift in \d+ sample\(s\): .*cue names "Team Building Phase".*mode document is "Operating Phase"/,
+    expect(offline).toMatchObject({ connector: "offline", source: "scripted", measured: false, total: 6 });
+    expect(offline.note).toMatch(/^behaviour not measured: the offline model is scripted/);
+    // The false-alarm control draws two fresh candidates of the unmutated prompts (other seeds), so
+    // it can fail: what it found is reported with the seed, whichever way it went.
+    expect(offline.control?.runs.map((r) => r.seed)).toHaveLength(2);
+    expect(offline.control?.runs.map((r) => r.seed)).not.toContain(1);
+    expect(offline.control?.evidence).toMatch(/^(unmutated prompts, seed \d+: |two unmutated candidates)/);
+    for (const m of offline.mutants) {
+      expect(m.diff).toMatch(/^--- /);
+      expect(m.scenarios.length).toBeGreaterThan(0);
+      expect(Boolean(m.killedBy) !== Boolean(m.survived)).toBe(true);
+    }
+    // Plumbing alone sees a tool the hiring states no longer offer, and a schema the code does not have.
+    expect(result(offline, "drop-offer-team-building-hire-agent").killedBy).toMatchObject({ gate: "G3" });
+    expect(result(offline, "drop-offer-team-building-hire-agent").killedBy?.scenario).toMatch(/^[a-z0-9-]+$/);
+    expect(result(offline, "require-optional-hire-agent-department").killedBy).toMatchObject({ gate: "G2" });
+    // A team-building change runs only where a wake starts in team-building.
+    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).toContain(
+      "empty-single-connector",
     );
+    expect(result(offline, "drop-offer-team-building-hire-agent").scenarios).not.toContain(
+      "operating-company",
+    );
+    expect(offline.score).toBe(offline.killed / (offline.total - offline.equivalent));
+    expect(insensitivity(offline)).toMatch(/scripted answers/);
   }, 300_000);
 
-  it("behaviour gates on the stand-in are never measured, even with a record claiming every mutation caught", async () => {
+  it("a cue replaced by another phase's reaches the wake and is killed by mode drift, naming the scenario", async () => {
+    const cue = generateMutants(1).find((m) => m.id.startsWith("replace-cue-team-building"))!;
+    expect(cue.description).toMatch(/replaced by the .* Phase cue/);
+    const r = await measureSensitivity({
+      baseline: TEAM_BUILDING_BASELINE_DIR,
+      samples: 1,
+      concurrency: 2,
+      out: join(root, "cue"),
+      mutants: [cue],
+    });
+    expect(r.mutants[0]?.killedBy).toMatchObject({
+      gate: "G4",
+      scenario: expect.stringMatching(/^[a-z0-9-]+$/),
+      evidence: expect.stringMatching(/mode drift|Phase/),
+    });
+  }, 300_000);
+
+  it("the stand-in: its record says behaviour is not measured, and a record claiming every kill lifts no stand-in run", async () => {
+    const standin = await measureSensitivity({
+      baseline: TEAM_BUILDING_BASELINE_DIR,
+      connector: "standin",
+      samples: 1,
+      concurrency: 2,
+      out: join(root, "standin"),
+      selection: { operators: ["drop-offer", "extend-cue"], limit: 3 },
+    });
+    expect(standin).toMatchObject({ connector: "standin", source: "scripted", measured: false });
+    expect(standin.note).toMatch(/the model server is a stand-in, not a model/);
+    expect(standin.reference.kind).toBe("control");
+    expect(standin.control).toMatchObject({ detected: false });
+
     const baseline = join(root, "standin-baseline");
     await recordBaseline({
       profile: "semantic",
@@ -79,8 +105,17 @@ describe("sensitivity", () => {
       concurrency: 2,
       out: baseline,
     });
-    const file = join(root, "standin.json");
-    await writeSensitivity(file, { ...standin, source: "live", detected: 6, total: 6 });
+    const file = join(root, "claimed.json");
+    const {
+      mutants: _m,
+      killed: _k,
+      total: _t,
+      equivalent: _e,
+      score: _s,
+      operators: _o,
+      ...facts
+    } = standin;
+    await writeSensitivity(file, perfectRecord({ ...facts, seed: 3 }));
     const run = await evaluateCandidate({
       profile: "semantic",
       connector: "standin",
@@ -123,7 +158,7 @@ describe("sensitivity", () => {
     expect(hires(runs[0]!)).toEqual(hires(runs[1]!));
   }, 120_000);
 
-  it("operators add mutations as files; a bad file is named with what is wrong", async () => {
+  it("operators add mutations as files: run beside the generated set, listed, not scored", async () => {
     const dir = join(root, "mutations");
     await mkdir(dir);
     await writeFile(
@@ -136,10 +171,35 @@ describe("sensitivity", () => {
       }),
     );
     const [m] = await loadMutations(dir);
-    expect(m?.name).toBe("two-roles");
-    expect(m?.modeDocument?.("team-building", "has three to five roles;")).toBe("has exactly two roles;");
-    expect(m?.modeDocument?.("operating", "has three to five roles;")).toBe("has three to five roles;");
+    expect(m).toMatchObject({ id: "two-roles", operator: "file", modes: ["team-building"] });
+    expect(m?.edit.modeDocument?.("team-building", "x")).toContain("has exactly two roles;");
+    expect(m?.edit.modeDocument?.("operating", "unchanged")).toBe("unchanged");
+    expect(m?.diff).toMatch(/\+.*exactly two roles/);
+    const r = await measureSensitivity({
+      baseline: TEAM_BUILDING_BASELINE_DIR,
+      samples: 1,
+      concurrency: 2,
+      out: join(root, "own"),
+      selection: { operators: ["drop-offer"], limit: 1 },
+      own: [m!],
+    });
+    expect(r.mutants.map((x) => [x.id, x.own ?? false])).toEqual([
+      [expect.stringMatching(/^drop-offer-/), false],
+      ["two-roles", true],
+    ]);
+    expect(r.total).toBe(1);
+
     await writeFile(join(dir, "bad.json"), JSON.stringify({ id: "bad", colour: "red" }));
     await expect(loadMutations(dir)).rejects.toThrow(/bad\.json: unknown field "colour"/);
-  });
+    await writeFile(
+      join(dir, "bad.json"),
+      JSON.stringify({
+        id: "bad",
+        modeDocument: { mode: "team-building", find: "no such text", replace: "x" },
+      }),
+    );
+    await expect(loadMutations(dir)).rejects.toThrow(
+      /bad\.json: modeDocument\.find: the team-building document has no "no such text"/,
+    );
+  }, 300_000);
 });

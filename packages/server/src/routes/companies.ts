@@ -29,6 +29,7 @@ export const companyRoutes = [
     summary:
       "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
     access: "operator",
+    role: "owner",
     body: CreateCompanyBody,
     response: {
       status: 201,
@@ -52,14 +53,19 @@ export const companyRoutes = [
   route({
     method: "get",
     path: "/api/companies",
-    summary: "The companies the caller can see: all for the operator, its own for an agent.",
+    summary:
+      "The companies the caller can see: all for an operator of every company, those an operator is limited to, its own for an agent.",
     access: "authenticated",
     response: { status: 200, description: "A list of companies.", schema: Type.Array(CompanyViewSchema) },
     async handle({ ctx, principal }) {
       const companies = await ctx.store.listCompanies();
-      return (
-        principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies
-      ).map(companySummaryView);
+      const visible =
+        principal.kind === "agent"
+          ? companies.filter((x) => x.id === principal.companyId)
+          : principal.kind === "operator" && principal.companyIds !== null
+            ? companies.filter((x) => principal.companyIds?.includes(x.id))
+            : companies;
+      return visible.map(companySummaryView);
     },
   }),
   route({

@@ -26,6 +26,8 @@ const TABLES = [
   "schedules",
   "budgets",
   "model_calls",
+  "operators",
+  "audit_log",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

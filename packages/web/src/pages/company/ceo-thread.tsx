@@ -9,6 +9,7 @@ import { formatTime } from "../../model/format.js";
 import { ActionError } from "../../ui/action-error.js";
 import { renderMarkdown } from "../../ui/markdown.js";
 import { useAction } from "../../ui/use-action.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 export function CeoThread({
   api,
@@ -25,6 +26,8 @@ export function CeoThread({
   useEffect(() => reload(), [messagesVersion, reload]);
   const [text, setText] = useState("");
   const send = useAction();
+  // Writing to the CEO is an operator's action (it wakes the CEO): a viewer reads the thread.
+  const me = useMe();
   const items = thread.data?.items ?? [];
   return (
     <section class="card wide thread" aria-labelledby="thread-title">
@@ -43,6 +46,8 @@ export function CeoThread({
           ))}
         </ol>
       )}
+      {!me.may.act && <p class="muted">{notAllowed(me, "act")}</p>}
+      {me.may.act && (
       <form
         aria-label="Write to the CEO"
         onSubmit={(e) => {
@@ -68,6 +73,7 @@ export function CeoThread({
         </button>
         <ActionError error={send.error ?? thread.error} />
       </form>
+      )}
     </section>
   );
 }

@@ -14,7 +14,9 @@ import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunningBanner, type StartedRun } from "./running-banner.js";
 import { RunsList } from "./runs-list.js";
+import { AuditLog } from "./audit-log.js";
 import { TasksBoard } from "./tasks-board.js";
+import { useMe } from "../../session/permissions.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
@@ -23,10 +25,12 @@ const TAB_TITLES: Record<CompanyTab, string> = {
   runs: "Runs",
   approvals: "Approvals",
   usage: "Usage",
+  audit: "Audit",
 };
 
 export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
   const live = useCompany(api, companyId);
+  const me = useMe();
   const [started, setStarted] = useState<StartedRun | undefined>(undefined);
   const { company } = live;
   const pending = live.approvals.filter((a) => a.status === "pending").length;
@@ -102,11 +106,14 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && (
         <>
-          <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />
+          {me.may.act && (
+            <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />
+          )}
           <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />
         </>
       )}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
+      {tab === "audit" && <AuditLog api={api} companyId={companyId} />}
       {tab === "usage" && (
         <>
           <BudgetPanel api={api} companyId={companyId} agents={live.agents} runsVersion={runsVersion} />

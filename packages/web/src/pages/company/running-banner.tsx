@@ -7,6 +7,7 @@ import type { Api } from "../../api/client.js";
 import type { Agent, Run, WakeStarted } from "../../api/types.js";
 import { href } from "../../route.js";
 import { StopRun } from "../actions/stop-run.js";
+import { useMe } from "../../session/permissions.js";
 
 /** A wake the operator started here, whose agent it woke, and the runs known before it (a queued wake's run is a new one). */
 export type StartedRun = WakeStarted & { agentId: string; runsBefore: string[] };
@@ -48,6 +49,8 @@ export function RunningBanner({
   started: StartedRun | undefined;
 }) {
   const names = new Map(agents.map((a) => [a.id, a.name]));
+  // Stopping a run is an operator's action: a viewer watches without the button.
+  const may = useMe().may.act;
   return (
     <>
       {runningRuns(runs, started).map((r) => (
@@ -57,7 +60,7 @@ export function RunningBanner({
             {r.trigger.replace(/_/g, " ") || "wake"}, woken in {r.mode}).{" "}
             <a href={href({ page: "run", companyId, runId: r.runId })}>Watch it live</a>
           </p>
-          <StopRun api={api} runId={r.runId} onStopped={onStopped} />
+          {may && <StopRun api={api} runId={r.runId} onStopped={onStopped} />}
         </div>
       ))}
     </>

@@ -10,17 +10,38 @@ import { historyLine } from "../../model/task-history.js";
 import { href } from "../../route.js";
 import { renderMarkdown } from "../../ui/markdown.js";
 
-export function TaskDetail({ api, task, agents }: { api: Api; task: Task; agents: Agent[] }) {
+export function TaskDetail({
+  api,
+  task,
+  agents,
+  deliverableBy,
+}: {
+  api: Api;
+  task: Task;
+  agents: Agent[];
+  /** Who wrote the deliverable, as recorded with it (the board's words); null: not recorded. */
+  deliverableBy: string | null;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <details class="task-detail" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Details</summary>
-      {open && <Loaded api={api} task={task} agents={agents} />}
+      {open && <Loaded api={api} task={task} agents={agents} deliverableBy={deliverableBy} />}
     </details>
   );
 }
 
-function Loaded({ api, task, agents }: { api: Api; task: Task; agents: Agent[] }) {
+function Loaded({
+  api,
+  task,
+  agents,
+  deliverableBy,
+}: {
+  api: Api;
+  task: Task;
+  agents: Agent[];
+  deliverableBy: string | null;
+}) {
   const detail = useResource(api, "GET /api/tasks/{id}", { params: { id: task.id } });
   const { reload } = detail;
   useEffect(() => reload(), [task.updatedAt, reload]);
@@ -44,7 +65,7 @@ function Loaded({ api, task, agents }: { api: Api; task: Task; agents: Agent[] }
       )}
       {d.deliverable && (
         <>
-          <h4>Deliverable</h4>
+          <h4>Deliverable{deliverableBy ? ` by ${deliverableBy}` : ""}</h4>
           <div
             class="markdown deliverable"
             dangerouslySetInnerHTML={{ __html: renderMarkdown(d.deliverable) }}

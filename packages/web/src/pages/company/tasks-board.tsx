@@ -8,6 +8,7 @@ import { href } from "../../route.js";
 import { NewTaskForm } from "../actions/new-task-form.js";
 import { TaskActions } from "../actions/task-actions.js";
 import { TaskDetail } from "./task-detail.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 export function TasksBoard({
   api,
@@ -23,13 +24,19 @@ export function TasksBoard({
   /** After the operator changed a task here: re-read the tasks. */
   onChanged(): void;
 }) {
-  const form = <NewTaskForm api={api} companyId={companyId} agents={agents} onDone={onChanged} />;
+  // Creating and acting on tasks is an operator's: a viewer reads the board without the forms.
+  const me = useMe();
+  const form = me.may.act ? (
+    <NewTaskForm api={api} companyId={companyId} agents={agents} onDone={onChanged} />
+  ) : (
+    <p class="muted">{notAllowed(me, "act")}</p>
+  );
   if (tasks.length === 0)
     return (
       <>
         <p class="muted" data-testid="no-tasks">
           No task yet. Once the strategy is approved, the CEO turns its first milestones into tasks for the
-          leads; or create one here.
+          leads{me.may.act ? "; or create one here" : ""}.
         </p>
         {form}
       </>
@@ -43,7 +50,7 @@ export function TasksBoard({
             <h2>
               {column.title} <span class="count">{column.cards.length}</span>
             </h2>
-            {column.cards.map(({ task, assignee, creator, waitingFor }) => (
+            {column.cards.map(({ task, assignee, creator, deliverableBy, waitingFor }) => (
               <article class="task-card" key={task.id} id={`task-${task.id}`} data-testid="task-card">
                 <h3>{task.title}</h3>
                 <p class="muted">
@@ -67,8 +74,8 @@ export function TasksBoard({
                     </a>
                   </p>
                 )}
-                <TaskDetail api={api} task={task} agents={agents} />
-                <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />
+                <TaskDetail api={api} task={task} agents={agents} deliverableBy={deliverableBy} />
+                {me.may.act && <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />}
               </article>
             ))}
           </div>

@@ -7,6 +7,7 @@ import type { Agent, Connector } from "../../api/types.js";
 import { AgentPanel } from "../actions/agent-panel.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
+import { useMe } from "../../session/permissions.js";
 
 export function Team({
   api,
@@ -26,6 +27,10 @@ export function Team({
   running: ReadonlySet<string>;
 }) {
   const [managing, setManaging] = useState<string | undefined>(undefined);
+  // Waking is an operator's action, managing an agent (model, keys, terminate) an owner's: a viewer
+  // sees the team without the buttons.
+  const me = useMe();
+  const may = me.may.act;
   return (
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
@@ -54,7 +59,7 @@ export function Team({
                 </td>
                 <td data-label="How hired">{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
                 <td>
-                  {a.status === "active" && (
+                  {a.status === "active" && may && (
                     <button
                       type="button"
                       disabled={wake.busy === a.id || running.has(a.id)}
@@ -64,7 +69,7 @@ export function Team({
                       {wake.busy === a.id ? "Waking…" : running.has(a.id) ? "Running" : "Wake"}
                     </button>
                   )}{" "}
-                  {a.status === "active" && (
+                  {a.status === "active" && me.may.administer && (
                     <button
                       type="button"
                       aria-expanded={managing === a.id}
@@ -76,7 +81,7 @@ export function Team({
                   )}
                 </td>
               </tr>,
-              managing === a.id && a.status === "active" && (
+              managing === a.id && a.status === "active" && me.may.administer && (
                 <tr key={`${a.id}-manage`} class="row-panel">
                   <td colSpan={6}>
                     <AgentPanel api={api} agent={a} connectors={connectors} onChanged={onChanged} />

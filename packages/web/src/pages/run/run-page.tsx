@@ -13,9 +13,12 @@ import { StopRun } from "../actions/stop-run.js";
 import { RunItemView } from "./run-item.js";
 import { estimateRow } from "./row-estimate.js";
 import { RunSummary } from "./run-summary.js";
+import { WhyPanel } from "./why-panel.js";
+import { useMe } from "../../session/permissions.js";
 
 export function RunPage({ api, companyId, runId }: { api: Api; companyId: string; runId: string }) {
   const live = useRun(api, companyId, runId);
+  const may = useMe().may.act;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const toggle = useCallback((key: string) => {
     setExpanded((prev) => {
@@ -42,7 +45,8 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
         </p>
       )}
       <RunSummary run={live.run} fold={fold} stream={live.stream} />
-      {live.run?.status === "running" && <StopRun api={api} runId={runId} />}
+      {live.run?.status === "running" && may && <StopRun api={api} runId={runId} />}
+      <WhyPanel api={api} companyId={companyId} runId={runId} />
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
         <VirtualList<RunItem>

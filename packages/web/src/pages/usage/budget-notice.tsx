@@ -8,6 +8,7 @@ import { useResource } from "../../hooks/use-resource.js";
 import { budgetLine } from "../../model/budget-view.js";
 import { href } from "../../route.js";
 import { BudgetRaise } from "../actions/budget-raise.js";
+import { useMe } from "../../session/permissions.js";
 
 export function BudgetNotice({
   api,
@@ -23,6 +24,7 @@ export function BudgetNotice({
 }) {
   const report = useResource(api, "GET /api/companies/{id}/budget", { params: { id: companyId } });
   const { reload } = report;
+  const me = useMe();
   useEffect(() => reload(), [runsVersion, reload]);
   if (!report.data) return null;
   const line = budgetLine(report.data.budget);
@@ -33,13 +35,16 @@ export function BudgetNotice({
         <strong>Budget: {line.badge}</strong> — spent {line.spent} of {line.limit}. {line.detail}{" "}
         <a href={href({ page: "company", companyId, tab: "usage" })}>Spend per agent</a>
       </p>
-      <BudgetRaise
-        api={api}
-        companyId={companyId}
-        budget={report.data.budget}
-        models={models}
-        onDone={reload}
-      />
+      {/* Raising a budget or setting a price is an owner's. */}
+      {me.may.administer && (
+        <BudgetRaise
+          api={api}
+          companyId={companyId}
+          budget={report.data.budget}
+          models={models}
+          onDone={reload}
+        />
+      )}
     </div>
   );
 }
