@@ -48,31 +48,31 @@ export function CeoThread({
       )}
       {!me.may.act && <p class="muted">{notAllowed(me, "act")}</p>}
       {me.may.act && (
-      <form
-        aria-label="Write to the CEO"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send
-            .run(() =>
-              api.call("POST /api/companies/{id}/messages", { params: { id: companyId }, body: { text } }),
-            )
-            .then((ok) => {
-              if (!ok) return;
-              setText("");
-              reload();
-            });
-        }}
-      >
-        <label for="thread-text">Message to the CEO</label>
-        <textarea id="thread-text" rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <p class="muted small">
-          The CEO reads it as your words; it changes no phase, tool or decision (decide under Approvals).
-        </p>
-        <button type="submit" class="primary" aria-disabled={send.busy}>
-          Send
-        </button>
-        <ActionError error={send.error ?? thread.error} />
-      </form>
+        <form
+          aria-label="Write to the CEO"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send
+              .run(() =>
+                api.call("POST /api/companies/{id}/messages", { params: { id: companyId }, body: { text } }),
+              )
+              .then((ok) => {
+                if (!ok) return;
+                setText("");
+                reload();
+              });
+          }}
+        >
+          <label for="thread-text">Message to the CEO</label>
+          <textarea id="thread-text" rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+          <p class="muted small">
+            The CEO reads it as your words; it changes no phase, tool or decision (decide under Approvals).
+          </p>
+          <button type="submit" class="primary" aria-disabled={send.busy}>
+            Send
+          </button>
+          <ActionError error={send.error ?? thread.error} />
+        </form>
       )}
     </section>
   );

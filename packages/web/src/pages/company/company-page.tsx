@@ -106,9 +106,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && (
         <>
-          {me.may.act && (
-            <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />
-          )}
+          {me.may.act && <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />}
           <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />
         </>
       )}
