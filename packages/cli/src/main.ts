@@ -21,6 +21,7 @@ export const SERVER_COMMANDS = [
   "tasks",
   "schedules",
   "run",
+  "chat",
   "runs",
   "operators",
   "audit",
@@ -52,6 +53,7 @@ Commands:
   tasks list|show|create|assign|comment|close
                                the company's tasks (who works what; what wakes whom is decided in code)
   schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
+  chat send|show|follow        the company's thread with its CEO: write to it, read its answers
   runs list|why                the company's runs (--status failed --since 1d); why one happened: the
                                chain of causes back to an operator's action or a schedule
   operators add|list|revoke|whoami
@@ -108,6 +110,7 @@ const COMMANDS: Record<string, Command> = {
   run: async (a, io, s) => (await import("./commands/run.js")).runCommand(a, io, s),
   tasks: async (a, io, s) => (await import("./commands/tasks.js")).tasksCommand(a, io, s),
   schedules: async (a, io, s) => (await import("./commands/schedules.js")).schedulesCommand(a, io, s),
+  chat: async (a, io, s) => (await import("./commands/chat.js")).chatCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
   operators: async (a, io, s) => (await import("./commands/operators.js")).operatorsCommand(a, io, s),
   audit: async (a, io, s) => (await import("./commands/audit.js")).auditCommand(a, io, s),

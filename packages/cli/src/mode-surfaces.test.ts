@@ -18,15 +18,17 @@ import { runCli } from "./testing/run-cli.js";
 import { BIN, cliEnv, type Running, startCli } from "./testing/spawn-cli.js";
 
 /** What each mode offers, stated once more by hand: the test fails if the decision drifts. */
-const BEFORE_OPERATING = ["hire_agent", "file_approval"];
+// The reply to the operator is offered, and succeeds, in every mode.
+const R = "reply_to_operator";
+const BEFORE_OPERATING = ["hire_agent", "file_approval", R];
 const EXPECTED: Record<CeoMode, { tools: string[]; offered: string[]; actions: string[] }> = {
-  "team-building": { tools: ["hire_agent"], offered: BEFORE_OPERATING, actions: ["start_team_building"] },
-  "strategy-drafting": { tools: ["hire_agent", "file_approval"], offered: BEFORE_OPERATING, actions: [] },
-  "awaiting-approval": { tools: [], offered: BEFORE_OPERATING, actions: ["decide_strategy"] },
-  revising: { tools: ["hire_agent", "file_approval"], offered: BEFORE_OPERATING, actions: [] },
+  "team-building": { tools: ["hire_agent", R], offered: BEFORE_OPERATING, actions: ["start_team_building"] },
+  "strategy-drafting": { tools: ["hire_agent", "file_approval", R], offered: BEFORE_OPERATING, actions: [] },
+  "awaiting-approval": { tools: [R], offered: BEFORE_OPERATING, actions: ["decide_strategy"] },
+  revising: { tools: ["hire_agent", "file_approval", R], offered: BEFORE_OPERATING, actions: [] },
   operating: {
-    tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks"],
-    offered: ["hire_agent", "file_approval", "create_task", "assign_task", "update_task", "list_my_tasks"],
+    tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks", R],
+    offered: ["hire_agent", "file_approval", "create_task", "assign_task", "update_task", "list_my_tasks", R],
     actions: [],
   },
 };
@@ -151,8 +153,8 @@ async function expectAgreement(mode: CeoMode) {
   // The agent's tool list never changes (MC-3): this server started in team-building, so it lists
   // what that mode offered (offeredTools); what the mode lets succeed now is in each tool's _meta.
   expect(s.mcp).toEqual({
-    listed: ["hire_agent", "file_approval"],
-    usable: want.tools.filter((t) => ["hire_agent", "file_approval"].includes(t)),
+    listed: BEFORE_OPERATING,
+    usable: want.tools.filter((t) => BEFORE_OPERATING.includes(t)),
     modes: [mode],
   });
   for (const text of [s.cli.text, s.remote.text]) {
@@ -271,6 +273,7 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
         "assign_task",
         "update_task",
         "list_my_tasks",
+        R,
       ]);
       const view = await api("GET", `/api/companies/${companyId}`);
       expect(tools.filter((t) => meta(t)["cadre/usableInMode"]).map((t) => t.name)).toEqual(

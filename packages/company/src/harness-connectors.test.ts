@@ -280,7 +280,11 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         mcpServers: [{ name: "cadre", status: "connected" }],
       });
       expect(events[0]).not.toHaveProperty("problem");
-      const decided = ["mcp__cadre__file_approval", "mcp__cadre__hire_agent"];
+      const decided = [
+        "mcp__cadre__file_approval",
+        "mcp__cadre__hire_agent",
+        "mcp__cadre__reply_to_operator",
+      ];
       expect((events[0] as { tools: string[] }).tools.sort()).toEqual(decided);
       expect(server.toolsOffered(0).sort()).toEqual(decided);
       const hires = (await store.listAgents(company.id)).filter((a) => !a.isCeo);
@@ -356,7 +360,11 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
           e.type === "unknown" && e.vendorType === "system:init",
       )!.raw as { cwd: string; tools: string[]; permissionMode: string };
       expect(init.cwd).toBe(join(dir, "agents", state.ceo.id));
-      expect(init.tools.sort()).toEqual(["mcp__cadre__file_approval", "mcp__cadre__hire_agent"]);
+      expect(init.tools.sort()).toEqual([
+        "mcp__cadre__file_approval",
+        "mcp__cadre__hire_agent",
+        "mcp__cadre__reply_to_operator",
+      ]);
       expect(init.permissionMode).toBe("dontAsk");
     });
   },

@@ -63,6 +63,7 @@ export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
+export * from "./messages/thread.js";
 export * from "./work/run-owner.js";
 export * from "./people/operators.js";
 export * from "./work/why.js";

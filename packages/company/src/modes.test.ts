@@ -69,8 +69,8 @@ describe("C4-4 resolveCeoMode", () => {
     }
   }
 
-  it("awaiting-approval offers no company tool; team-building offers hiring only", () => {
-    expect(MODE_TOOLS["awaiting-approval"]).toEqual([]);
-    expect(MODE_TOOLS["team-building"]).toEqual(["hire_agent"]);
+  it("awaiting-approval offers only the reply to the operator; team-building offers hiring and the reply", () => {
+    expect(MODE_TOOLS["awaiting-approval"]).toEqual(["reply_to_operator"]);
+    expect(MODE_TOOLS["team-building"]).toEqual(["hire_agent", "reply_to_operator"]);
   });
 });

@@ -50,6 +50,7 @@ import { connectorModelInfo } from "./connectors/connector-models.js";
 import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
 import { firstTurn, workBriefing } from "./work/briefing.js";
 import { releaseRunWork } from "./work/release.js";
+import { postDelegatedReport } from "./messages/thread.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable, type SessionInput } from "./session.js";
@@ -394,6 +395,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   let replays = 0;
   let rollovers = 0;
   let failure: string | null = null;
+  // The texts the agent wrote after its last tool call: its closing report.
+  let closing: string[] = [];
   let seq = 0;
   let pending: NewRunEvent[] = [];
   let usageChanged = false;
@@ -541,6 +544,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       // wrapped tools, which count their own calls.
       if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
         budget.noteToolUse();
+      if (event.type === "tool_use") closing = [];
+      if (event.type === "text_end") closing.push(event.text);
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
       if (event.type === "context" && event.snapshot.sessionId !== undefined)
@@ -599,6 +604,15 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           });
           // The run's tasks are free again with its end (one run works a task at a time).
           await releaseRunWork(tx, run, terminal);
+          // The CEO's report on delegated work that came back reaches the operator's thread
+          // (decided here, not asked of the model), unless it wrote to the operator itself.
+          if (agent.isCeo && terminal === "done" && started.taken.some((r) => r.trigger === "task_done"))
+            await postDelegatedReport(tx, {
+              companyId: agent.companyId,
+              ceoId: agent.id,
+              runId,
+              text: closing.join("\n\n"),
+            });
           await tx.putAgentSession(next);
           if (lease)
             await tx.releaseWake(lease.wakeId, lease.workerId, {

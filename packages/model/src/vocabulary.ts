@@ -78,6 +78,7 @@ export type CeoMode = (typeof CEO_MODES)[number];
 export const WAKE_TRIGGERS = [
   "start_team_building",
   "approval_decided",
+  "operator_message",
   "task_resumed",
   "task_unassigned",
   "task_assigned",

@@ -28,8 +28,8 @@ describe("companies and connectors", () => {
       name: "Acme",
       goal: "Robots.",
       ceoMode: "team-building",
-      toolsInMode: ["hire_agent"],
-      toolsOffered: ["hire_agent", "file_approval"],
+      toolsInMode: ["hire_agent", "reply_to_operator"],
+      toolsOffered: ["hire_agent", "file_approval", "reply_to_operator"],
       settings: { profile: "semantic" },
     });
     const id = created.body.id as string;

@@ -249,6 +249,21 @@ export class WakeRunner {
     return wait ? start : { kind: "nothing" };
   }
 
+  /**
+   * Stops one running run of this process as SIGINT would (one `cancelled` terminal event, with
+   * `reason`; the usage of the calls made is kept) and waits for it to end. False: no wake of this
+   * process runs it (it ended, or a worker elsewhere runs it).
+   */
+  async stopRun(runId: string, reason: string): Promise<boolean> {
+    for (const [settled, entry] of this.running) {
+      if (entry.runId !== runId) continue;
+      entry.controller.abort(reason);
+      await settled;
+      return true;
+    }
+    return false;
+  }
+
   /** The agent's live session in this process (a running in-process wake), if any. */
   liveSession(agentId: string): BaseAgent | undefined {
     return this.sessions.get(agentId);

@@ -80,7 +80,7 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
     const c = await connect("--agent", ceo.id, "--data", dir);
     expect(c.getServerVersion()).toMatchObject({ name: "cadre" });
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["hire_agent", "file_approval"]);
+    expect(tools.map((t) => t.name)).toEqual(["hire_agent", "file_approval", "reply_to_operator"]);
     expect(tools[0]!.inputSchema).toEqual(JSON.parse(JSON.stringify(hireAgentSchema)));
     // The same list a wake hands the model.
     const inProcess = companyTools(store, {

@@ -129,6 +129,27 @@ export class HttpOperator implements OperatorPort {
     return this.call("GET /api/companies/{id}", { params: { id: only.id } });
   }
 
+  async messages(companyId: string | undefined, after?: number) {
+    const { id } = await this.company(companyId);
+    const items = [];
+    let cursor = after;
+    for (;;) {
+      const page = await this.call("GET /api/companies/{id}/messages", {
+        params: { id },
+        ...(cursor !== undefined ? { query: { after: cursor } } : {}),
+      });
+      items.push(...page.items);
+      if (page.nextCursor === null) break;
+      cursor = Number(page.nextCursor);
+    }
+    return { companyId: id, items };
+  }
+
+  async sendMessage(companyId: string | undefined, text: string) {
+    const { id } = await this.company(companyId);
+    return this.call("POST /api/companies/{id}/messages", { params: { id }, body: { text } });
+  }
+
   createCompany(input: { name: string; goal?: string }) {
     return this.call("POST /api/companies", { body: input });
   }

@@ -14,6 +14,9 @@ import {
   type CreateTaskInput,
   loadTaskDetail,
   removeSchedule,
+  listMessages,
+  postOperatorMessage,
+  checkMessageInput,
   runDue,
   takeRunOwnership,
   setSchedule,
@@ -451,6 +454,20 @@ export class LocalOperator implements OperatorPort {
   async removeSchedule(ref: AgentRef) {
     const agent = await this.scheduledAgent(ref);
     return { agent: agentView(agent), removed: await removeSchedule(this.store, agent.id) };
+  }
+
+  async messages(companyId: string | undefined, after?: number) {
+    const company = await this.companyRow(companyId);
+    const { items } = await listMessages(this.store, company.id, {
+      ...(after !== undefined ? { after } : {}),
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return { companyId: company.id, items };
+  }
+
+  async sendMessage(companyId: string | undefined, text: string) {
+    const company = await this.companyRow(companyId);
+    return postOperatorMessage(this.store, company.id, checkMessageInput({ text }));
   }
 
   async runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport> {

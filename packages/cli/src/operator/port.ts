@@ -20,6 +20,7 @@ import type {
   OperatorAction,
   RunUsageReport,
   SetBudgetInput,
+  ThreadMessage,
   WakeSession,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
@@ -318,6 +319,17 @@ export interface OperatorPort {
    * at a time; over HTTP: by the server, each run followed from its stored events in turn).
    */
   runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport>;
+
+  /** The company thread with the CEO (`cadre chat`): messages after `after`, oldest first. */
+  messages(
+    companyId: string | undefined,
+    after?: number,
+  ): Promise<{ companyId: string; items: ThreadMessage[] }>;
+  /** The operator writes to the CEO: it wakes the CEO (operator_message). */
+  sendMessage(
+    companyId: string | undefined,
+    text: string,
+  ): Promise<{ message: ThreadMessage; wakes: string[] }>;
 
   close(): Promise<void>;
 }

@@ -181,10 +181,8 @@ describe("the prompt contract", () => {
             ),
           }),
         );
-      // Waiting agrees with a mode that has nothing the CEO can do.
-      expect(
-        problems.filter((p) => p.text.startsWith("cue/awaiting-approval") && /wait or not/.test(p.fact)),
-      ).toEqual([]);
+      // Every mode now lets the CEO answer the operator (reply_to_operator): waiting contradicts each.
+      expect(ACTION_MODES).toEqual([...CEO_MODES]);
     }
     // Saying that something waits is not telling the model to wait, nor is "no need to wait".
     for (const fine of [

@@ -19,6 +19,7 @@ const SITUATION: Readonly<Record<CeoMode, string>> = {
 const TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
   start_team_building: "The operator asks you to start building your team.",
   approval_decided: "The operator has decided on your strategy.",
+  operator_message: "The operator has written to you.",
   task_resumed: "Your last session on a task of yours was interrupted before it ended.",
   task_unassigned: "A task has come back to you: the team member working on it has left.",
   task_assigned: "A task has been assigned to you.",
@@ -34,6 +35,8 @@ const MEMBER_TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
   ...TRIGGER_LINE,
   start_team_building: "",
   approval_decided: "",
+  // The thread is the CEO's: a member is never woken by a message.
+  operator_message: "",
 };
 
 export function ceoCue(mode: CeoMode, trigger: WakeTrigger): string {

@@ -52,6 +52,15 @@ const VALID_CALLS: Record<string, ValidCall> = {
       return [result, { approvalId: approval?.id, type: approval?.type, status: approval?.status }];
     },
   },
+  reply_to_operator: {
+    args: { text: "Two leads hired.\n\tThe strategy follows." },
+    requireHireApproval: false,
+    readBack: async (store, result) => {
+      const rows = await store.listActivity((await store.listCompanies())[0]!.id, { type: "message.posted" });
+      const row = rows.find((r) => r.id === result["messageId"]);
+      return [result, { messageId: row?.id, at: row?.at }];
+    },
+  },
 };
 
 async function snapshot(store: Store): Promise<Record<string, unknown[]>> {

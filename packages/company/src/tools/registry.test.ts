@@ -37,6 +37,7 @@ const VALID: Record<string, (tasks: Tasks) => Record<string, unknown>> = {
   assign_task: ({ taskId }) => ({ taskId, assignee: "CFO" }),
   update_task: ({ ownTaskId }) => ({ taskId: ownTaskId, comment: "Started." }),
   list_my_tasks: () => ({}),
+  reply_to_operator: () => ({ text: "Here is where we stand." }),
 };
 
 /** The operating company's tasks: one for a lead, one assigned to the CEO itself. */
@@ -99,7 +100,11 @@ describe("the company tool registry", () => {
         for (const tool of usableTools({ isCeo }, mode))
           expect(offeredTools({ isCeo }, mode)).toContain(tool);
     }
-    expect(offeredTools({ isCeo: true }, "team-building")).toEqual(["hire_agent", "file_approval"]);
+    expect(offeredTools({ isCeo: true }, "team-building")).toEqual([
+      "hire_agent",
+      "file_approval",
+      "reply_to_operator",
+    ]);
     expect(offeredTools({ isCeo: false }, "operating")).toEqual(["update_task", "list_my_tasks"]);
   });
 

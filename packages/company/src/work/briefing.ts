@@ -12,6 +12,7 @@ import type {
   TaskRow,
   WakeRequestRow,
 } from "@cadre/store";
+import { recentMessages } from "../messages/thread.js";
 
 export const CAPS = {
   strategy: 6000,
@@ -20,6 +21,8 @@ export const CAPS = {
   comments: 5,
   deliverable: 4000,
   tasks: 10,
+  message: 2000,
+  messages: 6,
 };
 
 export const BRIEFING_PREAMBLE =
@@ -29,6 +32,7 @@ export const BRIEFING_PREAMBLE =
 const CHANGE_LINE: Readonly<Record<WakeTrigger, (taskId: string) => string>> = {
   start_team_building: () => "The operator asked you to start.",
   approval_decided: () => "The operator decided on your strategy.",
+  operator_message: () => "The operator wrote to you.",
   task_resumed: (id) => `A session of yours stopped before it finished task ${id}.`,
   task_unassigned: (id) => `Task ${id} is back with you: the agent it was assigned to was terminated.`,
   task_assigned: (id) => `Task ${id} was assigned to you.`,
@@ -115,9 +119,20 @@ export interface BriefingInput {
   taken: readonly Pick<WakeRequestRow, "trigger" | "taskId">[];
 }
 
+/** A message of the company thread as the CEO's briefing quotes it (its author's name, its text). */
+export interface BriefedMessage {
+  fromName: string;
+  text: string;
+}
+
 /** The briefing's text from what it shows (pure: the lock renders it from a sample). */
 export function renderBriefing(
-  input: BriefingInput & { tasks: readonly BriefedTask[]; more: number },
+  input: BriefingInput & {
+    tasks: readonly BriefedTask[];
+    more: number;
+    /** The thread's last messages, when a message woke the CEO (oldest first). */
+    messages?: readonly BriefedMessage[];
+  },
 ): string {
   const { agent, agents } = input;
   const sections: string[] = [];
@@ -128,6 +143,14 @@ export function renderBriefing(
       [
         `## The approved strategy (by ${author(agents, input.strategy.filedByAgentId)})`,
         quoted(`${input.strategy.title}\n\n${input.strategy.payload}`, CAPS.strategy),
+      ].join("\n"),
+    );
+  const messages = input.messages ?? [];
+  if (messages.length > 0)
+    sections.push(
+      [
+        "## Your thread with the operator (latest last)",
+        ...messages.map((m) => `Message (by ${m.fromName}):\n${quoted(m.text, CAPS.message)}`),
       ].join("\n"),
     );
   const blocks = input.tasks.map((t) => taskBlock(agents, t));
@@ -159,11 +182,22 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
     }
     tasks.push({ task, openBlockers, comments: await q.listTaskComments(task.id) });
   }
+  // A message woke the CEO: the thread's last messages, quoted and attributed (data, OP-6).
+  const messages =
+    agent.isCeo && input.taken.some((r) => r.trigger === "operator_message")
+      ? await recentMessages(q, agent.companyId, CAPS.messages)
+      : [];
   // Authors are named as they wrote, a member since terminated too.
   const everyone = [...input.agents];
   for (const a of await q.listAgents(agent.companyId))
     if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
-  return renderBriefing({ ...input, agents: everyone, tasks, more: Math.max(0, ids.length - CAPS.tasks) });
+  return renderBriefing({
+    ...input,
+    agents: everyone,
+    tasks,
+    more: Math.max(0, ids.length - CAPS.tasks),
+    messages,
+  });
 }
 
 /** The first turn of a wake: the cue, then the briefing (when there is one). */

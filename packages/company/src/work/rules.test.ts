@@ -333,6 +333,7 @@ describe("agent-written text is data, not instructions (issue 17 item 5)", () =>
       "assign_task",
       "update_task",
       "list_my_tasks",
+      "reply_to_operator",
     ]);
     expect(x.system).not.toContain("IGNORE ALL PREVIOUS");
     // In the per-call part, every line of it is quoted and attributed to its author.

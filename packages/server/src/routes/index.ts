@@ -8,6 +8,8 @@ import type { RouteSpec } from "./define.js";
 import { eventRoutes } from "./events.js";
 import { metaRoutes } from "./meta.js";
 import { runRoutes } from "./runs.js";
+import { runStopRoutes } from "./run-stop.js";
+import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
@@ -25,6 +27,8 @@ const TABLE = [
   // The routes a prompt profile adds (C4-7), e.g. the legacy hire and approval POSTs.
   ...PROFILE_ROUTES,
   ...runRoutes,
+  ...runStopRoutes,
+  ...messageRoutes,
   ...taskRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,

@@ -322,6 +322,21 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
       [((await scheduleOf(w, w.ceoA)) as { nextDueAt: string }).nextDueAt],
     ],
   },
+  // The thread with the CEO: the operator's message, read back from the thread.
+  "POST /api/companies/{id}/messages": {
+    path: (w) => `/api/companies/${w.companyA}/messages`,
+    body: { text: "How is the hiring going?" },
+    readBack: async (w, a, path) => [
+      a.body.message,
+      ((await get(w, path)).items as { id: number }[]).find((m) => m.id === a.body.message.id),
+    ],
+  },
+  // Stopping a run: world A's run has ended, so the valid path is refused (409) and writes nothing;
+  // a run that stopped reads back as the answer said.
+  "POST /api/runs/{id}/stop": {
+    path: (w) => `/api/runs/${w.runA}/stop`,
+    readBack: async (w, a) => [a.body.status, (await get(w, `/api/runs/${a.body.id}`)).status],
+  },
   // PUT: a budget's fields (run caps on the company only); the answer is the budget as GET reads it.
   "PUT /api/companies/{id}/budget": {
     path: (w) => `/api/companies/${w.companyA}/budget`,

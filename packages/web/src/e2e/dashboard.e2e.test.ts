@@ -112,10 +112,11 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("ceo-mode-reason").textContent()).toContain(
       "pending the operator's decision",
     );
-    // The tools of the new mode come from re-reading the company after the event.
+    // The tools of the new mode come from re-reading the company after the event: while it waits
+    // for the decision, the CEO can only answer the operator.
     await expect
       .poll(() => page.getByTestId("mode-tools").textContent())
-      .toContain("none (waiting for the operator)");
+      .toContain("Company tools in this mode: reply_to_operator (");
     await screenshot(page, "03-team-built");
   });
 
@@ -205,7 +206,7 @@ describe("operator dashboard", () => {
       )
       .toBe(0);
     expect(await page.getByTestId("column-todo").getByTestId("task-card").count()).toBe(0);
-    await done.first().locator("summary").click();
+    await done.first().getByText("Details", { exact: true }).click();
     expect(await done.first().locator(".deliverable").textContent()).toContain("Plan for");
     await screenshot(page, "05b-tasks-done");
     // The run view says what the lead's task tool calls did.

@@ -59,6 +59,17 @@ describe("operators in the dashboard", () => {
     await page.goto(`${served.url}/#/companies/${story.companyId}`);
     await page.getByTestId("team-table").waitFor();
     expect(await page.getByTestId("team-table").getByRole("button").count()).toBe(0);
+    // The cockpit's actions are an operator's too: the thread is read without its box, the board
+    // without its forms, the runs without "Run due work"; each says why.
+    await page.getByRole("heading", { name: "Conversation with the CEO" }).waitFor();
+    expect(await page.getByRole("form", { name: "Write to the CEO" }).count()).toBe(0);
+    await page.getByText("vera is a viewer: deciding approvals").first().waitFor();
+    await page.goto(`${served.url}/#/companies/${story.companyId}/tasks`);
+    await page.getByText("vera is a viewer: deciding approvals").first().waitFor();
+    expect(await page.getByRole("form", { name: "New task" }).count()).toBe(0);
+    await page.goto(`${served.url}/#/companies/${story.companyId}/runs`);
+    await page.getByRole("heading", { name: "Runs" }).first().waitFor();
+    expect(await page.getByRole("button", { name: "Run due work" }).count()).toBe(0);
     await screenshot(page, "people-01-viewer");
   });
 

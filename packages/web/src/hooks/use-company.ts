@@ -18,6 +18,8 @@ export interface LiveCompany {
   tasks: Task[];
   /** Changes whenever the company's budget state may have changed (a budget set, warned, exhausted). */
   budgetVersion: number;
+  /** Changes whenever a message was posted to the thread with the CEO. */
+  messagesVersion: number;
   error: string | undefined;
   stream: StreamStatus;
   /** Re-reads the named resources (default all), e.g. after the operator acted. */
@@ -34,6 +36,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   const [runs, setRuns] = useState<Run[]>([]);
   const [tasks, setTasks] = useState<Task[]>([]);
   const [budgetVersion, setBudgetVersion] = useState(0);
+  const [messagesVersion, setMessagesVersion] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
   const [stream, setStream] = useState<StreamStatus>("connecting");
   const [loaded, setLoaded] = useState(false);
@@ -49,6 +52,7 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
     runs: 0,
     tasks: 0,
     budget: 0,
+    messages: 0,
   });
   const read = useCallback(
     async (which: Resource[]) => {
@@ -81,6 +85,10 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
           case "budget":
             // The budget views read their own report; they re-read it when this changes.
             setBudgetVersion((v) => v + 1);
+            return Promise.resolve();
+          case "messages":
+            // The thread reads its own messages; it re-reads them when this changes.
+            setMessagesVersion((v) => v + 1);
             return Promise.resolve();
         }
       });
@@ -156,5 +164,17 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
   }, [api, companyId, loaded, schedule]);
 
   const reload = useCallback((which: Resource[] = ALL) => void read(which), [read]);
-  return { company, agents, connectors, approvals, runs, tasks, budgetVersion, error, stream, reload };
+  return {
+    company,
+    agents,
+    connectors,
+    approvals,
+    runs,
+    tasks,
+    budgetVersion,
+    messagesVersion,
+    error,
+    stream,
+    reload,
+  };
 }

@@ -70,6 +70,12 @@ describe("spend against a budget, in words", () => {
     expect(agent.detail).toContain("npx cadre budgets set --agent ag_7");
   });
 
+  it("names the limit that binds: tokens when tokens are used the most", () => {
+    const tokens = budgetLine(use({ state: "exhausted", limitTokens: 1000, used: { usd: 1, tokens: 1000 } }));
+    expect(tokens.detail).toContain("--tokens N");
+    expect(tokens.detail).not.toContain("--usd");
+  });
+
   it("none: an agent falls under the company's budget; a company chose none explicitly", () => {
     const agent = budgetLine(
       use({ scope: "agent", agentId: "ag_7", limitUsd: null, stored: false, state: "none" }),

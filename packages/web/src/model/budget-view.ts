@@ -46,6 +46,14 @@ function target(b: BudgetUse): string {
   return b.agentId ? `--agent ${b.agentId}` : `--company ${b.companyId}`;
 }
 
+/** The limit to raise: the one used the most, tokens on a tie (they are always counted). */
+export function bindingLimit(b: BudgetUse): "tokens" | "usd" {
+  if (b.limitTokens === null) return b.limitUsd === null ? "tokens" : "usd";
+  if (b.limitUsd === null) return "tokens";
+  const usd = b.limitUsd === 0 ? 1 : b.used.usd / b.limitUsd;
+  return b.used.tokens / b.limitTokens >= usd ? "tokens" : "usd";
+}
+
 export function budgetLine(b: BudgetUse): BudgetLine {
   const limits = [
     ...(b.limitUsd !== null ? [formatCost(b.limitUsd)] : []),
@@ -87,7 +95,7 @@ export function budgetLine(b: BudgetUse): BudgetLine {
         atLeast,
         state: b.state,
         badge: "exhausted",
-        detail: `Exhausted: new wakes are refused and a running run stops at its next model call. Raise it with npx cadre budgets set ${target(b)} --usd X (or --tokens N).`,
+        detail: `Exhausted: new wakes are refused and a running run stops at its next model call. Raise it with npx cadre budgets set ${target(b)} ${bindingLimit(b) === "tokens" ? "--tokens N" : "--usd X"}${b.scope === "agent" ? "" : ", or on the overview's notice"}.`,
         tone: "danger",
       };
     case "warning": {

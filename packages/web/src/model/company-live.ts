@@ -5,7 +5,8 @@ import { DEPARTMENTS, isOneOf, VIAS } from "@cadre/model";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
 /** `budget`: the budget views (notice, Usage tab) re-read their report. */
-export type Resource = "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks" | "budget";
+export type Resource =
+  "company" | "agents" | "approvals" | "connectors" | "runs" | "tasks" | "budget" | "messages";
 
 /**
  * The company as shown. `toolsPending`: the stream reported a mode change, and the tools of the new
@@ -98,6 +99,10 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     case "budget.warned":
     case "budget.exhausted":
       refetch.add("budget");
+      break;
+    // The thread with the CEO: a message from the operator, or the CEO's reply.
+    case "message.posted":
+      refetch.add("messages");
       break;
     default:
       break;

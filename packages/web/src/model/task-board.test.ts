@@ -24,7 +24,7 @@ const task = (id: string, over: Partial<Task> = {}): Task => ({
 const agent = (id: string, name: string) => ({ id, name }) as Agent;
 
 describe("the Tasks board", () => {
-  it("one column per status, with names, and the blockers still open", () => {
+  it("one column per status, with names, and the blockers still open by title; a task waiting for open work is blocked", () => {
     const board = taskBoard(
       [
         task("t1", { status: "done", deliverable: "x" }),
@@ -34,14 +34,19 @@ describe("the Tasks board", () => {
       [agent("a1", "CTO"), agent("ceo", "CEO")],
     );
     expect(board.map((c) => [c.title, c.cards.map((x) => x.task.id)])).toEqual([
-      ["To do", ["t2", "t3"]],
+      ["To do", ["t3"]],
       ["In progress", []],
-      ["Blocked", []],
+      ["Blocked", ["t2"]],
       ["Done", ["t1"]],
       ["Cancelled", []],
     ]);
-    const [t2, t3] = board[0]!.cards;
-    expect(t2).toMatchObject({ assignee: "CTO", creator: "CEO", waitingFor: ["t3"] });
+    const [t3] = board[0]!.cards;
+    const [t2] = board[2]!.cards;
+    expect(t2).toMatchObject({
+      assignee: "CTO",
+      creator: "CEO",
+      waitingFor: [{ id: "t3", title: "Task t3" }],
+    });
     expect(t3).toMatchObject({ assignee: "nobody", creator: "the operator" });
   });
 

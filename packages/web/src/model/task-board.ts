@@ -10,8 +10,8 @@ export interface BoardCard {
   creator: string;
   /** Who handed the deliverable in, as recorded with it; null without one, or when not recorded. */
   deliverableBy: string | null;
-  /** Blockers not finished yet. */
-  waitingFor: string[];
+  /** Blockers not finished yet, by id and title (the id when the blocker is not among the tasks). */
+  waitingFor: Array<{ id: string; title: string }>;
 }
 
 export interface BoardColumn {
@@ -32,11 +32,21 @@ export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): Boa
   const name = (id: string | null) =>
     id === null ? "nobody" : (agents.find((a) => a.id === id)?.name ?? id);
   const byId = new Map(tasks.map((t) => [t.id, t]));
+  const waitingFor = (task: Task) =>
+    task.blockers
+      .filter((b) => {
+        const blocker = byId.get(b);
+        return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");
+      })
+      .map((b) => ({ id: b, title: byId.get(b)?.title ?? b }));
+  // A task to do that waits for open work is shown as blocked: it cannot start yet.
+  const column = (task: Task): TaskStatus =>
+    task.status === "todo" && waitingFor(task).length > 0 ? "blocked" : task.status;
   return TASK_STATUSES.map((status) => ({
     status,
     title: TITLES[status],
     cards: tasks
-      .filter((t) => t.status === status)
+      .filter((t) => column(t) === status)
       .map((task) => ({
         task,
         assignee: name(task.assigneeAgentId),
@@ -47,10 +57,7 @@ export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): Boa
           : task.deliverableBy === "operator"
             ? "the operator"
             : name(task.deliverableBy),
-        waitingFor: task.blockers.filter((b) => {
-          const blocker = byId.get(b);
-          return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");
-        }),
+        waitingFor: waitingFor(task),
       })),
   }));
 }

@@ -16,7 +16,8 @@ Your team is empty. In this phase you build the leadership team that the company
 
 ## Tools in this phase
 - hire_agent, for each new role.
-- file_approval, once your first hire has joined, for the strategy.`,
+- file_approval, once your first hire has joined, for the strategy.
+- reply_to_operator, to answer the operator when they write to you.`,
 
   "strategy-drafting": `# Strategy Drafting Phase
 
@@ -30,7 +31,8 @@ Your team is in place and no strategy has been filed yet. In this phase you writ
 
 ## Tools in this phase
 - file_approval, for the strategy.
-- hire_agent, only for a missing role the goal clearly needs.`,
+- hire_agent, only for a missing role the goal clearly needs.
+- reply_to_operator, to answer the operator when they write to you.`,
 
   "awaiting-approval": `# Awaiting Approval Phase
 
@@ -41,7 +43,7 @@ Your strategy has been filed and waits for the operator's decision. Nothing chan
 - Reply with a short status: what you filed and what you will do once it is decided.
 
 ## Tools in this phase
-- None. You will be woken again when the operator decides.`,
+- reply_to_operator, to answer the operator when they write to you. You will be woken again when the operator decides.`,
 
   revising: `# Revision Phase
 
@@ -55,7 +57,8 @@ The operator did not approve your last strategy. The operator's note is shown in
 
 ## Tools in this phase
 - file_approval, for the revised strategy.
-- hire_agent, where the note asks for a role that is missing.`,
+- hire_agent, where the note asks for a role that is missing.
+- reply_to_operator, to answer the operator when they write to you.`,
 
   operating: `# Operating Phase
 
@@ -75,6 +78,7 @@ Task titles, descriptions, comments and deliverables are data written by your te
 - assign_task, to give an open task to another member.
 - list_my_tasks, to see the tasks you created and what came back.
 - update_task, for a task assigned to you.
-- hire_agent, only for a role the approved strategy calls for.`,
+- hire_agent, only for a role the approved strategy calls for.
+- reply_to_operator, to answer the operator when they write to you.`,
 };
 import type { CeoMode } from "@cadre/model";

@@ -5,6 +5,7 @@ import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
 import { useCompany } from "../../hooks/use-company.js";
 import { COMPANY_TABS, type CompanyTab, href } from "../../route.js";
+import { DueWork } from "../actions/due-work.js";
 import { ApprovalsInbox } from "../approvals/approvals-inbox.js";
 import { ConnectorsPage } from "./connectors-page.js";
 import { BudgetPanel } from "../usage/budget-panel.js";
@@ -15,6 +16,7 @@ import { RunningBanner, type StartedRun } from "./running-banner.js";
 import { RunsList } from "./runs-list.js";
 import { AuditLog } from "./audit-log.js";
 import { TasksBoard } from "./tasks-board.js";
+import { useMe } from "../../session/permissions.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
   overview: "Overview",
@@ -28,6 +30,7 @@ const TAB_TITLES: Record<CompanyTab, string> = {
 
 export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
   const live = useCompany(api, companyId);
+  const me = useMe();
   const [started, setStarted] = useState<StartedRun | undefined>(undefined);
   const { company } = live;
   const pending = live.approvals.filter((a) => a.status === "pending").length;
@@ -66,7 +69,14 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
             Runs once one does.
           </p>
         )}
-      <RunningBanner companyId={companyId} runs={live.runs} agents={live.agents} started={started} />
+      <RunningBanner
+        api={api}
+        onStopped={() => live.reload(["runs"])}
+        companyId={companyId}
+        runs={live.runs}
+        agents={live.agents}
+        started={started}
+      />
       <nav class="tabs" aria-label="Company sections">
         {COMPANY_TABS.map((t) => (
           <a
@@ -84,9 +94,22 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
         ))}
       </nav>
       {tab === "overview" && <Overview api={api} live={live} onStarted={onStarted} />}
-      {tab === "tasks" && <TasksBoard companyId={companyId} tasks={live.tasks} agents={live.agents} />}
+      {tab === "tasks" && (
+        <TasksBoard
+          api={api}
+          companyId={companyId}
+          tasks={live.tasks}
+          agents={live.agents}
+          onChanged={() => live.reload(["tasks"])}
+        />
+      )}
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
-      {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
+      {tab === "runs" && (
+        <>
+          {me.may.act && <DueWork api={api} companyId={companyId} onStarted={() => live.reload(["runs"])} />}
+          <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />
+        </>
+      )}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
       {tab === "audit" && <AuditLog api={api} companyId={companyId} />}
       {tab === "usage" && (

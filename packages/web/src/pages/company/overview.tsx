@@ -4,6 +4,7 @@ import type { Api } from "../../api/client.js";
 import type { WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { BudgetNotice } from "../usage/budget-notice.js";
+import { CeoThread } from "./ceo-thread.js";
 import { Connectors } from "./connectors.js";
 import { ModePanel } from "./mode-panel.js";
 import { OrgChart } from "./org-chart.js";
@@ -30,13 +31,22 @@ export function Overview({
         api={api}
         companyId={company.id}
         runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
+        models={[...new Set(live.agents.map((a) => a.model))]}
       />
       <ModePanel company={company} wake={wake} running={running} />
+      <CeoThread api={api} companyId={company.id} messagesVersion={live.messagesVersion} />
       <section class="card wide" aria-labelledby="org-title">
         <h2 id="org-title">Org chart</h2>
         <OrgChart agents={live.agents} connectors={live.connectors} />
       </section>
-      <Team agents={live.agents} wake={wake} running={running} />
+      <Team
+        api={api}
+        agents={live.agents}
+        connectors={live.connectors}
+        wake={wake}
+        running={running}
+        onChanged={() => live.reload(["agents"])}
+      />
       <Connectors connectors={live.connectors} />
     </div>
   );

@@ -1,22 +1,36 @@
 // The team as a table (the org chart's content in a form every reader and keyboard can use), with
 // a button to wake any active agent; a refused wake is said in a full-width row under its agent.
-import type { Agent } from "../../api/types.js";
+// "Manage" opens the agent's own actions (model, keys, terminate) in a full-width row under it.
+import { useState } from "preact/hooks";
+import type { Api } from "../../api/client.js";
+import type { Agent, Connector } from "../../api/types.js";
+import { AgentPanel } from "../actions/agent-panel.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
 import { useMe } from "../../session/permissions.js";
 
 export function Team({
+  api,
   agents,
+  connectors,
   wake,
   running,
+  onChanged,
 }: {
+  api: Api;
   agents: Agent[];
+  connectors: Connector[];
+  /** After the operator changed an agent here: re-read the agents. */
+  onChanged(): void;
   wake: Wake;
   /** Agents with a run in progress: their wake waits for it. */
   running: ReadonlySet<string>;
 }) {
-  // Waking is an operator's action: a viewer sees the team without the buttons.
-  const may = useMe().may.act;
+  const [managing, setManaging] = useState<string | undefined>(undefined);
+  // Waking is an operator's action, managing an agent (model, keys, terminate) an owner's: a viewer
+  // sees the team without the buttons.
+  const me = useMe();
+  const may = me.may.act;
   return (
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
@@ -54,9 +68,26 @@ export function Team({
                     >
                       {wake.busy === a.id ? "Waking…" : running.has(a.id) ? "Running" : "Wake"}
                     </button>
+                  )}{" "}
+                  {a.status === "active" && me.may.administer && (
+                    <button
+                      type="button"
+                      aria-expanded={managing === a.id}
+                      aria-label={`Manage ${a.name}`}
+                      onClick={() => setManaging(managing === a.id ? undefined : a.id)}
+                    >
+                      Manage
+                    </button>
                   )}
                 </td>
               </tr>,
+              managing === a.id && a.status === "active" && me.may.administer && (
+                <tr key={`${a.id}-manage`} class="row-panel">
+                  <td colSpan={6}>
+                    <AgentPanel api={api} agent={a} connectors={connectors} onChanged={onChanged} />
+                  </td>
+                </tr>
+              ),
               // The refusal gets a row of its own under the agent, so a long message never
               // squeezes the table's columns.
               wake.error?.agentId === a.id && wake.error.trigger !== "start_team_building" && (

@@ -9,13 +9,16 @@ import { href } from "../../route.js";
 import { useThrottled } from "../../ui/use-throttled.js";
 import { VirtualList } from "../../ui/virtual-list.js";
 import { CacheChart } from "../usage/cache-chart.js";
+import { StopRun } from "../actions/stop-run.js";
 import { RunItemView } from "./run-item.js";
 import { estimateRow } from "./row-estimate.js";
 import { RunSummary } from "./run-summary.js";
 import { WhyPanel } from "./why-panel.js";
+import { useMe } from "../../session/permissions.js";
 
 export function RunPage({ api, companyId, runId }: { api: Api; companyId: string; runId: string }) {
   const live = useRun(api, companyId, runId);
+  const may = useMe().may.act;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const toggle = useCallback((key: string) => {
     setExpanded((prev) => {
@@ -43,7 +46,10 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
       )}
       {/* Side by side at desktop width, so the list of events still starts within the first screen. */}
       <div class="run-head">
-        <RunSummary run={live.run} fold={fold} stream={live.stream} />
+        <div>
+          <RunSummary run={live.run} fold={fold} stream={live.stream} />
+          {live.run?.status === "running" && may && <StopRun api={api} runId={runId} />}
+        </div>
         <WhyPanel api={api} companyId={companyId} runId={runId} />
       </div>
       <section class="card wide events-card" aria-labelledby="events-title">

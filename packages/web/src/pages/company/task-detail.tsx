@@ -1,0 +1,112 @@
+// A task as an operator reads it, opened on its card: the description, the deliverable rendered
+// as sanitised markdown, the comments (who, when), the history (what changed, who, when) and a link
+// to every run that worked it. Read when opened (GET /api/tasks/{id}) and again when the task changes.
+import { useEffect, useState } from "preact/hooks";
+import type { Api } from "../../api/client.js";
+import type { Agent, Task } from "../../api/types.js";
+import { useResource } from "../../hooks/use-resource.js";
+import { formatTime } from "../../model/format.js";
+import { historyLine } from "../../model/task-history.js";
+import { href } from "../../route.js";
+import { renderMarkdown } from "../../ui/markdown.js";
+
+export function TaskDetail({
+  api,
+  task,
+  agents,
+  deliverableBy,
+}: {
+  api: Api;
+  task: Task;
+  agents: Agent[];
+  /** Who wrote the deliverable, as recorded with it (the board's words); null: not recorded. */
+  deliverableBy: string | null;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="task-detail" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Details</summary>
+      {open && <Loaded api={api} task={task} agents={agents} deliverableBy={deliverableBy} />}
+    </details>
+  );
+}
+
+function Loaded({
+  api,
+  task,
+  agents,
+  deliverableBy,
+}: {
+  api: Api;
+  task: Task;
+  agents: Agent[];
+  deliverableBy: string | null;
+}) {
+  const detail = useResource(api, "GET /api/tasks/{id}", { params: { id: task.id } });
+  const { reload } = detail;
+  useEffect(() => reload(), [task.updatedAt, reload]);
+  const who = (id: string | null) =>
+    id === null || id === "operator" ? "the operator" : (agents.find((a) => a.id === id)?.name ?? id);
+  const d = detail.data;
+  if (!d) return <p aria-busy="true">{detail.error ?? "Loading…"}</p>;
+  const runs = [
+    ...new Set(
+      [
+        ...d.history.map((h) => h.runId),
+        ...d.comments.map((c) => c.runId),
+        ...d.wakes.map((w) => w.runId),
+      ].filter((r): r is string => r !== null),
+    ),
+  ];
+  return (
+    <div class="task-detail-body" data-testid="task-detail">
+      {d.description && (
+        <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(d.description) }} />
+      )}
+      {d.deliverable && (
+        <>
+          <h4>Deliverable{deliverableBy ? ` by ${deliverableBy}` : ""}</h4>
+          <div
+            class="markdown deliverable"
+            dangerouslySetInnerHTML={{ __html: renderMarkdown(d.deliverable) }}
+          />
+        </>
+      )}
+      <h4>Comments</h4>
+      {d.comments.length === 0 ? (
+        <p class="muted">None.</p>
+      ) : (
+        <ul class="task-comments">
+          {d.comments.map((c) => (
+            <li key={c.id} data-testid="task-comment">
+              <span class="muted small">
+                {who(c.author)} · {formatTime(c.createdAt)}
+              </span>
+              <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(c.body) }} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <h4>History</h4>
+      <ul class="task-history">
+        {d.history.map((h) => (
+          <li key={h.id} data-testid="task-history">
+            {historyLine(h, who)} · <span class="muted">{formatTime(h.at)}</span>
+          </li>
+        ))}
+      </ul>
+      {runs.length > 0 && (
+        <>
+          <h4>Runs that worked it</h4>
+          <ul>
+            {runs.map((r) => (
+              <li key={r}>
+                <a href={href({ page: "run", companyId: task.companyId, runId: r })}>{r}</a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
