@@ -69,47 +69,50 @@ async function wakeOn(steps: Step[], onModelDrift?: "warn" | "refuse") {
   return { result, stored, activity };
 }
 
-describe.skipIf(!REAL_CLAUDE_CODE)("a served model other than the declared one (a drift), on real Claude Code", () => {
-  it("a call served by the declared model is no drift", async () => {
-    const { result, stored, activity } = await wakeOn([reply.text("Looking at the company first.")]);
-    // Served by the declared model: nothing to say.
-    expect(result.terminal).toBe("done");
-    expect(stored.filter((e) => e.type === "model_drift")).toEqual([]);
-    expect(activity).toEqual([]);
-    expect(result.stopReason).toBeNull();
-  });
+describe.skipIf(!REAL_CLAUDE_CODE)(
+  "a served model other than the declared one (a drift), on real Claude Code",
+  () => {
+    it("a call served by the declared model is no drift", async () => {
+      const { result, stored, activity } = await wakeOn([reply.text("Looking at the company first.")]);
+      // Served by the declared model: nothing to say.
+      expect(result.terminal).toBe("done");
+      expect(stored.filter((e) => e.type === "model_drift")).toEqual([]);
+      expect(activity).toEqual([]);
+      expect(result.stopReason).toBeNull();
+    });
 
-  it("warn: a call served by another model is a drift event and an activity row; the run completes", async () => {
-    const { result, stored, activity } = await wakeOn([servedBy(reply.text("Done for now."), SERVED)]);
-    expect(result.terminal).toBe("done");
-    expect(stored.filter((e) => e.type === "model_drift")).toEqual([
-      { type: "model_drift", declared: DECLARED, served: SERVED, policy: "warn" },
-    ]);
-    expect(activity.map((a) => [a.runId, a.data])).toEqual([
-      [result.run.id, { connectorId: "claude-code", declared: DECLARED, served: SERVED, policy: "warn" }],
-    ]);
-    expect(result.stopReason).toBeNull();
-  });
+    it("warn: a call served by another model is a drift event and an activity row; the run completes", async () => {
+      const { result, stored, activity } = await wakeOn([servedBy(reply.text("Done for now."), SERVED)]);
+      expect(result.terminal).toBe("done");
+      expect(stored.filter((e) => e.type === "model_drift")).toEqual([
+        { type: "model_drift", declared: DECLARED, served: SERVED, policy: "warn" },
+      ]);
+      expect(activity.map((a) => [a.runId, a.data])).toEqual([
+        [result.run.id, { connectorId: "claude-code", declared: DECLARED, served: SERVED, policy: "warn" }],
+      ]);
+      expect(result.stopReason).toBeNull();
+    });
 
-  it("refuse: the run stops at the drifted call, failed, its stop reason and error naming the drift", async () => {
-    const { result, stored, activity } = await wakeOn(
-      [
-        servedBy(reply.toolCall("mcp__cadre__hire_agent", CTO, "Hiring a CTO first."), SERVED),
-        "never reached",
-      ],
-      "refuse",
-    );
-    expect(result.terminal).toBe("failed");
-    expect(result.stopReason).toBe("model_drift");
-    expect(result.run.stopReason).toBe("model_drift");
-    expect(result.run.error).toMatch(
-      new RegExp(`model_drift: the endpoint served "${SERVED}" for the declared model "${DECLARED}"`),
-    );
-    expect(stored.filter((e) => e.type === "model_drift")).toEqual([
-      { type: "model_drift", declared: DECLARED, served: SERVED, policy: "refuse" },
-    ]);
-    expect(stored.filter((e) => e.type === "terminal")).toHaveLength(1);
-    expect(activity).toHaveLength(1);
-    expect(server!.modelCalls()).toHaveLength(1);
-  });
-});
+    it("refuse: the run stops at the drifted call, failed, its stop reason and error naming the drift", async () => {
+      const { result, stored, activity } = await wakeOn(
+        [
+          servedBy(reply.toolCall("mcp__cadre__hire_agent", CTO, "Hiring a CTO first."), SERVED),
+          "never reached",
+        ],
+        "refuse",
+      );
+      expect(result.terminal).toBe("failed");
+      expect(result.stopReason).toBe("model_drift");
+      expect(result.run.stopReason).toBe("model_drift");
+      expect(result.run.error).toMatch(
+        new RegExp(`model_drift: the endpoint served "${SERVED}" for the declared model "${DECLARED}"`),
+      );
+      expect(stored.filter((e) => e.type === "model_drift")).toEqual([
+        { type: "model_drift", declared: DECLARED, served: SERVED, policy: "refuse" },
+      ]);
+      expect(stored.filter((e) => e.type === "terminal")).toHaveLength(1);
+      expect(activity).toHaveLength(1);
+      expect(server!.modelCalls()).toHaveLength(1);
+    });
+  },
+);

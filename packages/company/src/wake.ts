@@ -485,7 +485,11 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     for await (const raw of events) {
       let event = raw;
       if (event.type === "terminal" && !budget.stop && drift.stop) {
-        const reasonEvent: AgentEvent = { type: "error", message: drift.stop.message, code: drift.stop.reason };
+        const reasonEvent: AgentEvent = {
+          type: "error",
+          message: drift.stop.message,
+          code: drift.stop.reason,
+        };
         options.onEvent?.(reasonEvent);
         pending.push({
           runId,
@@ -520,7 +524,10 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       // A call the budget refused is no failure to classify: the recovery rules' verdict on it
       // ("not an explicit context-overflow error") would mislead; the budget's reason is the truth.
       if (event.type === "recovery" && event.action !== "replay" && budget.stop)
-        event = { ...event, reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay` };
+        event = {
+          ...event,
+          reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay`,
+        };
       options.onEvent?.(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
@@ -602,7 +609,12 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
               agentId: agent.id,
               runId,
               type: "model.drifted",
-              data: { connectorId: connector.id, declared: d.declared, served: d.served, policy: drift.stop ? "refuse" : "warn" },
+              data: {
+                connectorId: connector.id,
+                declared: d.declared,
+                served: d.served,
+                policy: drift.stop ? "refuse" : "warn",
+              },
             });
           // The run's tasks are free again with its end (one run works a task at a time).
           await releaseRunWork(tx, run, terminal);

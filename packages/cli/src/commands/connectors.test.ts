@@ -247,7 +247,10 @@ describe("cadre connectors add: a model id is judged by what the endpoint serves
   });
 
   it("refuses an untagged name an Ollama-style endpoint lists only with tags (its floating :latest), naming the tags; nothing is written", async () => {
-    const ollama = await startStandin({ policy: echo, models: ["llama3:latest", "llama3:8b-instruct-q4_K_M"] });
+    const ollama = await startStandin({
+      policy: echo,
+      models: ["llama3:latest", "llama3:8b-instruct-q4_K_M"],
+    });
     try {
       const r = await addAt(ollama.openaiBaseUrl, "llama3");
       expect(r.code).toBe(2);

@@ -105,7 +105,11 @@ export async function addConnector(
     input.enabledModels ?? (declared.length > 0 ? declared : defaultEnabledModels(input.kind));
   validateConnectorModels(input.kind, enabledModels, config);
   // Asked before the transaction (never I/O inside one): an id the endpoint does not list is refused.
-  const served = await checkServedModels({ kind: input.kind, config }, enabledModels, options.env ?? process.env);
+  const served = await checkServedModels(
+    { kind: input.kind, config },
+    enabledModels,
+    options.env ?? process.env,
+  );
   const row = await store.transaction(async (tx) => {
     if (!(await tx.getCompany(companyId))) throw new NotFoundError(`company ${companyId} not found`);
     if (await tx.getConnector(companyId, id))

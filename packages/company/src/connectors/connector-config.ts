@@ -65,7 +65,8 @@ export type ModelDeclarationInput = Static<typeof ModelDeclaration>;
 export const CompactThreshold = Type.Refine(
   Type.Number({
     maximum: 1,
-    description: "Compaction starts at this fraction of the context window: more than 0, at most 1 (default 0.9).",
+    description:
+      "Compaction starts at this fraction of the context window: more than 0, at most 1 (default 0.9).",
   }),
   (v: number) => Number.isFinite(v) && v > 0 && v <= 1,
   (v: number) => `must be a fraction more than 0 and at most 1, e.g. 0.9, got ${v}`,
