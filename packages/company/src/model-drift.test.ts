@@ -41,17 +41,31 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function wakeOn(steps: Step[], onModelDrift?: "warn" | "refuse") {
+const LOCAL = "llama-3.1-8b-instruct";
+
+async function wakeOn(
+  steps: Step[],
+  onModelDrift?: "warn" | "refuse",
+  on: "claude-code" | "pi" = "claude-code",
+) {
   server = await startStandin({ policy: scripted(steps) });
   vi.stubEnv("TMPDIR", dir);
   vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-offline-never-sent");
   const company = await createCompany(store, {
     name: "Acme Robotics",
     goal: "Build warehouse robots.",
-    connectors: [
-      { kind: "claude-code", enabledModels: [DECLARED], config: { executablePath: REAL_CLAUDE_CODE } },
-    ],
-    ceoConnectorId: "claude-code",
+    connectors:
+      on === "claude-code"
+        ? [{ kind: "claude-code", enabledModels: [DECLARED], config: { executablePath: REAL_CLAUDE_CODE } }]
+        : [
+            {
+              id: "local",
+              kind: "openai-compatible",
+              enabledModels: [LOCAL],
+              config: { baseUrl: server.openaiBaseUrl, models: [{ id: LOCAL, contextWindow: 32768 }] },
+            },
+          ],
+    ceoConnectorId: on === "claude-code" ? "claude-code" : "local",
   });
   if (onModelDrift) {
     const { settings } = (await store.getCompany(company.id))!;
@@ -116,3 +130,25 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
     });
   },
 );
+
+describe("a drift on Pi (an OpenAI-compatible endpoint whose answer names another model)", () => {
+  it("refuse: the run stops at the drifted call; the drift names the declared and the served id", async () => {
+    const { result, stored, activity } = await wakeOn(
+      [
+        servedBy(reply.toolCall("hire_agent", CTO, "Hiring a CTO first."), "llama-3.1-70b-instruct"),
+        "never reached",
+      ],
+      "refuse",
+      "pi",
+    );
+    expect(result.terminal).toBe("failed");
+    expect(result.stopReason).toBe("model_drift");
+    expect(stored.filter((e) => e.type === "model_drift")).toEqual([
+      { type: "model_drift", declared: LOCAL, served: "llama-3.1-70b-instruct", policy: "refuse" },
+    ]);
+    expect(activity.map((a) => a.data)).toEqual([
+      { connectorId: "local", declared: LOCAL, served: "llama-3.1-70b-instruct", policy: "refuse" },
+    ]);
+    expect(server!.modelCalls()).toHaveLength(1);
+  });
+});
