@@ -88,8 +88,11 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
   () => {
     it("a call served by the declared model is no drift", async () => {
       const { result, stored, activity } = await wakeOn([reply.text("Looking at the company first.")]);
-      // Served by the declared model: nothing to say.
+      // Served by the declared model: nothing to say, and the call is priced at its price.
       expect(result.terminal).toBe("done");
+      expect(
+        (await store.listModelCalls(result.run.id)).map((c) => [c.servedModel, typeof c.costUsd]),
+      ).toEqual([[DECLARED, "number"]]);
       expect(stored.filter((e) => e.type === "model_drift")).toEqual([]);
       expect(activity).toEqual([]);
       expect(result.stopReason).toBeNull();
@@ -98,6 +101,10 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
     it("warn: a call served by another model is a drift event and an activity row; the run completes", async () => {
       const { result, stored, activity } = await wakeOn([servedBy(reply.text("Done for now."), SERVED)]);
       expect(result.terminal).toBe("done");
+      // The call records the model that served it, priced unknown (never the declared model's price).
+      expect((await store.listModelCalls(result.run.id)).map((c) => [c.servedModel, c.costUsd])).toEqual([
+        [SERVED, null],
+      ]);
       expect(stored.filter((e) => e.type === "model_drift")).toEqual([
         { type: "model_drift", declared: DECLARED, served: SERVED, policy: "warn" },
       ]);

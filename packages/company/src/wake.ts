@@ -55,7 +55,7 @@ import { operatorActionsIn } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { profileDriver } from "./profiles/registry.js";
 import type { ProfileRun } from "./profiles/types.js";
-import { assertBudgetRoom, RunBudget, type RunStop } from "./budgets/run-budget.js";
+import { assertBudgetRoom, RunBudget, type RunStop, type SettledCall } from "./budgets/run-budget.js";
 import { companyPrices } from "./budgets/prices.js";
 import { secretsRedactor } from "./secrets.js";
 
@@ -384,7 +384,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   // Every model call is reserved against the budgets first and settled with its usage (OP-3).
   const budget = await RunBudget.open(runStore, agent, runId, companyPrices(state.company));
   const drift = new DriftWatch(agent.model, state.company.settings.onModelDrift ?? "warn");
-  let settling: Usage[] = [];
+  let settling: SettledCall[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
     const batch = pending;
@@ -482,6 +482,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     let stopping = false;
+    let servedThisCall: string | undefined;
     for await (const raw of events) {
       let event = raw;
       if (event.type === "terminal" && !budget.stop && drift.stop) {
@@ -531,7 +532,12 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       options.onEvent?.(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
-        settling.push(event.usage);
+        // The model the call's response named (Claude Code: its message's model, at turn_start).
+        const servedModel = event.servedModel ?? servedThisCall;
+        settling.push(
+          servedModel !== undefined ? { usage: event.usage, servedModel } : { usage: event.usage },
+        );
+        servedThisCall = undefined;
         usageChanged = true;
         // A harness that reports each model call has each counted; one that reports a turn's
         // calls together cannot have them counted one by one.
@@ -539,6 +545,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       }
       // A tool the harness ran itself, or a call it refused (no such tool): neither passed the run's
       // wrapped tools, which count their own calls.
+      if (event.type === "turn_start" && event.model) servedThisCall = event.model;
       if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
         budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
