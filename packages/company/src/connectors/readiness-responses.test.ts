@@ -61,7 +61,7 @@ describe.skipIf(!REAL_CODEX)("a Codex connector at a Responses-only server", () 
     const env = { PATH: process.env["PATH"] ?? "", HOME: dir, OPENAI_API_KEY: "k", STANDIN_KEY: "k" };
     const r = await checkReadiness(codexAt(baseUrl), env, new ProbeCache());
     expect(r.ready, r.missing).toBe(true);
-    const endpoint = r.probes.find((p) => p.kind === "endpoint")!;
+    const endpoint = r.probes!.find((p) => p.kind === "endpoint")!;
     expect(endpoint).toMatchObject({
       status: "ok",
       detail: "has no model list; a minimal request for gpt-5-codex answered",
@@ -73,7 +73,7 @@ describe.skipIf(!REAL_CODEX)("a Codex connector at a Responses-only server", () 
     const baseUrl = await responsesOnly({ ...reply.text("ready"), model: "gpt-5-mini-2025-08-07" });
     const env = { PATH: process.env["PATH"] ?? "", HOME: dir, OPENAI_API_KEY: "k", STANDIN_KEY: "k" };
     const r = await checkReadiness(codexAt(baseUrl), env, new ProbeCache());
-    expect(r.probes.find((p) => p.kind === "endpoint")!.detail).toBe(
+    expect(r.probes!.find((p) => p.kind === "endpoint")!.detail).toBe(
       'has no model list; a minimal request for gpt-5-codex answered, but it was served by "gpt-5-mini-2025-08-07" (a drift)',
     );
   });
