@@ -47,6 +47,7 @@ import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
+import { DriftWatch } from "./model-drift.js";
 import { cueTokenCount, decideCeoMode, memberCue } from "./prompts/cues.js";
 import { firstTurn, workBriefing } from "./work/briefing.js";
 import { releaseRunWork } from "./work/release.js";
@@ -58,7 +59,7 @@ import { operatorActionsIn } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { profileDriver } from "./profiles/registry.js";
 import type { ProfileRun } from "./profiles/types.js";
-import { assertBudgetRoom, RunBudget, type RunStop } from "./budgets/run-budget.js";
+import { assertBudgetRoom, RunBudget, type RunStop, type SettledCall } from "./budgets/run-budget.js";
 import { companyPrices } from "./budgets/prices.js";
 import { secretsRedactor } from "./secrets.js";
 
@@ -217,7 +218,7 @@ export interface WakeResult {
   /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
   session: WakeSession;
   /** Why code stopped the run: "budget" (a budget or the run's spend cap) or "run_cap" (model/tool calls); else null. */
-  stopReason: RunStop["reason"] | null;
+  stopReason: RunStop["reason"] | "model_drift" | null;
 }
 
 export interface WakeSession {
@@ -402,7 +403,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   let usageChanged = false;
   // Every model call is reserved against the budgets first and settled with its usage (OP-3).
   const budget = await RunBudget.open(runStore, agent, runId, companyPrices(state.company));
-  let settling: Usage[] = [];
+  const drift = new DriftWatch(agent.model, state.company.settings.onModelDrift ?? "warn");
+  let settling: SettledCall[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
     const batch = pending;
@@ -500,8 +502,25 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     let stopping = false;
+    let servedThisCall: string | undefined;
     for await (const raw of events) {
       let event = raw;
+      if (event.type === "terminal" && !budget.stop && drift.stop) {
+        const reasonEvent: AgentEvent = {
+          type: "error",
+          message: drift.stop.message,
+          code: drift.stop.reason,
+        };
+        options.onEvent?.(reasonEvent);
+        pending.push({
+          runId,
+          companyId: agent.companyId,
+          seq: seq++,
+          type: reasonEvent.type,
+          data: reasonEvent,
+        });
+        event = { type: "terminal", status: "failed", reason: `${drift.stop.reason}: ${drift.stop.message}` };
+      }
       if (event.type === "terminal" && budget.stop) {
         // Code stopped the run: say why, once, in a reason event before the run's one terminal.
         const reasonEvent: AgentEvent = {
@@ -534,7 +553,12 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       trace.event(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
-        settling.push(event.usage);
+        // The model the call's response named (Claude Code: its message's model, at turn_start).
+        const servedModel = event.servedModel ?? servedThisCall;
+        settling.push(
+          servedModel !== undefined ? { usage: event.usage, servedModel } : { usage: event.usage },
+        );
+        servedThisCall = undefined;
         usageChanged = true;
         // A harness that reports each model call has each counted; one that reports a turn's
         // calls together cannot have them counted one by one.
@@ -542,6 +566,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       }
       // A tool the harness ran itself, or a call it refused (no such tool): neither passed the run's
       // wrapped tools, which count their own calls.
+      if (event.type === "turn_start" && event.model) servedThisCall = event.model;
       if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
         budget.noteToolUse();
       if (event.type === "tool_use") closing = [];
@@ -556,6 +581,15 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       }
       // Streaming deltas are kept too: the stored run is the full event stream, replayable.
       pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
+      const drifted = drift.see(event);
+      if (drifted) {
+        options.onEvent?.(drifted);
+        pending.push({ runId, companyId: agent.companyId, seq: seq++, type: drifted.type, data: drifted });
+        if (drift.stop && !stopping) {
+          stopping = true;
+          live.cancel(`${drift.stop.reason}: ${drift.stop.message}`);
+        }
+      }
       // The run's first event is written at once: a company view following the feed
       // (`?kind=lifecycle`) learns that the run started, whoever started it.
       if (seq === 1 || pending.length >= FLUSH_AT || FLUSH_ON.has(event.type)) await flush();
@@ -600,8 +634,21 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
             status: terminal,
             usage,
             error: failure,
-            stopReason: budget.stop?.reason ?? null,
+            stopReason: budget.stop?.reason ?? drift.stop?.reason ?? null,
           });
+          for (const d of drift.drifts)
+            await tx.insertActivity({
+              companyId: agent.companyId,
+              agentId: agent.id,
+              runId,
+              type: "model.drifted",
+              data: {
+                connectorId: connector.id,
+                declared: d.declared,
+                served: d.served,
+                policy: drift.stop ? "refuse" : "warn",
+              },
+            });
           // The run's tasks are free again with its end (one run works a task at a time).
           await releaseRunWork(tx, run, terminal);
           // The CEO's report on delegated work that came back reaches the operator's thread
@@ -644,7 +691,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     rollovers,
     requests: started.taken,
     session: wakeSession(connector.kind, native, ranIn, rollovers),
-    stopReason: budget.stop?.reason ?? null,
+    stopReason: budget.stop?.reason ?? drift.stop?.reason ?? null,
   };
 }
 

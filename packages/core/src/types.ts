@@ -59,7 +59,14 @@ export type AgentEvent =
       details?: unknown;
     }
   // Accounting, one per model call (incremental, never cumulative).
-  | { type: "usage"; usage: Usage }
+  | {
+      type: "usage";
+      usage: Usage;
+      /** The model the endpoint says served the call, when its response named one (MC-6). */
+      servedModel?: string;
+    }
+  // MC-6: the endpoint served another model than the one declared. Once per run and served id.
+  | { type: "model_drift"; declared: string; served: string; policy: "warn" | "refuse" }
   // Context management.
   | { type: "compaction_start"; reason: "threshold" | "overflow" | "manual" }
   | {

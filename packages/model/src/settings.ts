@@ -38,6 +38,12 @@ export const CompanySettingsSchema = Type.Object(
     profile: OneOf(PROMPT_PROFILES, {
       description: "Prompt profile used for wakes unless a wake overrides it.",
     }),
+    onModelDrift: Type.Optional(
+      OneOf(["warn", "refuse"] as const, {
+        description:
+          "When an endpoint serves a model other than the one declared (a drift): warn records it (on the call, an activity row, the run) and goes on; refuse also stops the run at that call. Default warn.",
+      }),
+    ),
     prices: Type.Optional(
       Type.Array(CompanyPriceSchema, {
         maxItems: 200,

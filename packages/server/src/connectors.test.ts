@@ -100,11 +100,13 @@ describe("adding a connector", () => {
   it("refuses floating tags and undeclared local ids, naming what is allowed; nothing is written", async () => {
     const before = await app.store.counts();
     const floating = await post(
-      local({ config: { baseUrl: standin.openaiBaseUrl, models: [{ id: "llama3", contextWindow: 8192 }] } }),
+      local({
+        config: { baseUrl: standin.openaiBaseUrl, models: [{ id: "mistral-latest", contextWindow: 8192 }] },
+      }),
     );
     expect(floating.status).toBe(400);
     expect(floating.body.error.fields["config.models[0].id"]).toMatch(
-      /names no size.*qwen2\.5:14b-instruct-q4_K_M/,
+      /floating tag \(latest\).*qwen2\.5:14b-instruct-q4_K_M/,
     );
     const latest = await post(
       local({

@@ -8,6 +8,7 @@ import { promptAssemblyBench } from "./prompt-assembly.js";
 import { serverBench } from "./server.js";
 import { translatorsBench } from "./translators.js";
 import { cliStartBench } from "./cli-start.js";
+import { claudeCodePromptBench } from "./claude-code-prompt.js";
 import { wakeStartBench } from "./wake-start.js";
 import { workersBench } from "./workers.js";
 
@@ -81,6 +82,7 @@ export const overBy =
 export const BENCHMARKS: Benchmark[] = [
   eventQueueBench,
   promptAssemblyBench,
+  claudeCodePromptBench,
   translatorsBench,
   serverBench,
   wakeStartBench,

@@ -131,15 +131,13 @@ describe("cadre connectors add", () => {
       "--base-url",
       standin.openaiBaseUrl,
       "--models",
-      "llama3",
+      "qwen2.5:latest",
       "--context-window",
       "8192",
       ...data,
     ]);
     expect(floating.code).toBe(2);
-    expect(floating.err).toMatch(
-      /model id "llama3" names no size, so it floats .* e\.g\. qwen2\.5:14b-instruct-q4_K_M/,
-    );
+    expect(floating.err).toMatch(/model id "qwen2\.5:latest" is a floating tag \(latest\)/);
     const undeclared = await runCli([
       "connectors",
       "add",
@@ -198,6 +196,73 @@ describe("cadre connectors add: the session settings, checked at the door by the
     const woken = await runCli(["wake", ceo!.id, "--json", ...data]);
     expect(woken.code, woken.err).toBe(0);
     expect(woken.json()).toMatchObject({ terminal: "done" });
+  });
+});
+
+describe("cadre connectors add: a model id is judged by what the endpoint serves, not by its spelling", () => {
+  async function addAt(baseUrl: string, model: string) {
+    return runCli([
+      "connectors",
+      "add",
+      "local",
+      "--kind",
+      "openai-compatible",
+      "--base-url",
+      baseUrl,
+      "--models",
+      model,
+      "--context-window",
+      "8192",
+      ...data,
+    ]);
+  }
+
+  it("accepts ids that name no size when the endpoint lists them (gpt-5-codex, deployment names), and records what the listing says of them", async () => {
+    const served = await startStandin({
+      policy: echo,
+      models: ["gpt-5-codex", "mistral-nemo-instruct-2407", "northwind-prod-deployment"],
+    });
+    try {
+      for (const model of ["gpt-5-codex", "mistral-nemo-instruct-2407", "northwind-prod-deployment"]) {
+        const r = await addAt(served.openaiBaseUrl, model);
+        expect(r.code, r.err).toBe(0);
+        expect(r.out).toContain(`models: ${model} (8192 tokens, declared)`);
+        expect((await runCli(["connectors", "remove", "local", ...data])).code).toBe(0);
+      }
+    } finally {
+      await served.close();
+    }
+    const store = await openStore({ path: join(dir, "cadre.db") });
+    try {
+      const [company] = await store.listCompanies();
+      const added = (await store.listActivity(company!.id)).filter((a) => a.type === "connector.added");
+      expect(added.map((a) => (a.data as { served?: unknown }).served)).toEqual([
+        [{ id: "gpt-5-codex", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+        [{ id: "mistral-nemo-instruct-2407", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+        [{ id: "northwind-prod-deployment", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses an untagged name an Ollama-style endpoint lists only with tags (its floating :latest), naming the tags; nothing is written", async () => {
+    const ollama = await startStandin({
+      policy: echo,
+      models: ["llama3:latest", "llama3:8b-instruct-q4_K_M"],
+    });
+    try {
+      const r = await addAt(ollama.openaiBaseUrl, "llama3");
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(
+        /`enabledModels\[0\]` model id "llama3" floats: the endpoint lists it only with tags.*Name the tag: llama3:8b-instruct-q4_K_M/,
+      );
+      expect(await ids()).toEqual(["offline"]);
+      const tagged = await addAt(ollama.openaiBaseUrl, "llama3:8b-instruct-q4_K_M");
+      expect(tagged.code, tagged.err).toBe(0);
+    } finally {
+      await ollama.close();
+    }
   });
 });
 

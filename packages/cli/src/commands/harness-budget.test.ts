@@ -81,8 +81,8 @@ describe("a budget on a Claude Code run (the harness calls the model itself)", (
         ceoConnectorId: "claude-code",
       });
       const { ceo } = await loadCompanyState(store, company.id);
-      // Less than one Claude Code call (its system prompt alone is larger): the first call is the last.
-      await setBudget(store, { companyId: company.id }, { tokens: 2_000 });
+      // Less than one Claude Code call (the CEO's system prompt alone is larger): the first call is the last.
+      await setBudget(store, { companyId: company.id }, { tokens: 300 });
       const home = join(dir, "home");
       await mkdir(home, { recursive: true });
       const result = await wakeAgent({
@@ -95,14 +95,14 @@ describe("a budget on a Claude Code run (the harness calls the model itself)", (
       expect(answered).toBe(1);
       expect(result).toMatchObject({ terminal: "failed", stopReason: "budget" });
       expect(result.run.error).toMatch(
-        /^budget: the monthly budget of company \S+ is exhausted: \d+ of 2000 tokens/,
+        /^budget: the monthly budget of company \S+ is exhausted: \d+ of 300 tokens/,
       );
       // After the fact: the one call is recorded, past the limit (it could not be reserved first).
       const calls = await store.listModelCalls(result.run.id);
       expect(calls).toHaveLength(1);
       const report = await budgetReport(store, { companyId: company.id });
       expect(report.budget).toMatchObject({ state: "exhausted" });
-      expect(report.budget.used.tokens).toBeGreaterThan(2_000);
+      expect(report.budget.used.tokens).toBeGreaterThan(300);
       expect(await store.listActivity(company.id, { type: "budget.exhausted" })).toHaveLength(1);
       // At most the hire the first call asked for; nothing after the stop.
       expect((await store.listAgents(company.id)).filter((a) => !a.isCeo).length).toBeLessThanOrEqual(1);

@@ -59,6 +59,12 @@ export interface BudgetRefusal extends BudgetScope {
   message: string;
 }
 
+/** A model call's usage as it settles, with the model the response said served it, if it said. */
+export interface SettledCall {
+  usage: Usage;
+  servedModel?: string;
+}
+
 interface Reservation {
   id: string;
   model: string;
@@ -384,18 +390,21 @@ export class RunBudget {
    * Settles the calls whose usage arrived, inside the transaction that records the run's usage.
    * A call with no reservation (a harness that calls the model itself) is recorded as it settles.
    */
-  async settle(tx: StoreQueries, usages: readonly Usage[]): Promise<void> {
+  async settle(tx: StoreQueries, calls: readonly SettledCall[]): Promise<void> {
     // The transaction may run again on a conflict (PostgreSQL): nothing here changes this object
     // until `settled` is called after the commit.
     let next = 0;
-    for (const usage of usages) {
+    for (const { usage, servedModel } of calls) {
       const entry = this.#reservations[next];
       if (entry) next++;
       const empty = usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0;
       if (!entry && empty) continue;
       const requested = entry?.model ?? this.#agent.model;
-      const served = entry?.servedModel ?? requested;
-      const costUsd = costOf(usage, priceAt(served, new Date().toISOString(), this.#prices));
+      const served = entry?.servedModel ?? servedModel ?? requested;
+      // A call served by another model than the one asked for is a drift (MC-6): what it cost is
+      // not known from the declared model's price, so it is unknown, never a guess.
+      const costUsd =
+        served === requested ? costOf(usage, priceAt(served, new Date().toISOString(), this.#prices)) : null;
       let id: string;
       if (entry) id = entry.id;
       else {

@@ -10,6 +10,7 @@ import { driverOf } from "./kinds/index.js";
 import { connectorLabel, defaultEnabledModels, probeSpecs, refreshReadiness } from "./readiness.js";
 import { ConnectorConfig, configProblems } from "./connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connector-models.js";
+import { checkServedModels } from "./connector-served.js";
 import { type ConnectorTestResult, runConnectorTest } from "./connector-test.js";
 import { type ProbeBook, sharedProbes } from "./probe-cache.js";
 
@@ -103,6 +104,12 @@ export async function addConnector(
   const enabledModels =
     input.enabledModels ?? (declared.length > 0 ? declared : defaultEnabledModels(input.kind));
   validateConnectorModels(input.kind, enabledModels, config);
+  // Asked before the transaction (never I/O inside one): an id the endpoint does not list is refused.
+  const served = await checkServedModels(
+    { kind: input.kind, config },
+    enabledModels,
+    options.env ?? process.env,
+  );
   const row = await store.transaction(async (tx) => {
     if (!(await tx.getCompany(companyId))) throw new NotFoundError(`company ${companyId} not found`);
     if (await tx.getConnector(companyId, id))
@@ -120,7 +127,12 @@ export async function addConnector(
       agentId: null,
       runId: null,
       type: "connector.added",
-      data: { connectorId: id, kind: input.kind, enabledModels },
+      data: {
+        connectorId: id,
+        kind: input.kind,
+        enabledModels,
+        ...(served.length > 0 ? { served } : {}),
+      },
     });
     return inserted;
   });

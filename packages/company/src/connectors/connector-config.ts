@@ -38,7 +38,7 @@ export const ModelDeclaration = Type.Object(
     id: Text({
       maxLength: 128,
       description:
-        "The exact id the endpoint serves, naming its size: qwen2.5:14b-instruct-q4_K_M, llama-3.1-8b-instruct. Floating tags (latest, a bare family name such as llama3) are refused.",
+        "The exact id the endpoint serves (as its model list names it): qwen2.5:14b-instruct-q4_K_M, llama-3.1-8b-instruct, a deployment name. Floating ids (a latest tag, an Ollama name with no tag, a vendor alias) are refused.",
     }),
     contextWindow: Type.Integer({
       minimum: 1024,

@@ -1,7 +1,7 @@
 // Which models a connector routes (MC-6). Vendor connectors route the registry's explicit ids of
 // their provider. An OpenAI-compatible endpoint (and Codex with a model provider's baseUrl) routes
 // the models it declares in `config.models` — `[{ id, contextWindow, maxOutput? }]`, explicit by
-// construction (no floating tag, the id names the size) — or models declared for the whole data dir
+// construction (no latest tag, no vendor alias; judged by the endpoint's listing, connector-served.ts) — or models declared for the whole data dir
 // (cadre.config.json / CADRE_MODELS). Every entry point asks here: connector add, hire_agent, the
 // model switch, the session.
 import {

@@ -125,6 +125,10 @@ async function askModelList(
           : `lists ${listed.length} model(s)`,
     };
   }
+  // A Responses-only server (what Codex talks to) may have no model list: a minimal request to it
+  // says whether it answers (a token or so of the first enabled model), and which model served it.
+  if (response.status === 404 && wireOf(connector.kind) === "openai-responses")
+    return askResponses(connector, url.replace(/\/models$/, "/responses"), key, signal);
   if (response.status === 401 || response.status === 403)
     return {
       ok: false,
@@ -139,6 +143,45 @@ async function askModelList(
     ok: false,
     error: `GET ${url} answered ${response.status}${extract ? `: ${extract}` : ""}${hint}`,
   };
+}
+
+async function askResponses(
+  connector: ConnectorLike,
+  url: string,
+  key: string | undefined,
+  signal: AbortSignal,
+): Promise<ProbeOutcome> {
+  const model = connector.enabledModels[0];
+  if (model === undefined) return { ok: false, error: "no enabled model to ask the endpoint with" };
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...endpointHeaders("openai-responses", key) },
+      body: JSON.stringify({ model, input: "Reply with the single word: ready", max_output_tokens: 16 }),
+      signal,
+      redirect: "manual",
+    });
+  } catch (error) {
+    return { ok: false, error: `no model list; POST ${url}: ${networkReason(error)}` };
+  }
+  const body = await response.text().catch(() => "");
+  if (!response.ok) {
+    const extract = errorExtract(body, key);
+    return {
+      ok: false,
+      error: `no model list; POST ${url} answered ${response.status}${extract ? `: ${extract}` : ""}`,
+    };
+  }
+  let served: unknown;
+  try {
+    served = (JSON.parse(body) as { model?: unknown }).model;
+  } catch {
+    served = undefined;
+  }
+  const drift =
+    typeof served === "string" && served !== model ? `, but it was served by "${served}" (a drift)` : "";
+  return { ok: true, detail: `has no model list; a minimal request for ${model} answered${drift}` };
 }
 
 /** The endpoint probe of a network connector whose settings are complete; undefined otherwise. */

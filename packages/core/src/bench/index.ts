@@ -2,3 +2,4 @@
 // main entry: they read fixtures from disk and load the vendor SDKs (devDependencies) to compare with.
 export { benchTranslators, type BenchResult } from "./translators.js";
 export { bareLoopToFirstCall, type BareLoopInput } from "./wake-loop.js";
+export { presetAppendTurns, type PresetTurnsInput } from "./claude-code-preset.js";

@@ -185,27 +185,25 @@ export function findModel(id: string): ModelInfo | undefined {
   return registry.get(id);
 }
 
-/** A parameter count in an id: 8b, 14B, 0.5b, 8x7b, 135m, e4b (not q4_K_M, not 4bit). */
-const PARAMETER_COUNT = /(?<![0-9.])(?:\d+x)?\d+(?:\.\d+)?[bm](?![a-z])/i;
 const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 const LOCAL_EXAMPLES =
   "qwen2.5:14b-instruct-q4_K_M, llama3.1:8b, llama-3.1-8b-instruct, Qwen/Qwen2.5-14B-Instruct";
 
 /**
- * Why `id` cannot be declared as a model an endpoint serves (MC-6), or undefined. Explicit by
- * construction: no `latest` tag or segment, no vendor alias, and the id names the model's size (a
- * bare family name — `llama3`, `qwen2.5` — is Ollama's floating `:latest`, whatever was pulled last).
+ * Why `id` cannot be declared as a model an endpoint serves (MC-6), or undefined. Only what floats
+ * by its own spelling is refused here: a `latest` tag or segment, an empty tag, a vendor alias the
+ * registry knows. Anything else — a deployment name, `gpt-5-codex`, `deepseek-v3` — is judged by
+ * the endpoint: it is accepted when the endpoint lists it (connector-served.ts), and what the
+ * endpoint serves under it is watched on every call (a changed served model is a drift).
  */
 export function localModelIdProblem(id: string): string | undefined {
   if (!LOCAL_ID.test(id))
     return `model id "${id}" is not valid: use letters, digits and . _ : / @ + - (at most 128 characters)`;
   const tag = id.includes(":") ? id.slice(id.lastIndexOf(":") + 1) : undefined;
   if (tag === "" || id.split(/[-_:/.@]/).some((part) => part.toLowerCase() === "latest"))
-    return `model id "${id}" is a floating tag (latest): it names whatever was pulled last. Use the explicit id, naming size and quantisation, e.g. ${LOCAL_EXAMPLES}`;
+    return `model id "${id}" is a floating tag (latest): it names whatever was pulled last. Use the explicit id the endpoint lists, e.g. ${LOCAL_EXAMPLES}`;
   const aliasProblem = modelIdProblem(id);
   if (aliasProblem?.kind === "alias") return aliasProblem.message;
-  if (!PARAMETER_COUNT.test(id))
-    return `model id "${id}" names no size, so it floats (a bare family name is the ":latest" tag on Ollama). Use the explicit id the server serves, naming the size, e.g. ${LOCAL_EXAMPLES}`;
   return undefined;
 }
 
@@ -224,7 +222,7 @@ export function registerCompatibleModel(info: CompatibleModelInput): ModelInfo {
       { model: "taken" },
     );
   const problem = localModelIdProblem(info.id);
-  if (problem) throw new UserInputError(problem, { model: "explicit id naming its size" });
+  if (problem) throw new UserInputError(problem, { model: "explicit id, no latest tag, no alias" });
   const entry: ModelInfo = {
     id: info.id,
     provider: "openai-compatible",

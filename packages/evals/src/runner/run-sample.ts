@@ -192,7 +192,8 @@ export async function runSample(
       : { tokens: 0, usd: 0 };
     const cap = capOf(
       {
-        stopReason: result?.stopReason ?? null,
+        // A drift refusal is no cap: the run's error says what happened.
+        stopReason: result?.stopReason === "model_drift" ? null : (result?.stopReason ?? null),
         error: result?.run.error ?? null,
         wallTime: wall.signal.aborted && result?.terminal !== "done",
       },

@@ -32,7 +32,7 @@ export type RunItem =
   | {
       kind: "policy";
       key: string;
-      policy: "rollover" | "recovery" | "compression" | "session" | "continuation";
+      policy: "rollover" | "recovery" | "compression" | "session" | "continuation" | "model_drift";
       text: string;
       ok?: boolean;
     }
@@ -257,6 +257,15 @@ export class RunFold {
           policy: "continuation",
           text: continuationText(e),
           ok: e.action !== "lost-handle",
+        });
+        return;
+      case "model_drift":
+        this.push({
+          kind: "policy",
+          key,
+          policy: "model_drift",
+          text: `model drift: the endpoint served ${e.served} for ${e.declared}${e.policy === "refuse" ? "; the company refuses it, the run stops" : ""}`,
+          ok: false,
         });
         return;
       case "error":

@@ -159,7 +159,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     ]);
   });
 
-  it("issue 22: hands Claude Code the Cadre prompt as its preset's append and offers only the built-ins the policy allows (a rule offers its bare tool)", async () => {
+  it("issue 22: offers only the built-ins the policy allows (a rule offers its bare tool)", async () => {
     await standin(["Done."]);
     const a = agent({ policy: { permissionMode: "dontAsk", allowedTools: ["Read", "Bash(git status:*)"] } });
     const events = await collect(a.send("Look around."));
@@ -167,10 +167,25 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(report.problem).toBeUndefined();
     expect([...report.tools].sort()).toEqual(["Bash", "Read", "mcp__cadre__add"]);
     expect([...server!.toolsOffered(0)].sort()).toEqual(["Bash", "Read", "mcp__cadre__add"]);
-    const request = server!.modelCalls()[0]!.request;
-    expect(request.system).toContain(PROMPT);
-    expect(request.system.indexOf(PROMPT)).toBeGreaterThan(0); // after Claude Code's own preset (MC-3)
+    expect(server!.modelCalls()[0]!.request.system).toContain(PROMPT);
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+  });
+
+  it("issue 28: the system part Claude Code sends is Cadre's prompt, not its coding preset, on every call of every turn", async () => {
+    await standin([reply.toolCall("mcp__cadre__add", { a: 1, b: 2 }), "Three.", "Again."]);
+    const a = agent();
+    await collect(a.send("Add 1 and 2."));
+    await collect(a.send("And again?"));
+    const systems = server!.modelCalls().map((c) => c.request.systemBlocks);
+    expect(systems).toHaveLength(3);
+    for (const blocks of systems) {
+      const text = blocks.map((b) => b.text).join("\n");
+      // The CEO's prompt is there, whole; what else Claude Code adds is at most its short identity
+      // line, never the preset that describes tools the agent is not offered.
+      expect(blocks.some((b) => b.text === PROMPT)).toBe(true);
+      expect(text.length - PROMPT.length).toBeLessThan(600);
+      expect(text).not.toMatch(/\b(Glob|Grep|NotebookEdit|TodoWrite|PowerShell)\b/);
+    }
   });
 
   it("issue 22: a decided tool the harness does not offer fails the run at once with a readable reason", async () => {

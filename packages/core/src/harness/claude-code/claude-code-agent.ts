@@ -1,5 +1,5 @@
 // The Claude Code harness: a BaseAgent over @anthropic-ai/claude-agent-sdk's `query()`. Claude Code
-// runs the agent loop in its own process; we hand it the Cadre prompt as the append to its preset
+// runs the agent loop in its own process; we hand it the Cadre prompt as its whole system prompt
 // (MC-3), the company tools as an in-process MCP server built from the same ToolDefinitions, and a
 // permission policy; its stream-json messages come back through the claude-code translator.
 //
@@ -405,16 +405,10 @@ export class ClaudeCodeAgent extends BaseAgent {
       abortController: abort,
       model: model.id,
       includePartialMessages: true,
-      // MC-3: Claude Code's preset first, the assembled Cadre prompt appended. Dynamic sections (cwd,
-      // date, git status) leave the system prompt for the first user message, and the snapshot keeps
-      // the prompt recorded at the first turn for every resumed turn.
-      systemPrompt: {
-        type: "preset",
-        preset: "claude_code",
-        append: systemPrompt,
-        excludeDynamicSections: true,
-        snapshot: true,
-      },
+      // MC-3 (issue 28): the system part is Cadre's prompt, not Claude Code's coding preset (which
+      // describes file, shell and search tools the agent is not offered, and costs every call ~27 kB).
+      // The snapshot keeps the prompt recorded at the first turn for every resumed turn.
+      systemPrompt: { type: "custom", prompt: systemPrompt, snapshot: true },
       permissionMode: this.policy.permissionMode,
       // The only built-ins Claude Code offers (bare names; none by default). With `tools` set the
       // MCP tools are loaded up front, never deferred behind ToolSearch (issue 22).

@@ -60,17 +60,18 @@ export function translatePiEvent(event: PiEvent, state: PiTranslatorState): Agen
     case "message_end": {
       const message = event.message;
       if (!isAssistant(message)) return [];
-      const out: AgentEvent[] = [
-        {
-          type: "usage",
-          usage: {
-            input: message.usage.input,
-            output: message.usage.output,
-            cacheRead: message.usage.cacheRead,
-            cacheWrite: message.usage.cacheWrite,
-          },
+      const usage: AgentEvent = {
+        type: "usage",
+        usage: {
+          input: message.usage.input,
+          output: message.usage.output,
+          cacheRead: message.usage.cacheRead,
+          cacheWrite: message.usage.cacheWrite,
         },
-      ];
+      };
+      // pi-ai keeps the response's model field only when it differs from the requested id.
+      if (message.responseModel) usage.servedModel = message.responseModel;
+      const out: AgentEvent[] = [usage];
       if (message.stopReason === "error") {
         out.push({
           type: "error",
