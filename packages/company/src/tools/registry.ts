@@ -9,6 +9,7 @@ import type { Actor } from "../actions/actor.js";
 import { type CompanyTool, toolDefinition } from "./entry.js";
 import { fileApprovalTool } from "./file-approval.js";
 import { hireAgentTool } from "./hire-agent.js";
+import { reviewTaskTool } from "./review-task.js";
 import { assignTaskTool, createTaskTool, listMyTasksTool, updateTaskTool } from "./task-tools.js";
 
 export const COMPANY_TOOLS = [
@@ -18,6 +19,7 @@ export const COMPANY_TOOLS = [
   assignTaskTool,
   updateTaskTool,
   listMyTasksTool,
+  reviewTaskTool,
 ] as const;
 
 export type CompanyToolName = (typeof COMPANY_TOOLS)[number]["name"];
