@@ -180,7 +180,7 @@ describe("a server at work (SQLite, in process)", () => {
         "approval_decided",
         "task_assigned",
         "task_assigned",
-        "task_done",
+        "task_in_review",
       ]);
     } finally {
       await app.close();
