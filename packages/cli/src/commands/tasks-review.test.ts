@@ -25,7 +25,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const status = async (id: string) => ((await cli("tasks", "show", id, "--json")).json() as { status: string }).status;
+const status = async (id: string) =>
+  ((await cli("tasks", "show", id, "--json")).json() as { status: string }).status;
 
 describe("cadre tasks review", () => {
   it("the offline company ends with every task the CEO delegated accepted", async () => {

@@ -44,7 +44,10 @@ export function fateOf(
   if (task.assigneeAgentId !== request.agentId)
     return { fate: "drop", note: "the task was assigned to someone else" };
   if (task.status === "in_review")
-    return { fate: "drop", note: "the task is handed in and waits for review; it comes back if changes are asked for" };
+    return {
+      fate: "drop",
+      note: "the task is handed in and waits for review; it comes back if changes are asked for",
+    };
   if (task.checkoutRunId !== null && task.checkoutRunId !== runId)
     return { fate: "wait", note: `run ${task.checkoutRunId} is working on the task` };
   return { fate: "take", checkout: task.id };

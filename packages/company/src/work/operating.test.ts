@@ -51,9 +51,11 @@ describe("a company at work (offline)", () => {
     expect(report.wakes.length).toBe(tasks.length + 2);
     // Each lead once per assignment; the CEO once with all the hand-ins, which it accepted.
     for (const lead of leads) expect(report.wakes.filter((w) => w.agentId === lead.id)).toHaveLength(1);
-    expect(report.wakes.at(-1)!.result.requests.map((r) => r.trigger)).toEqual(tasks.map(() => "task_in_review"));
+    expect(report.wakes.at(-1)!.result.requests.map((r) => r.trigger)).toEqual(
+      tasks.map(() => "task_in_review"),
+    );
     const reviews = (await store.listActivity(company.id, { type: "task.reviewed" })).map(
-      (a) => (a.data as { decision: string; by: string }),
+      (a) => a.data as { decision: string; by: string },
     );
     expect(reviews).toHaveLength(tasks.length);
     expect(reviews.every((r) => r.decision === "accept" && r.by === ceo.id)).toBe(true);

@@ -24,22 +24,35 @@ afterEach(async () => {
 async function operating(settings: Partial<CompanySettings> = {}) {
   const company = await createCompany(store, { name: "Acme", goal: "Robots.", settings });
   const ceo = (await loadCompanyState(store, company.id)).ceo.id;
-  const as = (agentId: string | null) => ({ companyId: company.id, agentId, via: "tool" as const, runId: null });
+  const as = (agentId: string | null) => ({
+    companyId: company.id,
+    agentId,
+    via: "tool" as const,
+    runId: null,
+  });
   const hire = async (name: string) => {
-    const r = await hireAgent(store, { ...as(null), via: "http" }, {
-      name,
-      role: `${name} lead`,
-      description: "Leads.",
-      connectorId: "offline",
-      model: "offline-scripted-1",
-      department: "engineering",
-    });
+    const r = await hireAgent(
+      store,
+      { ...as(null), via: "http" },
+      {
+        name,
+        role: `${name} lead`,
+        description: "Leads.",
+        connectorId: "offline",
+        model: "offline-scripted-1",
+        department: "engineering",
+      },
+    );
     if (!r.ok || !("agentId" in r.value)) throw new Error(JSON.stringify(r));
     return r.value.agentId;
   };
   const cto = await hire("CTO");
   const cro = await hire("CRO");
-  const filed = await fileApproval(store, as(ceo), { type: "approve_ceo_strategy", title: "Plan", payload: "# Plan" });
+  const filed = await fileApproval(store, as(ceo), {
+    type: "approve_ceo_strategy",
+    title: "Plan",
+    payload: "# Plan",
+  });
   if (!filed.ok) throw new Error(filed.message);
   await decideApproval(store, filed.value.approvalId, "approve", null);
   for (const r of await store.listWakeRequests({ status: "pending" }))
@@ -60,7 +73,11 @@ const handIn = (as: (id: string) => object, cto: string, taskId: string, deliver
 describe("done means accepted", () => {
   it("a task handed in waits for review and wakes its creator; what it blocks still waits", async () => {
     const { ceo, cto, cro, as, taskId } = await operating();
-    const later = await createTask(store, as(ceo), { title: "Sell it", assignee: "CRO", blockedBy: [taskId] });
+    const later = await createTask(store, as(ceo), {
+      title: "Sell it",
+      assignee: "CRO",
+      blockedBy: [taskId],
+    });
     const r = await handIn(as, cto, taskId);
     expect(r).toMatchObject({ ok: true, value: { status: "in_review", wakes: ["CEO"] } });
     expect(await status(taskId)).toBe("in_review");
@@ -75,7 +92,10 @@ describe("done means accepted", () => {
     const { cto, cro, as, taskId } = await operating();
     await handIn(as, cto, taskId);
     const own = await reviewTask(store, as(cto), { taskId, decision: "accept" });
-    expect(own).toMatchObject({ ok: false, fields: { taskId: expect.stringMatching(/never accepted by its own assignee/) } });
+    expect(own).toMatchObject({
+      ok: false,
+      fields: { taskId: expect.stringMatching(/never accepted by its own assignee/) },
+    });
     const other = await reviewTask(store, as(cro), { taskId, decision: "accept" });
     expect(other).toMatchObject({ ok: false, fields: { taskId: expect.stringMatching(/reviewed by CEO/) } });
     const again = await updateTask(store, as(cto), { taskId, status: "done", deliverable: "Changed." });
@@ -97,7 +117,10 @@ describe("done means accepted", () => {
       decision: "request_changes",
       reasons: "Add the budget.",
     });
-    expect(sent).toMatchObject({ ok: true, value: { status: "in_progress", wakes: ["CTO"], changeRounds: 1 } });
+    expect(sent).toMatchObject({
+      ok: true,
+      value: { status: "in_progress", wakes: ["CTO"], changeRounds: 1 },
+    });
     expect(await pending(cto)).toEqual([["task_changes_requested", taskId]]);
     expect((await store.listTaskComments(taskId)).map((c) => [c.authorAgentId, c.body])).toEqual([
       [ceo, "Add the budget."],
@@ -119,7 +142,11 @@ describe("done means accepted", () => {
     await handIn(as, cto, taskId);
     await reviewTask(store, as(ceo), { taskId, decision: "request_changes", reasons: "More." });
     await handIn(as, cto, taskId);
-    const past = await reviewTask(store, as(ceo), { taskId, decision: "request_changes", reasons: "Still more." });
+    const past = await reviewTask(store, as(ceo), {
+      taskId,
+      decision: "request_changes",
+      reasons: "Still more.",
+    });
     expect(past).toMatchObject({ ok: true, value: { status: "in_review", escalated: true } });
     expect(await status(taskId)).toBe("in_review");
     // Only the first round's request went back to the CTO: the one past the bound did not.
@@ -136,7 +163,10 @@ describe("done means accepted", () => {
   it("a task that is not handed in is not reviewed", async () => {
     const { ceo, as, taskId } = await operating();
     const r = await reviewTask(store, as(ceo), { taskId, decision: "accept" });
-    expect(r).toMatchObject({ ok: false, fields: { taskId: expect.stringMatching(/only a task handed in/) } });
+    expect(r).toMatchObject({
+      ok: false,
+      fields: { taskId: expect.stringMatching(/only a task handed in/) },
+    });
     expect(await status(taskId)).toBe("todo");
   });
 

@@ -91,7 +91,9 @@ export function reviewTask(
         data: { taskId: task.id, by: agent.id, rounds: rounds - 1, bound },
       });
       const answer = result(state, task, []);
-      return answer.ok ? { ok: true, value: { ...answer.value, changeRounds: rounds - 1, escalated: true } } : answer;
+      return answer.ok
+        ? { ok: true, value: { ...answer.value, changeRounds: rounds - 1, escalated: true } }
+        : answer;
     }
     const back: TaskStatus = "in_progress";
     const updated = await tx.updateTask(task.id, { status: back });
@@ -100,7 +102,10 @@ export function reviewTask(
       state,
       actor,
       { kind: "changes_requested", task: updated },
-      { type: REVIEW_ACTIVITY, data: { decision: "request_changes", from: task.status, status: back, round: rounds } },
+      {
+        type: REVIEW_ACTIVITY,
+        data: { decision: "request_changes", from: task.status, status: back, round: rounds },
+      },
     );
     const answer = result(state, updated, wakes);
     return answer.ok ? { ok: true, value: { ...answer.value, changeRounds: rounds } } : answer;

@@ -14,7 +14,9 @@ export interface Reviewer {
 }
 
 async function taskActivity(tx: StoreQueries, state: CompanyState, type: string, taskId: string) {
-  return (await tx.listActivity(state.company.id, { type })).filter((a) => field(a.data, "taskId") === taskId);
+  return (await tx.listActivity(state.company.id, { type })).filter(
+    (a) => field(a.data, "taskId") === taskId,
+  );
 }
 
 function field(data: unknown, key: string): unknown {

@@ -92,7 +92,8 @@ export const reviewTaskSchema = Type.Object(
   {
     taskId: TaskId,
     decision: OneOf(REVIEW_DECISIONS, {
-      description: "accept: the task is done. request_changes: it goes back to its assignee with your reasons.",
+      description:
+        "accept: the task is done. request_changes: it goes back to its assignee with your reasons.",
     }),
     reasons: Type.Optional(
       Text({

@@ -114,7 +114,12 @@ async function resolveAssignee(
   );
 }
 
-export async function taskOf(op: string, tx: StoreQueries, state: CompanyState, taskId: string): Promise<TaskRow> {
+export async function taskOf(
+  op: string,
+  tx: StoreQueries,
+  state: CompanyState,
+  taskId: string,
+): Promise<TaskRow> {
   const task = await tx.getTask(taskId);
   if (!task || task.companyId !== state.company.id)
     fail(op, "taskId", `"${taskId}" is not a task of this company`);
@@ -303,7 +308,11 @@ async function changeTask(
   // Done means accepted: what its assignee hands in waits for its reviewer (review.ts), unless the
   // company accepts hand-ins automatically; while it waits, the assignee only comments on it.
   const byAssignee = actor.agentId !== null && actor.agentId === task.assigneeAgentId;
-  if (byAssignee && task.status === "in_review" && (change.status !== undefined || change.deliverable !== undefined))
+  if (
+    byAssignee &&
+    task.status === "in_review" &&
+    (change.status !== undefined || change.deliverable !== undefined)
+  )
     fail(
       op,
       "taskId",
@@ -311,8 +320,7 @@ async function changeTask(
     );
   if (change.status === "in_review")
     fail(op, "status", "in_review is where a task goes when you hand it in: set done with your deliverable");
-  const handIn =
-    change.status === "done" && byAssignee && state.company.settings.acceptance !== "automatic";
+  const handIn = change.status === "done" && byAssignee && state.company.settings.acceptance !== "automatic";
   const status: TaskStatus | undefined = handIn ? "in_review" : change.status;
   // One run works a task at a time (OP-1): an update in a run checks the task out for that run.
   if (actor.runId !== null) {
@@ -375,7 +383,11 @@ async function changeTask(
         finished
           ? { kind: "finished", task: updated, unblocked }
           : handIn
-            ? { kind: "handed_in", task: updated, reviewerAgentId: (await reviewerOf(tx, state, updated)).agentId }
+            ? {
+                kind: "handed_in",
+                task: updated,
+                reviewerAgentId: (await reviewerOf(tx, state, updated)).agentId,
+              }
             : { kind: "updated", task: updated },
         {
           type: "task.updated",

@@ -113,7 +113,13 @@ export function runCheck(id: OperatingCheckId, t: OperatingTrace, scripted: bool
       // A request taken by a run about a task that was finished before it was requested or taken
       // (results for the creator aside — done, or handed in for its review: those are about finished work by definition).
       const wrong = t.requests.filter((r) => {
-        if (r.status !== "taken" || r.taskId === null || (r.trigger === "task_done" || r.trigger === "task_in_review")) return false;
+        if (
+          r.status !== "taken" ||
+          r.taskId === null ||
+          r.trigger === "task_done" ||
+          r.trigger === "task_in_review"
+        )
+          return false;
         const finished = finishedAt(t, r.taskId);
         const taken = t.activity.find(
           (a) =>

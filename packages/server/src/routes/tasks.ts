@@ -244,7 +244,10 @@ export const taskRoutes = [
     async handle({ ctx, principal, scope, body }) {
       return answer(
         ctx,
-        await reviewTask(ctx.store, httpActor(principal, scope.companyId), { taskId: scope.task.id, ...body }),
+        await reviewTask(ctx.store, httpActor(principal, scope.companyId), {
+          taskId: scope.task.id,
+          ...body,
+        }),
       );
     },
   }),
