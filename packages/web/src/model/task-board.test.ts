@@ -36,6 +36,7 @@ describe("the Tasks board", () => {
       ["To do", ["t2", "t3"]],
       ["In progress", []],
       ["Blocked", []],
+      ["In review", []],
       ["Done", ["t1"]],
       ["Cancelled", []],
     ]);
