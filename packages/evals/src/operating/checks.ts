@@ -66,7 +66,8 @@ function finishedAt(t: OperatingTrace, taskId: string): number | undefined {
   if (seeded && isFinishedTask(seeded.status)) return 0;
   const done = t.activity.find(
     (a) =>
-      a.type === "task.updated" &&
+      // Finished by its assignee or the operator (task.updated), or accepted in review (task.reviewed).
+      (a.type === "task.updated" || a.type === "task.reviewed") &&
       taskData(a).taskId === taskId &&
       ["done", "cancelled"].includes(taskData(a).status ?? ""),
   );
