@@ -43,6 +43,7 @@ export * from "./recovery/processes.js";
 export * from "./recovery/recover.js";
 export * from "./work/task-schema.js";
 export * from "./work/tasks.js";
+export * from "./work/review.js";
 export * from "./work/wake-rules.js";
 export * from "./work/requests.js";
 export * from "./work/due.js";

@@ -119,7 +119,7 @@ describe("C4-4: one CEO-mode decision per wake", () => {
       trigger: "approval_decided",
       line: "The operator has decided on your strategy.",
     });
-    // operating, from the approval's request; then from a finished task's (task_done).
+    // operating, from the approval's request; then from a task handed in for review (task_in_review).
     await decideApproval(store, await file(), "approve", null);
     await check(wakeIfDue({ store, agentId: ceo, script }), {
       mode: "operating",
@@ -135,8 +135,8 @@ describe("C4-4: one CEO-mode decision per wake", () => {
     );
     await check(wakeIfDue({ store, agentId: ceo, script }), {
       mode: "operating",
-      trigger: "task_done",
-      line: "Work you delegated has been completed.",
+      trigger: "task_in_review",
+      line: "Work you delegated has been handed in for your review.",
     });
     expect(checked).toEqual([
       ["team-building", "start_team_building"],
@@ -144,7 +144,7 @@ describe("C4-4: one CEO-mode decision per wake", () => {
       ["awaiting-approval", "routine"],
       ["revising", "approval_decided"],
       ["operating", "approval_decided"],
-      ["operating", "task_done"],
+      ["operating", "task_in_review"],
     ]);
   });
 });

@@ -44,6 +44,20 @@ export const CompanySettingsSchema = Type.Object(
           "When an endpoint serves a model other than the one declared (a drift): warn records it (on the call, an activity row, the run) and goes on; refuse also stops the run at that call. Default warn.",
       }),
     ),
+    reviewRounds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 20,
+        description:
+          "How many times a task's reviewer may send it back with changes; the next request for changes goes to the operator to decide (default 3).",
+      }),
+    ),
+    acceptance: Type.Optional(
+      OneOf(["review", "automatic"] as const, {
+        description:
+          "review (the default): a task handed in waits for its creator to accept it; automatic: a task handed in is done.",
+      }),
+    ),
     prices: Type.Optional(
       Type.Array(CompanyPriceSchema, {
         maxItems: 200,
@@ -55,6 +69,8 @@ export const CompanySettingsSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CompanySettings = Static<typeof CompanySettingsSchema>;
+
+export const DEFAULT_REVIEW_ROUNDS = 3;
 
 export const DEFAULT_SETTINGS: Readonly<CompanySettings> = Object.freeze({
   maxTeamSize: 8,

@@ -83,15 +83,20 @@ export const WAKE_TRIGGERS = [
   "task_unassigned",
   "task_assigned",
   "task_commented",
+  "task_changes_requested",
   "task_unblocked",
+  "task_in_review",
   "task_done",
   "scheduled",
   "routine",
 ] as const;
 export type WakeTrigger = (typeof WAKE_TRIGGERS)[number];
 
-/** A task's status. `done` and `cancelled` are finished: a finished task wakes nobody (OP-1). */
-export const TASK_STATUSES = ["todo", "in_progress", "blocked", "done", "cancelled"] as const;
+/**
+ * A task's status. `done` and `cancelled` are finished: a finished task wakes nobody (OP-1).
+ * `in_review`: handed in by its assignee, waiting for its reviewer to accept it or ask for changes.
+ */
+export const TASK_STATUSES = ["todo", "in_progress", "blocked", "in_review", "done", "cancelled"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const FINISHED_TASK_STATUSES = ["done", "cancelled"] as const satisfies readonly TaskStatus[];
 

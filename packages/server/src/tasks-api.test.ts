@@ -47,12 +47,23 @@ describe("tasks over HTTP", () => {
         json: { status: "done", deliverable: "Here it is." },
       });
       expect(upd.status).toBe(200);
-      expect(upd.body).toMatchObject({ status: "done", deliverable: "Here it is." });
+      // Handed in, it waits for its reviewer: the operator, who created it.
+      expect(upd.body).toMatchObject({ status: "in_review", deliverable: "Here it is." });
+      const self = await app.request("POST", `/api/tasks/${id}/review`, {
+        token: ctoToken,
+        json: { decision: "accept" },
+      });
+      expect(self.status).toBe(400);
+      expect(JSON.stringify(self.body)).toMatch(/never accepted by its own assignee/);
+      const accepted = await app.request("POST", `/api/tasks/${id}/review`, { json: { decision: "accept" } });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body).toMatchObject({ status: "done" });
       const detail = await app.request("GET", `/api/tasks/${id}`);
       expect(detail.body.history.map((h: { type: string }) => h.type)).toEqual([
         "task.created",
         "wake.requested",
         "task.updated",
+        "task.reviewed",
       ]);
       const listed = await app.request("GET", `/api/companies/${company.id}/tasks?status=done`);
       expect(listed.body.map((t: { id: string }) => t.id)).toEqual([id]);
@@ -180,7 +191,7 @@ describe("a server at work (SQLite, in process)", () => {
         "approval_decided",
         "task_assigned",
         "task_assigned",
-        "task_done",
+        "task_in_review",
       ]);
     } finally {
       await app.close();

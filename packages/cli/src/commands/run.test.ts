@@ -70,7 +70,7 @@ describe("cadre run: a company at work, offline (issue 17 done-when)", () => {
 
     const triggers = report.wakes.map((w) => [w.agentId === summary.ceo.agentId ? "CEO" : "lead", w.trigger]);
     expect(triggers[0]).toEqual(["CEO", "approval_decided"]);
-    expect(triggers.at(-1)).toEqual(["CEO", "task_done"]);
+    expect(triggers.at(-1)).toEqual(["CEO", "task_in_review"]);
     for (const lead of leads) {
       const own = report.wakes.filter((w) => w.agentId === lead);
       expect(own.map((w) => w.trigger)).toEqual(["task_assigned"]); // once per assignment

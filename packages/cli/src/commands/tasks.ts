@@ -1,4 +1,4 @@
-// `cadre tasks list|show|create|assign|comment|close`: the operator's side of the company's work.
+// `cadre tasks list|show|create|assign|comment|close|review`: the operator's side of the company's work.
 // Thin: every rule is the company layer's (work/tasks.ts), the same the API and the tools apply.
 // An operator port operation (local store or --server): the company functions locally,
 // GET/POST /api/companies/{id}/tasks and /api/tasks/{id}… over HTTP, rendered once.
@@ -8,6 +8,7 @@ import {
   closeTaskSchema,
   commentTaskSchema,
   createTaskSchema,
+  reviewTaskSchema,
   type TaskResult,
 } from "@cadre/company";
 import { isOneOf, TASK_STATUSES, type TaskStatus } from "@cadre/model";
@@ -25,13 +26,19 @@ export const TASKS_HELP = `Usage:
   cadre tasks assign TASK_ID AGENT [--json]
   cadre tasks comment TASK_ID TEXT [--json]
   cadre tasks close  TASK_ID [--cancel] [--deliverable TEXT] [--json]
+  cadre tasks review TASK_ID (--accept | --changes TEXT) [--json]
 
 The company's tasks, once its strategy is approved. AGENT is an agent id or a name as \`cadre agents
 list\` shows it. What wakes whom is decided in code: assigning a task wakes its assignee (unless it
-waits for blockers); a comment wakes the assignee of an open task; a task done wakes the agent that
-created it, and the assignees of tasks it was the last blocker of; a cancelled or finished task
-wakes nobody. \`cadre run\` then runs those wakes. \`close\` marks a task done (it needs a
-deliverable: given here or already handed in) or, with --cancel, cancelled.
+waits for blockers); a comment wakes the assignee of an open task; a task its assignee marks done is handed
+in (in_review) and wakes the agent that created it, to review it; a task accepted is done and wakes
+the agent that created it, and the assignees of tasks it was the last blocker of; a cancelled or
+finished task wakes nobody. \`cadre run\` then runs those wakes. \`close\` marks a task done (it needs a
+deliverable: given here or already handed in) or, with --cancel, cancelled. \`review\` decides on
+a task handed in: --accept makes it done; --changes TEXT sends it back to its assignee with TEXT as
+the reasons, and wakes it. The agent that created a task reviews it; after a company's bound on
+rounds of changes (reviewRounds, default 3) the next request for changes is the operator's to
+decide. With the company setting acceptance: automatic, a task marked done is done at once.
 
 Statuses: ${TASK_STATUSES.join(", ")}. Options: --data DIR, --json (stdout holds JSON only).
 ${DATABASE_HELP}
@@ -152,9 +159,30 @@ export async function tasksCommand(args: string[], io: CliIO, server?: ServerTar
       });
       return change(values, (port) => port.closeTask(input));
     }
+    case "review": {
+      const { values, positionals } = parse(
+        "tasks review",
+        rest,
+        { ...STORE_OPTIONS, accept: { type: "boolean" }, changes: { type: "string" } },
+        1,
+      );
+      if (values.help) return (io.out(`${TASKS_HELP}\n`), 0);
+      const taskId = positionals[0];
+      if (!taskId) throw new UsageError("tasks review: TASK_ID is required");
+      if (values.accept === (values.changes !== undefined))
+        throw new UsageError(
+          'tasks review: give exactly one of --accept or --changes "what is to change and why"',
+        );
+      const input = checkInput("tasks review", reviewTaskSchema, {
+        taskId,
+        decision: values.accept ? "accept" : "request_changes",
+        ...(values.changes !== undefined ? { reasons: values.changes } : {}),
+      });
+      return change(values, (port) => port.reviewTask(input));
+    }
     default:
       throw new UsageError(
-        `tasks: unknown subcommand "${sub}"; use list, show, create, assign, comment or close`,
+        `tasks: unknown subcommand "${sub}"; use list, show, create, assign, comment, close or review`,
       );
   }
 }

@@ -350,7 +350,7 @@ describe("--server", () => {
         runs: number;
       };
       expect(report.wakes[0]).toMatchObject({ agent: "CEO", trigger: "approval_decided", terminal: "done" });
-      expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_done" });
+      expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_in_review" });
       expect(report).toMatchObject({
         idle: true,
         runs: report.wakes.length,

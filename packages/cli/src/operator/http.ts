@@ -7,6 +7,7 @@ import {
   type AddConnectorInput,
   type AssignTaskInput,
   type CloseTaskInput,
+  type ReviewTaskInput,
   type CommentTaskInput,
   type CreateTaskInput,
   cueTokenCount,
@@ -474,6 +475,10 @@ export class HttpOperator implements OperatorPort {
 
   async closeTask({ taskId, ...body }: CloseTaskInput) {
     return taskResult(await this.call("POST /api/tasks/{id}/close", { params: { id: taskId }, body }));
+  }
+
+  async reviewTask({ taskId, ...body }: ReviewTaskInput) {
+    return taskResult(await this.call("POST /api/tasks/{id}/review", { params: { id: taskId }, body }));
   }
 
   async listSchedules(companyId?: string) {

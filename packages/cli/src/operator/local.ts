@@ -7,7 +7,9 @@ import {
   assignTask,
   type AssignTaskInput,
   closeTask,
+  reviewTask,
   type CloseTaskInput,
+  type ReviewTaskInput,
   commentOnTask,
   type CommentTaskInput,
   createTask,
@@ -419,6 +421,10 @@ export class LocalOperator implements OperatorPort {
 
   async closeTask(input: CloseTaskInput) {
     return applied(await closeTask(this.store, await this.taskActor(input.taskId), input));
+  }
+
+  async reviewTask(input: ReviewTaskInput) {
+    return applied(await reviewTask(this.store, await this.taskActor(input.taskId), input));
   }
 
   async listSchedules(companyId?: string) {

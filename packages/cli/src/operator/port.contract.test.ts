@@ -288,7 +288,7 @@ describe.each([
     write(dueSummaryText(report));
     expect(report.ticks).toMatchObject([{ agentId: created.ceoAgentId, ticks: 1 }]);
     expect(report.wakes[0]).toMatchObject({ agent: "CEO", trigger: "approval_decided", terminal: "done" });
-    expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_done" });
+    expect(report.wakes.at(-1)).toMatchObject({ agent: "CEO", trigger: "task_in_review" });
     expect(report.wakes.every((w) => w.terminal === "done")).toBe(true);
     expect(seen).toEqual(report.wakes.map((w) => `${w.agent} ${w.trigger}`));
     expect(report).toMatchObject({ problems: [], stillDue: [] });

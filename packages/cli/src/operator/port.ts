@@ -11,6 +11,7 @@ import type {
   AssignTaskInput,
   BudgetReport,
   CloseTaskInput,
+  ReviewTaskInput,
   CommentTaskInput,
   CreateTaskInput,
   ScheduleTick,
@@ -308,6 +309,8 @@ export interface OperatorPort {
   assignTask(input: AssignTaskInput): Promise<TaskResult>;
   commentOnTask(input: CommentTaskInput): Promise<TaskResult>;
   closeTask(input: CloseTaskInput): Promise<TaskResult>;
+  /** The operator accepts a task handed in, or sends it back with reasons. */
+  reviewTask(input: ReviewTaskInput): Promise<TaskResult>;
 
   listSchedules(companyId?: string): Promise<SchedulesAnswer>;
   /** One schedule per agent: set replaces it. */

@@ -2,7 +2,8 @@
 // tools they are offered and read only what a model would read — the briefing of their first turn
 // (data, quoted) and their tool results — so the whole loop (delegation, work, results) runs with
 // no key. The CEO turns the approved strategy into one task per lead; a member works each of its
-// startable tasks: in progress, a short deliverable, done.
+// startable tasks: in progress, a short deliverable, done (handed in);
+// the CEO accepts what is handed in.
 import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
 import type { Context } from "@mariozechner/pi-ai";
 import type { MyTasks, TaskBrief } from "../work/my-tasks.js";
@@ -111,8 +112,27 @@ export function ceoOperating(request: ScriptRequest, view: PromptView): ScriptRe
   }
   if (next)
     return text("I could not find the approved strategy in this session, so I am not delegating yet.");
-  const done = list.created.filter((t) => t.status === "done");
-  const open = list.created.filter((t) => t.status !== "done" && t.status !== "cancelled");
+  // Plumbing, not judgement: work handed in is accepted, each task once in the session.
+  const handedIn = list.created.find(
+    (t) =>
+      t.status === "in_review" &&
+      !history.some((h) => h.name === "review_task" && h.arguments["taskId"] === t.id),
+  );
+  if (handedIn && offered.includes("review_task"))
+    return call(
+      "review_task",
+      { taskId: handedIn.id, decision: "accept" },
+      `Reviewing what ${handedIn.assignee ?? "nobody"} handed in for ${handedIn.id}.`,
+    );
+  const accepted = new Set(
+    history
+      .filter((h) => h.name === "review_task" && h.ok && h.arguments["decision"] === "accept")
+      .map((h) => String(h.arguments["taskId"])),
+  );
+  const done = list.created.filter((t) => t.status === "done" || accepted.has(t.id));
+  const open = list.created.filter(
+    (t) => t.status !== "done" && t.status !== "cancelled" && !accepted.has(t.id),
+  );
   const lines = [
     done.length > 0
       ? "Results of the work I delegated:"

@@ -15,7 +15,7 @@ import { fileApproval } from "../approvals/file.js";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
 import { hireAgent } from "../team/hire.js";
-import { createTask } from "../work/tasks.js";
+import { createTask, updateTask } from "../work/tasks.js";
 import { defineCompanyTool, toolDefinition } from "./entry.js";
 import { MODE_TOOLS, modeOffer, offeredTools, usableTools } from "./offer.js";
 import { COMPANY_TOOL_NAMES, COMPANY_TOOLS, companyTool, companyTools } from "./registry.js";
@@ -38,12 +38,14 @@ const VALID: Record<string, (tasks: Tasks) => Record<string, unknown>> = {
   update_task: ({ ownTaskId }) => ({ taskId: ownTaskId, comment: "Started." }),
   list_my_tasks: () => ({}),
   reply_to_operator: () => ({ text: "Here is where we stand." }),
+  review_task: ({ handedInTaskId }) => ({ taskId: handedInTaskId, decision: "accept" }),
 };
 
-/** The operating company's tasks: one for a lead, one assigned to the CEO itself. */
+/** The operating company's tasks: one for a lead, one assigned to the CEO itself, one a lead handed in. */
 interface Tasks {
   taskId: string;
   ownTaskId: string;
+  handedInTaskId: string;
 }
 
 let store: Store | undefined;
@@ -55,7 +57,7 @@ async function companyIn(mode: CeoMode): Promise<{ ceo: Actor } & Tasks> {
   const company = await createCompany(store, { name: "Acme", goal: "Sell software." });
   const ceoId = (await loadCompanyState(store, company.id)).ceo.id;
   const ceo: Actor = { companyId: company.id, agentId: ceoId, via: "tool", runId: null };
-  const none = { ceo, taskId: "task_none", ownTaskId: "task_none" };
+  const none = { ceo, taskId: "task_none", ownTaskId: "task_none", handedInTaskId: "task_none" };
   if (mode === "team-building") return none;
   for (const name of ["CTO", "CFO"]) await hireAgent(store, ceo, lead(name));
   if (mode === "strategy-drafting") return none;
@@ -68,8 +70,16 @@ async function companyIn(mode: CeoMode): Promise<{ ceo: Actor } & Tasks> {
     await createTask(store, ceo, { title: "First", assignee: "CTO" }),
     await createTask(store, ceo, { title: "Report", assignee: "CEO" }),
   ];
-  if (!task.ok || !own.ok) throw new Error("the operating company's tasks were refused");
-  return { ceo, taskId: task.value.taskId, ownTaskId: own.value.taskId };
+  const review = await createTask(store, ceo, { title: "Draft", assignee: "CTO" });
+  if (!task.ok || !own.ok || !review.ok) throw new Error("the operating company's tasks were refused");
+  const cto = (await store.listAgents(company.id)).find((a) => a.name === "CTO")!;
+  const handed = await updateTask(
+    store,
+    { ...ceo, agentId: cto.id },
+    { taskId: review.value.taskId, status: "done", deliverable: "The draft." },
+  );
+  if (!handed.ok) throw new Error(handed.message);
+  return { ceo, taskId: task.value.taskId, ownTaskId: own.value.taskId, handedInTaskId: review.value.taskId };
 }
 
 describe("the company tool registry", () => {
@@ -136,9 +146,9 @@ describe("the company tool registry", () => {
       for (const name of offeredTools({ isCeo: true }, mode)) {
         // Each call on a company of its own: a successful hire would move the mode on.
         await store?.close();
-        const { ceo, taskId, ownTaskId } = await companyIn(mode);
+        const { ceo, ...tasks } = await companyIn(mode);
         const [tool] = companyTools(store!, ceo, [name]);
-        const input = tool!.validate(VALID[name]!({ taskId, ownTaskId }));
+        const input = tool!.validate(VALID[name]!(tasks));
         if (!input.ok) throw new Error(input.message);
         const outcome = await tool!.execute(input.value, { toolCallId: "c1", signal: undefined });
         const fields = outcome.isError ? (outcome.details as { fields: Record<string, string> }).fields : {};

@@ -10,6 +10,7 @@ import { type CompanyTool, toolDefinition } from "./entry.js";
 import { fileApprovalTool } from "./file-approval.js";
 import { hireAgentTool } from "./hire-agent.js";
 import { replyToOperatorTool } from "./reply-to-operator.js";
+import { reviewTaskTool } from "./review-task.js";
 import { assignTaskTool, createTaskTool, listMyTasksTool, updateTaskTool } from "./task-tools.js";
 
 export const COMPANY_TOOLS = [
@@ -20,6 +21,7 @@ export const COMPANY_TOOLS = [
   updateTaskTool,
   listMyTasksTool,
   replyToOperatorTool,
+  reviewTaskTool,
 ] as const;
 
 export type CompanyToolName = (typeof COMPANY_TOOLS)[number]["name"];

@@ -37,7 +37,10 @@ const CHANGE_LINE: Readonly<Record<WakeTrigger, (taskId: string) => string>> = {
   task_unassigned: (id) => `Task ${id} is back with you: the agent it was assigned to was terminated.`,
   task_assigned: (id) => `Task ${id} was assigned to you.`,
   task_commented: (id) => `The operator commented on task ${id}.`,
+  task_changes_requested: (id) =>
+    `Task ${id} came back from review: changes were asked for; the reasons are in its comments.`,
   task_unblocked: (id) => `Task ${id} no longer waits for other work.`,
+  task_in_review: (id) => `Task ${id}, which you created, was handed in and waits for your review.`,
   task_done: (id) => `Task ${id}, which you created, is done.`,
   scheduled: () => "Your scheduled check-in is due.",
   routine: () => "You were woken.",
@@ -77,6 +80,7 @@ const STATUS_WORDS: Readonly<Record<TaskRow["status"], string>> = {
   todo: "to do",
   in_progress: "in progress",
   blocked: "blocked",
+  in_review: "handed in, waiting for review",
   done: "done",
   cancelled: "cancelled",
 };

@@ -15,7 +15,11 @@ const WORKS_TASK: ReadonlySet<WakeTrigger> = new Set([
   "task_commented",
   "task_unblocked",
   "task_resumed",
+  "task_changes_requested",
 ]);
+
+/** Triggers that bring results of delegated work: alone, they wait for the rest to come in. */
+const RESULTS: ReadonlySet<WakeTrigger> = new Set(["task_done", "task_in_review"]);
 
 /** What becomes of one pending request when `agentId` wakes now (a pure decision). */
 export function fateOf(
@@ -39,6 +43,11 @@ export function fateOf(
     return { fate: "drop", note: `the task is ${task.status}; a finished task wakes nobody` };
   if (task.assigneeAgentId !== request.agentId)
     return { fate: "drop", note: "the task was assigned to someone else" };
+  if (task.status === "in_review")
+    return {
+      fate: "drop",
+      note: "the task is handed in and waits for review; it comes back if changes are asked for",
+    };
   if (task.checkoutRunId !== null && task.checkoutRunId !== runId)
     return { fate: "wait", note: `run ${task.checkoutRunId} is working on the task` };
   return { fate: "take", checkout: task.id };
@@ -86,7 +95,7 @@ async function resultsComing(
   const open = new Map(delegated.map((t) => [t.id, t.assigneeAgentId]));
   const pending = await q.listWakeRequests({ companyId, status: "pending" });
   return pending.some(
-    (r) => r.trigger !== "task_done" && r.taskId !== null && open.get(r.taskId) === r.agentId,
+    (r) => !RESULTS.has(r.trigger) && r.taskId !== null && open.get(r.taskId) === r.agentId,
   );
 }
 
@@ -99,7 +108,7 @@ export async function planDueWork(q: StoreQueries, agentId: string, runId: strin
   for (const r of pending) {
     const f = fateOf(r, r.taskId === null ? undefined : tasks.get(r.taskId), runId);
     if (f.fate !== "take") continue;
-    if (r.trigger === "task_done") {
+    if (RESULTS.has(r.trigger)) {
       results.push(r);
       continue;
     }

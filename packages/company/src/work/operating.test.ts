@@ -31,7 +31,7 @@ export async function approvedCompany(s: Store) {
 }
 
 describe("a company at work (offline)", () => {
-  it("delegates, works and reports back: runs = tasks + 2, every task done with a deliverable", async () => {
+  it("delegates, works, hands in and the CEO accepts: runs = tasks + 2, every task done with a deliverable", async () => {
     const { company, ceo, leads, strategy } = await approvedCompany(store);
     const report = await runDue({
       store,
@@ -47,11 +47,18 @@ describe("a company at work (offline)", () => {
     const wakes = report.wakes.map((w) => [w.agentId === ceo.id ? "CEO" : "lead", w.result.run.trigger]);
     expect(wakes[0]).toEqual(["CEO", "approval_decided"]);
     expect(wakes.slice(1, -1)).toEqual(leads.map(() => ["lead", "task_assigned"]));
-    expect(wakes.at(-1)).toEqual(["CEO", "task_done"]);
+    expect(wakes.at(-1)).toEqual(["CEO", "task_in_review"]);
     expect(report.wakes.length).toBe(tasks.length + 2);
-    // Each lead once per assignment; the CEO once with all the results.
+    // Each lead once per assignment; the CEO once with all the hand-ins, which it accepted.
     for (const lead of leads) expect(report.wakes.filter((w) => w.agentId === lead.id)).toHaveLength(1);
-    expect(report.wakes.at(-1)!.result.requests.map((r) => r.trigger)).toEqual(tasks.map(() => "task_done"));
+    expect(report.wakes.at(-1)!.result.requests.map((r) => r.trigger)).toEqual(
+      tasks.map(() => "task_in_review"),
+    );
+    const reviews = (await store.listActivity(company.id, { type: "task.reviewed" })).map(
+      (a) => a.data as { decision: string; by: string },
+    );
+    expect(reviews).toHaveLength(tasks.length);
+    expect(reviews.every((r) => r.decision === "accept" && r.by === ceo.id)).toBe(true);
     expect(report.wakes.every((w) => w.result.terminal === "done")).toBe(true);
     expect(report.stillDue).toEqual([]);
     expect(await store.listWakeRequests({ status: "pending" })).toEqual([]);

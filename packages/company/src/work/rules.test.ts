@@ -11,6 +11,7 @@ import { fileApproval } from "../approvals/file.js";
 import { loadCompanyState } from "../state.js";
 import { wakeIfDue } from "../wake.js";
 import { runDue } from "./dispatch.js";
+import { reviewTask } from "./review.js";
 import { assignTask, closeTask, commentOnTask, createTask, updateTask } from "./tasks.js";
 
 let store: Store;
@@ -133,7 +134,7 @@ describe("OP-1: work wakes, decided in code", () => {
     expect(await pending(cto)).toEqual([["task_commented", t]]);
   });
 
-  it("a task done wakes its creator once, coalesced: three results, one wake taking all three", async () => {
+  it("a task handed in wakes its creator once, coalesced: three results, one wake taking all three", async () => {
     const { ceo, cto, cro, asCeo, as } = await operating();
     const a = await newTask(asCeo, "CTO");
     const b = await newTask(asCeo, "CTO");
@@ -145,9 +146,9 @@ describe("OP-1: work wakes, decided in code", () => {
     ] as const)
       await updateTask(store, as(who), { taskId: id, status: "done", deliverable: `Result of ${id}.` });
     expect(await pending(ceo)).toEqual([
-      ["task_done", a],
-      ["task_done", b],
-      ["task_done", c],
+      ["task_in_review", a],
+      ["task_in_review", b],
+      ["task_in_review", c],
     ]);
     for (const id of [cto, cro])
       for (const r of await store.listWakeRequests({ agentId: id, status: "pending" }))
@@ -159,7 +160,7 @@ describe("OP-1: work wakes, decided in code", () => {
       wake: (agentId) => wakeIfDue({ store, agentId }),
     });
     expect(report.wakes.map((w) => [w.agentId, w.result.run.trigger, w.result.requests.length])).toEqual([
-      [ceo, "task_done", 3],
+      [ceo, "task_in_review", 3],
     ]);
   });
 
@@ -170,14 +171,14 @@ describe("OP-1: work wakes, decided in code", () => {
     await updateTask(store, as(cto), { taskId: a, status: "done", deliverable: "Result of a." });
     // The CEO's results alone: the CRO's work is about to start, so the CEO is not woken yet.
     expect(await wakeIfDue({ store, agentId: ceo })).toBeUndefined();
-    expect(await pending(ceo)).toEqual([["task_done", a]]);
+    expect(await pending(ceo)).toEqual([["task_in_review", a]]);
     await updateTask(store, as(cro), { taskId: c, status: "done", deliverable: "Result of c." });
-    // Once the CRO's request is gone (its task finished first: dropped at its wake), the CEO is woken once for both.
+    // Once the CRO's request is gone (its task handed in first: dropped at its wake), the CEO is woken once for both.
     expect(await wakeIfDue({ store, agentId: cro })).toBeUndefined();
     const woken = await wakeIfDue({ store, agentId: ceo });
     expect(woken?.requests.map((r) => [r.trigger, r.taskId])).toEqual([
-      ["task_done", a],
-      ["task_done", c],
+      ["task_in_review", a],
+      ["task_in_review", c],
     ]);
   });
 
@@ -218,8 +219,12 @@ describe("OP-1: work wakes, decided in code", () => {
     const start = await updateTask(store, as(cro), { taskId: later, status: "in_progress" });
     expect(start.ok).toBe(false);
     await updateTask(store, as(cto), { taskId: first, status: "done", deliverable: "One." });
+    await reviewTask(store, asCeo, { taskId: first, decision: "accept" });
     expect(await pending(cro)).toEqual([]);
     await updateTask(store, as(cto), { taskId: second, status: "done", deliverable: "Two." });
+    // Handed in is not done: what it blocks waits for its acceptance.
+    expect(await pending(cro)).toEqual([]);
+    await reviewTask(store, asCeo, { taskId: second, decision: "accept" });
     expect(await pending(cro)).toEqual([["task_unblocked", later]]);
   });
 
@@ -334,6 +339,7 @@ describe("agent-written text is data, not instructions (issue 17 item 5)", () =>
       "update_task",
       "list_my_tasks",
       "reply_to_operator",
+      "review_task",
     ]);
     expect(x.system).not.toContain("IGNORE ALL PREVIOUS");
     // In the per-call part, every line of it is quoted and attributed to its author.

@@ -85,3 +85,24 @@ export const commentTaskSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CommentTaskInput = Static<typeof commentTaskSchema>;
+
+export const REVIEW_DECISIONS = ["accept", "request_changes"] as const;
+
+export const reviewTaskSchema = Type.Object(
+  {
+    taskId: TaskId,
+    decision: OneOf(REVIEW_DECISIONS, {
+      description:
+        "accept: the task is done. request_changes: it goes back to its assignee with your reasons.",
+    }),
+    reasons: Type.Optional(
+      Text({
+        maxLength: 4000,
+        multiline: true,
+        description: "What is to change and why; required with request_changes.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReviewTaskInput = Static<typeof reviewTaskSchema>;

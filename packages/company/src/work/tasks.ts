@@ -16,6 +16,7 @@ import type {
   CreateTaskInput,
   UpdateTaskInput,
 } from "./task-schema.js";
+import { reviewerOf } from "./reviewer.js";
 import { type TaskChange, wakesFor } from "./wake-rules.js";
 
 /** What a task operation answers: the task as it now stands, and who its change wakes. */
@@ -43,7 +44,7 @@ class Refusal extends Error {
 }
 
 /** Throws a refusal out of a transaction body (rolled back: nothing written). */
-function fail(op: string, field: string, why: string): never {
+export function fail(op: string, field: string, why: string): never {
   throw new Refusal(refuse(op, field, why));
 }
 
@@ -61,13 +62,13 @@ export function actorKey(actor: Actor): string {
   return actor.agentId ?? actor.operator ?? "operator";
 }
 
-function who(agents: readonly AgentRow[], id: string | null): string | null {
+export function who(agents: readonly AgentRow[], id: string | null): string | null {
   if (id === null) return null;
   return agents.find((a) => a.id === id)?.name ?? id;
 }
 
 /** The acting agent, or null for the operator; refuses an agent that is not an active one of the company. */
-function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | null {
+export function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | null {
   if (actor.agentId === null) return null;
   const agent = state.activeAgents.find((a) => a.id === actor.agentId);
   if (!agent) fail(op, "agent", `${actor.agentId} is not an active agent of this company`);
@@ -78,7 +79,7 @@ function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | 
 export const TASK_MODES = ["operating"] as const satisfies readonly CeoMode[];
 
 /** Governance in code (C4-4): tasks exist in the operating company only. */
-function requireOperating(op: string, state: CompanyState): void {
+export function requireOperating(op: string, state: CompanyState): void {
   if (!(TASK_MODES as readonly CeoMode[]).includes(state.mode))
     fail(
       op,
@@ -113,14 +114,19 @@ async function resolveAssignee(
   );
 }
 
-async function taskOf(op: string, tx: StoreQueries, state: CompanyState, taskId: string): Promise<TaskRow> {
+export async function taskOf(
+  op: string,
+  tx: StoreQueries,
+  state: CompanyState,
+  taskId: string,
+): Promise<TaskRow> {
   const task = await tx.getTask(taskId);
   if (!task || task.companyId !== state.company.id)
     fail(op, "taskId", `"${taskId}" is not a task of this company`);
   return task;
 }
 
-async function openBlockers(tx: StoreQueries, task: TaskRow): Promise<TaskRow[]> {
+export async function openBlockers(tx: StoreQueries, task: TaskRow): Promise<TaskRow[]> {
   const out: TaskRow[] = [];
   for (const id of task.blockers) {
     const blocker = await tx.getTask(id);
@@ -130,7 +136,7 @@ async function openBlockers(tx: StoreQueries, task: TaskRow): Promise<TaskRow[]>
 }
 
 /** Records the change's activity and the wakes it causes; returns the names of those woken. */
-async function recordChange(
+export async function recordChange(
   tx: StoreQueries,
   state: CompanyState,
   actor: Actor,
@@ -154,7 +160,7 @@ async function recordChange(
   return written.map((w) => who(state.activeAgents, w.agentId) ?? w.agentId);
 }
 
-function result(state: CompanyState, task: TaskRow, wakes: string[]): ActionResult<TaskResult> {
+export function result(state: CompanyState, task: TaskRow, wakes: string[]): ActionResult<TaskResult> {
   return {
     ok: true,
     value: {
@@ -168,14 +174,14 @@ function result(state: CompanyState, task: TaskRow, wakes: string[]): ActionResu
 }
 
 /** Runs one task operation: once per tool call of a run (MC-10), in one transaction. */
-function operate(
+export function operate<R extends TaskResult = TaskResult>(
   store: Store,
   actor: Actor,
   op: string,
   input: unknown,
   call: ToolCallRef,
-  act: (tx: StoreQueries, state: CompanyState) => Promise<ActionResult<TaskResult>>,
-): Promise<ActionResult<TaskResult>> {
+  act: (tx: StoreQueries, state: CompanyState) => Promise<ActionResult<R>>,
+): Promise<ActionResult<R>> {
   return refusals(async () => {
     const { result } = await runOnce(store, actor, op, input, call, async (tx) =>
       act(tx, await loadCompanyState(tx, actor.companyId)),
@@ -299,6 +305,23 @@ async function changeTask(
   const deliverable = change.deliverable ?? task.deliverable;
   if (change.status === "done" && !deliverable)
     fail(op, "deliverable", "a task is done with its deliverable: give one with the done status");
+  // Done means accepted: what its assignee hands in waits for its reviewer (review.ts), unless the
+  // company accepts hand-ins automatically; while it waits, the assignee only comments on it.
+  const byAssignee = actor.agentId !== null && actor.agentId === task.assigneeAgentId;
+  if (
+    byAssignee &&
+    task.status === "in_review" &&
+    (change.status !== undefined || change.deliverable !== undefined)
+  )
+    fail(
+      op,
+      "taskId",
+      `task ${task.id} is handed in and waits for review by ${(await reviewerOf(tx, state, task)).name}; it comes back to you if changes are asked for (a comment is still possible)`,
+    );
+  if (change.status === "in_review")
+    fail(op, "status", "in_review is where a task goes when you hand it in: set done with your deliverable");
+  const handIn = change.status === "done" && byAssignee && state.company.settings.acceptance !== "automatic";
+  const status: TaskStatus | undefined = handIn ? "in_review" : change.status;
   // One run works a task at a time (OP-1): an update in a run checks the task out for that run.
   if (actor.runId !== null) {
     if (!(await tx.checkoutTask(task.id, actor.runId)))
@@ -341,7 +364,7 @@ async function changeTask(
   let updated = task;
   if (change.status !== undefined || change.deliverable !== undefined) {
     updated = await tx.updateTask(task.id, {
-      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(status !== undefined ? { status } : {}),
       // Who wrote it is recorded with it: a reassignment later never makes it someone else's.
       ...(change.deliverable !== undefined
         ? { deliverable: change.deliverable, deliverableBy: actorKey(actor) }
@@ -357,7 +380,15 @@ async function changeTask(
         tx,
         state,
         actor,
-        finished ? { kind: "finished", task: updated, unblocked } : { kind: "updated", task: updated },
+        finished
+          ? { kind: "finished", task: updated, unblocked }
+          : handIn
+            ? {
+                kind: "handed_in",
+                task: updated,
+                reviewerAgentId: (await reviewerOf(tx, state, updated)).agentId,
+              }
+            : { kind: "updated", task: updated },
         {
           type: "task.updated",
           data: {

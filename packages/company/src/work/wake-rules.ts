@@ -5,6 +5,8 @@
 //   - an operator's comment wakes the assignee (task_commented); an agent's comment wakes nobody;
 //   - a task done wakes its creator (task_done) and the assignee of every task it was the last
 //     open blocker of (task_unblocked);
+//   - a task handed in wakes its reviewer (task_in_review; the operator is not woken: it is on their
+//     list); changes asked for wake its assignee (task_changes_requested);
 //   - a cancelled task, and any change to a finished task, wakes nobody;
 //   - nobody is ever woken by their own action.
 // Several reasons for one agent coalesce: a wake takes every request of its agent that is pending,
@@ -29,6 +31,10 @@ export type TaskChange =
   | { kind: "commented"; task: TaskRow; byOperator: boolean }
   /** The task just moved to done or cancelled; `unblocked`: open tasks it was the last open blocker of. */
   | { kind: "finished"; task: TaskRow; unblocked: readonly TaskRow[] }
+  /** Its assignee handed it in (now in_review); `reviewerAgentId`: who reviews it (null: the operator). */
+  | { kind: "handed_in"; task: TaskRow; reviewerAgentId: string | null }
+  /** Its reviewer asked for changes: it is back with its assignee. */
+  | { kind: "changes_requested"; task: TaskRow }
   /** Anything else: a status that does not finish it, a deliverable, a title. */
   | { kind: "updated"; task: TaskRow };
 
@@ -80,6 +86,26 @@ function intents(change: TaskChange): WakeIntent[] {
           });
       return out;
     }
+    case "handed_in":
+      if (change.reviewerAgentId === null) return [];
+      return [
+        {
+          agentId: change.reviewerAgentId,
+          trigger: "task_in_review",
+          taskId: task.id,
+          cause: `task ${quote(task)} was handed in for review`,
+        },
+      ];
+    case "changes_requested":
+      if (task.assigneeAgentId === null) return [];
+      return [
+        {
+          agentId: task.assigneeAgentId,
+          trigger: "task_changes_requested",
+          taskId: task.id,
+          cause: `changes were asked for on task ${quote(task)}`,
+        },
+      ];
     case "updated":
       return [];
   }

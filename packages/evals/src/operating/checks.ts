@@ -66,7 +66,8 @@ function finishedAt(t: OperatingTrace, taskId: string): number | undefined {
   if (seeded && isFinishedTask(seeded.status)) return 0;
   const done = t.activity.find(
     (a) =>
-      a.type === "task.updated" &&
+      // Finished by its assignee or the operator (task.updated), or accepted in review (task.reviewed).
+      (a.type === "task.updated" || a.type === "task.reviewed") &&
       taskData(a).taskId === taskId &&
       ["done", "cancelled"].includes(taskData(a).status ?? ""),
   );
@@ -111,9 +112,15 @@ export function runCheck(id: OperatingCheckId, t: OperatingTrace, scripted: bool
     }
     case "no-wake-for-finished-work": {
       // A request taken by a run about a task that was finished before it was requested or taken
-      // (results for the creator aside: those are about finished work by definition).
+      // (results for the creator aside — done, or handed in for its review: those are about finished work by definition).
       const wrong = t.requests.filter((r) => {
-        if (r.status !== "taken" || r.taskId === null || r.trigger === "task_done") return false;
+        if (
+          r.status !== "taken" ||
+          r.taskId === null ||
+          r.trigger === "task_done" ||
+          r.trigger === "task_in_review"
+        )
+          return false;
         const finished = finishedAt(t, r.taskId);
         const taken = t.activity.find(
           (a) =>

@@ -3,7 +3,15 @@
 // due-wake loop `cadre run --until-idle` runs, on the offline connector), then applies its checks.
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { closeTask, createTask, runDue, setSchedule, type TaskResult, wakeIfDue } from "@cadre/company";
+import {
+  closeTask,
+  createTask,
+  reviewTask,
+  runDue,
+  setSchedule,
+  type TaskResult,
+  wakeIfDue,
+} from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { describeProblems, parse } from "@cadre/model";
 import { openStore, type TaskRow } from "@cadre/store";
@@ -118,14 +126,24 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
       );
     }
     const now = new Date(FIRST_TICK.getTime() + (s.lookAfterMinutes ?? 0) * 60_000);
-    await runDue({
-      store,
-      companyId,
-      untilIdle: true,
-      maxWakes: 50,
-      now: () => now,
-      wake: (agentId) => wakeIfDue({ store, agentId, seed: `${seed}:${agentId}`, env: {} }),
-    });
+    // The scenario's tasks are the operator's, so the operator reviews what is handed in: it
+    // accepts each hand-in (plumbing, as the scripted agents are), and the company runs on.
+    for (let round = 0; round < 10; round++) {
+      await runDue({
+        store,
+        companyId,
+        untilIdle: true,
+        maxWakes: 50,
+        now: () => now,
+        wake: (agentId) => wakeIfDue({ store, agentId, seed: `${seed}:${agentId}`, env: {} }),
+      });
+      const handedIn = (await store.listTasks(companyId, { statuses: ["in_review"] })).filter(
+        (t) => t.creatorAgentId === null,
+      );
+      if (handedIn.length === 0) break;
+      for (const t of handedIn)
+        ok(await reviewTask(store, operator, { taskId: t.id, decision: "accept" }), `review of ${t.id}`);
+    }
     const trace = await collectOperatingTrace(store, companyId, before);
     const checks = s.checks.map((c) => runCheck(c, trace, true));
     return {

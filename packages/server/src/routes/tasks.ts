@@ -6,6 +6,8 @@ import {
   assignTask,
   AssigneeRef,
   closeTask,
+  reviewTask,
+  reviewTaskSchema,
   closeTaskSchema,
   commentOnTask,
   createTask,
@@ -88,6 +90,10 @@ export const UpdateBody = Type.Object(
 );
 export const CloseBody = Type.Object(
   { status: closeTaskSchema.properties.status, deliverable: closeTaskSchema.properties.deliverable },
+  { additionalProperties: false },
+);
+export const ReviewBody = Type.Object(
+  { decision: reviewTaskSchema.properties.decision, reasons: reviewTaskSchema.properties.reasons },
   { additionalProperties: false },
 );
 export const ScheduleBody = Type.Object(
@@ -223,6 +229,25 @@ export const taskRoutes = [
       return answer(
         ctx,
         await closeTask(ctx.store, httpActor(principal, scope.companyId), { taskId: scope.task.id, ...body }),
+      );
+    },
+  }),
+  route({
+    method: "post",
+    path: "/api/tasks/{id}/review",
+    summary:
+      "Review a task handed in (in_review): accept it (done), or request changes with reasons (back to its assignee, who is woken with them).",
+    access: "company",
+    scope: taskScope,
+    body: ReviewBody,
+    response: { status: 200, description: TASK_CHANGE, schema: TaskChangeViewSchema },
+    async handle({ ctx, principal, scope, body }) {
+      return answer(
+        ctx,
+        await reviewTask(ctx.store, httpActor(principal, scope.companyId), {
+          taskId: scope.task.id,
+          ...body,
+        }),
       );
     },
   }),

@@ -37,6 +37,7 @@ describe("the Tasks board", () => {
       ["To do", ["t3"]],
       ["In progress", []],
       ["Blocked", ["t2"]],
+      ["In review", []],
       ["Done", ["t1"]],
       ["Cancelled", []],
     ]);

@@ -24,6 +24,7 @@ const TITLES: Record<TaskStatus, string> = {
   todo: "To do",
   in_progress: "In progress",
   blocked: "Blocked",
+  in_review: "In review",
   done: "Done",
   cancelled: "Cancelled",
 };
