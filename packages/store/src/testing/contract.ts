@@ -8,6 +8,7 @@ import { budgetContract } from "./budgets.contract.js";
 import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
+import { pageContract } from "./pages.contract.js";
 import { runContract } from "./runs.contract.js";
 import { taskContract } from "./tasks.contract.js";
 import { textContract } from "./text.contract.js";
@@ -48,5 +49,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     agentSessionContract(current);
     budgetContract(current);
     taskContract(current);
+    pageContract(current);
   });
 }
