@@ -9,6 +9,7 @@ import { openSqlite, sqliteAdapter, type SqliteLocation } from "./sqlite.js";
 import type { Store } from "./types.js";
 
 export * from "./types.js";
+export { decodeCursor, DEFAULT_PAGE_LIMIT, encodeCursor, MAX_PAGE_LIMIT, pageOfRows } from "./page.js";
 export { MIGRATION_NAMES } from "./migrations.js";
 export { ConflictError, StoreError } from "./errors.js";
 export {

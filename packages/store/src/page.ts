@@ -35,3 +35,46 @@ export function pagedSql(
     tailParams: page?.limit !== undefined ? [page.limit] : [],
   };
 }
+
+/** A list page's length when none is asked for, and the most one may ask for. */
+export const DEFAULT_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 500;
+
+/**
+ * The cursor callers pass back to read the next page: a row's position (sort value and id), opaque
+ * to them. The API and the CLI's local adapter write and read the same cursors.
+ */
+export function encodeCursor(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id]), "utf8").toString("base64url");
+}
+
+/** The position a cursor names; undefined when it is not a cursor this code wrote. */
+export function decodeCursor(cursor: string): { at: string; id: string } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === "string" &&
+      typeof parsed[1] === "string"
+    )
+      return { at: parsed[0], id: parsed[1] };
+  } catch {
+    // not JSON: not a cursor
+  }
+  return undefined;
+}
+
+/**
+ * One page of the rows read with `limit + 1` (the extra row says another page follows): the rows
+ * shown and the cursor after the last of them, or null when this page is the last.
+ */
+export function pageOfRows<R extends { id: string }>(
+  rows: readonly R[],
+  limit: number,
+  at: (row: R) => string,
+): { rows: R[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { rows: shown, nextCursor: rows.length > limit && last ? encodeCursor(at(last), last.id) : null };
+}

@@ -77,7 +77,9 @@ import type {
   WakeOutcome,
   WakeRequest,
   WakeWatcher,
+  ListPage,
 } from "./port.js";
+import { pageOfRows, storePage } from "./pages.js";
 import { tasksOf } from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
@@ -177,10 +179,15 @@ export class LocalOperator implements OperatorPort {
     };
   }
 
-  async listAgents(query: { companyId?: string; all?: boolean }) {
+  async listAgents(query: { companyId?: string; all?: boolean; page?: ListPage }) {
     const company = await this.companyRow(query.companyId);
-    const agents = await this.store.listAgents(company.id, query.all ? {} : { status: "active" });
-    return agents.map(agentView);
+    const page = storePage(query.page);
+    const rows = await this.store.listAgents(company.id, {
+      ...(query.all ? {} : { status: "active" as const }),
+      page: page.store,
+    });
+    const shown = pageOfRows(rows, page.limit, (a) => a.createdAt);
+    return { items: shown.rows.map(agentView), nextCursor: shown.nextCursor };
   }
 
   async agent(agentId: string) {
@@ -379,11 +386,14 @@ export class LocalOperator implements OperatorPort {
         );
       assignee = a.id;
     }
+    const page = storePage(query.page);
     const tasks = await this.store.listTasks(company.id, {
       ...(assignee ? { assigneeAgentId: assignee } : {}),
       ...(query.statuses ? { statuses: query.statuses } : {}),
+      page: page.store,
     });
-    return { tasks: tasks.map(taskView), agents: agents.map(agentView) };
+    const shown = pageOfRows(tasks, page.limit, (t) => t.createdAt);
+    return { tasks: shown.rows.map(taskView), nextCursor: shown.nextCursor, agents: agents.map(agentView) };
   }
 
   async task(taskId: string) {

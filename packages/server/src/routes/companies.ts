@@ -3,6 +3,7 @@ import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadr
 import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { companyScope } from "./scopes.js";
 import { CompanyDetailSchema, companySummaryView, companyView, CompanyViewSchema } from "./views.js";
 
@@ -54,12 +55,22 @@ export const companyRoutes = [
     path: "/api/companies",
     summary: "The companies the caller can see: all for the operator, its own for an agent.",
     access: "authenticated",
-    response: { status: 200, description: "A list of companies.", schema: Type.Array(CompanyViewSchema) },
-    async handle({ ctx, principal }) {
-      const companies = await ctx.store.listCompanies();
-      return (
-        principal.kind === "agent" ? companies.filter((x) => x.id === principal.companyId) : companies
-      ).map(companySummaryView);
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of companies, oldest first.",
+      schema: PageSchema(CompanyViewSchema, "The companies."),
+    },
+    async handle({ c, ctx, principal }) {
+      const page = pageRequest(c);
+      // An agent sees its own company only: one page of one row.
+      const companies =
+        principal.kind === "agent"
+          ? page.store.after === undefined
+            ? [await ctx.store.getCompany(principal.companyId)].filter((x) => x !== undefined)
+            : []
+          : await ctx.store.listCompanies(page.store);
+      return pageAnswer(companies, page, (x) => x.createdAt, companySummaryView);
     },
   }),
   route({

@@ -3,6 +3,7 @@
 import { OneOf, PROMPT_PROFILES, WAKE_TRIGGERS } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { idQuery, limitQuery } from "./queries.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
 import {
@@ -66,9 +67,16 @@ export const runRoutes = [
     summary: "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters.",
     access: "company",
     scope: companyScope,
-    response: { status: 200, description: "A list of runs.", schema: Type.Array(RunViewSchema) },
-    async handle({ ctx, scope }) {
-      return (await ctx.store.listRuns({ companyId: scope.companyId })).map(runView);
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of runs, by start time then id.",
+      schema: PageSchema(RunViewSchema, "The runs."),
+    },
+    async handle({ c, ctx, scope }) {
+      const page = pageRequest(c);
+      const runs = await ctx.store.listRuns({ companyId: scope.companyId, page: page.store });
+      return pageAnswer(runs, page, (r) => r.startedAt, runView);
     },
   }),
   route({
