@@ -132,7 +132,17 @@ describe.each([
     expect(overview.connectors.map((c) => [c.id, c.ready])).toEqual([["offline", true]]);
     expect(overview.agents.length).toBeGreaterThanOrEqual(4);
     expect(overview.approvals.map((a) => [a.type, a.status])).toEqual([["approve_ceo_strategy", "pending"]]);
-    expect(await port.listAgents({})).toEqual(overview.agents);
+    expect(await port.listAgents({})).toEqual({ items: overview.agents, nextCursor: null });
+    // A page at a time, by hire time: the pages, followed by their cursors, are the whole list.
+    const paged: typeof overview.agents = [];
+    let after: string | undefined;
+    do {
+      const page = await port.listAgents({ page: { limit: 1, ...(after ? { after } : {}) } });
+      expect(page.items.length).toBeLessThanOrEqual(1);
+      paged.push(...page.items);
+      after = page.nextCursor ?? undefined;
+    } while (after !== undefined);
+    expect(paged).toEqual(overview.agents);
 
     const approvalId = overview.approvals[0]!.id;
     const pending = await port.approval(approvalId);
@@ -159,8 +169,10 @@ describe.each([
 
     const hire = overview.agents.find((a) => !a.isCeo)!;
     expect((await port.terminateAgent(hire.id)).status).toBe("terminated");
-    expect((await port.listAgents({})).map((a) => a.id)).not.toContain(hire.id);
-    expect((await port.listAgents({ all: true })).find((a) => a.id === hire.id)?.status).toBe("terminated");
+    expect((await port.listAgents({})).items.map((a) => a.id)).not.toContain(hire.id);
+    expect((await port.listAgents({ all: true })).items.find((a) => a.id === hire.id)?.status).toBe(
+      "terminated",
+    );
 
     const inspection = await port.inspectRun(woke.runId);
     expect(inspection).toMatchObject({ runId: woke.runId, status: "done", recorded: true, ending: null });
@@ -203,7 +215,7 @@ describe.each([
 
     rendered[name] = anonymous(
       companyOverviewText(await port.companyOverview(), port.kind === "http" ? port.where : undefined) +
-        agentsText(await port.listAgents({ all: true })) +
+        agentsText((await port.listAgents({ all: true })).items) +
         approvalText(await port.approval(approvalId)) +
         keptText +
         sessionResetText(ceo.name, reset),
