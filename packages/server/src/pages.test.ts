@@ -50,7 +50,14 @@ describe("list pages over HTTP", () => {
       expect(paged.flat()).toEqual(whole.body.items);
       // A filter applies before the page.
       const todo = await pages(app, `/api/companies/${company.id}/tasks?status=todo`, 2);
-      expect(todo.flat().map((t) => t.id)).toEqual(["task_0", "task_1", "task_2", "task_4", "task_5", "task_6"]);
+      expect(todo.flat().map((t) => t.id)).toEqual([
+        "task_0",
+        "task_1",
+        "task_2",
+        "task_4",
+        "task_5",
+        "task_6",
+      ]);
     } finally {
       await app.close();
     }

@@ -312,7 +312,12 @@ export class KyselyQueries implements StoreQueries {
         this.db,
         this.adapter,
         `select * from agents where company_id = ?${status}${page.where}${page.tail}`,
-        [companyId, ...(filter.status === undefined ? [] : [filter.status]), ...page.params, ...page.tailParams],
+        [
+          companyId,
+          ...(filter.status === undefined ? [] : [filter.status]),
+          ...page.params,
+          ...page.tailParams,
+        ],
       );
       return rows.map((r) => toAgent(r, this.adapter));
     });

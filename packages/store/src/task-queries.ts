@@ -211,7 +211,9 @@ export async function updateTask(db: Kysely<Database>, id: string, patch: TaskPa
   if (patch.deliverable !== undefined) set.deliverable = patch.deliverable;
   const row = await db.updateTable("tasks").set(set).where("id", "=", id).returningAll().executeTakeFirst();
   if (!row) throw new StoreError(`task "${id}" does not exist`);
-  return (await withBlockers(db, [row], db.selectFrom("tasks").select("id").where("id", "=", id)))[0] as TaskRow;
+  return (
+    await withBlockers(db, [row], db.selectFrom("tasks").select("id").where("id", "=", id))
+  )[0] as TaskRow;
 }
 
 export async function checkoutTask(db: Kysely<Database>, id: string, runId: string): Promise<boolean> {

@@ -384,9 +384,7 @@ export class HttpOperator implements OperatorPort {
   }
 
   async usage(query: { companyId?: string }) {
-    const ids = query.companyId
-      ? [query.companyId]
-      : (await this.all("GET /api/companies")).map((c) => c.id);
+    const ids = query.companyId ? [query.companyId] : (await this.all("GET /api/companies")).map((c) => c.id);
     const reports = [];
     for (const id of ids) reports.push(await this.call("GET /api/companies/{id}/usage", { params: { id } }));
     return reports;

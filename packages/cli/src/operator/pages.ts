@@ -47,7 +47,9 @@ export function storePage(page: ListPage | undefined): { limit: number; store: P
   const limit = page?.limit ?? DEFAULT_PAGE_LIMIT;
   const after = page?.after !== undefined ? decodeCursor(page.after) : undefined;
   if (page?.after !== undefined && after === undefined)
-    throw new UsageError(`--after must be the next-page cursor a previous page printed (got "${page.after}")`);
+    throw new UsageError(
+      `--after must be the next-page cursor a previous page printed (got "${page.after}")`,
+    );
   return { limit, store: { limit: limit + 1, ...(after ? { after } : {}) } };
 }
 

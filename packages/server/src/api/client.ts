@@ -178,7 +178,10 @@ export async function listAll<K extends ListEndpoint>(
   let after: string | undefined;
   for (;;) {
     const query = { ...first.query, ...(after !== undefined ? { after } : {}) };
-    const call = api.call as (e: string, i: unknown) => Promise<{ items: ItemOf<K>[]; nextCursor: string | null }>;
+    const call = api.call as (
+      e: string,
+      i: unknown,
+    ) => Promise<{ items: ItemOf<K>[]; nextCursor: string | null }>;
     const page = await call(endpoint, { ...first, query });
     items.push(...page.items);
     if (page.nextCursor === null) return items;

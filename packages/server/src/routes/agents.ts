@@ -51,7 +51,10 @@ export const agentRoutes = [
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), AGENT_STATUSES);
       const page = pageRequest(c);
-      const agents = await ctx.store.listAgents(scope.companyId, { ...(status ? { status } : {}), page: page.store });
+      const agents = await ctx.store.listAgents(scope.companyId, {
+        ...(status ? { status } : {}),
+        page: page.store,
+      });
       return pageAnswer(agents, page, (a) => a.createdAt, agentView);
     },
   }),
@@ -143,7 +146,12 @@ export const agentRoutes = [
     },
     async handle({ c, ctx, scope }) {
       const page = pageRequest(c);
-      return pageAnswer(await ctx.store.listApiTokens(scope.agent.id, page.store), page, (k) => k.createdAt, keyView);
+      return pageAnswer(
+        await ctx.store.listApiTokens(scope.agent.id, page.store),
+        page,
+        (k) => k.createdAt,
+        keyView,
+      );
     },
   }),
   route({

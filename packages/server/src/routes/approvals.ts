@@ -70,8 +70,11 @@ export const approvalRoutes = [
         ctx.store.listApprovals(scope.companyId, { ...(status ? { status } : {}), page: page.store }),
         loadCompanyState(ctx.store, scope.companyId),
       ]);
-      return pageAnswer(approvals, page, (a) => a.createdAt, async (a) =>
-        approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state),
+      return pageAnswer(
+        approvals,
+        page,
+        (a) => a.createdAt,
+        async (a) => approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state),
       );
     },
   }),

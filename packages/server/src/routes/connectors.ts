@@ -44,7 +44,12 @@ export const connectorRoutes = [
       const connectors = await ctx.store.listConnectors(scope.companyId, page.store);
       const shown = connectors.slice(0, page.limit);
       await ctx.readiness.ensure(scope.companyId, shown);
-      return pageAnswer(connectors, page, (x) => x.createdAt, (x) => connectorView(x, ctx.env, ctx.probes));
+      return pageAnswer(
+        connectors,
+        page,
+        (x) => x.createdAt,
+        (x) => connectorView(x, ctx.env, ctx.probes),
+      );
     },
   }),
   route({

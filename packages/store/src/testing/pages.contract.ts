@@ -51,7 +51,11 @@ export function pageContract(store: GetStore): void {
         await store().insertTask(task(id, { blockers: id === "t2" ? ["t5", "t1"] : [] }));
       const whole = await store().listTasks("co1");
       expect(whole.map((t) => t.id)).toEqual(["t1", "t3", "t5", "t0", "t2", "t4", "t6"]);
-      const pages = await allPages((page) => store().listTasks("co1", { page }), (t) => t.createdAt, 3);
+      const pages = await allPages(
+        (page) => store().listTasks("co1", { page }),
+        (t) => t.createdAt,
+        3,
+      );
       expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
       expect(pages.flat()).toEqual(whole);
       expect(pages.flat().find((t) => t.id === "t2")?.blockers).toEqual(["t5", "t1"]);
@@ -88,7 +92,8 @@ export function pageContract(store: GetStore): void {
       await seed(store());
       await store().insertCompany(company("co2"));
       setClock("2030-01-01T00:00:00.000Z");
-      for (const id of ["b", "a", "c"]) await store().insertAgent(agent(id, { status: id === "c" ? "terminated" : "active" }));
+      for (const id of ["b", "a", "c"])
+        await store().insertAgent(agent(id, { status: id === "c" ? "terminated" : "active" }));
       for (const id of ["p2", "p1", "p3"]) await store().insertApproval(approval(id), "ceo");
       for (const id of ["r2", "r1", "r3"]) await store().insertRun(run(id));
       for (const id of ["w2", "w1", "w3"])
@@ -101,7 +106,10 @@ export function pageContract(store: GetStore): void {
           causedBy: "ceo",
           cause: "a routine wake",
         });
-      for (const [id, agentId] of [["s2", "a"], ["s1", "b"]] as const)
+      for (const [id, agentId] of [
+        ["s2", "a"],
+        ["s1", "b"],
+      ] as const)
         await store().putSchedule({
           id,
           companyId: "co1",
@@ -113,32 +121,65 @@ export function pageContract(store: GetStore): void {
           nextDueAt: "2030-01-02T00:00:00.000Z",
         });
       for (const id of ["k2", "k1"])
-        await store().insertApiToken({ id, agentId: "a", companyId: "co1", hash: `hash-${id}`, label: id, runId: null });
+        await store().insertApiToken({
+          id,
+          agentId: "a",
+          companyId: "co1",
+          hash: `hash-${id}`,
+          label: id,
+          runId: null,
+        });
       const ids = async <T extends { id: string }>(read: (p: Page) => Promise<T[]>, at: (r: T) => string) =>
         (await allPages(read, at, 1)).flat().map((r) => r.id);
 
-      expect(await ids((p) => store().listCompanies(p), (c) => c.createdAt)).toEqual(
-        (await store().listCompanies()).map((c) => c.id),
-      );
-      expect(await ids((p) => store().listAgents("co1", { status: "active", page: p }), (a) => a.createdAt)).toEqual([
-        "ceo",
-        "a",
-        "b",
-      ]);
-      expect(await ids((p) => store().listApprovals("co1", { page: p }), (a) => a.createdAt)).toEqual(["p1", "p2", "p3"]);
-      expect(await ids((p) => store().listRuns({ companyId: "co1", page: p }), (r) => r.startedAt)).toEqual([
-        "r1",
-        "r2",
-        "r3",
-      ]);
-      expect(await ids((p) => store().listWakeRequests({ companyId: "co1", page: p }), (w) => w.createdAt)).toEqual([
-        "w1",
-        "w2",
-        "w3",
-      ]);
-      expect(await ids((p) => store().listSchedules("co1", p), (s) => s.nextDueAt)).toEqual(["s1", "s2"]);
-      expect(await ids((p) => store().listApiTokens("a", p), (k) => k.createdAt)).toEqual(["k1", "k2"]);
-      expect(await ids((p) => store().listConnectors("co1", p), (c) => c.createdAt)).toEqual(["offline"]);
+      expect(
+        await ids(
+          (p) => store().listCompanies(p),
+          (c) => c.createdAt,
+        ),
+      ).toEqual((await store().listCompanies()).map((c) => c.id));
+      expect(
+        await ids(
+          (p) => store().listAgents("co1", { status: "active", page: p }),
+          (a) => a.createdAt,
+        ),
+      ).toEqual(["ceo", "a", "b"]);
+      expect(
+        await ids(
+          (p) => store().listApprovals("co1", { page: p }),
+          (a) => a.createdAt,
+        ),
+      ).toEqual(["p1", "p2", "p3"]);
+      expect(
+        await ids(
+          (p) => store().listRuns({ companyId: "co1", page: p }),
+          (r) => r.startedAt,
+        ),
+      ).toEqual(["r1", "r2", "r3"]);
+      expect(
+        await ids(
+          (p) => store().listWakeRequests({ companyId: "co1", page: p }),
+          (w) => w.createdAt,
+        ),
+      ).toEqual(["w1", "w2", "w3"]);
+      expect(
+        await ids(
+          (p) => store().listSchedules("co1", p),
+          (s) => s.nextDueAt,
+        ),
+      ).toEqual(["s1", "s2"]);
+      expect(
+        await ids(
+          (p) => store().listApiTokens("a", p),
+          (k) => k.createdAt,
+        ),
+      ).toEqual(["k1", "k2"]);
+      expect(
+        await ids(
+          (p) => store().listConnectors("co1", p),
+          (c) => c.createdAt,
+        ),
+      ).toEqual(["offline"]);
     });
   });
 }
