@@ -1022,7 +1022,9 @@ export class KyselyQueries implements StoreQueries {
   }
 
   settleModelCall(id: string, settlement: ModelCallSettlement): Promise<boolean> {
-    return this.guard(`model call "${id}"`, () => budgets.settleModelCall(this.db, id, settlement));
+    return this.guard(`model call "${id}"`, () =>
+      this.atomic((q) => budgets.settleModelCall(q.db, id, settlement)),
+    );
   }
 
   releaseModelCalls(runId: string): Promise<number> {

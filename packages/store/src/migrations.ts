@@ -13,6 +13,7 @@ import { connectorRemovalMigration } from "./migration-009-connector-removal.js"
 import { budgetsMigration } from "./migration-011-budgets.js";
 import { tasksMigration } from "./migration-010-tasks.js";
 import { wakeRequestReturnsMigration } from "./migration-013-wake-request-returns.js";
+import { spendTotalsMigration } from "./migration-021-spend-totals.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -181,6 +182,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["010_tasks", () => tasksMigration()],
   ["011_budgets", budgetsMigration],
   ["013_wake_request_returns", () => wakeRequestReturnsMigration()],
+  ["021_spend_totals", () => spendTotalsMigration()],
 ];
 
 /** The names of every migration the store runs, sorted as the migration table lists them. */

@@ -241,6 +241,17 @@ export interface ModelCallsTable {
   settled_at: Timestamp | null;
 }
 
+/** Running totals of settled spend per company, agent ('' for all) and month ('' for all time) (migration 021). */
+export interface SpendTotalsTable {
+  company_id: string;
+  agent_id: string;
+  month: string;
+  tokens: number;
+  usd: number;
+  unpriced_calls: number;
+  calls: number;
+}
+
 /** Tasks and what hangs off them (migration 010). */
 export interface TasksTable {
   id: string;
@@ -329,6 +340,7 @@ export interface Database {
   schedules: SchedulesTable;
   budgets: BudgetsTable;
   model_calls: ModelCallsTable;
+  spend_totals: SpendTotalsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -354,4 +366,5 @@ export const TABLES = [
   "schedules",
   "budgets",
   "model_calls",
+  "spend_totals",
 ] as const satisfies readonly (keyof Database)[];

@@ -10,6 +10,7 @@ import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { pageContract } from "./pages.contract.js";
 import { runContract } from "./runs.contract.js";
+import { spendTotalsContract } from "./spend-totals.contract.js";
 import { taskContract } from "./tasks.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
@@ -50,5 +51,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     budgetContract(current);
     taskContract(current);
     pageContract(current);
+    spendTotalsContract(current);
   });
 }

@@ -26,6 +26,7 @@ const TABLES = [
   "schedules",
   "budgets",
   "model_calls",
+  "spend_totals",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {
