@@ -196,7 +196,7 @@ describe("operator dashboard", () => {
             headers: { authorization: `Bearer ${served.token}` },
           });
           const pending = (await r.json()) as unknown[];
-          const running = ((await runs.json()) as Array<{ status: string }>).filter(
+          const running = ((await runs.json()) as { items: Array<{ status: string }> }).items.filter(
             (x) => x.status === "running",
           );
           return pending.length + running.length;
