@@ -248,11 +248,11 @@ export class HttpOperator implements OperatorPort {
     return this.call("DELETE /api/agents/{id}/keys/{keyId}", { params: { id: agentId, keyId } });
   }
 
-  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus; page?: ListPage }) {
     const company = await this.company(query.companyId);
-    return this.all("GET /api/companies/{id}/approvals", {
+    return this.call("GET /api/companies/{id}/approvals", {
       params: { id: company.id },
-      query: { status: query.status },
+      query: { status: query.status, ...pageQuery(query.page) },
     });
   }
 

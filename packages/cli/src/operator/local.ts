@@ -230,10 +230,15 @@ export class LocalOperator implements OperatorPort {
     return keyView(revoked);
   }
 
-  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus; page?: ListPage }) {
     const company = await this.companyRow(query.companyId);
-    const list = await this.store.listApprovals(company.id, query.status ? { status: query.status } : {});
-    return list.map(approvalView);
+    const page = storePage(query.page);
+    const list = await this.store.listApprovals(company.id, {
+      ...(query.status ? { status: query.status } : {}),
+      page: page.store,
+    });
+    const shown = pageOfRows(list, page.limit, (a) => a.createdAt);
+    return { items: shown.rows.map(approvalView), nextCursor: shown.nextCursor };
   }
 
   async approval(approvalId: string) {

@@ -154,8 +154,8 @@ describe.each([
     expect(decided).toMatchObject({ modeBefore: "awaiting-approval", modeAfter: "operating" });
     const shown = await port.approval(approvalId);
     expect(shown.history.at(-1)).toMatchObject({ toStatus: "approved", note: "Ship it", actor: "operator" });
-    expect((await port.listApprovals({ status: "approved" })).map((a) => a.id)).toEqual([approvalId]);
-    expect(await port.listApprovals({ status: "pending" })).toEqual([]);
+    expect((await port.listApprovals({ status: "approved" })).items.map((a) => a.id)).toEqual([approvalId]);
+    expect(await port.listApprovals({ status: "pending" })).toEqual({ items: [], nextCursor: null });
 
     const same = await port.setAgentModel(created.ceoAgentId, "offline-scripted-1");
     expect(same).toMatchObject({ changed: false, from: "offline-scripted-1", live: "no live session" });
@@ -225,14 +225,14 @@ describe.each([
   it("refusals are the caller's (UserInputError: exit 2) and change nothing", async () => {
     const company = await port.company();
     await expect(port.approval("apr_missing")).rejects.toBeInstanceOf(UserInputError);
-    const [approval] = await port.listApprovals({});
+    const [approval] = (await port.listApprovals({})).items;
     await expect(port.decide(approval!.id, "reject")).rejects.toThrow(/already decided \(approved\)/);
     await expect(port.terminateAgent(company.ceoAgentId)).rejects.toThrow(/CEO and cannot be removed/);
     await expect(port.setAgentModel(company.ceoAgentId, "gpt-5")).rejects.toThrow(/gpt-5-2025-08-07/);
     await expect(port.revokeKey(company.ceoAgentId, "key_missing")).rejects.toBeInstanceOf(UserInputError);
     await expect(port.agentSession("agt_missing")).rejects.toBeInstanceOf(UserInputError);
     await expect(port.resetSession("agt_missing", { force: false })).rejects.toThrow(/agt_missing/);
-    expect((await port.listApprovals({}))[0]?.status).toBe("approved");
+    expect((await port.listApprovals({})).items[0]?.status).toBe("approved");
   });
 });
 
@@ -254,7 +254,7 @@ describe.each([
     const created = await port.createCompany({ name: "Work Co", goal: "Warehouse robots" });
     const silent: WakeWatcher = { queued: () => {}, started: () => {}, event: () => {}, notice: () => {} };
     await port.wake({ agentId: created.ceoAgentId, trigger: "start_team_building", seed: 7 }, silent);
-    const [strategy] = await port.listApprovals({ status: "pending" });
+    const [strategy] = (await port.listApprovals({ status: "pending" })).items;
     // Before the strategy is approved there is no task to make: refused, nothing written.
     await expect(port.createTask(undefined, { title: "Too early" })).rejects.toThrow(
       /once the company strategy is approved/,

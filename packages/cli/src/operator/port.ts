@@ -288,7 +288,12 @@ export interface OperatorPort {
   mintKey(agentId: string, label?: string): Promise<MintedKeyView>;
   revokeKey(agentId: string, keyId: string): Promise<KeyView>;
 
-  listApprovals(query: { companyId?: string; status?: ApprovalStatus }): Promise<ApprovalView[]>;
+  /** A page of the company's approvals, oldest first. */
+  listApprovals(query: {
+    companyId?: string;
+    status?: ApprovalStatus;
+    page?: ListPage;
+  }): Promise<Paged<ApprovalView>>;
   /** One approval with its text, decision, note and history (who filed it, who decided). */
   approval(approvalId: string): Promise<ApprovalHistoryView>;
   decide(approvalId: string, decision: Decision, note?: string): Promise<DecisionView>;
