@@ -69,7 +69,10 @@ describe("bad input", PROCESSES, () => {
       [["approvals", "approve", "--data", data], /the approval ID is required/],
       [["approvals", "approve", "apr_x", "--data", data, "--note"], /--note needs a value/],
       [["approvals", "show", "apr_missing", "--data", data], /approval apr_missing not found/],
-      [["wake", "agt_missing", "--data", data], /agent agt_missing not found/],
+      [
+        ["wake", "agt_missing", "--data", data],
+        /"agt_missing" is not an agent id or the name of an active agent/,
+      ],
       [["wake", "x", "--trigger", "panic", "--data", data], /--trigger must be one of/],
       [["company", "show", "--data", typo], /no Cadre data in .*no-such-dir \(run `npx cadre demo/],
       [["company", "show", "--data", file], /a-file is a file, not a directory/],

@@ -1,6 +1,8 @@
 // The `cadre` command: a thin layer over @cadre/company. Errors are mapped to exit codes here,
 // in one place: 2 for bad usage or input (message on stderr), 1 for a failed job or our bug.
 import { UserInputError } from "@cadre/core";
+// The audit context alone (no store, no drivers): `cadre --help` stays light.
+import { actingAs } from "@cadre/store/audit-context";
 import { readFileSync } from "node:fs";
 import { type ServerTarget, splitServerOption } from "./client/server-option.js";
 import { jsonOnlyStdout } from "./json-stdout.js";
@@ -19,6 +21,9 @@ export const SERVER_COMMANDS = [
   "tasks",
   "schedules",
   "run",
+  "runs",
+  "operators",
+  "audit",
 ] as const;
 
 export const MAIN_HELP = `cadre — run AI companies whose agents behave predictably
@@ -30,7 +35,7 @@ Commands:
   company show|create          the company, its CEO mode and why, connectors, team, approvals
   agents list                  the company's agents
   agents set-model AGENT_ID MODEL [--connector ID]
-                               switch an agent's model, or move it to another ready connector (MC-13)
+                               switch an agent's model, or move it to another ready connector
   agents terminate AGENT_ID    remove an agent from the team (its keys revoked)
   agents keys list|mint|revoke AGENT_ID
                                an agent's API keys
@@ -47,6 +52,13 @@ Commands:
   tasks list|show|create|assign|comment|close
                                the company's tasks (who works what; what wakes whom is decided in code)
   schedules set|list|remove    agents' schedules (--every 1h | --cron "0 9 * * 1-5"); idle ticks cost nothing
+  runs list|why                the company's runs (--status failed --since 1d); why one happened: the
+                               chain of causes back to an operator's action or a schedule
+  operators add|list|revoke|whoami
+                               named operators: a token each, a role (owner, operator, viewer),
+                               optionally limited to some companies
+  audit [--company ID] [--actor NAME] [--since TIME]
+                               who did what: every write by anyone, with what changed
   serve [--port N]             the HTTP API on loopback (prints its URL and the operator token)
   sessions inspect RUN_ID      a run's context state: its session, compaction owner, occupancy, latch
   sessions show|reset AGENT_ID an agent's session across wakes; reset: the next wake starts fresh
@@ -73,7 +85,14 @@ need one that holds data), --json (stdout holds JSON only; the human stream goes
 talk to a running API instead of the local store, and print the same as they do locally
 --database URL (or CADRE_DATABASE_URL=postgres://…): every command that opens the store keeps it in
 PostgreSQL instead of the data dir's SQLite file; the flag wins over the variable
-Exit codes: 0 success, 1 the job failed, 2 bad usage or input`;
+--otel-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT): export OpenTelemetry GenAI traces over OTLP/HTTP,
+one span tree per run (off by default; prompt and completion text only with
+OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)
+Exit codes: 0 success, 1 the job failed, 2 bad usage or input, 3 another \`cadre run\` is running the
+company's due work (nothing was done)`;
+
+/** Commands whose writes are not the local operator's: a server's callers, a worker's runs, an MCP agent. */
+const SYSTEM_COMMANDS = new Set(["serve", "worker", "mcp", "standin"]);
 
 type Command = (args: string[], io: CliIO, server?: ServerTarget) => Promise<number>;
 
@@ -90,6 +109,9 @@ const COMMANDS: Record<string, Command> = {
   tasks: async (a, io, s) => (await import("./commands/tasks.js")).tasksCommand(a, io, s),
   schedules: async (a, io, s) => (await import("./commands/schedules.js")).schedulesCommand(a, io, s),
   serve: async (a, io) => (await import("./commands/serve.js")).serveCommand(a, io),
+  operators: async (a, io, s) => (await import("./commands/operators.js")).operatorsCommand(a, io, s),
+  audit: async (a, io, s) => (await import("./commands/audit.js")).auditCommand(a, io, s),
+  runs: async (a, io, s) => (await import("./commands/runs.js")).runsCommand(a, io, s),
   usage: async (a, io, s) => (await import("./commands/usage.js")).usageCommand(a, io, s),
   budgets: async (a, io, s) => (await import("./commands/budgets.js")).budgetsCommand(a, io, s),
   sessions: async (a, io, s) => (await import("./commands/sessions.js")).sessionsCommand(a, io, s),
@@ -142,14 +164,35 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   // With --json, stdout holds JSON only; the human stream goes to stderr (json-stdout.ts).
   const json = args.includes("--json") ? jsonOnlyStdout(io) : undefined;
+  let stopTracing: (() => Promise<void>) | undefined;
   const commandIO = json?.io ?? io;
   try {
-    const { args: rest, target } = splitServerOption(args, io.env);
+    const { args: afterOtel, endpoint } = splitOtelOption(args);
+    const { args: rest, target } = splitServerOption(afterOtel, io.env);
+    // OpenTelemetry export, off unless asked for (--otel-endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT).
+    const otel =
+      endpoint ?? io.env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] ?? io.env["OTEL_EXPORTER_OTLP_ENDPOINT"];
+    if (otel) {
+      const tracing = await import("@cadre/company");
+      try {
+        tracing.tracesUrl(otel);
+      } catch (error) {
+        throw new UsageError(`--otel-endpoint: ${(error as Error).message}`);
+      }
+      await tracing.startTracing({
+        endpoint: otel,
+        captureContent: io.env["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] === "true",
+      });
+      stopTracing = tracing.stopTracing;
+    }
     if (target && !(SERVER_COMMANDS as readonly string[]).includes(name))
       throw new UsageError(
         `${name} does not work with --server; these do: ${SERVER_COMMANDS.join(", ")} (cadre COMMAND --help)`,
       );
-    return await command(rest, commandIO, target);
+    // Local commands write as the bootstrap owner, "operator" (whoever holds the data directory); serve and
+    // worker record each request's caller or the system, mcp its agent.
+    if (SYSTEM_COMMANDS.has(name)) return await command(rest, commandIO, target);
+    return await actingAs({ type: "operator", name: "operator" }, () => command(rest, commandIO, target));
   } catch (error) {
     const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
     if (error instanceof UsageError || error instanceof UserInputError) {
@@ -162,6 +205,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`cadre ${name} failed: ${message}${debug ? "" : " (--debug shows where)"}\n${stack}`);
     return 1;
   } finally {
+    // The last runs' spans are sent before the process ends (a collector that does not answer is
+    // given up on by the exporter's own timeout).
+    await stopTracing?.().catch(() => undefined);
     json?.flush();
   }
+}
+
+/** `--otel-endpoint URL` (any command), taken out of the arguments. */
+function splitOtelOption(args: string[]): { args: string[]; endpoint: string | undefined } {
+  const out: string[] = [];
+  let endpoint: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--otel-endpoint") {
+      endpoint = args[i + 1];
+      if (endpoint === undefined || endpoint.startsWith("--"))
+        throw new UsageError("--otel-endpoint needs a URL, e.g. http://127.0.0.1:4318");
+      i++;
+    } else if (arg.startsWith("--otel-endpoint=")) endpoint = arg.slice("--otel-endpoint=".length);
+    else out.push(arg);
+  }
+  return { args: out, endpoint };
 }

@@ -38,7 +38,9 @@ export function createRenderer(write: (text: string) => void, speaker: string) {
         return;
       case "tool_use":
         endText();
-        write(`  → ${event.name} ${clip(JSON.stringify(event.input))}\n`);
+        write(
+          `  → ${event.name} ${clip(JSON.stringify(event.input))}${event.refused ? " (refused by the harness: it has no such tool)" : ""}\n`,
+        );
         return;
       case "tool_result": {
         endText();

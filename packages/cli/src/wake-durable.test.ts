@@ -6,26 +6,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createCompany,
-  decideApproval,
-  fileApproval,
-  hireAgent,
-  INTERRUPTED_REASON,
-  loadCompanyState,
-  refreshReadiness,
-  setAgentModel,
-} from "@cadre/company";
-import { loadUserModels } from "@cadre/core";
+import { INTERRUPTED_REASON } from "@cadre/company";
 import { reply } from "@cadre/standin";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  declareStandinModel,
-  STANDIN_MODEL,
-  startWatchedStandin,
-  type WatchedStandin,
-} from "./testing/standin-model.js";
+import { approvedStandinCompany } from "./testing/approved-company.js";
+import { startWatchedStandin, type WatchedStandin } from "./testing/standin-model.js";
 import { cliEnv, runCliProcess, startCli } from "./testing/spawn-cli.js";
 
 let dir: string;
@@ -43,54 +29,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A company whose CEO (on the stand-in) filed a strategy the operator approved: its wake is due. */
-async function approvedCompany(): Promise<{ ceo: string; requestId: string }> {
-  await declareStandinModel(dir);
-  await loadUserModels({ dataDir: dir, env: {} });
-  const store = await openStore({ path: join(dir, "cadre.db") });
-  try {
-    const company = await createCompany(store, {
-      name: "Durable Co",
-      goal: "Build warehouse robots.",
-      connectors: [
-        { kind: "openai-compatible", config: { baseUrl: standIn.baseUrl }, enabledModels: [STANDIN_MODEL] },
-      ],
-    });
-    const ceo = (await loadCompanyState(store, company.id)).ceo.id;
-    await refreshReadiness(await store.listConnectors(company.id), {});
-    const op = { companyId: company.id, agentId: null, via: "http" as const, runId: null, env: {} };
-    const hired = await hireAgent(store, op, {
-      name: "CTO",
-      role: "CTO",
-      description: "Builds.",
-      connectorId: "offline",
-      model: "offline-scripted-1",
-    });
-    expect(hired, JSON.stringify(hired)).toMatchObject({ ok: true });
-    await setAgentModel(store, {
-      agentId: ceo,
-      model: STANDIN_MODEL,
-      connectorId: "openai-compatible",
-      env: {},
-    });
-    const filed = await fileApproval(
-      store,
-      { ...op, agentId: ceo, via: "tool" },
-      { type: "approve_ceo_strategy", title: "Plan", payload: "# Plan" },
-    );
-    await decideApproval(
-      store,
-      (filed as { value: { approvalId: string } }).value.approvalId,
-      "approve",
-      null,
-    );
-    const [request] = await store.listWakeRequests({ agentId: ceo, status: "pending" });
-    expect(request).toMatchObject({ trigger: "approval_decided", taskId: null });
-    return { ceo, requestId: request!.id };
-  } finally {
-    await store.close();
-  }
-}
+const approvedCompany = () => approvedStandinCompany(dir, standIn.baseUrl);
 
 describe("a SIGKILL while a wake with no task runs", () => {
   it("gives the wake's reason back to pending; the next cadre run serves it once", async () => {

@@ -24,6 +24,7 @@ import {
 } from "@cadre/core";
 import type { OwnLoopHarness } from "@cadre/model";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
+import { failureBoundsOf } from "./connectors/kinds/failure-bounds.js";
 
 export interface HarnessReadiness {
   ready: boolean;
@@ -165,10 +166,12 @@ export function claudeCodeSessionOptions(
   env: NodeJS.ProcessEnv,
 ): ClaudeCodeAgentOptions {
   const executable = locate("claude-code", input.connector, env);
+  const { maxRetries } = failureBoundsOf(input.connector);
   const options: ClaudeCodeAgentOptions = {
     env,
     policy: parseClaudeCodePolicy(input.connector.config),
     cwd: workingFolder(input.dataDir, input.agent.id),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
   };
   if (executable.found && executable.path !== undefined) options.executablePath = executable.path;
   return options;
@@ -196,12 +199,16 @@ export function codexSessionOptions(input: HarnessSessionInput, env: NodeJS.Proc
   if (input.dataDir !== undefined) args.push("--data", input.dataDir);
   if (input.runId !== undefined) args.push("--run", input.runId);
   const executable = locate("codex", input.connector, env);
-  const provider = codexProviderOf(input.connector);
+  const configured = codexProviderOf(input.connector);
+  const { maxRetries, unreachableMs } = failureBoundsOf(input.connector);
+  const provider =
+    configured !== undefined && maxRetries !== undefined ? { ...configured, maxRetries } : configured;
   const options: CodexAgentOptions = {
     env,
     policy: parseCodexPolicy(input.connector.config),
     ...(provider !== undefined ? { provider } : {}),
     ...watchdogOf(input.connector),
+    ...(unreachableMs !== undefined ? { unreachableMs } : {}),
     cwd: workingFolder(input.dataDir, agent.id),
     // Codex gives a stdio MCP server only a small default environment; `cadre mcp` must see the same
     // credentials, database URL and model config as this process, or readiness would answer differently.

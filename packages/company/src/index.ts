@@ -63,3 +63,8 @@ export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
 export * from "./budgets/prices.js";
+export * from "./work/run-owner.js";
+export * from "./people/operators.js";
+export * from "./work/why.js";
+export * from "./tracing/otel.js";
+export * from "./tracing/run-trace.js";

@@ -3,7 +3,7 @@ import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
 import { loadCompanyState } from "./state.js";
-import { companyUsageReport, runUsageReport } from "./usage-report.js";
+import { companyUsageReport, runUsageReport, toolCallsOf } from "./usage-report.js";
 import { wakeAgent } from "./wake.js";
 
 let store: Store;
@@ -54,5 +54,35 @@ describe("usage reports per run, per agent, per company", () => {
     expect(
       report.agents.filter((a) => a.agentId !== ceo.id).every((a) => a.runs === 0 && a.usage.total === 0),
     ).toBe(true);
+  });
+});
+
+describe("a run's tool calls", () => {
+  const ev = (type: string, data: Record<string, unknown>) => ({ type, data: { type, ...data } });
+  it("issue 28: counts each call once by its id, and lists the refused ones with what the harness answered, in either order", () => {
+    const answer = (id: string, text: string) =>
+      ev("tool_result", { toolUseId: id, name: "x", isError: true, content: [{ type: "text", text }] });
+    const report = toolCallsOf([
+      // Codex: a call it ran (toolcall_end and tool_use), then one it refused (tool_use first).
+      ev("toolcall_end", { id: "a", name: "mcp__cadre__add", input: {} }),
+      ev("tool_use", { id: "a", name: "mcp__cadre__add", input: {} }),
+      ev("tool_result", { toolUseId: "a", name: "mcp__cadre__add", isError: false, content: [] }),
+      ev("tool_use", { id: "b", name: "hire_agent", input: {}, refused: true }),
+      answer("b", "unsupported call: hire_agent"),
+      // Claude Code: the answer before the call is marked refused.
+      answer("c", "No such tool available: fire_agent"),
+      ev("toolcall_end", { id: "c", name: "fire_agent", input: {} }),
+      ev("tool_use", { id: "c", name: "fire_agent", input: {}, refused: true }),
+      // A call that failed when it ran is not a refusal.
+      ev("toolcall_end", { id: "d", name: "mcp__cadre__add", input: {} }),
+      answer("d", "add was not run"),
+    ]);
+    expect(report).toEqual({
+      total: 4,
+      refused: [
+        { name: "hire_agent", result: "unsupported call: hire_agent" },
+        { name: "fire_agent", result: "No such tool available: fire_agent" },
+      ],
+    });
   });
 });

@@ -51,6 +51,24 @@ export const TurnUsageReportSchema = Type.Object(
 );
 export type TurnUsageReport = Static<typeof TurnUsageReportSchema>;
 
+export const ToolCallsReportSchema = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: "Tool calls the model made, refused ones included." }),
+    refused: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ description: "The tool the model asked for." }),
+          result: Type.String({ description: "What the harness answered the model (its error)." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Calls the harness refused without running anything: it has no such tool." },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ToolCallsReport = Static<typeof ToolCallsReportSchema>;
+
 export const RunUsageReportSchema = Type.Object(
   {
     runId: Type.String(),
@@ -62,6 +80,8 @@ export const RunUsageReportSchema = Type.Object(
     usage: UsageSummarySchema,
     /** Per model call; present when asked for (it reads the run's events). */
     turns: Type.Optional(Type.Array(TurnUsageReportSchema, { description: "Per model call, in order." })),
+    /** The run's tool calls; present with `turns`. */
+    toolCalls: Type.Optional(ToolCallsReportSchema),
   },
   { additionalProperties: false },
 );
@@ -141,7 +161,36 @@ export async function runUsageReport(store: Store, runId: string): Promise<RunUs
   const run = await store.getRun(runId);
   if (!run) throw new NotFoundError(`run ${runId} not found`);
   const report = runReport(run, await store.getAgent(run.agentId), await store.listModelCalls(run.id));
-  return { ...report, turns: await runTurnUsage(store, run, report.model) };
+  return {
+    ...report,
+    turns: await runTurnUsage(store, run, report.model),
+    toolCalls: toolCallsOf(await store.listRunEvents(run.id)),
+  };
+}
+
+/**
+ * A run's tool calls from its events: each call once by its id (harnesses report a call as a
+ * toolcall_end, a tool_use or both), and the calls the harness refused with what it answered.
+ */
+export function toolCallsOf(events: ReadonlyArray<{ type: string; data: unknown }>): ToolCallsReport {
+  const ids = new Set<string>();
+  const refused = new Map<string, { name: string; result: string }>();
+  for (const { type, data } of events) {
+    const e = data as { id?: string; name?: string; refused?: boolean };
+    if ((type === "tool_use" || type === "toolcall_end") && typeof e.id === "string") {
+      ids.add(e.id);
+      if (type === "tool_use" && e.refused === true && !refused.has(e.id))
+        refused.set(e.id, { name: e.name ?? "", result: "" });
+    }
+  }
+  // The harness's answer may come before or after the call is marked refused (Claude Code: before).
+  for (const { type, data } of events) {
+    const e = data as { toolUseId?: string; content?: Array<{ type: string; text?: string }> };
+    const call = type === "tool_result" && e.toolUseId !== undefined ? refused.get(e.toolUseId) : undefined;
+    if (call && Array.isArray(e.content))
+      call.result = e.content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
+  }
+  return { total: ids.size, refused: [...refused.values()] };
 }
 
 export async function companyUsageReport(store: Store, companyId: string): Promise<CompanyUsageReport> {

@@ -22,6 +22,7 @@ import type { FaultName, Script } from "@cadre/core/testing";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import {
   type AgentRow,
+  actingStore,
   type AgentSessionRow,
   ConflictError,
   type ConnectorRow,
@@ -34,6 +35,8 @@ import {
   type WakeRow,
 } from "@cadre/store";
 import { driverOf } from "./connectors/kinds/index.js";
+import { flushTracing } from "./tracing/otel.js";
+import { startRunTrace } from "./tracing/run-trace.js";
 import { harnessOf, lockSession, planSession, type SessionPlan, sessionRowAfter } from "./agent-session.js";
 import { perCallPrompt } from "./prompts/session-update.js";
 import { newId } from "./companies.js";
@@ -369,7 +372,21 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     throw error;
   }
   const { run, cue } = started;
-  const runStore = lease ? lease.view() : store;
+  // Its spans, when OpenTelemetry export is on (tracing/): one tree per run, from its own events.
+  const trace = startRunTrace({
+    runId,
+    companyId: agent.companyId,
+    agentId: agent.id,
+    agentName: agent.name,
+    provider: connector.kind,
+    model: agent.model,
+    trigger: run.trigger,
+    taskIds: [...new Set(started.taken.map((r) => r.taskId).filter((t): t is string => t !== null))],
+    causes: started.taken.map((r) => r.cause),
+    cue,
+  });
+  // The run's own writes (its tools', its ledger's, its end) are its agent's in the audit log.
+  const runStore = actingStore(lease ? lease.view() : store, { type: "agent", agentId: agent.id, runId });
   const cueTokens = cueTokenCount(cue);
 
   const usage = emptyUsage();
@@ -503,16 +520,27 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           reason: `${budget.stop.reason}: ${budget.stop.message}`,
         };
       }
+      // A call the budget refused is no failure to classify: the recovery rules' verdict on it
+      // ("not an explicit context-overflow error") would mislead; the budget's reason is the truth.
+      if (event.type === "recovery" && event.action !== "replay" && budget.stop)
+        event = {
+          ...event,
+          reason: `the ${budget.stop.reason === "budget" ? "budget" : "run's cap"} stopped the run before this call; nothing to replay`,
+        };
       options.onEvent?.(event);
+      trace.event(event);
       if (event.type === "usage") {
         addUsage(usage, event.usage);
         settling.push(event.usage);
         usageChanged = true;
         // A harness that reports each model call has each counted; one that reports a turn's
-        // calls together (Codex) cannot have them counted one by one.
+        // calls together cannot have them counted one by one.
         if (enforcement === "after-each-reported-call") budget.noteHarnessModelCall();
       }
-      if (event.type === "tool_use" && !tools.some((t) => t.name === event.name)) budget.noteToolUse();
+      // A tool the harness ran itself, or a call it refused (no such tool): neither passed the run's
+      // wrapped tools, which count their own calls.
+      if (event.type === "tool_use" && (event.refused === true || !tools.some((t) => t.name === event.name)))
+        budget.noteToolUse();
       if (event.type === "recovery" && event.action === "replay") replays++;
       if (event.type === "rollover") rollovers++;
       if (event.type === "context" && event.snapshot.sessionId !== undefined)
@@ -542,6 +570,9 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    trace.end(terminal, failure);
+    // Sent in the background: a slow or absent collector never holds the run's end.
+    void flushTracing().catch(() => undefined);
     if (cancel) signal?.removeEventListener("abort", cancel);
     try {
       await profileRun?.close();

@@ -42,7 +42,14 @@ export type AgentEvent =
   | { type: "toolcall_delta"; index: number; delta: string }
   | { type: "toolcall_end"; index: number; id: string; name: string; input: unknown }
   // Host side: a tool call handed to execution, and what came back.
-  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | {
+      type: "tool_use";
+      id: string;
+      name: string;
+      input: unknown;
+      /** The harness has no such tool and refused the call without running it; its tool_result says what it answered. */
+      refused?: true;
+    }
   | {
       type: "tool_result";
       toolUseId: string;

@@ -143,7 +143,7 @@ describe("legacy → semantic migration (all built-in scenarios, offline)", () =
     });
     expect(report.gates.G4).toMatchObject({ pass: null, measured: false, verdict: false });
     expect(report.gates.G4.evidence).toMatch(
-      /behaviour differs in \d+ scenario\(s\): .*hireCount: 1 hire\(s\) \(baseline band/,
+      /behaviour differs in \d+ scenario\(s\): .*hire count: 1 hire\(s\) \(baseline band/,
     );
     const cell = report.matrix.find((m) => m.scenario === "empty-single-connector")!.cells;
     expect(cell.G4.pass).toBeNull();

@@ -2,9 +2,15 @@
 // tool calls, the CLI, scenario files) through the schema layer (schema.ts `Text`): text is
 // NFC-normalised and trimmed, counted in code points, and refused — never repaired — when it holds
 // a lone surrogate (half a UTF-16 pair: no UTF-8 store can keep it, and the stores disagree on how
-// to damage it), a control character, a bidirectional override or isolate, or — in one-line fields
-// such as names and titles — any invisible (default-ignorable) character that could make two names
-// look alike. Agent names are unique on `nameKey`, which folds away what a reader cannot see.
+// to damage it), a control character, a noncharacter (U+FFFF, U+FDD0…: reserved, never text), an
+// interlinear annotation control (U+FFF9–U+FFFB), a bidirectional override or isolate, or an
+// invisible (default-ignorable) character: in one-line fields such as names and titles any of them
+// (they could make two names look alike); in free text all but those real writing needs — the
+// joiners (emoji sequences, Indic and Persian scripts), variation selectors, and the direction
+// marks of right-to-left text. So Unicode tag characters (U+E0000…, invisible text a model still
+// reads) never reach the next model's prompt. A text with no visible base character (only
+// combining marks, invisibles, white space) is refused as blank. Agent names are unique on
+// `nameKey`, which folds away what a reader cannot see.
 
 /** One line of visible text (names, titles, ids) or free text with line breaks (descriptions, notes). */
 export type TextLayout = "line" | "multiline";
@@ -59,8 +65,22 @@ export function describeCodePoint(cp: number): string {
 }
 
 const BIDI_CONTROL = (cp: number) => (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+/** U+FDD0–U+FDEF and the last two code points of every plane: reserved, never characters. */
+const NONCHARACTER = (cp: number) => (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
+/** U+FFF9–U+FFFB: interlinear annotation controls (hidden annotations inside text). */
+const ANNOTATION = (cp: number) => cp >= 0xfff9 && cp <= 0xfffb;
+/** Invisibles that free text needs: ZWNJ/ZWJ, the direction marks, the variation selectors. */
+const WRITING_INVISIBLE = (cp: number) =>
+  cp === 0x200c ||
+  cp === 0x200d ||
+  cp === 0x200e ||
+  cp === 0x200f ||
+  cp === 0x061c ||
+  (cp >= 0xfe00 && cp <= 0xfe0f) ||
+  (cp >= 0xe0100 && cp <= 0xe01ef);
 const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
 const IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
+const COMBINING = /\p{M}/gu;
 
 const ALLOWED: Record<TextLayout, string> = {
   line: "one line of visible characters (letters, digits, punctuation, spaces) is allowed",
@@ -76,7 +96,9 @@ function codePointProblem(cp: number, layout: TextLayout): string | undefined {
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return `${describeCodePoint(cp)}, a control character`;
   if (cp === 0x2028 || cp === 0x2029) return `${describeCodePoint(cp)}, a line break character`;
   if (BIDI_CONTROL(cp)) return `${describeCodePoint(cp)}, a bidirectional control that can disguise text`;
-  if (layout === "line" && IGNORABLE.test(String.fromCodePoint(cp)))
+  if (NONCHARACTER(cp)) return `${describeCodePoint(cp)}, a noncharacter (reserved, never text)`;
+  if (ANNOTATION(cp)) return `${describeCodePoint(cp)}, an interlinear annotation control that hides text`;
+  if (IGNORABLE.test(String.fromCodePoint(cp)) && (layout === "line" || !WRITING_INVISIBLE(cp)))
     return `${describeCodePoint(cp)}, an invisible character`;
   return undefined;
 }
@@ -98,14 +120,18 @@ export function codePointLength(text: string): number {
  * character and what is allowed; undefined when it is acceptable.
  */
 export function textProblem(text: string, layout: TextLayout): string | undefined {
-  for (const ch of text) {
-    const problem = codePointProblem(ch.codePointAt(0) as number, layout);
-    if (problem) return `contains ${problem}; ${ALLOWED[layout]}`;
-  }
+  // Checked first: what such a text lacks is something visible, whichever invisibles it holds.
   // A text of nothing but invisible characters (U+200B, U+2060, …) and white space reads as empty:
   // trimming does not remove them, so it is refused as blank rather than stored as a "goal" no one sees.
   if (text.length > 0 && text.replace(IGNORABLES, "").trim().length === 0)
     return `is blank (only invisible characters and white space); ${ALLOWED[layout]}, with at least one visible character`;
+  for (const ch of text) {
+    const problem = codePointProblem(ch.codePointAt(0) as number, layout);
+    if (problem) return `contains ${problem}; ${ALLOWED[layout]}`;
+  }
+  // Combining marks alone have nothing to sit on: they render as stray accents, or as nothing.
+  if (text.length > 0 && text.replace(IGNORABLES, "").replace(COMBINING, "").trim().length === 0)
+    return `has no visible character to read (only combining marks); ${ALLOWED[layout]}, with at least one letter, digit or symbol`;
   return undefined;
 }
 

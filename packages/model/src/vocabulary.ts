@@ -47,6 +47,10 @@ export type ApprovalType = (typeof APPROVAL_TYPES)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "revision_requested"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** An operator's role: viewer reads; operator also decides and acts on work; owner also administers. */
+export const OPERATOR_ROLES = ["viewer", "operator", "owner"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 export const RUN_STATUSES = ["running", "done", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -67,13 +71,15 @@ export type CeoMode = (typeof CEO_MODES)[number];
 /**
  * Why an agent is woken (C4-3, OP-1): the operator's explicit start, an approval decision, work
  * (a task assigned, an operator's comment, delegated work done, a blocker finished, an interrupted
- * run's task to continue), its schedule, or an ordinary wake. Listed in precedence order: a wake
+ * run's task to continue, a task back from an agent that was terminated), its schedule, or an
+ * ordinary wake. Listed in precedence order: a wake
  * with several reasons is named after the first of them.
  */
 export const WAKE_TRIGGERS = [
   "start_team_building",
   "approval_decided",
   "task_resumed",
+  "task_unassigned",
   "task_assigned",
   "task_commented",
   "task_unblocked",

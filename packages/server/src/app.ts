@@ -4,10 +4,11 @@
 // of every step are mapped to JSON in one place (http/errors.ts). Nothing is written before the
 // handler runs, and the handlers write in one transaction, so a refused request changes nothing.
 import { type ProbeBook, ProbeCache } from "@cadre/company";
-import type { Store } from "@cadre/store";
+import { actingAs, type AuditActor, type Store } from "@cadre/store";
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { requireCompany, requireOperator } from "./auth/access.js";
+import { authorizeCaller, authorizeCompany } from "./auth/access.js";
 import { Authenticator, type Caller } from "./auth/principal.js";
 import { revocationsOf } from "./auth/revocations.js";
 import type { ServerContext, ServerLimits } from "./context.js";
@@ -196,17 +197,17 @@ export function createApp(deps: AppDeps): CadreApp {
   });
 
   async function handle(spec: RouteSpec, c: Parameters<Parameters<Hono["on"]>[2]>[0]): Promise<Response> {
+    const requestId = requestIdOf(c.req.header("x-request-id"));
+    c.header("X-Request-Id", requestId);
     const principal: Caller =
       spec.access === "public"
         ? { kind: "anonymous" }
         : await ctx.auth.authenticate(c.req.header("authorization"));
-    if (spec.access === "operator") requireOperator(principal);
+    // Who may call the route (kind, role), then on which company: checked here, for every route.
+    authorizeCaller(spec, principal);
     const params = c.req.param() as Record<string, string>;
     const scope = spec.scope ? await spec.scope(ctx, params) : undefined;
-    if (spec.access === "company") {
-      if (!scope) throw new HttpError(403, "forbidden", "this route has no company scope");
-      requireCompany(principal, scope.companyId);
-    }
+    authorizeCompany(spec, principal, scope?.companyId);
     spec.before?.(ctx);
     let body: unknown;
     if (spec.body) {
@@ -239,7 +240,13 @@ export function createApp(deps: AppDeps): CadreApp {
         body = parsed.value;
       }
     }
-    const answer = await spec.handle({ c, ctx, principal, params, scope, body });
+    // Every audited write the handler makes (and a run it starts, until the run's agent takes over)
+    // is recorded as this caller's, with this request's id.
+    const answer = await actingAs(
+      auditActor(principal),
+      () => spec.handle({ c, ctx, principal, params, scope, body }),
+      requestId,
+    );
     if (spec.produces === "sse") return answer as Response;
     if (deps.checkResponses) checkResponse(spec, answer);
     return c.json(answer as object, spec.response.status);
@@ -258,6 +265,20 @@ export function createApp(deps: AppDeps): CadreApp {
       return wakes.shutdown(reason);
     },
   };
+}
+
+/** The caller's own request id when it sent a sane one (echoed, and kept in the audit log), else a new one. */
+function requestIdOf(sent: string | undefined): string {
+  return sent !== undefined && /^[\w.:-]{1,100}$/.test(sent)
+    ? sent
+    : `req_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+}
+
+function auditActor(principal: Caller): AuditActor {
+  if (principal.kind === "operator") return { type: "operator", name: principal.name };
+  if (principal.kind === "agent")
+    return { type: "agent", agentId: principal.agentId, runId: principal.runId };
+  return { type: "system" };
 }
 
 /** What a route's own checks say about a body (the fields at fault), or nothing. */

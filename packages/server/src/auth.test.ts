@@ -1,10 +1,14 @@
-// The auth matrix: every route × {no token, bad token, operator, agent of this company, agent of
-// another company} → the expected status. Each cell runs on a fresh world; a refused cell writes
-// nothing.
+// The auth matrix: every route × {no token, bad token, the bootstrap owner, agent of this company,
+// agent of another company} and × {owner, operator, viewer} × {of every company, limited to this
+// company, limited to another} → the expected status. Each cell runs on a fresh world; a refused
+// cell writes nothing (no audit row either).
 import { describe, expect, it } from "vitest";
+import type { OperatorRole } from "@cadre/model";
 import {
   apiKey,
   HIRE,
+  NAMED_WHO,
+  type NamedWho,
   OPERATOR_TOKEN,
   send,
   testWorld as world,
@@ -22,6 +26,34 @@ interface Cell {
   /** The route answers a never-ending stream: read the status only. */
   stream?: boolean;
   expect: Record<Who, number>;
+  /** The role a named operator needs (stated here, not read from the route): default viewer for GET, operator else. */
+  role?: OperatorRole;
+  /**
+   * The company the route acts on: "A" (default: the path names company A or one of its
+   * records), "none" (it names no company: an operator of every company is needed), or "open"
+   * (it names none and answers any valid token, narrowing what it shows).
+   */
+  company?: "A" | "none" | "open";
+}
+
+const RANK: Record<OperatorRole, number> = { viewer: 0, operator: 1, owner: 2 };
+
+/** What each named operator should get: the bootstrap owner's answer where role and company allow, else 403. */
+function namedExpect(cell: Cell): Record<NamedWho, number> {
+  const need = cell.role ?? (cell.method === "GET" ? "viewer" : "operator");
+  const company = cell.company ?? "A";
+  const out = {} as Record<NamedWho, number>;
+  for (const who of NAMED_WHO) {
+    const role = who.replace(/(All|A|B)$/, "") as OperatorRole;
+    const limit = who.endsWith("All") ? "all" : who.endsWith("A") ? "A" : "B";
+    const publicRoute = cell.expect.none !== 401;
+    const allowed =
+      publicRoute ||
+      company === "open" ||
+      (RANK[role] >= RANK[need] && (limit === "all" || (company === "A" && limit === "A")));
+    out[who] = allowed ? cell.expect.operator : 403;
+  }
+  return out;
 }
 
 const all = (n: number): Record<Who, number> => ({
@@ -119,12 +151,15 @@ const MATRIX: Record<string, Cell> = {
   "GET /healthz": { method: "GET", path: () => "/healthz", expect: all(200) },
   "GET /api/openapi.json": { method: "GET", path: () => "/api/openapi.json", expect: all(200) },
   "POST /api/companies": {
+    role: "owner",
+    company: "none",
     method: "POST",
     path: () => "/api/companies",
     json: () => ({ name: "New Co" }),
     expect: operatorOnly(201),
   },
   "GET /api/companies": {
+    company: "open",
     method: "GET",
     path: () => "/api/companies",
     expect: { none: 401, bad: 401, operator: 200, agentHere: 200, agentElsewhere: 200 },
@@ -140,12 +175,14 @@ const MATRIX: Record<string, Cell> = {
     expect: company(200),
   },
   "POST /api/companies/{id}/connectors": {
+    role: "owner",
     method: "POST",
     path: (w) => `/api/companies/${w.companyA}/connectors`,
     json: () => ({ id: "second", kind: "offline" }),
     expect: operatorOnly(201),
   },
   "POST /api/companies/{id}/connectors/{connectorId}/test": {
+    role: "owner",
     method: "POST",
     path: (w) => `/api/companies/${w.companyA}/connectors/offline/test`,
     json: () => ({}),
@@ -153,6 +190,7 @@ const MATRIX: Record<string, Cell> = {
   },
   // The built-in offline connector is refused (409, nothing written) after the auth checks.
   "DELETE /api/companies/{id}/connectors/{connectorId}": {
+    role: "owner",
     method: "DELETE",
     path: (w) => `/api/companies/${w.companyA}/connectors/offline`,
     expect: operatorOnly(409),
@@ -170,11 +208,13 @@ const MATRIX: Record<string, Cell> = {
   },
   "GET /api/agents/{id}": { method: "GET", path: (w) => `/api/agents/${w.ctoA}`, expect: company(200) },
   "DELETE /api/agents/{id}": {
+    role: "owner",
     method: "DELETE",
     path: (w) => `/api/agents/${w.ctoA}`,
     expect: operatorOnly(200),
   },
   "PATCH /api/agents/{id}/model": {
+    role: "owner",
     method: "PATCH",
     path: (w) => `/api/agents/${w.ctoA}/model`,
     json: () => ({ model: "offline-scripted-1" }),
@@ -191,17 +231,20 @@ const MATRIX: Record<string, Cell> = {
     expect: operatorOnly(200),
   },
   "POST /api/agents/{id}/keys": {
+    role: "owner",
     method: "POST",
     path: (w) => `/api/agents/${w.ctoA}/keys`,
     json: () => ({}),
     expect: operatorOnly(201),
   },
   "GET /api/agents/{id}/keys": {
+    role: "owner",
     method: "GET",
     path: (w) => `/api/agents/${w.ctoA}/keys`,
     expect: operatorOnly(200),
   },
   "DELETE /api/agents/{id}/keys/{keyId}": {
+    role: "owner",
     method: "DELETE",
     path: (w) => `/api/agents/${w.ctoA}/keys/${w.ctoKeyId}`,
     expect: operatorOnly(200),
@@ -268,6 +311,7 @@ const MATRIX: Record<string, Cell> = {
     expect: company(200),
   },
   "PUT /api/companies/{id}/budget": {
+    role: "owner",
     method: "PUT",
     path: (w) => `/api/companies/${w.companyA}/budget`,
     json: () => ({ usd: 25 }),
@@ -279,6 +323,7 @@ const MATRIX: Record<string, Cell> = {
     expect: company(200),
   },
   "PUT /api/agents/{id}/budget": {
+    role: "owner",
     method: "PUT",
     path: (w) => `/api/agents/${w.ctoA}/budget`,
     json: () => ({ usd: 2 }),
@@ -294,6 +339,50 @@ const MATRIX: Record<string, Cell> = {
     path: (w) => `/api/companies/${w.companyA}/events`,
     stream: true,
     expect: company(200),
+  },
+  "GET /api/runs/{id}/why": {
+    method: "GET",
+    path: (w) => `/api/runs/${w.runA}/why`,
+    expect: company(200),
+  },
+  "GET /api/me": {
+    method: "GET",
+    path: () => "/api/me",
+    company: "open",
+    expect: { none: 401, bad: 401, operator: 200, agentHere: 200, agentElsewhere: 200 },
+  },
+  "GET /api/operators": {
+    method: "GET",
+    path: () => "/api/operators",
+    role: "owner",
+    company: "none",
+    expect: operatorOnly(200),
+  },
+  "POST /api/operators": {
+    method: "POST",
+    path: () => "/api/operators",
+    json: () => ({ name: "newbie", role: "viewer" }),
+    role: "owner",
+    company: "none",
+    expect: operatorOnly(201),
+  },
+  "DELETE /api/operators/{name}": {
+    method: "DELETE",
+    path: () => "/api/operators/victim",
+    role: "owner",
+    company: "none",
+    expect: operatorOnly(200),
+  },
+  "GET /api/companies/{id}/audit": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/audit`,
+    expect: operatorOnly(200),
+  },
+  "GET /api/audit": {
+    method: "GET",
+    path: () => "/api/audit",
+    company: "none",
+    expect: operatorOnly(200),
   },
 };
 
@@ -333,6 +422,34 @@ describe("auth matrix", () => {
         }
       }
       expect(seen).toEqual(cell.expect);
+      const named: Record<string, number> = {};
+      for (const who of NAMED_WHO) {
+        const w = await world();
+        try {
+          const before = await w.app.store.counts();
+          const token = w.people[who];
+          if (cell.stream) {
+            const response = await w.app.cadre.app.request(cell.path(w), {
+              method: cell.method,
+              headers: { authorization: `Bearer ${token}` },
+            });
+            named[who] = response.status;
+            await response.body?.cancel();
+          } else {
+            named[who] = (
+              await send(w.app.cadre, cell.method, cell.path(w), {
+                token,
+                ...(cell.json ? { json: cell.json(w) } : {}),
+              })
+            ).status;
+          }
+          if (named[who]! >= 400)
+            expect(await w.app.store.counts(), `${name} as ${who} wrote something`).toEqual(before);
+        } finally {
+          await w.app.close();
+        }
+      }
+      expect(named).toEqual(namedExpect(cell));
     });
   }
 });

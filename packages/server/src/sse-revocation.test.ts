@@ -125,6 +125,19 @@ describe("an agent's event stream after its credential goes", () => {
     expect(after.at(-1)?.event).toBe("stream_error");
   });
 
+  it("an idle stream whose key another process revoked ends at the next heartbeat, with no event to wait for", async () => {
+    app = await testApp({ limits: { ssePollMs: 50, sseHeartbeatMs: 50 } });
+    const { id, ceoAgentId } = await apiCompany(app);
+    const stream = await open(app, id, await apiKey(app, ceoAgentId));
+    await hire(app, id, "CTO");
+    await readUntil(stream, hired("CTO"));
+    await app.store.revokeApiTokens({ agentId: ceoAgentId });
+    // Nothing else is committed: the stream ends by itself, saying why.
+    const after = await rest(stream);
+    expect(after.at(-1)?.event).toBe("stream_error");
+    expect(JSON.parse(after.at(-1)!.data).message).toMatch(/no longer valid \(key revoked/);
+  });
+
   it("leaves the operator's streams and other keys' streams open", async () => {
     app = await testApp();
     const { id, ceoAgentId } = await apiCompany(app);

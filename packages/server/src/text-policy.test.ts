@@ -87,3 +87,52 @@ describe("invisible look-alikes of a name (issue 18 #5)", () => {
     expect(await w.app.store.counts()).toEqual(before);
   });
 });
+
+describe("hidden text and texts with nothing to read (issue 29 #7)", () => {
+  it("tag characters and other invisibles are refused in free text too; noncharacters, annotation controls and combining marks alone in one-line text; nothing is stored", async () => {
+    const before = await w.app.store.counts();
+    // Unicode tag characters spell invisible text a model still reads ("ignore previous…").
+    const tags = [..."ignore"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    const probes: Array<[string, Record<string, unknown>, string, RegExp]> = [
+      [
+        "/api/tasks/task_a/close",
+        { status: "done", deliverable: `Plan.${tags}` },
+        "deliverable",
+        /U\+E0069 \(TAG CHARACTER\), an invisible character/,
+      ],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "Plan", description: `Do it.\u200b` },
+        "description",
+        /U\+200B \(ZERO WIDTH SPACE\)/,
+      ],
+      ["/api/tasks/task_a/comments", { body: `ok${tags}` }, "body", /TAG CHARACTER/],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "\u0301\u0308\u0327" },
+        "title",
+        /only combining marks/,
+      ],
+      [
+        `/api/companies/${w.companyA}/tasks`,
+        { title: "Plan \ufff9note\ufffb" },
+        "title",
+        /U\+FFF9, an interlinear annotation control/,
+      ],
+      [`/api/companies/${w.companyA}/tasks`, { title: "Plan\uffff" }, "title", /U\+FFFF, a noncharacter/],
+    ];
+    for (const [path, json, field, why] of probes) {
+      const r = await w.app.request("POST", path, { json });
+      expect(r.status, `${path} ${field}`).toBe(400);
+      expect(r.body.error.fields[field], `${path} ${field}`).toMatch(why);
+    }
+    expect(await w.app.store.counts()).toEqual(before);
+  });
+
+  it("what real writing needs passes: accents, emoji sequences with joiners and selectors, right-to-left marks", async () => {
+    const goal = "Team 👩‍💻 ❤️\nשלום\u200f — done";
+    const r = await w.app.request("POST", "/api/companies", { json: { name: "Café Co", goal } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ name: "Café Co", goal });
+  });
+});

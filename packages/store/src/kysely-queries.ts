@@ -70,6 +70,8 @@ import type {
   NewToolCall,
   NewWakeRequest,
   RunEventRow,
+  ProcessOwner,
+  RunOwnerRow,
   RunProcessRow,
   RunRow,
   Spend,
@@ -99,6 +101,9 @@ import {
 import { run } from "./prepared.js";
 import * as budgets from "./budget-queries.js";
 import * as tasks from "./task-queries.js";
+import * as owners from "./run-owner-queries.js";
+import * as people from "./people-queries.js";
+import type { AuditFilter, AuditRow, NewOperator, OperatorRow } from "./types.js";
 import { agentNameKey } from "./name-key.js";
 
 const now = (): string => new Date().toISOString();
@@ -1110,6 +1115,29 @@ export class KyselyQueries implements StoreQueries {
     return this.guard(`wake request "${id}"`, () => tasks.settleWakeRequest(this.db, id, to));
   }
 
+  getRunOwner(companyId: string): Promise<RunOwnerRow | null> {
+    return this.guard(`company "${companyId}"`, () => owners.getRunOwner(this.db, companyId));
+  }
+
+  claimRunOwner(
+    companyId: string,
+    owner: ProcessOwner,
+    lease: { since: string; until: string },
+    expected: RunOwnerRow | null,
+  ): Promise<boolean> {
+    return this.guard(`company "${companyId}"`, () =>
+      owners.claimRunOwner(this.db, companyId, owner, lease, expected),
+    );
+  }
+
+  renewRunOwner(companyId: string, owner: ProcessOwner, until: string): Promise<boolean> {
+    return this.guard(`company "${companyId}"`, () => owners.renewRunOwner(this.db, companyId, owner, until));
+  }
+
+  releaseRunOwner(companyId: string, owner: ProcessOwner): Promise<void> {
+    return this.guard(`company "${companyId}"`, () => owners.releaseRunOwner(this.db, companyId, owner));
+  }
+
   returnWakeRequest(id: string, runId: string, note: string): Promise<boolean> {
     return this.guard(`wake request "${id}"`, () => tasks.returnWakeRequest(this.db, id, runId, note));
   }
@@ -1138,5 +1166,36 @@ export class KyselyQueries implements StoreQueries {
     next: { nextDueAt: string; lastTickAt: string },
   ): Promise<boolean> {
     return this.guard(`schedule "${id}"`, () => tasks.advanceSchedule(this.db, id, dueAt, next));
+  }
+
+  // Operators and the audit log: the queries are in people-queries.ts.
+
+  insertOperator(operator: NewOperator): Promise<OperatorRow> {
+    return this.guard(`operator "${operator.name}"`, () =>
+      people.insertOperator(this.db, this.adapter, operator),
+    );
+  }
+
+  listOperators(): Promise<OperatorRow[]> {
+    return this.guard("operators", () => people.listOperators(this.db, this.adapter));
+  }
+
+  findOperatorByHash(hash: string): Promise<OperatorRow | undefined> {
+    return this.guard("operator token", () => people.findOperatorByHash(this.db, this.adapter, hash));
+  }
+
+  revokeOperator(idOrName: string): Promise<boolean> {
+    return this.guard(`operator "${idOrName}"`, () => people.revokeOperator(this.db, idOrName));
+  }
+
+  listAudit(filter?: AuditFilter): Promise<AuditRow[]> {
+    return this.guard("audit log", () => people.listAudit(this.db, filter));
+  }
+
+  /** For audited.ts: `fn` atomically, with these (unaudited) queries and the audit row's insert. */
+  auditAtomic<T>(
+    fn: (q: StoreQueries, record: (row: people.NewAuditRow) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    return this.atomic((q) => fn(q, (row) => this.guard("audit log", () => people.insertAudit(q.db, row))));
   }
 }

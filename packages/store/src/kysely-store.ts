@@ -2,6 +2,7 @@
 import type { Kysely } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
 import { toStoreError } from "./errors.js";
+import { audited } from "./audited.js";
 import { KyselyQueries } from "./kysely-queries.js";
 import { TABLES, type Database } from "./schema.js";
 import { inTransactionScope } from "./transaction-scope.js";
@@ -13,6 +14,8 @@ export class KyselyStore extends KyselyQueries implements Store {
   constructor(db: Kysely<Database>, adapter: DialectAdapter) {
     super(db, adapter);
     this.dialect = adapter.name;
+    // Every audited write, on the store or in a transaction, records its audit row with it.
+    return audited(this);
   }
 
   /**
@@ -29,7 +32,7 @@ export class KyselyStore extends KyselyQueries implements Store {
           fnFailed = false; // each attempt of a retried transaction starts afresh
           try {
             // In the transaction scope: probes and (in tests) sync fs calls refuse to run here.
-            return await inTransactionScope(() => fn(new KyselyQueries(trx, this.adapter)));
+            return await inTransactionScope(() => fn(audited(new KyselyQueries(trx, this.adapter))));
           } catch (error) {
             fnFailed = true;
             throw error;

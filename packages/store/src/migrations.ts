@@ -13,6 +13,8 @@ import { connectorRemovalMigration } from "./migration-009-connector-removal.js"
 import { budgetsMigration } from "./migration-011-budgets.js";
 import { tasksMigration } from "./migration-010-tasks.js";
 import { wakeRequestReturnsMigration } from "./migration-013-wake-request-returns.js";
+import { runOwnerAuthorshipMigration } from "./migration-017-run-owner-authorship.js";
+import { peopleMigration } from "./migration-018-people.js";
 import { spendTotalsMigration } from "./migration-021-spend-totals.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
@@ -182,6 +184,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["010_tasks", () => tasksMigration()],
   ["011_budgets", budgetsMigration],
   ["013_wake_request_returns", () => wakeRequestReturnsMigration()],
+  ["017_run_owner_authorship", () => runOwnerAuthorshipMigration()],
+  ["018_people", peopleMigration],
   ["021_spend_totals", () => spendTotalsMigration()],
 ];
 

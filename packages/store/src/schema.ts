@@ -7,6 +7,7 @@ import type {
   ApprovalType,
   ConnectorKind,
   Department,
+  OperatorRole,
   PromptProfile,
   RunStatus,
   ScheduleCatchUp,
@@ -31,6 +32,10 @@ export interface CompaniesTable {
   goal: string;
   settings: JsonColumn;
   created_at: Timestamp;
+  /** The process running its due work, as JSON text (migration 017); null when none does. */
+  run_owner?: string | null;
+  run_owner_since?: Timestamp | null;
+  run_owner_until?: Timestamp | null;
 }
 
 export interface ConnectorsTable {
@@ -264,6 +269,8 @@ export interface TasksTable {
   parent_task_id: string | null;
   strategy_id: string | null;
   deliverable: string | null;
+  /** Who handed the deliverable in: an agent id or "operator" (migration 017; null before it). */
+  deliverable_by: string | null;
   checkout_run_id: string | null;
   via: Via;
   created_at: Timestamp;
@@ -281,6 +288,8 @@ export interface TaskCommentsTable {
   task_id: string;
   company_id: string;
   author_agent_id: string | null;
+  /** The operator who wrote it (migration 018); null for agents and older rows. */
+  author_name: ColumnType<string | null, string | null | undefined, string | null>;
   body: string;
   run_id: string | null;
   via: Via;
@@ -318,6 +327,30 @@ export interface SchedulesTable {
   updated_at: Timestamp;
 }
 
+export interface OperatorsTable {
+  id: string;
+  name: string;
+  role: OperatorRole;
+  company_ids: JsonColumn | null;
+  token_hash: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  company_id: string | null;
+  actor_type: "operator" | "agent" | "system";
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target: string;
+  summary: string;
+  request_id: string | null;
+  run_id: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   connectors: ConnectorsTable;
@@ -340,6 +373,8 @@ export interface Database {
   schedules: SchedulesTable;
   budgets: BudgetsTable;
   model_calls: ModelCallsTable;
+  operators: OperatorsTable;
+  audit_log: AuditLogTable;
   spend_totals: SpendTotalsTable;
 }
 
@@ -366,5 +401,7 @@ export const TABLES = [
   "schedules",
   "budgets",
   "model_calls",
+  "operators",
+  "audit_log",
   "spend_totals",
 ] as const satisfies readonly (keyof Database)[];

@@ -34,6 +34,7 @@ function toTask(r: Selectable<TasksTable>, blockers: string[]): TaskRow {
     parentTaskId: r.parent_task_id,
     strategyId: r.strategy_id,
     deliverable: r.deliverable,
+    deliverableBy: r.deliverable_by ?? null,
     checkoutRunId: r.checkout_run_id,
     blockers,
     via: r.via,
@@ -48,6 +49,7 @@ function toComment(r: Selectable<TaskCommentsTable>): TaskCommentRow {
     taskId: r.task_id,
     companyId: r.company_id,
     authorAgentId: r.author_agent_id,
+    authorName: r.author_name ?? null,
     body: r.body,
     runId: r.run_id,
     via: r.via,
@@ -142,6 +144,7 @@ export async function insertTask(db: Kysely<Database>, task: NewTask): Promise<T
       parent_task_id: task.parentTaskId,
       strategy_id: task.strategyId,
       deliverable: task.deliverable,
+      deliverable_by: task.deliverableBy ?? null,
       checkout_run_id: null,
       via: task.via,
       created_at: at,
@@ -209,6 +212,7 @@ export async function updateTask(db: Kysely<Database>, id: string, patch: TaskPa
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.assigneeAgentId !== undefined) set.assignee_agent_id = patch.assigneeAgentId;
   if (patch.deliverable !== undefined) set.deliverable = patch.deliverable;
+  if (patch.deliverableBy !== undefined) set.deliverable_by = patch.deliverableBy;
   const row = await db.updateTable("tasks").set(set).where("id", "=", id).returningAll().executeTakeFirst();
   if (!row) throw new StoreError(`task "${id}" does not exist`);
   return (
@@ -245,6 +249,7 @@ export async function insertTaskComment(db: Kysely<Database>, c: NewTaskComment)
       task_id: c.taskId,
       company_id: c.companyId,
       author_agent_id: c.authorAgentId,
+      author_name: c.authorName ?? null,
       body: c.body,
       run_id: c.runId,
       via: c.via,

@@ -20,6 +20,7 @@ import type {
   WakeRequestStatus,
   WakeStatus,
   BudgetPeriod,
+  OperatorRole,
 } from "@cadre/model";
 import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
@@ -178,6 +179,14 @@ export interface ProcessOwner {
   started: string;
 }
 
+/** The process running a company's due work (`cadre run`), since when, and its lease. */
+export interface RunOwnerRow {
+  owner: ProcessOwner;
+  since: string;
+  /** Its lease: renewed by the holder's heartbeat; past it, the holder is taken to be gone. */
+  until: string;
+}
+
 /**
  * A child process group a run started (the legacy profile's bash commands), recorded while it runs
  * so that whoever recovers the run after its owner died can kill what it left behind.
@@ -206,6 +215,11 @@ export interface TaskRow {
   /** The approved strategy (an approve_ceo_strategy approval) it was created under. */
   strategyId: string | null;
   deliverable: string | null;
+  /**
+   * Who handed the deliverable in — an agent id, or "operator" — whoever the task is assigned to
+   * now; null when there is none, or it dates from before authorship was recorded.
+   */
+  deliverableBy: string | null;
   /** The run working it now (its checkout); null when no run holds it. One run at a time (OP-1). */
   checkoutRunId: string | null;
   /** Tasks that must be finished before this one can be worked, in the order given. */
@@ -221,6 +235,8 @@ export interface TaskCommentRow {
   companyId: string;
   /** Null for the operator. */
   authorAgentId: string | null;
+  /** The operator who wrote it, by name; null for an agent's comment (and comments from before names). */
+  authorName: string | null;
   body: string;
   runId: string | null;
   via: Via;
@@ -401,12 +417,16 @@ export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewAgentSession = Omit<AgentSessionRow, "createdAt" | "lastUsedAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
 export type NewRunProcess = Omit<RunProcessRow, "createdAt">;
-export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId">;
+export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId" | "deliverableBy"> & {
+  deliverableBy?: string | null;
+};
 /** What an update may change; absent fields stay. */
 export type TaskPatch = Partial<
-  Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable">
+  Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable" | "deliverableBy">
 >;
-export type NewTaskComment = Omit<TaskCommentRow, "createdAt">;
+export type NewTaskComment = Omit<TaskCommentRow, "createdAt" | "authorName"> & {
+  authorName?: string | null;
+};
 export type NewWakeRequest = Omit<
   WakeRequestRow,
   "createdAt" | "updatedAt" | "status" | "runId" | "note" | "returns"
@@ -460,6 +480,62 @@ export type WakeClaimResult =
   /** Its agent runs another wake (given), which must end first. */
   | { outcome: "busy"; wake: WakeRow };
 
+export type { OperatorRole };
+
+/**
+ * A named person who signs in (issue 34): a role, and the companies they are limited to (null:
+ * every company). The token is stored as its SHA-256 hash only.
+ */
+export interface OperatorRow {
+  id: string;
+  name: string;
+  role: OperatorRole;
+  companyIds: string[] | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export type NewOperator = Omit<OperatorRow, "createdAt" | "revokedAt"> & { hash: string };
+
+/** Who made a write: an operator by name, an agent (in a run, or over HTTP), or the system itself. */
+export type AuditActor =
+  | { type: "operator"; name: string }
+  | { type: "agent"; agentId: string; runId: string | null }
+  | { type: "system" };
+
+/** One audited write: who, what, on what, the change in words, and the request that made it. */
+export interface AuditRow {
+  id: number;
+  at: string;
+  companyId: string | null;
+  actorType: AuditActor["type"];
+  /** The operator's name, the agent's id, or null for the system. */
+  actorId: string | null;
+  /** Who, in words: the operator's name, the agent's id (renderers look its name up), "system". */
+  actorName: string;
+  /** e.g. "approval.decided", "task.updated". */
+  action: string;
+  /** The record written, e.g. "approval apv_…". */
+  target: string;
+  /** The change, before → after where there was a before. */
+  summary: string;
+  requestId: string | null;
+  runId: string | null;
+}
+
+export interface AuditFilter {
+  companyId?: string;
+  /** An operator's name or an agent's id (or "system"). */
+  actor?: string;
+  /** ISO time; rows at or after it. */
+  since?: string;
+  /** Rows about this record, e.g. "run run_…". */
+  target?: string;
+  /** Rows after this id (a page's cursor). */
+  after?: number;
+  limit?: number;
+}
+
 /**
  * Where a list's page starts and how long it is. `after` is the sort value (the list's order: creation
  * time, start time, next tick) and id of the last row of the previous page; rows come in (sort value,
@@ -481,6 +557,22 @@ export interface StoreQueries {
    * statement (the state the company rules decide on); undefined when there is no such company.
    */
   getCompanySnapshot(companyId: string): Promise<CompanySnapshot | undefined>;
+  /** The process running the company's due work (`cadre run`), or null when none does. */
+  getRunOwner(companyId: string): Promise<RunOwnerRow | null>;
+  /**
+   * Makes `owner` the one running the company's due work, atomically, only while `expected` still
+   * holds it (null: nobody does). False, writing nothing, when someone else got there first.
+   */
+  claimRunOwner(
+    companyId: string,
+    owner: ProcessOwner,
+    lease: { since: string; until: string },
+    expected: RunOwnerRow | null,
+  ): Promise<boolean>;
+  /** The owner's heartbeat: false when it no longer owns the company's due work. */
+  renewRunOwner(companyId: string, owner: ProcessOwner, until: string): Promise<boolean>;
+  /** Lets go of the company's due work, if `owner` still holds it. */
+  releaseRunOwner(companyId: string, owner: ProcessOwner): Promise<void>;
   /**
    * What a rule needs of a company whatever its team's size, in one statement: connectors, CEO,
    * counts, latest strategy, and optionally one agent by id and the active holder of a name key.
@@ -716,6 +808,18 @@ export interface StoreQueries {
    * host) before its lease runs out: false when it is not (any more) running under that holder.
    */
   takeOverWake(id: string, workerId: string, error: string): Promise<boolean>;
+
+  /** A ConflictError when the name (or the token) is taken. */
+  insertOperator(operator: NewOperator): Promise<OperatorRow>;
+  /** Every operator, revoked ones too, by creation time then id. */
+  listOperators(): Promise<OperatorRow[]>;
+  /** The operator whose token has this hash, revoked or not. */
+  findOperatorByHash(hash: string): Promise<OperatorRow | undefined>;
+  /** Revokes an operator (by id or name): its token stops working. False when there is no live one. */
+  revokeOperator(idOrName: string): Promise<boolean>;
+
+  /** The audit log (append-only; written only by the store itself, with each audited write), by id. */
+  listAudit(filter?: AuditFilter): Promise<AuditRow[]>;
 }
 
 export interface TransactionOptions {

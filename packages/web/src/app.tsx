@@ -8,6 +8,7 @@ import { EvalPage } from "./pages/eval/eval-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import type { Route } from "./route.js";
 import { SignIn } from "./session/sign-in.js";
+import { MeContext, signedInAs } from "./session/permissions.js";
 import { useSession } from "./session/use-session.js";
 
 export function App({ linkToken }: { linkToken: string | undefined }) {
@@ -23,7 +24,7 @@ export function App({ linkToken }: { linkToken: string | undefined }) {
   if (session.status === "signed-out")
     return <SignIn {...(session.error ? { error: session.error } : {})} onSubmit={(t) => void signIn(t)} />;
   return (
-    <>
+    <MeContext.Provider value={session.me}>
       <header class="top">
         <a class="brand" href="#/">
           Cadre
@@ -36,12 +37,15 @@ export function App({ linkToken }: { linkToken: string | undefined }) {
             Evaluation report
           </a>
         </nav>
+        <span class="who" data-testid="signed-in-as" title="Signed in as">
+          {signedInAs(session.me)}
+        </span>
         <button type="button" class="quiet" onClick={signOut}>
           Sign out
         </button>
       </header>
       <Page route={route} api={session.api} />
-    </>
+    </MeContext.Provider>
   );
 }
 

@@ -1,7 +1,7 @@
 // The dashboard's places, kept in the URL fragment (`#/companies/ID/approvals`), so that a reload
 // or a shared link opens the same view and the server only ever serves index.html.
 
-export type CompanyTab = "overview" | "tasks" | "connectors" | "runs" | "approvals" | "usage";
+export type CompanyTab = "overview" | "tasks" | "connectors" | "runs" | "approvals" | "usage" | "audit";
 export const COMPANY_TABS: readonly CompanyTab[] = [
   "overview",
   "tasks",
@@ -9,6 +9,7 @@ export const COMPANY_TABS: readonly CompanyTab[] = [
   "runs",
   "approvals",
   "usage",
+  "audit",
 ];
 
 export type Route =

@@ -92,3 +92,25 @@ describe("cadre agents set-model (MC-13)", () => {
     expect((await runCli(["agents", "nope"])).err).toMatch(/use list, set-model, terminate or keys/);
   });
 });
+
+describe("agents by name, wherever an agent id is taken", () => {
+  it("set-model, wake, sessions and budgets take a name as agents list shows it; an unknown one is refused naming the agents", async () => {
+    const { ceoId, writerId } = await seed();
+    const moved = await runCli(["agents", "set-model", "writer", HAIKU, "--data", dir]);
+    expect(moved.code, moved.err).toBe(0);
+    expect(await modelOf(writerId)).toBe(HAIKU);
+    const woken = await runCli(["wake", "CEO", "--json", "--data", dir]);
+    expect(woken.code, woken.err).toBe(0);
+    expect(woken.json()).toMatchObject({ agentId: ceoId, terminal: "done" });
+    const session = await runCli(["sessions", "show", "CEO", "--json", "--data", dir]);
+    expect(session.code, session.err).toBe(0);
+    expect(session.json()).toMatchObject({ agentId: ceoId });
+    const budget = await runCli(["budgets", "show", "--agent", "Writer", "--json", "--data", dir]);
+    expect(budget.code, budget.err).toBe(0);
+    const unknown = await runCli(["wake", "Nobody", "--data", dir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(
+      /"Nobody" is not an agent id or the name of an active agent \(they are: CEO, Writer[,)]/,
+    );
+  });
+});

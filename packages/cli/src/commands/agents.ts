@@ -3,6 +3,7 @@
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
+import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
 import { PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
 import {
@@ -25,16 +26,20 @@ list       the company's agents (active ones; --all includes terminated), by hir
 set-model  the model the agent's sessions route to: an explicit id enabled on its connector, or
            with --connector ID on another ready connector the agent (the CEO too) moves to (a
            refusal says why and lists the allowed ones, and writes nothing). The agent's kept
-           session is assessed against the new model's window (MC-13): below 90% of it the next
+           session is assessed against the new model's window: below 90% of it the next
            wake resumes the session on the new model; at or over 90% the session is closed and a
            handoff left, so the next wake starts fresh from it; while a run of the agent holds the
            session the switch is refused (exit 2). A wake running in a server is reached only
            through that server (--server URL, or PATCH /api/agents/ID/model), inside the live
            session's lock; a move to another connector waits until the agent's run has ended.
 terminate  remove an agent from the team: terminated, its keys revoked, never woken again (the CEO
-           cannot be removed)
+           cannot be removed). Its open tasks go back to the agent that created them (the CEO for
+           the operator's), who is woken for them (\`cadre run\` runs that wake); the answer lists
+           them (--json: tasksReturned). Its pending wake reasons are cancelled.
 keys       the agent's API keys: list them (never their tokens), mint one (--label TEXT; the token is
            shown once), revoke one by KEY_ID (event streams opened with it end)
+
+AGENT_ID is an agent id, or the agent's name as \`cadre agents list\` shows it (e.g. CEO).
 
 Options:
   --connector ID  set-model: move the agent to this connector (it must be ready, the model enabled on it)
@@ -92,7 +97,7 @@ async function setModel(args: string[], io: CliIO, server: ServerTarget | undefi
       "agents set-model: AGENT_ID and MODEL are required (see `cadre agents list` and `cadre models list`)",
     );
   const change = await withOperator(values, io, server, (port) =>
-    port.setAgentModel(agentId, model, values.connector),
+    agentIdOf(port, agentId).then((id) => port.setAgentModel(id, model, values.connector)),
   );
   io.out(values.json ? `${JSON.stringify(change)}\n` : modelChangeText(change));
   return 0;
@@ -103,8 +108,10 @@ async function terminate(args: string[], io: CliIO, server: ServerTarget | undef
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
   const agentId = positionals[0];
   if (!agentId) throw new UsageError("agents terminate: AGENT_ID is required (see `cadre agents list`)");
-  const agent = await withOperator(values, io, server, (port) => port.terminateAgent(agentId));
-  io.out(values.json ? `${JSON.stringify(agent)}\n` : terminatedText(agent));
+  const done = await withOperator(values, io, server, async (port) =>
+    port.terminateAgent(await agentIdOf(port, agentId)),
+  );
+  io.out(values.json ? `${JSON.stringify(done)}\n` : terminatedText(done));
   return 0;
 }
 
@@ -116,14 +123,14 @@ async function keys(args: string[], io: CliIO, server: ServerTarget | undefined)
     3,
   );
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
-  const [action, agentId, keyId] = positionals;
+  const [action, agentRef, keyId] = positionals;
   if (action !== "list" && action !== "mint" && action !== "revoke")
     throw new UsageError(`agents keys: use list, mint or revoke (got "${action ?? ""}")`);
-  if (!agentId)
+  if (!agentRef)
     throw new UsageError(`agents keys ${action}: AGENT_ID is required (see \`cadre agents list\`)`);
   if (action === "revoke" && !keyId)
     throw new UsageError(
-      `agents keys revoke: KEY_ID is required (see \`cadre agents keys list ${agentId}\`)`,
+      `agents keys revoke: KEY_ID is required (see \`cadre agents keys list ${agentRef}\`)`,
     );
   if (action !== "revoke" && keyId !== undefined)
     throw new UsageError(`agents keys ${action}: unexpected argument "${keyId}"`);
@@ -134,6 +141,7 @@ async function keys(args: string[], io: CliIO, server: ServerTarget | undefined)
     io,
     server,
     async (port) => {
+      const agentId = await agentIdOf(port, agentRef);
       if (action === "list") {
         const list = await port.listKeys(agentId);
         io.out(values.json ? `${JSON.stringify(list)}\n` : keysText(agentId, list));

@@ -6,7 +6,7 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
-import { PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
+import { allAgents, PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
 import { approvalsText, approvalText, decisionText } from "../operator/render/approvals.js";
 
 export const APPROVALS_HELP = `Usage:
@@ -66,8 +66,17 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
     if (values.help) return (io.out(`${APPROVALS_HELP}\n`), 0);
     const id = positionals[0];
     if (!id) throw new UsageError("approvals show: the approval ID is required (see `cadre approvals list`)");
-    const approval = await withOperator(values, io, server, (port) => port.approval(id), "read");
-    io.out(values.json ? `${JSON.stringify(approval)}\n` : approvalText(approval));
+    const { approval, agents } = await withOperator(
+      values,
+      io,
+      server,
+      async (port) => {
+        const approval = await port.approval(id);
+        return { approval, agents: await allAgents(port, { companyId: approval.companyId, all: true }) };
+      },
+      "read",
+    );
+    io.out(values.json ? `${JSON.stringify(approval)}\n` : approvalText(approval, agents));
     return 0;
   }
   const decision = DECISIONS[sub];
@@ -83,7 +92,10 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
   const id = positionals[0];
   if (!id)
     throw new UsageError(`approvals ${sub}: the approval ID is required (see \`cadre approvals list\`)`);
-  const result = await withOperator(values, io, server, (port) => port.decide(id, decision, values.note));
-  io.out(values.json ? `${JSON.stringify(result)}\n` : decisionText(result));
+  const { result, agents } = await withOperator(values, io, server, async (port) => {
+    const result = await port.decide(id, decision, values.note);
+    return { result, agents: await allAgents(port, { companyId: result.approval.companyId, all: true }) };
+  });
+  io.out(values.json ? `${JSON.stringify(result)}\n` : decisionText(result, agents));
   return 0;
 }

@@ -31,6 +31,10 @@ describe("cadre budgets", () => {
     expect(summary).toMatchObject({ terminal: "failed", stopReason: "budget" });
     // With --json, stdout holds the JSON line only; the human text (the stop and why) is on stderr.
     expect(demo.err).toMatch(/monthly budget of company .* is exhausted/);
+    // Issue 29 #9: the stop is told as what it is — not a failed call the recovery rules refused to
+    // replay, and the reason said once.
+    expect(demo.err).toMatch(/^ {2}stopped {4}budget: the monthly budget/m);
+    expect(demo.err).not.toMatch(/budget: budget:|not an explicit context-overflow error/);
     const used = (await cli("budgets", "show", "--json")).json().budget;
     expect(used).toMatchObject({ limitTokens: 1500, state: "exhausted" });
     // The use shown is the run's recorded usage, within the limit.

@@ -5,6 +5,7 @@ import type { SetBudgetInput } from "@cadre/company";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
+import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
 import { budgetText } from "../operator/render/budgets.js";
 
@@ -33,7 +34,7 @@ price  the company's own price of a model, USD per million tokens (negotiated, o
 
 Options:
   --company ID         the company (default: the only company in the data directory)
-  --agent ID           an agent's own budget (its company is found from it)
+  --agent ID           an agent's own budget (its company is found from it); its id or its name
   --usd X              USD limit per period (--usd none removes it)
   --tokens N           token limit per period (--tokens none removes it)
   --none               explicitly no budget: both limits removed
@@ -140,7 +141,7 @@ export async function budgetsCommand(args: string[], io: CliIO, server?: ServerT
   } else if (Object.keys(values).some((k) => !["data", "database", "json", "company", "agent"].includes(k))) {
     throw new UsageError("budgets show: takes only --company, --agent, --data, --database, --json");
   }
-  const target = {
+  const target: { companyId?: string; agentId?: string } = {
     ...(values.company !== undefined ? { companyId: values.company } : {}),
     ...(values.agent !== undefined ? { agentId: values.agent } : {}),
   };
@@ -148,7 +149,11 @@ export async function budgetsCommand(args: string[], io: CliIO, server?: ServerT
     values,
     io,
     server,
-    (port) => (sub === "show" ? port.budget(target) : port.setBudget(target, input as SetBudgetInput)),
+    async (port) => {
+      if (target.agentId !== undefined)
+        target.agentId = await agentIdOf(port, target.agentId, target.companyId);
+      return sub === "show" ? port.budget(target) : port.setBudget(target, input as SetBudgetInput);
+    },
     sub === "show" ? "read" : "write",
   );
   io.out(values.json ? `${JSON.stringify(report)}\n` : budgetText(report));

@@ -172,6 +172,60 @@ describe("cadre connectors add", () => {
   });
 });
 
+describe("cadre connectors add: the session settings, checked at the door by the harness's rules", () => {
+  it("refuses a value no wake could run with (exit 2, one line saying what is allowed, nothing written); a wake runs with what it accepts", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['{"compactThreshold":5}', /`config\.compactThreshold` must be at most 1, got 5/],
+      ['{"compactThreshold":0}', /`config\.compactThreshold` must be a fraction more than 0 and at most 1/],
+      ['{"promptTimeoutMs":-1}', /`config\.promptTimeoutMs` must be from 1 to 2147483647, got -1/],
+      ['{"promptTimeoutMs":"soon"}', /`config\.promptTimeoutMs` must be a whole number, got a string/],
+      ['{"promptTimeoutMs":1e12}', /`config\.promptTimeoutMs` must be from 1 to 2147483647/],
+      ['{"piTools":["grep"]}', /`config\.piTools\[0\]` must be one of: read, bash, edit, write, ls/],
+    ];
+    for (const [config, message] of cases) {
+      const r = await addLocal("--config", config);
+      expect(r.code, config).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
+    expect(await ids()).toEqual(["offline"]);
+
+    const ok = await addLocal("--config", '{"compactThreshold":0.5,"promptTimeoutMs":60000}');
+    expect(ok.code, ok.err).toBe(0);
+    const [ceo] = (await runCli(["agents", "list", "--json", ...data])).json() as Array<{ id: string }>;
+    const moved = await runCli(["agents", "set-model", ceo!.id, MODEL, "--connector", "local", ...data]);
+    expect(moved.code, moved.err).toBe(0);
+    const woken = await runCli(["wake", ceo!.id, "--json", ...data]);
+    expect(woken.code, woken.err).toBe(0);
+    expect(woken.json()).toMatchObject({ terminal: "done" });
+  });
+});
+
+describe("cadre connectors add: what is missing or misspelt is said", () => {
+  it("a model the endpoint does not list is named with what it lists; an endpoint with no URL says so, not only 'no enabled models'", async () => {
+    const misspelt = await runCli([
+      "connectors",
+      "add",
+      "local",
+      "--kind",
+      "openai-compatible",
+      "--base-url",
+      standin.openaiBaseUrl,
+      "--models",
+      "llama-3.1-8b-instrct",
+      "--context-window",
+      "8192",
+      ...data,
+    ]);
+    expect(misspelt.code, misspelt.err).toBe(0);
+    expect(misspelt.out).toMatch(
+      /lists 1 model\(s\) \(standin-model\) and not llama-3\.1-8b-instrct: check the id's spelling/,
+    );
+    const bare = await runCli(["connectors", "add", "bare", "--kind", "openai-compatible", ...data]);
+    expect(bare.out).toMatch(/NOT READY: config\.baseUrl .* is not set; no enabled models/);
+  });
+});
+
 describe("cadre connectors list, test, remove", () => {
   it("a connector whose endpoint is down: NOT READY, what failed and when; test fails with exit 1 and the reason", async () => {
     const r = await runCli([

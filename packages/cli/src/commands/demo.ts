@@ -46,11 +46,11 @@ ${DATABASE_HELP}
                     \`cadre agents set-model --connector\` first; the demo then reuses that company
   --seed N          seed of the offline model's variation (default: random per run)
   --profile P       the CEO's prompt profile for this wake: semantic (default) or legacy, the old
-                    hard-coded turn whose bash tool hires by node -e fetch POSTs (C4-7)
+                    hard-coded turn whose bash tool hires by node -e fetch POSTs
   --faults LIST     rehearse failures on the offline connector (comma-separated); the --json summary
                     then also carries terminal, replays and rollovers:
 ${FAULT_NAMES.map((n) => `                      ${n.padEnd(24)}${FAULT_DESCRIPTIONS[n]}`).join("\n")}
-  --json            stdout holds one JSON line, the summary of SPEC §4 with session: { harness, id,
+  --json            stdout holds one JSON line, the run's summary with session: { harness, id,
                     resumed, rolledOver } (a demo run again continues the CEO's session; \`| jq\`
                     reads it); the stream of the wake goes to stderr
   -h, --help        this help`;
@@ -219,10 +219,12 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
       io.out(
         `  rehearsal  faults ${faults.join(", ")} — terminal ${result.terminal}, ${result.replays} replay(s), ${result.rollovers} rollover(s); details: npx cadre sessions inspect ${result.runId} --data ${dataDir}\n`,
       );
-    if (result.stopReason)
-      io.out(
-        `  stopped    ${result.stopReason}: ${(await store.getRun(result.runId))?.error ?? ""}\n             budgets: npx cadre budgets show --data ${dataDir}\n`,
-      );
+    if (result.stopReason) {
+      // The run's error already starts with the reason ("budget: the monthly budget…").
+      const error = (await store.getRun(result.runId))?.error ?? "";
+      const why = error.startsWith(`${result.stopReason}: `) ? error : `${result.stopReason}: ${error}`;
+      io.out(`  stopped    ${why}\n             budgets: npx cadre budgets show --data ${dataDir}\n`);
+    }
     const pending = approvals.find((a) => a.status === "pending");
     if (pending)
       io.out(

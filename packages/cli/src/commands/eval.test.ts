@@ -59,6 +59,17 @@ describe("cadre eval", () => {
       ),
     });
     expect((await cli("eval")).code).toBe(2);
+    // --min-pass below 0.5 would pass a scenario that fails more often than it passes.
+    for (const bad of ["0", "0.2", "1.5", "abc"]) {
+      const minPass = await cli("eval", "compare", "--baseline", dir, "--candidate", dir, "--min-pass", bad);
+      expect(minPass).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(
+          new RegExp(`--min-pass must be a number from 0\\.5 to 1 \\(got "${bad}"\\)`),
+        ),
+      });
+    }
+    expect(help.out).toMatch(/--trajectory MODE +how each sample's tool calls are matched/);
     const noBaseline = await cli("eval", "run", "--profile", "semantic");
     expect(noBaseline).toMatchObject({
       code: 2,
@@ -144,7 +155,18 @@ describe("cadre eval", () => {
     expect(Object.keys(summary)).toEqual(
       expect.arrayContaining(["scenarios", "toolCoverage", "cueTokens", "gates"]),
     );
-    expect(summary.scenarios[0]).toMatchObject({ id: expect.any(String), passed: true });
+    // A scripted run's scenario rows claim no pass: behaviour was not measured, the plumbing held.
+    expect(summary.scenarios[0]).toMatchObject({
+      id: expect.any(String),
+      passed: null,
+      measured: false,
+      result: "plumbing ok",
+    });
+    const rows = run.err.split("\n").filter((l) => /\(k=\d+, \d+\/\d+\)/.test(l));
+    expect(rows).toHaveLength(16);
+    for (const row of rows) expect(row).not.toMatch(/\bPASS\b/);
+    expect(rows.join("\n")).toMatch(/^empty-no-goal .* plumbing ok /m);
+    expect(run.err).toMatch(/warning: pass\^3 needs 3 samples; with --samples 1/);
     expect(Object.keys(summary.gates)).toEqual(["G1", "G2", "G3", "G4", "G5"]);
     // Plumbing passes; behaviour from the scripted model is not measured (SPEC §5 gate shape).
     for (const g of ["G1", "G2"])
@@ -153,6 +175,7 @@ describe("cadre eval", () => {
         measured: true,
         source: "scripted",
         verdict: true,
+        undecided: null,
         evidence: expect.any(String),
       });
     for (const g of ["G3", "G4", "G5"])
@@ -161,6 +184,7 @@ describe("cadre eval", () => {
         measured: false,
         source: "scripted",
         verdict: true,
+        undecided: null,
         evidence: expect.stringMatching(/^behaviour not measured: the offline model is scripted/),
       });
     expect(run.err).toMatch(/G3 +NOT MEASURED/);
@@ -232,16 +256,23 @@ describe("cadre eval", () => {
       measured: false,
       source: "scripted",
       verdict: false,
+      undecided: null,
       evidence: expect.stringMatching(
-        /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: failing checks hireCount 1\/1.*hireCount: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
+        /behaviour differs in \d+ scenario\(s\): empty-no-goal \(pass\^1 0\.00 < 0\.5: hire count 1\/1.*hire count: 1 hire\(s\) \(baseline band [2-6]–[3-6]\)/,
       ),
     });
+    // The rules see the difference (verdict), but a scripted run's row claims neither pass nor fail.
     expect(scenarios.find((s: { id: string }) => s.id === "empty-single-connector")).toMatchObject({
-      passed: false,
+      passed: null,
+      verdict: false,
+      result: "plumbing ok",
       hires: { candidateMedian: 1 },
     });
     // States that are not team building keep their mode document, and their behaviour.
-    expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({ passed: true });
+    expect(scenarios.find((s: { id: string }) => s.id === "partial-team")).toMatchObject({
+      verdict: true,
+      passed: null,
+    });
     expect(run.err).toMatch(/BROKEN: no-hiring-instruction/);
   });
 

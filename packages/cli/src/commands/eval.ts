@@ -24,6 +24,7 @@ import {
   MIN_SCORE,
   OPERATORS,
   OPERATOR_NAMES,
+  MIN_PASS_FLOOR,
   PROFILES,
   sensitivityFile,
   STANDIN_MODEL,
@@ -46,7 +47,7 @@ const DEFAULT_OUT = ".cadre/eval-report";
 
 export const EVAL_HELP = `Usage: cadre eval <scenarios|record|run|compare|sensitivity|operating|capture> [options]
 
-Behaviour evaluation (SPEC C4-8): every scenario × k samples through the real pipeline (real
+Behaviour evaluation: every scenario × k samples through the real pipeline (real
 store, tools, agent loop; the real HTTP server for the legacy profile), versioned traces, a
 comparison with a recorded baseline, pass^k, and gates G1–G5 with their evidence.
 
@@ -82,13 +83,17 @@ ${CAPTURE_HELP}
       killed, total, equivalent, score, measured, certifies, why? }
 
 What a gate's result means: each gate carries \`measured\` and \`source\` (scripted | live |
-replayed). Plumbing (G1, G2, and the cue budget, tool offered, valid parameters, mode drift,
-terminal states inside G3–G5) passes or fails on any connector. Behaviour (G3–G5) from scripted
-answers (the offline model, the stand-in, any server that says it is one) is NOT MEASURED (pass
-null), never PASS, whatever a sensitivity record says. On a model it counts only with a sensitivity
+replayed). Plumbing (G1, G2, and the cue budget, every tool the baseline calls offered, valid
+parameters, mode drift, terminal states inside G3–G5) passes or fails on any connector. Behaviour
+(G3–G5: every dimension of every sample — terminal status, hire count, roles, parameters, approvals
+filed, end mode, tool calls, refused calls and retries, model calls) from scripted answers (the
+offline model, the stand-in, any server that says it is one) is NOT MEASURED (pass null), never
+PASS, whatever a sensitivity record says; scenario rows then say "plumbing ok". On a model it counts only with a sensitivity
 record that is this run's own — same connector, model, prompts, scenarios, k, seed and code — and
 whose gates killed ≥ ${MIN_SCORE * 100}% of ≥ ${MIN_MUTANTS} generated mutants from ≥ ${MIN_OPERATORS} operators; otherwise the
-report says which fact differs or what is missing. An offline run exits 1 only on a plumbing failure.
+report says which fact differs or what is missing. G4 passes only on ≥ ${DEFAULT_COMPARE_SETTINGS.minBehaviourScenarios} scenarios (else NOT
+ENOUGH SCENARIOS). The sensitivity run's false-alarm control runs the unmutated prompts twice more,
+on other seeds, against the same reference. An offline run exits 1 only on a plumbing failure.
 Mutation operators:
 ${OPERATORS.map((o) => `  ${o.name}: ${o.summary}`).join("\n")}
 
@@ -146,9 +151,15 @@ ${Object.values(BREAKS)
   --cassettes-dir DIR  where cassettes are recorded or replayed from, instead of the default above
 Compare options:
   --out DIR            report directory (default ${DEFAULT_OUT})
-  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
-  --min-pass X         see --k
-  --trajectory MODE    also require each sample's trajectory to match a baseline sample: ${TRAJECTORY_MODES.join(" | ")}
+  --k K                pass^k's k (default ${DEFAULT_COMPARE_SETTINGS.k}); a scenario passes at pass^k ≥ --min-pass. With fewer
+                       samples per scenario than k, pass^k cannot be computed: the report says "pass^k needs k
+                       samples", no behaviour gate passes (a failure still fails) and the run is incomplete
+  --min-pass X         from ${MIN_PASS_FLOOR} to 1 (default ${DEFAULT_COMPARE_SETTINGS.minPassK})
+  --trajectory MODE    how each sample's tool calls are matched with the baseline's samples (always checked):
+                       strict (same calls, same order) | unordered (same calls, any order) | subset (no call the
+                       baseline does not make) | superset (every call the baseline makes; extra calls are fine).
+                       Default ${DEFAULT_COMPARE_SETTINGS.trajectory}. Repeats of one call in a row count once (how many hires is
+                       the hire count's question)
   --sensitivity FILE   run: the connector's sensitivity record (default .cadre/sensitivity/<connector>.json); used
                        only when it was measured on this run's connector, model, prompts, scenarios, k, seed
                        and code — a file from elsewhere is refused with the fact that differs
@@ -306,13 +317,17 @@ function compareSettings(values: Values): Partial<CompareSettings> {
   if (k !== undefined) settings.k = k;
   if (values["min-pass"] !== undefined) {
     const x = Number(values["min-pass"]);
-    if (!(x >= 0 && x <= 1))
-      throw new UsageError(`eval: --min-pass must be a number from 0 to 1 (got "${values["min-pass"]}")`);
+    if (!/^\d+(\.\d+)?$/.test(values["min-pass"]) || !(x >= MIN_PASS_FLOOR && x <= 1))
+      throw new UsageError(
+        `eval: --min-pass must be a number from ${MIN_PASS_FLOOR} to 1 (got "${values["min-pass"]}"): below ${MIN_PASS_FLOOR} a scenario that fails more often than it passes would pass`,
+      );
     settings.minPassK = x;
   }
   if (values.trajectory !== undefined) {
     if (!(TRAJECTORY_MODES as readonly string[]).includes(values.trajectory))
-      throw new UsageError(`eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")}`);
+      throw new UsageError(
+        `eval: --trajectory must be one of ${TRAJECTORY_MODES.join(", ")} (got "${values.trajectory}")`,
+      );
     settings.trajectory = values.trajectory as TrajectoryMode;
   }
   return settings;
@@ -401,7 +416,7 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
   if (result.notRun) io.out(`not run: ${result.notRun.count} mutant(s) of the tools: ${result.notRun.why}\n`);
   if (result.control)
     io.out(
-      `control (unmutated prompt): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
+      `control (two unmutated candidates, seeds ${result.control.runs.map((r) => r.seed).join(" and ")}): ${result.control.detected ? `FALSE ALARM by ${result.control.gate}: ${result.control.evidence}` : "no gate failed"}\n`,
     );
   const generated = result.mutants.filter((m) => !m.own);
   const width = Math.max(...OPERATOR_NAMES.map((o) => o.length));
@@ -504,12 +519,19 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
     case "run": {
       allowOnly("run", values, [...RUN_KEYS, ...COMPARE_KEYS, "sensitivity", "cross-source"]);
       const baseline = need("run", "baseline", values.baseline);
+      const settings = compareSettings(values);
+      const k = settings.k ?? DEFAULT_COMPARE_SETTINGS.k;
+      const samples = wholeNumber("samples", values.samples, 1) ?? 8;
+      if (samples < k)
+        io.err(
+          `warning: pass^${k} needs ${k} samples; with --samples ${samples} no behaviour gate can pass and the run is incomplete\n`,
+        );
       const evaluation = await evaluateCandidate({
         ...runOptions("run", values, io),
         ...(values.sensitivity !== undefined ? { sensitivityFile: values.sensitivity } : {}),
         baseline,
         out: values.out ?? DEFAULT_OUT,
-        settings: compareSettings(values),
+        settings,
         ...(values["cross-source"] ? { crossSource: true } : {}),
       });
       return printEvaluation(io, evaluation, values.json);

@@ -13,13 +13,35 @@ import {
   budgetReport,
   createCompany,
   loadCompanyState,
+  runUsageReport,
   setBudget,
   wakeAgent,
 } from "@cadre/company";
-import { claudeCodeTestEnv, REAL_CLAUDE_CODE } from "@cadre/core/testing";
-import { hireLeads, type Policy, startStandin, type StandinServer } from "@cadre/standin";
+import { fileURLToPath } from "node:url";
+import type { Usage } from "@cadre/core";
+import { claudeCodeTestEnv, codexTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@cadre/core/testing";
+import { hireLeads, type Policy, reply, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
+import { runUsageText } from "../operator/render/usage.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
+
+/** What a stand-in's answered calls used, as Cadre counts it. */
+function served(standin: StandinServer): Usage {
+  const t: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const call of standin.modelCalls()) {
+    const u = call.answered?.usage;
+    if (!u) continue;
+    t.input += u.input;
+    t.output += u.output;
+    t.cacheRead += u.cacheRead;
+    t.cacheWrite += u.cacheWrite;
+  }
+  return t;
+}
+
+const total = (u: Usage) => u.input + u.output + u.cacheRead + u.cacheWrite;
 
 let dir: string;
 let store: Store;
@@ -90,4 +112,120 @@ describe("a budget on a Claude Code run (the harness calls the model itself)", (
     },
     120_000,
   );
+});
+
+describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness calls the model itself)", () => {
+  async function codexCompany(baseUrl: string) {
+    const company = await createCompany(store, {
+      name: "Northwind Robotics",
+      goal: "Build autonomous warehouse robots.",
+      connectors: [{ kind: "codex", config: { baseUrl } }],
+      ceoConnectorId: "codex",
+    });
+    const { ceo } = await loadCompanyState(store, company.id);
+    return { company, ceo };
+  }
+  const wake = (agentId: string) =>
+    wakeAgent({
+      store,
+      agentId,
+      dataDir: dir,
+      trigger: "start_team_building",
+      env: codexTestEnv(join(dir, "home")),
+      cadreCommand: [process.execPath, BIN],
+    });
+
+  it("issue 28: a turn the endpoint fails mid-run still books every call it answered, in the run, its model calls and the budget", async () => {
+    const leads = hireLeads();
+    const failing = await startStandin({
+      policy: (request, context) =>
+        context.callIndex === 0
+          ? leads(request, context)
+          : reply.error("invalid_request", { message: "the endpoint failed mid-run (stand-in)" }),
+    });
+    try {
+      const { company, ceo } = await codexCompany(failing.openaiBaseUrl);
+      await setBudget(store, { companyId: company.id }, { tokens: 1_000_000 });
+      const result = await wake(ceo.id);
+      expect(result.terminal).toBe("failed");
+      expect(result.run.error).toMatch(/failed mid-run/);
+      const spent = served(failing);
+      expect(total(spent)).toBeGreaterThan(0);
+      expect(result.usage).toEqual(spent);
+      expect(result.run.usage).toEqual(spent);
+      const calls = await store.listModelCalls(result.run.id);
+      expect(calls.map((c) => c.usage)).toEqual([spent]);
+      const report = await budgetReport(store, { companyId: company.id });
+      expect(report.budget.used.tokens).toBe(total(spent));
+    } finally {
+      await failing.close();
+    }
+  }, 120_000);
+
+  it("issue 28: a call to a tool Codex was not given is in the run: a refused tool call with Codex's answer, in `cadre usage --run`", async () => {
+    const leads = hireLeads();
+    const refusing = await startStandin({
+      policy: (request, context) =>
+        context.callIndex === 0 ? reply.toolCall("hire_agent", { name: "CTO" }) : leads(request, context),
+    });
+    try {
+      const { ceo } = await codexCompany(refusing.openaiBaseUrl);
+      const result = await wake(ceo.id);
+      const report = await runUsageReport(store, result.run.id);
+      expect(report.toolCalls!.refused).toEqual([
+        { name: "hire_agent", result: expect.stringContaining("hire_agent") },
+      ]);
+      expect(report.toolCalls!.total).toBeGreaterThan(1); // the refused one and the hires Codex ran
+      expect(runUsageText(report)).toMatch(
+        /tool calls \d+, 1 refused by the harness \(no such tool\)\n {4}refused hire_agent: /,
+      );
+      expect(result.usage).toEqual(served(refusing));
+    } finally {
+      await refusing.close();
+    }
+  }, 120_000);
+
+  it("issue 28: a model that loops on a tool Codex does not have is stopped by the run's tool-call cap, every refused call counted and every answered call booked", async () => {
+    let hold!: () => void;
+    const held = new Promise<void>((resolve) => (hold = resolve));
+    const looping = await startStandin({
+      policy: async (_request, context) => {
+        if (context.callIndex >= 4) await held; // a call sent after the cap stopped the run is never answered
+        return reply.toolCall("hire_agent", { name: `Lead ${context.callIndex}` });
+      },
+    });
+    try {
+      const { company, ceo } = await codexCompany(looping.openaiBaseUrl);
+      await setBudget(store, { companyId: company.id }, { runToolCalls: 3 });
+      const result = await wake(ceo.id);
+      expect(result).toMatchObject({ terminal: "failed", stopReason: "run_cap" });
+      expect(result.run.error).toMatch(/cap of 3 tool calls/);
+      const report = await runUsageReport(store, result.run.id);
+      expect(report.toolCalls!.refused.map((r) => r.name)).toEqual(Array(4).fill("hire_agent"));
+      const spent = served(looping);
+      expect(looping.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(4);
+      expect(result.usage).toEqual(spent);
+      expect(await store.listModelCalls(result.run.id)).toHaveLength(4);
+    } finally {
+      hold();
+      await looping.close();
+    }
+  }, 120_000);
+
+  it("issue 28: the call that uses the budget up stops the Codex run there: booked to the token, failed/budget, the next wake refused", async () => {
+    const { company, ceo } = await codexCompany(server.openaiBaseUrl);
+    // Less than one Codex call (its instructions alone are larger): the first call is the last.
+    await setBudget(store, { companyId: company.id }, { tokens: 2_000 });
+    const result = await wake(ceo.id);
+    expect(answered).toBe(1);
+    expect(result).toMatchObject({ terminal: "failed", stopReason: "budget" });
+    const spent = served(server);
+    expect(result.usage).toEqual(spent);
+    expect((await store.listModelCalls(result.run.id)).map((c) => c.usage)).toEqual([spent]);
+    const report = await budgetReport(store, { companyId: company.id });
+    expect(report.budget).toMatchObject({ state: "exhausted" });
+    expect(report.budget.used.tokens).toBe(total(spent));
+    const refused = await wakeAgent({ store, agentId: ceo.id }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BudgetExhaustedError);
+  }, 120_000);
 });

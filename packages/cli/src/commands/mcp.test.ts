@@ -362,6 +362,19 @@ describe.skipIf(!REAL_CODEX)("the real Codex reaches the company tools through `
       }),
       { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     );
-    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: sent }]);
+    // One usage event per model call Codex made (read from its rollout as each is answered), and
+    // together exactly what the model server served: nothing counted twice, nothing dropped.
+    const usage = events.filter((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage");
+    expect(usage).toHaveLength(server.modelCalls().filter((c) => c.answered?.usage).length);
+    const booked = usage.reduce(
+      (t, e) => ({
+        input: t.input + e.usage.input,
+        output: t.output + e.usage.output,
+        cacheRead: t.cacheRead + e.usage.cacheRead,
+        cacheWrite: t.cacheWrite + e.usage.cacheWrite,
+      }),
+      { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    );
+    expect(booked).toEqual(sent);
   });
 });

@@ -11,7 +11,7 @@ import {
   usableTools,
   refreshReadiness,
 } from "@cadre/company";
-import type { Store } from "@cadre/store";
+import { actingStore, type Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { openData } from "../context.js";
@@ -63,8 +63,9 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     // hire_agent reads readiness from the probes' outcomes inside its transaction: measure them now.
     await refreshReadiness(await store.listConnectors(agent.companyId), io.env);
     mode ??= (await loadCompanyState(store, agent.companyId)).mode;
+    // The tools' writes are this agent's in the audit log.
     const tools = companyTools(
-      store,
+      actingStore(store, { type: "agent", agentId: agent.id, runId: values.run ?? null }),
       { companyId: agent.companyId, agentId: agent.id, via: "tool", runId: values.run ?? null },
       offeredTools(agent, mode),
     );

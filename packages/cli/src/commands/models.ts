@@ -11,7 +11,7 @@ export const MODELS_HELP = `Usage:
   cadre models list [--provider ${MODEL_PROVIDERS.join("|")}] [--data DIR] [--json]
   cadre models show ID [--data DIR] [--json]
 
-Explicit model ids only (MC-6): aliases such as "sonnet", "gpt-5" or "claude-sonnet-4-5" are
+Explicit model ids only: aliases such as "sonnet", "gpt-5" or "claude-sonnet-4-5" are
 refused with the explicit ids they could mean. Prices are USD per million tokens. Models for an
 OpenAI-compatible endpoint come from the "models" array of DIR/cadre.config.json or the
 CADRE_MODELS environment variable (a JSON array), each { id, contextWindow, maxOutput, price? }.`;

@@ -90,7 +90,7 @@ describe("cadre agents", () => {
     const gone = await runCli(["agents", "terminate", hire.agentId, "--data", dir]);
     expect(gone.code, gone.err).toBe(0);
     expect(gone.out).toBe(
-      `${hire.name} (${hire.agentId}) is terminated; its keys are revoked and it is no longer woken\n`,
+      `${hire.name} (${hire.agentId}) is terminated; its keys are revoked and it is no longer woken\n${hire.name} had no open tasks\n`,
     );
     const active = (await runCli(["agents", "list", "--data", dir, "--json"])).json() as Array<{
       id: string;

@@ -8,7 +8,8 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
 import { withOperator } from "../operator/open.js";
-import { dueExitCode, dueJson, dueSummaryText, dueWatcher } from "../operator/render/run.js";
+import { RunOwnedError } from "@cadre/company";
+import { dueExitCode, dueJson, dueSummaryText, dueWatcher, RUN_OWNED_EXIT } from "../operator/render/run.js";
 
 export const RUN_HELP = `Usage: cadre run [--until-idle] [--max-wakes N] [--company ID] [--seed N] [--quiet] [--data DIR] [--database URL] [--json]
        cadre run … --server URL [--token TOKEN]
@@ -32,12 +33,19 @@ tasks they held are resumed. Ctrl-C (SIGINT) or SIGTERM cancels the running wake
 run ends cancelled once, with its usage recorded, said on stderr; exit 130 / 143. The tasks it held
 are released, not resumed (a stop is the operator's): a comment on one wakes its assignee again.
 
+One \`cadre run\` per company at a time: while one runs a company's due work, another one started
+on the same store does nothing — it says which process is running it, since when, and exits 3
+(--json: { busy: { companyId, pid, host, since }, idle: false }). A run whose process died holds
+nothing: the next one takes over. "nothing is due" (idle: true) means nothing is due and nothing
+runs; a run under way in another process (\`cadre wake\`, a server) is listed with the summary
+(--json: running) and leaves idle false.
+
 Options:
   --company ID   only this company's wakes (default: every company in the store)
   --seed N       seed of the offline model's variation
   --quiet        one line per run instead of its events
   --json         stdout holds one JSON object: { wakes: [{ runId, agentId, agent, trigger, terminal,
-                 requests, tasks, usage }], ticks, problems, stillDue, idle, runs, usage }
+                 requests, tasks, usage }], ticks, problems, stillDue, running, idle, runs, usage }
 ${DATABASE_HELP}
 ${SERVER_HELP}
 
@@ -75,16 +83,38 @@ export async function runCommand(args: string[], io: CliIO, server?: ServerTarge
   // With --json, stdout holds the JSON only: what a person reads goes to stderr.
   const say = values.json ? io.err : io.out;
   const report = await withOperator(values, io, server, (port) =>
-    port.runDue(
-      {
-        ...(values.company !== undefined ? { companyId: values.company } : {}),
-        untilIdle: values["until-idle"] ?? false,
-        maxWakes,
-        ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
-      },
-      dueWatcher(say, io.err, { quiet: values.quiet ?? false }),
-    ),
+    port
+      .runDue(
+        {
+          ...(values.company !== undefined ? { companyId: values.company } : {}),
+          untilIdle: values["until-idle"] ?? false,
+          maxWakes,
+          ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+        },
+        dueWatcher(say, io.err, { quiet: values.quiet ?? false }),
+      )
+      .catch((error: unknown) => {
+        if (error instanceof RunOwnedError) return error;
+        throw error;
+      }),
   );
+  if (report instanceof RunOwnedError) {
+    // Not "nothing is due": another process is working it, and this one did nothing.
+    io.err(`cadre run: ${report.message}\n`);
+    if (values.json)
+      io.out(
+        `${JSON.stringify({
+          busy: {
+            companyId: report.companyId,
+            pid: report.holder.owner.pid,
+            host: report.holder.owner.host,
+            since: report.holder.since,
+          },
+          idle: false,
+        })}\n`,
+      );
+    return RUN_OWNED_EXIT;
+  }
   say(dueSummaryText(report));
   if (values.json) io.out(`${JSON.stringify(dueJson(report))}\n`);
   return dueExitCode(report);

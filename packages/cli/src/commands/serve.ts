@@ -17,6 +17,10 @@ connectors, agents, approvals, wakes, runs, live events (SSE) and GET /api/opena
 Prints "listening on http://127.0.0.1:PORT" and, unless CADRE_OPERATOR_TOKEN is set (then that
 value is the operator token), "operator token: TOKEN", then "dashboard: URL": the operator
 dashboard, served at / (a sign-in link with #token=TOKEN when the token was generated).
+That token is the bootstrap owner; named operators (\`cadre operators add NAME --role …\`) sign in
+with their own, each held to its role and companies on every route. Every write is recorded in the
+audit log (\`cadre audit\`) under whoever made it. --otel-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT)
+exports each run's OpenTelemetry GenAI spans.
 
 Runs whose process is gone (a killed \`cadre demo\`, a crashed server) end as interrupted — failed,
 "the process running it stopped", their tokens revoked and what they left running killed — when
@@ -42,7 +46,7 @@ Options:
                            PostgreSQL through the queue), and a schedule tick with no open work
                            is skipped before any model call. Either way \`cadre run --server\`
                            asks for a pass now (POST /api/companies/{id}/due-work)
-  --retire-legacy-posts    answer 410 on the legacy POST routes (C4-6); needs --evidence
+  --retire-legacy-posts    answer 410 on the legacy POST routes; needs --evidence
   --evidence REPORT.json   the eval report that justifies retiring them: refused unless its G5 is measured
                            and passing (a scripted offline run's G5 is "not measured"); the decision and
                            the report's SHA-256 are recorded in DATA_DIR/legacy-retirement.jsonl

@@ -214,7 +214,7 @@ describe("an agent's session across wakes (SPEC §5 session)", () => {
     expect(wake.session.id).not.toBe(demo.session.id);
     const missing = await cli("sessions", "reset", "agt_nope", "--data", dir);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/agent agt_nope not found/);
+    expect(missing.err).toMatch(/"agt_nope" is not an agent id or the name of an active agent/);
   });
 
   it("MC-13 agents set-model between wakes to a smaller window with the history above 90% of it: the handoff first, visible in the next run and sessions inspect", async () => {

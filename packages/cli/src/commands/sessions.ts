@@ -9,6 +9,7 @@
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
+import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
 import { agentSessionText, inspectionText, sessionResetText } from "../operator/render/sessions.js";
 
@@ -31,8 +32,8 @@ inspect RUN_ID   the context state of a run's session, as the run stored it (a s
   open claims      continuation claims still holding a product turn open
   last compaction  its result as the one failure classifier saw it (ok, deterministic, transient, …)
   history          compactions, recoveries (replay or fail closed, with the rule), compression
-                   decisions (strip images, handoff rebuild, fail closed: MC-12), rollovers and
-                   continuation claims (MC-14: opened, settled, lost-handle)
+                   decisions (strip images, handoff rebuild, fail closed), rollovers and
+                   continuation claims (opened, settled, lost-handle)
   harness tools    Claude Code and Codex: the tools the harness offered the model, as it reported
                    them at the start of the run (Claude Code's init line; for Codex, what
                    \`cadre mcp\` gave it plus the built-ins its configuration leaves on), the MCP
@@ -41,6 +42,7 @@ inspect RUN_ID   the context state of a run's session, as the run stored it (a s
                    killed or crashed; also said of a run still marked running whose process is
                    gone), cancelled (SIGINT, SIGTERM, the operator) with the reason, or still running
                    (--json: ending, endingReason)
+AGENT_ID is an agent id, or its name as \`cadre agents list\` shows it (e.g. CEO).
 show AGENT_ID    the agent's kept session: harness, native id (and Pi file), model, reserve, a
                  pending handoff, whether it rolled over, the run holding it (--json: the API's
                  answer to GET /api/agents/AGENT_ID/session, the pending handoff's text included)
@@ -89,7 +91,10 @@ export async function sessionsCommand(args: string[], io: CliIO, server?: Server
       values,
       io,
       server,
-      async (port) => ({ agent: await port.agent(id), answer: await port.agentSession(id) }),
+      async (port) => {
+        const agentId = await agentIdOf(port, id);
+        return { agent: await port.agent(agentId), answer: await port.agentSession(agentId) };
+      },
       "read",
     );
     io.out(
@@ -98,8 +103,9 @@ export async function sessionsCommand(args: string[], io: CliIO, server?: Server
     return 0;
   }
   const { agent, reset } = await withOperator(values, io, server, async (port) => {
-    const reset = await port.resetSession(id, { force: values.force ?? false });
-    return { agent: await port.agent(id), reset };
+    const agentId = await agentIdOf(port, id);
+    const reset = await port.resetSession(agentId, { force: values.force ?? false });
+    return { agent: await port.agent(agentId), reset };
   });
   io.out(values.json ? `${JSON.stringify(reset)}\n` : sessionResetText(agent.name, reset));
   return 0;

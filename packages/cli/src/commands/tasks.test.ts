@@ -19,7 +19,14 @@ beforeAll(async () => {
   expect(demo.code, demo.err).toBe(0);
   const summary = demo.json() as { approvals: Array<{ id: string }>; hires: typeof leads };
   leads = summary.hires;
-  expect((await cli("approvals", "approve", summary.approvals[0]!.id)).code).toBe(0);
+  // Issue 29 #9: the filer is named, not shown by id alone; the decision says the wake it made due.
+  const shown = await cli("approvals", "show", summary.approvals[0]!.id);
+  expect(shown.out).toMatch(/^filed {5}\S+ by CEO \(agt_[0-9a-f]+\) \(via tool\)$/m);
+  const approved = await cli("approvals", "approve", summary.approvals[0]!.id);
+  expect(approved.code).toBe(0);
+  expect(approved.out).toContain(
+    "CEO is woken for the decision: its wake is due now. Run it with `cadre run`",
+  );
 }, 120_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

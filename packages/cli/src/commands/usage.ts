@@ -10,11 +10,12 @@ export const USAGE_HELP = `Usage: cadre usage [--company ID] [--run ID] [--data 
 
 Token usage of stored runs: input (uncached), output, cache read, cache write, total, cost (USD, each
 model call priced from the spend ledger at the model that served it; "unknown" when no price is
-known, never $0) and cache hit rate = cache read / (input + cache read + cache write). Per company, per agent and per run; with --run, that run per model call.
+known, never $0) and cache hit rate = cache read / (input + cache read + cache write). Per company, per agent and per run; with --run, that run per model call, and its tool calls: how
+many, and each call the harness refused (it has no such tool) with what it answered the model.
 
 Options:
   --company ID   only this company (default: every company in the data directory)
-  --run ID       one run, with one line per model call
+  --run ID       one run, with one line per model call and its tool calls
   --json         one JSON line: { companies: [...] } or, with --run, { run: {...} }
   --data DIR     data directory (default ./.cadre)
 ${DATABASE_HELP}

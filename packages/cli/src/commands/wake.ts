@@ -9,6 +9,7 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import { parseProfile } from "../profiles/wake-profile.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
+import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
 import type { WakeRequest } from "../operator/port.js";
 import { wakeEndText, wakeJson, wakeWatcher } from "../operator/render/wake.js";
@@ -16,7 +17,8 @@ import { signalExitCode } from "../signals.js";
 
 export const WAKE_HELP = `Usage: cadre wake AGENT_ID [--trigger ${WAKE_TRIGGERS.join("|")}] [--seed N] [--profile semantic|legacy] [--faults LIST] [--in-process] [--queue-schema NAME] [--data DIR] [--database URL] [--json]
 
-Wakes one agent and streams its run. The CEO's cue and instructions follow its mode; the trigger
+Wakes one agent (AGENT_ID: its id, or its name as \`cadre agents list\` shows it, e.g. CEO) and
+streams its run. The CEO's cue and instructions follow its mode; the trigger
 defaults to approval_decided when the operator decided something since the agent's last run,
 else routine. Team members can only be woken once the strategy is approved.
 The wake continues the agent's session from its last wake (see cadre sessions --help) unless a
@@ -76,7 +78,9 @@ export async function wakeCommand(args: string[], io: CliIO, server?: ServerTarg
     ...(values["in-process"] ? { inProcess: true } : {}),
     ...(values["queue-schema"] ? { queueSchema: values["queue-schema"] } : {}),
   };
-  const outcome = await withOperator(values, io, server, (port) => port.wake(request, wakeWatcher(io.out)));
+  const outcome = await withOperator(values, io, server, async (port) =>
+    port.wake({ ...request, agentId: await agentIdOf(port, agentId) }, wakeWatcher(io.out)),
+  );
   io.out(wakeEndText(outcome));
   if (values.json) io.out(`${JSON.stringify(wakeJson(outcome, faults !== undefined))}\n`);
   if (outcome.kind === "queued") return 0;

@@ -322,8 +322,11 @@ describe("--server", () => {
       const closed = await on("tasks", "close", task.taskId, "--cancel");
       expect(closed.out).toBe(`${task.taskId} "Write the brief": cancelled, assigned to CEO\n`);
       const listed = await on("tasks", "list", "--status", "cancelled,done", "--assignee", "CEO");
+      // A header, then aligned columns: id, status, assignee, creator, deliverable, blockers, title.
       expect(listed.out).toMatch(
-        new RegExp(`^${task.taskId} {2}cancelled {3}CEO {14}"Write the brief" \\(by operator\\)\n$`),
+        new RegExp(
+          `^ID +STATUS +ASSIGNEE +CREATOR +DELIVERABLE +BLOCKED BY +TITLE\n${task.taskId} +cancelled +CEO +operator +- +- +"Write the brief"\n$`,
+        ),
       );
       const shown = await on("tasks", "show", task.taskId);
       expect(shown.out).toContain("comment by operator");

@@ -15,6 +15,7 @@ import {
   loadTaskDetail,
   removeSchedule,
   runDue,
+  takeRunOwnership,
   setSchedule,
   type DueWake,
   type TaskResult,
@@ -55,6 +56,7 @@ import {
   keyView,
   modelChangeView,
   scheduleView,
+  terminationView,
 } from "@cadre/server/views";
 import { type AgentRow, redactUrl, type Store } from "@cadre/store";
 import { withProfile } from "../profiles/wake-profile.js";
@@ -207,7 +209,7 @@ export class LocalOperator implements OperatorPort {
   }
 
   async terminateAgent(agentId: string) {
-    return agentView(await terminateAgent(this.store, agentId));
+    return terminationView(await terminateAgent(this.store, agentId));
   }
 
   async listKeys(agentId: string) {
@@ -471,13 +473,16 @@ export class LocalOperator implements OperatorPort {
     const io = this.io;
     if (request.companyId !== undefined && !(await store.getCompany(request.companyId)))
       throw new UsageError(`run: company ${request.companyId} not found in ${dataDir}`);
+    const companies = request.companyId
+      ? [request.companyId]
+      : (await store.listCompanies()).map((c) => c.id);
+    // One `cadre run` per company at a time: a second one says who runs it (RunOwnedError), and
+    // never races the first for its wakes nor reports "nothing is due" while it works.
+    const ownership = await takeRunOwnership(store, companies);
     const signals = cancelOnSignals(io);
     try {
       await recoverInterruptedRuns(store, io);
       // Every agent's name known before a tick or a problem names it (a hire's too, when it comes).
-      const companies = request.companyId
-        ? [request.companyId]
-        : (await store.listCompanies()).map((c) => c.id);
       const names = new Map<string, string>();
       for (const id of companies) for (const a of await store.listAgents(id)) names.set(a.id, a.name);
       const name = async (agentId: string) => {
@@ -523,16 +528,24 @@ export class LocalOperator implements OperatorPort {
       });
       const stillDueNames = await Promise.all(report.stillDue.map(name));
       const interrupted = signals.received();
+      // Idle means nothing is due and nothing runs: a wake another process runs (`cadre wake`, a
+      // server) may make more work due when it ends.
+      const running: DueRunReport["running"] = [];
+      for (const companyId of companies)
+        for (const r of await store.listRuns({ companyId, status: "running" }))
+          running.push({ runId: r.id, agentId: r.agentId, agent: await name(r.agentId) });
       return {
         wakes: report.wakes.map((w) => dueWakeReport(w, names.get(w.agentId) ?? w.agentId)),
         ticks: report.ticks,
         problems: report.problems,
         stillDue: report.stillDue,
         stillDueNames,
+        running,
         ...(interrupted ? { interrupted } : {}),
       };
     } finally {
       signals.dispose();
+      await ownership.release();
     }
   }
 

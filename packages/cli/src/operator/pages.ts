@@ -2,8 +2,9 @@
 // same way whether the list comes from the store or a server, and the line that says how to get
 // the next page.
 import { decodeCursor, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type Page, pageOfRows } from "@cadre/store";
+import type { AgentView } from "@cadre/server/views";
 import { type CliIO, UsageError } from "../io.js";
-import type { ListPage } from "./port.js";
+import type { ListPage, OperatorPort } from "./port.js";
 
 /** The options every paged list command takes (node:util parseArgs). */
 export const PAGE_OPTIONS = {
@@ -54,6 +55,24 @@ export function storePage(page: ListPage | undefined): { limit: number; store: P
 }
 
 export { pageOfRows };
+
+/** Every agent of a company, page after page (to name agents by id, or find one by name). */
+export async function allAgents(
+  port: OperatorPort,
+  query: { companyId?: string; all?: boolean },
+): Promise<AgentView[]> {
+  const agents: AgentView[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await port.listAgents({
+      ...query,
+      page: { limit: MAX_PAGE_LIMIT, ...(after !== undefined ? { after } : {}) },
+    });
+    agents.push(...page.items);
+    if (page.nextCursor === null) return agents;
+    after = page.nextCursor;
+  }
+}
 
 /**
  * After a page that has a next one, the command that reads it: the same arguments with `--after`

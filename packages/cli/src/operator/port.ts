@@ -51,6 +51,7 @@ import type {
   SessionResetView,
   TaskDetailView,
   TaskView,
+  TerminationView,
 } from "@cadre/server/views";
 import type { RunInspection } from "./run-inspection.js";
 
@@ -250,6 +251,8 @@ export interface DueRunReport {
   /** Agents still due when it stopped (their ids), and their names. */
   stillDue: string[];
   stillDueNames: string[];
+  /** Runs still under way in other processes when it stopped (a `cadre wake`, a server's). */
+  running?: { runId: string; agentId: string; agent: string }[];
   /** The signal that cancelled it here (local adapter). */
   interrupted?: "SIGINT" | "SIGTERM";
 }
@@ -283,7 +286,8 @@ export interface OperatorPort {
   /** The model an agent routes to; with `connectorId`, moved to that (ready) connector too. */
   setAgentModel(agentId: string, model: string, connectorId?: string): Promise<ModelChangeView>;
   /** Terminated, its keys revoked (the CEO cannot be removed). */
-  terminateAgent(agentId: string): Promise<AgentView>;
+  /** Terminates the agent; its open tasks go back to their creators (or the CEO), who are woken. */
+  terminateAgent(agentId: string): Promise<TerminationView>;
   listKeys(agentId: string): Promise<KeyView[]>;
   mintKey(agentId: string, label?: string): Promise<MintedKeyView>;
   revokeKey(agentId: string, keyId: string): Promise<KeyView>;

@@ -6,6 +6,8 @@ export interface Actor {
   companyId: string;
   /** The acting agent; null for the operator. */
   agentId: string | null;
+  /** When an operator acts (agentId null): who, by name; absent for the bootstrap owner ("operator"). */
+  operator?: string;
   via: Via;
   runId: string | null;
   /** Connector readiness is computed against this environment (a wake's); default process.env. */

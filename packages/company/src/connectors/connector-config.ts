@@ -2,8 +2,9 @@
 // its flags), the API (the POST body) and the dashboard (its form posts it), and the checks no
 // JSON Schema keyword can say — no credential at any depth, bounded depth and size — run before the
 // schema, iteratively, so a hostile body gets a 400 naming the field instead of a stack overflow.
-import { type Problems, type Static, Text } from "@cadre/model";
-import { Type } from "typebox";
+import { PI_CODING_TOOLS } from "@cadre/core";
+import { OneOf, parse, type Problems, type Static, Text } from "@cadre/model";
+import { type TSchema, Type } from "typebox";
 import { secretKeyProblem, secretValueProblem } from "./credential-shapes.js";
 
 /** Nesting below `config` (config.a.b is depth 2) and the JSON size of the whole config. */
@@ -56,6 +57,47 @@ export const ModelDeclaration = Type.Object(
 );
 export type ModelDeclarationInput = Static<typeof ModelDeclaration>;
 
+// The session settings a connector may carry, with the rules the harness applies when a wake
+// starts a session (kinds/session-input.ts reads them through the same schemas): checked when the
+// connector is added, so a value no wake could run with is refused at the door, not at every wake.
+
+/** Compaction starts at this share of the context window (MC-8); the harnesses take (0, 1]. */
+export const CompactThreshold = Type.Refine(
+  Type.Number({
+    maximum: 1,
+    description:
+      "Compaction starts at this fraction of the context window: more than 0, at most 1 (default 0.9).",
+  }),
+  (v: number) => Number.isFinite(v) && v > 0 && v <= 1,
+  (v: number) => `must be a fraction more than 0 and at most 1, e.g. 0.9, got ${v}`,
+);
+
+/** The longest a timer can wait in Node (setTimeout's limit): a longer timeout would fire at once. */
+export const MAX_PROMPT_TIMEOUT_MS = 2_147_483_647;
+
+/** How long one model turn may take before the session gives up on it (MC-11; default 10 minutes). */
+export const PromptTimeoutMs = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PROMPT_TIMEOUT_MS,
+  description: "Milliseconds one model turn may take (Pi-run connectors; default 600000, 10 minutes).",
+});
+
+/** Pi's coding tools the connector grants its agents (none unless listed). */
+export const PiTools = Type.Array(OneOf(PI_CODING_TOOLS), {
+  maxItems: PI_CODING_TOOLS.length,
+  description: `Pi's coding tools granted to the connector's agents: any of ${PI_CODING_TOOLS.join(", ")}.`,
+});
+
+/** A setting's value checked against its rule: the value, or the reason it cannot be used. */
+export function checkSetting<S extends TSchema>(
+  schema: S,
+  value: unknown,
+): { ok: true; value: Static<S> } | { ok: false; why: string } {
+  const parsed = parse(schema, value);
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  return { ok: false, why: Object.values(parsed.problems).join("; ") };
+}
+
 /**
  * The settings Cadre reads (typed) plus the harness policies and other settings (checked by their
  * own parsers); never a secret. The credential and size rules are `configProblems`.
@@ -74,6 +116,9 @@ export const ConnectorConfig = Type.Object(
     executablePath: Type.Optional(
       Text({ maxLength: 4096, description: "claude-code / codex: the executable to start." }),
     ),
+    compactThreshold: Type.Optional(CompactThreshold),
+    promptTimeoutMs: Type.Optional(PromptTimeoutMs),
+    piTools: Type.Optional(PiTools),
   },
   {
     additionalProperties: true,

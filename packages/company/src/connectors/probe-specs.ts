@@ -113,11 +113,15 @@ async function askModelList(
     const listed = listedModels(body);
     if (!listed) return { ok: true };
     const absent = connector.enabledModels.filter((m) => !listed.includes(m));
+    // The endpoint answered, so it is ready; but an enabled model it does not list is most likely
+    // misspelt, and a wake on it fails unless the endpoint serves models it does not list (some
+    // proxies do; vendor lists may be paged): said plainly, with what it does list.
+    const shown = `${listed.slice(0, 10).join(", ")}${listed.length > 10 ? ", …" : ""}`;
     return {
       ok: true,
       detail:
         absent.length > 0
-          ? `lists ${listed.length} model(s), not ${absent.join(", ")}`
+          ? `but it lists ${listed.length} model(s) (${shown}) and not ${absent.join(", ")}: check the id's spelling — a wake on it fails unless the endpoint serves it anyway`
           : `lists ${listed.length} model(s)`,
     };
   }

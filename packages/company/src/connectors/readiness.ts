@@ -55,8 +55,11 @@ type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 
 /** What can be said without I/O: the settings and the environment (a key is set or not). */
 function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
-  if (connector.enabledModels.length === 0) return "no enabled models";
-  return driverOf(connector.kind).settingsProblem(connector, env);
+  // Every missing setting is named, the endpoint's first: "no enabled models" alone hid a missing URL.
+  const settings = driverOf(connector.kind).settingsProblem(connector, env);
+  // (Read by models too, in their prompt: no CLI flags here.)
+  const models = connector.enabledModels.length === 0 ? "no enabled models" : undefined;
+  return [settings, models].filter((p) => p !== undefined).join("; ") || undefined;
 }
 
 /** The probes a connector has (none for offline, nor while its settings are incomplete). */

@@ -64,6 +64,18 @@ export function checkOffer(input: ContractInput, mode: CeoMode): ContractProblem
             where: where(tool),
           });
   }
+  // A tool the mode's own calls make usable (filing once the first hire has joined) is one the mode
+  // expects the model to reach for: keeping the model from it stops the flow as surely.
+  for (const tool of offer.offered) {
+    if (offer.usable.includes(tool) || !lateUsable.has(tool)) continue;
+    const against = mentions.find((m) => m.tool === tool && m.against);
+    if (against)
+      problems.push({
+        text,
+        fact: `the ${mode} document keeps the model from ${tool}, which the ${mode} mode offers and which succeeds once the mode's own calls have moved it on: "${against.clause}"`,
+        where: where(tool),
+      });
+  }
   for (const ref of toolReferences(doc))
     if (!tools.includes(ref))
       problems.push({

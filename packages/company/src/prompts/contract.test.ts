@@ -121,6 +121,31 @@ describe("the prompt contract", () => {
     expect(withDoc("awaiting-approval", (d) => `${d}\nDo not call hire_agent.`)).toEqual([]);
   });
 
+  it("refuses a document that keeps the model from a tool its own calls make usable (filing after the first hire)", () => {
+    const bans = [
+      (t: string) => `When the team is in place, don't bother filing a strategy with ${t}.`,
+      (t: string) => `Hold off on the strategy: leave ${t} alone until the operator asks.`,
+      (t: string) => `Skip ${t} this time; the operator writes the strategy.`,
+      (t: string) => `You must not call ${t} in this phase.`,
+    ];
+    const late = CEO_MODES.flatMap((mode) =>
+      base.offer[mode].offered
+        .filter((t) => !base.offer[mode].usable.includes(t))
+        .filter((t) => {
+          const next = base.transitions[mode];
+          return [next.hire, next["file-strategy"]].some((m) => m && base.offer[m].usable.includes(t));
+        })
+        .map((tool) => ({ mode, tool })),
+    );
+    // team-building offers file_approval, which succeeds once a hire has moved it to strategy drafting.
+    expect(late).toContainEqual({ mode: "team-building", tool: "file_approval" });
+    for (const { mode, tool } of late)
+      for (const ban of bans)
+        expect(facts(withDoc(mode, (d) => `${d}\n${ban(tool)}`)).join("\n")).toContain(
+          `the ${mode} document keeps the model from ${tool}, which the ${mode} mode offers and which succeeds once`,
+        );
+  });
+
   it("refuses a document naming a tool that does not exist", () => {
     for (const [from, to] of [
       ["the hire_agent tool", "the recruit_agent tool"],

@@ -20,6 +20,7 @@ const TRIGGER_LINE: Readonly<Record<WakeTrigger, string>> = {
   start_team_building: "The operator asks you to start building your team.",
   approval_decided: "The operator has decided on your strategy.",
   task_resumed: "Your last session on a task of yours was interrupted before it ended.",
+  task_unassigned: "A task has come back to you: the team member working on it has left.",
   task_assigned: "A task has been assigned to you.",
   task_commented: "The operator has commented on a task of yours.",
   task_unblocked: "A task of yours is no longer blocked.",

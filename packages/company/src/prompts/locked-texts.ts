@@ -269,6 +269,7 @@ function briefingTemplates(): LockedText[] {
     parentTaskId: null,
     strategyId: "apr_sample",
     deliverable: null,
+    deliverableBy: null,
     checkoutRunId: null,
     blockers: [],
     via: "tool",
@@ -281,6 +282,7 @@ function briefingTemplates(): LockedText[] {
     taskId: "task_a",
     companyId: "cmp_sample",
     authorAgentId: null,
+    authorName: null,
     body: "{operator comment}",
     runId: null,
     via: "http",
@@ -311,7 +313,11 @@ function briefingTemplates(): LockedText[] {
     strategy,
     taken: [{ trigger: "task_done", taskId: "task_a" }],
     tasks: [
-      { task: task("task_a", "done", { deliverable: "{deliverable}" }), openBlockers: [], comments: [] },
+      {
+        task: task("task_a", "done", { deliverable: "{deliverable}", deliverableBy: member.id }),
+        openBlockers: [],
+        comments: [],
+      },
     ],
     more: 0,
   });

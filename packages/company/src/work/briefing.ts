@@ -30,6 +30,7 @@ const CHANGE_LINE: Readonly<Record<WakeTrigger, (taskId: string) => string>> = {
   start_team_building: () => "The operator asked you to start.",
   approval_decided: () => "The operator decided on your strategy.",
   task_resumed: (id) => `A session of yours stopped before it finished task ${id}.`,
+  task_unassigned: (id) => `Task ${id} is back with you: the agent it was assigned to was terminated.`,
   task_assigned: (id) => `Task ${id} was assigned to you.`,
   task_commented: (id) => `The operator commented on task ${id}.`,
   task_unblocked: (id) => `Task ${id} no longer waits for other work.`,
@@ -42,12 +43,17 @@ export function changeLine(request: Pick<WakeRequestRow, "trigger" | "taskId">):
   return CHANGE_LINE[request.trigger](request.taskId ?? "");
 }
 
-/** Quotes `text` line by line, cut at `cap` code points. */
+/** Unicode tag characters: invisible text a model still reads (refused at the door; older rows may hold them). */
+const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+
+/** Quotes `text` line by line, cut at `cap` code points; hidden tag characters are removed, and said. */
 export function quoted(text: string, cap: number): string {
-  const chars = [...text];
-  const shown = chars.length > cap ? `${chars.slice(0, cap).join("")}` : text;
+  const hidden = text.match(TAGS)?.length ?? 0;
+  const chars = [...text.replace(TAGS, "")];
+  const shown = chars.slice(0, cap).join("");
   const lines = shown.split("\n").map((l) => (l.length > 0 ? `> ${l}` : ">"));
   if (chars.length > cap) lines.push(`[cut: ${chars.length - cap} more characters not shown]`);
+  if (hidden > 0) lines.push(`[${hidden} invisible tag characters removed]`);
   return lines.join("\n");
 }
 
@@ -55,6 +61,12 @@ function author(agents: readonly AgentRow[], id: string | null): string {
   if (id === null) return "the operator";
   const a = agents.find((x) => x.id === id);
   return a ? `${a.name} (${a.role})` : id;
+}
+
+/** Who handed a deliverable in, as recorded with it (never read off the task's current assignee). */
+function deliverableAuthor(agents: readonly AgentRow[], by: string | null): string {
+  if (by === null) return "an author not recorded";
+  return author(agents, by === "operator" ? null : by);
 }
 
 const STATUS_WORDS: Readonly<Record<TaskRow["status"], string>> = {
@@ -88,7 +100,7 @@ function taskBlock(agents: readonly AgentRow[], { task, openBlockers, comments }
     lines.push(`[${comments.length - CAPS.comments} earlier comments not shown]`);
   if (task.deliverable)
     lines.push(
-      `Deliverable (by ${author(agents, task.assigneeAgentId)}):`,
+      `Deliverable (by ${deliverableAuthor(agents, task.deliverableBy)}):`,
       quoted(task.deliverable, CAPS.deliverable),
     );
   return lines.join("\n");
@@ -147,7 +159,11 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
     }
     tasks.push({ task, openBlockers, comments: await q.listTaskComments(task.id) });
   }
-  return renderBriefing({ ...input, tasks, more: Math.max(0, ids.length - CAPS.tasks) });
+  // Authors are named as they wrote, a member since terminated too.
+  const everyone = [...input.agents];
+  for (const a of await q.listAgents(agent.companyId))
+    if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
+  return renderBriefing({ ...input, agents: everyone, tasks, more: Math.max(0, ids.length - CAPS.tasks) });
 }
 
 /** The first turn of a wake: the cue, then the briefing (when there is one). */

@@ -25,6 +25,15 @@ export function fateOf(
 ): RequestFate {
   if (request.taskId === null) return { fate: "take", checkout: null };
   if (!task) return { fate: "drop", note: "the task no longer exists" };
+  // A task back with its creator is about holding it (to work, or to hand on): once it is finished
+  // or handed on, that reason went away; the wake does not check it out (a handing-on needs none).
+  if (request.trigger === "task_unassigned") {
+    if (isFinishedTask(task.status))
+      return { fate: "drop", note: `the task is ${task.status}; a finished task wakes nobody` };
+    if (task.assigneeAgentId !== request.agentId)
+      return { fate: "drop", note: "the task was assigned to someone else" };
+    return { fate: "take", checkout: null };
+  }
   if (!WORKS_TASK.has(request.trigger)) return { fate: "take", checkout: null };
   if (isFinishedTask(task.status))
     return { fate: "drop", note: `the task is ${task.status}; a finished task wakes nobody` };

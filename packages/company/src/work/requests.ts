@@ -37,6 +37,7 @@ export async function requestWakes(
         taskId: wake.taskId,
         causedBy,
         cause: wake.cause,
+        ...(wake.approvalId !== undefined ? { approvalId: wake.approvalId } : {}),
       },
     });
     written.push(row);

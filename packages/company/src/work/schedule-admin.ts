@@ -7,6 +7,9 @@ import type { ScheduleRow, Store } from "@cadre/store";
 import { newId } from "../companies.js";
 import { checkCron, checkTimezone, describeSchedule, parseDuration, tickAfter } from "./schedules.js";
 
+/** How far in the past a schedule's first tick may be. */
+const MAX_START_AGO_MS = 366 * 86_400_000;
+
 export interface SetScheduleInput {
   agentId: string;
   /** A duration (15m, 1h, 1d), or… */
@@ -55,6 +58,12 @@ export async function setSchedule(
         {
           start: "now | ISO time",
         },
+      );
+    // A first tick far in the past would be caught up tick by tick, on every due-work pass.
+    if (now.getTime() - first.getTime() > MAX_START_AGO_MS)
+      throw new UserInputError(
+        `--start may be at most a year before now (${now.toISOString()}); got "${input.start}". Use "now" to start at once`,
+        { start: "now, a later time, or at most a year ago" },
       );
   }
   return store.transaction(async (tx) => {

@@ -130,7 +130,27 @@ describe("OP-2: schedules", () => {
     await expect(setSchedule(store, { agentId: cto, every: "1h", catchUp: "all" })).rejects.toThrow(
       /skip, one/,
     );
+    // Only the documented 5-field syntax: croner's nicknames and extensions are refused, named.
+    await expect(setSchedule(store, { agentId: cto, cron: "@daily" })).rejects.toThrow(
+      /not 5 \(nicknames such as @daily are not supported/,
+    );
+    for (const cron of ["0 0 L * *", "0 0 * * 5#2", "0 0 ? * *", "0 0 15W * *"])
+      await expect(setSchedule(store, { agentId: cto, cron })).rejects.toThrow(
+        /L, W, # and \? are not supported/,
+      );
+    // A first tick in year 1 is refused, not caught up tick by tick on every due-work pass.
+    for (const cron of [undefined, "0 * * * *"])
+      await expect(
+        setSchedule(
+          store,
+          { agentId: cto, ...(cron ? { cron } : { every: "1h" }), start: "0001-01-01T00:00:00Z" },
+          T0,
+        ),
+      ).rejects.toThrow(/--start may be at most a year before now/);
     expect(await store.listSchedules(company.id)).toEqual([]);
+    // What the docs show is taken: ranges, lists, steps, names.
+    await setSchedule(store, { agentId: cto, cron: "*/15 9-17 1,15 JAN-JUN MON-FRI" }, T0);
+    expect(await store.listSchedules(company.id)).toHaveLength(1);
   });
 });
 

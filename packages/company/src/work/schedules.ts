@@ -44,7 +44,44 @@ export function parseDuration(text: string): number {
   return seconds;
 }
 
+const CRON_FIELDS = ["minute", "hour", "day-of-month", "month", "day-of-week"] as const;
+const MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC";
+const DAYS = "SUN|MON|TUE|WED|THU|FRI|SAT";
+/** One field of the 5-field syntax: numbers, *, ranges, lists and steps (names in month and day-of-week). */
+function cronFieldPattern(field: (typeof CRON_FIELDS)[number]): RegExp {
+  const names = field === "month" ? `|${MONTHS}` : field === "day-of-week" ? `|${DAYS}` : "";
+  const atom = `(?:\\d{1,2}${names})`;
+  const item = `(?:\\*|${atom}(?:-${atom})?)(?:/\\d{1,2})?`;
+  return new RegExp(`^${item}(?:,${item})*$`, "i");
+}
+
+/**
+ * The documented syntax only: croner also takes nicknames (@daily), L, W, # and ?, which the docs
+ * never promised and another cron would read differently — refused here, saying what is allowed.
+ */
+function checkCronSyntax(expr: string): void {
+  const fields = expr.trim().split(/\s+/);
+  const refuse = (why: string) => {
+    throw new UserInputError(
+      `--cron "${expr}" is not a 5-field cron expression (minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5"): ${why}`,
+      { cron: "minute hour day-of-month month day-of-week" },
+    );
+  };
+  if (fields.length !== 5)
+    refuse(
+      `it has ${fields.length} field(s), not 5${/^@/.test(expr.trim()) ? ' (nicknames such as @daily are not supported: write the five fields, e.g. "0 0 * * *")' : ""}`,
+    );
+  fields.forEach((f, i) => {
+    const name = CRON_FIELDS[i] as (typeof CRON_FIELDS)[number];
+    if (!cronFieldPattern(name).test(f))
+      refuse(
+        `the ${name} field "${f}" is not numbers, *, ranges (a-b), lists (a,b) and steps (/n)${name === "month" || name === "day-of-week" ? " or names" : ""}; L, W, # and ? are not supported`,
+      );
+  });
+}
+
 function cronOf(expr: string, timezone: string): Cron {
+  checkCronSyntax(expr);
   try {
     return new Cron(expr, { paused: true, timezone, mode: "5-part" });
   } catch (error) {
@@ -101,12 +138,19 @@ export function dueTicks(
     latest = new Date(tick.getTime() + (count - 1) * step);
     return { count, latest, next: new Date(latest.getTime() + step) };
   }
+  // One parsed expression for the whole count (parsing it per tick made a pass slow).
+  const cron = cronOf(s.cron as string, s.timezone);
+  const after = (t: Date) => {
+    const next = cron.nextRun(t);
+    if (!next) throw new UserInputError(`cron "${s.cron}" has no tick after ${t.toISOString()}`);
+    return next;
+  };
   while (tick <= now && count < MAX_COUNTED_TICKS) {
     latest = tick;
     count++;
-    tick = tickAfter(s, tick);
+    tick = after(tick);
   }
-  if (tick <= now) tick = tickAfter(s, now);
+  if (tick <= now) tick = after(now);
   return { count, latest, next: tick };
 }
 

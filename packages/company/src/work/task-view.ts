@@ -24,6 +24,12 @@ export const TaskViewSchema = Type.Object(
     assigneeAgentId: Nullable(Type.String({ description: "The agent working it; null: nobody yet." })),
     creator: Type.String({ description: 'The agent id that created it, or "operator".' }),
     deliverable: Nullable(Type.String()),
+    deliverableBy: Nullable(
+      Type.String({
+        description:
+          'Who handed the deliverable in: an agent id, or "operator" — whoever it is assigned to now. Null: no deliverable, or one from before authorship was recorded.',
+      }),
+    ),
     blockers: Type.Array(Type.String(), { description: "Tasks that must be done before this one starts." }),
     parentTaskId: Nullable(Type.String()),
     strategyId: Nullable(Type.String({ description: "The approved strategy it was created under." })),
@@ -46,6 +52,7 @@ export function taskView(t: TaskRow): TaskView {
     assigneeAgentId: t.assigneeAgentId,
     creator: t.creatorAgentId ?? "operator",
     deliverable: t.deliverable,
+    deliverableBy: t.deliverable === null ? null : t.deliverableBy,
     blockers: [...t.blockers],
     parentTaskId: t.parentTaskId,
     strategyId: t.strategyId,
@@ -59,7 +66,9 @@ export function taskView(t: TaskRow): TaskView {
 export const TaskCommentViewSchema = Type.Object(
   {
     id: Type.String(),
-    author: Type.String({ description: 'The agent id, or "operator".' }),
+    author: Type.String({
+      description: 'The agent id, or the operator\'s name ("operator" for the bootstrap owner).',
+    }),
     body: Type.String(),
     runId: Nullable(Type.String()),
     createdAt: Type.String(),
@@ -137,7 +146,7 @@ export function taskDetailView(
     ...taskView(t),
     comments: comments.map((c) => ({
       id: c.id,
-      author: c.authorAgentId ?? "operator",
+      author: c.authorAgentId ?? c.authorName ?? "operator",
       body: c.body,
       runId: c.runId,
       createdAt: c.createdAt,

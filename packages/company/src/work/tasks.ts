@@ -56,9 +56,9 @@ async function refusals<T>(fn: () => Promise<ActionResult<T>>): Promise<ActionRe
   }
 }
 
-/** "operator", or the acting agent's id (the wake rules' actor). */
+/** The acting agent's id, or the operator's name ("operator" for the bootstrap owner): the wake rules' actor. */
 export function actorKey(actor: Actor): string {
-  return actor.agentId ?? "operator";
+  return actor.agentId ?? actor.operator ?? "operator";
 }
 
 function who(agents: readonly AgentRow[], id: string | null): string | null {
@@ -323,6 +323,7 @@ async function changeTask(
       taskId: task.id,
       companyId: state.company.id,
       authorAgentId: actor.agentId,
+      authorName: actor.agentId === null ? (actor.operator ?? null) : null,
       body: change.comment,
       runId: actor.runId,
       via: actor.via,
@@ -341,7 +342,10 @@ async function changeTask(
   if (change.status !== undefined || change.deliverable !== undefined) {
     updated = await tx.updateTask(task.id, {
       ...(change.status !== undefined ? { status: change.status } : {}),
-      ...(change.deliverable !== undefined ? { deliverable: change.deliverable } : {}),
+      // Who wrote it is recorded with it: a reassignment later never makes it someone else's.
+      ...(change.deliverable !== undefined
+        ? { deliverable: change.deliverable, deliverableBy: actorKey(actor) }
+        : {}),
     });
     const finished = isFinishedTask(updated.status);
     const unblocked: TaskRow[] = [];
@@ -415,8 +419,18 @@ export function closeTask(
   return operate(store, actor, op, input, {}, async (tx, state) => {
     const agent = actingAgent(op, state, actor);
     const task = await taskOf(op, tx, state, input.taskId);
-    if (agent && task.creatorAgentId !== agent.id && task.assigneeAgentId !== agent.id)
-      fail(op, "taskId", `task ${task.id} is neither yours nor created by you`);
+    if (agent && task.creatorAgentId !== agent.id) {
+      if (task.assigneeAgentId !== agent.id)
+        fail(op, "taskId", `task ${task.id} is neither yours nor created by you`);
+      // Its assignee finishes it (done, which wakes its creator) but never cancels it: cancelling
+      // is its creator's or the operator's, as update_task has it.
+      if (input.status === "cancelled")
+        fail(
+          op,
+          "status",
+          `cancelled is for the task's creator or the operator; as its assignee you set done (with a deliverable), or blocked with a comment saying why`,
+        );
+    }
     return changeTask(op, tx, state, actor, task, {
       status: input.status,
       ...(input.deliverable !== undefined ? { deliverable: input.deliverable } : {}),

@@ -19,6 +19,8 @@ export interface WakeIntent {
   taskId: string | null;
   /** What changed, in words (recorded with the request). */
   cause: string;
+  /** The approval whose decision this is (recorded with the request's activity: a run's why names it). */
+  approvalId?: string;
 }
 
 export type TaskChange =

@@ -88,7 +88,9 @@ export function buildHandoff(items: readonly TranscriptItem[], options: HandoffO
   const lineBytes = options.lineBytes ?? DEFAULT_LINE_BYTES;
   const line = (text: string) => truncateUtf8(oneLine(text), lineBytes);
 
-  const taskItem = items.find((i) => i.kind === "task") ?? items.find((i) => i.kind === "user");
+  // Without a task named, the latest request stands in, not the session's first: a first cue
+  // ("Your team is currently empty") is stale for an agent that has worked on since.
+  const taskItem = items.find((i) => i.kind === "task") ?? items.findLast((i) => i.kind === "user");
   const task =
     taskItem && "text" in taskItem
       ? truncateUtf8(oneLine(taskItem.text), lineBytes * 4)

@@ -9,7 +9,8 @@ import { type CandidateRun, evaluateGates, type Measurement } from "./gates.js";
 export { type EvalReport, REPORT_SCHEMA_VERSION };
 import { mean } from "./measures.js";
 import { compareScenario } from "./scenario.js";
-import type { CompareSettings } from "./settings.js";
+import { judgeScenario } from "./scenario-result.js";
+import { checkCompareSettings, type CompareSettings } from "./settings.js";
 
 function sources(traces: Trace[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -30,6 +31,7 @@ export function compareRuns(
   measurement?: { measurement: Measurement; sensitivity: EvalReport["measurement"]["sensitivity"] },
 ): EvalReport {
   if (candidate.scenarios.length === 0) throw new UserInputError("the candidate ran no scenario");
+  checkCompareSettings(settings);
   const comparisons = candidate.scenarios.map((loaded) =>
     compareScenario(
       loaded.scenario,
@@ -75,7 +77,9 @@ export function compareRuns(
       break: candidate.break,
     },
     settings,
-    scenarios: comparisons,
+    scenarios: comparisons.map((c) =>
+      judgeScenario(c, meas.behaviourMeasured, matrix.find((m) => m.scenario === c.id)?.cells, settings),
+    ),
     toolCoverage: hires.length === 0 ? 0 : hires.filter((h) => h.via === "tool").length / hires.length,
     cueTokens: Math.max(0, ...cand.map((t) => t.cue.tokens)),
     baselineCueTokens: Math.max(0, ...base.map((t) => t.cue.tokens)),

@@ -7,6 +7,8 @@ import type { LoadedScenario } from "../scenario/types.js";
 import type { Trace } from "../trace/types.js";
 import { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource } from "../report/schema.js";
 import type { ScenarioComparison } from "./scenario.js";
+import { actionOf } from "./actions.js";
+import { DIMENSION_LABELS } from "./dimensions.js";
 import type { CompareSettings } from "./settings.js";
 
 export { GATE_IDS, type GateCell, type GateId, type GateResult, type GateSource };
@@ -121,7 +123,25 @@ function isHiringState(c: ScenarioComparison): boolean {
   return c.baseline.medianHires > 0;
 }
 
-function g3Cell(c: ScenarioComparison, settings: CompareSettings): GateCell {
+/** Below this chance, a candidate that never calls a tool the baseline calls has dropped it. */
+const DROPPED_CHANCE = 0.05;
+
+/**
+ * Tools the baseline calls in most samples that the candidate never calls, where never calling them
+ * would be unlikely (< 5 %) for a candidate that calls them as often as the baseline does: one
+ * sample without a tool the baseline calls in 5 of 8 is chance; 3 without one it always calls is
+ * not. How often the candidate calls them is the tool-call dimension's question, sample by sample.
+ */
+export function droppedActions(c: ScenarioComparison): ScenarioComparison["actions"] {
+  const n = c.candidate.samples;
+  return c.actions.filter((a) => {
+    const p = a.baseline / Math.max(1, c.baseline.samples);
+    return p > 0.5 && a.candidate === 0 && n > 0 && (1 - p) ** n < DROPPED_CHANCE;
+  });
+}
+
+/** The share of hires made through hire_agent, where the baseline hires; null elsewhere. */
+function coverageCell(c: ScenarioComparison, settings: CompareSettings): GateCell {
   if (!isHiringState(c)) return { pass: null, evidence: "the baseline hires nobody here" };
   const cov = c.candidate.toolCoverage;
   const hires = c.candidate.hireCounts.reduce((a, b) => a + b, 0);
@@ -136,10 +156,29 @@ function g3Cell(c: ScenarioComparison, settings: CompareSettings): GateCell {
   };
 }
 
+/** G3 per scenario: hires go through hire_agent, and every tool the baseline calls is called. */
+function g3Cell(c: ScenarioComparison, settings: CompareSettings): GateCell {
+  const coverage = coverageCell(c, settings);
+  const used = c.actions.filter((a) => a.baseline * 2 > c.baseline.samples);
+  if (coverage.pass === null && used.length === 0)
+    return { pass: null, evidence: "the baseline hires nobody and calls no tool here" };
+  const dropped = droppedActions(c);
+  const tools =
+    dropped.length > 0
+      ? `tool calls: ${dropped.map((a) => `${a.action} called in ${a.candidate}/${c.candidate.samples} candidate sample(s), ${a.baseline}/${c.baseline.samples} in the baseline`).join("; ")}`
+      : used.length > 0
+        ? `calls every tool the baseline calls (${used.map((a) => a.action).join(", ")})`
+        : null;
+  return {
+    pass: coverage.pass !== false && dropped.length === 0,
+    evidence: [coverage.pass === null ? null : coverage.evidence, tools].filter((x) => x !== null).join("; "),
+  };
+}
+
 function g4Cell(c: ScenarioComparison): GateCell {
   return {
-    pass: c.behaviourPassed,
-    evidence: c.behaviourPassed
+    pass: c.behaviourVerdict,
+    evidence: c.behaviourVerdict
       ? `pass^${c.k} ${c.passK.toFixed(2)}; hires ${c.candidate.medianHires} vs ${c.baseline.medianHires} (band ${c.hireBand[0]}–${c.hireBand[1]}); functions Jaccard ${c.functionJaccard.toFixed(2)}, precision ${(c.functionPrecision * 100).toFixed(0)}%; params ${c.params.valid}/${c.params.total}`
       : (c.reasons[0] ?? "failed"),
   };
@@ -155,7 +194,7 @@ function replayNote(traces: Trace[]): string {
 
 function g5Cell(c: ScenarioComparison, traces: Trace[]): GateCell {
   const problems = [
-    ...(c.passed ? [] : c.reasons),
+    ...(c.verdict ? [] : c.reasons),
     ...(c.candidate.httpHires > 0 ? [`${c.candidate.httpHires} hire(s) still via the legacy HTTP path`] : []),
   ];
   return {
@@ -197,9 +236,13 @@ function defaultMeasurement(traces: Trace[]): Measurement {
     : { source, behaviourMeasured: true, note: `behaviour measured on ${source} samples` };
 }
 
+type Undecided = NonNullable<GateResult["undecided"]>;
+
 /**
  * A gate from its plumbing problems (they fail whatever the model), its behaviour problems (they
- * count only when behaviour is measured) and, when the run is too small to decide, why.
+ * count only when behaviour is measured), why the run is too small to decide (`insufficient`), and
+ * whether it ran fewer samples than pass^k's k (`incomplete`: a pass on those is no pass, a
+ * failure still fails).
  */
 function decide(
   m: Measurement,
@@ -207,22 +250,27 @@ function decide(
     head: string;
     plumbing: string[];
     behaviour: string[];
-    insufficient?: string;
+    insufficient?: { kind: Undecided; text: string };
+    incomplete?: string;
     behavioural: boolean;
   },
 ): GateResult {
-  const { head, plumbing, behaviour, insufficient, behavioural } = parts;
+  const { head, plumbing, behaviour, insufficient, incomplete, behavioural } = parts;
   const verdict = plumbing.length > 0 ? false : insufficient ? null : behaviour.length === 0;
   const measured = !behavioural || m.behaviourMeasured;
-  const pass = plumbing.length > 0 ? false : !measured ? null : verdict;
+  const held = verdict === true && incomplete ? null : verdict;
+  const pass = plumbing.length > 0 ? false : !measured ? null : held;
+  const undecided: Undecided | null =
+    pass !== null || !measured ? null : (insufficient?.kind ?? (incomplete ? "samples" : null));
   const evidence = [
     ...(behavioural && !m.behaviourMeasured ? [m.note] : []),
     head,
     ...plumbing,
-    ...(insufficient ? [`not enough states: ${insufficient}`] : []),
+    ...(insufficient ? [insufficient.text] : []),
+    ...(incomplete ? [incomplete] : []),
     ...behaviour,
   ].join("; ");
-  return { pass, measured, source: m.source, verdict, evidence };
+  return { pass, measured, source: m.source, verdict, undecided, evidence };
 }
 
 export function evaluateGates(input: GateInput): Gates {
@@ -267,6 +315,38 @@ export function evaluateGates(input: GateInput): Gates {
         ) as Record<GateId, GateCell>,
       }));
   return { gates, measurement: meas, matrix: shown };
+}
+
+/**
+ * Per scenario, the tools the baseline calls in most samples that some observed candidate sample was
+ * not offered (hire_agent in hiring states is reported on its own). The offer is code, not the
+ * model's choice, so this fails on any connector: a change that drops a tool from a mode's offer.
+ */
+function withheldTools(
+  comparisons: ScenarioComparison[],
+  candidate: CandidateRun,
+): Array<{ id: string; tools: string[] }> {
+  return comparisons.flatMap((c) => {
+    const used = c.actions
+      .filter((a) => a.baseline * 2 > c.baseline.samples)
+      .map((a) => a.action)
+      .filter((a) => !(a === "hire_agent" && isHiringState(c)));
+    const observed = (candidate.traces.get(c.id) ?? []).filter((t) => t.systemPrompt.observed);
+    const tools = used.filter((a) =>
+      observed.some((t) => !t.tools.some((tool) => actionOf({ name: tool.name, args: {} }) === a)),
+    );
+    return tools.length > 0 ? [{ id: c.id, tools }] : [];
+  });
+}
+
+const DIMENSION_LIST = Object.values(DIMENSION_LABELS).join(", ");
+
+/** Why pass^k could not be computed as asked: scenarios with fewer candidate samples than k. */
+function incompleteSamples(comparisons: ScenarioComparison[], settings: CompareSettings): string | undefined {
+  const short = comparisons.filter((c) => c.n > 0 && c.n < settings.k);
+  if (short.length === 0) return undefined;
+  const fewest = Math.min(...short.map((c) => c.n));
+  return `pass^${settings.k} needs ${settings.k} samples: ${short.length} scenario(s) ran ${fewest === Math.max(...short.map((c) => c.n)) ? fewest : `as few as ${fewest}`} (run with --samples ${settings.k} or more); the run is incomplete`;
 }
 
 function decideGates(
@@ -324,7 +404,9 @@ function decideGates(
     head: `hire_agent schema ${short(codeSchemas["hire_agent"])} in code, ${short(m.toolSchemas["hire_agent"])} in the baseline; offered to the model in ${offeredIn}/${observed.length} observed sample(s)`,
     plumbing: g2Problems,
     behaviour: [],
-    ...(g2Insufficient ? { insufficient: g2Insufficient } : {}),
+    ...(g2Insufficient
+      ? { insufficient: { kind: "states" as const, text: `not enough states: ${g2Insufficient}` } }
+      : {}),
     behavioural: false,
   });
 
@@ -332,8 +414,8 @@ function decideGates(
   const hires = allTraces.flatMap((t) => t.hires);
   const toolHires = hires.filter((h) => h.via === "tool").length;
   const coverage = hires.length === 0 ? 0 : toolHires / hires.length;
-  const hiringStates = cells("G3").filter((x) => x.cell.pass !== null);
-  const using = hiringStates.filter((x) => x.cell.pass === true);
+  const hiringStates = comparisons.filter(isHiringState);
+  const using = hiringStates.filter((c) => coverageCell(c, settings).pass === true);
   const g3Plumbing: string[] = [];
   if (!overHttp) {
     const unoffered = comparisons.filter(
@@ -350,9 +432,18 @@ function decideGates(
           .map((c) => c.id)
           .join(", ")}`,
       );
+    const withheld = withheldTools(comparisons, candidate);
+    if (withheld.length > 0)
+      g3Plumbing.push(
+        `a tool the baseline calls is not offered to the candidate: ${withheld
+          .slice(0, 4)
+          .map((w) => `${w.id} (${w.tools.join(", ")})`)
+          .join("; ")}${withheld.length > 4 ? `; +${withheld.length - 4} more` : ""}`,
+      );
   }
   const g3Behaviour: string[] = [];
-  if (coverage < settings.minToolCoverage)
+  // Where the baseline hires nobody there is no hire to route through the tool (coverage of none).
+  if (hiringStates.length > 0 && coverage < settings.minToolCoverage)
     g3Behaviour.push(`overall coverage ${pct(coverage)} < ${pct(settings.minToolCoverage)}`);
   if (failing("G3").length > 0) g3Behaviour.push(`failing states: ${list(failing("G3"))}`);
   const enoughStates = hiringStates.length >= settings.minToolStates;
@@ -366,7 +457,10 @@ function decideGates(
     behaviour: g3Behaviour,
     ...(!enoughStates && g3Behaviour.length === 0
       ? {
-          insufficient: `the run holds ${hiringStates.length} hiring state(s); G3 needs ${settings.minToolStates} (run without --only)`,
+          insufficient: {
+            kind: "states" as const,
+            text: `not enough states: the run holds ${hiringStates.length} hiring state(s); G3 needs ${settings.minToolStates} (run without --only)`,
+          },
         }
       : {}),
     behavioural: true,
@@ -409,10 +503,21 @@ function decideGates(
   const g4Behaviour: string[] = [];
   if (failing("G4").length > 0)
     g4Behaviour.push(`behaviour differs in ${failing("G4").length} scenario(s): ${list(failing("G4"))}`);
+  // A handful of scenarios (--only) can miss what a prompt change broke: too few to pass, not to fail.
+  const fewScenarios =
+    comparisons.length < settings.minBehaviourScenarios && g4Behaviour.length === 0
+      ? {
+          kind: "scenarios" as const,
+          text: `not enough scenarios: the run holds ${comparisons.length}; G4 needs ${settings.minBehaviourScenarios} to pass (run without --only)`,
+        }
+      : undefined;
+  const incomplete = incompleteSamples(comparisons, settings);
   const g4 = decide(meas, {
-    head: `cue ${baseCue} → ${cue} tokens (o200k, ≤${settings.maxCueTokens}); ${comparisons.filter((c) => c.behaviourPassed).length}/${comparisons.length} scenarios hold hire count (±${settings.hireTolerance} of the median), roles (every function hired by the baseline, or team Jaccard ≥${settings.functionJaccard}) and parameters at pass^k ≥${settings.minPassK}`,
+    head: `cue ${baseCue} → ${cue} tokens (o200k, ≤${settings.maxCueTokens}); ${comparisons.filter((c) => c.behaviourVerdict).length}/${comparisons.length} scenarios hold every behaviour dimension (${DIMENSION_LIST}; hires ±${settings.hireTolerance} of the median, roles: every function hired by the baseline or team Jaccard ≥${settings.functionJaccard}, tool calls matched ${settings.trajectory}) at pass^${settings.k} ≥${settings.minPassK}`,
     plumbing: g4Plumbing,
     behaviour: g4Behaviour,
+    ...(fewScenarios ? { insufficient: fewScenarios } : {}),
+    ...(incomplete ? { incomplete } : {}),
     behavioural: true,
   });
 
@@ -421,6 +526,7 @@ function decideGates(
   const earlier = { G1: g1, G2: g2, G3: g3, G4: g4 };
   const failed = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].verdict === false);
   const undecided = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].verdict === null);
+  const undecidedKind = undecided.map((g) => earlier[g].undecided).find((k) => k !== null) ?? "states";
   const plumbingFailed = (["G1", "G2", "G3", "G4"] as const).filter((g) => earlier[g].pass === false);
   if (plumbingFailed.length > 0) g5Plumbing.push(`${plumbingFailed.join(", ")} must pass first`);
   if (overHttp) g5Plumbing.push(`the candidate is the ${candidate.profile} profile itself`);
@@ -431,12 +537,13 @@ function decideGates(
   if (http > 0) g5Behaviour.push(`${http} candidate hire(s) still went through the legacy HTTP path`);
   if (failing("G5").length > 0) g5Behaviour.push(`regressions: ${list(failing("G5"))}`);
   const g5 = decide(meas, {
-    head: `${comparisons.filter((c) => c.passed).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
+    head: `${comparisons.filter((c) => c.verdict).length}/${comparisons.length} scenarios without regression (behaviour and cache within ${settings.cacheTolerance * 100} points${replayNote(allTraces)}); ${http} hire(s) via HTTP`,
     plumbing: g5Plumbing,
     behaviour: g5Behaviour,
     ...(undecided.length > 0 && g5Behaviour.length === 0
-      ? { insufficient: `${undecided.join(", ")} could not be decided` }
+      ? { insufficient: { kind: undecidedKind, text: `${undecided.join(", ")} could not be decided` } }
       : {}),
+    ...(incomplete ? { incomplete } : {}),
     behavioural: true,
   });
 

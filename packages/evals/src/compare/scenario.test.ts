@@ -28,7 +28,9 @@ describe("comparing one scenario", () => {
   // can fall outside it — that spread is what pass^k and flakiness report.
   it("a run compared with itself: every sample passes, pass^k 1, flakiness 0, all trajectories match", () => {
     const c = compareScenario(scenario, traces, copy(traces), DEFAULT_COMPARE_SETTINGS);
-    expect(c).toMatchObject({ n: 2, c: 2, k: 2, passK: 1, flakiness: 0, passed: true, reasons: [] });
+    expect(c).toMatchObject({ n: 2, c: 2, k: 2, passK: 1, flakiness: 0, verdict: true, reasons: [] });
+    // compareScenario alone does not know whether behaviour was measured: it claims no pass.
+    expect(c).toMatchObject({ measured: false, passed: null, result: "not measured" });
     expect(c.trajectoryMatch).toEqual({ strict: 1, unordered: 1, subset: 1, superset: 1 });
     expect(c.params.valid).toBe(c.params.total);
     expect(c.candidate.toolCoverage).toBe(1);
@@ -45,8 +47,8 @@ describe("comparing one scenario", () => {
     expect(c.params.valid).toBe(c.params.total - 1);
     expect(c.c).toBe(1);
     expect(c.passK).toBe(0); // C(1,2)/C(2,2)
-    expect(c.passed).toBe(false);
-    expect(c.reasons[0]).toMatch(/pass\^2 0\.00 < 0\.5: failing checks params 1\/2/);
+    expect(c.verdict).toBe(false);
+    expect(c.reasons[0]).toMatch(/pass\^2 0\.00 < 0\.5: parameter validity 1\/2/);
   });
 
   it("hires through the legacy HTTP path lower the candidate's tool coverage", () => {
@@ -75,19 +77,20 @@ describe("comparing one scenario", () => {
     const cold = copy(traces);
     for (const t of cold) t.usage.cacheHitRate = Math.max(0, t.usage.cacheHitRate - 0.2);
     const c = compareScenario(scenario, traces, cold, DEFAULT_COMPARE_SETTINGS);
-    expect(c.behaviourPassed).toBe(true);
+    expect(c.behaviourVerdict).toBe(true);
     expect(c.cache.pass).toBe(false);
-    expect(c.passed).toBe(false);
+    expect(c.verdict).toBe(false);
     expect(c.reasons.join(" ")).toMatch(
       /cache hit rate .* is 20\.0 points below the baseline's .* \(tolerance 5 points\)/,
     );
   });
 
-  it("with a trajectory mode set, a reordered trajectory fails strict and passes unordered", () => {
+  it("the tool-call sequence: a reordered one fails strict and passes unordered", () => {
     const reordered = copy(traces);
     const t0 = reordered[0]!;
-    const hires = t0.trajectory.filter((s) => s.startsWith("hire:"));
-    t0.trajectory = [...hires.reverse(), ...t0.trajectory.filter((s) => !s.startsWith("hire:"))];
+    const filing = t0.toolCalls.filter((c) => c.name === "file_approval");
+    expect(filing.length).toBeGreaterThan(0);
+    t0.toolCalls = [...filing, ...t0.toolCalls.filter((c) => c.name !== "file_approval")];
     const strict = compareScenario(scenario, traces, reordered, {
       ...DEFAULT_COMPARE_SETTINGS,
       trajectory: "strict",
@@ -96,7 +99,7 @@ describe("comparing one scenario", () => {
       ...DEFAULT_COMPARE_SETTINGS,
       trajectory: "unordered",
     });
-    expect(strict.samples[0]!.checks.find((x) => x.name === "trajectory")?.pass).toBe(false);
-    expect(unordered.samples[0]!.checks.find((x) => x.name === "trajectory")?.pass).toBe(true);
+    expect(strict.samples[0]!.checks.find((x) => x.name === "toolCalls")?.pass).toBe(false);
+    expect(unordered.samples[0]!.checks.find((x) => x.name === "toolCalls")?.pass).toBe(true);
   });
 });

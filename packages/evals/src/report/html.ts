@@ -3,7 +3,7 @@
 import { capturedHtml } from "../capture/in-report.js";
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { fixed, gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
+import { cellMark, fixed, gateMark, pct, resultLine, sourcesLine } from "./format.js";
 import { runSectionLines } from "./run-section.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 
@@ -41,7 +41,7 @@ function passKChart(report: EvalReport): string {
   const bars = report.scenarios
     .map((s, i) => {
       const y = i * rowH + 4;
-      const color = s.passed ? "#3a9d5d" : "#d9534f";
+      const color = s.passed === true ? "#3a9d5d" : s.passed === false ? "#d9534f" : "#8a949e";
       return `<text x="${labelW - 6}" y="${y + 12}" text-anchor="end" font-size="11">${escapeHtml(s.id)}</text><rect x="${labelW}" y="${y}" width="${Math.max(1, s.passK * barW)}" height="${rowH - 5}" fill="${color}"><title>pass^${s.k} ${fixed(s.passK)}, flakiness ${fixed(s.flakiness)}</title></rect><text x="${labelW + barW + 6}" y="${y + 12}" font-size="11">${fixed(s.passK)}</text>`;
     })
     .join("");
@@ -59,12 +59,15 @@ export function renderHtml(report: EvalReport): string {
   const matrix = `<table><tr><th>scenario</th>${GATE_IDS.map((g) => `<th>${g}</th>`).join("")}</tr>${report.matrix
     .map(
       (m) =>
-        `<tr><td>${escapeHtml(m.scenario)}</td>${GATE_IDS.map((g) => `<td class="${cls(m.cells[g].pass)}" title="${escapeHtml(m.cells[g].evidence)}"><b>${mark(m.cells[g].pass)}</b><div class="ev">${escapeHtml(m.cells[g].evidence)}</div></td>`).join("")}</tr>`,
+        `<tr><td>${escapeHtml(m.scenario)}</td>${GATE_IDS.map((g) => `<td class="${cls(m.cells[g].pass)}" title="${escapeHtml(m.cells[g].evidence)}"><b>${cellMark(m.cells[g])}</b><div class="ev">${escapeHtml(m.cells[g].evidence)}</div></td>`).join("")}</tr>`,
     )
     .join("")}</table>`;
   const failures = report.scenarios
-    .filter((s) => !s.passed)
-    .map((s) => `<li><b>${escapeHtml(s.id)}</b>: ${escapeHtml(s.reasons.join("; "))}</li>`)
+    .filter((s) => s.result === "fail" || !s.verdict)
+    .map(
+      (s) =>
+        `<li><b>${escapeHtml(s.id)}</b>${s.measured ? "" : " (behaviour not measured)"}: ${escapeHtml(s.reasons.join("; ") || "plumbing (see the gate matrix)")}</li>`,
+    )
     .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cadre behaviour evaluation</title><style>${CSS}</style></head><body>
@@ -87,7 +90,7 @@ Evidence source: <b>${escapeHtml(report.measurement.source)}</b> — ${escapeHtm
 ${failures ? `<ul>${failures}</ul>` : ""}
 ${capturedHtml(report)}
 <h2>pass^k per scenario</h2>${passKChart(report)}
-<h2>Trajectory match</h2>${htmlTable(
+<h2>Tool-call sequence match</h2>${htmlTable(
     ["scenario", "strict", "unordered", "subset", "superset"],
     report.scenarios.map((s) => [
       s.id,

@@ -2,7 +2,7 @@
 import { capturedMarkdown } from "../capture/in-report.js";
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { gateMark, mark, pct, resultLine, sourcesLine } from "./format.js";
+import { cellMark, gateMark, pct, resultLine, sourcesLine } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 import { runSectionLines } from "./run-section.js";
 
@@ -29,7 +29,7 @@ export function renderMarkdown(report: EvalReport): string {
     `- ${sourcesLine(report.sources).replace(/^samples/, "Samples")}`,
     ...(report.run ? runSectionLines(report.run).map((l) => `- ${l.replace(/^(\w+)\s+/, "$1: ")}`) : []),
     `- Evidence source: **${report.measurement.source}** — ${report.measurement.note}${report.measurement.sensitivity ? `; sensitivity on ${report.measurement.sensitivity.connector}: ${report.measurement.sensitivity.detected}/${report.measurement.sensitivity.total} mutations detected` : ""}`,
-    `- Thresholds: pass^${s.k} ≥ ${s.minPassK}; hires within ±${s.hireTolerance} of the baseline median; roles: every function hired by the baseline, or team Jaccard ≥ ${s.functionJaccard}; tool coverage ≥ ${pct(s.minToolCoverage)} in ≥ ${s.minToolStates} states; cue ≤ ${s.maxCueTokens} tokens; cache within ${s.cacheTolerance * 100} points; trajectory ${s.trajectory ?? "reported, not gated"}`,
+    `- Thresholds: pass^${s.k} ≥ ${s.minPassK}; hires within ±${s.hireTolerance} of the baseline median; roles: every function hired by the baseline, or team Jaccard ≥ ${s.functionJaccard}; tool coverage ≥ ${pct(s.minToolCoverage)} in ≥ ${s.minToolStates} states; cue ≤ ${s.maxCueTokens} tokens; cache within ${s.cacheTolerance * 100} points; tool calls matched ${s.trajectory}; model calls within ±${s.modelCallTolerance * 100}% of the median (at least ±2); G4 passes on ≥ ${s.minBehaviourScenarios} scenarios`,
     "",
     "## Gates",
     "",
@@ -43,7 +43,7 @@ export function renderMarkdown(report: EvalReport): string {
     mdTable(SCENARIO_HEADER, report.scenarios.map(scenarioRow)),
     "",
     ...capturedMarkdown(report),
-    "Trajectory match (share of candidate samples matching some baseline sample):",
+    "Tool-call sequence match (share of candidate samples matching some baseline sample):",
     "",
     mdTable(
       ["scenario", "strict", "unordered", "subset", "superset"],
@@ -62,12 +62,17 @@ export function renderMarkdown(report: EvalReport): string {
       ["scenario", ...GATE_IDS],
       report.matrix.map((m) => [
         m.scenario,
-        ...GATE_IDS.map((g) => `${mark(m.cells[g].pass)}: ${m.cells[g].evidence}`),
+        ...GATE_IDS.map((g) => `${cellMark(m.cells[g])}: ${m.cells[g].evidence}`),
       ]),
     ),
     "",
     ...report.scenarios
-      .filter((x) => !x.passed)
-      .flatMap((x) => [`### ${x.id} failed`, "", ...x.reasons.map((r) => `- ${r}`), ""]),
+      .filter((x) => x.result === "fail" || !x.verdict)
+      .flatMap((x) => [
+        `### ${x.id} ${x.result === "fail" ? "failed" : "differs (behaviour not measured)"}`,
+        "",
+        ...x.reasons.map((r) => `- ${r}`),
+        "",
+      ]),
   ].join("\n");
 }

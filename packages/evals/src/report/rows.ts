@@ -1,6 +1,6 @@
 // The per-scenario row every report shows, computed once.
 import type { ScenarioComparison } from "../compare/scenario.js";
-import { fixed, mark, pct, signedPoints } from "./format.js";
+import { fixed, pct, scenarioMark, signedPoints } from "./format.js";
 
 export const SCENARIO_HEADER = [
   "scenario",
@@ -14,7 +14,14 @@ export const SCENARIO_HEADER = [
   "pass^k",
   "flaky",
   "result",
+  "differs in",
 ];
+
+/** The dimensions some candidate sample failed, by name ("–" for none). */
+export function differsIn(c: ScenarioComparison): string {
+  const failed = c.dimensions.filter((d) => d.failed > 0);
+  return failed.length === 0 ? "–" : failed.map((d) => `${d.label} ${d.failed}/${c.n}`).join(", ");
+}
 
 export function scenarioRow(c: ScenarioComparison): string[] {
   return [
@@ -28,6 +35,7 @@ export function scenarioRow(c: ScenarioComparison): string[] {
     signedPoints(c.cache.delta),
     `${fixed(c.passK)} (k=${c.k}, ${c.c}/${c.n})`,
     fixed(c.flakiness),
-    mark(c.passed),
+    scenarioMark(c.result),
+    differsIn(c),
   ];
 }

@@ -7,7 +7,7 @@ import { Nullable, OneOf, parse, SchemaVersion, type Static, describeProblems } 
 import { Type } from "typebox";
 import { TRAJECTORY_MODES } from "../compare/trajectory.js";
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 export const GATE_IDS = ["G1", "G2", "G3", "G4", "G5"] as const;
 export type GateId = (typeof GATE_IDS)[number];
 
@@ -31,7 +31,18 @@ export const CompareSettingsSchema = Type.Object(
     maxCueTokens: Count(),
     cacheTolerance: Share(),
     minScenarios: Count(),
-    trajectory: Nullable(OneOf(TRAJECTORY_MODES)),
+    minBehaviourScenarios: Type.Integer({
+      minimum: 1,
+      description: "G4 gives no PASS on fewer scenarios than this (a failure still fails).",
+    }),
+    modelCallTolerance: Type.Number({
+      minimum: 0,
+      description: "Model calls per sample within the baseline median ± this share of it (at least ± 2).",
+    }),
+    trajectory: OneOf(TRAJECTORY_MODES, {
+      description:
+        "How each sample's tool-call sequence is matched with the baseline's samples (it is always checked).",
+    }),
   },
   strict,
 );
@@ -39,7 +50,17 @@ export type CompareSettings = Static<typeof CompareSettingsSchema>;
 
 export const SampleCheckSchema = Type.Object(
   {
-    name: OneOf(["terminal", "hireCount", "functions", "params", "trajectory"]),
+    name: OneOf([
+      "terminal",
+      "hireCount",
+      "functions",
+      "params",
+      "approvals",
+      "endMode",
+      "toolCalls",
+      "refused",
+      "modelCalls",
+    ]),
     pass: Type.Boolean(),
     detail: Type.String(),
   },
@@ -98,8 +119,24 @@ export const ScenarioComparisonSchema = Type.Object(
     passAt1: Share(),
     passK: Share(),
     flakiness: Share(),
-    behaviourPassed: Type.Boolean(),
-    passed: Type.Boolean(),
+    dimensions: Type.Array(
+      Type.Object({ name: Type.String(), label: Type.String(), failed: Count() }, strict),
+      { description: "Every behaviour dimension compared, with how many candidate samples failed it." },
+    ),
+    actions: Type.Array(
+      Type.Object({ action: Type.String(), baseline: Count(), candidate: Count() }, strict),
+      { description: "Each action (tool) called, with how many baseline and candidate samples called it." },
+    ),
+    behaviourVerdict: Type.Boolean({ description: "What the behaviour rules computed, measured or not." }),
+    verdict: Type.Boolean({ description: "behaviourVerdict and the cache rule." }),
+    measured: Type.Boolean({ description: "The run measured behaviour (a model that reads the prompt)." }),
+    result: OneOf(["pass", "fail", "plumbing ok", "not measured", "incomplete"], {
+      description:
+        "What the scenario's row says: pass/fail only when measured; plumbing ok when behaviour was not measured and nothing in the plumbing failed; incomplete when pass^k has fewer than k samples.",
+    }),
+    passed: Nullable(
+      Type.Boolean({ description: "true only when measured and passing; null when there is no verdict." }),
+    ),
     reasons: Type.Array(Type.String()),
   },
   strict,
@@ -127,6 +164,12 @@ export const GateResultSchema = Type.Object(
       Type.Boolean({
         description:
           "What the gate's rules computed from the samples, measured or not (sensitivity reads this); null: too few states.",
+      }),
+    ),
+    undecided: Nullable(
+      OneOf(["states", "scenarios", "samples"], {
+        description:
+          "Why a measured gate has no verdict: too few hiring states, too few scenarios, or fewer samples than pass^k's k.",
       }),
     ),
     evidence: Type.String(),

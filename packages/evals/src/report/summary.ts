@@ -7,8 +7,12 @@ export function summaryOf(report: EvalReport, files?: ReportFiles) {
   return {
     scenarios: report.scenarios.map((s) => ({
       id: s.id,
+      // null unless behaviour was measured: a scripted run's scenario never reads as passed.
       passed: s.passed,
-      behaviourPassed: s.behaviourPassed,
+      result: s.result,
+      measured: s.measured,
+      verdict: s.verdict,
+      failing: s.dimensions.filter((d) => d.failed > 0),
       passK: s.passK,
       k: s.k,
       flakiness: s.flakiness,

@@ -1,7 +1,7 @@
 // The report as printed on the terminal: the scenario table, then the gate matrix.
 import type { EvalReport } from "../compare/compare.js";
 import { GATE_IDS, GATE_TITLES } from "../compare/gates.js";
-import { gateMark, mark, pct, resultLine, sourcesLine, table } from "./format.js";
+import { cellMark, gateMark, pct, resultLine, sourcesLine, table } from "./format.js";
 import { SCENARIO_HEADER, scenarioRow } from "./rows.js";
 import { runSectionLines } from "./run-section.js";
 
@@ -21,9 +21,15 @@ export function renderTerminal(report: EvalReport): string {
     "",
     table(SCENARIO_HEADER, report.scenarios.map(scenarioRow)),
   ];
-  const failing = report.scenarios.filter((s) => !s.passed);
+  const failing = report.scenarios.filter((s) => s.result === "fail" || !s.verdict);
   if (failing.length > 0)
-    lines.push("", "Why scenarios failed:", ...failing.map((s) => `  ${s.id}: ${s.reasons.join("; ")}`));
+    lines.push(
+      "",
+      report.measurement.behaviourMeasured
+        ? "Why scenarios failed:"
+        : "Where the rules see a difference (behaviour not measured, so no verdict):",
+      ...failing.map((s) => `  ${s.id}: ${s.reasons.join("; ") || "plumbing (see the gate matrix)"}`),
+    );
   lines.push(
     "",
     `tool coverage ${pct(report.toolCoverage)} · cue ${report.baselineCueTokens} → ${report.cueTokens} tokens · system prompt ${report.systemPromptTokens.baseline ?? "–"} → ${report.systemPromptTokens.candidate ?? "–"} tokens · cache hit rate ${pct(report.cacheHitRate.baseline)} → ${pct(report.cacheHitRate.candidate)}`,
@@ -36,10 +42,10 @@ export function renderTerminal(report: EvalReport): string {
       GATE_IDS.map((g) => [g, gateMark(report.gates[g]), `${GATE_TITLES[g]}: ${report.gates[g].evidence}`]),
     ),
     "",
-    "Gate matrix (per scenario; – = does not apply)",
+    "Gate matrix (per scenario; – = does not apply, n/m = not measured)",
     table(
       ["scenario", ...GATE_IDS],
-      report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => mark(m.cells[g].pass))]),
+      report.matrix.map((m) => [m.scenario, ...GATE_IDS.map((g) => cellMark(m.cells[g]))]),
     ),
     "",
     `RESULT: ${resultLine(report)}`,

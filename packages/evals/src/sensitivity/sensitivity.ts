@@ -25,6 +25,7 @@ import { isEvalConnector } from "../runner/live-endpoint.js";
 import { type CertificateFacts, runFacts } from "./certificate.js";
 import { generateMutants, type Selection, selectMutants } from "./generate.js";
 import { asBreak, type Mutant } from "./mutant.js";
+import { type ControlResult, falseAlarmControl } from "./control.js";
 
 /** A connector counts as sensitive only when its gates kill at least this share of the generated mutants… */
 export const MIN_SCORE = 0.8;
@@ -65,7 +66,7 @@ export interface SensitivityResult extends CertificateFacts {
   /** What the mutated candidates were compared with. */
   reference: { kind: "baseline" | "control"; dir: string; note: string };
   /** The unmutated candidate against the reference: a kill here is a false alarm. */
-  control: { detected: boolean; gate: string | null; evidence: string } | null;
+  control: ControlResult | null;
   mutants: MutantResult[];
   /** Generated mutants this connector cannot be given, and why (left out of the set). */
   notRun: { count: number; why: string } | null;
@@ -96,15 +97,6 @@ const verdictsOnly = (source: GateSource) => ({
   measurement: { source, behaviourMeasured: true, note: "sensitivity: the gates' verdicts" },
   sensitivity: null,
 });
-
-function firstFailure(report: EvalReport): { detected: boolean; gate: string | null; evidence: string } {
-  const gate = GATE_IDS.find((g) => report.gates[g].verdict === false) ?? null;
-  return {
-    detected: gate !== null,
-    gate,
-    evidence: gate ? report.gates[gate].evidence : "every gate's verdict held",
-  };
-}
 
 /**
  * The gate that killed a mutant: the first whose verdict failed, where the failure is the mutant's
@@ -161,11 +153,11 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
   const quiet = Object.fromEntries(
     Object.entries(options).filter(([key]) => key !== "onProgress" && key !== "onNotice"),
   ) as SensitivityOptions;
-  const run = (mutant?: Mutant, only?: string[]) =>
+  const run = (mutant?: Mutant, only?: string[], runSeed = seed) =>
     runProfile({
       ...(mutant ? quiet : options),
       profile: "semantic",
-      seed,
+      seed: runSeed,
       ...(mutant ? { mutation: asBreak(mutant) } : {}),
       ...(only ? { only } : {}),
     });
@@ -203,6 +195,9 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
       verdictsOnly(source),
     );
   }
+  // The false-alarm control: two more unmutated candidates on other seeds against the reference
+  // (the control compared with itself, when it is the reference, could never fail).
+  const falseAlarm = await falseAlarmControl(reference, (s) => run(undefined, undefined, s), settings);
   const startMode = new Map(control.scenarios.map((s) => [s.scenario.id, s.scenario.expectMode]));
   const all = [...generated, ...own.map((m) => ({ ...m, own: true as const }))];
   const results: MutantResult[] = [];
@@ -251,7 +246,7 @@ export async function measureSensitivity(options: SensitivityOptions): Promise<S
         ? `${notMeasuredNote(scripted ?? "no model answered")}: these figures are what plumbing alone catches`
         : `behaviour measured on ${source} samples of ${connector}`,
     reference: referenceInfo,
-    control: firstFailure(controlReport),
+    control: falseAlarm,
     notRun,
     mutants: results,
     ...figures,
@@ -315,7 +310,7 @@ export function insensitivity(record: SensitivityResult): string | null {
   if (!record.measured || record.source === "scripted")
     return `its figures come from scripted answers (${record.connector}), which never measure behaviour`;
   if (record.control?.detected)
-    return `the unmutated prompt failed ${record.control.gate} against the reference (a false alarm)`;
+    return `the unmutated prompts failed ${record.control.gate} against the reference on another seed (a false alarm)`;
   if (f.total < MIN_MUTANTS || f.operators.length < MIN_OPERATORS)
     return `it ran ${f.total} generated mutant(s) from ${f.operators.length} operator(s); at least ${MIN_MUTANTS} from ${MIN_OPERATORS} are required`;
   if (f.score === null || f.score < MIN_SCORE)

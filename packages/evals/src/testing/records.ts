@@ -24,7 +24,7 @@ export function perfectRecord(facts: CertificateFacts): SensitivityResult {
     measured: true,
     note: "claimed",
     reference: { kind: "baseline", dir: "x", note: "x" },
-    control: { detected: false, gate: null, evidence: "held" },
+    control: { detected: false, gate: null, evidence: "held", runs: [] },
     notRun: null,
     mutants,
     ...scoreOf(mutants),

@@ -54,6 +54,8 @@ describe("agent token cache", () => {
       },
       getAgent: (id: string) => store.getAgent(id),
       listApiTokens: (id: string) => store.listApiTokens(id),
+      findOperatorByHash: (hash: string) => store.findOperatorByHash(hash),
+      listOperators: () => store.listOperators(),
     };
     const auth = new Authenticator(counting, OPERATOR_TOKEN);
     const header = `Bearer ${token}`;
@@ -79,6 +81,8 @@ describe("agent token cache", () => {
         findApiTokenWithAgent: (hash: string) => (reads++, store.findApiTokenWithAgent(hash)),
         getAgent: (id: string) => store.getAgent(id),
         listApiTokens: (id: string) => store.listApiTokens(id),
+        findOperatorByHash: (hash: string) => store.findOperatorByHash(hash),
+        listOperators: () => store.listOperators(),
       },
       OPERATOR_TOKEN,
     );

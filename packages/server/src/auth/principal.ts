@@ -1,13 +1,32 @@
-// Who is calling: the operator (one token, from the environment or generated at start, never
-// stored) or an agent (a token minted by POST /api/agents/{id}/keys, stored hashed, revocable).
+// Who is calling: an operator — the bootstrap owner (one token, from the environment or generated
+// at start, never stored) or a named one (`cadre operators add`, stored hashed, revocable) — or an
+// agent (a token minted by POST /api/agents/{id}/keys, stored hashed, revocable).
 import { timingSafeEqual } from "node:crypto";
-import { hashToken } from "@cadre/company";
+import { AGENT_TOKEN_PREFIX, BOOTSTRAP_OPERATOR, hashToken } from "@cadre/company";
+import type { OperatorRole } from "@cadre/model";
 import type { StoreQueries } from "@cadre/store";
 import { unauthorized } from "../http/errors.js";
 
 export type Principal =
-  | { kind: "operator" }
+  | {
+      kind: "operator";
+      /** Null for the bootstrap owner (the environment's token). */
+      operatorId: string | null;
+      name: string;
+      role: OperatorRole;
+      /** The companies the operator is limited to; null: every company. */
+      companyIds: string[] | null;
+    }
   | { kind: "agent"; agentId: string; companyId: string; runId: string | null; tokenId: string };
+
+/** The environment's token: the owner of every company. */
+export const BOOTSTRAP_OWNER: Principal = {
+  kind: "operator",
+  operatorId: null,
+  name: BOOTSTRAP_OPERATOR,
+  role: "owner",
+  companyIds: null,
+};
 
 /** A request's caller: anonymous only on public routes. */
 export type Caller = Principal | { kind: "anonymous" };
@@ -36,7 +55,10 @@ export class Authenticator {
   private generation = 0;
 
   constructor(
-    private readonly store: Pick<StoreQueries, "findApiTokenWithAgent" | "getAgent" | "listApiTokens">,
+    private readonly store: Pick<
+      StoreQueries,
+      "findApiTokenWithAgent" | "getAgent" | "listApiTokens" | "findOperatorByHash" | "listOperators"
+    >,
     operatorToken: string,
     private readonly cacheMs = PRINCIPAL_CACHE_MS,
   ) {
@@ -58,11 +80,27 @@ export class Authenticator {
     if (!m) throw unauthorized("malformed Authorization header: expected Bearer TOKEN");
     const token = m[1] as string;
     const hash = hashToken(token);
-    if (timingSafeEqual(Buffer.from(hash, "hex"), this.operatorHash)) return { kind: "operator" };
+    if (timingSafeEqual(Buffer.from(hash, "hex"), this.operatorHash)) return BOOTSTRAP_OWNER;
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) return cached.principal;
     if (cached) this.cache.delete(hash);
     const generation = this.generation;
+    if (!token.startsWith(AGENT_TOKEN_PREFIX)) {
+      const operator = await this.store.findOperatorByHash(hash);
+      if (operator) {
+        if (operator.revokedAt !== null)
+          throw unauthorized("the token is not valid: it is unknown or was revoked");
+        const principal: Principal = {
+          kind: "operator",
+          operatorId: operator.id,
+          name: operator.name,
+          role: operator.role,
+          companyIds: operator.companyIds,
+        };
+        this.remember(generation, hash, principal);
+        return principal;
+      }
+    }
     // The token and its agent's status in one indexed read (a cache miss costs one round trip).
     const row = await this.store.findApiTokenWithAgent(hash);
     // One message for unknown, revoked and orphaned tokens: a caller learns nothing by probing.
@@ -75,12 +113,15 @@ export class Authenticator {
       runId: row.runId,
       tokenId: row.id,
     };
-    if (generation === this.generation && this.cacheMs > 0) {
-      // Bounded: past a few thousand live agent tokens, start over rather than grow.
-      if (this.cache.size >= 10_000) this.cache.clear();
-      this.cache.set(hash, { principal, until: Date.now() + this.cacheMs });
-    }
+    this.remember(generation, hash, principal);
     return principal;
+  }
+
+  private remember(generation: number, hash: string, principal: Principal): void {
+    if (generation !== this.generation || this.cacheMs <= 0) return;
+    // Bounded: past a few thousand live tokens, start over rather than grow.
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(hash, { principal, until: Date.now() + this.cacheMs });
   }
 
   /**
@@ -88,7 +129,11 @@ export class Authenticator {
    * For what outlives one request (an event stream), checked again before each write.
    */
   async stillValid(principal: Principal): Promise<boolean> {
-    if (principal.kind === "operator") return true;
+    if (principal.kind === "operator") {
+      if (principal.operatorId === null) return true;
+      const operator = (await this.store.listOperators()).find((o) => o.id === principal.operatorId);
+      return operator !== undefined && operator.revokedAt === null;
+    }
     const [tokens, agent] = await Promise.all([
       this.store.listApiTokens(principal.agentId),
       this.store.getAgent(principal.agentId),

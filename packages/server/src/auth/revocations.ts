@@ -1,10 +1,10 @@
 // The store as the server writes through it, telling the authenticator of every write that can
-// end a credential: a key revoked (one, an agent's, a run's) or an agent's status changed. Told
+// end a credential: a key revoked (one, an agent's, a run's), an operator revoked, or an agent's status changed. Told
 // when the call is made and, inside a transaction, again after the commit: a look-up that read
 // the old row meanwhile cannot leave a revoked token cached.
 import type { Store, StoreQueries } from "@cadre/store";
 
-const REVOKING = new Set<PropertyKey>(["revokeApiTokens", "setAgentStatus"]);
+const REVOKING = new Set<PropertyKey>(["revokeApiTokens", "setAgentStatus", "revokeOperator"]);
 
 function watch<T extends StoreQueries>(target: T, onRevoke: () => void, extra: Partial<Store> = {}): T {
   return new Proxy(target, {

@@ -1,7 +1,8 @@
 // The event streams open per credential, so that revoking an agent key, or terminating its agent,
 // ends that principal's streams at once: nothing committed after the revocation reaches them.
 // (Revocations made by another process — a recovered run's tokens, another API instance — are
-// caught by the stream itself, which checks its credential before each page it writes.)
+// caught by the stream itself, which checks its credential before each page it writes and at each
+// heartbeat, so an idle one ends too.)
 import type { Principal } from "../auth/principal.js";
 
 type AgentPrincipal = Extract<Principal, { kind: "agent" }>;

@@ -10,7 +10,13 @@ export function httpActor(principal: Caller, companyId: string): Actor {
     throw unauthorized("missing credentials: send Authorization: Bearer TOKEN");
   return principal.kind === "agent"
     ? { companyId, agentId: principal.agentId, via: "http", runId: principal.runId }
-    : { companyId, agentId: null, via: "http", runId: null };
+    : {
+        companyId,
+        agentId: null,
+        via: "http",
+        runId: null,
+        ...(principal.operatorId !== null ? { operator: principal.name } : {}),
+      };
 }
 
 /** A handler's refusal (ActionResult) becomes the error the client reads: 400, naming the fields. */

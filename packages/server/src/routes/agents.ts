@@ -23,6 +23,8 @@ import {
   MintedKeyViewSchema,
   modelChangeView,
   ModelChangeViewSchema,
+  terminationView,
+  TerminationViewSchema,
 } from "./views.js";
 
 export const MintKeyBody = Type.Object({ label: Type.Optional(KeyLabel) }, { additionalProperties: false });
@@ -70,16 +72,22 @@ export const agentRoutes = [
   route({
     method: "delete",
     path: "/api/agents/{id}",
-    summary: "Remove an agent: terminated, its keys revoked (the CEO cannot be removed).",
+    summary:
+      "Remove an agent: terminated, its keys revoked, its pending wake reasons cancelled, and each of its open tasks back with its creator (or the CEO), who is woken for it. The CEO cannot be removed.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
-    response: { status: 200, description: "The agent, terminated.", schema: AgentViewSchema },
+    response: {
+      status: 200,
+      description: "The agent, terminated, with the tasks it gave back and to whom.",
+      schema: TerminationViewSchema,
+    },
     errors: { 409: "The agent is the CEO." },
     async handle({ ctx, scope }) {
-      const agent = await terminateAgent(ctx.store, scope.agent.id);
+      const termination = await terminateAgent(ctx.store, scope.agent.id);
       // Its keys are revoked with it: the event streams opened with them end now.
-      ctx.streams.closeAgent(agent.id);
-      return agentView(agent);
+      ctx.streams.closeAgent(termination.agent.id);
+      return terminationView(termination);
     },
   }),
   route({
@@ -88,6 +96,7 @@ export const agentRoutes = [
     summary:
       "Switch the agent's model, or move it to another ready connector (connectorId). The model must be enabled on the connector it is to run on. A live session (a running wake in this server) is asked first, inside its session lock: a running turn or a recovery in flight refuses the switch; a window at 90% of the target's goes through a handoff first.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     body: SetModelBody,
     response: {
@@ -117,6 +126,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys",
     summary: "Mint an agent token: acts as this agent, inside its company only. The token is shown once.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     body: MintKeyBody,
     response: {
@@ -137,6 +147,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys",
     summary: "The agent's keys (never their tokens).",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     query: PAGE_QUERY,
     response: {
@@ -159,6 +170,7 @@ export const agentRoutes = [
     path: "/api/agents/{id}/keys/{keyId}",
     summary: "Revoke one of the agent's keys.",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     response: { status: 200, description: "The key, revoked.", schema: KeyViewSchema },
     async handle({ ctx, scope, params }) {

@@ -38,9 +38,11 @@ function decisionRoute<const G extends "approve" | "reject" | "request-revision"
       schema: DecisionViewSchema,
     },
     errors: { 409: "The approval was already decided." },
-    async handle({ ctx, scope, body }) {
+    async handle({ ctx, scope, body, principal }) {
+      // Recorded by name: the approval's history, its wake's cause and the audit log say who decided.
+      const by = principal.kind === "operator" ? principal.name : "operator";
       return decisionView(
-        await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null, "operator", {
+        await decideApproval(ctx.store, scope.approval.id, decision, body.note ?? null, by, {
           env: ctx.env,
           probes: ctx.probes,
         }),

@@ -29,6 +29,7 @@ export const budgetRoutes = [
     summary:
       "Change the company's budget (usd, tokens, none, period, warnAt) and run caps (runModelCalls, runToolCalls, runTokens, runUsd); fields not given keep their value.",
     access: "operator",
+    role: "owner",
     scope: companyScope,
     body: SetBudgetSchema,
     response: RESPONSE,
@@ -52,6 +53,7 @@ export const budgetRoutes = [
     path: "/api/agents/{id}/budget",
     summary: "Change the agent's own budget (usd, tokens, none, period, warnAt).",
     access: "operator",
+    role: "owner",
     scope: agentScope,
     body: SetBudgetSchema,
     response: RESPONSE,

@@ -30,6 +30,7 @@ export const companyRoutes = [
     summary:
       "Create a company with its CEO and a ready offline connector (plus the one named by `connector`).",
     access: "operator",
+    role: "owner",
     body: CreateCompanyBody,
     response: {
       status: 201,
@@ -53,7 +54,8 @@ export const companyRoutes = [
   route({
     method: "get",
     path: "/api/companies",
-    summary: "The companies the caller can see: all for the operator, its own for an agent.",
+    summary:
+      "The companies the caller can see: all for an operator of every company, those an operator is limited to, its own for an agent.",
     access: "authenticated",
     query: PAGE_QUERY,
     response: {
@@ -64,12 +66,23 @@ export const companyRoutes = [
     async handle({ c, ctx, principal }) {
       const page = pageRequest(c);
       // An agent sees its own company only: one page of one row.
-      const companies =
-        principal.kind === "agent"
-          ? page.store.after === undefined
+      if (principal.kind === "agent") {
+        const own =
+          page.store.after === undefined
             ? [await ctx.store.getCompany(principal.companyId)].filter((x) => x !== undefined)
-            : []
-          : await ctx.store.listCompanies(page.store);
+            : [];
+        return pageAnswer(own, page, (x) => x.createdAt, companySummaryView);
+      }
+      // An operator limited to some companies: the rows after the cursor, theirs only, then the page.
+      if (principal.kind === "operator" && principal.companyIds !== null) {
+        const allowed = principal.companyIds;
+        const after = page.store.after === undefined ? {} : { after: page.store.after };
+        const rows = (await ctx.store.listCompanies(after))
+          .filter((x) => allowed.includes(x.id))
+          .slice(0, page.store.limit);
+        return pageAnswer(rows, page, (x) => x.createdAt, companySummaryView);
+      }
+      const companies = await ctx.store.listCompanies(page.store);
       return pageAnswer(companies, page, (x) => x.createdAt, companySummaryView);
     },
   }),

@@ -58,6 +58,7 @@ export const connectorRoutes = [
     summary:
       "Add a connector. Secrets are referenced by environment-variable name (config.apiKeyEnv), never stored: anything that looks like a credential, at any depth of config, is refused. An endpoint's models are declared with their context window (config.models); floating tags are refused.",
     access: "operator",
+    role: "owner",
     scope: companyScope,
     body: addConnectorSchema,
     validate: validateAddConnectorInput,
@@ -78,6 +79,7 @@ export const connectorRoutes = [
     summary:
       "One minimal real request through the connector (a model call of a few tokens on its wire; a harness's --version): ok, model, latencyMs and what failed. Never shows a secret.",
     access: "operator",
+    role: "owner",
     scope: companyScope,
     body: TestConnectorBody,
     response: {
@@ -100,6 +102,7 @@ export const connectorRoutes = [
     summary:
       "Remove a connector. Refused while an active agent runs on it (naming each), and for the built-in offline connector.",
     access: "operator",
+    role: "owner",
     scope: companyScope,
     response: {
       status: 200,

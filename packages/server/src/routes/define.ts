@@ -7,6 +7,7 @@
 import type { ValidationResult } from "@cadre/core";
 import type { Static, TSchema } from "@cadre/model";
 import type { Context } from "hono";
+import type { OperatorRole } from "@cadre/model";
 import type { Access } from "../auth/access.js";
 import type { Caller } from "../auth/principal.js";
 import type { ServerContext } from "../context.js";
@@ -49,6 +50,8 @@ export interface RouteSpec<
   path: string;
   summary: string;
   access: Access;
+  /** The operator role the route needs (default: viewer to read, operator to write); see auth/access.ts. */
+  role?: OperatorRole;
   /**
    * Resolves the resource named in the path and the company it belongs to (NotFoundError when
    * missing); "company" routes are then checked against the caller's company.

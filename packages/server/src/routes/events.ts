@@ -59,7 +59,21 @@ export const eventRoutes = [
             })
           : () => {};
         const signal = AbortSignal.any([closed.signal, ctx.shutdown]);
-        const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), ctx.limits.sseHeartbeatMs);
+        const gone = "the credentials of this stream are no longer valid (key revoked or agent removed)";
+        // The heartbeat checks the credential too: an idle stream whose key another process revoked
+        // ends within one beat, not only at the next event.
+        const heartbeat = setInterval(() => {
+          void stream.write(": keep-alive\n\n");
+          if (agent)
+            void ctx.auth
+              .stillValid(agent)
+              .then((ok) => {
+                if (ok || revoked !== undefined) return;
+                revoked = gone;
+                closed.abort();
+              })
+              .catch(() => undefined);
+        }, ctx.limits.sseHeartbeatMs);
         try {
           await stream.write(`retry: 1000\n\n`);
           for await (const item of followFeedPages({
@@ -81,7 +95,7 @@ export const eventRoutes = [
             if (rows.length === 0) continue;
             if (signal.aborted) break;
             if (agent && !(await ctx.auth.stillValid(agent))) {
-              revoked = "the credentials of this stream are no longer valid (key revoked or agent removed)";
+              revoked = gone;
               break;
             }
             if (signal.aborted) break;

@@ -12,6 +12,7 @@ import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 import { dueWorkRoutes } from "./due-work.js";
+import { peopleRoutes } from "./people.js";
 import { PROFILE_ROUTES } from "../profiles/registry.js";
 
 const TABLE = [
@@ -29,6 +30,7 @@ const TABLE = [
   ...usageRoutes,
   ...budgetRoutes,
   ...eventRoutes,
+  ...peopleRoutes,
 ];
 
 export const ROUTES: readonly RouteSpec[] = TABLE;

@@ -1,10 +1,13 @@
 // Wakes and runs: a wake answers as soon as its run exists and goes on in the background; the run
 // and its stored events are readable while it goes on and after.
-import { OneOf, PROMPT_PROFILES, WAKE_TRIGGERS } from "@cadre/model";
+import { whyRun } from "@cadre/company";
+import { UserInputError } from "@cadre/core";
+import { OneOf, PROMPT_PROFILES, RUN_STATUSES, WAKE_TRIGGERS } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
 import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
-import { idQuery, limitQuery } from "./queries.js";
+import { enumQuery, idQuery, limitQuery } from "./queries.js";
+import { RunWhySchema } from "./why-view.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
 import {
   runEventView,
@@ -64,10 +67,11 @@ export const runRoutes = [
   route({
     method: "get",
     path: "/api/companies/{id}/runs",
-    summary: "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters.",
+    summary:
+      "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters (?status=failed&since=ISO: the failed runs since a time).",
     access: "company",
     scope: companyScope,
-    query: PAGE_QUERY,
+    query: { ...PAGE_QUERY, status: RUN_STATUSES.join(" | "), since: "ISO time: runs started at or after it" },
     response: {
       status: 200,
       description: "A page of runs, by start time then id.",
@@ -75,7 +79,28 @@ export const runRoutes = [
     },
     async handle({ c, ctx, scope }) {
       const page = pageRequest(c);
-      const runs = await ctx.store.listRuns({ companyId: scope.companyId, page: page.store });
+      const status = enumQuery("status", c.req.query("status"), RUN_STATUSES);
+      const sinceRaw = c.req.query("since");
+      if (sinceRaw !== undefined && Number.isNaN(Date.parse(sinceRaw)))
+        throw new UserInputError(`since must be an ISO time, e.g. 2026-12-01T00:00:00Z (got "${sinceRaw}")`, {
+          since: "an ISO time",
+        });
+      const since = sinceRaw === undefined ? undefined : new Date(sinceRaw).toISOString();
+      if (since === undefined) {
+        const runs = await ctx.store.listRuns({
+          companyId: scope.companyId,
+          ...(status ? { status } : {}),
+          page: page.store,
+        });
+        return pageAnswer(runs, page, (r) => r.startedAt, runView);
+      }
+      // Filtered by time: the rows after the cursor, those since the time, then the page.
+      const after = page.store.after === undefined ? {} : { after: page.store.after };
+      const runs = (
+        await ctx.store.listRuns({ companyId: scope.companyId, ...(status ? { status } : {}), page: after })
+      )
+        .filter((r) => r.startedAt >= since)
+        .slice(0, page.store.limit);
       return pageAnswer(runs, page, (r) => r.startedAt, runView);
     },
   }),
@@ -87,6 +112,20 @@ export const runRoutes = [
     scope: runScope,
     response: { status: 200, description: "The run.", schema: RunViewSchema },
     handle: ({ scope }) => runView(scope.run),
+  }),
+  route({
+    method: "get",
+    path: "/api/runs/{id}/why",
+    summary:
+      "Why the run happened: each reason it was woken (who caused it, the task or approval, the run it came from), back to an operator's action or a schedule.",
+    access: "company",
+    scope: runScope,
+    response: {
+      status: 200,
+      description: "The run and every run its causes go back through.",
+      schema: RunWhySchema,
+    },
+    handle: ({ ctx, scope }) => whyRun(ctx.store, scope.run.id),
   }),
   route({
     method: "get",

@@ -21,6 +21,7 @@ import {
   taskView,
   TaskViewSchema,
   type TaskView,
+  type Termination,
   wakeRequestView,
   WakeRequestViewSchema,
   type WakeRequestView,
@@ -191,6 +192,38 @@ export function agentView(a: AgentRow): AgentView {
     status: a.status,
     via: a.via,
     createdAt: a.createdAt,
+  };
+}
+
+export const TerminationViewSchema = Type.Object(
+  {
+    ...AgentViewSchema.properties,
+    tasksReturned: Type.Array(
+      Type.Object(
+        {
+          taskId: Id(),
+          title: Type.String(),
+          toAgentId: Id("The agent it is assigned to now: its creator, or the CEO."),
+          toName: Type.String(),
+        },
+        strict,
+      ),
+      {
+        description:
+          "The agent's open tasks, each back with its creator (or the CEO), who is woken for it (trigger task_unassigned).",
+      },
+    ),
+    wakesCancelled: Type.Integer({ description: "Its wake reasons still pending, cancelled." }),
+  },
+  strict,
+);
+export type TerminationView = Static<typeof TerminationViewSchema>;
+
+export function terminationView(t: Termination): TerminationView {
+  return {
+    ...agentView(t.agent),
+    tasksReturned: t.returned.map((r) => ({ ...r })),
+    wakesCancelled: t.cancelledWakes,
   };
 }
 

@@ -1,6 +1,7 @@
 // Test support: an app over a fresh in-memory store (real SQLite, real Pi loop, real handlers), a
 // request helper over app.request() (no port), and readers for SSE responses. No vitest import, so
 // it type-checks with the package.
+import { addOperator } from "@cadre/company";
 import { openStore, type Store } from "@cadre/store";
 import { type AppDeps, type CadreApp, createApp } from "../app.js";
 
@@ -166,6 +167,20 @@ export const HIRE = {
 
 export type Who = "none" | "bad" | "operator" | "agentHere" | "agentElsewhere";
 
+/** Named operators of the test world: each role, of every company, limited to A, or limited to B. */
+export const NAMED_WHO = [
+  "ownerAll",
+  "ownerA",
+  "ownerB",
+  "operatorAll",
+  "operatorA",
+  "operatorB",
+  "viewerAll",
+  "viewerA",
+  "viewerB",
+] as const;
+export type NamedWho = (typeof NAMED_WHO)[number];
+
 /** Two companies; in A: a CEO, a hired CTO with a key, a pending hire approval, a run with one event. */
 export interface World {
   app: TestApp;
@@ -177,6 +192,8 @@ export interface World {
   runA: string;
   /** undefined: the operator (the helper's default); null: no token. */
   tokens: Record<Who, string | null | undefined>;
+  /** The named operators' tokens; and "victim", an operator there to be revoked. */
+  people: Record<NamedWho, string>;
 }
 
 export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
@@ -244,8 +261,17 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
     agentHere: await apiKey(app, a.ceoAgentId),
     agentElsewhere: await apiKey(app, b.ceoAgentId),
   };
+  const people = {} as Record<NamedWho, string>;
+  for (const who of NAMED_WHO) {
+    const role = who.replace(/(All|A|B)$/, "");
+    const scope = who.endsWith("All") ? [] : who.endsWith("A") ? [a.id] : [b.id];
+    const added = await addOperator(app.store, { name: who.toLowerCase(), role, companies: scope });
+    people[who] = added.token;
+  }
+  await addOperator(app.store, { name: "victim", role: "viewer" });
   return {
     app,
+    people,
     companyA: a.id,
     ceoA: a.ceoAgentId,
     ctoA: cto,

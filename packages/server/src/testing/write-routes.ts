@@ -287,6 +287,24 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     },
     readBack: async (w, a) => [undefined, await scheduleOf(w, a.body.agentId)],
   },
+  "POST /api/operators": {
+    path: () => "/api/operators",
+    body: { name: "newbie", role: "operator", companies: [] },
+    readBack: async (w, a) => {
+      const { token: _token, ...added } = a.body as Record<string, unknown>;
+      const listed = ((await get(w, "/api/operators")) as { name: string }[]).find(
+        (o) => o.name === "newbie",
+      );
+      return [added, listed];
+    },
+  },
+  "DELETE /api/operators/{name}": {
+    path: () => "/api/operators/victim",
+    readBack: async (w, a) => [
+      a.body,
+      ((await get(w, "/api/operators")) as { name: string }[]).find((o) => o.name === "victim"),
+    ],
+  },
   // Due work on request: a schedule due now (its tick is taken); the CEO's wake it asks for is
   // refused while the strategy waits (a problem, nothing run), so the readback is the tick.
   "POST /api/companies/{id}/due-work": {

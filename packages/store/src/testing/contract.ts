@@ -9,6 +9,7 @@ import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { pageContract } from "./pages.contract.js";
+import { peopleContract } from "./people.contract.js";
 import { runContract } from "./runs.contract.js";
 import { spendTotalsContract } from "./spend-totals.contract.js";
 import { taskContract } from "./tasks.contract.js";
@@ -52,5 +53,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     taskContract(current);
     pageContract(current);
     spendTotalsContract(current);
+    peopleContract(current);
   });
 }

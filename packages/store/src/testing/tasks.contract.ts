@@ -60,6 +60,7 @@ export function taskContract(store: GetStore): void {
       const written = await store().insertTask(task("t3", { blockers: ["t2", "t1"], parentTaskId: "t1" }));
       expect(written).toEqual({
         ...task("t3", { blockers: ["t2", "t1"], parentTaskId: "t1" }),
+        deliverableBy: null,
         checkoutRunId: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -238,6 +239,40 @@ export function taskContract(store: GetStore): void {
       expect(won.filter(Boolean)).toHaveLength(1);
       expect(await store().getSchedule("a1")).toMatchObject(next);
       expect(await store().advanceSchedule(s.id, s.nextDueAt, next)).toBe(false);
+    });
+  });
+
+  describe("authorship and the due-work owner (migration 017)", () => {
+    it("keeps who handed a deliverable in, whoever the task is assigned to after", async () => {
+      await seedTeam(store);
+      await store().insertTask(task("t1"));
+      await store().updateTask("t1", { deliverable: "The plan.", deliverableBy: "a1" });
+      const moved = await store().updateTask("t1", { assigneeAgentId: "a2" });
+      expect(moved).toMatchObject({ assigneeAgentId: "a2", deliverable: "The plan.", deliverableBy: "a1" });
+      expect(await store().getTask("t1")).toMatchObject({ deliverableBy: "a1" });
+    });
+
+    it("one process owns a company's due work: a claim over a live holder fails, over the holder read succeeds once", async () => {
+      await seed(store());
+      const p1 = { host: "h", pid: 1, started: "s1" };
+      const p2 = { host: "h", pid: 2, started: "s2" };
+      const lease = { since: "2030-01-01T10:00:00.000Z", until: "2030-01-01T10:00:30.000Z" };
+      expect(await store().getRunOwner("co1")).toBeNull();
+      expect(await store().claimRunOwner("co1", p1, lease, null)).toBe(true);
+      expect(await store().claimRunOwner("co1", p2, lease, null)).toBe(false);
+      const held = await store().getRunOwner("co1");
+      expect(held).toEqual({ owner: p1, ...lease });
+      expect(await store().renewRunOwner("co1", p2, "2030-01-01T10:01:00.000Z")).toBe(false);
+      expect(await store().renewRunOwner("co1", p1, "2030-01-01T10:01:00.000Z")).toBe(true);
+      // The holder as read before its renewal no longer matches: the takeover is refused.
+      expect(await store().claimRunOwner("co1", p2, lease, held)).toBe(false);
+      const renewed = await store().getRunOwner("co1");
+      expect(await store().claimRunOwner("co1", p2, lease, renewed)).toBe(true);
+      expect(await store().claimRunOwner("co1", p1, lease, renewed)).toBe(false);
+      await store().releaseRunOwner("co1", p1); // not the holder: nothing changes
+      expect((await store().getRunOwner("co1"))?.owner).toEqual(p2);
+      await store().releaseRunOwner("co1", p2);
+      expect(await store().getRunOwner("co1")).toBeNull();
     });
   });
 }

@@ -26,6 +26,8 @@ const TABLES = [
   "schedules",
   "budgets",
   "model_calls",
+  "operators",
+  "audit_log",
   "spend_totals",
 ];
 

@@ -366,7 +366,10 @@ describe("operator dashboard", () => {
   it("opens an evaluation report.json as tables and charts", async () => {
     await page.goto(`${served.url}/#/eval`);
     await page.getByLabel(/Open a report\.json/).setInputFiles(REPORT);
-    expect(await page.getByTestId("eval-verdict").textContent()).toBe("all gates pass");
+    // The fixture is a real offline run: no gate failed, behaviour not measured (never "all gates pass").
+    expect(await page.getByTestId("eval-verdict").textContent()).toBe(
+      "no gate failed; behaviour not measured (scripted)",
+    );
     expect(await page.getByTestId("eval-gates").locator("tbody tr").count()).toBe(5);
     expect(await page.getByTestId("eval-scenarios").locator("tbody tr").count()).toBe(16);
     for (const chart of ["eval-hires-chart", "eval-cache-chart"])
@@ -383,7 +386,7 @@ describe("operator dashboard", () => {
       await error.waitFor();
       // One sentence, the server's reason once in parentheses (never doubled), and what to do.
       expect(await error.textContent()).toMatch(
-        /^Sign-in failed: the server did not accept this token \([^()]+\)\. Open the sign-in link that cadre serve printed most recently — a restarted server has a new token\.$/,
+        /^Sign-in failed: the server did not accept this token \([^()]+\)\. Open the sign-in link that cadre serve printed most recently — a restarted server has a new token, and a revoked operator's no longer works\.$/,
       );
       expect(p.url()).not.toContain("not-the-right-token");
       expect(await p.evaluate(() => sessionStorage.getItem("cadre.operatorToken"))).toBeNull();

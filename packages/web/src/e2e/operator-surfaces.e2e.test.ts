@@ -287,7 +287,7 @@ describe("at phone width", () => {
         expect(box!.x + box!.width, name).toBeLessThanOrEqual(PHONE.width);
       };
       const tabs = p.getByRole("navigation", { name: "Company sections" });
-      const TABS = ["Overview", "Tasks", "Connectors", "Runs", "Approvals", "Usage"];
+      const TABS = ["Overview", "Tasks", "Connectors", "Runs", "Approvals", "Usage", "Audit"];
       // Every tab the company page has (a new one must be added here), each whole on the screen.
       expect(await tabs.getByRole("link").count()).toBe(TABS.length);
       for (const name of TABS) await inView(name, tabs);

@@ -87,6 +87,34 @@ describe("RunFold", () => {
     expect(fold.state).toBe("failed");
   });
 
+  it("issue 28: a call the harness refused (no such tool) is a refused tool row with its error result, whichever order the harness reports it in", () => {
+    const refusedResult = {
+      type: "tool_result" as const,
+      toolUseId: "r",
+      name: "hire_agent",
+      isError: true,
+      content: [{ type: "text" as const, text: "unsupported call: hire_agent" }],
+    };
+    const codex = foldRun(
+      seqd([
+        { type: "tool_use", id: "r", name: "hire_agent", input: { name: "CTO" }, refused: true },
+        refusedResult,
+      ]),
+    );
+    const claudeCode = foldRun(
+      seqd([
+        { type: "toolcall_start", index: 0, id: "r", name: "hire_agent" },
+        refusedResult,
+        { type: "toolcall_end", index: 0, id: "r", name: "hire_agent", input: { name: "CTO" } },
+        { type: "tool_use", id: "r", name: "hire_agent", input: { name: "CTO" }, refused: true },
+      ]),
+    );
+    for (const fold of [codex, claudeCode])
+      expect(fold.items).toMatchObject([
+        { kind: "tool", name: "hire_agent", state: "refused", result: "unsupported call: hire_agent" },
+      ]);
+  });
+
   it("shows the context policy's decisions as rows, with the rule's reason and whether the run could go on", () => {
     const fold = foldRun(
       seqd([

@@ -18,7 +18,8 @@ import {
   sessionText,
 } from "./policy-text.js";
 
-export type ToolState = "composing" | "called" | "running" | "done" | "failed";
+/** `refused`: the harness had no such tool and answered the model with an error, running nothing. */
+export type ToolState = "composing" | "called" | "running" | "done" | "failed" | "refused";
 
 export type RunItem =
   | { kind: "turn"; key: string; turn: number; model?: string; stopReason?: string }
@@ -177,12 +178,16 @@ export class RunFold {
       case "tool_use":
         this.update(this.toolAt(e.id, e.name, seq), "tool", (i) => ({
           args: i.args || formatJson(e.input),
-          state: i.state === "done" || i.state === "failed" ? i.state : "running",
+          state: e.refused
+            ? "refused"
+            : i.state === "done" || i.state === "failed" || i.state === "refused"
+              ? i.state
+              : "running",
         }));
         return;
       case "tool_result":
-        this.update(this.toolAt(e.toolUseId, e.name, seq), "tool", () => ({
-          state: e.isError ? "failed" : "done",
+        this.update(this.toolAt(e.toolUseId, e.name, seq), "tool", (i) => ({
+          state: i.state === "refused" ? "refused" : e.isError ? "failed" : "done",
           result: resultText(e.content),
         }));
         return;

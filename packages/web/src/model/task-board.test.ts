@@ -11,6 +11,7 @@ const task = (id: string, over: Partial<Task> = {}): Task => ({
   assigneeAgentId: "a1",
   creator: "ceo",
   deliverable: null,
+  deliverableBy: null,
   blockers: [],
   parentTaskId: null,
   strategyId: null,
@@ -42,6 +43,19 @@ describe("the Tasks board", () => {
     const [t2, t3] = board[0]!.cards;
     expect(t2).toMatchObject({ assignee: "CTO", creator: "CEO", waitingFor: ["t3"] });
     expect(t3).toMatchObject({ assignee: "nobody", creator: "the operator" });
+  });
+
+  it("a deliverable is shown as its writer's, whoever the task is assigned to now", () => {
+    const [todo] = taskBoard(
+      [task("t1", { assigneeAgentId: "a2", deliverable: "Draft.", deliverableBy: "a1" })],
+      [agent("a1", "CTO"), agent("a2", "CRO")],
+    );
+    expect(todo!.cards[0]).toMatchObject({ assignee: "CRO", deliverableBy: "CTO" });
+    const [, , , done] = taskBoard(
+      [task("t2", { status: "done", deliverable: "Final.", deliverableBy: "operator" })],
+      [agent("a1", "CTO")],
+    );
+    expect(done!.cards[0]).toMatchObject({ deliverableBy: "the operator" });
   });
 
   it("a task tool call's result reads as what it did", () => {

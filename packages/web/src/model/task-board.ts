@@ -8,6 +8,8 @@ export interface BoardCard {
   task: Task;
   assignee: string;
   creator: string;
+  /** Who handed the deliverable in, as recorded with it; null without one, or when not recorded. */
+  deliverableBy: string | null;
   /** Blockers not finished yet. */
   waitingFor: string[];
 }
@@ -39,6 +41,12 @@ export function taskBoard(tasks: readonly Task[], agents: readonly Agent[]): Boa
         task,
         assignee: name(task.assigneeAgentId),
         creator: task.creator === "operator" ? "the operator" : name(task.creator),
+        // As written: a reassigned task's draft stays its writer's, not the new assignee's.
+        deliverableBy: !task.deliverableBy
+          ? null
+          : task.deliverableBy === "operator"
+            ? "the operator"
+            : name(task.deliverableBy),
         waitingFor: task.blockers.filter((b) => {
           const blocker = byId.get(b);
           return !blocker || (blocker.status !== "done" && blocker.status !== "cancelled");

@@ -5,14 +5,18 @@ import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { type Api, ApiError, createApi } from "../api/client.js";
 import { sessionTokenStore, takeTokenFromLocation } from "./token.js";
 
+import type { Me } from "./permissions.js";
+
 export type Session =
-  { status: "checking" } | { status: "signed-out"; error?: string } | { status: "signed-in"; api: Api };
+  | { status: "checking" }
+  | { status: "signed-out"; error?: string }
+  | { status: "signed-in"; api: Api; me: Me };
 
 const store = () => sessionTokenStore(window.sessionStorage);
 
 function explain(error: unknown, fromLink: boolean): string {
   if (error instanceof ApiError && error.status === 401) {
-    return `Sign-in failed: the server did not accept this token (${error.message}). ${fromLink ? "Open the sign-in link that cadre serve printed most recently" : "Check the operator token that cadre serve printed"} — a restarted server has a new token.`;
+    return `Sign-in failed: the server did not accept this token (${error.message}). ${fromLink ? "Open the sign-in link that cadre serve printed most recently" : "Check the operator token that cadre serve printed, or your own from cadre operators add"} — a restarted server has a new token, and a revoked operator's no longer works.`;
   }
   return `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -40,9 +44,10 @@ export function useSession(linkToken: string | undefined): {
           ),
       });
       try {
-        await api.call("GET /api/companies");
+        // Who the token is: any operator (owner, operator, viewer) or an agent key signs in.
+        const me = await api.call("GET /api/me");
         store().set(token);
-        setSession({ status: "signed-in", api });
+        setSession({ status: "signed-in", api, me });
       } catch (error) {
         store().clear();
         setSession({ status: "signed-out", error: explain(error, fromLink) });

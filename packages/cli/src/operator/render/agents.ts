@@ -1,5 +1,11 @@
 // `cadre agents list|set-model|terminate|keys`, rendered once for both adapters.
-import type { AgentView, KeyView, MintedKeyView, ModelChangeView } from "@cadre/server/views";
+import type {
+  AgentView,
+  KeyView,
+  MintedKeyView,
+  ModelChangeView,
+  TerminationView,
+} from "@cadre/server/views";
 import { table } from "./table.js";
 
 /** Aligned columns under a header; STATUS only when one is not active. */
@@ -40,8 +46,21 @@ export function modelChangeText(change: ModelChangeView): string {
   return `${who}: ${change.from} → ${change.agent.model} ${where}; ${next}\n`;
 }
 
-export function terminatedText(agent: AgentView): string {
-  return `${agent.name} (${agent.id}) is terminated; its keys are revoked and it is no longer woken\n`;
+/** The termination, the tasks it gave back and to whom, and the next step: the wakes it made due. */
+export function terminatedText(t: TerminationView): string {
+  const lines = [`${t.name} (${t.id}) is terminated; its keys are revoked and it is no longer woken`];
+  if (t.wakesCancelled > 0)
+    lines.push(`${t.wakesCancelled} wake reason(s) that were waiting for ${t.name} are cancelled`);
+  if (t.tasksReturned.length === 0) lines.push(`${t.name} had no open tasks`);
+  else {
+    lines.push(`${t.tasksReturned.length} open task(s) of ${t.name} went back, each to its creator:`);
+    for (const r of t.tasksReturned) lines.push(`  ${r.taskId}  "${r.title}" → ${r.toName}`);
+    const woken = [...new Set(t.tasksReturned.map((r) => r.toName))].join(", ");
+    lines.push(
+      `${woken} now has a wake due for them: run it with \`cadre run\` (or \`cadre run --until-idle\`)`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 export function keysText(agentId: string, keys: readonly KeyView[]): string {

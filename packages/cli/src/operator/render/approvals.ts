@@ -1,5 +1,5 @@
 // `cadre approvals list|show|approve|reject|revise`, rendered once for both adapters.
-import type { ApprovalHistoryView, ApprovalView, DecisionView } from "@cadre/server/views";
+import type { AgentView, ApprovalHistoryView, ApprovalView, DecisionView } from "@cadre/server/views";
 import { table } from "./table.js";
 
 export function approvalsText(approvals: readonly ApprovalView[]): string {
@@ -14,10 +14,18 @@ export function approvalsText(approvals: readonly ApprovalView[]): string {
   );
 }
 
-const who = (actor: string) => (actor === "operator" ? "the operator" : actor);
+/** An actor by name: "the operator", or the agent's name and id. */
+function namer(agents: readonly AgentView[]) {
+  return (actor: string) => {
+    if (actor === "operator") return "the operator";
+    const a = agents.find((x) => x.id === actor);
+    return a ? `${a.name} (${a.id})` : actor;
+  };
+}
 
 /** The approval as the operator reads it before (or after) deciding: its text in full, then the decision. */
-export function approvalText(a: ApprovalHistoryView): string {
+export function approvalText(a: ApprovalHistoryView, agents: readonly AgentView[] = []): string {
+  const who = namer(agents);
   const filed = a.history.find((e) => e.fromStatus === null);
   const decided = a.history.find((e) => e.fromStatus !== null);
   const lines = [
@@ -33,6 +41,13 @@ export function approvalText(a: ApprovalHistoryView): string {
   return lines.map((l) => `${l}\n`).join("");
 }
 
-export function decisionText(d: DecisionView): string {
-  return `${d.approval.id} is now ${d.approval.status}${d.approval.decisionNote ? ` (note: ${d.approval.decisionNote})` : ""}\nCEO mode: ${d.modeBefore} → ${d.modeAfter}\n`;
+/** The decision, the CEO's mode change, and the next step: the filer's wake it made due. */
+export function decisionText(d: DecisionView, agents: readonly AgentView[] = []): string {
+  const filer =
+    agents.find((a) => a.id === d.approval.filedByAgentId) ??
+    agents.find((a) => a.isCeo && a.status === "active");
+  const next = filer
+    ? `${filer.name} is woken for the decision: its wake is due now. Run it with \`cadre run\` (\`cadre run --until-idle\` runs the work that follows too)\n`
+    : "";
+  return `${d.approval.id} is now ${d.approval.status}${d.approval.decisionNote ? ` (note: ${d.approval.decisionNote})` : ""}\nCEO mode: ${d.modeBefore} → ${d.modeAfter}\n${next}`;
 }

@@ -37,9 +37,27 @@ export function dueWatcher(
 export function dueSummaryText(report: DueRunReport): string {
   const failed = report.wakes.filter((w) => w.terminal !== "done").length;
   const skipped = report.ticks.filter((t) => t.outcome === "skipped").length;
-  const idle = report.stillDue.length === 0;
-  return `\n${report.wakes.length} run(s)${failed ? `, ${failed} not done` : ""}; ${skipped} schedule tick(s) skipped; ${idle ? "nothing is due" : `still due: ${report.stillDueNames.join(", ")}`}\n`;
+  const running = report.running ?? [];
+  const state =
+    report.stillDue.length > 0
+      ? `still due: ${report.stillDueNames.join(", ")}`
+      : running.length > 0
+        ? "nothing is due here"
+        : "nothing is due";
+  const elsewhere =
+    running.length > 0
+      ? `; still running in another process: ${running.map((r) => `${r.agent} (run ${r.runId})`).join(", ")}: its end may make more work due`
+      : "";
+  return `\n${report.wakes.length} run(s)${failed ? `, ${failed} not done` : ""}; ${skipped} schedule tick(s) skipped; ${state}${elsewhere}\n`;
 }
+
+/** Nothing due and nothing running: only then is the company idle. */
+export function isIdle(report: DueRunReport): boolean {
+  return report.stillDue.length === 0 && (report.running ?? []).length === 0;
+}
+
+/** What `cadre run` says (and exits with) when another one runs the company's due work. */
+export const RUN_OWNED_EXIT = 3;
 
 export function dueJson(report: DueRunReport): Record<string, unknown> {
   const usage = emptyUsage();
@@ -59,7 +77,8 @@ export function dueJson(report: DueRunReport): Record<string, unknown> {
     ticks: report.ticks,
     problems: report.problems,
     stillDue: report.stillDue,
-    idle: report.stillDue.length === 0,
+    running: report.running ?? [],
+    idle: isIdle(report),
     runs: wakes.length,
     usage: usageSummaryJson(usage),
   };

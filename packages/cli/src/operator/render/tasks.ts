@@ -2,21 +2,38 @@
 // assignee and creator by name), a task in detail, a change and whom it wakes, a schedule's line.
 import { describeSchedule, type TaskResult } from "@cadre/company";
 import type { AgentView, ScheduleView, TaskDetailView, TaskView } from "@cadre/server/views";
+import { table } from "./table.js";
 
 function namer(agents: readonly AgentView[]) {
   return (id: string | null) => (id === null ? "nobody" : (agents.find((a) => a.id === id)?.name ?? id));
 }
 
-export function taskLine(t: TaskView, agents: readonly AgentView[]): string {
+/** A task's cells: id, status, assignee, creator, deliverable (and by whom), blockers, title. */
+function taskCells(t: TaskView, agents: readonly AgentView[]): string[] {
   const name = namer(agents);
-  const by = t.creator === "operator" ? "operator" : name(t.creator);
-  const blocked = t.blockers.length > 0 ? ` blocked-by ${t.blockers.join(",")}` : "";
-  return `${t.id}  ${t.status.padEnd(11)} ${name(t.assigneeAgentId).padEnd(16)} "${t.title}" (by ${by}${blocked}${t.deliverable ? ", deliverable" : ""})`;
+  const who = (id: string) => (id === "operator" ? "operator" : name(id));
+  const deliverable = t.deliverable ? (t.deliverableBy ? `by ${who(t.deliverableBy)}` : "yes") : "-";
+  return [
+    t.id,
+    t.status,
+    name(t.assigneeAgentId),
+    who(t.creator),
+    deliverable,
+    t.blockers.length > 0 ? t.blockers.join(",") : "-",
+    `"${t.title}"`,
+  ];
 }
 
+const TASK_HEADER = ["ID", "STATUS", "ASSIGNEE", "CREATOR", "DELIVERABLE", "BLOCKED BY", "TITLE"];
+
+export function taskLine(t: TaskView, agents: readonly AgentView[]): string {
+  return table([TASK_HEADER, taskCells(t, agents)]).trimEnd();
+}
+
+/** Aligned columns under a header, whatever the lengths of names and titles. */
 export function tasksText(tasks: readonly TaskView[], agents: readonly AgentView[]): string {
   if (tasks.length === 0) return "no tasks\n";
-  return tasks.map((t) => `${taskLine(t, agents)}\n`).join("");
+  return table([TASK_HEADER, ...tasks.map((t) => taskCells(t, agents))]);
 }
 
 export function taskDetailText(detail: TaskDetailView, agents: readonly AgentView[]): string {
@@ -24,7 +41,8 @@ export function taskDetailText(detail: TaskDetailView, agents: readonly AgentVie
   let out = `${taskLine(detail, agents)}\n`;
   if (detail.description) out += `\n${detail.description}\n`;
   for (const c of detail.comments) out += `\ncomment by ${name(c.author)} (${c.createdAt}):\n${c.body}\n`;
-  if (detail.deliverable) out += `\ndeliverable:\n${detail.deliverable}\n`;
+  if (detail.deliverable)
+    out += `\ndeliverable${detail.deliverableBy ? ` by ${name(detail.deliverableBy)}` : ""}:\n${detail.deliverable}\n`;
   out += "\nhistory:\n";
   for (const h of detail.history) out += `  ${h.at}  ${h.type}${h.runId ? ` (run ${h.runId})` : ""}\n`;
   for (const w of detail.wakes)

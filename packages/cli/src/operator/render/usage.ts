@@ -31,6 +31,12 @@ export function runUsageText(run: RunUsageReport): string {
         `  call ${String(t.turn).padStart(3)}  ${formatUsage(t.usage)}${t.model ? `, ${t.model}` : ""}${t.requestedModel ? ` (asked for ${t.requestedModel}: priced as the model that served it)` : ""}`,
     ),
     `  total     ${formatUsage(run.usage)}`,
+    ...(run.toolCalls
+      ? [
+          `  tool calls ${run.toolCalls.total}${run.toolCalls.refused.length > 0 ? `, ${run.toolCalls.refused.length} refused by the harness (no such tool)` : ""}`,
+          ...run.toolCalls.refused.map((r) => `    refused ${r.name}: ${r.result}`),
+        ]
+      : []),
   ]
     .map((l) => `${l}\n`)
     .join("");

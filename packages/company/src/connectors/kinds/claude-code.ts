@@ -4,6 +4,7 @@
 import { ClaudeCodeAgent, locateClaudeCode, TOOL_SERVER_NAME } from "@cadre/core";
 import { claudeCodeSessionOptions, harnessReadiness } from "../../harness-connectors.js";
 import { badBaseUrl, type ConnectorDriver } from "./driver.js";
+import { failureBoundsProblem } from "./failure-bounds.js";
 import { versionTest } from "./harness-test.js";
 import { compactThresholdOf, handedPrefixOf } from "./session-input.js";
 
@@ -16,7 +17,7 @@ export const claudeCodeDriver: ConnectorDriver<"claude-code"> = {
   providers: () => ["anthropic"],
   declaresModels: () => false,
   endpoint: () => undefined,
-  settingsProblem: (connector) => badBaseUrl(connector),
+  settingsProblem: (connector) => badBaseUrl(connector) ?? failureBoundsProblem(connector),
   harnessCheck: {
     target: "Claude Code executable and credentials",
     check: (connector, env) => harnessReadiness("claude-code", connector, env),

@@ -1,11 +1,12 @@
 // Codex (the Codex SDK's harness): its own loop in its own process, the company tools through
 // `cadre mcp --agent ID`. With config.baseUrl it runs against the connector's own model server (the
-// Responses wire), which may declare its models. It reports usage once per turn, so its budget is
-// enforced after each reported turn.
+// Responses wire), which may declare its models. Each model call's usage is read from Codex's rollout
+// as it is answered (the exec stream only reports a turn's), so its budget is enforced after each call.
 import { basename, isAbsolute } from "node:path";
 import { CodexAgent, locateCodex } from "@cadre/core";
 import { codexSessionOptions, harnessReadiness } from "../../harness-connectors.js";
 import { badBaseUrl, configuredBaseUrl, type ConnectorDriver } from "./driver.js";
+import { failureBoundsProblem } from "./failure-bounds.js";
 import { versionTest } from "./harness-test.js";
 import { compactThresholdOf, handedPrefixOf } from "./session-input.js";
 
@@ -22,7 +23,7 @@ export const codexDriver: ConnectorDriver<"codex"> = {
   label: "Codex (agent harness, Codex SDK)",
   defaultModels: ["gpt-5-2025-08-07", "gpt-5-mini-2025-08-07"],
   harness: "codex",
-  budget: "after-each-reported-turn",
+  budget: "after-each-reported-call",
   // Its own model server may serve the registry's OpenAI-compatible entries too.
   providers: (connector) => (declares(connector) ? ["openai", "openai-compatible"] : ["openai"]),
   declaresModels: declares,
@@ -32,7 +33,7 @@ export const codexDriver: ConnectorDriver<"codex"> = {
       : "declares models for a Codex model provider: give config.baseUrl too, or use the registry's OpenAI ids",
   endpoint: (connector) => configuredBaseUrl(connector)?.replace(/\/+$/, ""),
   wire: "openai-responses",
-  settingsProblem: (connector) => badBaseUrl(connector),
+  settingsProblem: (connector) => badBaseUrl(connector) ?? failureBoundsProblem(connector),
   harnessCheck: {
     target: "Codex executable and credentials",
     check: (connector, env) => harnessReadiness("codex", connector, env),

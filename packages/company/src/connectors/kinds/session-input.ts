@@ -4,7 +4,6 @@
 import {
   type BaseAgent,
   type ModelCallPrefix,
-  PI_CODING_TOOLS,
   type PiCodingTool,
   type PromptSegment,
   type Redactor,
@@ -15,9 +14,11 @@ import {
   UserInputError,
 } from "@cadre/core";
 import type { FaultName, Script } from "@cadre/core/testing";
-import type { OwnLoopHarness } from "@cadre/model";
+import type { OwnLoopHarness, Static } from "@cadre/model";
+import type { TSchema } from "typebox";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import type { ProbeBook } from "../probe-cache.js";
+import { checkSetting, CompactThreshold, PiTools, PromptTimeoutMs } from "../connector-config.js";
 
 export interface SessionInput {
   sessionId: string;
@@ -90,26 +91,29 @@ export function handedPrefixOf(input: SessionInput): {
   };
 }
 
-/** MC-8: a connector's explicit compaction threshold (`config.compactThreshold`, a fraction) overrides the 90% default. */
-export function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: number } {
-  const value = connector.config["compactThreshold"];
-  if (value === undefined) return {};
-  if (typeof value !== "number")
+/** One setting read by its rule (connector-config.ts: the one `connectors add` checks too). */
+function setting<S extends TSchema>(connector: ConnectorRow, key: string, schema: S): Static<S> | undefined {
+  const value = connector.config[key];
+  if (value === undefined) return undefined;
+  const checked = checkSetting(schema, value);
+  // A row stored before the door checked it: the wake says what to fix, and where.
+  if (!checked.ok)
     throw new UserInputError(
-      `connector "${connector.id}": config.compactThreshold must be a fraction in (0, 1], e.g. 0.9`,
+      `connector "${connector.id}": config.${key} ${checked.why}; fix it with \`cadre connectors remove ${connector.id}\` and add it again`,
     );
-  return { compactThreshold: value };
+  return checked.value;
 }
 
-/** MC-11: a connector's Pi prompt timeout (`config.promptTimeoutMs`) overrides the 10-minute default; PiAgent checks its range. */
+/** MC-8: a connector's explicit compaction threshold (`config.compactThreshold`, a fraction) overrides the 90% default. */
+export function compactThresholdOf(connector: ConnectorRow): { compactThreshold?: number } {
+  const value = setting(connector, "compactThreshold", CompactThreshold);
+  return value === undefined ? {} : { compactThreshold: value };
+}
+
+/** MC-11: a connector's Pi prompt timeout (`config.promptTimeoutMs`) overrides the 10-minute default. */
 export function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: number } {
-  const value = connector.config["promptTimeoutMs"];
-  if (value === undefined) return {};
-  if (typeof value !== "number")
-    throw new UserInputError(
-      `connector "${connector.id}": config.promptTimeoutMs must be a number of milliseconds, e.g. 600000`,
-    );
-  return { promptTimeoutMs: value };
+  const value = setting(connector, "promptTimeoutMs", PromptTimeoutMs);
+  return value === undefined ? {} : { promptTimeoutMs: value };
 }
 
 /**
@@ -117,12 +121,6 @@ export function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: nu
  * company tools are always there; grep and find are not offered (Pi would download binaries for them).
  */
 export function piToolsOf(connector: ConnectorRow): { codingTools?: PiCodingTool[] } {
-  const value = connector.config["piTools"];
-  if (value === undefined) return {};
-  const allowed = PI_CODING_TOOLS as readonly string[];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || !allowed.includes(v)))
-    throw new UserInputError(
-      `connector "${connector.id}": config.piTools must be a list of Pi coding tools from ${allowed.join(", ")} (got ${JSON.stringify(value)})`,
-    );
-  return { codingTools: value as PiCodingTool[] };
+  const value = setting(connector, "piTools", PiTools);
+  return value === undefined ? {} : { codingTools: [...value] as PiCodingTool[] };
 }

@@ -4,6 +4,7 @@
 // Code through the real in-process MCP server; the stand-in's request log shows what Claude Code
 // offered the model. Nothing leaves loopback (testing/real-harnesses.ts).
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -95,6 +96,15 @@ function sent(from = 0): Usage {
     cacheRead: total.cacheRead,
     cacheWrite: total.cacheWrite,
   };
+}
+
+/** A loopback port nothing listens on (connections are refused). */
+async function refusedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
 }
 
 const SHELL_FILE_WEB_AGENT =
@@ -267,6 +277,103 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
       { type: "terminal", status: "failed", reason: expect.stringMatching(/malformed/) },
     ]);
     expect(events.at(-1)!.type).toBe("terminal");
+  });
+
+  it("issue 28: a turn the endpoint fails mid-run books each answered call as it arrives; a call to a tool Claude Code was not given is a refused tool call with its error result", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(
+        r.tools.find((t) => t.name === "mcp__cadre__add")!,
+        { a: 2, b: 40 },
+      );
+    await standin((request, context) =>
+      context.callIndex === 0
+        ? add(request)
+        : context.callIndex === 1
+          ? reply.toolCall("hire_agent", { name: "CTO" })
+          : reply.error("invalid_request", { message: "the endpoint failed mid-run (stand-in)" }),
+    );
+    const a = agent();
+    const events = await collect(a.send("Add, then hire."));
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    const answered = server!.modelCalls().filter((c) => c.answered?.usage);
+    expect(answered).toHaveLength(2);
+    // One usage event per answered call, each as the stand-in sent it.
+    expect(ofType(events, "usage")).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+    const refused = ofType(events, "tool_use").filter((t) => t.refused === true);
+    expect(refused).toEqual([expect.objectContaining({ name: "hire_agent", input: { name: "CTO" } })]);
+    expect(ofType(events, "tool_result").filter((r) => r.toolUseId === refused[0]!.id)).toEqual([
+      expect.objectContaining({ isError: true }),
+    ]);
+    expect(calls).toHaveLength(1); // the company tool ran once; the refused call ran nothing
+  });
+
+  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(
+        r.tools.find((t) => t.name === "mcp__cadre__add")!,
+        { a: 1, b: 1 },
+      );
+    await standin([add, add, reply.hang()]);
+    const a = agent();
+    const events: AgentEvent[] = [];
+    for await (const e of a.send("Keep adding.")) {
+      events.push(e);
+      if (e.type === "tool_result" && ofType(events, "tool_result").length === 2) a.cancel();
+    }
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["cancelled"]);
+    expect(server!.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+  });
+
+  it("issue 28: a provider that answers 429 forever: Claude Code's retries are bounded (2 by default), each said as it happens with the status, the provider's reason in the run's error, said once", async () => {
+    await standin(() => reply.error("rate_limit", { message: "slow down (stand-in)" }));
+    const events = await collect(agent().send("hi"));
+    expect(server!.requests).toHaveLength(3); // the request and its 2 retries (Claude Code's own default: 10)
+    expect(ofType(events, "error").map((e) => e.message)).toEqual([
+      expect.stringMatching(/^retrying \(1 of 2\): the provider answered 429 \(rate_limit\)/),
+      expect.stringMatching(/^retrying \(2 of 2\): the provider answered 429 \(rate_limit\)/),
+      expect.stringMatching(/429.*slow down \(stand-in\)/),
+    ]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringMatching(/429.*slow down \(stand-in\)/) },
+    ]);
+  });
+
+  it("issue 28: a closed port ends the wake after the bounded retries (Claude Code's own default waits ~200 s), each retry shown, the failure said once", async () => {
+    await standin(["unused"]);
+    const a = new ClaudeCodeAgent(
+      {
+        sessionId: "run_test",
+        systemPrompt: PROMPT,
+        model: resolveModel("claude-sonnet-4-5-20250929"),
+        tools: [],
+      },
+      {
+        executablePath: REAL_CLAUDE_CODE!,
+        env: claudeCodeTestEnv(dir, `http://127.0.0.1:${await refusedPort()}`),
+        cwd: dir,
+      },
+    );
+    const events = await collect(a.send("hi"));
+    const errors = ofType(events, "error");
+    expect(errors.filter((e) => e.code === "retrying").map((e) => e.message)).toEqual([
+      expect.stringMatching(/^retrying \(1 of 2\): the provider could not be reached/),
+      expect.stringMatching(/^retrying \(2 of 2\): the provider could not be reached/),
+    ]);
+    const final = errors.filter((e) => e.code !== "retrying");
+    expect(final).toHaveLength(1);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: final[0]!.message },
+    ]);
+  });
+
+  it("issue 28: the retry bound is the connector's to set: 0 retries, one request", async () => {
+    await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
+    const events = await collect(agent({ maxRetries: 0 }).send("hi"));
+    expect(server!.requests).toHaveLength(1);
+    expect(ofType(events, "error").filter((e) => e.code === "retrying")).toEqual([]);
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
   });
 
   it("cancel sends Claude Code an interrupt while the model hangs; the turn ends cancelled exactly once", async () => {

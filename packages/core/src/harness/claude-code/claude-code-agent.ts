@@ -31,7 +31,7 @@ import { HarnessContext } from "../harness-context.js";
 import { HandedPrefixGuard } from "../handed-prefix.js";
 import { ReportedTools, toolListProblem } from "../tool-report.js";
 import { COMPACT_COMMAND, isCompactCommand } from "./compact-command.js";
-import { claudeCodeEnvironment } from "./environment.js";
+import { claudeCodeEnvironment, MAX_RETRIES_ENV } from "./environment.js";
 import { builtinToolNames, type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
 export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume"> {
@@ -54,6 +54,11 @@ export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resum
    * earlier wakes and this session), recorded as a `session` self-healed and a rollover event.
    */
   resume?: string | NativeSessionRef;
+  /**
+   * Claude Code's retries of one failed model request (CLAUDE_CODE_MAX_RETRIES), default 2 unless the
+   * environment sets it: a failing provider ends the wake within seconds, each retry said (issue 28).
+   */
+  maxRetries?: number;
   /** After a cancel, how long Claude Code may take to honour the interrupt before its process is stopped. Default 5 s. */
   interruptGraceMs?: number;
   /** Claude Code's stderr, for diagnostics only: it never drives recovery (MC-11). */
@@ -106,6 +111,8 @@ export class ClaudeCodeAgent extends BaseAgent {
   /** The stable prefix of every turn handed to Claude Code (MC-3). */
   readonly #prefix: HandedPrefixGuard;
   readonly #reported = new ReportedTools();
+  /** The tools Claude Code said it offers (its init line): a call to any other is refused by it. */
+  #offered: ReadonlySet<string> | undefined;
   /** The session id asked for, until an init line confirmed it. */
   #resumeRequested: string | undefined;
   #resumeOutcome: ResumeOutcome = "none";
@@ -273,6 +280,10 @@ export class ClaudeCodeAgent extends BaseAgent {
       if (event.type === "usage") this.context.session.observeUsage(event.usage);
       this.context.observe(event, path);
       emit(event);
+      // A call to a tool Claude Code was not given (its init line's list) is refused by Claude Code
+      // itself, never run: a refused tool_use, so the run shows and counts it (issue 28).
+      if (event.type === "toolcall_end" && this.#offered !== undefined && !this.#offered.has(event.name))
+        emit({ type: "tool_use", id: event.id, name: event.name, input: event.input, refused: true });
     };
     const stats: QueryStats = { received: 0 };
     const outcome = await this.runQuery(prompt, observed, signal, stats);
@@ -419,6 +430,7 @@ export class ClaudeCodeAgent extends BaseAgent {
     if (this.sessionRef !== undefined) options.resume = this.sessionRef;
     if (o.executablePath !== undefined) options.pathToClaudeCodeExecutable = o.executablePath;
     options.env = claudeCodeEnvironment(o.env ?? process.env);
+    if (o.maxRetries !== undefined) options.env[MAX_RETRIES_ENV] = String(o.maxRetries);
     if (o.cwd !== undefined) options.cwd = o.cwd;
     if (o.stderr !== undefined) options.stderr = o.stderr;
     return options;
@@ -437,6 +449,7 @@ export class ClaudeCodeAgent extends BaseAgent {
       expected,
       source: "Claude Code's system/init line (tools, mcp_servers)",
     };
+    this.#offered = new Set(report.tools);
     let problem = toolListProblem("Claude Code", expected, report.tools);
     const server = report.mcpServers.find((s) => s.name === TOOL_SERVER_NAME);
     if (problem === undefined && this.config.tools.length > 0 && server?.status !== "connected")

@@ -217,7 +217,8 @@ describe("Codex context policy: a remote-compact hard failure (offline stand-in 
     expect(log[2]!.resume).toBeNull();
     expect(log[2]!.threadId).not.toBe(oldThread);
     expect(log[2]!.prompt).toMatch(
-      /^# Handoff[\s\S]*## Task\nBuild the team[\s\S]*assistant: Step one done\.[\s\S]*\n---\n\nC$/,
+      // The handoff's task is the latest request the old thread had (B), not its first.
+      /^# Handoff[\s\S]*## Task\nB[\s\S]*assistant: Step one done\.[\s\S]*\n---\n\nC$/,
     );
     expect(snapshotOf(fresh)).toMatchObject({ needsRollover: false, rollovers: 1 });
     // The next turn resumes the new thread; its first total is its own, not an increment of the old one's.

@@ -86,6 +86,12 @@ function sent(from = 0): Usage {
   return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite };
 }
 
+/** One stand-in answer's usage as Cadre counts it. */
+function usageOf(i: number): Usage {
+  const u = server!.modelCalls()[i]!.answered!.usage!;
+  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+}
+
 /** Every tool the request offered, as `namespace.name`, deferred ones marked. */
 function offered(i: number): string[] {
   const call = server!.modelCalls()[i]!;
@@ -155,8 +161,8 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
         .map((e) => e.text)
         .at(-1),
     ).toBe("The sum is 42; the second input was refused.");
-    // One usage event for the turn: Codex's cumulative total turned into what the stand-in sent.
-    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([sent()]);
+    // One usage event per model call (issue 28), each what the stand-in sent for it.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([usageOf(0), usageOf(1), usageOf(2)]);
   });
 
   it("issue 22: Codex gets the Cadre prompt after its own instructions, the connector's model server and key, and no shell, file-writing, web, sub-agent or image tool", async () => {
@@ -276,6 +282,78 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(events.at(-1)!.type).toBe("terminal");
   });
 
+  it("issue 28: a turn that fails books every model call it made, and a call to a tool Codex does not have is a refused tool call with Codex's answer", async () => {
+    await standin([
+      (r) =>
+        reply.toolCall(
+          r.tools.find((t) => t.name === "add")!,
+          { a: 2, b: 40 },
+        ),
+      reply.toolCall("hire_agent", { name: "CTO" }),
+      () => reply.error("invalid_request", { message: "bad request (stand-in)" }),
+    ]);
+    const a = agent();
+    const events = await collect(a.send("Add, then hire."));
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["failed"]);
+    // Both answered calls are booked, one usage event each, though Codex never reported turn.completed.
+    expect(ofType(events, "usage").map((e) => e.usage)).toEqual([usageOf(0), usageOf(1)]);
+    expect(a.usage).toEqual(sent());
+    const refused = ofType(events, "tool_use").filter((t) => t.refused === true);
+    expect(refused).toEqual([expect.objectContaining({ name: "hire_agent", input: { name: "CTO" } })]);
+    expect(ofType(events, "tool_result").filter((r) => r.toolUseId === refused[0]!.id)).toEqual([
+      expect.objectContaining({
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining("hire_agent") }],
+      }),
+    ]);
+    // The company tool Codex ran is not reported a second time from the rollout.
+    expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__add", "hire_agent"]);
+  });
+
+  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(
+        r.tools.find((t) => t.name === "add")!,
+        { a: 1, b: 1 },
+      );
+    await standin([add, add, reply.hang()]);
+    const a = agent();
+    const events: AgentEvent[] = [];
+    for await (const e of a.send("Keep adding.")) {
+      events.push(e);
+      // The second result is in: Codex is waiting on the third call, which never answers.
+      if (e.type === "tool_result" && ofType(events, "tool_result").length === 2) a.cancel();
+    }
+    expect(ofType(events, "terminal").map((t) => t.status)).toEqual(["cancelled"]);
+    expect(server!.modelCalls().filter((c) => c.answered?.usage)).toHaveLength(2);
+    expect(a.usage).toEqual(sent());
+    expect(a.usage.input).toBeGreaterThan(0);
+  });
+
+  it("issue 28 / MC-15: a later wake resuming a thread whose last turn was cancelled counts only its own calls (the cancelled calls were booked once, by the cancelled wake)", async () => {
+    const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
+      reply.toolCall(
+        r.tools.find((t) => t.name === "add")!,
+        { a: 1, b: 1 },
+      );
+    let resumed = false;
+    await standin((request, context) =>
+      context.callIndex < 2 ? add(request) : resumed ? reply.text("Resumed and done.") : reply.hang(),
+    );
+    const first = agent();
+    let results = 0;
+    for await (const e of first.send("Keep adding."))
+      if (e.type === "tool_result" && ++results === 2) first.cancel();
+    expect(first.usage).toEqual(sent());
+    const booked = server!.modelCalls().length; // a call sent before the cancel was never answered
+    const later = agent({ resume: first.vendorSessionId! });
+    resumed = true;
+    const events = await collect(later.send("Carry on."));
+    expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
+    expect(later.usage).toEqual(sent(booked));
+    expect(later.usage.input + later.usage.cacheRead).toBeGreaterThan(0);
+  });
+
   it("cancel stops the exec process while the model hangs; the turn ends cancelled exactly once", async () => {
     await standin([reply.hang()]);
     const a = agent();
@@ -316,6 +394,41 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(events.at(-1)!.type).toBe("terminal");
     expect(events.some((e) => e.type === "rollover" || e.type === "recovery")).toBe(false);
     expect(server!.modelCalls()).toHaveLength(0);
+  });
+
+  it("issue 28: a provider Codex cannot reach ends the wake within the unreachable bound, saying so with Codex's own words, once", async () => {
+    await standin(["unused"]);
+    const a = agent({
+      provider: { baseUrl: `http://127.0.0.1:${await refusedPort()}/v1`, apiKeyEnv: "STANDIN_KEY" },
+      unreachableMs: 3_000,
+    });
+    const events = await collect(a.send("hi"));
+    expect(ofType(events, "error").filter((e) => e.code === "provider_unreachable")).toEqual([
+      {
+        type: "error",
+        code: "provider_unreachable",
+        message: expect.stringMatching(
+          /^the model provider could not be reached for 3 s \(Codex's last word: "Reconnecting\.\.\..*"\); Cadre closed the turn/,
+        ),
+      },
+    ]);
+    expect(ofType(events, "error").filter((e) => e.code === "watchdog")).toEqual([]);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: expect.stringContaining("could not be reached for 3 s") },
+    ]);
+  });
+
+  it("issue 28: a provider that answers 500 forever: Codex's retries are bounded (2 by default), the wake fails and the error is said once", async () => {
+    await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
+    const events = await collect(agent().send("hi"));
+    // At most (1 + 2 retries) requests for each of (1 + 2) stream attempts; Codex's own default is 5 × 6.
+    expect(server!.requests.length).toBeGreaterThan(0);
+    expect(server!.requests.length).toBeLessThanOrEqual(9);
+    const final = ofType(events, "error").filter((e) => !/^Reconnecting/.test(e.message));
+    expect(final).toHaveLength(1);
+    expect(ofType(events, "terminal")).toEqual([
+      { type: "terminal", status: "failed", reason: final[0]!.message },
+    ]);
   });
 
   it("MC-14: an exec yield (a command still running when Codex ends its turn) holds the turn open for one continuation that waits on it; the real binary can only prove lost-handle; nothing is replayed", async () => {

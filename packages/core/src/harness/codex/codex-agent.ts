@@ -54,6 +54,7 @@ import { bundledCodex } from "./locate.js";
 import { codexModelCatalog } from "./model-catalog.js";
 import { type CodexPolicy, codexBuiltinTools, DEFAULT_CODEX_POLICY } from "./policy.js";
 import { codexHome, threadTotals } from "./rollout.js";
+import { RolloutMeter, type RolloutRecord, rolloutSize } from "./rollout-meter.js";
 import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { CodexLine } from "./translate/wire.js";
 import { isReconnectNotice, RunWatchdog } from "./watchdog.js";
@@ -85,6 +86,11 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   compactThreshold?: number;
   /** Reconnect watchdog: a run with no progress this long is closed as failed (MC-11 fallback, never a recovery). Default 120 s. */
   watchdogMs?: number;
+  /**
+   * A provider Codex cannot reach: once Codex says it is reconnecting, a run with no progress this
+   * long is closed as failed, with what Codex last said (issue 28). Default 30 s (at most `watchdogMs`).
+   */
+  unreachableMs?: number;
   /** The assembled prompt's segments: every turn's hand-over is checked against them (MC-3). */
   segments?: readonly PromptSegment[];
   /** Called once per exec run handed to Codex, after its stable prefix passed the check. */
@@ -95,6 +101,12 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
 
 /** How the session's requested resume went, for the caller's session record. */
 export type CodexResumeOutcome = "none" | "resumed" | "healed";
+
+/** How often a running exec's rollout file is read for the calls Codex made (issue 28). */
+const METER_POLL_MS = 250;
+
+/** Default bound on a provider Codex cannot reach (issue 28): the wake ends within it, saying so. */
+export const CODEX_UNREACHABLE_MS = 30_000;
 
 /** Codex's answer to `exec resume ID` for a thread it has no rollout of (0.163). */
 const MISSING_THREAD = /no rollout found/i;
@@ -143,6 +155,7 @@ export class CodexAgent extends BaseAgent {
   private readonly translator: CodexTranslator = codexTranslator();
   private line = 0;
   private readonly watchdogMs: number;
+  private readonly unreachableMs: number;
   readonly #prefix: HandedPrefixGuard;
   readonly #reported = new ReportedTools();
   /** Where the session's MCP servers record the tools/list answers they give Codex (handshake.ts). */
@@ -154,6 +167,12 @@ export class CodexAgent extends BaseAgent {
   /** Abort of each live SDK turn: a tombstone interrupts it. */
   readonly #running = new Map<string, AbortController>();
   #turnSeq = 0;
+  /** The thread's rollout file, read as Codex writes it: every model call's usage, every refused call. */
+  #meter: RolloutMeter | undefined;
+  /** The tools Codex was given (its thread's harness_tools report): a call to any other is refused. */
+  #offered: ReadonlySet<string> = new Set();
+  /** Refused calls whose answer (Codex's error text) is still to come. */
+  readonly #refusedCalls = new Map<string, string>();
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -191,6 +210,12 @@ export class CodexAgent extends BaseAgent {
     if (!Number.isFinite(watchdogMs) || watchdogMs <= 0)
       throw new UserInputError(`watchdogMs must be a positive number of milliseconds (got ${watchdogMs})`);
     this.watchdogMs = watchdogMs;
+    const unreachableMs = options.unreachableMs ?? Math.min(CODEX_UNREACHABLE_MS, watchdogMs);
+    if (!Number.isFinite(unreachableMs) || unreachableMs <= 0)
+      throw new UserInputError(
+        `unreachableMs must be a positive number of milliseconds (got ${unreachableMs})`,
+      );
+    this.unreachableMs = unreachableMs;
     this.#settlement = new TurnSettlement<undefined>(
       {
         terminal: (id, event) => {
@@ -270,6 +295,42 @@ export class CodexAgent extends BaseAgent {
     this.#resumeRequested = undefined;
     this.translator.newThread();
     this.window.newThread();
+    this.#meter = undefined;
+    this.#refusedCalls.clear();
+  }
+
+  /**
+   * What the rollout says Codex did, as events: each model call's usage (the running total's growth,
+   * counted once against the thread's totals, MC-15) and each call to a tool Codex was not given — a
+   * `tool_use` marked refused and its `tool_result` with Codex's answer, an error (issue 28).
+   */
+  #book(records: readonly RolloutRecord[], out: AgentEvent[]): boolean {
+    let called = false;
+    for (const r of records) {
+      if (r.type === "call_usage" || r.type === "total") {
+        const before = out.length;
+        // A call's record comes first; its running total then adds nothing (counted once, MC-15).
+        if (r.type === "call_usage") this.translator.addCall(r.usage, out);
+        else this.translator.advance(r.total, out);
+        called ||= out.length > before;
+      } else if (r.type === "call") {
+        if (this.#offered.has(r.name)) continue; // run by Codex: the exec stream reports it
+        this.#refusedCalls.set(r.callId, r.name);
+        out.push({ type: "tool_use", id: r.callId, name: r.name, input: r.input, refused: true });
+      } else {
+        const name = this.#refusedCalls.get(r.callId);
+        if (name === undefined) continue;
+        this.#refusedCalls.delete(r.callId);
+        out.push({
+          type: "tool_result",
+          toolUseId: r.callId,
+          name,
+          content: [{ type: "text", text: r.text }],
+          isError: true,
+        });
+      }
+    }
+    return called;
   }
 
   /** Every event feeds the context policy before it reaches the stream (MC-8). */
@@ -502,11 +563,14 @@ export class CodexAgent extends BaseAgent {
     // A resumed thread's totals so far come from its rollout (MC-15), so its first total is an increment.
     const resuming = this.#threadId ?? (this.rolledOver ? undefined : this.#resumeRequested);
     if (this.#threadId === undefined && resuming !== undefined) {
-      const totals = await threadTotals(codexHome(this.#options.env ?? process.env), resuming);
+      const home = codexHome(this.#options.env ?? process.env);
+      const totals = await threadTotals(home, resuming);
       if (totals) {
         this.translator.resumeFrom(totals);
         this.window.baselineKnown();
       }
+      // What the file holds now was counted by the wakes that wrote it: the meter reads on from here.
+      this.#meter = new RolloutMeter(home, resuming, await rolloutSize(home, resuming));
     }
     await mkdir(dirname(this.#handshakeFile), { recursive: true });
     const recorded = (await readHandshakes(this.#handshakeFile)).length;
@@ -516,7 +580,20 @@ export class CodexAgent extends BaseAgent {
     let failure: string | undefined;
     let refused: string | undefined;
     let started = false;
-    const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort));
+    const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort), this.unreachableMs);
+    let lastNotice: string | undefined;
+    // Every model call Codex makes is booked as it is answered, whatever ends the turn (issue 28).
+    const meter = async () => {
+      const m = this.#meter;
+      if (m === undefined) return;
+      const records = await m.read().catch(() => []);
+      const booked: AgentEvent[] = [];
+      // A model call answered is progress, whatever the exec stream said meanwhile.
+      if (this.#book(records, booked)) watchdog.reset();
+      for (const event of booked) this.observe(event, emit);
+    };
+    const poll = setInterval(() => void meter(), METER_POLL_MS);
+    poll.unref();
     try {
       const { Codex } = await import("@openai/codex-sdk");
       const codex = new Codex(options);
@@ -531,8 +608,11 @@ export class CodexAgent extends BaseAgent {
         if (received === 1) hooks.onStarted?.();
         const line = event as unknown as CodexLine;
         // Reconnect notices are not progress (issue 18): only progress resets the watchdog.
-        if (isReconnectNotice(line)) reconnects++;
-        else watchdog.reset();
+        if (isReconnectNotice(line)) {
+          reconnects++;
+          lastNotice = line.message ?? line.item?.message;
+          watchdog.reconnecting();
+        } else watchdog.reset();
         if (event.type === "thread.started" && !started) {
           started = true;
           refused = await this.#threadStarted(event.thread_id, resuming, recorded, emit);
@@ -541,6 +621,8 @@ export class CodexAgent extends BaseAgent {
             break;
           }
         }
+        // The rollout's calls of this turn first: each call's usage before the turn's end.
+        if (event.type === "turn.completed" || event.type === "turn.failed") await meter();
         hooks.detector.observe(line);
         this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
@@ -553,9 +635,12 @@ export class CodexAgent extends BaseAgent {
       // The SDK throws when the process fails to start, is aborted or exits non-zero.
       failure = errorMessage(error);
     } finally {
+      clearInterval(poll);
       watchdog.stop();
       await unlink(this.#handshakeFile).catch(() => undefined);
     }
+    // Whatever ended the run, what Codex wrote of it is booked before the turn ends.
+    await meter();
 
     const result = (outcome: TurnOutcome): ExecRun => ({ outcome, received });
     if (refused !== undefined) return result({ status: "failed", reason: refused });
@@ -563,6 +648,15 @@ export class CodexAgent extends BaseAgent {
       if (ended === undefined) this.translator.end(out, "the turn was cancelled");
       flush();
       return result({ status: "cancelled", reason: "cancelled by the operator" });
+    }
+    if (watchdog.unreachable && ended === undefined) {
+      // Issue 28: a provider Codex cannot reach ends the wake within the bound, with what Codex said.
+      const said = lastNotice !== undefined ? ` (Codex's last word: "${lastNotice}")` : "";
+      const reason = `the model provider could not be reached for ${Math.round(this.unreachableMs / 1000)} s${said}; Cadre closed the turn (report only: no rollover, no replay)`;
+      this.translator.end(out, reason);
+      flush();
+      emit({ type: "error", code: "provider_unreachable", message: reason });
+      return result({ status: "failed", reason });
     }
     if (watchdog.fired && ended === undefined) {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
@@ -656,6 +750,8 @@ export class CodexAgent extends BaseAgent {
       }
     }
     this.#threadId = threadId;
+    this.#offered = new Set(report.tools);
+    this.#meter ??= new RolloutMeter(codexHome(this.#options.env ?? process.env), threadId);
     return undefined;
   }
 }

@@ -12,7 +12,7 @@
 //    a thread option. What cannot be switched off: the three MCP-resource tools (policy.ts);
 //  - no plugin sync, no analytics, no skills instructions: nothing but the model server is contacted;
 //  - a connector's own model server as Codex's own provider (`model_providers`, Responses wire), its
-//    key by environment-variable name (Codex ignores OPENAI_BASE_URL).
+//    key by environment-variable name (Codex ignores OPENAI_BASE_URL), its retries bounded.
 import type { CodexOptions } from "@openai/codex-sdk";
 import { MCP_HANDSHAKE_FILE_ENV } from "../../mcp/stdio.js";
 
@@ -38,7 +38,16 @@ export interface CodexProvider {
   apiKeyEnv?: string;
   /** Shown by Codex in its messages. */
   name?: string;
+  /**
+   * How often Codex retries a failed request to it and reconnects a dropped stream (issue 28). Default
+   * 2 (Codex's own: 4 and 5, with growing waits): a provider that answers 500 or 429 forever ends the
+   * wake within seconds, with its answer, instead of after minutes of silence.
+   */
+  maxRetries?: number;
 }
+
+/** Cadre's bound on Codex's retries of its model provider. */
+export const DEFAULT_CODEX_RETRIES = 2;
 
 /** The provider id under which a connector's model server is registered with Codex. */
 export const CODEX_PROVIDER_ID = "cadre";
@@ -97,6 +106,9 @@ export function codexConfig(input: CodexConfigInput): CodexConfig {
       wire_api: "responses",
     };
     if (input.provider.apiKeyEnv !== undefined) provider["env_key"] = input.provider.apiKeyEnv;
+    const retries = input.provider.maxRetries ?? DEFAULT_CODEX_RETRIES;
+    provider["request_max_retries"] = retries;
+    provider["stream_max_retries"] = retries;
     out["model_provider"] = CODEX_PROVIDER_ID;
     out["model_providers"] = { [CODEX_PROVIDER_ID]: provider };
   }

@@ -22,7 +22,8 @@ export function codexHome(env: Readonly<Record<string, string | undefined>>): st
   return env["CODEX_HOME"] || join(env["HOME"] || homedir(), ".codex");
 }
 
-async function findRollout(dir: string, threadId: string, depth = 0): Promise<string | undefined> {
+/** The thread's rollout file under CODEX_HOME/sessions, if Codex wrote one. */
+export async function findRollout(dir: string, threadId: string, depth = 0): Promise<string | undefined> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -41,27 +42,57 @@ async function findRollout(dir: string, threadId: string, depth = 0): Promise<st
   return undefined;
 }
 
-/** The thread's last recorded totals; undefined when its rollout has none (or cannot be found). */
+/**
+ * What the thread spent so far (undefined when its rollout records none, or cannot be found): the
+ * larger of its last `token_count` total and the sum of its per-call `token_usage_record`s. A turn
+ * stopped between a call's record and its total (a cancel, a cap) has the call's record only, and
+ * Cadre booked it from there (rollout-meter.ts): the baseline must include it, or the next total
+ * would count it again.
+ */
 export async function threadTotals(home: string, threadId: string): Promise<ThreadTotals | undefined> {
   const file = await findRollout(join(home, "sessions"), threadId);
   if (!file) return undefined;
   let last: ThreadTotals | undefined;
+  let recorded: ThreadTotals | undefined;
   const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
   for await (const line of lines) {
-    if (!line.includes('"token_count"')) continue;
+    const isTotal = line.includes('"token_count"');
+    const isRecord = !isTotal && line.includes('"token_usage_record"');
+    if (!isTotal && !isRecord) continue;
     try {
-      const total = (
-        JSON.parse(line) as { payload?: { info?: { total_token_usage?: Record<string, unknown> } } }
-      ).payload?.info?.total_token_usage;
-      if (total && typeof total["input_tokens"] === "number")
-        last = {
-          input: total["input_tokens"],
-          cached: typeof total["cached_input_tokens"] === "number" ? total["cached_input_tokens"] : 0,
-          output: typeof total["output_tokens"] === "number" ? total["output_tokens"] : 0,
-        };
+      const row = JSON.parse(line) as {
+        type?: string;
+        payload?: { info?: { total_token_usage?: Record<string, unknown> }; usage?: Record<string, unknown> };
+      };
+      if (isTotal) last = totalsOf(row.payload?.info?.total_token_usage) ?? last;
+      else if (row.type === "token_usage_record") {
+        const call = totalsOf(row.payload?.usage);
+        if (call) recorded = plus(recorded, call);
+      }
     } catch {
       // a torn line: keep the last good total
     }
   }
-  return last;
+  if (last === undefined || recorded === undefined) return last ?? recorded;
+  return {
+    input: Math.max(last.input, recorded.input),
+    cached: Math.max(last.cached, recorded.cached),
+    output: Math.max(last.output, recorded.output),
+  };
+}
+
+function plus(a: ThreadTotals | undefined, b: ThreadTotals): ThreadTotals {
+  return a === undefined
+    ? { ...b }
+    : { input: a.input + b.input, cached: a.cached + b.cached, output: a.output + b.output };
+}
+
+/** A `total_token_usage` object as totals; undefined when it carries none. */
+export function totalsOf(total: Record<string, unknown> | undefined): ThreadTotals | undefined {
+  if (!total || typeof total["input_tokens"] !== "number") return undefined;
+  return {
+    input: total["input_tokens"],
+    cached: typeof total["cached_input_tokens"] === "number" ? total["cached_input_tokens"] : 0,
+    output: typeof total["output_tokens"] === "number" ? total["output_tokens"] : 0,
+  };
 }

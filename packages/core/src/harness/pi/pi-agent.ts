@@ -116,6 +116,13 @@ function positive(name: string, value: number | undefined): void {
   }
 }
 
+/** Whether an answer holds anything: visible text, or a tool call. */
+function hasOutput(message: AssistantMessage): boolean {
+  return message.content.some(
+    (c) => c.type === "toolCall" || (c.type === "text" && c.text.trim().length > 0),
+  );
+}
+
 /** Thrown inside the model-call preparation when the compression decision fails closed (MC-12). */
 class CompressionRefused extends Error {}
 
@@ -881,6 +888,14 @@ export class PiAgent extends BaseAgent {
           // The gate refused Pi's overflow continue; Pi's compaction already rebuilt the window.
           await this.#lock.run(async () => this.#compress("terminal-error", session.messages, false));
           turn.failed(last.errorMessage ?? "the model call failed");
+          break;
+        }
+        // An answer cut at the output limit before it held anything is no answer: the run did
+        // nothing, and "done" would say it had.
+        if (last?.stopReason === "length" && !hasOutput(last)) {
+          turn.failed(
+            "the model's answer was cut at its output limit (max_tokens) before it wrote anything; give the model a larger maxOutput (the connector's config.models) or a smaller prompt",
+          );
           break;
         }
         if (!last || (last.stopReason !== "error" && last.stopReason !== "aborted")) {

@@ -80,7 +80,17 @@ describe("Pi transcript items for the handoff (MC-9)", () => {
       "Build the team.",
       "Now file the strategy.",
     ]);
-    // Bounded: the task first, every decision kept.
-    expect(items[0]).toEqual({ kind: "task", text: "Build the team." });
+    // Bounded: the task first — the latest request, not the session's first — every decision kept.
+    expect(items[0]).toEqual({ kind: "task", text: "Now file the strategy." });
+  });
+
+  it("issue 29 #8: after later wakes the handoff's task is the latest request, never the session's stale first cue", () => {
+    const wakes: AgentMessage[] = [
+      user("You are the CEO. Your team is currently empty. Review your instructions, then take action."),
+      user("You are the CEO. Work you delegated has been completed. Your strategy is approved."),
+    ];
+    const handoff = buildHandoff(boundItems(transcriptItems(wakes)));
+    expect(handoff).toContain("## Task\nYou are the CEO. Work you delegated has been completed.");
+    expect(handoff).not.toContain("## Task\nYou are the CEO. Your team is currently empty.");
   });
 });

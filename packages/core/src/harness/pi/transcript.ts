@@ -30,9 +30,13 @@ function isMessage(m: AgentMessage): m is Message {
   return role === "user" || role === "assistant" || role === "toolResult";
 }
 
-/** Keeps the task, every decision (newest MAX_DECISIONS) and the newest gists: bounded memory. */
+/**
+ * Keeps the task, every decision (newest MAX_DECISIONS) and the newest gists: bounded memory. The
+ * task is the latest user turn — what the session is being asked now — not its first: a long-lived
+ * agent's first turn (its team-building cue) is stale once it works on.
+ */
 export function boundItems(items: readonly TranscriptItem[]): TranscriptItem[] {
-  const task = items.find((i) => i.kind === "task") ?? items.find((i) => i.kind === "user");
+  const task = items.findLast((i) => i.kind === "user") ?? items.find((i) => i.kind === "task");
   const decisions = items
     .filter((i) => i.kind === "decision" || i.kind === "open-work")
     .slice(-MAX_DECISIONS);

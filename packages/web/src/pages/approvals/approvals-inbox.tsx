@@ -67,7 +67,9 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
               by{" "}
               {!a.decidedBy || a.decidedBy === "operator"
                 ? "the operator"
-                : (names.get(a.decidedBy) ?? a.decidedBy)}
+                : names.has(a.decidedBy)
+                  ? names.get(a.decidedBy)
+                  : `operator ${a.decidedBy}`}
               {a.decidedAt && <span class="muted"> · {formatTime(a.decidedAt)}</span>}
             </p>
             {a.decisionNote ? (

@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Approval, CeoMode, DecisionResult } from "../../api/types.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 const ACTIONS = [
   { path: "approve", label: "Approve", tone: "primary" },
@@ -28,6 +29,7 @@ export function DecisionForm({
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const me = useMe();
   const noteId = `note-${approval.id}`;
   const effectsId = `effects-${approval.id}`;
   const effects = approval.modeIfDecided;
@@ -48,6 +50,12 @@ export function DecisionForm({
       setBusy(false);
     }
   };
+  if (!me.may.act)
+    return (
+      <p class="muted" data-testid="decision-not-allowed">
+        {notAllowed(me, "act")}
+      </p>
+    );
   return (
     <form class="decision" onSubmit={(e) => e.preventDefault()} aria-busy={busy}>
       <label for={noteId}>Note to the CEO (optional)</label>

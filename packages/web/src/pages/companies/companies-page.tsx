@@ -5,8 +5,10 @@ import { useResource } from "../../hooks/use-resource.js";
 import { formatTime } from "../../model/format.js";
 import { href } from "../../route.js";
 import { CreateCompany } from "./create-company.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 export function CompaniesPage({ api }: { api: Api }) {
+  const me = useMe();
   const companies = useResource(api, "GET /api/companies", {});
   return (
     <main class="page">
@@ -32,10 +34,17 @@ export function CompaniesPage({ api }: { api: Api }) {
             ))}
           </ul>
         </section>
-        <CreateCompany
-          api={api}
-          onCreated={(id) => (location.hash = href({ page: "company", companyId: id, tab: "overview" }))}
-        />
+        {/* Creating a company is for an owner of every company. */}
+        {me.may.administer && me.companies === null ? (
+          <CreateCompany
+            api={api}
+            onCreated={(id) => (location.hash = href({ page: "company", companyId: id, tab: "overview" }))}
+          />
+        ) : (
+          <p class="muted" data-testid="create-not-allowed">
+            {notAllowed(me, "administer")}
+          </p>
+        )}
       </div>
     </main>
   );

@@ -13,6 +13,7 @@ import { ModeBadge } from "./mode-badge.js";
 import { Overview } from "./overview.js";
 import { RunningBanner, type StartedRun } from "./running-banner.js";
 import { RunsList } from "./runs-list.js";
+import { AuditLog } from "./audit-log.js";
 import { TasksBoard } from "./tasks-board.js";
 
 const TAB_TITLES: Record<CompanyTab, string> = {
@@ -22,6 +23,7 @@ const TAB_TITLES: Record<CompanyTab, string> = {
   runs: "Runs",
   approvals: "Approvals",
   usage: "Usage",
+  audit: "Audit",
 };
 
 export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
@@ -86,6 +88,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
       {tab === "connectors" && <ConnectorsPage api={api} live={live} />}
       {tab === "runs" && <RunsList companyId={companyId} runs={live.runs} agents={live.agents} />}
       {tab === "approvals" && <ApprovalsInbox api={api} live={live} />}
+      {tab === "audit" && <AuditLog api={api} companyId={companyId} />}
       {tab === "usage" && (
         <>
           <BudgetPanel api={api} companyId={companyId} agents={live.agents} runsVersion={runsVersion} />

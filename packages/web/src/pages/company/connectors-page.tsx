@@ -9,6 +9,7 @@ import type { Connector, ConnectorTest } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { CONNECTOR_KINDS, connectorBody, type ConnectorFields, type FieldNames } from "@cadre/model";
 import { Readiness, ReadinessBadge } from "./readiness.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 const LABELS: FieldNames = {
   kind: "Kind",
@@ -29,6 +30,8 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
   const [busy, setBusy] = useState<"test" | "remove" | undefined>(undefined);
   const [test, setTest] = useState<ConnectorTest | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
+  // Testing and removing a connector is an owner's.
+  const may = useMe().may.administer;
   const params = { id: connector.companyId, connectorId: connector.id };
   const run = async (what: "test" | "remove") => {
     setBusy(what);
@@ -54,7 +57,7 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
           <ReadinessBadge connector={connector} />
           <div class="muted">{connector.label}</div>
         </div>
-        <div class="actions">
+        <div class="actions" hidden={!may}>
           <button type="button" disabled={busy !== undefined} onClick={() => void run("test")}>
             {busy === "test" ? "Testing…" : "Test"}
           </button>
@@ -198,6 +201,7 @@ function AddConnector({ api, companyId, onAdded }: { api: Api; companyId: string
 }
 
 export function ConnectorsPage({ api, live }: { api: Api; live: LiveCompany }) {
+  const me = useMe();
   const { company } = live;
   if (!company) return <p aria-busy="true">Loading…</p>;
   const reload = () => live.reload(["connectors", "company", "agents"]);
@@ -218,7 +222,13 @@ export function ConnectorsPage({ api, live }: { api: Api; live: LiveCompany }) {
           ))}
         </ul>
       </section>
-      <AddConnector api={api} companyId={company.id} onAdded={reload} />
+      {me.may.administer ? (
+        <AddConnector api={api} companyId={company.id} onAdded={reload} />
+      ) : (
+        <p class="muted" data-testid="connectors-not-allowed">
+          {notAllowed(me, "administer")}
+        </p>
+      )}
     </div>
   );
 }

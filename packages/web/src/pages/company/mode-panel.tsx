@@ -7,6 +7,7 @@ import type { ShownCompany } from "../../model/company-live.js";
 import { href } from "../../route.js";
 import { ModeBadge } from "./mode-badge.js";
 import type { Wake } from "./use-wake.js";
+import { notAllowed, useMe } from "../../session/permissions.js";
 
 export function ModePanel({
   company,
@@ -18,10 +19,11 @@ export function ModePanel({
   /** Agents with a run in progress. */
   running: ReadonlySet<string>;
 }) {
+  const me = useMe();
   const ceo = company.ceoAgentId;
   const starting = wake.busy === ceo;
   // Nothing is offered while a mode change is re-read, or while the CEO's run is in progress.
-  const actions = company.toolsPending || running.has(ceo) ? [] : company.operatorActions;
+  const actions = !me.may.act || company.toolsPending || running.has(ceo) ? [] : company.operatorActions;
   const refused = company.toolsOffered.filter((t) => !company.toolsInMode.includes(t));
   return (
     <section class="card" aria-labelledby="mode-title" data-testid="mode-panel">
@@ -41,6 +43,7 @@ export function ModePanel({
             : "none (waiting for the operator)"}
         .
       </p>
+      {!me.may.act && company.operatorActions.length > 0 && <p class="muted">{notAllowed(me, "act")}</p>}
       <div class="actions" data-testid="mode-actions">
         {actions.includes("start_team_building") && (
           <button

@@ -2,14 +2,35 @@
 import type { Agent, Run } from "../../api/types.js";
 import { formatTime, formatTokens } from "../../model/format.js";
 import { href } from "../../route.js";
+import { useState } from "preact/hooks";
 
-export function RunsList({ companyId, runs, agents }: { companyId: string; runs: Run[]; agents: Agent[] }) {
+export function RunsList({
+  companyId,
+  runs: all,
+  agents,
+}: {
+  companyId: string;
+  runs: Run[];
+  agents: Agent[];
+}) {
   const names = new Map(agents.map((a) => [a.id, a.name]));
-  if (runs.length === 0)
+  const [failedOnly, setFailedOnly] = useState(false);
+  if (all.length === 0)
     return <p class="muted">No run yet. Start team building from the overview, or wake an agent.</p>;
+  const runs = failedOnly ? all.filter((r) => r.status === "failed") : all;
   return (
     <section class="card wide" aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
+      <label>
+        <input
+          type="checkbox"
+          data-testid="failed-only"
+          checked={failedOnly}
+          onChange={(e) => setFailedOnly(e.currentTarget.checked)}
+        />{" "}
+        Failed runs only
+      </label>
+      {failedOnly && runs.length === 0 && <p class="muted">No run failed.</p>}
       <div class="table-scroll">
         <table data-testid="runs-table">
           <thead>

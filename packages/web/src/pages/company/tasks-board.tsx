@@ -28,7 +28,7 @@ export function TasksBoard({
           <h2>
             {column.title} <span class="count">{column.cards.length}</span>
           </h2>
-          {column.cards.map(({ task, assignee, creator, waitingFor }) => (
+          {column.cards.map(({ task, assignee, creator, deliverableBy, waitingFor }) => (
             <article class="task-card" key={task.id} data-testid="task-card">
               <h3>{task.title}</h3>
               <p class="muted">
@@ -44,7 +44,7 @@ export function TasksBoard({
               )}
               {task.deliverable && (
                 <details>
-                  <summary>Deliverable</summary>
+                  <summary>Deliverable{deliverableBy ? ` by ${deliverableBy}` : ""}</summary>
                   <pre class="deliverable">{task.deliverable}</pre>
                 </details>
               )}

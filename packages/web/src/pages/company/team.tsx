@@ -3,6 +3,7 @@
 import type { Agent } from "../../api/types.js";
 import { viaLabel } from "./via-label.js";
 import type { Wake } from "./use-wake.js";
+import { useMe } from "../../session/permissions.js";
 
 export function Team({
   agents,
@@ -14,6 +15,8 @@ export function Team({
   /** Agents with a run in progress: their wake waits for it. */
   running: ReadonlySet<string>;
 }) {
+  // Waking is an operator's action: a viewer sees the team without the buttons.
+  const may = useMe().may.act;
   return (
     <section class="card wide" aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
@@ -42,7 +45,7 @@ export function Team({
                 </td>
                 <td data-label="How hired">{a.status === "terminated" ? "terminated" : viaLabel(a)}</td>
                 <td>
-                  {a.status === "active" && (
+                  {a.status === "active" && may && (
                     <button
                       type="button"
                       disabled={wake.busy === a.id || running.has(a.id)}

@@ -8,8 +8,15 @@ import {
 } from "../../model/eval-report.js";
 
 const mark = (pass: boolean | null) => (pass === null ? "n/a" : pass ? "pass" : "FAIL");
+const UNDECIDED = { states: "not enough states", scenarios: "not enough scenarios", samples: "incomplete" };
 const gateMark = (g: EvalReport["gates"]["G1"]) =>
-  g.pass !== null ? mark(g.pass) : !g.measured ? "not measured" : "not enough states";
+  g.pass !== null
+    ? mark(g.pass)
+    : !g.measured
+      ? "not measured"
+      : g.undecided
+        ? UNDECIDED[g.undecided]
+        : "n/a";
 
 export function EvalTables({ report }: { report: EvalReport }) {
   const GATE_IDS = gateIds(report);

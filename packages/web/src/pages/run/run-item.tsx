@@ -41,7 +41,9 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
         <div class={`ev tool ${item.state}`} data-testid="tool-call">
           <div class="tool-head">
             <span class="tool-name">{item.name}</span>{" "}
-            <span class={`badge ${item.state === "failed" ? "warn" : item.state === "done" ? "ok" : "info"}`}>
+            <span
+              class={`badge ${item.state === "failed" || item.state === "refused" ? "warn" : item.state === "done" ? "ok" : "info"}`}
+            >
               {item.state}
             </span>
           </div>
@@ -58,7 +60,7 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
           />
           {item.result !== undefined && (
             <Clipped
-              label={item.state === "failed" ? "Error result" : "Result"}
+              label={item.state === "failed" || item.state === "refused" ? "Error result" : "Result"}
               text={item.result}
               expanded={expanded}
               onToggle={() => onToggle(item.key)}

@@ -12,6 +12,7 @@ import { CacheChart } from "../usage/cache-chart.js";
 import { RunItemView } from "./run-item.js";
 import { estimateRow } from "./row-estimate.js";
 import { RunSummary } from "./run-summary.js";
+import { WhyPanel } from "./why-panel.js";
 
 export function RunPage({ api, companyId, runId }: { api: Api; companyId: string; runId: string }) {
   const live = useRun(api, companyId, runId);
@@ -41,6 +42,7 @@ export function RunPage({ api, companyId, runId }: { api: Api; companyId: string
         </p>
       )}
       <RunSummary run={live.run} fold={fold} stream={live.stream} />
+      <WhyPanel api={api} companyId={companyId} runId={runId} />
       <section class="card wide events-card" aria-labelledby="events-title">
         <h2 id="events-title">What the agent did</h2>
         <VirtualList<RunItem>

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { chunked, readFixtures } from "../../../testing/translator-fixtures.js";
 import { collect, ofType } from "../../../testing/events.js";
 import { reconstructMessages } from "../../../translators/final.js";
-import { translateClaudeCodeJsonl } from "./translator.js";
+import type { AgentEvent } from "../../../types.js";
+import { claudeCodeTranslator, translateClaudeCodeJsonl } from "./translator.js";
 
 const fixtures = await readFixtures("claude-code-jsonl");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
@@ -214,5 +215,62 @@ describe("claude-code-jsonl translator", () => {
       if (name !== "truncated.jsonl")
         expect(await collect(translateClaudeCodeJsonl(chunked(crlf, 5))), name).toEqual(whole);
     }
+  });
+
+  it("issue 28: each retry Claude Code makes is said as it happens, with the provider's status; the failure is said once", () => {
+    const t = claudeCodeTranslator();
+    const out: AgentEvent[] = [];
+    t.record(
+      {
+        type: "system",
+        subtype: "api_retry",
+        attempt: 1,
+        max_retries: 2,
+        retry_delay_ms: 531,
+        error_status: 429,
+        error: "rate_limit",
+      },
+      1,
+      out,
+    );
+    t.record(
+      {
+        type: "system",
+        subtype: "api_retry",
+        attempt: 2,
+        max_retries: 2,
+        error_status: null,
+        error: "connection_error",
+      },
+      2,
+      out,
+    );
+    const text = "API Error: Request rejected (429) · rate limited";
+    t.record(
+      {
+        type: "assistant",
+        error: "rate_limit",
+        isApiErrorMessage: true,
+        message: { model: "<synthetic>", content: [{ type: "text", text }] },
+      },
+      3,
+      out,
+    );
+    t.record({ type: "result", subtype: "success", is_error: true, result: text }, 4, out);
+    expect(ofType(out, "error")).toEqual([
+      {
+        type: "error",
+        code: "retrying",
+        retryable: true,
+        message: "retrying (1 of 2): the provider answered 429 (rate_limit); next try in 0.5 s",
+      },
+      {
+        type: "error",
+        code: "retrying",
+        retryable: true,
+        message: "retrying (2 of 2): the provider could not be reached (connection_error)",
+      },
+      { type: "error", code: "rate_limit", message: text },
+    ]);
   });
 });

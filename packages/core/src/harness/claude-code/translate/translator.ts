@@ -55,6 +55,8 @@ interface ClaudeCodeState extends CompactionState {
   settled: boolean;
   /** Partials of a message whose lines came first are duplicates: skipped until its message_stop. */
   skipPartialsOf: string | undefined;
+  /** The last API failure reported (its synthetic message): the error result repeating it is not a second error. */
+  lastApiError: string | undefined;
 }
 
 export function claudeCodeTranslator(): RecordTranslator {
@@ -65,6 +67,7 @@ export function claudeCodeTranslator(): RecordTranslator {
     settled: false,
     skipPartialsOf: undefined,
     compacting: false,
+    lastApiError: undefined,
   };
   return {
     record: (record, _line, out) => translateClaudeCodeLine(s, record as ClaudeCodeLine, out),
@@ -100,6 +103,7 @@ function translateClaudeCodeLine(s: ClaudeCodeState, line: ClaudeCodeLine, out: 
         closeCurrent(s, out);
         return compactBoundary(s, line, out);
       }
+      if (line.subtype === "api_retry") return void out.push(retrying(line));
       if (line.subtype === "status") {
         if (line.status === "compacting" || line.compact_result !== undefined) closeCurrent(s, out);
         if (compactionStatus(s, line, out)) return;
@@ -193,7 +197,26 @@ function synthetic(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]):
   const text = Array.isArray(content) ? content.map((b) => b.text ?? "").join("") : (content ?? "");
   const error: AgentEvent = { type: "error", message: text || line.error || "API error" };
   if (line.error) error.code = line.error;
+  s.lastApiError = error.message;
   out.push(error);
+}
+
+/** Claude Code retries a model request: said as it happens, with the provider's status (issue 28). */
+function retrying(line: ClaudeCodeLine): AgentEvent {
+  const attempt = line.attempt ?? 0;
+  const of = line.max_retries !== undefined ? ` of ${line.max_retries}` : "";
+  const answer =
+    typeof line.error_status === "number"
+      ? `the provider answered ${line.error_status}${line.error ? ` (${line.error})` : ""}`
+      : `the provider could not be reached${line.error ? ` (${line.error})` : ""}`;
+  const delay =
+    line.retry_delay_ms !== undefined ? `; next try in ${(line.retry_delay_ms / 1000).toFixed(1)} s` : "";
+  return {
+    type: "error",
+    code: "retrying",
+    retryable: true,
+    message: `retrying (${attempt}${of}): ${answer}${delay}`,
+  };
 }
 
 function user(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): void {
@@ -238,8 +261,10 @@ function result(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]): vo
       message: line.result || line.errors?.join("; ") || line.subtype || "run failed",
     };
     if (line.subtype) error.code = line.subtype;
-    out.push(error);
+    // The result repeats the API failure just reported: one error, said once.
+    if (error.message !== s.lastApiError) out.push(error);
   }
+  s.lastApiError = undefined;
   out.push(unknown("result", line));
 }
 

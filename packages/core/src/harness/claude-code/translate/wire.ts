@@ -47,4 +47,9 @@ export interface ClaudeCodeLine {
   result?: string;
   /** error results: what went wrong, e.g. "Reached maximum number of turns (2)". */
   errors?: string[];
+  /** system/api_retry lines: Claude Code retries a failed model request (2.1.332). */
+  attempt?: number;
+  max_retries?: number;
+  retry_delay_ms?: number;
+  error_status?: number | null;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { chunked, readFixtures } from "../../../testing/translator-fixtures.js";
 import { collect, ofType } from "../../../testing/events.js";
 import { reconstructMessages } from "../../../translators/final.js";
-import { translateCodexJsonl } from "./translator.js";
+import type { AgentEvent } from "../../../types.js";
+import { codexTranslator, translateCodexJsonl } from "./translator.js";
 
 const fixtures = await readFixtures("codex-jsonl");
 const bytesOf = (name: string) => fixtures.find((f) => f.name === name)!.bytes;
@@ -21,8 +22,9 @@ describe("codex-jsonl translator", () => {
       { type: "compaction_start", reason: "threshold" },
       { type: "compaction_end", ok: true },
     ]);
-    // A failed remote compaction: reported once although the error event and turn.failed repeat it.
-    expect(turns[1]!.map((e) => e.type)).toEqual(["compaction_start", "compaction_end", "error", "error"]);
+    // A failed remote compaction: reported once although the error event and turn.failed repeat it;
+    // so is its error text (issue 28: each error said once).
+    expect(turns[1]!.map((e) => e.type)).toEqual(["compaction_start", "compaction_end", "error"]);
     expect(turns[1]![1]).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^Error running remote compact task: .*invalid_encrypted_content/),
@@ -169,5 +171,39 @@ describe("codex-jsonl translator", () => {
         await collect(translateCodexJsonl(chunked(bytes, bytes.length))),
       );
     }
+  });
+
+  it("issue 28: an error Codex repeats in turn.failed is said once; a rollout's per-call usage and totals are counted once, whatever order turn.completed comes in", () => {
+    const t = codexTranslator();
+    const out: AgentEvent[] = [];
+    t.record({ type: "turn.started" }, 1, out);
+    t.record({ type: "error", message: "exceeded retry limit, last status: 429 Too Many Requests" }, 2, out);
+    t.record(
+      { type: "turn.failed", error: { message: "exceeded retry limit, last status: 429 Too Many Requests" } },
+      3,
+      out,
+    );
+    expect(ofType(out, "error").map((e) => e.message)).toEqual([
+      "exceeded retry limit, last status: 429 Too Many Requests",
+    ]);
+    out.length = 0;
+    // Two calls from the rollout (each call's record, then the running total), then turn.completed.
+    t.record({ type: "turn.started" }, 4, out);
+    t.addCall({ input: 100, cached: 0, output: 10 }, out);
+    t.advance({ input: 100, cached: 0, output: 10 }, out);
+    t.addCall({ input: 150, cached: 100, output: 5 }, out);
+    t.record(
+      { type: "turn.completed", usage: { input_tokens: 250, cached_input_tokens: 100, output_tokens: 15 } },
+      5,
+      out,
+    );
+    t.advance({ input: 250, cached: 100, output: 15 }, out); // the total written after the turn: nothing new
+    // A third call the rollout did not show as a record: its total's growth is counted.
+    t.advance({ input: 300, cached: 100, output: 20 }, out);
+    expect(ofType(out, "usage").map((e) => e.usage)).toEqual([
+      { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 },
+      { input: 50, output: 5, cacheRead: 100, cacheWrite: 0 },
+      { input: 50, output: 5, cacheRead: 0, cacheWrite: 0 },
+    ]);
   });
 });

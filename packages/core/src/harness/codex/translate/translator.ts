@@ -35,9 +35,17 @@ interface CodexState {
   items: Map<string, ItemState>;
   /** Codex reports thread-cumulative totals; the previous turn's, to report increments. */
   totals: Totals | undefined;
+  /**
+   * The totals come from the thread's rollout (a resume's baseline, each call's record): Codex's own
+   * running total may then be lower — a resumed Codex restarts from its last `token_count`, which a
+   * cancelled turn's last call never reached — and a lower total is not a new thread.
+   */
+  fromRollout: boolean;
   sawError: boolean;
   /** This turn already reported a failed compaction (the error event and turn.failed repeat it). */
   compactionFailed: boolean;
+  /** The last error line's text: turn.failed repeats it, and an error is said once. */
+  lastError: string | undefined;
 }
 
 /** The codex translator, plus what a session does when it starts a new thread. */
@@ -48,6 +56,14 @@ export interface CodexTranslator extends RecordTranslator {
   totals(): Readonly<Record<string, number>> | undefined;
   /** A resumed thread's totals already counted (its rollout's last token_count, MC-15): increments start from them. */
   resumeFrom(totals: { input: number; cached: number; output: number }): void;
+  /**
+   * A running total read elsewhere (the rollout file's `token_count` after each model call): what it
+   * adds to the totals counted so far becomes one usage event, so the turn.completed that follows adds
+   * only what the rollout did not show yet. A total below the one counted is ignored (never counted twice).
+   */
+  advance(totals: { input: number; cached: number; output: number }, out: AgentEvent[]): void;
+  /** One model call's own usage (the rollout's record of its response): added to the totals, one usage event. */
+  addCall(usage: { input: number; cached: number; output: number }, out: AgentEvent[]): void;
 }
 
 export function codexTranslator(): CodexTranslator {
@@ -57,16 +73,39 @@ export function codexTranslator(): CodexTranslator {
     next: 0,
     items: new Map(),
     totals: undefined,
+    fromRollout: false,
     sawError: false,
     compactionFailed: false,
+    lastError: undefined,
   };
   return {
     newThread: () => {
       s.totals = undefined;
+      s.fromRollout = false;
     },
     totals: () => (s.totals ? { ...s.totals } : undefined),
     resumeFrom: (totals) => {
       s.totals = { ...totals };
+      s.fromRollout = true;
+    },
+    addCall: (usage, out) => {
+      s.fromRollout = true;
+      const prev = s.totals ?? { input: 0, cached: 0, output: 0 };
+      s.totals = {
+        input: prev.input + usage.input,
+        cached: prev.cached + usage.cached,
+        output: prev.output + usage.output,
+      };
+      if (!isZero(usage))
+        out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
+    },
+    advance: (totals, out) => {
+      s.fromRollout = true;
+      const prev = s.totals;
+      if (prev !== undefined && !grewFrom(prev, totals)) return;
+      s.totals = { ...totals };
+      const inc = prev === undefined ? totals : minus(totals, prev);
+      if (!isZero(inc)) out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
     },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
@@ -103,16 +142,20 @@ function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): 
     case "turn.completed":
       if (s.open) return closeTurn(s, out, true, line.usage);
       break;
-    case "turn.failed":
+    case "turn.failed": {
       s.sawError = true;
       if (!s.compactionFailed) compaction(s, line.error?.message ?? "", out);
-      out.push({ type: "error", message: line.error?.message ?? "turn failed" });
+      const message = line.error?.message ?? "turn failed";
+      if (message !== s.lastError) out.push({ type: "error", message });
+      s.lastError = undefined;
       if (s.open) closeTurn(s, out, false, undefined, "turn.failed");
       return;
+    }
     case "error":
       s.sawError = true;
       compaction(s, line.message ?? "", out);
       out.push({ type: "error", message: line.message ?? "stream error" });
+      s.lastError = line.message;
       return;
   }
   // thread.started (the thread id), item.plan.delta, request_user_input, future types
@@ -228,21 +271,32 @@ function closeTurn(
     };
     const prev = s.totals;
     s.totals = total;
-    const grew =
-      prev !== undefined &&
-      total.input >= prev.input &&
-      total.cached >= prev.cached &&
-      total.output >= prev.output;
-    const inc = grew
-      ? {
-          input: total.input - prev.input,
-          cached: total.cached - prev.cached,
-          output: total.output - prev.output,
-        }
-      : total;
-    out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+    const grew = prev !== undefined && grewFrom(prev, total);
+    // Below what the rollout showed: every call of it was counted from there; Codex's total is the
+    // baseline from now on (its next totals grow from it), and nothing is counted twice (MC-15).
+    const lower = prev !== undefined && !grew && s.fromRollout;
+    const inc = grew && prev !== undefined ? minus(total, prev) : total;
+    // Nothing new since the totals the rollout already showed (advance): no second, empty usage event.
+    if (!lower && !(grew && isZero(inc)))
+      out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
   if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;
   out.push(end);
+}
+
+function grewFrom(prev: Totals, total: Totals): boolean {
+  return total.input >= prev.input && total.cached >= prev.cached && total.output >= prev.output;
+}
+
+function minus(total: Totals, prev: Totals): Totals {
+  return {
+    input: total.input - prev.input,
+    cached: total.cached - prev.cached,
+    output: total.output - prev.output,
+  };
+}
+
+function isZero(t: Totals): boolean {
+  return t.input === 0 && t.cached === 0 && t.output === 0;
 }
