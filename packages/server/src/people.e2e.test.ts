@@ -54,7 +54,7 @@ describe("named operators, the audit log and a run's why", () => {
     const one = await app.request("GET", `/api/approvals/${strategy!.id}`, { token: victor });
     expect(one.body.history.at(-1)).toMatchObject({ toStatus: "approved", actor: "alice" });
     const list = await app.request("GET", `/api/companies/${company.id}/approvals`, { token: alice });
-    expect(list.body.find((a: { id: string }) => a.id === strategy!.id).decidedBy).toBe("alice");
+    expect(list.body.items.find((a: { id: string }) => a.id === strategy!.id).decidedBy).toBe("alice");
     const audit = await app.request("GET", `/api/companies/${company.id}/audit?actor=alice`, {
       token: victor,
     });
@@ -153,7 +153,8 @@ describe("named operators, the audit log and a run's why", () => {
     expect((await app.request("GET", `/api/companies/${a.id}`, { token })).status).toBe(200);
     expect((await app.request("GET", `/api/companies/${b.id}`, { token })).status).toBe(403);
     const listed = await app.request("GET", "/api/companies", { token });
-    expect(listed.body.map((c: { id: string }) => c.id)).toEqual([a.id]);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([a.id]);
+    expect(listed.body.nextCursor).toBeNull();
     const me = await app.request("GET", "/api/me", { token });
     expect(me.body).toMatchObject({ kind: "operator", name: "olga", role: "owner", companies: [a.id] });
     expect((await app.request("DELETE", "/api/operators/olga")).status).toBe(200);
