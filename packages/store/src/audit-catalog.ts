@@ -96,7 +96,9 @@ const notAudited = (why: string): AuditRule => ({ audited: false, why });
 const RUN_RECORD = notAudited("the run's own record (its events, usage and end), kept with the run");
 const WAKE_LEASE = notAudited("the wake queue's lease bookkeeping between workers");
 const LEDGER = notAudited("the spend ledger, kept per model call of a run");
-const RUN_OWNER = notAudited("the due-work loop's ownership lease between processes (who runs a company's due work)");
+const RUN_OWNER = notAudited(
+  "the due-work loop's ownership lease between processes (who runs a company's due work)",
+);
 const DERIVED = notAudited("decided in code from an audited change, recorded with that change's activity");
 
 const changed = (fields: Record<string, [unknown, unknown]>): string =>

@@ -71,7 +71,11 @@ export const runRoutes = [
       "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters (?status=failed&since=ISO: the failed runs since a time).",
     access: "company",
     scope: companyScope,
-    query: { ...PAGE_QUERY, status: RUN_STATUSES.join(" | "), since: "ISO time: runs started at or after it" },
+    query: {
+      ...PAGE_QUERY,
+      status: RUN_STATUSES.join(" | "),
+      since: "ISO time: runs started at or after it",
+    },
     response: {
       status: 200,
       description: "A page of runs, by start time then id.",
