@@ -169,4 +169,28 @@ describe("named operators, the audit log and a run's why", () => {
       ["operator.revoked", "operator"],
     ]);
   });
+
+  it("pages an operator limited to some companies through theirs only, one page after another", async () => {
+    const store = app.cadre.store;
+    const a = await createCompany(store, { name: "A Co", goal: "Grow." });
+    const b = await createCompany(store, { name: "B Co", goal: "Grow." });
+    const c = await createCompany(store, { name: "C Co", goal: "Grow." });
+    const { token } = await addOperator(store, { name: "olga", role: "owner", companies: [a.id, c.id] });
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const res = await app.request("GET", `/api/companies?limit=1${after ? `&after=${after}` : ""}`, {
+        token,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.items).toHaveLength(1);
+      seen.push(...res.body.items.map((x: { id: string }) => x.id));
+      after = res.body.nextCursor;
+      pages++;
+    } while (after !== null && pages < 5);
+    expect(pages).toBe(2);
+    expect(seen.sort()).toEqual([a.id, c.id].sort());
+    expect(seen).not.toContain(b.id);
+  });
 });
