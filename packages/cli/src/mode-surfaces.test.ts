@@ -226,7 +226,7 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
     const first = await call("file_approval", strategy);
     await expectAgreement("awaiting-approval");
     // The inbox says, before the decision, what each decision does to the mode (resolveCeoMode).
-    const listed = (await api("GET", `/api/companies/${companyId}/approvals`)).body;
+    const listed = (await api("GET", `/api/companies/${companyId}/approvals`)).body.items;
     expect(listed).toEqual([
       expect.objectContaining({
         id: first["approvalId"],
@@ -239,7 +239,7 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
       (await api("POST", `/api/approvals/${first["approvalId"]}/reject`, { note: "Too vague" })).status,
     ).toBe(200);
     await expectAgreement("revising");
-    const decided = (await api("GET", `/api/companies/${companyId}/approvals`)).body[0];
+    const decided = (await api("GET", `/api/companies/${companyId}/approvals`)).body.items[0];
     expect(decided).toMatchObject({ status: "rejected", decidedBy: "operator", decisionNote: "Too vague" });
     expect(decided.modeIfDecided).toBeUndefined();
 

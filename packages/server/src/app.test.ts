@@ -33,13 +33,15 @@ describe("companies and connectors", () => {
       settings: { profile: "semantic" },
     });
     const id = created.body.id as string;
-    expect((await app.request("GET", "/api/companies")).body.map((c: { id: string }) => c.id)).toEqual([id]);
+    expect((await app.request("GET", "/api/companies")).body.items.map((c: { id: string }) => c.id)).toEqual([
+      id,
+    ]);
     expect((await app.request("GET", `/api/companies/${id}`)).body).toMatchObject({
       id,
       ceoAgentId: created.body.ceoAgentId,
     });
     const connectors = await app.request("GET", `/api/companies/${id}/connectors`);
-    expect(connectors.body).toEqual([
+    expect(connectors.body.items).toEqual([
       expect.objectContaining({
         id: "offline",
         kind: "offline",
@@ -48,7 +50,7 @@ describe("companies and connectors", () => {
       }),
     ]);
     const agents = await app.request("GET", `/api/companies/${id}/agents`);
-    expect(agents.body).toEqual([expect.objectContaining({ isCeo: true, via: "system" })]);
+    expect(agents.body.items).toEqual([expect.objectContaining({ isCeo: true, via: "system" })]);
   });
 
   it("adds a connector, says why it is not ready, and refuses a secret in config", async () => {
@@ -73,7 +75,9 @@ describe("companies and connectors", () => {
     });
     expect(again.status).toBe(409);
     expect(
-      (await app.request("GET", `/api/companies/${id}/connectors`)).body.map((c: { id: string }) => c.id),
+      (await app.request("GET", `/api/companies/${id}/connectors`)).body.items.map(
+        (c: { id: string }) => c.id,
+      ),
     ).toEqual(["offline", "anthropic"]);
   });
 });
@@ -147,7 +151,9 @@ describe("the legacy POST routes (C4-6)", () => {
       "pending",
       "revision_requested",
     ]);
-    expect((await app.request("GET", `/api/companies/${id}/approvals?status=pending`)).body).toEqual([]);
+    expect((await app.request("GET", `/api/companies/${id}/approvals?status=pending`)).body.items).toEqual(
+      [],
+    );
   });
 
   it("answer 410 naming the tool once retired (G5), while GET and DELETE stay", async () => {
@@ -175,7 +181,7 @@ describe("agents and keys", () => {
     expect((await app.request("GET", `/api/agents/${cto.id}`, { token })).status).toBe(401);
     expect((await app.request("DELETE", `/api/agents/${cto.id}`)).status).toBe(200);
     expect(
-      (await app.request("GET", `/api/companies/${id}/agents?status=active`)).body.map(
+      (await app.request("GET", `/api/companies/${id}/agents?status=active`)).body.items.map(
         (a: { id: string }) => a.id,
       ),
     ).toEqual([ceoAgentId]);
@@ -202,7 +208,7 @@ describe("agents and keys", () => {
     });
     const token = minted.body.token as string;
     const listed = await app.request("GET", `/api/agents/${ceoAgentId}/keys`);
-    expect(JSON.stringify(listed.body)).not.toContain(token);
+    expect(JSON.stringify(listed.body.items)).not.toContain(token);
     expect(JSON.stringify(await app.store.findApiToken(token))).toBe(undefined);
     expect((await app.request("GET", `/api/companies/${id}`, { token })).status).toBe(200);
     const revoked = await app.request("DELETE", `/api/agents/${ceoAgentId}/keys/${minted.body.id}`);
@@ -242,7 +248,7 @@ describe("wakes and runs", () => {
       `/api/runs/${run.id}/events?after=${events.body.events[1].id}&limit=2`,
     );
     expect(page.body.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
-    const agents = (await app.request("GET", `/api/companies/${id}/agents`)).body as Array<{
+    const agents = (await app.request("GET", `/api/companies/${id}/agents`)).body.items as Array<{
       via: string;
       isCeo: boolean;
     }>;

@@ -62,7 +62,7 @@ describe("adding a connector", () => {
     expect(asked.length).toBeGreaterThan(0);
     expect(asked[0]?.status).toBe(200);
     const list = await app.request("GET", `/api/companies/${company.id}/connectors`);
-    expect(list.body.map((c: { id: string; ready: boolean }) => [c.id, c.ready])).toEqual([
+    expect(list.body.items.map((c: { id: string; ready: boolean }) => [c.id, c.ready])).toEqual([
       ["offline", true],
       ["local", true],
     ]);
@@ -195,7 +195,7 @@ describe("secrets are referenced by environment-variable name, never stored (iss
     const token = await apiKey(app, company.ceoAgentId);
     const r = await app.request("GET", `/api/companies/${company.id}/connectors`, { token });
     expect(r.status).toBe(200);
-    const legacy = r.body.find((c: { id: string }) => c.id === "legacy");
+    const legacy = r.body.items.find((c: { id: string }) => c.id === "legacy");
     expect(legacy.config).toEqual({
       baseUrl: down,
       auth: { apiKey: "[redacted]" },
@@ -406,7 +406,7 @@ describe("removing a connector, and moving agents between connectors", () => {
     const removed = await app.request("DELETE", `/api/companies/${company.id}/connectors/local`);
     expect(removed.status).toBe(200);
     expect(
-      (await app.request("GET", `/api/companies/${company.id}/connectors`)).body.map(
+      (await app.request("GET", `/api/companies/${company.id}/connectors`)).body.items.map(
         (c: { id: string }) => c.id,
       ),
     ).toEqual(["offline"]);
@@ -467,7 +467,8 @@ describe("readiness is read from cached probes, refreshed off the request path",
       const up = await startStandin({ policy: echo, port: Number(port) });
       try {
         now += 5_000; // still fresh: the failure is what the list says, and no probe runs
-        const list = async () => (await own.request("GET", `/api/companies/${c.id}/connectors`)).body[1];
+        const list = async () =>
+          (await own.request("GET", `/api/companies/${c.id}/connectors`)).body.items[1];
         expect(await list()).toMatchObject({ ready: false, checkedAt: "2025-06-01T00:00:00.000Z" });
         now += 6_000; // stale: the list answers from the cache and refreshes in the background
         await list();

@@ -59,8 +59,8 @@ describe("runs and usage routes", () => {
 
     const runs = await app.request("GET", `/api/companies/${id}/runs`);
     expect(runs.status).toBe(200);
-    expect(runs.body.map((r: { id: string }) => r.id)).toEqual(runIds);
-    expect(runs.body[0]).toMatchObject({
+    expect(runs.body.items.map((r: { id: string }) => r.id)).toEqual(runIds);
+    expect(runs.body.items[0]).toMatchObject({
       agentId: ceoAgentId,
       trigger: "start_team_building",
       mode: "team-building",

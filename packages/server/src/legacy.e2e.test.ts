@@ -69,7 +69,7 @@ describe("legacy profile over a real port", () => {
     const run = await untilRunEnds(woken.body.runId);
     expect(run).toMatchObject({ status: "done", profile: "legacy", error: null });
 
-    const hires = (await api("GET", `/api/companies/${company.id}/agents`)).body.filter(
+    const hires = (await api("GET", `/api/companies/${company.id}/agents`)).body.items.filter(
       (a: { isCeo: boolean }) => !a.isCeo,
     );
     expect(hires.length).toBeGreaterThanOrEqual(3);
@@ -79,7 +79,7 @@ describe("legacy profile over a real port", () => {
         (a: { via: string; reportsTo: string }) => a.via === "http" && a.reportsTo === company.ceoAgentId,
       ),
     ).toBe(true);
-    const approvals = (await api("GET", `/api/companies/${company.id}/approvals`)).body;
+    const approvals = (await api("GET", `/api/companies/${company.id}/approvals`)).body.items;
     expect(
       approvals.map((a: { type: string; status: string; via: string }) => [a.type, a.status, a.via]),
     ).toEqual([["approve_ceo_strategy", "pending", "http"]]);
@@ -90,7 +90,7 @@ describe("legacy profile over a real port", () => {
     expect(hired.map((h) => [h.runId, (h.data as { hiredBy: string }).hiredBy])).toEqual(
       hires.map(() => [run.id, company.ceoAgentId]),
     );
-    const keys = (await api("GET", `/api/agents/${company.ceoAgentId}/keys`)).body;
+    const keys = (await api("GET", `/api/agents/${company.ceoAgentId}/keys`)).body.items;
     expect(keys).toEqual([expect.objectContaining({ runId: run.id, revokedAt: expect.any(String) })]);
 
     // What the model did: bash calls, each a node -e fetch POST; no company tool was offered.
@@ -132,6 +132,6 @@ describe("legacy profile over a real port", () => {
     expect(results[0].content[0].text).toMatch(/^400 \{"error":\{"code":"invalid_input".*maximum team size/);
     const final = events.filter((e) => e.type === "text_end").at(-1)!.data.text as string;
     expect(final).toMatch(/cannot hire right now/);
-    expect((await api("GET", `/api/companies/${company.id}/agents`)).body).toHaveLength(1);
+    expect((await api("GET", `/api/companies/${company.id}/agents`)).body.items).toHaveLength(1);
   });
 });

@@ -54,7 +54,7 @@ describe("named operators, the audit log and a run's why", () => {
     const one = await app.request("GET", `/api/approvals/${strategy!.id}`, { token: victor });
     expect(one.body.history.at(-1)).toMatchObject({ toStatus: "approved", actor: "alice" });
     const list = await app.request("GET", `/api/companies/${company.id}/approvals`, { token: alice });
-    expect(list.body.find((a: { id: string }) => a.id === strategy!.id).decidedBy).toBe("alice");
+    expect(list.body.items.find((a: { id: string }) => a.id === strategy!.id).decidedBy).toBe("alice");
     const audit = await app.request("GET", `/api/companies/${company.id}/audit?actor=alice`, {
       token: victor,
     });
@@ -153,7 +153,8 @@ describe("named operators, the audit log and a run's why", () => {
     expect((await app.request("GET", `/api/companies/${a.id}`, { token })).status).toBe(200);
     expect((await app.request("GET", `/api/companies/${b.id}`, { token })).status).toBe(403);
     const listed = await app.request("GET", "/api/companies", { token });
-    expect(listed.body.map((c: { id: string }) => c.id)).toEqual([a.id]);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([a.id]);
+    expect(listed.body.nextCursor).toBeNull();
     const me = await app.request("GET", "/api/me", { token });
     expect(me.body).toMatchObject({ kind: "operator", name: "olga", role: "owner", companies: [a.id] });
     expect((await app.request("DELETE", "/api/operators/olga")).status).toBe(200);
@@ -167,5 +168,29 @@ describe("named operators, the audit log and a run's why", () => {
       ["operator.added", "system"],
       ["operator.revoked", "operator"],
     ]);
+  });
+
+  it("pages an operator limited to some companies through theirs only, one page after another", async () => {
+    const store = app.cadre.store;
+    const a = await createCompany(store, { name: "A Co", goal: "Grow." });
+    const b = await createCompany(store, { name: "B Co", goal: "Grow." });
+    const c = await createCompany(store, { name: "C Co", goal: "Grow." });
+    const { token } = await addOperator(store, { name: "olga", role: "owner", companies: [a.id, c.id] });
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const res = await app.request("GET", `/api/companies?limit=1${after ? `&after=${after}` : ""}`, {
+        token,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.items).toHaveLength(1);
+      seen.push(...res.body.items.map((x: { id: string }) => x.id));
+      after = res.body.nextCursor;
+      pages++;
+    } while (after !== null && pages < 5);
+    expect(pages).toBe(2);
+    expect(seen.sort()).toEqual([a.id, c.id].sort());
+    expect(seen).not.toContain(b.id);
   });
 });

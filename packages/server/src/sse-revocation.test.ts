@@ -71,7 +71,7 @@ describe("an agent's event stream after its credential goes", () => {
     app = await testApp();
     const { id, ceoAgentId } = await apiCompany(app);
     const token = await apiKey(app, ceoAgentId);
-    const keyId = (await app.request("GET", `/api/agents/${ceoAgentId}/keys`)).body[0].id as string;
+    const keyId = (await app.request("GET", `/api/agents/${ceoAgentId}/keys`)).body.items[0].id as string;
     const stream = await open(app, id, token);
     await hire(app, id, "CTO");
     await readUntil(stream, hired("CTO"));
@@ -143,7 +143,9 @@ describe("an agent's event stream after its credential goes", () => {
     const { id, ceoAgentId } = await apiCompany(app);
     const kept = await open(app, id, await apiKey(app, ceoAgentId));
     const doomed = await apiKey(app, ceoAgentId);
-    const keys = (await app.request("GET", `/api/agents/${ceoAgentId}/keys`)).body as Array<{ id: string }>;
+    const keys = (await app.request("GET", `/api/agents/${ceoAgentId}/keys`)).body.items as Array<{
+      id: string;
+    }>;
     const doomedStream = await open(app, id, doomed);
     await app.request("DELETE", `/api/agents/${ceoAgentId}/keys/${keys[1]!.id}`);
     await rest(doomedStream);

@@ -39,9 +39,9 @@ describe("tasks over HTTP", () => {
       });
       const id = created.body.id as string;
       const wakes = await app.request("GET", `/api/companies/${company.id}/wake-requests?status=pending`);
-      expect(wakes.body.map((w: { agentId: string; trigger: string }) => [w.agentId, w.trigger])).toEqual(
-        expect.arrayContaining([[cto, "task_assigned"]]),
-      );
+      expect(
+        wakes.body.items.map((w: { agentId: string; trigger: string }) => [w.agentId, w.trigger]),
+      ).toEqual(expect.arrayContaining([[cto, "task_assigned"]]));
       const upd = await app.request("PATCH", `/api/tasks/${id}`, {
         token: ctoToken,
         json: { status: "done", deliverable: "Here it is." },
@@ -66,7 +66,7 @@ describe("tasks over HTTP", () => {
         "task.reviewed",
       ]);
       const listed = await app.request("GET", `/api/companies/${company.id}/tasks?status=done`);
-      expect(listed.body.map((t: { id: string }) => t.id)).toEqual([id]);
+      expect(listed.body.items.map((t: { id: string }) => t.id)).toEqual([id]);
 
       const stream = await app.cadre.app.request(`/api/companies/${company.id}/events?kind=domain_event`, {
         headers: { Authorization: "Bearer test-operator-token-0123456789abcdef" },
@@ -141,7 +141,7 @@ describe("tasks over HTTP", () => {
           })
         ).status,
       ).toBe(403);
-      expect((await app.request("GET", `/api/companies/${company.id}/schedules`)).body).toHaveLength(1);
+      expect((await app.request("GET", `/api/companies/${company.id}/schedules`)).body.items).toHaveLength(1);
       expect((await app.request("DELETE", `/api/agents/${cto}/schedule`)).body).toEqual({
         agentId: cto,
         removed: true,
@@ -180,7 +180,7 @@ describe("a server at work (SQLite, in process)", () => {
         if (Date.now() > end) throw new Error("the company did not finish its work");
         await new Promise((r) => setTimeout(r, 50));
       }
-      const tasks = (await app.request("GET", `/api/companies/${company.id}/tasks`)).body as Array<{
+      const tasks = (await app.request("GET", `/api/companies/${company.id}/tasks`)).body.items as Array<{
         status: string;
         deliverable: string | null;
       }>;

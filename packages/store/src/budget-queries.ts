@@ -96,12 +96,16 @@ export async function reserveModelCall(db: Kysely<Database>, call: NewModelCall)
   return toModelCall(row);
 }
 
+/**
+ * Settles the call and adds it to its running totals (the company's and its agent's, all time and
+ * its month): run inside one transaction (the caller's `atomic`), so the totals move with the ledger.
+ */
 export async function settleModelCall(
   db: Kysely<Database>,
   id: string,
   s: ModelCallSettlement,
 ): Promise<boolean> {
-  const result = await db
+  const row = await db
     .updateTable("model_calls")
     .set({
       status: "settled",
@@ -115,8 +119,32 @@ export async function settleModelCall(
     })
     .where("id", "=", id)
     .where("status", "=", "reserved")
+    .returning(["company_id", "agent_id", "created_at"])
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (!row) return false;
+  const tokens = s.usage.input + s.usage.output + s.usage.cacheRead + s.usage.cacheWrite;
+  const month = row.created_at.slice(0, 7);
+  const add = { tokens, usd: s.costUsd ?? 0, unpriced_calls: s.costUsd === null ? 1 : 0, calls: 1 };
+  await db
+    .insertInto("spend_totals")
+    .values(
+      [
+        ["", ""],
+        ["", month],
+        [row.agent_id, ""],
+        [row.agent_id, month],
+      ].map(([agent_id, m]) => ({ company_id: row.company_id, agent_id: agent_id!, month: m!, ...add })),
+    )
+    .onConflict((oc) =>
+      oc.columns(["company_id", "agent_id", "month"]).doUpdateSet({
+        tokens: sql`spend_totals.tokens + excluded.tokens`,
+        usd: sql`spend_totals.usd + excluded.usd`,
+        unpriced_calls: sql`spend_totals.unpriced_calls + excluded.unpriced_calls`,
+        calls: sql`spend_totals.calls + excluded.calls`,
+      }),
+    )
+    .execute();
+  return true;
 }
 
 export async function releaseModelCalls(db: Kysely<Database>, runId: string): Promise<number> {
@@ -162,7 +190,58 @@ export async function lockSpend(
   return row !== undefined;
 }
 
+/** A period start the monthly totals can answer: the first instant of a UTC month. */
+const MONTH_START = /^(\d{4}-\d{2})-01T00:00:00(\.000)?Z$/;
+
+/**
+ * Spend from the running totals (what was settled) and the live reservations (a handful: the calls
+ * in flight), so a budget check costs the same whatever the size of the ledger. A run's spend, or
+ * one from a time inside a month, is summed from the ledger (`spendOfLedger`).
+ */
 export async function spendOf(db: Kysely<Database>, filter: SpendFilter): Promise<Spend> {
+  const month = filter.since === undefined ? "" : MONTH_START.exec(filter.since)?.[1];
+  if (filter.runId !== undefined || month === undefined) return spendOfLedger(db, filter);
+  let totals = db
+    .selectFrom("spend_totals")
+    .where("company_id", "=", filter.companyId)
+    .where("agent_id", "=", filter.agentId ?? "");
+  totals = month === "" ? totals.where("month", "=", "") : totals.where("month", ">=", month);
+  const used = await totals
+    .select([
+      sql<number>`coalesce(sum(tokens), 0)`.as("tokens"),
+      sql<number>`coalesce(sum(usd), 0)`.as("usd"),
+      sql<number>`coalesce(sum(unpriced_calls), 0)`.as("unpriced"),
+      sql<number>`coalesce(sum(calls), 0)`.as("calls"),
+    ])
+    .executeTakeFirstOrThrow();
+  let live = db
+    .selectFrom("model_calls as m")
+    .innerJoin("runs as r", "r.id", "m.run_id")
+    .where("m.company_id", "=", filter.companyId)
+    .where("m.status", "=", "reserved")
+    .where("r.status", "=", "running");
+  if (filter.agentId !== undefined) live = live.where("m.agent_id", "=", filter.agentId);
+  if (filter.since !== undefined) live = live.where("m.created_at", ">=", filter.since);
+  const reserved = await live
+    .select([
+      sql<number>`coalesce(sum(m.reserved_tokens), 0)`.as("tokens"),
+      sql<number>`coalesce(sum(coalesce(m.reserved_usd, 0)), 0)`.as("usd"),
+    ])
+    .executeTakeFirstOrThrow();
+  const reservedTokens = Number(reserved.tokens);
+  const reservedUsd = Number(reserved.usd);
+  return {
+    tokens: Number(used.tokens) + reservedTokens,
+    usd: Number(used.usd) + reservedUsd,
+    unpricedCalls: Number(used.unpriced),
+    calls: Number(used.calls),
+    reservedTokens,
+    reservedUsd,
+  };
+}
+
+/** Spend summed over the ledger rows the filter selects (what the running totals must always equal). */
+export async function spendOfLedger(db: Kysely<Database>, filter: SpendFilter): Promise<Spend> {
   let query = db
     .selectFrom("model_calls as m")
     .innerJoin("runs as r", "r.id", "m.run_id")

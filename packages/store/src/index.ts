@@ -9,6 +9,7 @@ import { openSqlite, sqliteAdapter, type SqliteLocation } from "./sqlite.js";
 import type { Store } from "./types.js";
 
 export * from "./types.js";
+export { decodeCursor, DEFAULT_PAGE_LIMIT, encodeCursor, MAX_PAGE_LIMIT, pageOfRows } from "./page.js";
 export { MIGRATION_NAMES } from "./migrations.js";
 export { actingAs, actingStore, currentAudit, type AuditContext } from "./audit-context.js";
 export { AUDIT_RULES, READ_METHODS, type AuditRule, type WriteMethod } from "./audit-catalog.js";

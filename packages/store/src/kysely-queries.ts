@@ -2,6 +2,7 @@
 // (over Kysely) and a transaction (over Kysely's Transaction), so the two can never drift.
 import { type Kysely, sql, type UpdateResult } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
+import { paged, pagedSql } from "./page.js";
 import { ConflictError, StoreError, toStoreError } from "./errors.js";
 import {
   type FeedJoinRow,
@@ -87,6 +88,7 @@ import type {
   WakeRequestRow,
   WakeRequestStatus,
   WakeStatus,
+  Page,
 } from "./types.js";
 import * as wakes from "./wake-queries.js";
 import {
@@ -176,14 +178,9 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listCompanies(): Promise<CompanyRow[]> {
+  listCompanies(page?: Page): Promise<CompanyRow[]> {
     return this.guard("companies", async () => {
-      const rows = await this.db
-        .selectFrom("companies")
-        .selectAll()
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
+      const rows = await paged(this.db.selectFrom("companies").selectAll(), "created_at", page).execute();
       return rows.map((r) => toCompany(r, this.adapter));
     });
   }
@@ -266,16 +263,14 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listConnectors(companyId: string): Promise<ConnectorRow[]> {
+  listConnectors(companyId: string, page?: Page): Promise<ConnectorRow[]> {
     return this.guard(`connectors of company "${companyId}"`, async () => {
-      const rows = await this.db
+      const query = this.db
         .selectFrom("connectors")
         .selectAll()
         .where("company_id", "=", companyId)
-        .where("removed_at", "is", null)
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
+        .where("removed_at", "is", null);
+      const rows = await paged(query, "created_at", page).execute();
       return rows.map((r) => toConnector(r, this.adapter));
     });
   }
@@ -314,22 +309,21 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listAgents(companyId: string, filter: { status?: AgentStatus } = {}): Promise<AgentRow[]> {
+  listAgents(companyId: string, filter: { status?: AgentStatus; page?: Page } = {}): Promise<AgentRow[]> {
     return this.guard(`agents of company "${companyId}"`, async () => {
-      const rows =
-        filter.status === undefined
-          ? await run<Selectable<AgentsTable>>(
-              this.db,
-              this.adapter,
-              `select * from agents where company_id = ? order by created_at, id`,
-              [companyId],
-            )
-          : await run<Selectable<AgentsTable>>(
-              this.db,
-              this.adapter,
-              `select * from agents where company_id = ? and status = ? order by created_at, id`,
-              [companyId, filter.status],
-            );
+      const page = pagedSql("created_at", filter.page);
+      const status = filter.status === undefined ? "" : " and status = ?";
+      const rows = await run<Selectable<AgentsTable>>(
+        this.db,
+        this.adapter,
+        `select * from agents where company_id = ?${status}${page.where}${page.tail}`,
+        [
+          companyId,
+          ...(filter.status === undefined ? [] : [filter.status]),
+          ...page.params,
+          ...page.tailParams,
+        ],
+      );
       return rows.map((r) => toAgent(r, this.adapter));
     });
   }
@@ -409,13 +403,13 @@ export class KyselyQueries implements StoreQueries {
 
   listApprovals(
     companyId: string,
-    filter: { status?: ApprovalStatus; type?: ApprovalType } = {},
+    filter: { status?: ApprovalStatus; type?: ApprovalType; page?: Page } = {},
   ): Promise<ApprovalRow[]> {
     return this.guard(`approvals of company "${companyId}"`, async () => {
       let query = this.db.selectFrom("approvals").selectAll().where("company_id", "=", companyId);
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
       if (filter.type !== undefined) query = query.where("type", "=", filter.type);
-      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      const rows = await paged(query, "created_at", filter.page).execute();
       return rows.map(toApproval);
     });
   }
@@ -506,13 +500,15 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listRuns(filter: { companyId?: string; agentId?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
+  listRuns(
+    filter: { companyId?: string; agentId?: string; status?: RunStatus; page?: Page } = {},
+  ): Promise<RunRow[]> {
     return this.guard("runs", async () => {
       let query = this.db.selectFrom("runs").selectAll();
       if (filter.companyId !== undefined) query = query.where("company_id", "=", filter.companyId);
       if (filter.agentId !== undefined) query = query.where("agent_id", "=", filter.agentId);
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
-      const rows = await query.orderBy("started_at").orderBy("id").execute();
+      const rows = await paged(query, "started_at", filter.page).execute();
       return rows.map(toRun);
     });
   }
@@ -789,15 +785,10 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
-  listApiTokens(agentId: string): Promise<ApiTokenRow[]> {
+  listApiTokens(agentId: string, page?: Page): Promise<ApiTokenRow[]> {
     return this.guard(`API tokens of agent "${agentId}"`, async () => {
-      const rows = await this.db
-        .selectFrom("api_tokens")
-        .selectAll()
-        .where("agent_id", "=", agentId)
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
+      const query = this.db.selectFrom("api_tokens").selectAll().where("agent_id", "=", agentId);
+      const rows = await paged(query, "created_at", page).execute();
       return rows.map(toApiToken);
     });
   }
@@ -1036,7 +1027,9 @@ export class KyselyQueries implements StoreQueries {
   }
 
   settleModelCall(id: string, settlement: ModelCallSettlement): Promise<boolean> {
-    return this.guard(`model call "${id}"`, () => budgets.settleModelCall(this.db, id, settlement));
+    return this.guard(`model call "${id}"`, () =>
+      this.atomic((q) => budgets.settleModelCall(q.db, id, settlement)),
+    );
   }
 
   releaseModelCalls(runId: string): Promise<number> {
@@ -1067,7 +1060,12 @@ export class KyselyQueries implements StoreQueries {
 
   listTasks(
     companyId: string,
-    filter: { assigneeAgentId?: string; creatorAgentId?: string; statuses?: readonly TaskStatus[] } = {},
+    filter: {
+      assigneeAgentId?: string;
+      creatorAgentId?: string;
+      statuses?: readonly TaskStatus[];
+      page?: Page;
+    } = {},
   ): Promise<TaskRow[]> {
     return this.guard(`tasks of company "${companyId}"`, () => tasks.listTasks(this.db, companyId, filter));
   }
@@ -1105,6 +1103,7 @@ export class KyselyQueries implements StoreQueries {
     agentId?: string;
     status?: WakeRequestStatus;
     runId?: string;
+    page?: Page;
   }): Promise<WakeRequestRow[]> {
     return this.guard("wake requests", () => tasks.listWakeRequests(this.db, filter));
   }
@@ -1153,8 +1152,8 @@ export class KyselyQueries implements StoreQueries {
     return this.guard(`schedule of agent "${agentId}"`, () => tasks.getSchedule(this.db, agentId));
   }
 
-  listSchedules(companyId?: string): Promise<ScheduleRow[]> {
-    return this.guard("schedules", () => tasks.listSchedules(this.db, companyId));
+  listSchedules(companyId?: string, page?: Page): Promise<ScheduleRow[]> {
+    return this.guard("schedules", () => tasks.listSchedules(this.db, companyId, page));
   }
 
   deleteSchedule(agentId: string): Promise<boolean> {

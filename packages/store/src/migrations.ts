@@ -15,6 +15,7 @@ import { tasksMigration } from "./migration-010-tasks.js";
 import { wakeRequestReturnsMigration } from "./migration-013-wake-request-returns.js";
 import { runOwnerAuthorshipMigration } from "./migration-017-run-owner-authorship.js";
 import { peopleMigration } from "./migration-018-people.js";
+import { spendTotalsMigration } from "./migration-021-spend-totals.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -185,6 +186,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["013_wake_request_returns", () => wakeRequestReturnsMigration()],
   ["017_run_owner_authorship", () => runOwnerAuthorshipMigration()],
   ["018_people", peopleMigration],
+  ["021_spend_totals", () => spendTotalsMigration()],
 ];
 
 /** The names of every migration the store runs, sorted as the migration table lists them. */

@@ -246,6 +246,17 @@ export interface ModelCallsTable {
   settled_at: Timestamp | null;
 }
 
+/** Running totals of settled spend per company, agent ('' for all) and month ('' for all time) (migration 021). */
+export interface SpendTotalsTable {
+  company_id: string;
+  agent_id: string;
+  month: string;
+  tokens: number;
+  usd: number;
+  unpriced_calls: number;
+  calls: number;
+}
+
 /** Tasks and what hangs off them (migration 010). */
 export interface TasksTable {
   id: string;
@@ -364,6 +375,7 @@ export interface Database {
   model_calls: ModelCallsTable;
   operators: OperatorsTable;
   audit_log: AuditLogTable;
+  spend_totals: SpendTotalsTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -391,4 +403,5 @@ export const TABLES = [
   "model_calls",
   "operators",
   "audit_log",
+  "spend_totals",
 ] as const satisfies readonly (keyof Database)[];

@@ -1,7 +1,8 @@
 // Tasks, their blockers and comments, wake requests and schedules (migration 010), written once
 // against Kysely's builder. KyselyQueries wraps each function with its error mapping and, where it
 // says so, a transaction.
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
+import { paged } from "./page.js";
 import type { TaskStatus } from "@cadre/model";
 import { StoreError } from "./errors.js";
 import type { Database, SchedulesTable, TaskCommentsTable, TasksTable, WakeRequestsTable } from "./schema.js";
@@ -16,6 +17,7 @@ import type {
   TaskRow,
   WakeRequestRow,
   WakeRequestStatus,
+  Page,
 } from "./types.js";
 
 const now = (): string => new Date().toISOString();
@@ -89,14 +91,23 @@ function toSchedule(r: Selectable<SchedulesTable>): ScheduleRow {
   };
 }
 
-/** The blockers of each task, in the order they were given. */
-async function blockersOf(db: Kysely<Database>, taskIds: readonly string[]): Promise<Map<string, string[]>> {
+type TaskIds = SelectQueryBuilder<Database, "tasks", { id: string }>;
+
+/**
+ * The blockers of each task, in the order they were given. The tasks are named by the query that
+ * selected them (a subquery), never by a parameter per task: a list of any size stays one statement.
+ */
+async function blockersOf(
+  db: Kysely<Database>,
+  taskIds: readonly string[],
+  selected: TaskIds,
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return out;
   const rows = await db
     .selectFrom("task_blockers")
     .selectAll()
-    .where("task_id", "in", [...taskIds])
+    .where("task_id", "in", selected)
     .orderBy("task_id")
     .orderBy("position")
     .execute();
@@ -104,10 +115,15 @@ async function blockersOf(db: Kysely<Database>, taskIds: readonly string[]): Pro
   return out;
 }
 
-async function withBlockers(db: Kysely<Database>, rows: Selectable<TasksTable>[]): Promise<TaskRow[]> {
+async function withBlockers(
+  db: Kysely<Database>,
+  rows: Selectable<TasksTable>[],
+  selected: TaskIds,
+): Promise<TaskRow[]> {
   const blockers = await blockersOf(
     db,
     rows.map((r) => r.id),
+    selected,
   );
   return rows.map((r) => toTask(r, blockers.get(r.id) ?? []));
 }
@@ -147,15 +163,20 @@ export async function insertTask(db: Kysely<Database>, task: NewTask): Promise<T
 
 export async function getTask(db: Kysely<Database>, id: string): Promise<TaskRow | undefined> {
   const row = await db.selectFrom("tasks").selectAll().where("id", "=", id).executeTakeFirst();
-  return row && (await withBlockers(db, [row]))[0];
+  return row && (await withBlockers(db, [row], db.selectFrom("tasks").select("id").where("id", "=", id)))[0];
 }
 
 export async function listTasks(
   db: Kysely<Database>,
   companyId: string,
-  filter: { assigneeAgentId?: string; creatorAgentId?: string; statuses?: readonly TaskStatus[] },
+  filter: {
+    assigneeAgentId?: string;
+    creatorAgentId?: string;
+    statuses?: readonly TaskStatus[];
+    page?: Page;
+  },
 ): Promise<TaskRow[]> {
-  let query = db.selectFrom("tasks").selectAll().where("company_id", "=", companyId);
+  let query = db.selectFrom("tasks").where("company_id", "=", companyId);
   if (filter.assigneeAgentId !== undefined)
     query = query.where("assignee_agent_id", "=", filter.assigneeAgentId);
   if (filter.creatorAgentId !== undefined)
@@ -164,7 +185,8 @@ export async function listTasks(
     if (filter.statuses.length === 0) return [];
     query = query.where("status", "in", [...filter.statuses]);
   }
-  return withBlockers(db, await query.orderBy("created_at").orderBy("id").execute());
+  const selected = paged(query.select("id"), "created_at", filter.page);
+  return withBlockers(db, await paged(query.selectAll(), "created_at", filter.page).execute(), selected);
 }
 
 export async function listTasksBlockedBy(db: Kysely<Database>, taskId: string): Promise<TaskRow[]> {
@@ -176,7 +198,11 @@ export async function listTasksBlockedBy(db: Kysely<Database>, taskId: string): 
     .orderBy("tasks.created_at")
     .orderBy("tasks.id")
     .execute();
-  return withBlockers(db, rows);
+  const selected = db
+    .selectFrom("task_blockers")
+    .select("task_id as id")
+    .where("blocker_task_id", "=", taskId) as unknown as TaskIds;
+  return withBlockers(db, rows, selected);
 }
 
 export async function updateTask(db: Kysely<Database>, id: string, patch: TaskPatch): Promise<TaskRow> {
@@ -189,7 +215,9 @@ export async function updateTask(db: Kysely<Database>, id: string, patch: TaskPa
   if (patch.deliverableBy !== undefined) set.deliverable_by = patch.deliverableBy;
   const row = await db.updateTable("tasks").set(set).where("id", "=", id).returningAll().executeTakeFirst();
   if (!row) throw new StoreError(`task "${id}" does not exist`);
-  return (await withBlockers(db, [row]))[0] as TaskRow;
+  return (
+    await withBlockers(db, [row], db.selectFrom("tasks").select("id").where("id", "=", id))
+  )[0] as TaskRow;
 }
 
 export async function checkoutTask(db: Kysely<Database>, id: string, runId: string): Promise<boolean> {
@@ -269,14 +297,14 @@ export async function insertWakeRequest(db: Kysely<Database>, r: NewWakeRequest)
 
 export async function listWakeRequests(
   db: Kysely<Database>,
-  filter: { companyId?: string; agentId?: string; status?: WakeRequestStatus; runId?: string },
+  filter: { companyId?: string; agentId?: string; status?: WakeRequestStatus; runId?: string; page?: Page },
 ): Promise<WakeRequestRow[]> {
   let query = db.selectFrom("wake_requests").selectAll();
   if (filter.companyId !== undefined) query = query.where("company_id", "=", filter.companyId);
   if (filter.agentId !== undefined) query = query.where("agent_id", "=", filter.agentId);
   if (filter.status !== undefined) query = query.where("status", "=", filter.status);
   if (filter.runId !== undefined) query = query.where("run_id", "=", filter.runId);
-  const rows = await query.orderBy("created_at").orderBy("id").execute();
+  const rows = await paged(query, "created_at", filter.page).execute();
   return rows.map(toWakeRequest);
 }
 
@@ -358,10 +386,14 @@ export async function getSchedule(db: Kysely<Database>, agentId: string): Promis
   return row && toSchedule(row);
 }
 
-export async function listSchedules(db: Kysely<Database>, companyId?: string): Promise<ScheduleRow[]> {
+export async function listSchedules(
+  db: Kysely<Database>,
+  companyId?: string,
+  page?: Page,
+): Promise<ScheduleRow[]> {
   let query = db.selectFrom("schedules").selectAll();
   if (companyId !== undefined) query = query.where("company_id", "=", companyId);
-  const rows = await query.orderBy("next_due_at").orderBy("id").execute();
+  const rows = await paged(query, "next_due_at", page).execute();
   return rows.map(toSchedule);
 }
 

@@ -536,11 +536,21 @@ export interface AuditFilter {
   limit?: number;
 }
 
+/**
+ * Where a list's page starts and how long it is. `after` is the sort value (the list's order: creation
+ * time, start time, next tick) and id of the last row of the previous page; rows come in (sort value,
+ * id) order. Without a page, a list answers every row.
+ */
+export interface Page {
+  after?: { at: string; id: string };
+  limit?: number;
+}
+
 /** Everything readable and writable, on the store itself or inside one transaction. */
 export interface StoreQueries {
   insertCompany(company: NewCompany): Promise<CompanyRow>;
   getCompany(id: string): Promise<CompanyRow | undefined>;
-  listCompanies(): Promise<CompanyRow[]>;
+  listCompanies(page?: Page): Promise<CompanyRow[]>;
   updateCompanySettings(id: string, settings: CompanySettings): Promise<void>;
   /**
    * The company with its connectors, active agents and latest CEO strategy approval, read in one
@@ -574,12 +584,12 @@ export interface StoreQueries {
   /** Marks it removed: it leaves listConnectors and getConnector; false when there was none. */
   removeConnector(companyId: string, id: string): Promise<boolean>;
   getConnector(companyId: string, id: string): Promise<ConnectorRow | undefined>;
-  listConnectors(companyId: string): Promise<ConnectorRow[]>;
+  listConnectors(companyId: string, page?: Page): Promise<ConnectorRow[]>;
 
   insertAgent(agent: NewAgent): Promise<AgentRow>;
   getAgent(id: string): Promise<AgentRow | undefined>;
   /** Ordered by creation time, then id. */
-  listAgents(companyId: string, filter?: { status?: AgentStatus }): Promise<AgentRow[]>;
+  listAgents(companyId: string, filter?: { status?: AgentStatus; page?: Page }): Promise<AgentRow[]>;
   setAgentStatus(id: string, status: AgentStatus): Promise<void>;
   /** The model the agent's next session routes to (MC-13; the caller validates it against the connector). */
   /** The agent's model, and its connector when given (a move to another connector). */
@@ -591,7 +601,7 @@ export interface StoreQueries {
   /** Ordered by creation time, then id. */
   listApprovals(
     companyId: string,
-    filter?: { status?: ApprovalStatus; type?: ApprovalType },
+    filter?: { status?: ApprovalStatus; type?: ApprovalType; page?: Page },
   ): Promise<ApprovalRow[]>;
   /**
    * Moves a *pending* approval to `status` and appends a history row, atomically.
@@ -608,7 +618,13 @@ export interface StoreQueries {
 
   insertRun(run: NewRun): Promise<RunRow>;
   getRun(id: string): Promise<RunRow | undefined>;
-  listRuns(filter?: { companyId?: string; agentId?: string; status?: RunStatus }): Promise<RunRow[]>;
+  /** Ordered by start time, then id. */
+  listRuns(filter?: {
+    companyId?: string;
+    agentId?: string;
+    status?: RunStatus;
+    page?: Page;
+  }): Promise<RunRow[]>;
   finishRun(
     id: string,
     end: {
@@ -650,7 +666,7 @@ export interface StoreQueries {
    */
   findApiTokenWithAgent(hash: string): Promise<(ApiTokenRow & { agentStatus: AgentStatus }) | undefined>;
   /** Ordered by creation time, then id. */
-  listApiTokens(agentId: string): Promise<ApiTokenRow[]>;
+  listApiTokens(agentId: string, page?: Page): Promise<ApiTokenRow[]>;
   /** Revokes the live tokens matched (one by id, all of an agent's, or all minted for a run); returns how many. */
   revokeApiTokens(match: { id: string } | { agentId: string } | { runId: string }): Promise<number>;
 
@@ -670,7 +686,12 @@ export interface StoreQueries {
   /** Ordered by creation time, then id. */
   listTasks(
     companyId: string,
-    filter?: { assigneeAgentId?: string; creatorAgentId?: string; statuses?: readonly TaskStatus[] },
+    filter?: {
+      assigneeAgentId?: string;
+      creatorAgentId?: string;
+      statuses?: readonly TaskStatus[];
+      page?: Page;
+    },
   ): Promise<TaskRow[]>;
   /** The tasks that list `taskId` among their blockers. */
   listTasksBlockedBy(taskId: string): Promise<TaskRow[]>;
@@ -693,6 +714,7 @@ export interface StoreQueries {
     agentId?: string;
     status?: WakeRequestStatus;
     runId?: string;
+    page?: Page;
   }): Promise<WakeRequestRow[]>;
   /** Moves a *pending* request on; false, writing nothing, when it is no longer pending. */
   settleWakeRequest(
@@ -710,7 +732,7 @@ export interface StoreQueries {
   putSchedule(schedule: NewSchedule): Promise<ScheduleRow>;
   getSchedule(agentId: string): Promise<ScheduleRow | undefined>;
   /** A company's schedules, or every company's; by next tick, then id. */
-  listSchedules(companyId?: string): Promise<ScheduleRow[]>;
+  listSchedules(companyId?: string, page?: Page): Promise<ScheduleRow[]>;
   deleteSchedule(agentId: string): Promise<boolean>;
   /**
    * Takes a tick: moves the schedule from the tick it was due at to its next one, only if it is

@@ -274,7 +274,7 @@ describe("cadre serve", () => {
     const agents = await fetch(`${second.url}/api/companies/${company.body.id}/agents`, {
       headers: { authorization: `Bearer ${token2}` },
     });
-    const ids = ((await agents.json()) as Array<{ id: string; isCeo: boolean }>)
+    const ids = ((await agents.json()) as { items: Array<{ id: string; isCeo: boolean }> }).items
       .filter((a) => !a.isCeo)
       .map((a) => a.id);
     expect(ids.sort()).toEqual(acknowledged.sort());

@@ -5,6 +5,7 @@ import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { agentIdOf } from "../operator/agent-ref.js";
 import { withOperator } from "../operator/open.js";
+import { PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
 import {
   agentsText,
   keysText,
@@ -14,13 +15,14 @@ import {
   terminatedText,
 } from "../operator/render/agents.js";
 
-export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--data DIR] [--database URL] [--json]
+export const AGENTS_HELP = `Usage: cadre agents list [--company ID] [--all] [--limit N] [--after CURSOR] [--data DIR] [--database URL] [--json]
        cadre agents set-model AGENT_ID MODEL [--connector ID] [--data DIR] [--database URL] [--json]
        cadre agents terminate AGENT_ID [--data DIR] [--database URL] [--json]
        cadre agents keys list|mint|revoke AGENT_ID [KEY_ID] [--label TEXT] [--json]
 
-list       the company's agents (active ones; --all includes terminated), with role, department,
-           connector/model and the path that created each (tool, http or system)
+list       the company's agents (active ones; --all includes terminated), by hire time, with role,
+           department, connector/model and the path that created each (tool, http or system); a page
+           at a time (--limit), and when more follow, the command for the next page (--after)
 set-model  the model the agent's sessions route to: an explicit id enabled on its connector, or
            with --connector ID on another ready connector the agent (the CEO too) moves to (a
            refusal says why and lists the allowed ones, and writes nothing). The agent's kept
@@ -41,7 +43,8 @@ AGENT_ID is an agent id, or the agent's name as \`cadre agents list\` shows it (
 
 Options:
   --connector ID  set-model: move the agent to this connector (it must be ready, the model enabled on it)
-  --json       one JSON line
+${PAGE_HELP}
+  --json       one JSON line (list: the page's agents; the next page's cursor on stderr)
   --data DIR   data directory (default ./.cadre)
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
@@ -59,17 +62,24 @@ export async function agentsCommand(args: string[], io: CliIO, server?: ServerTa
     ...STORE_OPTIONS,
     company: { type: "string" },
     all: { type: "boolean" },
+    ...PAGE_OPTIONS,
   });
   if (values.help) return (io.out(`${AGENTS_HELP}\n`), 0);
+  const page = pageFromFlags("agents list", values);
   const agents = await withOperator(
     values,
     io,
     server,
     (port) =>
-      port.listAgents({ ...(values.company ? { companyId: values.company } : {}), all: values.all ?? false }),
+      port.listAgents({
+        ...(values.company ? { companyId: values.company } : {}),
+        all: values.all ?? false,
+        page,
+      }),
     "read",
   );
-  io.out(values.json ? `${JSON.stringify(agents)}\n` : agentsText(agents));
+  io.out(values.json ? `${JSON.stringify(agents.items)}\n` : agentsText(agents.items));
+  printNextPage(io, values, agents.nextCursor, "agents list", rest);
   return 0;
 }
 

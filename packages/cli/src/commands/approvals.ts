@@ -6,10 +6,11 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
+import { allAgents, PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
 import { approvalsText, approvalText, decisionText } from "../operator/render/approvals.js";
 
 export const APPROVALS_HELP = `Usage:
-  cadre approvals list [--company ID] [--status pending|approved|rejected|revision_requested] [--data DIR] [--database URL] [--json]
+  cadre approvals list [--company ID] [--status pending|approved|rejected|revision_requested] [--limit N] [--after CURSOR] [--data DIR] [--database URL] [--json]
   cadre approvals show ID [--data DIR] [--database URL] [--json]
   cadre approvals approve ID [--note TEXT] [--data DIR] [--database URL] [--json]
   cadre approvals reject  ID [--note TEXT] [--data DIR] [--database URL] [--json]
@@ -19,7 +20,10 @@ show prints the filed text (the CEO's strategy) in full, who filed it, and once 
 decision, its note and who decided.
 Deciding the CEO's strategy moves the CEO's mode: approve → operating, reject or revise → revising.
 The next wake of the CEO says so in its cue and instructions.
+list shows a page at a time, oldest first; when more follow it prints the command for the next page
+(with --json, on stderr).
 
+${PAGE_HELP}
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
 
@@ -34,8 +38,10 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
       ...STORE_OPTIONS,
       company: { type: "string" },
       status: { type: "string" },
+      ...PAGE_OPTIONS,
     });
     if (values.help) return (io.out(`${APPROVALS_HELP}\n`), 0);
+    const page = pageFromFlags("approvals list", values);
     const status = values.status;
     if (status !== undefined && !isOneOf(APPROVAL_STATUSES, status))
       throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
@@ -47,10 +53,12 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
         port.listApprovals({
           ...(values.company ? { companyId: values.company } : {}),
           ...(status ? { status } : {}),
+          page,
         }),
       "read",
     );
-    io.out(values.json ? `${JSON.stringify(list)}\n` : approvalsText(list));
+    io.out(values.json ? `${JSON.stringify(list.items)}\n` : approvalsText(list.items));
+    printNextPage(io, values, list.nextCursor, "approvals list", rest);
     return 0;
   }
   if (sub === "show") {
@@ -64,7 +72,7 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
       server,
       async (port) => {
         const approval = await port.approval(id);
-        return { approval, agents: await port.listAgents({ companyId: approval.companyId, all: true }) };
+        return { approval, agents: await allAgents(port, { companyId: approval.companyId, all: true }) };
       },
       "read",
     );
@@ -86,7 +94,7 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
     throw new UsageError(`approvals ${sub}: the approval ID is required (see \`cadre approvals list\`)`);
   const { result, agents } = await withOperator(values, io, server, async (port) => {
     const result = await port.decide(id, decision, values.note);
-    return { result, agents: await port.listAgents({ companyId: result.approval.companyId, all: true }) };
+    return { result, agents: await allAgents(port, { companyId: result.approval.companyId, all: true }) };
   });
   io.out(values.json ? `${JSON.stringify(result)}\n` : decisionText(result, agents));
   return 0;

@@ -6,7 +6,7 @@ import { UserInputError } from "@cadre/core";
 import { isOneOf, RUN_STATUSES } from "@cadre/model";
 import type { RunRow } from "@cadre/store";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
-import { callApi } from "../client/api.js";
+import { callApi, callApiAll } from "../client/api.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { openData, pickCompany } from "../context.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -93,14 +93,14 @@ export async function runsCommand(args: string[], io: CliIO, server?: ServerTarg
       return (print(await callApi(server, "GET /api/runs/{id}/why", { params: { id: runId as string } })), 0);
     let companyId = values.company;
     if (companyId === undefined) {
-      const companies = await callApi(server, "GET /api/companies");
+      const companies = await callApiAll(server, "GET /api/companies");
       if (companies.length !== 1)
         throw new UsageError(
           `the API shows ${companies.length} companies; pick one with --company ID${companies.length ? `: ${companies.map((c) => c.id).join(", ")}` : ""}`,
         );
       companyId = (companies[0] as { id: string }).id;
     }
-    const runs = await callApi(server, "GET /api/companies/{id}/runs", {
+    const runs = await callApiAll(server, "GET /api/companies/{id}/runs", {
       params: { id: companyId },
       query: { ...(status ? { status } : {}), ...(since ? { since } : {}) },
     });

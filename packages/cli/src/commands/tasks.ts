@@ -16,11 +16,12 @@ import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError } from "../io.js";
 import { withOperator } from "../operator/open.js";
+import { PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
 import type { OperatorPort } from "../operator/port.js";
 import { taskChangeText, taskDetailText, tasksText } from "../operator/render/tasks.js";
 
 export const TASKS_HELP = `Usage:
-  cadre tasks list   [--status S[,S…]] [--assignee AGENT] [--company ID] [--json]
+  cadre tasks list   [--status S[,S…]] [--assignee AGENT] [--company ID] [--limit N] [--after CURSOR] [--json]
   cadre tasks show   TASK_ID [--json]
   cadre tasks create --title TEXT [--description TEXT] [--assignee AGENT] [--blocked-by ID[,ID…]] [--parent ID] [--company ID] [--json]
   cadre tasks assign TASK_ID AGENT [--json]
@@ -40,7 +41,11 @@ the reasons, and wakes it. The agent that created a task reviews it; after a com
 rounds of changes (reviewRounds, default 3) the next request for changes is the operator's to
 decide. With the company setting acceptance: automatic, a task marked done is done at once.
 
+\`list\` shows a page at a time, oldest first; when more follow it prints the command for the next
+page (with --json, on stderr).
+
 Statuses: ${TASK_STATUSES.join(", ")}. Options: --data DIR, --json (stdout holds JSON only).
+${PAGE_HELP}
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
 
@@ -63,14 +68,16 @@ export async function tasksCommand(args: string[], io: CliIO, server?: ServerTar
         company: { type: "string" },
         status: { type: "string" },
         assignee: { type: "string" },
+        ...PAGE_OPTIONS,
       });
       if (values.help) return (io.out(`${TASKS_HELP}\n`), 0);
+      const page = pageFromFlags("tasks list", values);
       const statuses = values.status?.split(",").map((s) => s.trim());
       for (const s of statuses ?? [])
         if (!isOneOf(TASK_STATUSES, s))
           throw new UsageError(`tasks list: --status must be among ${TASK_STATUSES.join(", ")} (got "${s}")`);
       // The read-only subcommands open the store read-only: listing never writes, nor needs write access.
-      const { tasks, agents } = await withOperator(
+      const { tasks, agents, nextCursor } = await withOperator(
         values,
         io,
         server,
@@ -79,10 +86,12 @@ export async function tasksCommand(args: string[], io: CliIO, server?: ServerTar
             ...(values.company !== undefined ? { companyId: values.company } : {}),
             ...(statuses ? { statuses: statuses as TaskStatus[] } : {}),
             ...(values.assignee !== undefined ? { assignee: values.assignee } : {}),
+            page,
           }),
         "read",
       );
       io.out(values.json ? `${JSON.stringify(tasks)}\n` : tasksText(tasks, agents));
+      printNextPage(io, values, nextCursor, "tasks list", rest);
       return 0;
     }
     case "show": {

@@ -4,6 +4,7 @@
 // naming the agents there are.
 import { nameKey } from "@cadre/model";
 import { UsageError } from "../io.js";
+import { allAgents } from "./pages.js";
 import type { OperatorPort } from "./port.js";
 
 const LOOKS_LIKE_ID = /^agt_[0-9a-f]+$/;
@@ -11,7 +12,7 @@ const LOOKS_LIKE_ID = /^agt_[0-9a-f]+$/;
 export async function agentIdOf(port: OperatorPort, ref: string, companyId?: string): Promise<string> {
   if (LOOKS_LIKE_ID.test(ref)) return ref;
   // No company to look in (none yet, or several and none named): the ref goes through as an id.
-  const agents = await port.listAgents(companyId !== undefined ? { companyId } : {}).catch(() => []);
+  const agents = await allAgents(port, companyId !== undefined ? { companyId } : {}).catch(() => []);
   const key = nameKey(ref);
   const named = agents.find((a) => nameKey(a.name) === key);
   if (named) return named.id;

@@ -26,6 +26,9 @@ import {
   type CallArgs,
   createApiClient,
   type Endpoint,
+  type ItemOf,
+  listAll,
+  type ListEndpoint,
 } from "@cadre/server/client";
 import type {
   AgentView,
@@ -37,6 +40,7 @@ import type {
 } from "@cadre/server/views";
 import type { ServerTarget } from "../client/server-option.js";
 import { UsageError } from "../io.js";
+import { pageQuery } from "./pages.js";
 import {
   type AgentRef,
   type BudgetTarget,
@@ -44,6 +48,7 @@ import {
   type DueRunReport,
   type DueRunRequest,
   type DueWatcher,
+  type ListPage,
   type OperatorPort,
   type ScheduleInput,
   type TaskQuery,
@@ -117,10 +122,19 @@ export class HttpOperator implements OperatorPort {
     }
   }
 
+  /** Every item of a list, page after page (what needs the whole list: the only company, a name). */
+  private async all<K extends ListEndpoint>(endpoint: K, ...input: CallArgs<K>): Promise<ItemOf<K>[]> {
+    try {
+      return await listAll(this.api, endpoint, ...input);
+    } catch (error) {
+      throw cliError(error);
+    }
+  }
+
   /** The company named, or the only one the token can see. */
   async company(companyId?: string): Promise<CompanyView> {
     if (companyId) return this.call("GET /api/companies/{id}", { params: { id: companyId } });
-    const companies = await this.call("GET /api/companies");
+    const companies = await this.all("GET /api/companies");
     const [only] = companies;
     if (!only) throw new UsageError(`no company on ${this.where} yet`);
     if (companies.length > 1)
@@ -159,9 +173,9 @@ export class HttpOperator implements OperatorPort {
     const detail = await this.company(companyId);
     const params = { id: detail.id };
     const [connectors, agents, approvals] = await Promise.all([
-      this.call("GET /api/companies/{id}/connectors", { params }),
-      this.call("GET /api/companies/{id}/agents", { params, query: { status: "active" } }),
-      this.call("GET /api/companies/{id}/approvals", { params }),
+      this.all("GET /api/companies/{id}/connectors", { params }),
+      this.all("GET /api/companies/{id}/agents", { params, query: { status: "active" } }),
+      this.all("GET /api/companies/{id}/approvals", { params }),
     ]);
     const {
       ceoAgentId,
@@ -189,7 +203,7 @@ export class HttpOperator implements OperatorPort {
 
   async listConnectors(companyId?: string) {
     const company = await this.company(companyId);
-    return this.call("GET /api/companies/{id}/connectors", { params: { id: company.id } });
+    return this.all("GET /api/companies/{id}/connectors", { params: { id: company.id } });
   }
 
   async addConnector(companyId: string | undefined, input: AddConnectorInput) {
@@ -217,11 +231,11 @@ export class HttpOperator implements OperatorPort {
     return { company, connector };
   }
 
-  async listAgents(query: { companyId?: string; all?: boolean }) {
+  async listAgents(query: { companyId?: string; all?: boolean; page?: ListPage }) {
     const company = await this.company(query.companyId);
     return this.call("GET /api/companies/{id}/agents", {
       params: { id: company.id },
-      query: { status: query.all ? undefined : "active" },
+      query: { status: query.all ? undefined : "active", ...pageQuery(query.page) },
     });
   }
 
@@ -242,7 +256,7 @@ export class HttpOperator implements OperatorPort {
   }
 
   listKeys(agentId: string) {
-    return this.call("GET /api/agents/{id}/keys", { params: { id: agentId } });
+    return this.all("GET /api/agents/{id}/keys", { params: { id: agentId } });
   }
 
   mintKey(agentId: string, label?: string) {
@@ -256,11 +270,11 @@ export class HttpOperator implements OperatorPort {
     return this.call("DELETE /api/agents/{id}/keys/{keyId}", { params: { id: agentId, keyId } });
   }
 
-  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus; page?: ListPage }) {
     const company = await this.company(query.companyId);
     return this.call("GET /api/companies/{id}/approvals", {
       params: { id: company.id },
-      query: { status: query.status },
+      query: { status: query.status, ...pageQuery(query.page) },
     });
   }
 
@@ -321,7 +335,7 @@ export class HttpOperator implements OperatorPort {
     }
     const [company, connectors] = await Promise.all([
       this.call("GET /api/companies/{id}", { params: { id: run.companyId } }),
-      this.call("GET /api/companies/{id}/connectors", { params: { id: run.companyId } }),
+      this.all("GET /api/companies/{id}/connectors", { params: { id: run.companyId } }),
     ]);
     // What the run's own events say about its native session, as for a queued wake's run.
     const kind = connectors.find((c) => c.id === agent.connectorId)?.kind ?? "offline";
@@ -392,9 +406,7 @@ export class HttpOperator implements OperatorPort {
   }
 
   async usage(query: { companyId?: string }) {
-    const ids = query.companyId
-      ? [query.companyId]
-      : (await this.call("GET /api/companies")).map((c) => c.id);
+    const ids = query.companyId ? [query.companyId] : (await this.all("GET /api/companies")).map((c) => c.id);
     const reports = [];
     for (const id of ids) reports.push(await this.call("GET /api/companies/{id}/usage", { params: { id } }));
     return reports;
@@ -435,7 +447,7 @@ export class HttpOperator implements OperatorPort {
   async listTasks(query: TaskQuery) {
     const company = await this.company(query.companyId);
     const params = { id: company.id };
-    const agents = await this.call("GET /api/companies/{id}/agents", { params });
+    const agents = await this.all("GET /api/companies/{id}/agents", { params });
     let assignee: string | undefined;
     if (query.assignee !== undefined) {
       const a = agents.find((x) => x.id === query.assignee || x.name === query.assignee);
@@ -445,16 +457,16 @@ export class HttpOperator implements OperatorPort {
         );
       assignee = a.id;
     }
-    const tasks = await this.call("GET /api/companies/{id}/tasks", {
+    const page = await this.call("GET /api/companies/{id}/tasks", {
       params,
-      query: { status: query.statuses?.join(","), assignee },
+      query: { status: query.statuses?.join(","), assignee, ...pageQuery(query.page) },
     });
-    return { tasks, agents };
+    return { tasks: page.items, nextCursor: page.nextCursor, agents };
   }
 
   async task(taskId: string) {
     const task = await this.call("GET /api/tasks/{id}", { params: { id: taskId } });
-    const agents = await this.call("GET /api/companies/{id}/agents", { params: { id: task.companyId } });
+    const agents = await this.all("GET /api/companies/{id}/agents", { params: { id: task.companyId } });
     return { task, agents };
   }
 
@@ -485,8 +497,8 @@ export class HttpOperator implements OperatorPort {
     const company = await this.company(companyId);
     const params = { id: company.id };
     const [schedules, agents] = await Promise.all([
-      this.call("GET /api/companies/{id}/schedules", { params }),
-      this.call("GET /api/companies/{id}/agents", { params }),
+      this.all("GET /api/companies/{id}/schedules", { params }),
+      this.all("GET /api/companies/{id}/agents", { params }),
     ]);
     return { schedules, agents };
   }
@@ -499,7 +511,7 @@ export class HttpOperator implements OperatorPort {
       if (!(error instanceof ApiError) || error.status !== 404) throw cliError(error);
     }
     const company = await this.company(companyId);
-    const active = await this.call("GET /api/companies/{id}/agents", {
+    const active = await this.all("GET /api/companies/{id}/agents", {
       params: { id: company.id },
       query: { status: "active" },
     });
@@ -534,7 +546,7 @@ export class HttpOperator implements OperatorPort {
   async runDue(request: DueRunRequest, watch: DueWatcher): Promise<DueRunReport> {
     const companies = request.companyId
       ? [(await this.call("GET /api/companies/{id}", { params: { id: request.companyId } })).id]
-      : (await this.call("GET /api/companies")).map((c) => c.id);
+      : (await this.all("GET /api/companies")).map((c) => c.id);
     const names = new Map<string, string>();
     const name = async (agentId: string) => {
       if (!names.has(agentId)) {
@@ -577,7 +589,7 @@ export class HttpOperator implements OperatorPort {
       if (!request.untilIdle || started === 0 || report.wakes.length >= request.maxWakes) break;
     }
     for (const companyId of companies) {
-      const pending = await this.call("GET /api/companies/{id}/wake-requests", {
+      const pending = await this.all("GET /api/companies/{id}/wake-requests", {
         params: { id: companyId },
         query: { status: "pending" },
       });
@@ -606,7 +618,7 @@ export class HttpOperator implements OperatorPort {
         throw new Error(`lost the Cadre API while following run ${runId}: ${error.message}`);
       throw cliError(error);
     }
-    const taken = await this.call("GET /api/companies/{id}/wake-requests", {
+    const taken = await this.all("GET /api/companies/{id}/wake-requests", {
       params: { id: companyId },
       query: { status: "taken" },
     });

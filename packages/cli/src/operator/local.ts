@@ -84,7 +84,9 @@ import type {
   WakeOutcome,
   WakeRequest,
   WakeWatcher,
+  ListPage,
 } from "./port.js";
+import { pageOfRows, storePage } from "./pages.js";
 import { tasksOf } from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
@@ -184,10 +186,15 @@ export class LocalOperator implements OperatorPort {
     };
   }
 
-  async listAgents(query: { companyId?: string; all?: boolean }) {
+  async listAgents(query: { companyId?: string; all?: boolean; page?: ListPage }) {
     const company = await this.companyRow(query.companyId);
-    const agents = await this.store.listAgents(company.id, query.all ? {} : { status: "active" });
-    return agents.map(agentView);
+    const page = storePage(query.page);
+    const rows = await this.store.listAgents(company.id, {
+      ...(query.all ? {} : { status: "active" as const }),
+      page: page.store,
+    });
+    const shown = pageOfRows(rows, page.limit, (a) => a.createdAt);
+    return { items: shown.rows.map(agentView), nextCursor: shown.nextCursor };
   }
 
   async agent(agentId: string) {
@@ -230,10 +237,15 @@ export class LocalOperator implements OperatorPort {
     return keyView(revoked);
   }
 
-  async listApprovals(query: { companyId?: string; status?: ApprovalStatus }) {
+  async listApprovals(query: { companyId?: string; status?: ApprovalStatus; page?: ListPage }) {
     const company = await this.companyRow(query.companyId);
-    const list = await this.store.listApprovals(company.id, query.status ? { status: query.status } : {});
-    return list.map(approvalView);
+    const page = storePage(query.page);
+    const list = await this.store.listApprovals(company.id, {
+      ...(query.status ? { status: query.status } : {}),
+      page: page.store,
+    });
+    const shown = pageOfRows(list, page.limit, (a) => a.createdAt);
+    return { items: shown.rows.map(approvalView), nextCursor: shown.nextCursor };
   }
 
   async approval(approvalId: string) {
@@ -386,11 +398,14 @@ export class LocalOperator implements OperatorPort {
         );
       assignee = a.id;
     }
+    const page = storePage(query.page);
     const tasks = await this.store.listTasks(company.id, {
       ...(assignee ? { assigneeAgentId: assignee } : {}),
       ...(query.statuses ? { statuses: query.statuses } : {}),
+      page: page.store,
     });
-    return { tasks: tasks.map(taskView), agents: agents.map(agentView) };
+    const shown = pageOfRows(tasks, page.limit, (t) => t.createdAt);
+    return { tasks: shown.rows.map(taskView), nextCursor: shown.nextCursor, agents: agents.map(agentView) };
   }
 
   async task(taskId: string) {

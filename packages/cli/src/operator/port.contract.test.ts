@@ -132,7 +132,17 @@ describe.each([
     expect(overview.connectors.map((c) => [c.id, c.ready])).toEqual([["offline", true]]);
     expect(overview.agents.length).toBeGreaterThanOrEqual(4);
     expect(overview.approvals.map((a) => [a.type, a.status])).toEqual([["approve_ceo_strategy", "pending"]]);
-    expect(await port.listAgents({})).toEqual(overview.agents);
+    expect(await port.listAgents({})).toEqual({ items: overview.agents, nextCursor: null });
+    // A page at a time, by hire time: the pages, followed by their cursors, are the whole list.
+    const paged: typeof overview.agents = [];
+    let after: string | undefined;
+    do {
+      const page = await port.listAgents({ page: { limit: 1, ...(after ? { after } : {}) } });
+      expect(page.items.length).toBeLessThanOrEqual(1);
+      paged.push(...page.items);
+      after = page.nextCursor ?? undefined;
+    } while (after !== undefined);
+    expect(paged).toEqual(overview.agents);
 
     const approvalId = overview.approvals[0]!.id;
     const pending = await port.approval(approvalId);
@@ -144,8 +154,8 @@ describe.each([
     expect(decided).toMatchObject({ modeBefore: "awaiting-approval", modeAfter: "operating" });
     const shown = await port.approval(approvalId);
     expect(shown.history.at(-1)).toMatchObject({ toStatus: "approved", note: "Ship it", actor: "operator" });
-    expect((await port.listApprovals({ status: "approved" })).map((a) => a.id)).toEqual([approvalId]);
-    expect(await port.listApprovals({ status: "pending" })).toEqual([]);
+    expect((await port.listApprovals({ status: "approved" })).items.map((a) => a.id)).toEqual([approvalId]);
+    expect(await port.listApprovals({ status: "pending" })).toEqual({ items: [], nextCursor: null });
 
     const same = await port.setAgentModel(created.ceoAgentId, "offline-scripted-1");
     expect(same).toMatchObject({ changed: false, from: "offline-scripted-1", live: "no live session" });
@@ -159,8 +169,10 @@ describe.each([
 
     const hire = overview.agents.find((a) => !a.isCeo)!;
     expect((await port.terminateAgent(hire.id)).status).toBe("terminated");
-    expect((await port.listAgents({})).map((a) => a.id)).not.toContain(hire.id);
-    expect((await port.listAgents({ all: true })).find((a) => a.id === hire.id)?.status).toBe("terminated");
+    expect((await port.listAgents({})).items.map((a) => a.id)).not.toContain(hire.id);
+    expect((await port.listAgents({ all: true })).items.find((a) => a.id === hire.id)?.status).toBe(
+      "terminated",
+    );
 
     const inspection = await port.inspectRun(woke.runId);
     expect(inspection).toMatchObject({ runId: woke.runId, status: "done", recorded: true, ending: null });
@@ -203,7 +215,7 @@ describe.each([
 
     rendered[name] = anonymous(
       companyOverviewText(await port.companyOverview(), port.kind === "http" ? port.where : undefined) +
-        agentsText(await port.listAgents({ all: true })) +
+        agentsText((await port.listAgents({ all: true })).items) +
         approvalText(await port.approval(approvalId)) +
         keptText +
         sessionResetText(ceo.name, reset),
@@ -213,14 +225,14 @@ describe.each([
   it("refusals are the caller's (UserInputError: exit 2) and change nothing", async () => {
     const company = await port.company();
     await expect(port.approval("apr_missing")).rejects.toBeInstanceOf(UserInputError);
-    const [approval] = await port.listApprovals({});
+    const [approval] = (await port.listApprovals({})).items;
     await expect(port.decide(approval!.id, "reject")).rejects.toThrow(/already decided \(approved\)/);
     await expect(port.terminateAgent(company.ceoAgentId)).rejects.toThrow(/CEO and cannot be removed/);
     await expect(port.setAgentModel(company.ceoAgentId, "gpt-5")).rejects.toThrow(/gpt-5-2025-08-07/);
     await expect(port.revokeKey(company.ceoAgentId, "key_missing")).rejects.toBeInstanceOf(UserInputError);
     await expect(port.agentSession("agt_missing")).rejects.toBeInstanceOf(UserInputError);
     await expect(port.resetSession("agt_missing", { force: false })).rejects.toThrow(/agt_missing/);
-    expect((await port.listApprovals({}))[0]?.status).toBe("approved");
+    expect((await port.listApprovals({})).items[0]?.status).toBe("approved");
   });
 });
 
@@ -242,7 +254,7 @@ describe.each([
     const created = await port.createCompany({ name: "Work Co", goal: "Warehouse robots" });
     const silent: WakeWatcher = { queued: () => {}, started: () => {}, event: () => {}, notice: () => {} };
     await port.wake({ agentId: created.ceoAgentId, trigger: "start_team_building", seed: 7 }, silent);
-    const [strategy] = await port.listApprovals({ status: "pending" });
+    const [strategy] = (await port.listApprovals({ status: "pending" })).items;
     // Before the strategy is approved there is no task to make: refused, nothing written.
     await expect(port.createTask(undefined, { title: "Too early" })).rejects.toThrow(
       /once the company strategy is approved/,

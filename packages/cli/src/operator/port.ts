@@ -151,12 +151,27 @@ export interface TaskQuery {
   companyId?: string;
   statuses?: TaskStatus[];
   assignee?: string;
+  page?: ListPage;
 }
 
-/** Tasks with the company's agents (every one, terminated too), to name them. */
+/** A page of tasks with the company's agents (every one, terminated too), to name them. */
 export interface TaskList {
   tasks: TaskView[];
+  /** Pass as `--after` for the next page; null when this page is the last. */
+  nextCursor: string | null;
   agents: AgentView[];
+}
+
+/** `--limit N --after CURSOR`: which page of a list (the next page's cursor comes with each answer). */
+export interface ListPage {
+  limit?: number;
+  after?: string;
+}
+
+/** A page of a list, as the API answers it. */
+export interface Paged<T> {
+  items: T[];
+  nextCursor: string | null;
 }
 
 export interface TaskShown {
@@ -267,7 +282,8 @@ export interface OperatorPort {
   /** Refused while an active agent runs on it, and for the built-in offline connector. */
   removeConnector(companyId: string | undefined, connectorId: string): Promise<ConnectorChange>;
 
-  listAgents(query: { companyId?: string; all?: boolean }): Promise<AgentView[]>;
+  /** A page of the company's agents (active ones, or `all`), by hire time. */
+  listAgents(query: { companyId?: string; all?: boolean; page?: ListPage }): Promise<Paged<AgentView>>;
   agent(agentId: string): Promise<AgentView>;
   /** The model an agent routes to; with `connectorId`, moved to that (ready) connector too. */
   setAgentModel(agentId: string, model: string, connectorId?: string): Promise<ModelChangeView>;
@@ -278,7 +294,12 @@ export interface OperatorPort {
   mintKey(agentId: string, label?: string): Promise<MintedKeyView>;
   revokeKey(agentId: string, keyId: string): Promise<KeyView>;
 
-  listApprovals(query: { companyId?: string; status?: ApprovalStatus }): Promise<ApprovalView[]>;
+  /** A page of the company's approvals, oldest first. */
+  listApprovals(query: {
+    companyId?: string;
+    status?: ApprovalStatus;
+    page?: ListPage;
+  }): Promise<Paged<ApprovalView>>;
   /** One approval with its text, decision, note and history (who filed it, who decided). */
   approval(approvalId: string): Promise<ApprovalHistoryView>;
   decide(approvalId: string, decision: Decision, note?: string): Promise<DecisionView>;

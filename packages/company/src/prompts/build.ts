@@ -49,10 +49,33 @@ function describeAgent(a: AgentRow, self: AgentRow): string {
   return `- ${a.name}: ${parts.join(", ")}${a.id === self.id ? " (you)" : ""}`;
 }
 
+/**
+ * Whom a member's directory lists: itself, its manager, its peers (the same manager) and its direct
+ * reports. The rest are counted, not listed, so a member's prompt stays the same size however large
+ * the company grows (and changes only when its own part of the team does). The CEO lists everyone.
+ */
+function listedFor(state: CompanyState, self: AgentRow): AgentRow[] {
+  if (self.isCeo) return [...state.activeAgents];
+  const manager = self.reportsTo ?? state.activeAgents.find((a) => a.isCeo)?.id ?? null;
+  return state.activeAgents.filter(
+    (a) =>
+      a.id === self.id ||
+      a.id === manager ||
+      a.reportsTo === self.id ||
+      (a.reportsTo !== null && a.reportsTo === self.reportsTo),
+  );
+}
+
 export function contactsSegment(state: CompanyState, self: AgentRow): string {
   const others = state.activeAgents.filter((a) => a.id !== self.id);
   if (others.length === 0) return CONTACTS_EMPTY;
-  return ["## Company directory", ...state.activeAgents.map((a) => describeAgent(a, self))].join("\n");
+  const listed = listedFor(state, self);
+  const unlisted = state.activeAgents.length - listed.length;
+  return [
+    "## Company directory",
+    ...listed.map((a) => describeAgent(a, self)),
+    ...(unlisted > 0 ? [`Also in the company: ${unlisted} more active agents, not listed here.`] : []),
+  ].join("\n");
 }
 
 function decisionLines(strategy: ApprovalRow | null): string[] {

@@ -211,6 +211,11 @@ export function lockedTexts(): LockedText[] {
   const state = sampleState("revising");
   const [ceo, member] = state.activeAgents as [AgentRow, AgentRow];
   texts.push({ id: "template/contacts/roster", text: contactsSegment(state, ceo) });
+  // A member's directory is bounded: its manager, peers and reports, and a count of the rest.
+  const head = { ...member, id: "agt_head", name: "{head name}", reportsTo: ceo.id };
+  const report = { ...member, id: "agt_report", name: "{report name}", reportsTo: head.id };
+  const team = { ...state, activeAgents: [ceo, { ...member, reportsTo: ceo.id }, head, report] };
+  texts.push({ id: "template/contacts/member-bounded", text: contactsSegment(team, team.activeAgents[1]!) });
   texts.push({
     id: "template/host-runtime/ceo",
     text: hostRuntimeSegment(state, ceo, "revising", SAMPLE.env, SAMPLE.probes),

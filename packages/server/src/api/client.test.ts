@@ -29,7 +29,8 @@ describe("createApiClient", () => {
       params: { id: created.id },
       query: { status: "active" },
     });
-    expect(active.map((a) => a.isCeo)).toEqual([true]);
+    expect(active.items.map((a) => a.isCeo)).toEqual([true]);
+    expect(active.nextCursor).toBeNull();
     const key = await api.call("POST /api/agents/{id}/keys", { params: { id: created.ceoAgentId } });
     const revoked = await api.call("DELETE /api/agents/{id}/keys/{keyId}", {
       params: { id: created.ceoAgentId, keyId: key.id },

@@ -155,3 +155,36 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
   return { baseUrl, token: options.token, call: call as ApiClient["call"] };
 }
+
+/** The endpoints that answer a page of a list: `{ items, nextCursor }`. */
+export type ListEndpoint = {
+  [K in Endpoint]: AnswerOf<K> extends { items: unknown[]; nextCursor: string | null } ? K : never;
+}[Endpoint];
+
+/** One item of a list endpoint's pages. */
+export type ItemOf<K extends ListEndpoint> = AnswerOf<K> extends { items: (infer T)[] } ? T : never;
+
+/**
+ * Every item of a list, read page after page (for a caller that needs the whole list: picking the
+ * only company, finding an agent by name). A page's own cursor is followed, never guessed.
+ */
+export async function listAll<K extends ListEndpoint>(
+  api: ApiClient,
+  endpoint: K,
+  ...input: CallArgs<K>
+): Promise<ItemOf<K>[]> {
+  const first = (input[0] ?? {}) as { query?: Record<string, string | number | undefined> };
+  const items: ItemOf<K>[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const query = { ...first.query, ...(after !== undefined ? { after } : {}) };
+    const call = api.call as (
+      e: string,
+      i: unknown,
+    ) => Promise<{ items: ItemOf<K>[]; nextCursor: string | null }>;
+    const page = await call(endpoint, { ...first, query });
+    items.push(...page.items);
+    if (page.nextCursor === null) return items;
+    after = page.nextCursor;
+  }
+}

@@ -31,7 +31,8 @@ export async function startBareServer(dir: string): Promise<BareServer> {
   `);
   const token = "bare-token-0123456789abcdef";
   const bearer = `Bearer ${token}`;
-  const list = db.prepare("select * from agents where company_id = ?");
+  // The same page Cadre's list answers: the first 100 by creation time then id, and the next cursor.
+  const list = db.prepare("select * from agents where company_id = ? order by created_at, id limit 101");
   const insert = db.prepare(
     "insert into agents (id, company_id, name, role, description, department, connector_id, model, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *",
   );
@@ -52,7 +53,14 @@ export async function startBareServer(dir: string): Promise<BareServer> {
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/api/companies/:id/agents", (c) => {
     if (c.req.header("authorization") !== bearer) return c.json({ error: "unauthorized" }, 401);
-    return c.json(list.all(c.req.param("id")));
+    const rows = list.all(c.req.param("id")) as Array<{ id: string; created_at: string }>;
+    const items = rows.slice(0, 100);
+    const last = items[items.length - 1];
+    const nextCursor =
+      rows.length > 100 && last
+        ? Buffer.from(JSON.stringify([last.created_at, last.id]), "utf8").toString("base64url")
+        : null;
+    return c.json({ items, nextCursor });
   });
   app.post("/api/companies/:id/agents", async (c) => {
     if (c.req.header("authorization") !== bearer) return c.json({ error: "unauthorized" }, 401);

@@ -12,6 +12,7 @@ import { InternalError, NotFoundError } from "@cadre/core";
 import { AGENT_STATUSES } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { enumQuery } from "./queries.js";
 import { agentScope, companyScope } from "./scopes.js";
 import {
@@ -43,11 +44,20 @@ export const agentRoutes = [
     summary: "The company's agents (all by default; ?status=active|terminated).",
     access: "company",
     scope: companyScope,
-    query: { status: "active | terminated" },
-    response: { status: 200, description: "A list of agents.", schema: Type.Array(AgentViewSchema) },
+    query: { status: "active | terminated", ...PAGE_QUERY },
+    response: {
+      status: 200,
+      description: "A page of agents, by hire time then id.",
+      schema: PageSchema(AgentViewSchema, "The agents."),
+    },
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), AGENT_STATUSES);
-      return (await ctx.store.listAgents(scope.companyId, status ? { status } : {})).map(agentView);
+      const page = pageRequest(c);
+      const agents = await ctx.store.listAgents(scope.companyId, {
+        ...(status ? { status } : {}),
+        page: page.store,
+      });
+      return pageAnswer(agents, page, (a) => a.createdAt, agentView);
     },
   }),
   route({
@@ -139,9 +149,20 @@ export const agentRoutes = [
     access: "operator",
     role: "owner",
     scope: agentScope,
-    response: { status: 200, description: "A list of keys.", schema: Type.Array(KeyViewSchema) },
-    async handle({ ctx, scope }) {
-      return (await ctx.store.listApiTokens(scope.agent.id)).map(keyView);
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of keys, oldest first.",
+      schema: PageSchema(KeyViewSchema, "The keys."),
+    },
+    async handle({ c, ctx, scope }) {
+      const page = pageRequest(c);
+      return pageAnswer(
+        await ctx.store.listApiTokens(scope.agent.id, page.store),
+        page,
+        (k) => k.createdAt,
+        keyView,
+      );
     },
   }),
   route({

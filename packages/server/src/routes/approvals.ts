@@ -4,6 +4,7 @@ import { type Decision, DecisionNote, decideApproval, loadCompanyState } from "@
 import { APPROVAL_STATUSES } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { enumQuery } from "./queries.js";
 import { approvalScope, companyScope } from "./scopes.js";
 import {
@@ -58,16 +59,24 @@ export const approvalRoutes = [
       "The company's approvals (?status=pending|approved|rejected|revision_requested), each with who decided it and, while pending, the CEO's mode after each decision.",
     access: "company",
     scope: companyScope,
-    query: { status: APPROVAL_STATUSES.join(" | ") },
-    response: { status: 200, description: "A list of approvals.", schema: Type.Array(ApprovalViewSchema) },
+    query: { status: APPROVAL_STATUSES.join(" | "), ...PAGE_QUERY },
+    response: {
+      status: 200,
+      description: "A page of approvals, oldest first.",
+      schema: PageSchema(ApprovalViewSchema, "The approvals."),
+    },
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), APPROVAL_STATUSES);
+      const page = pageRequest(c);
       const [approvals, state] = await Promise.all([
-        ctx.store.listApprovals(scope.companyId, status ? { status } : {}),
+        ctx.store.listApprovals(scope.companyId, { ...(status ? { status } : {}), page: page.store }),
         loadCompanyState(ctx.store, scope.companyId),
       ]);
-      return Promise.all(
-        approvals.map(async (a) => approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state)),
+      return pageAnswer(
+        approvals,
+        page,
+        (a) => a.createdAt,
+        async (a) => approvalInboxView(a, await ctx.store.listApprovalEvents(a.id), state),
       );
     },
   }),

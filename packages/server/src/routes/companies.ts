@@ -3,6 +3,7 @@ import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadr
 import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { companyScope } from "./scopes.js";
 import { CompanyDetailSchema, companySummaryView, companyView, CompanyViewSchema } from "./views.js";
 
@@ -56,16 +57,33 @@ export const companyRoutes = [
     summary:
       "The companies the caller can see: all for an operator of every company, those an operator is limited to, its own for an agent.",
     access: "authenticated",
-    response: { status: 200, description: "A list of companies.", schema: Type.Array(CompanyViewSchema) },
-    async handle({ ctx, principal }) {
-      const companies = await ctx.store.listCompanies();
-      const visible =
-        principal.kind === "agent"
-          ? companies.filter((x) => x.id === principal.companyId)
-          : principal.kind === "operator" && principal.companyIds !== null
-            ? companies.filter((x) => principal.companyIds?.includes(x.id))
-            : companies;
-      return visible.map(companySummaryView);
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of companies, oldest first.",
+      schema: PageSchema(CompanyViewSchema, "The companies."),
+    },
+    async handle({ c, ctx, principal }) {
+      const page = pageRequest(c);
+      // An agent sees its own company only: one page of one row.
+      if (principal.kind === "agent") {
+        const own =
+          page.store.after === undefined
+            ? [await ctx.store.getCompany(principal.companyId)].filter((x) => x !== undefined)
+            : [];
+        return pageAnswer(own, page, (x) => x.createdAt, companySummaryView);
+      }
+      // An operator limited to some companies: the rows after the cursor, theirs only, then the page.
+      if (principal.kind === "operator" && principal.companyIds !== null) {
+        const allowed = principal.companyIds;
+        const after = page.store.after === undefined ? {} : { after: page.store.after };
+        const rows = (await ctx.store.listCompanies(after))
+          .filter((x) => allowed.includes(x.id))
+          .slice(0, page.store.limit);
+        return pageAnswer(rows, page, (x) => x.createdAt, companySummaryView);
+      }
+      const companies = await ctx.store.listCompanies(page.store);
+      return pageAnswer(companies, page, (x) => x.createdAt, companySummaryView);
     },
   }),
   route({

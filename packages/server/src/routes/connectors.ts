@@ -11,6 +11,7 @@ import {
 } from "@cadre/company";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { companyScope } from "./scopes.js";
 import { connectorTestView, ConnectorTestViewSchema, connectorView, ConnectorViewSchema } from "./views.js";
 
@@ -32,11 +33,23 @@ export const connectorRoutes = [
       "The company's connectors with their readiness: the last outcome of each probe (endpoint answered; executable and credentials found), when it ran and what failed.",
     access: "company",
     scope: companyScope,
-    response: { status: 200, description: "A list of connectors.", schema: Type.Array(ConnectorViewSchema) },
-    async handle({ ctx, scope }) {
-      const connectors = await ctx.store.listConnectors(scope.companyId);
-      await ctx.readiness.ensure(scope.companyId, connectors);
-      return connectors.map((x) => connectorView(x, ctx.env, ctx.probes));
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of connectors, oldest first.",
+      schema: PageSchema(ConnectorViewSchema, "The connectors."),
+    },
+    async handle({ c, ctx, scope }) {
+      const page = pageRequest(c);
+      const connectors = await ctx.store.listConnectors(scope.companyId, page.store);
+      const shown = connectors.slice(0, page.limit);
+      await ctx.readiness.ensure(scope.companyId, shown);
+      return pageAnswer(
+        connectors,
+        page,
+        (x) => x.createdAt,
+        (x) => connectorView(x, ctx.env, ctx.probes),
+      );
     },
   }),
   route({

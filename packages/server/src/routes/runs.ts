@@ -5,6 +5,7 @@ import { UserInputError } from "@cadre/core";
 import { OneOf, PROMPT_PROFILES, RUN_STATUSES, WAKE_TRIGGERS } from "@cadre/model";
 import { Type } from "typebox";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { enumQuery, idQuery, limitQuery } from "./queries.js";
 import { RunWhySchema } from "./why-view.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
@@ -70,9 +71,18 @@ export const runRoutes = [
       "The company's runs, oldest first: agent, trigger, mode, profile, cue, status, usage counters (?status=failed&since=ISO: the failed runs since a time).",
     access: "company",
     scope: companyScope,
-    query: { status: RUN_STATUSES.join(" | "), since: "ISO time: runs started at or after it" },
-    response: { status: 200, description: "A list of runs.", schema: Type.Array(RunViewSchema) },
+    query: {
+      ...PAGE_QUERY,
+      status: RUN_STATUSES.join(" | "),
+      since: "ISO time: runs started at or after it",
+    },
+    response: {
+      status: 200,
+      description: "A page of runs, by start time then id.",
+      schema: PageSchema(RunViewSchema, "The runs."),
+    },
     async handle({ c, ctx, scope }) {
+      const page = pageRequest(c);
       const status = enumQuery("status", c.req.query("status"), RUN_STATUSES);
       const sinceRaw = c.req.query("since");
       if (sinceRaw !== undefined && Number.isNaN(Date.parse(sinceRaw)))
@@ -80,8 +90,22 @@ export const runRoutes = [
           since: "an ISO time",
         });
       const since = sinceRaw === undefined ? undefined : new Date(sinceRaw).toISOString();
-      const runs = await ctx.store.listRuns({ companyId: scope.companyId, ...(status ? { status } : {}) });
-      return runs.filter((r) => since === undefined || r.startedAt >= since).map(runView);
+      if (since === undefined) {
+        const runs = await ctx.store.listRuns({
+          companyId: scope.companyId,
+          ...(status ? { status } : {}),
+          page: page.store,
+        });
+        return pageAnswer(runs, page, (r) => r.startedAt, runView);
+      }
+      // Filtered by time: the rows after the cursor, those since the time, then the page.
+      const after = page.store.after === undefined ? {} : { after: page.store.after };
+      const runs = (
+        await ctx.store.listRuns({ companyId: scope.companyId, ...(status ? { status } : {}), page: after })
+      )
+        .filter((r) => r.startedAt >= since)
+        .slice(0, page.store.limit);
+      return pageAnswer(runs, page, (r) => r.startedAt, runView);
     },
   }),
   route({

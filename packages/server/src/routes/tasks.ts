@@ -34,6 +34,7 @@ import { Type } from "typebox";
 import type { ServerContext } from "../context.js";
 import { httpActor, refusal } from "./actor.js";
 import { route } from "./define.js";
+import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { enumQuery } from "./queries.js";
 import { agentScope, companyScope } from "./scopes.js";
 import {
@@ -123,16 +124,26 @@ export const taskRoutes = [
       "The company's tasks (?status=todo|in_progress|blocked|done|cancelled, several separated by commas; &assignee=AGENT_ID).",
     access: "company",
     scope: companyScope,
-    query: { status: `${TASK_STATUSES.join(" | ")}, or several: todo,in_progress`, assignee: "an agent id" },
-    response: { status: 200, description: "A list of tasks.", schema: Type.Array(TaskViewSchema) },
+    query: {
+      status: `${TASK_STATUSES.join(" | ")}, or several: todo,in_progress`,
+      assignee: "an agent id",
+      ...PAGE_QUERY,
+    },
+    response: {
+      status: 200,
+      description: "A page of tasks, oldest first.",
+      schema: PageSchema(TaskViewSchema, "The tasks."),
+    },
     async handle({ c, ctx, scope }) {
       const statuses = statusesQuery(c.req.query("status"));
       const assignee = c.req.query("assignee");
+      const page = pageRequest(c);
       const tasks = await ctx.store.listTasks(scope.companyId, {
         ...(statuses ? { statuses } : {}),
         ...(assignee ? { assigneeAgentId: assignee } : {}),
+        page: page.store,
       });
-      return tasks.map(taskView);
+      return pageAnswer(tasks, page, (t) => t.createdAt, taskView);
     },
   }),
   route({
@@ -258,28 +269,39 @@ export const taskRoutes = [
       "Why agents are (or were) to be woken: each request, decided in code, and what became of it (?status=pending|taken|dropped).",
     access: "company",
     scope: companyScope,
-    query: { status: WAKE_REQUEST_STATUSES.join(" | ") },
+    query: { status: WAKE_REQUEST_STATUSES.join(" | "), ...PAGE_QUERY },
     response: {
       status: 200,
-      description: "A list of wake requests.",
-      schema: Type.Array(WakeRequestViewSchema),
+      description: "A page of wake requests, oldest first.",
+      schema: PageSchema(WakeRequestViewSchema, "The wake requests."),
     },
     async handle({ c, ctx, scope }) {
       const status = enumQuery("status", c.req.query("status"), WAKE_REQUEST_STATUSES);
-      return (
-        await ctx.store.listWakeRequests({ companyId: scope.companyId, ...(status ? { status } : {}) })
-      ).map(wakeRequestView);
+      const page = pageRequest(c);
+      const requests = await ctx.store.listWakeRequests({
+        companyId: scope.companyId,
+        ...(status ? { status } : {}),
+        page: page.store,
+      });
+      return pageAnswer(requests, page, (w) => w.createdAt, wakeRequestView);
     },
   }),
   route({
     method: "get",
     path: "/api/companies/{id}/schedules",
-    summary: "The company's schedules.",
+    summary: "The company's schedules, soonest tick first.",
     access: "company",
     scope: companyScope,
-    response: { status: 200, description: "A list of schedules.", schema: Type.Array(ScheduleViewSchema) },
-    async handle({ ctx, scope }) {
-      return (await ctx.store.listSchedules(scope.companyId)).map(scheduleView);
+    query: PAGE_QUERY,
+    response: {
+      status: 200,
+      description: "A page of schedules, by next tick then id.",
+      schema: PageSchema(ScheduleViewSchema, "The schedules."),
+    },
+    async handle({ c, ctx, scope }) {
+      const page = pageRequest(c);
+      const schedules = await ctx.store.listSchedules(scope.companyId, page.store);
+      return pageAnswer(schedules, page, (s) => s.nextDueAt, scheduleView);
     },
   }),
   route({

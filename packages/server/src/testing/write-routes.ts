@@ -31,7 +31,9 @@ async function approvalOf(w: World, id: string): Promise<unknown> {
 const get = async (w: World, path: string) => {
   const r = await send(w.app.cadre, "GET", path);
   if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
+  // A list route answers a page: its rows (the worlds here are small, one page holds them all).
+  const body = r.body as { items?: unknown; nextCursor?: unknown };
+  return Array.isArray(body?.items) && "nextCursor" in body ? body.items : r.body;
 };
 
 let hires = 0;

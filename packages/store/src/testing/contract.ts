@@ -8,8 +8,10 @@ import { budgetContract } from "./budgets.contract.js";
 import { concurrencyContract } from "./concurrency.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
+import { pageContract } from "./pages.contract.js";
 import { peopleContract } from "./people.contract.js";
 import { runContract } from "./runs.contract.js";
+import { spendTotalsContract } from "./spend-totals.contract.js";
 import { taskContract } from "./tasks.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
@@ -49,6 +51,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     agentSessionContract(current);
     budgetContract(current);
     taskContract(current);
+    pageContract(current);
+    spendTotalsContract(current);
     peopleContract(current);
   });
 }

@@ -28,6 +28,7 @@ const TABLES = [
   "model_calls",
   "operators",
   "audit_log",
+  "spend_totals",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

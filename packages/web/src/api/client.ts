@@ -5,7 +5,7 @@
 // lines and no server code.
 import { type ApiClient, type ApiClientOptions, createApiClient } from "@cadre/server/client";
 
-export { ApiError, apiErrorOf, type CallInput, type Endpoint } from "@cadre/server/client";
+export { ApiError, apiErrorOf, type CallInput, type Endpoint, listAll } from "@cadre/server/client";
 export type Api = ApiClient;
 
 export type ApiOptions = Omit<ApiClientOptions, "token" | "baseUrl">;

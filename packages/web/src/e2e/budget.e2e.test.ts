@@ -44,9 +44,12 @@ async function wakeToEnd(agentId: string, companyId: string): Promise<void> {
   await expect
     .poll(
       async () =>
-        (await api<Array<{ id: string; status: string }>>("GET", `/api/companies/${companyId}/runs`)).find(
-          (r) => r.id === runId,
-        )?.status,
+        (
+          await api<{ items: Array<{ id: string; status: string }> }>(
+            "GET",
+            `/api/companies/${companyId}/runs`,
+          )
+        ).items.find((r) => r.id === runId)?.status,
       { timeout: 30_000 },
     )
     .toBe("done");

@@ -20,10 +20,16 @@ let page: Page;
 /** Filled in by the tests as the story goes on. */
 const story = { companyId: "", runId: "" };
 
+/** A GET's answer; a list's page (`{ items, nextCursor }`, one page holds these small lists) as its items. */
 async function api<T>(path: string): Promise<T> {
   const r = await fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${served.token}` } });
   if (!r.ok) throw new Error(`${path}: ${r.status}`);
-  return (await r.json()) as T;
+  const body = (await r.json()) as { items?: unknown; nextCursor?: unknown };
+  if (Array.isArray(body.items) && "nextCursor" in body) {
+    if (body.nextCursor !== null) throw new Error(`${path}: more than one page`);
+    return body.items as T;
+  }
+  return body as T;
 }
 
 beforeAll(async () => {
@@ -196,8 +202,8 @@ describe("operator dashboard", () => {
           const runs = await fetch(`${served.url}/api/companies/${story.companyId}/runs`, {
             headers: { authorization: `Bearer ${served.token}` },
           });
-          const pending = (await r.json()) as unknown[];
-          const running = ((await runs.json()) as Array<{ status: string }>).filter(
+          const pending = ((await r.json()) as { items: unknown[] }).items;
+          const running = ((await runs.json()) as { items: Array<{ status: string }> }).items.filter(
             (x) => x.status === "running",
           );
           return pending.length + running.length;

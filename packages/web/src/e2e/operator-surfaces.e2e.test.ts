@@ -250,7 +250,9 @@ describe("the run banner follows the company feed", () => {
     // and team building is offered again.
     await expect.poll(() => banner.count()).toBe(0);
     await expect.poll(() => page.getByRole("button", { name: "Start team building" }).count()).toBe(1);
-    const runs = (await api<Array<{ status: string }>>("GET", `/api/companies/${heldCompany.id}/runs`)).body;
+    const runs = (
+      await api<{ items: Array<{ status: string }> }>("GET", `/api/companies/${heldCompany.id}/runs`)
+    ).body.items;
     expect(runs.map((r) => r.status)).toEqual(["done"]);
 
     // A run started by someone else (the API, here) appears from the feed, and leaves with it.

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const { runId } = await api("POST", `/api/agents/${story.ceoId}/wake`, { trigger: "start_team_building" });
   for (let i = 0; i < 300 && (await api("GET", `/api/runs/${runId}`)).status === "running"; i++)
     await new Promise((r) => setTimeout(r, 100));
-  story.approvalId = (await api("GET", `/api/companies/${story.companyId}/approvals`))[0].id;
+  story.approvalId = (await api("GET", `/api/companies/${story.companyId}/approvals`)).items[0].id;
   story.viewer = (await api("POST", "/api/operators", { name: "vera", role: "viewer" })).token;
   story.alice = (await api("POST", "/api/operators", { name: "alice", role: "operator" })).token;
 });
@@ -101,11 +101,11 @@ describe("operators in the dashboard", () => {
     await expect
       .poll(
         async () => {
-          const runs = await api<{ id: string; trigger: string; status: string }[]>(
+          const runs = await api<{ items: { id: string; trigger: string; status: string }[] }>(
             "GET",
             `/api/companies/${story.companyId}/runs`,
           );
-          const run = runs.find((r) => r.trigger === "approval_decided" && r.status !== "running");
+          const run = runs.items.find((r) => r.trigger === "approval_decided" && r.status !== "running");
           runId = run?.id ?? "";
           return runId !== "";
         },

@@ -4,7 +4,7 @@
 // shown at once from its own data and the resources it touches are re-read shortly after, a burst
 // of events costing one read per resource.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { Api } from "../api/client.js";
+import { type Api, listAll } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
 import type { Agent, Approval, Connector, FeedMessage, Run, Task } from "../api/types.js";
 import { applyDomainEvent, type Resource, type ShownCompany } from "../model/company-live.js";
@@ -70,18 +70,18 @@ export function useCompany(api: Api, companyId: string): LiveCompany {
               setCompany(c);
             });
           case "agents":
-            return fetchOne(r, api.call("GET /api/companies/{id}/agents", { params }), (a) => {
+            return fetchOne(r, listAll(api, "GET /api/companies/{id}/agents", { params }), (a) => {
               latest.current.agents = a;
               setAgents(a);
             });
           case "connectors":
-            return fetchOne(r, api.call("GET /api/companies/{id}/connectors", { params }), setConnectors);
+            return fetchOne(r, listAll(api, "GET /api/companies/{id}/connectors", { params }), setConnectors);
           case "approvals":
-            return fetchOne(r, api.call("GET /api/companies/{id}/approvals", { params }), setApprovals);
+            return fetchOne(r, listAll(api, "GET /api/companies/{id}/approvals", { params }), setApprovals);
           case "runs":
-            return fetchOne(r, api.call("GET /api/companies/{id}/runs", { params }), setRuns);
+            return fetchOne(r, listAll(api, "GET /api/companies/{id}/runs", { params }), setRuns);
           case "tasks":
-            return fetchOne(r, api.call("GET /api/companies/{id}/tasks", { params }), setTasks);
+            return fetchOne(r, listAll(api, "GET /api/companies/{id}/tasks", { params }), setTasks);
           case "budget":
             // The budget views read their own report; they re-read it when this changes.
             setBudgetVersion((v) => v + 1);

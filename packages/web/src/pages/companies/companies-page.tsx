@@ -21,11 +21,11 @@ export function CompaniesPage({ api }: { api: Api }) {
               {companies.error}
             </p>
           )}
-          {companies.data && companies.data.length === 0 && (
+          {companies.data && companies.data.items.length === 0 && (
             <p class="muted">No company yet: create the first one.</p>
           )}
           <ul class="company-list" data-testid="company-list">
-            {[...(companies.data ?? [])].reverse().map((c) => (
+            {[...(companies.data?.items ?? [])].reverse().map((c) => (
               <li key={c.id}>
                 <a href={href({ page: "company", companyId: c.id, tab: "overview" })}>{c.name}</a>
                 <span class="muted"> · created {formatTime(c.createdAt)}</span>
