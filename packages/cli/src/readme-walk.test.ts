@@ -76,7 +76,9 @@ describe("the README's walk (demo → approve → run → tasks) holds on three 
       }
       // "with N leads, N + 2": the CEO (approval_decided), each lead once (task_assigned), the CEO (task_done).
       expect(run.runs).toBe(n + 2);
-      const triggers = run.wakes.map((w) => `${w.agentId === demo.ceo.agentId ? "CEO" : "lead"}:${w.trigger}`);
+      const triggers = run.wakes.map(
+        (w) => `${w.agentId === demo.ceo.agentId ? "CEO" : "lead"}:${w.trigger}`,
+      );
       expect(triggers).toEqual([
         "CEO:approval_decided",
         ...leads.map(() => "lead:task_assigned"),

@@ -94,7 +94,9 @@ async function soak(name: string): Promise<Figures> {
       // Terminate one lead mid-soak, once it holds an open task.
       if (figures.terminated === null && figures.runs >= WAKES / 3) {
         const holder = leads.find((l) =>
-          tasks.some((t) => t.assigneeAgentId === l.id && (t.status === "todo" || t.status === "in_progress")),
+          tasks.some(
+            (t) => t.assigneeAgentId === l.id && (t.status === "todo" || t.status === "in_progress"),
+          ),
         );
         if (holder) {
           await ok("agents", "terminate", holder.id);
@@ -118,14 +120,22 @@ async function soak(name: string): Promise<Figures> {
         const shown = JSON.parse((await ok("budgets", "show", "--json")).stdout) as {
           budget: { used: { tokens: number } };
         };
-        await ok("budgets", "set", "--tokens", String(shown.budget.used.tokens + 1 + Math.floor(next() * 3000)));
+        await ok(
+          "budgets",
+          "set",
+          "--tokens",
+          String(shown.budget.used.tokens + 1 + Math.floor(next() * 3000)),
+        );
         const stopped = await cli("run", "--until-idle", "--seed", String(steps));
         expect([0, 1], `budget-stopped run: ${stopped.stderr}`).toContain(stopped.code);
         if (/budget/i.test(stopped.stdout + stopped.stderr)) figures.budgetStops++;
         await ok("budgets", "set", "--tokens", "none");
       } else if (roll < 0.75) {
         // A SIGKILL at a random point of a run: after 1–12 lines of output, then 0–300 ms more.
-        const running = startCli(["run", "--until-idle", "--seed", String(steps), "--data", dir, ...b.args], env);
+        const running = startCli(
+          ["run", "--until-idle", "--seed", String(steps), "--data", dir, ...b.args],
+          env,
+        );
         let killed = false;
         if (await running.untilLines(1 + Math.floor(next() * 12))) {
           await sleep(Math.floor(next() * 300));
@@ -135,7 +145,13 @@ async function soak(name: string): Promise<Figures> {
         if (killed && exited.signal === "SIGKILL") figures.kills++;
         else expect([0, 1], `run: ${exited.stderr}`).toContain(exited.code);
       } else {
-        const r = await cli("run", "--max-wakes", String(1 + Math.floor(next() * 3)), "--seed", String(steps));
+        const r = await cli(
+          "run",
+          "--max-wakes",
+          String(1 + Math.floor(next() * 3)),
+          "--seed",
+          String(steps),
+        );
         expect([0, 1], `run: ${r.stderr}`).toContain(r.code);
       }
     }
@@ -166,7 +182,9 @@ async function soak(name: string): Promise<Figures> {
     );
     for (const task of await store.listTasks(companyId))
       if (task.status !== "done" && task.status !== "cancelled")
-        expect(gone.has(task.assigneeAgentId ?? ""), `open task ${task.title} of a terminated agent`).toBe(false);
+        expect(gone.has(task.assigneeAgentId ?? ""), `open task ${task.title} of a terminated agent`).toBe(
+          false,
+        );
     expect(figures.budgetStops, "budget stops that landed").toBeGreaterThan(0);
     expect(figures.kills, "kills that landed").toBeGreaterThan(0);
     return figures;
