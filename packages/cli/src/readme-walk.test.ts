@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCliProcess } from "./testing/spawn-cli.js";
 
-const SEEDS = [3, 4, 7];
+// Seeds 5, 4 and 6 hire three, four and five leads: the whole range the README names.
+const SEEDS = [5, 4, 6];
 
 let dirs: string[] = [];
 beforeEach(() => {
