@@ -7,8 +7,9 @@
 // none pending; no run `running`; no open task assigned to a terminated agent. The choices come from
 // a seeded generator, printed (replay with CADRE_SOAK_SEED=N). Nothing here measures time.
 //
-// Size: `npm test` runs 15 wakes per store; CADRE_SOAK_WAKES=50 runs the issue's 50 (several
-// minutes on a loaded 2-core machine, so not in `npm test`).
+// Size: `npm test` runs 15 wakes per store (96–145 s measured, both stores at once, on this 2-core
+// machine under load); CADRE_SOAK_WAKES=50 runs the issue's 50 (428 s measured: over the couple of
+// minutes `npm test` can spare, so behind the variable).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
