@@ -3,7 +3,7 @@
 // --seed S`, `tasks list`, `run --until-idle --json`. What the README says must hold on each: the
 // seed fixes the company (the same seed twice hires the same leads; `--seed 4` hires four), every
 // task ends done with its deliverable, N leads make N + 2 runs (the CEO on `approval_decided`, each
-// lead once on `task_assigned`, the CEO once more on `task_done`), and a second run finds nothing due.
+// lead once on `task_assigned`, the CEO once more on `task_in_review` to review the hand-ins), and a second run finds nothing due.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,7 +75,7 @@ describe("the README's walk (demo → approve → run → tasks) holds on three 
         expect((t.deliverable ?? "").trim().length, `deliverable of ${t.title}`).toBeGreaterThan(0);
         expect(human, "tasks list shows each task").toContain(t.title.slice(0, 20));
       }
-      // "with N leads, N + 2": the CEO (approval_decided), each lead once (task_assigned), the CEO (task_done).
+      // "with N leads, N + 2": the CEO (approval_decided), each lead once (task_assigned), the CEO (task_in_review, accepting each hand-in).
       expect(run.runs).toBe(n + 2);
       const triggers = run.wakes.map(
         (w) => `${w.agentId === demo.ceo.agentId ? "CEO" : "lead"}:${w.trigger}`,
@@ -83,7 +83,7 @@ describe("the README's walk (demo → approve → run → tasks) holds on three 
       expect(triggers).toEqual([
         "CEO:approval_decided",
         ...leads.map(() => "lead:task_assigned"),
-        "CEO:task_done",
+        "CEO:task_in_review",
       ]);
       expect(run.wakes.every((w) => w.terminal === "done")).toBe(true);
       expect(run.idle).toBe(true);

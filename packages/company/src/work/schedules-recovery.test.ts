@@ -205,6 +205,7 @@ describe("a lost run's tasks", () => {
     expect(report.wakes.map((w) => [w.agentId, w.result.run.trigger, w.result.requests.length])).toEqual([
       [cto, "task_resumed", 2],
     ]);
-    expect((await store.getTask(taskId))!.status).toBe("done");
+    // Continued once and handed in: it waits for its creator's review (done means accepted).
+    expect((await store.getTask(taskId))!.status).toBe("in_review");
   });
 });

@@ -57,7 +57,7 @@ describe("the Tasks board", () => {
       [agent("a1", "CTO"), agent("a2", "CRO")],
     );
     expect(todo!.cards[0]).toMatchObject({ assignee: "CRO", deliverableBy: "CTO" });
-    const [, , , done] = taskBoard(
+    const [, , , , done] = taskBoard(
       [task("t2", { status: "done", deliverable: "Final.", deliverableBy: "operator" })],
       [agent("a1", "CTO")],
     );
