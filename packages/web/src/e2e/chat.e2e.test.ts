@@ -108,7 +108,10 @@ describe("the conversation with the CEO", () => {
     // The CEO was woken for the message, and its answer appears without a reload.
     await expect
       .poll(async () =>
-        (await api<any[]>("GET", `/api/companies/${co.id}/runs`)).body.map((r) => [r.agentId, r.trigger]),
+        (await api<{ items: any[] }>("GET", `/api/companies/${co.id}/runs`)).body.items.map((r) => [
+          r.agentId,
+          r.trigger,
+        ]),
       )
       .toContainEqual([co.ceoId, "operator_message"]);
     await expect.poll(() => thread.getByTestId("message").count()).toBe(2);

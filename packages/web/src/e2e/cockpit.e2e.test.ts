@@ -51,6 +51,13 @@ const ok = async <T = any>(method: string, path: string, body?: unknown): Promis
   return r.body;
 };
 
+/** A list route's items (`{ items, nextCursor }`); these small lists fit one page, which is checked. */
+const items = async <T = any>(path: string): Promise<T[]> => {
+  const page = await ok<{ items: T[]; nextCursor: string | null }>("GET", path);
+  if (page.nextCursor !== null) throw new Error(`GET ${path}: more than one page`);
+  return page.items;
+};
+
 /** The message the API answers a bad request with, to compare with what the page shows. */
 const refusal = async (method: string, path: string, body?: unknown): Promise<string> => {
   const r = await api<{ error: { message: string } }>(method, path, body);
@@ -130,7 +137,7 @@ describe("acting on tasks from the Tasks view", () => {
     const expected = await refusal("POST", `/api/companies/${co.id}/tasks`, { title: "" });
     await expect.poll(() => form.getByTestId("action-error").textContent()).toBe(expected);
     expect(expected).toMatch(/title/);
-    expect(await ok<unknown[]>("GET", `/api/companies/${co.id}/tasks`)).toEqual([]);
+    expect(await items(`/api/companies/${co.id}/tasks`)).toEqual([]);
 
     await form.getByLabel("Title").fill("Write the pitch deck");
     await form.getByLabel("Description (optional)").fill("Ten slides for the seed round.");
@@ -139,7 +146,7 @@ describe("acting on tasks from the Tasks view", () => {
       .selectOption({ label: "Ada Lovelace (Head of engineering)" });
     await form.getByRole("button", { name: "Create task" }).click();
     await taskCard("Write the pitch deck").waitFor();
-    const tasks = await ok<any[]>("GET", `/api/companies/${co.id}/tasks`);
+    const tasks = await items(`/api/companies/${co.id}/tasks`);
     expect(tasks.map((t) => [t.title, t.description, t.assigneeAgentId, t.creator])).toEqual([
       ["Write the pitch deck", "Ten slides for the seed round.", co.adaId, "operator"],
     ]);
@@ -248,7 +255,7 @@ describe("acting on an agent from the team table", () => {
     const expected = await refusal("POST", `/api/agents/${co.adaId}/keys`, { label: long });
     expect(expected).toMatch(/label/);
     await expect.poll(() => keys.getByTestId("action-error").textContent()).toBe(expected);
-    expect(await ok<unknown[]>("GET", `/api/agents/${co.adaId}/keys`)).toEqual([]);
+    expect(await items(`/api/agents/${co.adaId}/keys`)).toEqual([]);
 
     await mint.getByLabel("Label (what the key is for)").fill("build laptop");
     await mint.getByRole("button", { name: "Mint a key" }).click();
@@ -346,17 +353,17 @@ describe("raising the budget where the warning is", () => {
 describe("runs from the dashboard", () => {
   it("runs due work and says what became of the pass", async () => {
     await page.goto(`${served.url}/#/companies/${co.id}/runs`);
-    const before = (await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).length;
+    const before = (await items(`/api/companies/${co.id}/runs`)).length;
     await page.getByRole("button", { name: "Run due work" }).click();
     const line = (await page.getByTestId("due-work-result").textContent())!.trim();
     const started = /^(\d+) runs? started/.exec(line);
     if (started) {
       await expect
-        .poll(async () => (await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).length)
+        .poll(async () => (await items(`/api/companies/${co.id}/runs`)).length)
         .toBe(before + Number(started[1]));
     } else {
       expect(line).toMatch(/^Nothing was due|queued for a worker|^refused: /);
-      expect((await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).length).toBe(before);
+      expect((await items(`/api/companies/${co.id}/runs`)).length).toBe(before);
     }
   });
 
@@ -364,8 +371,7 @@ describe("runs from the dashboard", () => {
     // Let any run the due work started finish first.
     await expect
       .poll(
-        async () =>
-          (await ok<any[]>("GET", `/api/companies/${co.id}/runs`)).some((r) => r.status === "running"),
+        async () => (await items(`/api/companies/${co.id}/runs`)).some((r) => r.status === "running"),
         RUN_WAIT,
       )
       .toBe(false);

@@ -4,13 +4,14 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Agent } from "../../api/types.js";
-import { useResource } from "../../hooks/use-resource.js";
+import { useList } from "../../hooks/use-list.js";
 import { ActionError } from "../../ui/action-error.js";
 import { ConfirmButton } from "../../ui/confirm-button.js";
 import { useAction } from "../../ui/use-action.js";
 
 export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
-  const keys = useResource(api, "GET /api/agents/{id}/keys", { params: { id: agent.id } });
+  // Every page of the list: an agent's run keys alone can fill more than one.
+  const keys = useList(api, "GET /api/agents/{id}/keys", { params: { id: agent.id } });
   const [label, setLabel] = useState("");
   const [minted, setMinted] = useState<{ label: string; token: string } | undefined>(undefined);
   const [copied, setCopied] = useState(false);

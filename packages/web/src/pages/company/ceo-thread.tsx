@@ -4,7 +4,7 @@
 // operator's words and changes no phase, tool or decision (decisions are made under Approvals).
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
-import { useResource } from "../../hooks/use-resource.js";
+import { useList } from "../../hooks/use-list.js";
 import { formatTime } from "../../model/format.js";
 import { ActionError } from "../../ui/action-error.js";
 import { renderMarkdown } from "../../ui/markdown.js";
@@ -21,14 +21,15 @@ export function CeoThread({
   /** Changes when a message was posted (the feed's message.posted). */
   messagesVersion: number;
 }) {
-  const thread = useResource(api, "GET /api/companies/{id}/messages", { params: { id: companyId } });
+  // The whole thread, page after page: one page holds the oldest messages only.
+  const thread = useList(api, "GET /api/companies/{id}/messages", { params: { id: companyId } });
   const { reload } = thread;
   useEffect(() => reload(), [messagesVersion, reload]);
   const [text, setText] = useState("");
   const send = useAction();
   // Writing to the CEO is an operator's action (it wakes the CEO): a viewer reads the thread.
   const me = useMe();
-  const items = thread.data?.items ?? [];
+  const items = thread.data ?? [];
   return (
     <section class="card wide thread" aria-labelledby="thread-title">
       <h2 id="thread-title">Conversation with the CEO</h2>
