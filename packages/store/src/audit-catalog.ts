@@ -3,6 +3,7 @@
 // and why. The type makes a new write method a compile error until it is classified, and
 // audit-catalog.test.ts fails for a method of the store that is in neither list.
 import type {
+  NewActivity,
   AgentRow,
   ApprovalRow,
   CompanyRow,
@@ -217,7 +218,20 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
   finishRun: RUN_RECORD,
   setRunUsage: RUN_RECORD,
   appendRunEvents: RUN_RECORD,
-  insertActivity: notAudited("the company's activity feed: the record of domain events itself"),
+  // The feed records domain events whose writes are audited where they are made; a message of the
+  // operator's thread is a write in its own right (by the operator, or the CEO replying).
+  insertActivity: {
+    audited: true,
+    describe: ([a]: [NewActivity]) =>
+      a.type === "message.posted"
+        ? {
+            companyId: a.companyId,
+            action: "message.posted",
+            target: `company ${a.companyId} thread`,
+            summary: `wrote "${short(String((a.data as { text?: unknown } | null)?.text ?? ""))}"`,
+          }
+        : null,
+  },
   insertActivities: notAudited("the company's activity feed: the record of domain events itself"),
   insertApiToken: {
     audited: true,

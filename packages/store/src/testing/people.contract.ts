@@ -88,6 +88,25 @@ export function peopleContract(store: GetStore): void {
       ]);
     });
 
+    it("records a message of the operator's thread as the write of whoever wrote it", async () => {
+      await seed(store());
+      await actingAs({ type: "operator", name: "alice" }, () =>
+        store().insertActivity({
+          companyId: "co1",
+          agentId: null,
+          runId: null,
+          type: "message.posted",
+          data: { from: "operator", text: "How is the launch going?" },
+        }),
+      );
+      const rows = (await store().listAudit({ companyId: "co1" })).filter(
+        (r) => r.action === "message.posted",
+      );
+      expect(rows.map((r) => [r.actorType, r.actorName, r.summary])).toEqual([
+        ["operator", "alice", 'wrote "How is the launch going?"'],
+      ]);
+    });
+
     it("names an agent actor by its name, and records nothing for a write that wrote nothing", async () => {
       await seed(store());
       await store().insertAgent(agent("cto", { name: "CTO" }));
