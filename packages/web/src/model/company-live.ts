@@ -85,13 +85,15 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
       refetch.add("agents").add("connectors");
       break;
     // The company at work: a task changed (created, assigned, updated, commented, checked out,
-    // released) — its board is re-read, and the runs, which start and end with the work.
+    // released, reviewed, its review escalated) — its board is re-read, and the runs, which start and end with the work.
     case "task.created":
     case "task.assigned":
     case "task.updated":
     case "task.commented":
     case "task.checked_out":
     case "task.released":
+    case "task.reviewed":
+    case "task.review_escalated":
       refetch.add("tasks").add("runs");
       break;
     // A budget changed, warned or stopped a run: its state (ok, warning, exhausted) is re-read.
