@@ -230,7 +230,14 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
             target: `company ${a.companyId} thread`,
             summary: `wrote "${short(String((a.data as { text?: unknown } | null)?.text ?? ""))}"`,
           }
-        : null,
+        : a.type === "run.stopped"
+          ? {
+              companyId: a.companyId,
+              action: "run.stopped",
+              target: `run ${a.runId ?? "?"}`,
+              summary: "stopped: running → cancelled",
+            }
+          : null,
   },
   insertActivities: notAudited("the company's activity feed: the record of domain events itself"),
   insertApiToken: {

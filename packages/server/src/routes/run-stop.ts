@@ -28,6 +28,14 @@ export const runStopRoutes = [
         throw new ConflictStateError(
           `run ${run.id} is not run by this server (a worker runs it, or it has just ended): stop it where it runs`,
         );
+      // The stop is the operator's write: it reaches the feed and the audit log under their name.
+      await ctx.store.insertActivity({
+        companyId: run.companyId,
+        agentId: run.agentId,
+        runId: run.id,
+        type: "run.stopped",
+        data: { reason: STOP_REASON },
+      });
       return runView((await ctx.store.getRun(run.id)) ?? run);
     },
   }),

@@ -393,6 +393,11 @@ describe("runs from the dashboard", () => {
     const again = await api<any>("POST", `/api/runs/${runId}/stop`);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe(`run ${runId} is not running (it is cancelled): nothing to stop`);
+    // The stop is the operator's write, in the audit log once (the refused second one wrote nothing).
+    const stops = (await items<any>(`/api/companies/${co.id}/audit`)).filter(
+      (r) => r.action === "run.stopped",
+    );
+    expect(stops.map((r) => [r.target, r.actorType])).toEqual([[`run ${runId}`, "operator"]]);
     // The run's page offers no stop for a run that has ended.
     await page.goto(`${served.url}/#/companies/${co.id}/runs/${runId}`);
     await page.getByRole("heading", { name: `Run ${runId}` }).waitFor();
