@@ -378,6 +378,30 @@ const MATRIX: Record<string, Cell> = {
     path: (w) => `/api/companies/${w.companyA}/audit`,
     expect: operatorOnly(200),
   },
+  "GET /api/companies/{id}/messages": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/messages`,
+    expect: company(200),
+  },
+  "POST /api/companies/{id}/messages": {
+    method: "POST",
+    path: (w) => `/api/companies/${w.companyA}/messages`,
+    json: () => ({ text: "How is the team coming along?" }),
+    expect: operatorOnly(201),
+  },
+  // The run has ended: nothing to stop (409) for whoever may stop runs; agents may not.
+  "POST /api/runs/{id}/stop": {
+    method: "POST",
+    path: (w) => `/api/runs/${w.runA}/stop`,
+    expect: operatorOnly(409),
+  },
+  // task_a has not been handed in: there is nothing to review, for whoever may review it.
+  "POST /api/tasks/{id}/review": {
+    method: "POST",
+    path: () => "/api/tasks/task_a/review",
+    json: () => ({ decision: "accept" }),
+    expect: { none: 401, bad: 401, operator: 400, agentHere: 400, agentElsewhere: 403 },
+  },
   "GET /api/audit": {
     method: "GET",
     path: () => "/api/audit",

@@ -252,6 +252,7 @@ describe.each(DIALECTS)("spend control (%s)", (_dialect, open) => {
     expect(served.wakes.find((w) => w.agentId === member.id)?.result.requests.map((r) => r.id)).toContain(
       after.find((r) => r.taskId === taskId)!.id,
     );
-    expect(await store.getTask(taskId)).toMatchObject({ status: "done" });
+    // Served: the member worked its task and handed it in (done means accepted: it awaits review).
+    expect(await store.getTask(taskId)).toMatchObject({ status: "in_review" });
   });
 });
