@@ -103,6 +103,13 @@ async function freshTask(w: World): Promise<string> {
   return id;
 }
 
+/** A fresh task its assignee has handed in: it waits in review for its creator (or the operator). */
+async function handedInTask(w: World): Promise<string> {
+  const id = await freshTask(w);
+  await w.app.store.updateTask(id, { status: "in_review", deliverable: "Here.", deliverableBy: w.ctoA });
+  return id;
+}
+
 /** A task as GET /api/tasks/{id} reads it, without its comments, history and wakes. */
 async function taskOf(w: World, id: string): Promise<unknown> {
   const { comments: _c, history: _h, wakes: _w, ...task } = await get(w, `/api/tasks/${id}`);
@@ -268,6 +275,12 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     body: { status: "in_progress", comment: "Started." },
     readBack: taskRead,
   },
+  // Reviewing: the operator accepts a handed-in task; the answer is the task as GET reads it.
+  "POST /api/tasks/{id}/review": {
+    path: async (w) => `/api/tasks/${await handedInTask(w)}/review`,
+    body: { decision: "accept" },
+    readBack: taskRead,
+  },
   "POST /api/tasks/{id}/close": {
     path: async (w) => `/api/tasks/${await freshTask(w)}/close`,
     body: { status: "done", deliverable: "Here." },
@@ -330,7 +343,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     body: { text: "How is the hiring going?" },
     readBack: async (w, a, path) => [
       a.body.message,
-      ((await get(w, path)).items as { id: number }[]).find((m) => m.id === a.body.message.id),
+      ((await get(w, path)) as { id: number }[]).find((m) => m.id === a.body.message.id),
     ],
   },
   // Stopping a run: world A's run has ended, so the valid path is refused (409) and writes nothing;
