@@ -27,8 +27,17 @@ const EXPECTED: Record<CeoMode, { tools: string[]; offered: string[]; actions: s
   "awaiting-approval": { tools: [R], offered: BEFORE_OPERATING, actions: ["decide_strategy"] },
   revising: { tools: ["hire_agent", "file_approval", R], offered: BEFORE_OPERATING, actions: [] },
   operating: {
-    tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks", R],
-    offered: ["hire_agent", "file_approval", "create_task", "assign_task", "update_task", "list_my_tasks", R],
+    tools: ["hire_agent", "create_task", "assign_task", "update_task", "list_my_tasks", R, "review_task"],
+    offered: [
+      "hire_agent",
+      "file_approval",
+      "create_task",
+      "assign_task",
+      "update_task",
+      "list_my_tasks",
+      R,
+      "review_task",
+    ],
     actions: [],
   },
 };
@@ -274,6 +283,7 @@ describe("every surface offers what the CEO's mode offers (modeOffer), in all fi
         "update_task",
         "list_my_tasks",
         R,
+        "review_task",
       ]);
       const view = await api("GET", `/api/companies/${companyId}`);
       expect(tools.filter((t) => meta(t)["cadre/usableInMode"]).map((t) => t.name)).toEqual(

@@ -63,6 +63,8 @@ import { assertBudgetRoom, RunBudget, type RunStop, type SettledCall } from "./b
 import { companyPrices } from "./budgets/prices.js";
 import { secretsRedactor } from "./secrets.js";
 
+/** Wake reasons that bring delegated work back to the CEO: handed in for its review, or done. */
+const DELEGATED_BACK: ReadonlySet<string> = new Set(["task_in_review", "task_done"]);
 export interface WakeOptions {
   store: Store;
   agentId: string;
@@ -653,7 +655,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
           await releaseRunWork(tx, run, terminal);
           // The CEO's report on delegated work that came back reaches the operator's thread
           // (decided here, not asked of the model), unless it wrote to the operator itself.
-          if (agent.isCeo && terminal === "done" && started.taken.some((r) => r.trigger === "task_done"))
+          if (agent.isCeo && terminal === "done" && started.taken.some((r) => DELEGATED_BACK.has(r.trigger)))
             await postDelegatedReport(tx, {
               companyId: agent.companyId,
               ceoId: agent.id,

@@ -184,7 +184,8 @@ describe("the thread with the CEO", () => {
     }
     const before = (await listMessages(store, companyId)).items.length;
     const woken = await wakeIfDue({ store, agentId: ceo.id, dataDir, seed: 3 });
-    expect(woken?.requests.map((r) => r.trigger)).toContain("task_done");
+    // The hand-ins come back for the CEO's review (done means accepted).
+    expect(woken?.requests.map((r) => r.trigger)).toContain("task_in_review");
     expect(woken?.terminal).toBe("done");
     const thread = (await listMessages(store, companyId)).items;
     expect(thread).toHaveLength(before + 1);
