@@ -1,6 +1,6 @@
 // Who did what, and why, end to end on the offline connector: a named operator decides the CEO's
 // strategy over HTTP; the company works it; every surface names that operator, the audit log
-// records the decision with its request, and the CEO's last (task_done) run is explained back to
+// records the decision with its request, and the CEO's last (task_in_review) run is explained back to
 // that approval.
 import { addOperator, createCompany, loadCompanyState, runDue, wakeAgent, wakeIfDue } from "@cadre/company";
 import { openStore } from "@cadre/store";
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe("named operators, the audit log and a run's why", () => {
-  it("names the deciding operator everywhere and explains the CEO's task_done wake back to the approval", async () => {
+  it("names the deciding operator everywhere and explains the CEO's review wake (task_in_review) back to the approval", async () => {
     const store = app.cadre.store;
     const company = await createCompany(store, {
       name: "Acme Robotics",
@@ -74,7 +74,7 @@ describe("named operators, the audit log and a run's why", () => {
       wake: (agentId) => wakeIfDue({ store, agentId, seed: 3 }),
     });
     const last = report.wakes.at(-1)!.result.run;
-    expect(last.trigger).toBe("task_done");
+    expect(last.trigger).toBe("task_in_review");
     expect(last.agentId).toBe(ceo.id);
 
     // The agents' own writes are theirs in the audit log, never alice's.
@@ -87,7 +87,7 @@ describe("named operators, the audit log and a run's why", () => {
     const why = await app.request("GET", `/api/runs/${last.id}/why`, { token: victor });
     expect(why.status).toBe(200);
     const byId = new Map(why.body.runs.map((n: { runId: string }) => [n.runId, n]));
-    // Walk the chain: task_done ← (a lead's run) task_assigned ← (the CEO's run) approval_decided by alice.
+    // Walk the chain: task_in_review (the hand-ins, for its review) ← (a lead's run) task_assigned ← (the CEO's run) approval_decided by alice.
     let node = byId.get(last.id) as {
       reasons: {
         trigger: string;
@@ -110,7 +110,7 @@ describe("named operators, the audit log and a run's why", () => {
       }
       node = byId.get(reason.fromRunId) as typeof node;
     }
-    expect(triggers).toEqual(["task_done", "task_assigned", "approval_decided"]);
+    expect(triggers).toEqual(["task_in_review", "task_assigned", "approval_decided"]);
   });
 
   it("explains a run an operator started directly: who woke it, from the audit log", async () => {
