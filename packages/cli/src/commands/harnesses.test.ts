@@ -46,11 +46,15 @@ function offered(): Array<{ company: string[]; other: string[] }> {
   return server!.modelCalls().map((c) => ({
     company: c.request.tools
       .filter(
-        (t) => !t.deferred && /(^|__|\.)(hire_agent|file_approval)$/.test(`${t.namespace ?? ""}.${t.name}`),
+        (t) =>
+          !t.deferred &&
+          /(^|__|\.)(hire_agent|file_approval|reply_to_operator)$/.test(`${t.namespace ?? ""}.${t.name}`),
       )
       .map((t) => t.name.replace(/^mcp__cadre__/, ""))
       .sort(),
-    other: c.request.tools.filter((t) => !/(hire_agent|file_approval)$/.test(t.name)).map((t) => t.name),
+    other: c.request.tools
+      .filter((t) => !/(hire_agent|file_approval|reply_to_operator)$/.test(t.name))
+      .map((t) => t.name),
   }));
 }
 
@@ -74,9 +78,9 @@ async function expectTeamBuilt(
   // The run's first event: what the harness offered, as the company decided.
   expect(events[0]).toMatchObject({ type: "harness_tools" });
   expect(events[0]).not.toHaveProperty("problem");
-  // Every request: both company tools, loaded up front; nothing to act outside them with.
+  // Every request: the company tools, loaded up front; nothing to act outside them with.
   for (const call of offered()) {
-    expect(call.company).toEqual(["file_approval", "hire_agent"]);
+    expect(call.company).toEqual(["file_approval", "hire_agent", "reply_to_operator"]);
     expect(call.other.filter((t) => FORBIDDEN.test(t))).toEqual([]);
   }
 }
@@ -107,7 +111,11 @@ describe("issue 22: both CEOs build their team through the company tools on the 
       await expectTeamBuilt(company.id, result, events);
       // Every call a model call the CEO made: nothing else (no title generation, no other requests).
       expect(server!.requests).toHaveLength(server!.modelCalls().length);
-      expect(server!.toolsOffered(0).sort()).toEqual(["mcp__cadre__file_approval", "mcp__cadre__hire_agent"]);
+      expect(server!.toolsOffered(0).sort()).toEqual([
+        "mcp__cadre__file_approval",
+        "mcp__cadre__hire_agent",
+        "mcp__cadre__reply_to_operator",
+      ]);
     },
   );
 
@@ -138,6 +146,7 @@ describe("issue 22: both CEOs build their team through the company tools on the 
         "read_mcp_resource",
         "mcp__cadre__hire_agent",
         "mcp__cadre__file_approval",
+        "mcp__cadre__reply_to_operator",
       ],
     });
     // Codex offers the company tools in its MCP namespace; the model called them there.
@@ -147,7 +156,7 @@ describe("issue 22: both CEOs build their team through the company tools on the 
         .request.tools.filter((t) => t.namespace === "mcp__cadre")
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["file_approval", "hire_agent"]);
+    ).toEqual(["file_approval", "hire_agent", "reply_to_operator"]);
   });
 });
 
@@ -198,13 +207,17 @@ describe.skipIf(!REAL_CLAUDE_CODE)("`cadre demo --connector claude-code` against
       harness: "claude-code",
       mcpServers: [{ name: "cadre", status: "connected" }],
     });
-    expect(report.harnessTools.tools.sort()).toEqual(["mcp__cadre__file_approval", "mcp__cadre__hire_agent"]);
+    expect(report.harnessTools.tools.sort()).toEqual([
+      "mcp__cadre__file_approval",
+      "mcp__cadre__hire_agent",
+      "mcp__cadre__reply_to_operator",
+    ]);
     expect(report.harnessTools.problem).toBeUndefined();
     const human = await run(process.execPath, [BIN, "sessions", "inspect", runRow!.id, "--data", data], {
       env: { PATH: process.env["PATH"] ?? "", HOME: home },
     });
     expect(human.stdout).toMatch(
-      /tools {6}claude-code offered mcp__cadre__\w+, mcp__cadre__\w+ — as the company decided/,
+      /tools {6}claude-code offered mcp__cadre__\w+, mcp__cadre__\w+, mcp__cadre__\w+ — as the company decided/,
     );
     // Only model calls reached the stand-in: Cadre turned Claude Code's non-essential traffic off.
     expect(server!.requests).toHaveLength(server!.modelCalls().length);
