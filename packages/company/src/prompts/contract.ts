@@ -2,7 +2,7 @@
 // check, run by `cadre prompts check` (so by `npm run check`) and before every eval; it reads
 // texts and code facts (the offer, the mode machine, the team limit), it says nothing about
 // behaviour. Each problem names the text, the fact it contradicts and where each lives.
-import { CEO_MODES, type CeoMode, DEFAULT_SETTINGS, WAKE_TRIGGERS } from "@cadre/model";
+import { CEO_MODES, type CeoMode, DEFAULT_SETTINGS, PROMPT_PROFILES, WAKE_TRIGGERS } from "@cadre/model";
 import type { Store } from "@cadre/store";
 import { CEO_TRANSITIONS, type CeoModeEvent } from "../modes.js";
 import { offeredTools, usableTools } from "../tools/offer.js";
@@ -76,7 +76,13 @@ export function defaultContractInput(): ContractInput {
     teamLimit: DEFAULT_SETTINGS.maxTeamSize - 1,
     otherTexts: Object.fromEntries(
       lockedTexts()
-        .filter((t) => !/^(mode|cue|tool)\/[^/]+(\/[^/]+)?$/.test(t.id) || t.id.includes("legacy"))
+        // Besides the shipped mode documents, cues and tools: every other text, and every other
+        // profile's own (its id names the profile).
+        .filter(
+          (t) =>
+            !/^(mode|cue|tool)\/[^/]+(\/[^/]+)?$/.test(t.id) ||
+            t.id.split("/").some((part) => (PROMPT_PROFILES as readonly string[]).includes(part)),
+        )
         .map((t) => [t.id, t.text]),
     ),
   };
