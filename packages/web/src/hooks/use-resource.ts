@@ -12,13 +12,16 @@ export interface Resource<T> {
   reload(): void;
 }
 
-/** Reads `endpoint` with `input` (its path parameters, query); undefined input: nothing to read yet. */
-export function useResource<K extends Endpoint>(
-  api: Api,
-  endpoint: K,
-  input: CallInput<K> | undefined,
-): Resource<AnswerOf<K>> {
-  type T = AnswerOf<K>;
+/**
+ * One read with its loading and error states: `read` runs with `input` (parsed from its JSON key,
+ * so a new object of the same value reads nothing again) whenever the key or `deps` change, and on
+ * `reload`. A late answer for a read no longer shown is dropped. Undefined input: nothing to read yet.
+ */
+export function useRead<T>(
+  input: unknown,
+  read: (input: unknown) => Promise<T>,
+  deps: readonly unknown[],
+): Resource<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(input !== undefined);
@@ -28,8 +31,7 @@ export function useResource<K extends Endpoint>(
     if (key === undefined) return;
     const mine = ++generation.current;
     setLoading(true);
-    const call = api.call as (endpoint: K, input: CallInput<K>) => Promise<T>;
-    call(endpoint, JSON.parse(key) as CallInput<K>).then(
+    read(JSON.parse(key)).then(
       (value) => {
         if (mine !== generation.current) return;
         setData(value);
@@ -42,10 +44,20 @@ export function useResource<K extends Endpoint>(
         setLoading(false);
       },
     );
-  }, [api, endpoint, key]);
+  }, [...deps, key]);
   useEffect(() => {
     setData(undefined);
     load();
   }, [load]);
   return { data, error, loading, reload: load };
+}
+
+/** Reads `endpoint` with `input` (its path parameters, query); undefined input: nothing to read yet. */
+export function useResource<K extends Endpoint>(
+  api: Api,
+  endpoint: K,
+  input: CallInput<K> | undefined,
+): Resource<AnswerOf<K>> {
+  const call = api.call as (endpoint: K, input: CallInput<K>) => Promise<AnswerOf<K>>;
+  return useRead(input, (value) => call(endpoint, value as CallInput<K>), [api, endpoint]);
 }
