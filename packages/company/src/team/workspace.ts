@@ -13,9 +13,12 @@ export interface WorkspaceLocation {
   agentId: string;
 }
 
-/** ROOT/AGENT_ID, or DATA_DIR/workspaces/COMPANY_ID/AGENT_ID, absolute. Creates nothing. */
+/**
+ * DATA_DIR/agents/AGENT_ID/workspace (the agent's folder holds its memory and sessions beside it, out
+ * of the workspace's reach), or ROOT/AGENT_ID when the company names a root; absolute. Creates nothing.
+ */
 export function workspaceOf(location: WorkspaceLocation): string {
   if (location.root !== undefined) return resolve(location.root, location.agentId);
   const base = location.dataDir !== undefined ? location.dataDir : join(tmpdir(), "cadre");
-  return resolve(base, "workspaces", location.companyId, location.agentId);
+  return resolve(base, "agents", location.agentId, "workspace");
 }
