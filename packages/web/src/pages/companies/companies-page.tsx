@@ -1,15 +1,20 @@
-// The companies the operator runs, and the form that creates one (with its CEO and the offline
-// connector). A new company opens at once.
+// The companies the operator runs, each at a glance (the CEO's mode, decisions waiting, runs in
+// progress, today's spend from the reader's midnight), and the form that creates one (with its CEO
+// and the offline connector). A new company opens at once.
 import type { Api } from "../../api/client.js";
+import { useMemo } from "preact/hooks";
 import { useResource } from "../../hooks/use-resource.js";
+import { glanceFacts, localMidnight } from "../../model/company-glance.js";
 import { formatTime } from "../../model/format.js";
+import { ModeBadge } from "../company/mode-badge.js";
 import { href } from "../../route.js";
 import { CreateCompany } from "./create-company.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 
 export function CompaniesPage({ api }: { api: Api }) {
   const me = useMe();
-  const companies = useResource(api, "GET /api/companies", {});
+  const since = useMemo(() => localMidnight(), []);
+  const companies = useResource(api, "GET /api/companies", { query: { since } });
   return (
     <main class="page">
       <h1>Companies</h1>
@@ -26,10 +31,24 @@ export function CompaniesPage({ api }: { api: Api }) {
           )}
           <ul class="company-list" data-testid="company-list">
             {[...(companies.data?.items ?? [])].reverse().map((c) => (
-              <li key={c.id}>
-                <a href={href({ page: "company", companyId: c.id, tab: "overview" })}>{c.name}</a>
-                <span class="muted"> · created {formatTime(c.createdAt)}</span>
+              <li key={c.id} data-testid="company-item">
+                <div class="company-line">
+                  <a href={href({ page: "company", companyId: c.id, tab: "overview" })}>{c.name}</a>
+                  <ModeBadge mode={c.glance.ceoMode} />
+                </div>
+                <ul class="glance" data-testid="company-glance" aria-label={`${c.name} at a glance`}>
+                  {glanceFacts(c.glance).map((f, i) => (
+                    <li key={i} class={f.tone === "muted" ? "muted" : `glance-${f.tone}`}>
+                      {i === 0 && c.glance.pendingDecisions > 0 ? (
+                        <a href={href({ page: "company", companyId: c.id, tab: "approvals" })}>{f.text}</a>
+                      ) : (
+                        f.text
+                      )}
+                    </li>
+                  ))}
+                </ul>
                 {c.goal && <p class="goal">{c.goal}</p>}
+                <p class="muted small">created {formatTime(c.createdAt)}</p>
               </li>
             ))}
           </ul>
