@@ -47,6 +47,15 @@ export function formatPercent(ratio: number | null, digits = 1): string {
   return f ? f.format(ratio) : `${decimal1.format(ratio * 100)}%`;
 }
 
+// Budget periods start at 00:00 UTC: their day is read in UTC, so no time zone moves it a day back.
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
+
+/** A day (a period's start, a UTC day), e.g. "Dec 1, 2026" in en-US. */
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : day.format(d);
+}
+
 export function formatTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : time.format(d);
