@@ -49,9 +49,12 @@ export function glanceSince(raw: string | undefined, now = new Date()): string {
     return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
   const t = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(t))
-    throw new UserInputError(`since must be an ISO-8601 time such as 2026-01-31T23:00:00.000Z (got "${raw}")`, {
-      since: "an ISO-8601 time",
-    });
+    throw new UserInputError(
+      `since must be an ISO-8601 time such as 2026-01-31T23:00:00.000Z (got "${raw}")`,
+      {
+        since: "an ISO-8601 time",
+      },
+    );
   return new Date(t).toISOString();
 }
 

@@ -18,7 +18,8 @@ export const MessageViewSchema = Type.Object(
     companyId: Type.String(),
     from: Type.String({ description: '"operator", or the agent id of the CEO that wrote it.' }),
     fromName: Type.String({
-      description: 'The named operator who wrote it, "the operator" (an unnamed operator), or the agent\'s name.',
+      description:
+        'The named operator who wrote it, "the operator" (an unnamed operator), or the agent\'s name.',
     }),
     text: Type.String(),
     runId: Type.Union([Type.String(), Type.Null()], { description: "The run that wrote a reply." }),
@@ -65,7 +66,10 @@ export const messageRoutes = [
     },
     async handle({ ctx, scope, body, principal }) {
       // A named operator's message is shown with their name.
-      const by = principal.kind === "operator" && principal.operatorId !== null ? { operatorName: principal.name } : {};
+      const by =
+        principal.kind === "operator" && principal.operatorId !== null
+          ? { operatorName: principal.name }
+          : {};
       const posted = await postOperatorMessage(ctx.store, scope.companyId, body, by);
       // The CEO is woken now rather than at the next due-work pass.
       for (const agentId of posted.wakes) void ctx.wakes.wakeDue(agentId).catch(() => {});

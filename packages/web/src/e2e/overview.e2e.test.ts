@@ -29,9 +29,15 @@ async function api<T = any>(method: string, path: string, body?: unknown, token 
   return { status: r.status, body: (await r.json()) as T };
 }
 
-const V1 = ["# Strategy for Glance Co", "", "## Team", "- CTO: builds the robot", "", "## Plan", "Ship in Q3."].join(
-  "\n",
-);
+const V1 = [
+  "# Strategy for Glance Co",
+  "",
+  "## Team",
+  "- CTO: builds the robot",
+  "",
+  "## Plan",
+  "Ship in Q3.",
+].join("\n");
 
 /** No horizontal scroll anywhere on the page, and none inside the named table's box. */
 async function fitsPhone(p: Page, testId: string) {
@@ -112,7 +118,9 @@ describe("the companies list and the Overview at a glance", () => {
       ["approve", "request-revision", "reject"].map((p) => pending.getByTestId(`effect-${p}`).textContent()),
     );
     expect(effects[0]).toMatch(/^Approve: the CEO's mode becomes operating — the strategy stands/);
-    expect(effects[1]).toMatch(/^Request revision: the CEO's mode becomes revising — the CEO keeps this strategy/);
+    expect(effects[1]).toMatch(
+      /^Request revision: the CEO's mode becomes revising — the CEO keeps this strategy/,
+    );
     expect(effects[2]).toMatch(/^Reject: the CEO's mode becomes revising — this strategy is turned down/);
     // Beyond their names, no two decisions are described alike.
     const tails = effects.map((e) => e!.split(" — ")[1]);
@@ -150,7 +158,9 @@ describe("the companies list and the Overview at a glance", () => {
     await screenshot(overview, "61-overview-stuck-revising-desktop");
     await overview.setViewportSize(PHONE);
     await waiting.scrollIntoViewIfNeeded();
-    expect(await overview.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await overview.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
     await screenshot(overview, "62-overview-stuck-revising-phone", { fullPage: false });
     await overview.setViewportSize(DESKTOP);
 
@@ -206,12 +216,17 @@ describe("the companies list and the Overview at a glance", () => {
     expect((await api("PUT", `/api/companies/${co.id}/budget`, { tokens: used.tokens })).status).toBe(200);
     await expect.poll(() => notice.textContent()).toContain("exhausted");
     await screenshot(page, "66-budget-exhausted-desktop");
-    expect((await api("PUT", `/api/companies/${co.id}/budget`, { tokens: used.tokens * 100 })).status).toBe(200);
+    expect((await api("PUT", `/api/companies/${co.id}/budget`, { tokens: used.tokens * 100 })).status).toBe(
+      200,
+    );
     await expect.poll(() => notice.count()).toBe(0);
     // The list counts the CEO's run as today's spend.
     await page.goto(`${served.url}/#/`);
     await page.reload();
-    const glance = page.getByTestId("company-item").filter({ hasText: "Glance Co" }).getByTestId("company-glance");
+    const glance = page
+      .getByTestId("company-item")
+      .filter({ hasText: "Glance Co" })
+      .getByTestId("company-glance");
     await expect.poll(() => glance.locator("li").nth(2).textContent()).toMatch(/ today \([\d,]+ tokens\)$/);
   });
 

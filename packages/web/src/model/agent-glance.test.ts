@@ -17,7 +17,12 @@ describe("an org chart card's glance", () => {
       [{ agentId: "cto", status: "running" } as Run, { agentId: "ceo", status: "done" } as Run],
       [
         task({ assigneeAgentId: "cto", status: "todo", title: "Hire engineers" }),
-        task({ assigneeAgentId: "cto", status: "in_progress", title: "Build the robot arm", checkedOutBy: "run_9" }),
+        task({
+          assigneeAgentId: "cto",
+          status: "in_progress",
+          title: "Build the robot arm",
+          checkedOutBy: "run_9",
+        }),
         task({ assigneeAgentId: "cmo", status: "todo", title: "Brand" }),
       ],
       usage([

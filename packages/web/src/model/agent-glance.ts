@@ -30,7 +30,8 @@ export function agentGlances(
     out.set(a.id, {
       status: a.status === "terminated" ? "terminated" : running.has(a.id) ? "running" : "idle",
       task: now ? `${now.status === "todo" ? "next" : "on"}: ${now.title}` : "no task",
-      spend: !u || u.total === 0 ? "nothing spent" : `${formatCost(u.cost)} · ${formatTokens(u.total)} tokens`,
+      spend:
+        !u || u.total === 0 ? "nothing spent" : `${formatCost(u.cost)} · ${formatTokens(u.total)} tokens`,
     });
   }
   return out;

@@ -15,7 +15,9 @@ describe("the companies list at a glance", () => {
   it("counts from the reader's midnight", () => {
     const at = new Date(2026, 4, 6, 17, 30);
     const since = new Date(localMidnight(at));
-    expect([since.getFullYear(), since.getMonth(), since.getDate(), since.getHours()]).toEqual([2026, 4, 6, 0]);
+    expect([since.getFullYear(), since.getMonth(), since.getDate(), since.getHours()]).toEqual([
+      2026, 4, 6, 0,
+    ]);
   });
 
   it("never shows a spend with unpriced calls as a plain figure", () => {

@@ -30,7 +30,9 @@ describe("what the company is waiting for", () => {
     const sentBack = approval({ status: "revision_requested", decidedAt: "2026-01-01T11:00:00.000Z" });
     const never = waitingFor(input({ mode: "revising", approvals: [sentBack], runs: [run({})] }));
     expect(never.stuck).toBe(true);
-    expect(never.headline).toBe("Stuck in revising: the CEO filed nothing since you sent back “Strategy v1”.");
+    expect(never.headline).toBe(
+      "Stuck in revising: the CEO filed nothing since you sent back “Strategy v1”.",
+    );
     expect(never.detail).toContain("has not run since");
     expect(never.offers).toEqual(["wake_ceo", "message_ceo"]);
 

@@ -63,7 +63,8 @@ export function waitingFor(input: WaitingInput): Waiting {
     case "team-building":
       return {
         headline: "Waiting for you to start team building.",
-        detail: "The CEO has no team yet. Start team building: it hires its first leads and drafts a strategy.",
+        detail:
+          "The CEO has no team yet. Start team building: it hires its first leads and drafts a strategy.",
         offers: ["start_team_building"],
         stuck: false,
       };
@@ -77,7 +78,9 @@ export function waitingFor(input: WaitingInput): Waiting {
     case "revising": {
       const decidedAt = latest?.decidedAt ?? latest?.createdAt ?? "";
       const how = latest?.status === "rejected" ? "rejected" : "sent back for revision";
-      const since = runs.filter((r) => r.agentId === ceo && r.startedAt >= decidedAt && r.status !== "running");
+      const since = runs.filter(
+        (r) => r.agentId === ceo && r.startedAt >= decidedAt && r.status !== "running",
+      );
       const last = since.at(-1);
       return {
         headline: `Stuck in revising: the CEO filed nothing since you ${latest?.status === "rejected" ? "rejected" : "sent back"} “${latest?.title ?? "the strategy"}”.`,

@@ -43,8 +43,7 @@ export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
       <ul>
         {open.map((k) => (
           <li key={k.id} data-testid="agent-key">
-            {k.label || "unlabelled"}{" "}
-            <span class="muted">minted {formatTime(k.createdAt)}</span>{" "}
+            {k.label || "unlabelled"} <span class="muted">minted {formatTime(k.createdAt)}</span>{" "}
             <ConfirmButton
               label="Revoke"
               question={`Revoke "${k.label || "unlabelled"}"? Whatever uses it stops working now.`}

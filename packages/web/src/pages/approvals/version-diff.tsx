@@ -7,12 +7,23 @@ import { diffSummary, foldDiff, lineDiff } from "../../model/line-diff.js";
 /** The version filed before `a` of the same type, if any (the list is in filing order). */
 export function previousVersion(a: Approval, all: readonly Approval[]): Approval | undefined {
   const before = all.filter(
-    (x) => x.type === a.type && x.id !== a.id && (x.createdAt < a.createdAt || (x.createdAt === a.createdAt && x.id < a.id)),
+    (x) =>
+      x.type === a.type &&
+      x.id !== a.id &&
+      (x.createdAt < a.createdAt || (x.createdAt === a.createdAt && x.id < a.id)),
   );
   return before.at(-1);
 }
 
-export function VersionDiff({ current, previous, open }: { current: Approval; previous: Approval; open: boolean }) {
+export function VersionDiff({
+  current,
+  previous,
+  open,
+}: {
+  current: Approval;
+  previous: Approval;
+  open: boolean;
+}) {
   const lines = lineDiff(previous.payload, current.payload);
   const pieces = foldDiff(lines);
   return (

@@ -77,8 +77,7 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
         Models:{" "}
         {connector.models
           .map(
-            (m) =>
-              `${m.id}${m.contextWindow !== null ? ` (${formatNumber(m.contextWindow)} tokens)` : ""}`,
+            (m) => `${m.id}${m.contextWindow !== null ? ` (${formatNumber(m.contextWindow)} tokens)` : ""}`,
           )
           .join(", ") || "none"}
       </div>

@@ -43,13 +43,27 @@ export function UsageTable({ title, rows, testId }: { title: string; rows: Usage
                   {r.label}
                   <div class="muted small">{r.detail}</div>
                 </th>
-                <td class="num" data-label="Input">{formatTokens(r.usage.input)}</td>
-                <td class="num" data-label="Output">{formatTokens(r.usage.output)}</td>
-                <td class="num" data-label="Cache read">{formatTokens(r.usage.cacheRead)}</td>
-                <td class="num" data-label="Cache write">{formatTokens(r.usage.cacheWrite)}</td>
-                <td class="num" data-label="Total">{formatTokens(r.usage.total)}</td>
-                <td class="num" data-label="Cost">{formatCost(r.usage.cost)}</td>
-                <td class="num" data-label="Hit rate">{r.usage.total === 0 ? "—" : formatPercent(r.usage.hitRate)}</td>
+                <td class="num" data-label="Input">
+                  {formatTokens(r.usage.input)}
+                </td>
+                <td class="num" data-label="Output">
+                  {formatTokens(r.usage.output)}
+                </td>
+                <td class="num" data-label="Cache read">
+                  {formatTokens(r.usage.cacheRead)}
+                </td>
+                <td class="num" data-label="Cache write">
+                  {formatTokens(r.usage.cacheWrite)}
+                </td>
+                <td class="num" data-label="Total">
+                  {formatTokens(r.usage.total)}
+                </td>
+                <td class="num" data-label="Cost">
+                  {formatCost(r.usage.cost)}
+                </td>
+                <td class="num" data-label="Hit rate">
+                  {r.usage.total === 0 ? "—" : formatPercent(r.usage.hitRate)}
+                </td>
               </tr>
             ))}
           </tbody>
