@@ -1,8 +1,10 @@
 // The companies the operator runs, each at a glance (the CEO's mode, decisions waiting, runs in
 // progress, today's spend from the reader's midnight), and the form that creates one (with its CEO
-// and the offline connector). A new company opens at once.
+// and the offline connector). A new company opens at once. The list has no event stream of its own
+// (each company has one): it is read again every little while the tab is seen, and when it is
+// shown again, so a glance is never older than that.
 import type { Api } from "../../api/client.js";
-import { useMemo } from "preact/hooks";
+import { useEffect, useMemo } from "preact/hooks";
 import { useResource } from "../../hooks/use-resource.js";
 import { glanceFacts, localMidnight } from "../../model/company-glance.js";
 import { formatTime } from "../../model/format.js";
@@ -11,10 +13,25 @@ import { href } from "../../route.js";
 import { CreateCompany } from "./create-company.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 
+/** How often the list is read again while seen. */
+const REREAD_MS = 15_000;
+
 export function CompaniesPage({ api }: { api: Api }) {
   const me = useMe();
   const since = useMemo(() => localMidnight(), []);
   const companies = useResource(api, "GET /api/companies", { query: { since } });
+  const { reload } = companies;
+  useEffect(() => {
+    const again = () => {
+      if (document.visibilityState === "visible") reload();
+    };
+    const timer = setInterval(again, REREAD_MS);
+    document.addEventListener("visibilitychange", again);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", again);
+    };
+  }, [reload]);
   return (
     <main class="page">
       <h1>Companies</h1>
