@@ -47,6 +47,26 @@ describe("the thread with the CEO over HTTP", () => {
   });
 });
 
+describe("a named operator in the thread", () => {
+  it("their message carries their name; the unnamed operator's says the operator", async () => {
+    const app = await testApp();
+    try {
+      const company = await apiCompany(app);
+      const made = await app.request("POST", "/api/operators", { json: { name: "alice", role: "operator" } });
+      expect(made.status).toBe(201);
+      const path = `/api/companies/${company.id}/messages`;
+      const posted = await app.request("POST", path, { token: made.body.token, json: { text: "Hello." } });
+      expect(posted.status).toBe(201);
+      expect(posted.body.message).toMatchObject({ from: "operator", fromName: "alice" });
+      await app.request("POST", path, { json: { text: "Root here." } });
+      const read = await app.request("GET", path);
+      expect(read.body.items.map((m: { fromName: string }) => m.fromName)).toEqual(["alice", "the operator"]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("stopping a run over HTTP", () => {
   it("refuses a run that has ended, and an unknown one, changing nothing", async () => {
     const app = await testApp();

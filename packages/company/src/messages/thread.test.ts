@@ -16,7 +16,7 @@ import { offeredTools } from "../tools/offer.js";
 import { companyTools } from "../tools/registry.js";
 import { wakeAgent, wakeIfDue } from "../wake.js";
 import { updateTask } from "../work/tasks.js";
-import { listMessages, postOperatorMessage, replyToOperator } from "./thread.js";
+import { listMessages, postOperatorMessage, recentMessages, replyToOperator } from "./thread.js";
 
 let store: Store;
 let dataDir: string;
@@ -196,5 +196,21 @@ describe("the thread with the CEO", () => {
     const after = (await listMessages(store, companyId)).items.length;
     await wakeIfDue({ store, agentId: ceo.id, dataDir, seed: 3 });
     expect((await listMessages(store, companyId)).items.length).toBe(after);
+  });
+
+  it("a named operator's message is shown with their name; the CEO reads it as the operator's", async () => {
+    const companyId = await company();
+    await postOperatorMessage(store, companyId, { text: "Status, please." }, { operatorName: "alice" });
+    await postOperatorMessage(store, companyId, { text: "And the budget?" });
+    const thread = (await listMessages(store, companyId)).items;
+    expect(thread.map((m) => [m.from, m.fromName])).toEqual([
+      ["operator", "alice"],
+      ["operator", "the operator"],
+    ]);
+    // The CEO's briefing quotes both as the operator's words: no new name for it to place.
+    expect((await recentMessages(store, companyId, 5)).map((m) => m.fromName)).toEqual([
+      "the operator",
+      "the operator",
+    ]);
   });
 });

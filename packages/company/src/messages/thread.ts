@@ -40,7 +40,7 @@ export interface ThreadMessage {
   companyId: string;
   /** "operator", or the agent id of the CEO that wrote it. */
   from: string;
-  /** "the operator", or the agent's name. */
+  /** The named operator who wrote it, "the operator" (the data directory's or root token's), or the agent's name. */
   fromName: string;
   text: string;
   /** The run that wrote it (a CEO's reply); null for the operator's. */
@@ -51,6 +51,8 @@ export interface ThreadMessage {
 interface MessageData {
   from: string;
   text: string;
+  /** The named operator who wrote it (`cadre operators add`); absent for the unnamed operator. */
+  operatorName?: string;
 }
 
 function messageOf(row: ActivityRow, agents: readonly AgentRow[]): ThreadMessage {
@@ -60,7 +62,9 @@ function messageOf(row: ActivityRow, agents: readonly AgentRow[]): ThreadMessage
     companyId: row.companyId,
     from: data.from,
     fromName:
-      data.from === "operator" ? "the operator" : (agents.find((a) => a.id === data.from)?.name ?? data.from),
+      data.from === "operator"
+        ? (data.operatorName ?? "the operator")
+        : (agents.find((a) => a.id === data.from)?.name ?? data.from),
     text: data.text,
     runId: row.runId,
     at: row.at,
@@ -83,11 +87,15 @@ export async function listMessages(
   return { items, nextCursor: rows.length > limit ? String(items.at(-1)!.id) : null };
 }
 
-/** The operator writes to the CEO: the message and the CEO's wake request, in one transaction. */
+/**
+ * The operator writes to the CEO: the message and the CEO's wake request, in one transaction.
+ * `by`: the named operator writing (the thread shows their name), absent for the unnamed one.
+ */
 export async function postOperatorMessage(
   store: Store,
   companyId: string,
   input: PostMessageInput,
+  by: { operatorName?: string } = {},
 ): Promise<{ message: ThreadMessage; wakes: string[] }> {
   return store.transaction(async (tx) => {
     const state = await loadCompanyState(tx, companyId);
@@ -96,7 +104,11 @@ export async function postOperatorMessage(
       agentId: null,
       runId: null,
       type: MESSAGE_ACTIVITY,
-      data: { from: "operator", text: input.text } satisfies MessageData,
+      data: {
+        from: "operator",
+        text: input.text,
+        ...(by.operatorName !== undefined ? { operatorName: by.operatorName } : {}),
+      } satisfies MessageData,
     });
     await requestWakes(
       tx,
@@ -173,7 +185,10 @@ export async function recentMessages(
   n: number,
 ): Promise<ThreadMessage[]> {
   const agents = await q.listAgents(companyId);
+  // The CEO reads every operator's words as the operator's: which person wrote is for the
+  // dashboard's readers, not a new name the CEO would have to place.
   return (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY }))
     .slice(-n)
-    .map((r) => messageOf(r, agents));
+    .map((r) => messageOf(r, agents))
+    .map((m) => (m.from === "operator" ? { ...m, fromName: "the operator" } : m));
 }

@@ -1,11 +1,13 @@
 // Companies: create (with its CEO and a ready connector), list, read.
 import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadre/company";
 import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
+import type { CompanyRow } from "@cadre/store";
 import { Type } from "typebox";
 import { route } from "./define.js";
 import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { companyScope } from "./scopes.js";
-import { CompanyDetailSchema, companySummaryView, companyView, CompanyViewSchema } from "./views.js";
+import { CompanyDetailSchema, companyView } from "./views.js";
+import { CompanyListItemSchema, companyListItem, GLANCE_QUERY, glanceSince } from "./company-glance.js";
 
 export const CreateCompanyBody = Type.Object(
   {
@@ -55,16 +57,18 @@ export const companyRoutes = [
     method: "get",
     path: "/api/companies",
     summary:
-      "The companies the caller can see: all for an operator of every company, those an operator is limited to, its own for an agent.",
+      "The companies the caller can see (all for an operator of every company, those an operator is limited to, its own for an agent), each with a glance: the CEO's mode, pending decisions, running runs and the spend since `since`.",
     access: "authenticated",
-    query: PAGE_QUERY,
+    query: { ...PAGE_QUERY, ...GLANCE_QUERY },
     response: {
       status: 200,
       description: "A page of companies, oldest first.",
-      schema: PageSchema(CompanyViewSchema, "The companies."),
+      schema: PageSchema(CompanyListItemSchema, "The companies."),
     },
     async handle({ c, ctx, principal }) {
       const page = pageRequest(c);
+      const since = glanceSince(c.req.query("since"));
+      const companySummaryView = (row: CompanyRow) => companyListItem(ctx.store, row, since);
       // An agent sees its own company only: one page of one row.
       if (principal.kind === "agent") {
         const own =

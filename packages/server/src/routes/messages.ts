@@ -17,7 +17,10 @@ export const MessageViewSchema = Type.Object(
     id: Type.Integer({ description: "Its place in the thread; `after` pages by it." }),
     companyId: Type.String(),
     from: Type.String({ description: '"operator", or the agent id of the CEO that wrote it.' }),
-    fromName: Type.String({ description: '"the operator", or the agent\'s name.' }),
+    fromName: Type.String({
+      description:
+        'The named operator who wrote it, "the operator" (an unnamed operator), or the agent\'s name.',
+    }),
     text: Type.String(),
     runId: Type.Union([Type.String(), Type.Null()], { description: "The run that wrote a reply." }),
     at: Type.String(),
@@ -61,8 +64,13 @@ export const messageRoutes = [
       description: "The message as posted, and the agents it wakes (the CEO).",
       schema: Type.Object({ message: MessageViewSchema, wakes: Type.Array(Type.String()) }, strict),
     },
-    async handle({ ctx, scope, body }) {
-      const posted = await postOperatorMessage(ctx.store, scope.companyId, body);
+    async handle({ ctx, scope, body, principal }) {
+      // A named operator's message is shown with their name.
+      const by =
+        principal.kind === "operator" && principal.operatorId !== null
+          ? { operatorName: principal.name }
+          : {};
+      const posted = await postOperatorMessage(ctx.store, scope.companyId, body, by);
       // The CEO is woken now rather than at the next due-work pass.
       for (const agentId of posted.wakes) void ctx.wakes.wakeDue(agentId).catch(() => {});
       return posted;

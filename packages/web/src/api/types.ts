@@ -13,6 +13,8 @@ export type {
   AgentView as Agent,
   ApprovalView as Approval,
   CompanySummaryView as Company,
+  CompanyGlance,
+  CompanyListItemView as CompanyListItem,
   CompanyView,
   ConnectorTestView as ConnectorTest,
   ConnectorView as Connector,

@@ -14,7 +14,7 @@ import { echo, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore } from "@cadre/store";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatCost } from "../model/format.js";
+import { formatCost, formatDate } from "../model/format.js";
 import { launchChromium, screenshot, screenshotOf } from "./support/browser.js";
 import { type Served, startCadreServe } from "./support/serve.js";
 
@@ -140,7 +140,9 @@ describe("spend against budget", () => {
       `Spent ${formatCost(spent.usd)} · ${new Intl.NumberFormat("en-US").format(spent.tokens)} tokens in ${spent.calls} call${spent.calls === 1 ? "" : "s"}`,
     );
     expect(await company.getByTestId("budget-limit").textContent()).toMatch(
-      new RegExp(`^\\${formatCost(report.budget.limitUsd)} per month \\(since \\d{4}-\\d\\d-01\\)$`),
+      new RegExp(
+        `^\\${formatCost(report.budget.limitUsd)} per month \\(since ${formatDate(report.budget.periodStart).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\)$`,
+      ),
     );
     expect(await company.getByRole("meter").getAttribute("aria-valuenow")).toBe("90");
     expect(await company.getByTestId("budget-detail").textContent()).toBe(

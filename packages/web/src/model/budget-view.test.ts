@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BudgetUse } from "../api/types.js";
 import { budgetLine } from "./budget-view.js";
+import { formatDate } from "./format.js";
 
 const use = (
   over: Partial<Omit<BudgetUse, "used">> & { used?: Partial<BudgetUse["used"]> } = {},
@@ -23,7 +24,7 @@ describe("spend against a budget, in words", () => {
   it("ok: spent, limit with its period, the share used", () => {
     expect(budgetLine(use())).toEqual({
       spent: "$2.50 · 1,200 tokens in 3 calls",
-      limit: "$10.00 per month (since 2026-12-01)",
+      limit: `$10.00 per month (since ${formatDate("2026-12-01T00:00:00.000Z")})`,
       used: 0.25,
       atLeast: false,
       state: "ok",

@@ -3,7 +3,7 @@
 // crossed, or calls at an unknown price under a USD limit), exhausted (new wakes are refused, and
 // how to raise it) or none. A cost with no known price is "unknown", never $0.
 import type { BudgetUse } from "../api/types.js";
-import { formatCost, formatPercent, formatTokens } from "./format.js";
+import { formatCost, formatDate, formatPercent, formatTokens } from "./format.js";
 
 export type BudgetTone = "ok" | "warn" | "danger" | "muted";
 
@@ -38,7 +38,7 @@ function spentUsd(b: BudgetUse): string {
 
 function period(b: BudgetUse): string {
   if (b.period === "total") return "in total";
-  return b.periodStart ? `per month (since ${b.periodStart.slice(0, 10)})` : "per month";
+  return b.periodStart ? `per month (since ${formatDate(b.periodStart)})` : "per month";
 }
 
 /** The `cadre budgets set` target of a budget, for the way to raise it. */

@@ -44,10 +44,18 @@ const msg = (type: string, data: Record<string, unknown>, runId: string | null =
 
 describe("applyDomainEvent", () => {
   it("has the budget views re-read when a budget is changed, warned or stops a run (not only when a run ends)", () => {
-    for (const type of ["budget.changed", "budget.warned", "budget.exhausted"]) {
+    for (const type of ["budget.warned", "budget.exhausted"]) {
       const effect = applyDomainEvent({ company, agents: [ceo] }, msg(type, { scope: "company" }, null));
       expect([...effect.refetch], type).toEqual(["budget"]);
     }
+  });
+
+  it("re-reads the budget and the company (whose settings hold the prices) when a budget or price is set", () => {
+    const effect = applyDomainEvent(
+      { company, agents: [ceo] },
+      msg("budget.changed", { scope: "company", change: { price: { model: "m" } } }, null),
+    );
+    expect([...effect.refetch].sort()).toEqual(["budget", "company"]);
   });
 
   it("adds a hire to the org chart at once, under the agent that hired it, and only once", () => {

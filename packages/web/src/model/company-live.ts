@@ -96,8 +96,12 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     case "task.review_escalated":
       refetch.add("tasks").add("runs");
       break;
-    // A budget changed, warned or stopped a run: its state (ok, warning, exhausted) is re-read.
+    // A budget or a price was set: the budget state (a raise ends an "exhausted" at once) and the
+    // company, whose settings hold the prices, are re-read.
     case "budget.changed":
+      refetch.add("budget").add("company");
+      break;
+    // A budget warned or stopped a run: its state (ok, warning, exhausted) is re-read.
     case "budget.warned":
     case "budget.exhausted":
       refetch.add("budget");

@@ -2,6 +2,7 @@
 // series. Its types are the harness's own report schema's (@cadre/evals/report-schema); the file is
 // read against that schema by eval-report-read.ts, loaded only when a report is opened.
 import type { EvalReport, GateId, ScenarioComparison } from "@cadre/evals/report-schema";
+import { formatPercent } from "./format.js";
 
 export type { EvalReport, GateId };
 export type ScenarioResult = ScenarioComparison;
@@ -12,9 +13,16 @@ export function gateIds(r: EvalReport): GateId[] {
   return Object.keys(r.gates) as GateId[];
 }
 
-const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
-const fixed = (x: number) => x.toFixed(2);
-const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} pt`;
+// In the reader's locale, as every figure of the dashboard (model/format.ts).
+const pct = (x: number | null) => formatPercent(x, 1);
+const two = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const one = new Intl.NumberFormat(undefined, {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+  signDisplay: "always",
+});
+const fixed = (x: number) => two.format(x);
+const points = (x: number) => `${one.format(x * 100)} pt`;
 
 /**
  * The per-scenario table, the columns of the harness's own reports: a short heading that fits one

@@ -39,7 +39,8 @@ export interface OrgSizes {
 
 export const DEFAULT_SIZES: OrgSizes = {
   boxWidth: 232,
-  boxHeight: 92,
+  // Five detail lines under the name: role, department, connector · model, status · spend, task.
+  boxHeight: 126,
   gapX: 20,
   gapY: 44,
   indent: 24,

@@ -8,6 +8,7 @@ import { useList } from "../../hooks/use-list.js";
 import { ActionError } from "../../ui/action-error.js";
 import { ConfirmButton } from "../../ui/confirm-button.js";
 import { useAction } from "../../ui/use-action.js";
+import { formatTime } from "../../model/format.js";
 
 export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
   // Every page of the list: an agent's run keys alone can fill more than one.
@@ -42,8 +43,7 @@ export function AgentKeys({ api, agent }: { api: Api; agent: Agent }) {
       <ul>
         {open.map((k) => (
           <li key={k.id} data-testid="agent-key">
-            {k.label || "unlabelled"}{" "}
-            <span class="muted">minted {new Date(k.createdAt).toLocaleString()}</span>{" "}
+            {k.label || "unlabelled"} <span class="muted">minted {formatTime(k.createdAt)}</span>{" "}
             <ConfirmButton
               label="Revoke"
               question={`Revoke "${k.label || "unlabelled"}"? Whatever uses it stops working now.`}

@@ -1,8 +1,9 @@
 // The approvals inbox: pending approvals first, each with the filed text (rendered markdown) and a
 // decision form (approve, reject, request revision, with a note the CEO reads on its next wake,
 // and what each decision will do to the CEO's mode); then the decided ones, each in full with its
-// decision, note and who decided. A decision shows the mode change it caused, and focus moves to
-// that outcome.
+// decision, note and who decided. A revised strategy shows what changed from the version before it.
+// A decision shows the mode change it caused, and focus moves to that outcome; the outcome of a
+// rejection or a revision request goes once the CEO has filed again (the new version is pending).
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Approval, DecisionResult } from "../../api/types.js";
@@ -10,6 +11,7 @@ import type { LiveCompany } from "../../hooks/use-company.js";
 import { formatTime } from "../../model/format.js";
 import { ApprovalText } from "./approval-text.js";
 import { DecisionForm } from "./decision-form.js";
+import { previousVersion, VersionDiff } from "./version-diff.js";
 
 export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   const [outcome, setOutcome] = useState<DecisionResult | undefined>(undefined);
@@ -17,6 +19,14 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   const pending = live.approvals.filter((a) => a.status === "pending");
   const decided = live.approvals.filter((a) => a.status !== "pending").reverse();
   const outcomeRef = useRef<HTMLParagraphElement>(null);
+  // A decision that sent the strategy back is answered once a later version of it was filed.
+  const decidedOn = outcome?.approval;
+  const refiled =
+    decidedOn !== undefined &&
+    decidedOn.status !== "approved" &&
+    live.approvals.some(
+      (a) => a.type === decidedOn.type && a.id !== decidedOn.id && a.createdAt >= decidedOn.createdAt,
+    );
   const onDecided = (result: DecisionResult) => {
     setOutcome(result);
     live.reload(["approvals", "company"]);
@@ -27,7 +37,7 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   }, [outcome]);
   return (
     <div class="approvals">
-      {outcome && (
+      {outcome && !refiled && (
         <p class="alert ok" role="status" data-testid="decision-outcome" tabIndex={-1} ref={outcomeRef}>
           “{outcome.approval.title}” {outcome.approval.status.replace("_", " ")}. CEO mode:{" "}
           {outcome.modeBefore} → <strong>{outcome.modeAfter}</strong>.
@@ -42,6 +52,7 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
               approval={a}
               filedBy={a.filedByAgentId ? (names.get(a.filedByAgentId) ?? a.filedByAgentId) : "the operator"}
             />
+            <Revision approval={a} all={live.approvals} open={true} />
             <ApprovalText text={a.payload} />
             <DecisionForm api={api} approval={a} mode={live.company?.ceoMode} onDecided={onDecided} />
           </article>
@@ -80,12 +91,18 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
             ) : (
               <p class="muted">No note.</p>
             )}
+            <Revision approval={a} all={live.approvals} open={false} />
             <ApprovalText text={a.payload} />
           </article>
         ))}
       </section>
     </div>
   );
+}
+
+function Revision({ approval, all, open }: { approval: Approval; all: readonly Approval[]; open: boolean }) {
+  const previous = previousVersion(approval, all);
+  return previous ? <VersionDiff current={approval} previous={previous} open={open} /> : null;
 }
 
 function ApprovalHeader({ approval: a, filedBy }: { approval: Approval; filedBy: string }) {

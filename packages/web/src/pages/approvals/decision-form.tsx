@@ -8,10 +8,27 @@ import type { Api } from "../../api/client.js";
 import type { Approval, CeoMode, DecisionResult } from "../../api/types.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 
+// Each decision says what it does, in its own words: approving lets the strategy stand, a revision
+// request keeps it as the basis of the next version, a rejection turns it down for a new one.
 const ACTIONS = [
-  { path: "approve", label: "Approve", tone: "primary" },
-  { path: "reject", label: "Reject", tone: "danger" },
-  { path: "request-revision", label: "Request revision", tone: "" },
+  {
+    path: "approve",
+    label: "Approve",
+    tone: "primary",
+    does: "the strategy stands as filed",
+  },
+  {
+    path: "request-revision",
+    label: "Request revision",
+    tone: "",
+    does: "the CEO keeps this strategy as the basis, changes what your note asks for and files the revised version",
+  },
+  {
+    path: "reject",
+    label: "Reject",
+    tone: "danger",
+    does: "this strategy is turned down; the CEO drafts a different one, reading your note",
+  },
 ] as const;
 
 export function DecisionForm({
@@ -32,6 +49,7 @@ export function DecisionForm({
   const me = useMe();
   const noteId = `note-${approval.id}`;
   const effectsId = `effects-${approval.id}`;
+  const effectId = (path: string) => `${effectsId}-${path}`;
   const effects = approval.modeIfDecided;
   const decide = async (path: "approve" | "reject" | "request-revision") => {
     if (busy) return;
@@ -69,13 +87,10 @@ export function DecisionForm({
       {effects && (
         <ul class="effects" id={effectsId} data-testid="decision-effects">
           {ACTIONS.map((a) => (
-            <li key={a.path}>
+            <li key={a.path} id={effectId(a.path)} data-testid={`effect-${a.path}`}>
               <strong>{a.label}</strong>: the CEO's mode {effects[a.path] === mode ? "stays" : "becomes"}{" "}
-              <strong>{effects[a.path]}</strong>
-              {a.path === "approve" && effects.approve === "operating" && " — the team may start work"}
-              {a.path !== "approve" &&
-                effects[a.path] === "revising" &&
-                " — it revises and files again, reading your note"}
+              <strong>{effects[a.path]}</strong> — {a.does}
+              {a.path === "approve" && effects.approve === "operating" && ", and the team may start work"}.
             </li>
           ))}
         </ul>
@@ -87,7 +102,7 @@ export function DecisionForm({
             type="button"
             class={a.tone}
             aria-disabled={busy}
-            {...(effects ? { "aria-describedby": effectsId } : {})}
+            {...(effects ? { "aria-describedby": effectId(a.path) } : {})}
             onClick={() => void decide(a.path)}
           >
             {a.label}

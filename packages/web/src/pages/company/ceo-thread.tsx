@@ -1,6 +1,7 @@
 // The conversation with the CEO on the overview: the thread (the operator's messages and the CEO's
 // answers, rendered as sanitised markdown), kept current by the company feed, and a box to write
-// to the CEO — which wakes it. Said plainly next to the box: a message is read by the CEO as the
+// to the CEO — which wakes it. An operator's message carries its writer's name (a named operator's
+// own; "the operator" for the unnamed one), marked "(you)" for the reader who wrote it. Said plainly next to the box: a message is read by the CEO as the
 // operator's words and changes no phase, tool or decision (decisions are made under Approvals).
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
@@ -10,6 +11,15 @@ import { ActionError } from "../../ui/action-error.js";
 import { renderMarkdown } from "../../ui/markdown.js";
 import { useAction } from "../../ui/use-action.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
+
+/** Who wrote a message, as its reader sees it. */
+function author(m: { from: string; fromName: string }, myName: string): string {
+  if (m.from !== "operator") return m.fromName;
+  const unnamed = m.fromName === "the operator";
+  const name = unnamed ? "The operator" : m.fromName;
+  const mine = unnamed ? myName === "operator" : myName === m.fromName;
+  return mine ? `${name} (you)` : name;
+}
 
 export function CeoThread({
   api,
@@ -40,7 +50,7 @@ export function CeoThread({
           {items.map((m) => (
             <li key={m.id} class={m.from === "operator" ? "from-operator" : "from-ceo"} data-testid="message">
               <p class="muted small">
-                <strong>{m.from === "operator" ? "You" : m.fromName}</strong> · {formatTime(m.at)}
+                <strong data-testid="message-author">{author(m, me.name)}</strong> · {formatTime(m.at)}
               </p>
               <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(m.text) }} />
             </li>

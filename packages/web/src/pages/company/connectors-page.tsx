@@ -10,6 +10,7 @@ import type { LiveCompany } from "../../hooks/use-company.js";
 import { CONNECTOR_KINDS, connectorBody, type ConnectorFields, type FieldNames } from "@cadre/model";
 import { Readiness, ReadinessBadge } from "./readiness.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
+import { formatNumber } from "../../model/format.js";
 
 const LABELS: FieldNames = {
   kind: "Kind",
@@ -76,8 +77,7 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
         Models:{" "}
         {connector.models
           .map(
-            (m) =>
-              `${m.id}${m.contextWindow !== null ? ` (${m.contextWindow.toLocaleString("en-US")} tokens)` : ""}`,
+            (m) => `${m.id}${m.contextWindow !== null ? ` (${formatNumber(m.contextWindow)} tokens)` : ""}`,
           )
           .join(", ") || "none"}
       </div>

@@ -1,9 +1,11 @@
 // The org chart as a picture: one card per agent (name, role, department, connector and model,
-// how it was hired), lines from each manager to its reports. A tree on wide screens, an indented
+// how it was hired, and its work: running or idle, what it spent, the task it is on), lines from
+// each manager to its reports. A tree on wide screens, an indented
 // outline on narrow ones (see model/org-layout.ts). A hire arriving over the event stream appears
 // at once, with a short highlight.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Agent, Connector } from "../../api/types.js";
+import type { AgentGlance } from "../../model/agent-glance.js";
 import { DEFAULT_SIZES, layoutOrgChart, type OrgBox } from "../../model/org-layout.js";
 import { viaLabel } from "./via-label.js";
 
@@ -18,7 +20,16 @@ function fit(text: string, width: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: Connector[] }) {
+export function OrgChart({
+  agents,
+  connectors,
+  glances,
+}: {
+  agents: Agent[];
+  connectors: Connector[];
+  /** Each agent's work now (status, task, spend); absent while it is read. */
+  glances?: ReadonlyMap<string, AgentGlance>;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(1000);
   useLayoutEffect(() => {
@@ -72,6 +83,7 @@ export function OrgChart({ agents, connectors }: { agents: Agent[]; connectors: 
               height={sizes.boxHeight}
               connectorReady={ready.get(b.agent.connectorId)}
               landed={fresh(b.agent.id)}
+              glance={glances?.get(b.agent.id)}
             />
           ))}
         </svg>
@@ -86,12 +98,14 @@ function AgentCard({
   height,
   connectorReady,
   landed,
+  glance,
 }: {
   box: OrgBox;
   width: number;
   height: number;
   connectorReady: boolean | undefined;
   landed: boolean;
+  glance: AgentGlance | undefined;
 }) {
   const a = box.agent;
   const lines = [
@@ -99,23 +113,36 @@ function AgentCard({
     a.department ? `${a.department} · ${viaLabel(a, true)}` : viaLabel(a, true),
     `${a.connectorId} · ${a.model}${connectorReady === false ? " (not ready)" : ""}`,
   ];
+  const work = glance ? [`${glance.status} · ${glance.spend}`, glance.task] : [];
   const classes = [
     "org-node",
     a.isCeo ? "ceo" : "",
     a.status === "terminated" ? "terminated" : "",
     landed ? "landed" : "",
+    glance?.status === "running" ? "running" : "",
   ]
     .filter(Boolean)
     .join(" ");
   return (
     <g class={classes} transform={`translate(${box.x},${box.y})`} data-agent-id={a.id} data-testid="org-node">
-      <title>{`${a.name}: ${a.role}; department ${a.department ?? "none"}; ${a.connectorId} · ${a.model}; ${viaLabel(a)}${a.status === "terminated" ? "; terminated" : ""}`}</title>
+      <title>{`${a.name}: ${a.role}; department ${a.department ?? "none"}; ${a.connectorId} · ${a.model}; ${viaLabel(a)}${a.status === "terminated" ? "; terminated" : ""}${glance ? `; ${glance.status}; ${glance.task}; spent: ${glance.spend}` : ""}`}</title>
       <rect width={width} height={height} rx={8} />
       <text x={10} y={22} class="org-name">
         {fit(a.name, width)}
       </text>
       {lines.map((line, i) => (
         <text key={i} x={10} y={42 + i * 17} class="org-detail">
+          {fit(line, width)}
+        </text>
+      ))}
+      {work.map((line, i) => (
+        <text
+          key={`w${i}`}
+          x={10}
+          y={42 + (lines.length + i) * 17}
+          class={i === 0 ? `org-work org-${glance!.status}` : "org-work"}
+          data-testid={i === 0 ? "org-status" : "org-task"}
+        >
           {fit(line, width)}
         </text>
       ))}

@@ -1,4 +1,5 @@
 // The company's runs, newest first: who ran, why (trigger), in which mode, how it ended, tokens.
+// At phone width each run is a stacked card (label: value), never a table scrolled sideways.
 import type { Agent, Run } from "../../api/types.js";
 import { formatTime, formatTokens } from "../../model/format.js";
 import { href } from "../../route.js";
@@ -32,7 +33,7 @@ export function RunsList({
       </label>
       {failedOnly && runs.length === 0 && <p class="muted">No run failed.</p>}
       <div class="table-scroll">
-        <table data-testid="runs-table">
+        <table data-testid="runs-table" class="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">Run</th>
@@ -54,18 +55,18 @@ export function RunsList({
                   <th scope="row">
                     <a href={href({ page: "run", companyId, runId: r.id })}>{r.id}</a>
                   </th>
-                  <td>{names.get(r.agentId) ?? r.agentId}</td>
-                  <td>{r.trigger.replace(/_/g, " ")}</td>
-                  <td>{r.mode}</td>
-                  <td>
+                  <td data-label="Agent">{names.get(r.agentId) ?? r.agentId}</td>
+                  <td data-label="Trigger">{r.trigger.replace(/_/g, " ")}</td>
+                  <td data-label="Mode">{r.mode}</td>
+                  <td data-label="Status">
                     <span
                       class={`badge ${r.status === "done" ? "ok" : r.status === "running" ? "info" : "warn"}`}
                     >
                       {r.status}
                     </span>
                   </td>
-                  <td>{formatTime(r.startedAt)}</td>
-                  <td class="num">
+                  <td data-label="Started">{formatTime(r.startedAt)}</td>
+                  <td class="num" data-label="Tokens">
                     {formatTokens(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens)}
                   </td>
                 </tr>

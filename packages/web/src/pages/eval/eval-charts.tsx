@@ -13,8 +13,10 @@ const sides = (s: ScenarioSeries): BarSeries[] => [
   { label: "baseline", tone: "baseline", values: s.baseline },
   { label: "candidate", tone: "candidate", values: s.candidate },
 ];
-const hires = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
-const percent = (v: number) => `${Number.isInteger(v) ? v : v.toFixed(1)}%`;
+// In the reader's locale, as every figure of the dashboard (model/format.ts).
+const oneDigit = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+const hires = (v: number) => oneDigit.format(v);
+const percent = (v: number) => `${oneDigit.format(v)}%`;
 
 export function EvalCharts({ report }: { report: EvalReport }) {
   const hireData = useMemo(() => hireSeries(report), [report]);

@@ -6,11 +6,15 @@ import type { Usage } from "../../api/types.js";
 import { cacheSeries } from "../../model/usage-series.js";
 import { Chart } from "../../ui/chart.js";
 
+// Figures in the reader's locale, as everywhere in the dashboard (model/format.ts); the series hold percents.
+const pct = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const percent = (v: number) => `${pct.format(v)}%`;
+
 const OPTIONS: Omit<uPlot.Options, "width" | "height"> = {
   scales: { x: { time: false }, y: { range: [0, 100] } },
   axes: [
     { label: "model call", incrs: [1, 2, 5, 10, 20, 50, 100] },
-    { label: "cache hit rate (%)", values: (_u, ticks) => ticks.map((t) => `${t}%`) },
+    { label: "cache hit rate (%)", values: (_u, ticks) => ticks.map((t) => percent(t)) },
   ],
   series: [
     { label: "call", value: (_u, v) => (v === null ? "—" : `#${v}`) },
@@ -19,14 +23,14 @@ const OPTIONS: Omit<uPlot.Options, "width" | "height"> = {
       stroke: "#2563eb",
       width: 2,
       points: { show: (u) => u.data[0].length <= 60, size: 6 },
-      value: (_u, v) => (v === null ? "—" : `${v}%`),
+      value: (_u, v) => (v === null ? "—" : percent(v)),
     },
     {
       label: "run so far",
       stroke: "#16a34a",
       width: 2,
       dash: [6, 4],
-      value: (_u, v) => (v === null ? "—" : `${v}%`),
+      value: (_u, v) => (v === null ? "—" : percent(v)),
     },
   ],
 };
