@@ -30,6 +30,8 @@ export default defineConfig({
     include: ["packages/*/src/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what a user would see; its 1 s default fails on a loaded 2-core machine.
+    expect: { poll: { timeout: 15_000 } },
     // One PostgreSQL server for the run: CADRE_TEST_DATABASE_URL, else a throwaway local one.
     globalSetup: ["packages/store/src/testing/postgres-global-setup.ts"],
     // Fails any test that does filesystem or network work inside a store transaction (issue 19).
