@@ -15,16 +15,19 @@ export function TaskDetail({
   task,
   agents,
   deliverableBy,
+  open: initiallyOpen = false,
 }: {
   api: Api;
   task: Task;
   agents: Agent[];
   /** Who wrote the deliverable, as recorded with it (the board's words); null: not recorded. */
   deliverableBy: string | null;
+  /** Opened from the start: the task a link pointed at. */
+  open?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initiallyOpen);
   return (
-    <details class="task-detail" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details class="task-detail" open={initiallyOpen} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Details</summary>
       {open && <Loaded api={api} task={task} agents={agents} deliverableBy={deliverableBy} />}
     </details>
