@@ -143,7 +143,10 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("run-event-count").textContent()).toBe(String(stored.events.length));
     await events.evaluate((el) => el.scrollTo(0, 0));
     const firstTool = page.getByTestId("tool-call").first();
-    await expect.poll(() => firstTool.textContent()).toMatch(/hire_agent\s*done/);
+    // A hire reads as a hire card; its raw arguments and result are under its "details" fold.
+    await expect.poll(() => firstTool.getAttribute("data-kind")).toBe("hire");
+    expect(await firstTool.locator(".tool-head").textContent()).toMatch(/Hire\s*done/);
+    expect(await firstTool.getByTestId("hire-card").innerText()).toMatch(/ — /);
     expect(await firstTool.textContent()).toContain('"connectorId": "offline"');
     expect(await firstTool.textContent()).toContain('"agentId"');
     await page.getByTestId("cache-chart").locator("canvas").first().waitFor();

@@ -170,6 +170,7 @@ describe("a run as an operator reads it", () => {
     await expect
       .poll(() => page.getByTestId("run-terminal").textContent())
       .toBe("Run ended: stopped by the run's cap");
+    expect(await page.getByTestId("run-state").textContent()).toBe("stopped");
     const text = await visibleText();
     expect(count(text, "reached its cap of 2 model calls")).toBe(1);
     for (const noise of [
@@ -190,11 +191,12 @@ describe("a run as an operator reads it", () => {
 
 describe("tasks as an operator reads them", () => {
   const t = { spec: "", build: "" };
+  let hires: any[] = [];
 
   it("puts a task waiting on another in Blocked, its blocker named by title and linked", async () => {
     const [approval] = (await api<{ items: any[] }>("GET", `/api/companies/${co.id}/approvals`)).items;
     await api("POST", `/api/approvals/${approval.id}/approve`, {});
-    const hires = (await api<{ items: any[] }>("GET", `/api/companies/${co.id}/agents`)).items.filter(
+    hires = (await api<{ items: any[] }>("GET", `/api/companies/${co.id}/agents`)).items.filter(
       (a) => !a.isCeo,
     );
     t.spec = (
@@ -245,7 +247,7 @@ describe("tasks as an operator reads them", () => {
         timeout: 60_000,
       })
       .toBe(true);
-    const runLink = detail.locator(`a[href^="#/companies/${co.id}/runs/"]`).first();
+    const runLink = detail.getByTestId("task-run").filter({ hasText: `${hires[0].name}'s run` }).locator("a");
     await expect.poll(() => runLink.count(), { timeout: 30_000 }).toBe(1);
     await screenshot(page, "66-task-detail-desktop");
     // The run it links to says it woke for this task, by title, linked back.

@@ -69,7 +69,7 @@ export function RunHeader({
           class={`badge ${outcome.state === "done" ? "ok" : outcome.state === "running" ? "info" : "warn"}`}
           data-testid="run-state"
         >
-          {outcome.state}
+          {outcome.stop ? "stopped" : outcome.state}
         </span>{" "}
         <span data-testid="run-outcome-text">{outcome.text}</span>
         {outcome.stop && (
