@@ -247,7 +247,10 @@ describe("tasks as an operator reads them", () => {
         timeout: 60_000,
       })
       .toBe(true);
-    const runLink = detail.getByTestId("task-run").filter({ hasText: `${hires[0].name}'s run` }).locator("a");
+    const runLink = detail
+      .getByTestId("task-run")
+      .filter({ hasText: `${hires[0].name}'s run` })
+      .locator("a");
     await expect.poll(() => runLink.count(), { timeout: 30_000 }).toBe(1);
     await screenshot(page, "66-task-detail-desktop");
     // The run it links to says it woke for this task, by title, linked back.
@@ -258,6 +261,17 @@ describe("tasks as an operator reads them", () => {
     await expect
       .poll(() => back.textContent())
       .toBe("Write the robot arm specification with every load case and the safety margins");
+    // Its task tool calls name the task by title and link to it.
+    await page.getByTestId("run-terminal").waitFor();
+    const change = page
+      .locator(`[data-testid="task-link"][href="#/companies/${co.id}/tasks/${t.spec}"]`)
+      .last();
+    await expect
+      .poll(() => change.textContent())
+      .toBe("Write the robot arm specification with every load case and the safety margins");
+    expect(await change.locator("xpath=..").textContent()).toMatch(
+      /margins → (in progress|in review|done), /,
+    );
     await screenshot(page, "67-run-for-task-desktop", { fullPage: false });
   }, 120_000);
 

@@ -32,7 +32,8 @@ const CALL: AgentEvent[] = [
 ];
 
 /** The shape spend control leaves when it refuses the next model call (the refused turn, its errors). */
-const CAP = "the run reached its cap of 2 model calls; raise it with `cadre budgets set --company c1 --run-model-calls N`";
+const CAP =
+  "the run reached its cap of 2 model calls; raise it with `cadre budgets set --company c1 --run-model-calls N`";
 const STOPPED: AgentEvent[] = [
   ...CALL,
   { type: "turn_start", turn: 2 },
@@ -72,8 +73,18 @@ describe("runOutcome", () => {
 
 describe("operatorItems", () => {
   it("keeps what the agent said and did and the end; leaves model-call rows, usage and policy lines out", () => {
-    const fold = foldRun(seqd([...CALL, { type: "recovery", action: "fail-closed", reason: "x" }, { type: "terminal", status: "done" }]));
-    expect(operatorItems(fold.items, undefined, false).map((i) => i.kind)).toEqual(["text", "tool", "terminal"]);
+    const fold = foldRun(
+      seqd([
+        ...CALL,
+        { type: "recovery", action: "fail-closed", reason: "x" },
+        { type: "terminal", status: "done" },
+      ]),
+    );
+    expect(operatorItems(fold.items, undefined, false).map((i) => i.kind)).toEqual([
+      "text",
+      "tool",
+      "terminal",
+    ]);
     expect(operatorItems(fold.items, undefined, true)).toEqual(fold.items);
   });
 
@@ -106,14 +117,18 @@ describe("toolCard", () => {
 
   it("reads a hire as a hire, with the agent made or the approval filed for it", () => {
     expect(toolCard(tool(CALL))).toEqual({ kind: "hire", ...HIRE_INPUT, agentId: "agt_1" });
-    const filed = toolCard(tool(result("hire_agent", HIRE_INPUT, '{"approvalId":"apr_9","status":"pending"}')));
+    const filed = toolCard(
+      tool(result("hire_agent", HIRE_INPUT, '{"approvalId":"apr_9","status":"pending"}')),
+    );
     expect(filed).toMatchObject({ kind: "hire", approvalId: "apr_9" });
     expect(filed).not.toHaveProperty("agentId");
   });
 
   it("reads a filed strategy with its approval, and a failed filing without one", () => {
     const input = { type: "approve_ceo_strategy", title: "Plan", payload: "# Plan\n\n- ship" };
-    expect(toolCard(tool(result("file_approval", input, '{"approvalId":"apr_1","type":"x","status":"pending"}')))).toEqual({
+    expect(
+      toolCard(tool(result("file_approval", input, '{"approvalId":"apr_1","type":"x","status":"pending"}'))),
+    ).toEqual({
       kind: "approval",
       ...input,
       approvalId: "apr_1",

@@ -72,14 +72,25 @@ export function runOutcome(run: Run | undefined, items: readonly RunItem[], stat
 }
 
 /** Rows that are the harness's bookkeeping rather than what the agent did. */
-const INTERNAL_KINDS = new Set<RunItem["kind"]>(["turn", "usage", "policy", "harness", "compaction", "unknown"]);
+const INTERNAL_KINDS = new Set<RunItem["kind"]>([
+  "turn",
+  "usage",
+  "policy",
+  "harness",
+  "compaction",
+  "unknown",
+]);
 
 /**
  * The rows an operator reads: what the agent said and did, errors, the end. With `internal`, every
  * row. A spend-control stop is told once (in the header and the end row): the model call it refused
  * and its errors after the last model call that ran are the same stop, so they are internal too.
  */
-export function operatorItems(items: readonly RunItem[], stop: StopKind | undefined, internal: boolean): RunItem[] {
+export function operatorItems(
+  items: readonly RunItem[],
+  stop: StopKind | undefined,
+  internal: boolean,
+): RunItem[] {
   if (internal) return [...items];
   let stopFrom = items.length;
   if (stop) {

@@ -100,40 +100,51 @@ function Causes({
   trigger: string;
   taskTitles: ReadonlyMap<string, string>;
 }) {
+  // Each thing that woke it, once, with who did it ("by CEO", "by the operator").
   const links: JSX.Element[] = [];
   const seen = new Set<string>();
+  const by = (r: WakeReason) =>
+    r.by.type === "agent" ? ` (by ${r.by.name})` : r.by.type === "operator" ? " (by the operator)" : "";
   for (const r of reasons ?? []) {
     if (r.taskId && !seen.has(r.taskId)) {
       seen.add(r.taskId);
       links.push(
-        <a key={r.taskId} href={href({ page: "task", companyId, taskId: r.taskId })} data-testid="trigger-task">
-          {taskTitles.get(r.taskId) ?? r.taskId}
-        </a>,
+        <span key={r.taskId}>
+          <a href={href({ page: "task", companyId, taskId: r.taskId })} data-testid="trigger-task">
+            {taskTitles.get(r.taskId) ?? r.taskId}
+          </a>
+          {by(r)}
+        </span>,
       );
     }
     if (r.approvalId && !seen.has(r.approvalId)) {
       seen.add(r.approvalId);
       links.push(
-        <a key={r.approvalId} href={href({ page: "company", companyId, tab: "approvals" })} data-testid="trigger-approval">
-          approval {r.approvalId}
-        </a>,
+        <span key={r.approvalId}>
+          <a href={href({ page: "company", companyId, tab: "approvals" })} data-testid="trigger-approval">
+            approval {r.approvalId}
+          </a>
+          {by(r)}
+        </span>,
       );
     }
   }
   if (trigger === "operator_message")
     links.push(
-      <a key="message" href={href({ page: "company", companyId, tab: "overview" })} data-testid="trigger-message">
+      <a
+        key="message"
+        href={href({ page: "company", companyId, tab: "overview" })}
+        data-testid="trigger-message"
+      >
         the message
       </a>,
     );
-  const by = [...new Set((reasons ?? []).filter((r) => r.by.type === "agent").map((r) => r.by.name))];
   return (
     <>
-      {by.length > 0 && ` (by ${by.join(", ")})`}
       {links.length > 0 && ": "}
       {links.map((l, i) => (
         <span key={i}>
-          {i > 0 && ", "}
+          {i > 0 && "; "}
           {l}
         </span>
       ))}

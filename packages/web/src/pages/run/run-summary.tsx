@@ -30,7 +30,8 @@ export function RunSummary({
   return (
     <details class="card wide run-details" data-testid="run-details">
       <summary>
-        Run details{fold.state === "running" && <span class="muted"> · {stream === "live" ? "live" : stream}</span>}
+        Run details
+        {fold.state === "running" && <span class="muted"> · {stream === "live" ? "live" : stream}</span>}
       </summary>
       <dl class="facts">
         {run && (

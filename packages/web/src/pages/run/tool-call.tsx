@@ -92,9 +92,7 @@ function Body({
           </p>
           {card.description && <p>{card.description}</p>}
           {(card.connectorId || card.model) && (
-            <p class="muted small">
-              on {[card.connectorId, card.model].filter(Boolean).join(" · ")}
-            </p>
+            <p class="muted small">on {[card.connectorId, card.model].filter(Boolean).join(" · ")}</p>
           )}
           {card.agentId && <p class="small">Hired: now in the team.</p>}
           {card.approvalId && (
@@ -124,7 +122,9 @@ function Body({
         <div class="reply-card" data-testid="reply-card">
           <blockquote>{card.text}</blockquote>
           <p class="small">
-            <a href={href({ page: "company", companyId, tab: "overview" })}>In the conversation with the CEO</a>
+            <a href={href({ page: "company", companyId, tab: "overview" })}>
+              In the conversation with the CEO
+            </a>
           </p>
         </div>
       );
@@ -136,13 +136,13 @@ function Body({
             <>
               <a href={href({ page: "task", companyId, taskId: card.taskId })} data-testid="task-link">
                 {name}
-              </a>
-              {": "}
+              </a>{" "}
             </>
           ) : (
             "task: "
           )}
-          {card.summary}
+          {/* Named by its title: the summary's leading id is left to the details. */}
+          {card.taskId && name !== card.taskId ? card.summary.replace(`${card.taskId} `, "") : card.summary}
         </p>
       );
     }

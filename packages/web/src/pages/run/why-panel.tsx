@@ -4,7 +4,15 @@ import type { RunWhy } from "../../model/why-chain.js";
 import { whyLines } from "../../model/why-chain.js";
 import { href } from "../../route.js";
 
-export function WhyPanel({ why, companyId, runId }: { why: Resource<RunWhy>; companyId: string; runId: string }) {
+export function WhyPanel({
+  why,
+  companyId,
+  runId,
+}: {
+  why: Resource<RunWhy>;
+  companyId: string;
+  runId: string;
+}) {
   return (
     <section class="card wide" aria-labelledby="why-title" data-testid="why-panel">
       <h2 id="why-title">Why this run happened</h2>
