@@ -112,7 +112,8 @@ export const runRoutes = [
   route({
     method: "get",
     path: "/api/runs/{id}",
-    summary: "A run: status, mode, profile, cue, usage, who ran it (name, role), its company and its cost in USD.",
+    summary:
+      "A run: status, mode, profile, cue, usage, who ran it (name, role), its company and its cost in USD.",
     access: "company",
     scope: runScope,
     response: {
