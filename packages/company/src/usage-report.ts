@@ -157,6 +157,11 @@ export async function runTurnUsage(store: Store, run: RunRow, model: string): Pr
     .map((e, i) => ({ turn: i + 1, usage: summariseUsage((e.data as { usage: Usage }).usage, info) }));
 }
 
+/** A run's usage in total with its USD cost (null when a call's price is unknown), without per-call detail. */
+export async function runUsageTotal(store: Store, run: RunRow): Promise<UsageSummary> {
+  return runReport(run, await store.getAgent(run.agentId), await store.listModelCalls(run.id)).usage;
+}
+
 export async function runUsageReport(store: Store, runId: string): Promise<RunUsageReport> {
   const run = await store.getRun(runId);
   if (!run) throw new NotFoundError(`run ${runId} not found`);

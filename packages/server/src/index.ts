@@ -20,6 +20,7 @@ export { openApiDocument } from "./openapi.js";
 export { ROUTES } from "./routes/index.js";
 export * from "./routes/views.js";
 export * from "./routes/company-glance.js";
+export * from "./routes/run-detail.js";
 export { ErrorBodySchema } from "./http/errors.js";
 // The load benchmark (`npm run bench`); autocannon is loaded only when it runs.
 export { type BenchOptions, benchServer, type ServerBenchResult, type ServerFigure } from "./bench/index.js";

@@ -55,6 +55,16 @@ function Page({ route, api }: { route: Route; api: Api }) {
       return <CompaniesPage api={api} />;
     case "company":
       return <CompanyPage key={route.companyId} api={api} companyId={route.companyId} tab={route.tab} />;
+    case "task":
+      return (
+        <CompanyPage
+          key={route.companyId}
+          api={api}
+          companyId={route.companyId}
+          tab="tasks"
+          focusTask={route.taskId}
+        />
+      );
     case "run":
       return <RunPage key={route.runId} api={api} companyId={route.companyId} runId={route.runId} />;
     case "eval":

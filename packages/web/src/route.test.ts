@@ -11,6 +11,7 @@ describe("routes", () => {
       { page: "company", companyId: "cmp_1", tab: "connectors" },
       { page: "company", companyId: "cmp_1", tab: "usage" },
       { page: "run", companyId: "cmp_1", runId: "run_2" },
+      { page: "task", companyId: "cmp_1", taskId: "task_3" },
       { page: "eval" },
     ];
     for (const place of places) expect(parseRoute(href(place))).toEqual(place);

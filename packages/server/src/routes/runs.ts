@@ -8,6 +8,7 @@ import { route } from "./define.js";
 import { PAGE_QUERY, pageAnswer, pageRequest, PageSchema } from "./pages.js";
 import { enumQuery, idQuery, limitQuery } from "./queries.js";
 import { RunWhySchema } from "./why-view.js";
+import { runDetailView, RunDetailSchema } from "./run-detail.js";
 import { agentScope, companyScope, runScope } from "./scopes.js";
 import {
   runEventView,
@@ -111,11 +112,16 @@ export const runRoutes = [
   route({
     method: "get",
     path: "/api/runs/{id}",
-    summary: "A run: status, mode, profile, cue, usage.",
+    summary:
+      "A run: status, mode, profile, cue, usage, who ran it (name, role), its company and its cost in USD.",
     access: "company",
     scope: runScope,
-    response: { status: 200, description: "The run.", schema: RunViewSchema },
-    handle: ({ scope }) => runView(scope.run),
+    response: {
+      status: 200,
+      description: "The run, with its agent, company and cost (null: a price is unknown).",
+      schema: RunDetailSchema,
+    },
+    handle: ({ ctx, scope }) => runDetailView(ctx.store, scope.run),
   }),
   route({
     method: "get",

@@ -19,6 +19,7 @@ export type {
   ConnectorTestView as ConnectorTest,
   ConnectorView as Connector,
   DecisionView as DecisionResult,
+  RunDetailView as RunDetail,
   RunView as Run,
   TaskView as Task,
   WakeStartedView as WakeStarted,

@@ -126,4 +126,29 @@ describe("the conversation with the CEO", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, "47-chat-phone");
   });
+
+  it("the CEO's run for the message reads as such: woken by the message, its reply as a message, cost unknown", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const runs = (await api<{ items: any[] }>("GET", `/api/companies/${co.id}/runs`)).body.items;
+    const run = runs.find((r) => r.trigger === "operator_message")!;
+    await page.goto(`${served.url}/#/companies/${co.id}/runs/${run.id}`);
+    const trigger = page.getByTestId("run-trigger");
+    await expect
+      .poll(() => trigger.textContent())
+      .toBe("Woke because the operator wrote to the CEO: the message");
+    expect(await trigger.getByTestId("trigger-message").getAttribute("href")).toBe(`#/companies/${co.id}`);
+    const reply = page.getByTestId("reply-card");
+    await expect.poll(() => reply.locator("blockquote").textContent()).toBe(REPLY);
+    expect(
+      await page.getByTestId("tool-call").filter({ has: reply }).locator(".tool-name").textContent(),
+    ).toBe("Reply to the operator");
+    // The stand-in model is declared without a price: what the run cost is not known, and says so.
+    await page.getByTestId("run-state").filter({ hasText: "done" }).waitFor();
+    expect(await page.getByTestId("run-cost").textContent()).toBe("unknown");
+    expect(await page.getByTestId("run-spend").textContent()).not.toContain("$0");
+    await screenshot(page, "48-chat-run-desktop", { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, "49-chat-run-phone");
+  });
 });

@@ -400,7 +400,9 @@ describe("runs from the dashboard", () => {
     expect(stops.map((r) => [r.target, r.actorType])).toEqual([[`run ${runId}`, "operator"]]);
     // The run's page offers no stop for a run that has ended.
     await page.goto(`${served.url}/#/companies/${co.id}/runs/${runId}`);
-    await page.getByRole("heading", { name: `Run ${runId}` }).waitFor();
+    // The header names the agent; the run is known by its id under it and by its outcome.
+    await page.getByTestId("run-header").getByText(runId).waitFor();
+    await expect.poll(() => page.getByTestId("run-state").textContent()).toBe("cancelled");
     expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(0);
   });
 

@@ -143,7 +143,10 @@ describe("operator dashboard", () => {
     expect(await page.getByTestId("run-event-count").textContent()).toBe(String(stored.events.length));
     await events.evaluate((el) => el.scrollTo(0, 0));
     const firstTool = page.getByTestId("tool-call").first();
-    await expect.poll(() => firstTool.textContent()).toMatch(/hire_agent\s*done/);
+    // A hire reads as a hire card; its raw arguments and result are under its "details" fold.
+    await expect.poll(() => firstTool.getAttribute("data-kind")).toBe("hire");
+    expect(await firstTool.locator(".tool-head").textContent()).toMatch(/Hire\s*done/);
+    expect(await firstTool.getByTestId("hire-card").innerText()).toMatch(/ — /);
     expect(await firstTool.textContent()).toContain('"connectorId": "offline"');
     expect(await firstTool.textContent()).toContain('"agentId"');
     await page.getByTestId("cache-chart").locator("canvas").first().waitFor();
@@ -224,10 +227,15 @@ describe("operator dashboard", () => {
       .first();
     await leadRun.getByRole("link").click();
     await page.getByTestId("run-terminal").waitFor();
-    // (Only the rows in view exist; any task call in view says what it did.)
-    await expect
-      .poll(() => page.getByTestId("task-effect").first().textContent())
-      .toMatch(/task_\w+ → (in progress|in review|done)/);
+    // (Only the rows in view exist; any task call in view says what it did, the task named and linked.)
+    const effect = page
+      .getByTestId("task-effect")
+      .filter({ has: page.getByTestId("task-link") })
+      .first();
+    await expect.poll(() => effect.textContent()).toMatch(/ → (in progress|in review|done)/);
+    expect(await effect.getByTestId("task-link").getAttribute("href")).toMatch(
+      new RegExp(`^#/companies/${story.companyId}/tasks/task_\\w+$`),
+    );
     // The company's own pace (hand-ins, then the CEO's review) sets how long this takes, not the page.
   }, 180_000);
 

@@ -54,6 +54,8 @@ describe("a run of 10,000 events", () => {
     expect(rows).toBeGreaterThan(5);
     expect(rows).toBeLessThan(150);
 
+    // Every row, the harness's own (model-call headers, usage) included: the longest list there is.
+    await page.getByTestId("show-internal").check();
     await scrollTo(page, "top");
     await page.getByText("Model call 1", { exact: false }).first().waitFor();
     expect(await page.locator(".vrow").first().getAttribute("data-index")).toBe("0");

@@ -4,13 +4,14 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Api } from "../api/client.js";
 import { followEvents, type StreamStatus } from "../api/event-stream.js";
-import type { AgentMessage, FeedMessage, Run } from "../api/types.js";
+import type { AgentMessage, FeedMessage, RunDetail } from "../api/types.js";
 import { RunFold } from "../model/run-fold.js";
 
 const RENDER_EVERY_MS = 100;
 
 export interface LiveRun {
-  run: Run | undefined;
+  /** The run with who ran it, its company and its cost (re-read when it ends). */
+  run: RunDetail | undefined;
   fold: RunFold;
   /** The fold's version when last rendered: changes whenever the fold did. */
   version: number;
@@ -21,7 +22,7 @@ export interface LiveRun {
 export function useRun(api: Api, companyId: string, runId: string): LiveRun {
   const fold = useMemo(() => new RunFold(), [runId]);
   const [version, setVersion] = useState(0);
-  const [run, setRun] = useState<Run | undefined>(undefined);
+  const [run, setRun] = useState<RunDetail | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [stream, setStream] = useState<StreamStatus>("connecting");
 

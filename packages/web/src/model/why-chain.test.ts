@@ -89,6 +89,18 @@ describe("a run's why, as lines", () => {
     expect(whyLines(twice).filter((l) => l.runId === "run_2")).toHaveLength(1);
   });
 
+  it("names the operator of `cadre serve`'s own token as the operator", () => {
+    const served: RunWhy = {
+      ...why,
+      runs: why.runs.map((r) =>
+        r.runId === "run_1"
+          ? { ...r, reasons: [{ ...r.reasons[0]!, by: { type: "operator" as const, name: "operator" } }] }
+          : r,
+      ),
+    };
+    expect(whyLines(served).at(-1)?.text).toMatch(/— by the operator$/);
+  });
+
   it("exports rows as JSON Lines", () => {
     expect(jsonLines([{ a: 1 }, { b: "x" }])).toBe('{"a":1}\n{"b":"x"}\n');
   });

@@ -24,7 +24,9 @@ const TRIGGER_WORDS: Record<string, string> = {
 };
 
 function byWords(by: RunWhy["runs"][number]["reasons"][number]["by"]): string {
-  return by.type === "system" ? "the system" : by.type === "operator" ? `operator ${by.name}` : by.name;
+  // The operator token of `cadre serve` is named "operator": "by the operator", not "by operator operator".
+  if (by.type === "operator") return by.name === "operator" ? "the operator" : `operator ${by.name}`;
+  return by.type === "system" ? "the system" : by.name;
 }
 
 export function whyLines(why: RunWhy): WhyLine[] {

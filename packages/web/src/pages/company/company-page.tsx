@@ -28,7 +28,18 @@ const TAB_TITLES: Record<CompanyTab, string> = {
   audit: "Audit",
 };
 
-export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: string; tab: CompanyTab }) {
+export function CompanyPage({
+  api,
+  companyId,
+  tab,
+  focusTask,
+}: {
+  api: Api;
+  companyId: string;
+  tab: CompanyTab;
+  /** On the Tasks tab: the task to open and scroll to (a blocker's or a run's link). */
+  focusTask?: string;
+}) {
   const live = useCompany(api, companyId);
   const me = useMe();
   const [started, setStarted] = useState<StartedRun | undefined>(undefined);
@@ -100,6 +111,7 @@ export function CompanyPage({ api, companyId, tab }: { api: Api; companyId: stri
           companyId={companyId}
           tasks={live.tasks}
           agents={live.agents}
+          {...(focusTask ? { focusTask } : {})}
           onChanged={() => live.reload(["tasks"])}
         />
       )}

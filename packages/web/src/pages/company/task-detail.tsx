@@ -15,16 +15,19 @@ export function TaskDetail({
   task,
   agents,
   deliverableBy,
+  open: initiallyOpen = false,
 }: {
   api: Api;
   task: Task;
   agents: Agent[];
   /** Who wrote the deliverable, as recorded with it (the board's words); null: not recorded. */
   deliverableBy: string | null;
+  /** Opened from the start: the task a link pointed at. */
+  open?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initiallyOpen);
   return (
-    <details class="task-detail" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details class="task-detail" open={initiallyOpen} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Details</summary>
       {open && <Loaded api={api} task={task} agents={agents} deliverableBy={deliverableBy} />}
     </details>
@@ -49,15 +52,16 @@ function Loaded({
     id === null || id === "operator" ? "the operator" : (agents.find((a) => a.id === id)?.name ?? id);
   const d = detail.data;
   if (!d) return <p aria-busy="true">{detail.error ?? "Loading…"}</p>;
-  const runs = [
-    ...new Set(
-      [
-        ...d.history.map((h) => h.runId),
-        ...d.comments.map((c) => c.runId),
-        ...d.wakes.map((w) => w.runId),
-      ].filter((r): r is string => r !== null),
-    ),
-  ];
+  // Every run that touched the task, with the agent whose run it was (the wake it took, the
+  // history row or comment it wrote), in the order first seen.
+  const runs = new Map<string, string | null>();
+  const note = (runId: string | null, agentId: string | null) => {
+    if (runId === null) return;
+    if (!runs.has(runId) || runs.get(runId) === null) runs.set(runId, agentId);
+  };
+  for (const w of d.wakes) note(w.runId, w.agentId);
+  for (const h of d.history) note(h.runId, h.agentId);
+  for (const c of d.comments) note(c.runId, c.author === "operator" ? null : c.author);
   return (
     <div class="task-detail-body" data-testid="task-detail">
       {d.description && (
@@ -95,13 +99,16 @@ function Loaded({
           </li>
         ))}
       </ul>
-      {runs.length > 0 && (
+      {runs.size > 0 && (
         <>
           <h4>Runs that worked it</h4>
           <ul>
-            {runs.map((r) => (
-              <li key={r}>
-                <a href={href({ page: "run", companyId: task.companyId, runId: r })}>{r}</a>
+            {[...runs].map(([r, agentId]) => (
+              <li key={r} data-testid="task-run">
+                <a href={href({ page: "run", companyId: task.companyId, runId: r })}>
+                  {agentId ? `${who(agentId)}'s run` : "run"}
+                </a>{" "}
+                <code class="muted small">{r}</code>
               </li>
             ))}
           </ul>

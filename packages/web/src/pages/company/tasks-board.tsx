@@ -1,6 +1,7 @@
 // The Tasks view: the company's work as a board, one column per status — who does each task, who
 // asked for it, what it waits for, the run holding it now, and, opened, the task in full (task-detail.tsx).
 // It follows the company's task events live (use-company re-reads the tasks on each).
+import { useEffect } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Agent, Task } from "../../api/types.js";
 import { taskBoard } from "../../model/task-board.js";
@@ -15,17 +16,24 @@ export function TasksBoard({
   companyId,
   tasks,
   agents,
+  focusTask,
   onChanged,
 }: {
   api: Api;
   companyId: string;
   tasks: Task[];
   agents: Agent[];
+  /** The task a link opened (#/companies/ID/tasks/TASK): shown opened and scrolled to. */
+  focusTask?: string;
   /** After the operator changed a task here: re-read the tasks. */
   onChanged(): void;
 }) {
   // Creating and acting on tasks is an operator's: a viewer reads the board without the forms.
   const me = useMe();
+  const focusLoaded = focusTask !== undefined && tasks.some((t) => t.id === focusTask);
+  useEffect(() => {
+    if (focusLoaded) document.getElementById(`task-${focusTask}`)?.scrollIntoView({ block: "start" });
+  }, [focusTask, focusLoaded]);
   const form = me.may.act ? (
     <NewTaskForm api={api} companyId={companyId} agents={agents} onDone={onChanged} />
   ) : (
@@ -51,7 +59,13 @@ export function TasksBoard({
               {column.title} <span class="count">{column.cards.length}</span>
             </h2>
             {column.cards.map(({ task, assignee, creator, deliverableBy, waitingFor }) => (
-              <article class="task-card" key={task.id} id={`task-${task.id}`} data-testid="task-card">
+              <article
+                class={`task-card${task.id === focusTask ? " focused" : ""}`}
+                key={task.id}
+                id={`task-${task.id}`}
+                data-testid="task-card"
+                data-task={task.id}
+              >
                 <h3>{task.title}</h3>
                 <p class="muted">
                   {assignee} · asked by {creator} · <code>{task.id}</code>
@@ -62,7 +76,10 @@ export function TasksBoard({
                     {waitingFor.map((b, i) => (
                       <span key={b.id}>
                         {i > 0 && ", "}
-                        <a href={`#task-${b.id}`}>{b.title}</a>
+                        {/* A route, not a bare #fragment: the address bar holds the dashboard's place. */}
+                        <a href={href({ page: "task", companyId, taskId: b.id })} data-testid="task-blocker">
+                          {b.title}
+                        </a>
                       </span>
                     ))}
                   </p>
@@ -74,7 +91,14 @@ export function TasksBoard({
                     </a>
                   </p>
                 )}
-                <TaskDetail api={api} task={task} agents={agents} deliverableBy={deliverableBy} />
+                <TaskDetail
+                  key={`${task.id}:${task.id === focusTask}`}
+                  api={api}
+                  task={task}
+                  agents={agents}
+                  deliverableBy={deliverableBy}
+                  open={task.id === focusTask}
+                />
                 {me.may.act && <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />}
               </article>
             ))}

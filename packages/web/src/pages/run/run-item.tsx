@@ -1,21 +1,28 @@
-// One row of the run view: a turn header, streamed text or thinking, a tool call with its
-// arguments and result, a model call's usage, an error, a compaction, a context-policy decision
-// (rollover, recovery, compression, continuation), what the harness offers the model, the terminal state.
-import { taskToolSummary } from "../../model/task-board.js";
+// One row of the run view: a turn header, streamed text or thinking, a tool call (tool-call.tsx),
+// a model call's usage, an error, a compaction, a context-policy decision (rollover, recovery,
+// compression, continuation), what the harness offers the model, the terminal state.
 import type { RunItem } from "../../model/run-fold.js";
 import { formatTokens } from "../../model/format.js";
+import type { StopKind } from "../../model/run-read.js";
 import { hitRate } from "../../model/usage-series.js";
+import { ToolCallView } from "./tool-call.js";
 
-/** Lines of arguments or results shown before "Show all". */
-const CLIP_LINES = 10;
+const STOP_WORDS: Record<StopKind, string> = {
+  budget: "stopped by the budget",
+  run_cap: "stopped by the run's cap",
+};
 
 export interface RunItemProps {
   item: RunItem;
+  companyId: string;
+  taskTitles: ReadonlyMap<string, string>;
+  /** Set when spend control stopped the run: the end row names the stop, the header tells it. */
+  stop: StopKind | undefined;
   expanded: boolean;
   onToggle(key: string): void;
 }
 
-export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
+export function RunItemView({ item, companyId, taskTitles, stop, expanded, onToggle }: RunItemProps) {
   switch (item.kind) {
     case "turn":
       return (
@@ -38,35 +45,13 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
       return <div class="ev thinking">{item.redacted ? "(thinking, redacted)" : item.text}</div>;
     case "tool":
       return (
-        <div class={`ev tool ${item.state}`} data-testid="tool-call">
-          <div class="tool-head">
-            <span class="tool-name">{item.name}</span>{" "}
-            <span
-              class={`badge ${item.state === "failed" || item.state === "refused" ? "warn" : item.state === "done" ? "ok" : "info"}`}
-            >
-              {item.state}
-            </span>
-          </div>
-          {item.state === "done" && taskToolSummary(item.result) && (
-            <p class="task-effect" data-testid="task-effect">
-              task: {taskToolSummary(item.result)}
-            </p>
-          )}
-          <Clipped
-            label="Arguments"
-            text={item.args || "(no arguments)"}
-            expanded={expanded}
-            onToggle={() => onToggle(item.key)}
-          />
-          {item.result !== undefined && (
-            <Clipped
-              label={item.state === "failed" || item.state === "refused" ? "Error result" : "Result"}
-              text={item.result}
-              expanded={expanded}
-              onToggle={() => onToggle(item.key)}
-            />
-          )}
-        </div>
+        <ToolCallView
+          item={item}
+          companyId={companyId}
+          taskTitles={taskTitles}
+          expanded={expanded}
+          onToggle={onToggle}
+        />
       );
     case "usage": {
       const u = item.usage;
@@ -94,8 +79,8 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
       );
     case "error":
       return (
-        <div class="ev error" role="note">
-          Error{item.code ? ` (${item.code})` : ""}: {item.message}
+        <div class="ev error" role="note" {...(item.code ? { title: item.code } : {})}>
+          Error: {item.message}
         </div>
       );
     case "unknown":
@@ -107,35 +92,10 @@ export function RunItemView({ item, expanded, onToggle }: RunItemProps) {
     case "terminal":
       return (
         <div class={`ev terminal ${item.status}`} data-testid="run-terminal">
-          Run ended: <strong>{item.status}</strong>
-          {item.reason && ` — ${item.reason}`}
+          {/* A spend-control stop is told once, in the header's outcome; here only named. */}
+          Run ended: <strong>{stop ? STOP_WORDS[stop] : item.status}</strong>
+          {!stop && item.reason && ` — ${item.reason}`}
         </div>
       );
   }
-}
-
-function Clipped({
-  label,
-  text,
-  expanded,
-  onToggle,
-}: {
-  label: string;
-  text: string;
-  expanded: boolean;
-  onToggle(): void;
-}) {
-  const lines = text.split("\n");
-  const clipped = !expanded && lines.length > CLIP_LINES;
-  return (
-    <div class="clipped">
-      <div class="clipped-label">{label}</div>
-      <pre>{clipped ? `${lines.slice(0, CLIP_LINES).join("\n")}\n…` : text}</pre>
-      {lines.length > CLIP_LINES && (
-        <button type="button" class="link" aria-expanded={expanded} onClick={onToggle}>
-          {expanded ? "Show less" : `Show all ${lines.length} lines`}
-        </button>
-      )}
-    </div>
-  );
 }

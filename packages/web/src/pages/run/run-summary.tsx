@@ -1,18 +1,19 @@
-// The run's header facts: agent, trigger, mode, profile, the cue it was woken with, its state and
-// totals so far, and how full the context window was at the end of the last turn.
-import type { StreamStatus } from "../../api/event-stream.js";
-import type { Run } from "../../api/types.js";
-import { formatTime, formatTokens } from "../../model/format.js";
+// The run's facts for a closer look, folded away by default: mode and profile, the cue it was woken
+// with, events and tool calls, tokens by kind and the cache hit rate, and the context controller's
+// state at the end of the last turn (its own terms: window, threshold, rollover latch).
+import type { RunDetail } from "../../api/types.js";
+import { formatTokens } from "../../model/format.js";
 import { contextText } from "../../model/policy-text.js";
 import type { RunFold } from "../../model/run-fold.js";
 import { hitRate } from "../../model/usage-series.js";
+import type { StreamStatus } from "../../api/event-stream.js";
 
 export function RunSummary({
   run,
   fold,
   stream,
 }: {
-  run: Run | undefined;
+  run: RunDetail | undefined;
   fold: RunFold;
   stream: StreamStatus;
 }) {
@@ -26,31 +27,15 @@ export function RunSummary({
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
   const tools = fold.items.filter((i) => i.kind === "tool").length;
-  const state = fold.state !== "running" ? fold.state : (run?.status ?? "running");
   return (
-    <section class="card wide" aria-labelledby="summary-title">
-      <h2 id="summary-title" class="visually-hidden">
-        Summary
-      </h2>
+    <details class="card wide run-details" data-testid="run-details">
+      <summary>
+        Run details
+        {fold.state === "running" && <span class="muted"> · {stream === "live" ? "live" : stream}</span>}
+      </summary>
       <dl class="facts">
-        <div>
-          <dt>State</dt>
-          <dd>
-            <span
-              class={`badge ${state === "done" ? "ok" : state === "running" ? "info" : "warn"}`}
-              data-testid="run-state"
-            >
-              {state}
-            </span>
-            {state === "running" && <span class="muted"> ({stream === "live" ? "live" : stream})</span>}
-          </dd>
-        </div>
         {run && (
           <>
-            <div>
-              <dt>Trigger</dt>
-              <dd>{run.trigger.replace(/_/g, " ")}</dd>
-            </div>
             <div>
               <dt>Mode</dt>
               <dd>{run.mode}</dd>
@@ -58,10 +43,6 @@ export function RunSummary({
             <div>
               <dt>Profile</dt>
               <dd>{run.profile}</dd>
-            </div>
-            <div>
-              <dt>Started</dt>
-              <dd>{formatTime(run.startedAt)}</dd>
             </div>
           </>
         )}
@@ -97,7 +78,6 @@ export function RunSummary({
           <blockquote data-testid="run-cue">{run.cue}</blockquote>
         </div>
       )}
-      {run?.error && <p class="alert error">{run.error}</p>}
-    </section>
+    </details>
   );
 }

@@ -1,11 +1,18 @@
 // Why this run happened: the chain of causes back to an operator's action or a schedule.
-import type { Api } from "../../api/client.js";
-import { useResource } from "../../hooks/use-resource.js";
+import type { Resource } from "../../hooks/use-resource.js";
+import type { RunWhy } from "../../model/why-chain.js";
 import { whyLines } from "../../model/why-chain.js";
 import { href } from "../../route.js";
 
-export function WhyPanel({ api, companyId, runId }: { api: Api; companyId: string; runId: string }) {
-  const why = useResource(api, "GET /api/runs/{id}/why", { params: { id: runId } });
+export function WhyPanel({
+  why,
+  companyId,
+  runId,
+}: {
+  why: Resource<RunWhy>;
+  companyId: string;
+  runId: string;
+}) {
   return (
     <section class="card wide" aria-labelledby="why-title" data-testid="why-panel">
       <h2 id="why-title">Why this run happened</h2>
