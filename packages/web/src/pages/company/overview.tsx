@@ -5,6 +5,7 @@ import type { WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { BudgetNotice } from "../usage/budget-notice.js";
 import { CeoThread } from "./ceo-thread.js";
+import { DriftNotice } from "./drift-notice.js";
 import { Connectors } from "./connectors.js";
 import { ModePanel } from "./mode-panel.js";
 import { OrgChart } from "./org-chart.js";
@@ -32,6 +33,11 @@ export function Overview({
         companyId={company.id}
         runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
         models={[...new Set(live.agents.map((a) => a.model))]}
+      />
+      <DriftNotice
+        api={api}
+        companyId={company.id}
+        runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
       />
       <ModePanel company={company} wake={wake} running={running} />
       <CeoThread api={api} companyId={company.id} messagesVersion={live.messagesVersion} />
