@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "./companies.js";
 import { addConnector } from "./connectors/connector-admin.js";
 import { ProbeCache } from "./connectors/probe-cache.js";
+import { connectorView } from "./connectors/connector-view.js";
 import { checkReadiness } from "./connectors/readiness.js";
 import { setAgentModel } from "./agent-model.js";
 import { loadCompanyState } from "./state.js";
@@ -97,6 +98,16 @@ describe("a model replaced under its id (its digest changed) is a drift", () => 
     const connector = (await store.getConnector(id, "local"))!;
     const ready = await checkReadiness(connector, env, probes);
     expect(ready).toMatchObject({ ready: true, drifts: [{ model: MODEL, ...fingerprint }] });
+    // The connector's view (API, CLI, dashboard) says what was kept and what is offered now.
+    expect(connectorView(connector, env, probes).models).toEqual([
+      {
+        id: MODEL,
+        contextWindow: 32768,
+        declared: true,
+        fingerprint: fingerprint.declared,
+        replacedBy: fingerprint.served,
+      },
+    ]);
     const { result, drifts, calls } = await wake(id);
     expect(result.terminal).toBe("done");
     expect(drifts).toEqual([
