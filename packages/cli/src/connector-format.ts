@@ -19,12 +19,17 @@ export function readinessWords(c: Pick<ConnectorView, "ready" | "missing" | "pro
   return `NOT READY: ${c.missing ?? "unknown"}${failedAt ? ` (last check failed at ${failedAt})` : ""}`;
 }
 
+/** "digest 46e0c10c039e": a fingerprint's kind and first characters. */
+const shortPrint = (fp: string) => fp.replace(/^([a-z]+):(.{0,12}).*$/, "$1 $2");
+
 function modelWords(c: ConnectorView): string {
   return c.models
-    .map(
-      (m) =>
-        `${m.id}${m.contextWindow !== null ? ` (${m.contextWindow} tokens${m.declared ? ", declared" : ""})` : " (not routable)"}`,
-    )
+    .map((m) => {
+      const replaced = m.replacedBy
+        ? `; REPLACED since declared: ${shortPrint(m.fingerprint ?? "")} then, ${shortPrint(m.replacedBy)} now (a drift)`
+        : "";
+      return `${m.id}${m.contextWindow !== null ? ` (${m.contextWindow} tokens${m.declared ? ", declared" : ""}${replaced})` : " (not routable)"}`;
+    })
     .join(", ");
 }
 

@@ -27,6 +27,7 @@ import { ConnectorId } from "./connectors/connector-admin.js";
 import { connectorModelInfo, connectorModelProblem } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { checkInput } from "./input.js";
+import { pinDeclaredModel } from "./connectors/model-pin.js";
 
 /** A model id as every entry point takes it (the registry and the connector decide whether it is allowed). */
 export const ModelId = Text({
@@ -174,6 +175,7 @@ export async function setAgentModel(
           ? await moveKeptSession(tx, current, connector)
           : await switchKeptSession(tx, current, target);
     await tx.setAgentModel(current.id, target.id, moves ? connector.id : undefined);
+    await pinDeclaredModel(tx, connector, target.id, { env, probes });
     await tx.insertActivity({
       companyId: current.companyId,
       agentId: current.id,

@@ -12,7 +12,13 @@ import {
 } from "@cadre/model";
 import { Type } from "typebox";
 import type { CompanyRow, NewAgent, NewConnector, Store, StoreQueries } from "@cadre/store";
-import { connectorLabel, defaultEnabledModels, readiness, refreshReadiness } from "./connectors/readiness.js";
+import {
+  connectorLabel,
+  defaultEnabledModels,
+  offeredFingerprint,
+  readiness,
+  refreshReadiness,
+} from "./connectors/readiness.js";
 import { configProblems } from "./connectors/connector-config.js";
 import { declaredModels, validateConnectorModels } from "./connectors/connector-models.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
@@ -146,6 +152,14 @@ async function requireCeoReady(prepared: PreparedCompany, input: CreateCompanyIn
     throw new UserInputError(
       `the CEO's connector "${prepared.ceoConnector.id}" is not ready: ${ready.missing}`,
     );
+  // Its models are declared now: each is pinned by what the endpoint offers for it (MC-6).
+  const c = prepared.ceoConnector;
+  c.modelFingerprints = Object.fromEntries(
+    c.enabledModels.flatMap((m) => {
+      const offered = offeredFingerprint(c, m, env, probes);
+      return offered !== undefined ? [[m, offered]] : [];
+    }),
+  );
 }
 
 /** The company, its connectors, its CEO and the `company.created` activity, inside the caller's transaction. */

@@ -70,3 +70,4 @@ export * from "./people/operators.js";
 export * from "./work/why.js";
 export * from "./tracing/otel.js";
 export * from "./tracing/run-trace.js";
+export * from "./model-drift-report.js";

@@ -44,7 +44,7 @@ import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
-import { refreshReadiness } from "./connectors/readiness.js";
+import { modelFingerprintDrift, refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { connectorModelInfo } from "./connectors/connector-models.js";
 import { DriftWatch } from "./model-drift.js";
@@ -406,6 +406,14 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   // Every model call is reserved against the budgets first and settled with its usage (OP-3).
   const budget = await RunBudget.open(runStore, agent, runId, companyPrices(state.company));
   const drift = new DriftWatch(agent.model, state.company.settings.onModelDrift ?? "warn");
+  // The model under the declared id may have been replaced since it was declared (an Ollama pull
+  // re-pointed the tag): read from the probes refreshed above, before the run's first call (MC-6).
+  const replaced = modelFingerprintDrift(connector, agent.model, options.env ?? process.env, probes);
+  if (replaced) {
+    const event = drift.seeFingerprint(replaced);
+    pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
+    budget.unpriceAll();
+  }
   let settling: SettledCall[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
@@ -442,6 +450,13 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
+    if (replaced) {
+      options.onEvent?.(pending.at(-1)!.data as AgentEvent);
+      await flush(); // the run's first event, written at once (a feed follower learns it started)
+    }
+    // Refused before any call: the company does not run a model replaced under its id.
+    const refused = drift.stop;
+    if (refused) throw new DriftRefused(`${refused.reason}: ${refused.message}`);
     // The profile's tools by role and mode, and what its session needs (e.g. a token and a shell).
     profileRun = await byProfile.open({
       store: runStore,
@@ -603,7 +618,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     }
   } catch (error) {
     failure = redact.text(errorMessage(error));
-    const event: AgentEvent = { type: "error", message: failure, code: "wake_failed" };
+    const code = error instanceof DriftRefused ? "model_drift" : "wake_failed";
+    const event: AgentEvent = { type: "error", message: failure, code };
     options.onEvent?.(event);
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: event.type, data: event });
     const end: AgentEvent = { type: "terminal", status: "failed", reason: failure };
@@ -648,6 +664,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
                 connectorId: connector.id,
                 declared: d.declared,
                 served: d.served,
+                ...(d.fingerprint ? { fingerprint: d.fingerprint } : {}),
                 policy: drift.stop ? "refuse" : "warn",
               },
             });
@@ -712,3 +729,6 @@ function wakeSession(
     rolledOver: rollovers > 0 || (state?.rolledOver ?? false),
   };
 }
+
+/** A wake the company refuses to run on a drifted model (settings.onModelDrift: refuse). */
+class DriftRefused extends Error {}

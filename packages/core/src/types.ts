@@ -65,8 +65,16 @@ export type AgentEvent =
       /** The model the endpoint says served the call, when its response named one (MC-6). */
       servedModel?: string;
     }
-  // MC-6: the endpoint served another model than the one declared. Once per run and served id.
-  | { type: "model_drift"; declared: string; served: string; policy: "warn" | "refuse" }
+  // MC-6: the endpoint served another model than the one declared. Once per run and served id; or
+  // (with `fingerprint`) the model under the declared id is not the one declared (Ollama's digest,
+  // the model list's metadata changed), said when the wake starts.
+  | {
+      type: "model_drift";
+      declared: string;
+      served: string;
+      policy: "warn" | "refuse";
+      fingerprint?: { declared: string; served: string };
+    }
   // Context management.
   | { type: "compaction_start"; reason: "threshold" | "overflow" | "manual" }
   | {

@@ -13,6 +13,7 @@ import { anthropicWire, normaliseAnthropic } from "./wires/anthropic/index.js";
 import type { WireCodec } from "./wires/codec.js";
 import { type ErrorContext, WireRequestError } from "./wires/errors.js";
 import { modelsList } from "./wires/models.js";
+import { ollamaTags } from "./wires/ollama-tags.js";
 import { chatWire } from "./wires/openai-chat/index.js";
 import { responsesWire } from "./wires/openai-responses/index.js";
 
@@ -22,6 +23,8 @@ export interface HandlerSettings {
   contextWindow?: number | Record<string, number>;
   models?: readonly string[];
   apiKey?: string;
+  /** Ollama's local models and their digests (GET /api/tags); no such route when absent. */
+  digests?: Record<string, string>;
 }
 
 export interface HandlerState {
@@ -46,6 +49,7 @@ function endpointOf(method: string, path: string): Endpoint {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "GET" && /\/models(\/[^/]+)?$/.test(path)) return "models";
+  if (method === "GET" && path === "/api/tags") return "tags";
   return "other";
 }
 
@@ -98,7 +102,9 @@ export async function handle(
       return x.fail({ kind: "not_found", message: `stand-in: no model ${path.split("/").pop()}` }, none);
     return x.send({ status: 200, headers: {}, json: list }, { kind: "list" });
   }
-  if (endpoint === "other")
+  if (endpoint === "tags" && settings.digests)
+    return x.send({ status: 200, headers: {}, json: ollamaTags(settings.digests) }, { kind: "list" });
+  if (endpoint === "other" || endpoint === "tags")
     return x.fail(
       { kind: "not_found", message: `stand-in: no route ${method} ${path} (routes: ${ROUTES})` },
       none,

@@ -71,7 +71,8 @@ export async function modelCall(
   return x.send(
     {
       status: 200,
-      headers: {},
+      // OpenAI's API names the model that served the call in this header, as Codex reads it.
+      headers: codec.wire === "anthropic" ? {} : { "openai-model": model },
       ...(request.stream ? { events: rendered.events } : { json: rendered.json }),
       ...(latency ? { latency } : {}),
       ...(cut

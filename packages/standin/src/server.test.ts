@@ -85,6 +85,21 @@ describe("stand-in server", () => {
     expect(route.headers.get("x-cadre-standin")).toBe("1");
   });
 
+  it("with digests, lists the models as Ollama's GET /api/tags does; repoint changes a name's digest; without, no such route", async () => {
+    server = await startStandin({ policy: echo, digests: { "llama3.1:8b": "aaa111" } });
+    const tags = async () =>
+      ((await (await fetch(`${server.url}/api/tags`)).json()) as { models: Array<Record<string, unknown>> })
+        .models;
+    expect((await tags()).map((m) => [m["name"], m["model"], m["digest"]])).toEqual([
+      ["llama3.1:8b", "llama3.1:8b", "aaa111"],
+    ]);
+    server.repoint("llama3.1:8b", "bbb222");
+    expect((await tags()).map((m) => m["digest"])).toEqual(["bbb222"]);
+    await server.close();
+    server = await startStandin({ policy: echo });
+    expect((await fetch(`${server.url}/api/tags`)).status).toBe(404);
+  });
+
   it("with an apiKey, a request without it gets the vendor's 401", async () => {
     server = await startStandin({ policy: echo, apiKey: "sk-right" });
     const wrong = await anthropic({ apiKey: "sk-wrong", maxRetries: 0 })

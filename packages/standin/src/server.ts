@@ -24,6 +24,8 @@ export interface StandinOptions {
   models?: readonly string[];
   /** When set, requests must present it (`x-api-key` or `Authorization: Bearer`), else the vendor's 401. */
   apiKey?: string;
+  /** Answer GET /api/tags as Ollama does: these model names and the digest pulled under each. */
+  digests?: Record<string, string>;
   /** Called once per request when its answer is decided (the CLI prints a line from it). */
   onRequest?: (entry: LoggedRequest) => void;
 }
@@ -44,6 +46,8 @@ export interface StandinServer {
   modelCalls(): ModelCall[];
   /** Names of the tools the model could call in model call `index` (negative: from the end; default the last). */
   toolsOffered(index?: number): string[];
+  /** What an Ollama `pull` does to a tag: the name now lists another digest (GET /api/tags). */
+  repoint(name: string, digest: string): void;
   /** Stops listening and ends open connections (hung requests included); idempotent. */
   close(): Promise<void>;
 }
@@ -68,6 +72,7 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    ...(options.digests ? { digests: { ...options.digests } } : {}),
   };
   const server = createServer((req, res) => {
     handle(req, res, settings, { log, cache, nextCall: () => calls++ }).catch((error: unknown) => {
@@ -102,6 +107,9 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
       const call = modelCalls().at(index);
       if (!call) throw new Error(`stand-in: no model call ${index} (${modelCalls().length} so far)`);
       return toolNames(call.request);
+    },
+    repoint(name, digest) {
+      settings.digests = { ...settings.digests, [name]: digest };
     },
     close() {
       // Once, however often it is called (a test's own close and its afterEach).

@@ -170,7 +170,7 @@ export interface PolicyContext {
 export type Policy = (request: StandinRequest, context: PolicyContext) => Reply | Promise<Reply>;
 
 /** Which endpoint a logged request reached. */
-export type Endpoint = "messages" | "count_tokens" | "chat" | "responses" | "models" | "other";
+export type Endpoint = "messages" | "count_tokens" | "chat" | "responses" | "models" | "tags" | "other";
 
 /** One HTTP request the stand-in received, and what it answered. */
 export interface LoggedRequest {

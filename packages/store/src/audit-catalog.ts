@@ -155,6 +155,18 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
         ? { companyId, action: "connector.removed", target: `connector ${id}`, summary: `removed "${id}"` }
         : null,
   },
+  pinModelFingerprints: {
+    audited: true,
+    describe: ([companyId, id, fingerprints]: [string, string, Record<string, string>], pinned: boolean) =>
+      pinned
+        ? {
+            companyId,
+            action: "connector.models_pinned",
+            target: `connector ${id}`,
+            summary: `kept what the endpoint serves for ${Object.keys(fingerprints).join(", ") || "no model"}`,
+          }
+        : null,
+  },
   insertAgent: {
     audited: true,
     describe: ([a]: [NewAgent]) => ({

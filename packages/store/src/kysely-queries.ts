@@ -216,6 +216,7 @@ export class KyselyQueries implements StoreQueries {
         label: connector.label,
         enabled_models: this.adapter.encodeJson(connector.enabledModels),
         config: this.adapter.encodeJson(connector.config),
+        model_fingerprints: this.adapter.encodeJson(connector.modelFingerprints ?? {}),
         created_at: now(),
       };
       // A removed connector of the same id keeps its row (its agents' records name it): reuse it.
@@ -247,6 +248,35 @@ export class KyselyQueries implements StoreQueries {
         .where("removed_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    });
+  }
+
+  pinModelFingerprints(
+    companyId: string,
+    id: string,
+    fingerprints: Record<string, string>,
+  ): Promise<boolean> {
+    return this.guard(`connector "${id}" of company "${companyId}"`, async () => {
+      const row = await this.db
+        .selectFrom("connectors")
+        .select("model_fingerprints")
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .where("removed_at", "is", null)
+        .executeTakeFirst();
+      if (!row) return false;
+      const kept =
+        row.model_fingerprints == null
+          ? {}
+          : (this.adapter.decodeJson(row.model_fingerprints) as Record<string, string>);
+      await this.db
+        .updateTable("connectors")
+        .set({ model_fingerprints: this.adapter.encodeJson({ ...kept, ...fingerprints }) })
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .where("removed_at", "is", null)
+        .execute();
+      return true;
     });
   }
 

@@ -58,6 +58,8 @@ export function toConnector(r: Selectable<ConnectorsTable>, a: DialectAdapter): 
     label: r.label,
     enabledModels: a.decodeJson(r.enabled_models) as string[],
     config: a.decodeJson(r.config) as Record<string, unknown>,
+    modelFingerprints:
+      r.model_fingerprints == null ? {} : (a.decodeJson(r.model_fingerprints) as Record<string, string>),
     createdAt: r.created_at,
   };
 }

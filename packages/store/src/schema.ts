@@ -48,6 +48,8 @@ export interface ConnectorsTable {
   created_at: Timestamp;
   /** Set when the connector was removed (migration 009): it leaves every list and look-up. */
   removed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `{ [modelId]: fingerprint }` the endpoint offered when each model was declared (migration 025). */
+  model_fingerprints: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AgentsTable {

@@ -21,7 +21,16 @@ export interface CompanySnapshot {
 }
 
 const COMPANY = ["id", "name", "goal", "settings", "created_at"];
-const CONNECTOR = ["company_id", "id", "kind", "label", "enabled_models", "config", "created_at"];
+const CONNECTOR = [
+  "company_id",
+  "id",
+  "kind",
+  "label",
+  "enabled_models",
+  "config",
+  "model_fingerprints",
+  "created_at",
+];
 const AGENT = [
   "id",
   "company_id",
@@ -52,7 +61,7 @@ const APPROVAL = [
   "decided_at",
 ];
 /** JSON columns travel as their text, as the row mappers expect them from either dialect. */
-const JSON_COLUMNS = new Set(["settings", "enabled_models", "config"]);
+const JSON_COLUMNS = new Set(["settings", "enabled_models", "config", "model_fingerprints"]);
 
 // SQLite: json_object over the listed columns (a JSON column's text stays a string).
 const object = (columns: string[]) => `json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")})`;

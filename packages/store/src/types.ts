@@ -43,6 +43,11 @@ export interface ConnectorRow {
   enabledModels: string[];
   /** Non-secret configuration (base URL, env var names, seed). Secrets are never stored here. */
   config: Record<string, unknown>;
+  /**
+   * What the endpoint offered for each model when it was declared (MC-6: Ollama's digest, a model
+   * list entry's metadata), by model id; a model the endpoint offered nothing for is absent.
+   */
+  modelFingerprints?: Record<string, string>;
   createdAt: string;
 }
 
@@ -583,6 +588,8 @@ export interface StoreQueries {
   insertConnector(connector: NewConnector): Promise<ConnectorRow>;
   /** Marks it removed: it leaves listConnectors and getConnector; false when there was none. */
   removeConnector(companyId: string, id: string): Promise<boolean>;
+  /** Keeps what the endpoint offered for these models (merged over the ones kept); false when there is no such connector. */
+  pinModelFingerprints(companyId: string, id: string, fingerprints: Record<string, string>): Promise<boolean>;
   getConnector(companyId: string, id: string): Promise<ConnectorRow | undefined>;
   listConnectors(companyId: string, page?: Page): Promise<ConnectorRow[]>;
 

@@ -237,9 +237,9 @@ describe("cadre connectors add: a model id is judged by what the endpoint serves
       const [company] = await store.listCompanies();
       const added = (await store.listActivity(company!.id)).filter((a) => a.type === "connector.added");
       expect(added.map((a) => (a.data as { served?: unknown }).served)).toEqual([
-        [{ id: "gpt-5-codex", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
-        [{ id: "mistral-nemo-instruct-2407", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
-        [{ id: "northwind-prod-deployment", fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+        [{ id: "gpt-5-codex", fingerprint: expect.stringMatching(/^listing:[0-9a-f]{16}$/) }],
+        [{ id: "mistral-nemo-instruct-2407", fingerprint: expect.stringMatching(/^listing:[0-9a-f]{16}$/) }],
+        [{ id: "northwind-prod-deployment", fingerprint: expect.stringMatching(/^listing:[0-9a-f]{16}$/) }],
       ]);
     } finally {
       await store.close();

@@ -157,6 +157,8 @@ export class RunBudget {
   #modelCalls = 0;
   #toolCalls = 0;
   #pendingSettled = 0;
+  /** The model under the declared id was replaced (its fingerprint changed, MC-6): no call is priced. */
+  #unpriced = false;
 
   private constructor(
     store: Store,
@@ -386,6 +388,11 @@ export class RunBudget {
       });
   }
 
+  /** Every call of this run is priced unknown: the endpoint's model under the declared id changed. */
+  unpriceAll(): void {
+    this.#unpriced = true;
+  }
+
   /**
    * Settles the calls whose usage arrived, inside the transaction that records the run's usage.
    * A call with no reservation (a harness that calls the model itself) is recorded as it settles.
@@ -404,7 +411,9 @@ export class RunBudget {
       // A call served by another model than the one asked for is a drift (MC-6): what it cost is
       // not known from the declared model's price, so it is unknown, never a guess.
       const costUsd =
-        served === requested ? costOf(usage, priceAt(served, new Date().toISOString(), this.#prices)) : null;
+        served === requested && !this.#unpriced
+          ? costOf(usage, priceAt(served, new Date().toISOString(), this.#prices))
+          : null;
       let id: string;
       if (entry) id = entry.id;
       else {

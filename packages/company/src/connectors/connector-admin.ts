@@ -121,6 +121,10 @@ export async function addConnector(
       label: connectorLabel(input.kind),
       enabledModels,
       config,
+      // The model is pinned by what the endpoint serves under its id (MC-6): a wake compares again.
+      modelFingerprints: Object.fromEntries(
+        served.flatMap((m) => (m.fingerprint !== null ? [[m.id, m.fingerprint]] : [])),
+      ),
     });
     await tx.insertActivity({
       companyId,

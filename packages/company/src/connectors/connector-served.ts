@@ -3,14 +3,15 @@
 // stand when the endpoint lists them, or as the operator's declaration when it has no listing
 // (readiness then says whether the endpoint lists what is enabled). Refused here is only what
 // floats by the endpoint's own convention: an Ollama name with no tag, which is its `:latest`
-// (the endpoint lists that name only with tags). What the listing says of each accepted model (its
-// metadata) is kept as the model's fingerprint on the connector's `connector.added` activity.
-import { createHash } from "node:crypto";
+// (the endpoint lists that name only with tags). What the endpoint offers for each accepted model
+// (Ollama's digest, else the listing's metadata: model-fingerprints.ts) is kept with the connector
+// as the model's fingerprint, and said on its `connector.added` activity.
 import { UserInputError } from "@cadre/core";
 import type { ConnectorRow } from "@cadre/store";
 import { declaresModels } from "./connector-models.js";
 import { endpointHeaders, endpointOf, modelsUrl, wireOf } from "./probe-specs.js";
 import { keyEnvOf } from "./readiness.js";
+import { servedFingerprints } from "./model-fingerprints.js";
 
 type ConnectorLike = Pick<ConnectorRow, "kind" | "config">;
 
@@ -18,7 +19,7 @@ const LISTING_TIMEOUT_MS = 3_000;
 
 export interface ServedModel {
   id: string;
-  /** A hash of what the listing says of the model (owner, creation time, digest), or null when it says nothing. */
+  /** What the endpoint offers for the model (Ollama's digest, else a hash of the listing's metadata), or null when nothing. */
   fingerprint: string | null;
 }
 
@@ -32,30 +33,23 @@ export async function listServedModels(
   const keyEnv = keyEnvOf(connector);
   const key = keyEnv ? env[keyEnv] : undefined;
   try {
+    const headers = endpointHeaders(wireOf(connector.kind), key);
     const response = await fetch(modelsUrl(wireOf(connector.kind), endpoint), {
-      headers: endpointHeaders(wireOf(connector.kind), key),
+      headers,
       signal: AbortSignal.timeout(LISTING_TIMEOUT_MS),
       redirect: "manual",
     });
     if (!response.ok) return undefined;
     const data = ((await response.json()) as { data?: unknown }).data;
     if (!Array.isArray(data)) return undefined;
+    const fingerprints = await servedFingerprints(connector, endpoint, headers, data);
     return data.flatMap((m: unknown) => {
-      const entry = (m ?? {}) as Record<string, unknown>;
-      if (typeof entry["id"] !== "string") return [];
-      const { id, object: _object, ...meta } = entry;
-      return [{ id, fingerprint: fingerprintOf(meta) }];
+      const id = (m as { id?: unknown } | null)?.id;
+      return typeof id === "string" ? [{ id, fingerprint: fingerprints[id] ?? null }] : [];
     });
   } catch {
     return undefined;
   }
-}
-
-function fingerprintOf(meta: Record<string, unknown>): string | null {
-  const keys = Object.keys(meta).sort();
-  if (keys.length === 0) return null;
-  const canonical = JSON.stringify(keys.map((k) => [k, meta[k]]));
-  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
 }
 
 /**

@@ -52,6 +52,18 @@ export const ConnectorViewSchema = Type.Object(
           declared: Type.Boolean({
             description: "Declared by the connector (config.models), not from the registry.",
           }),
+          fingerprint: Type.Optional(
+            Type.String({
+              description:
+                "What the endpoint offered for it when it was declared (digest:… from Ollama, listing:… from the model list).",
+            }),
+          ),
+          replacedBy: Type.Optional(
+            Type.String({
+              description:
+                "What the endpoint offers now, when it differs: the model under this id was replaced (a drift; settings.onModelDrift decides at each wake).",
+            }),
+          ),
         },
         strict,
       ),
@@ -89,11 +101,17 @@ export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv, probes?: 
     kind: c.kind,
     label: c.label,
     enabledModels: c.enabledModels,
-    models: c.enabledModels.map((id) => ({
-      id,
-      contextWindow: connectorModelInfo(c, id)?.contextWindow ?? null,
-      declared: declared.has(id),
-    })),
+    models: c.enabledModels.map((id) => {
+      const fingerprint = c.modelFingerprints?.[id];
+      const drift = r.drifts?.find((d) => d.model === id);
+      return {
+        id,
+        contextWindow: connectorModelInfo(c, id)?.contextWindow ?? null,
+        declared: declared.has(id),
+        ...(fingerprint !== undefined ? { fingerprint } : {}),
+        ...(drift ? { replacedBy: drift.served } : {}),
+      };
+    }),
     config: redactConfig(c.config),
     ready: r.ready,
     ...(r.missing ? { missing: r.missing } : {}),

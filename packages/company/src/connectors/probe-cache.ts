@@ -9,7 +9,14 @@ import { forbidInsideTransaction } from "@cadre/store";
 export type ProbeKind = "endpoint" | "harness";
 
 /** What a probe found: ok, or what failed, in words a reader can act on (never a secret). */
-export type ProbeOutcome = { ok: true; detail?: string } | { ok: false; error: string };
+export type ProbeOutcome =
+  | {
+      ok: true;
+      detail?: string;
+      /** What the endpoint offers for each model it lists (MC-6), when it offers something. */
+      fingerprints?: Record<string, string>;
+    }
+  | { ok: false; error: string };
 
 /** One probe of one connector: what it checks and how. */
 export interface ProbeSpec {
@@ -30,6 +37,8 @@ export interface ProbeRecord {
   latencyMs: number | null;
   error?: string;
   detail?: string;
+  /** What the endpoint offered for each model it listed (model id → fingerprint), when it offered any. */
+  fingerprints?: Record<string, string>;
 }
 
 /** Where readiness reads probe outcomes from, and how they are refreshed. */
@@ -141,6 +150,9 @@ export class ProbeCache implements ProbeBook {
       checkedAt: new Date(this.#now()).toISOString(),
       latencyMs,
       ...(outcome.ok ? (outcome.detail ? { detail: outcome.detail } : {}) : { error: outcome.error }),
+      ...(outcome.ok && outcome.fingerprints && Object.keys(outcome.fingerprints).length > 0
+        ? { fingerprints: outcome.fingerprints }
+        : {}),
     };
     this.#entries.delete(spec.key);
     this.#entries.set(spec.key, { record, at: this.#now() });

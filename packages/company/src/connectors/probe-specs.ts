@@ -8,6 +8,7 @@ import type { ConnectorRow } from "@cadre/store";
 import { scrubSecrets } from "./credential-shapes.js";
 import { driverOf, type Wire } from "./kinds/index.js";
 import type { ProbeOutcome, ProbeSpec } from "./probe-cache.js";
+import { servedFingerprints } from "./model-fingerprints.js";
 
 type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
 
@@ -59,15 +60,21 @@ export function networkReason(error: unknown): string {
   return message ?? String(error);
 }
 
-/** The model ids an OpenAI or Anthropic model list names, or undefined when the body is not one. */
-function listedModels(body: string): string[] | undefined {
+/** The entries of an OpenAI or Anthropic model list, or undefined when the body is not one. */
+function listing(body: string): unknown[] | undefined {
   try {
     const data = (JSON.parse(body) as { data?: unknown }).data;
-    if (!Array.isArray(data)) return undefined;
-    return data.map((m) => (m as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+    return Array.isArray(data) ? data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The model ids a model list names. */
+function listedModels(data: readonly unknown[]): string[] {
+  return data
+    .map((m) => (m as { id?: unknown } | null)?.id)
+    .filter((id): id is string => typeof id === "string");
 }
 
 /** A short, secret-free extract of an error body (the vendor's message when it has one). */
@@ -110,8 +117,19 @@ async function askModelList(
   }
   const body = await response.text().catch(() => "");
   if (response.ok) {
-    const listed = listedModels(body);
-    if (!listed) return { ok: true };
+    const data = listing(body);
+    if (!data) return { ok: true };
+    const listed = listedModels(data);
+    // What the endpoint offers for each model (Ollama's digest, the list's metadata): a wake compares
+    // it with what was kept when the model was declared, from here (MC-6).
+    const endpoint = url.replace(/\/(v1\/)?models$/, "");
+    const fingerprints = await servedFingerprints(
+      connector,
+      endpoint,
+      endpointHeaders(wireOf(connector.kind), key),
+      data,
+      signal,
+    );
     const absent = connector.enabledModels.filter((m) => !listed.includes(m));
     // The endpoint answered, so it is ready; but an enabled model it does not list is most likely
     // misspelt, and a wake on it fails unless the endpoint serves models it does not list (some
@@ -119,6 +137,7 @@ async function askModelList(
     const shown = `${listed.slice(0, 10).join(", ")}${listed.length > 10 ? ", …" : ""}`;
     return {
       ok: true,
+      ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
       detail:
         absent.length > 0
           ? `but it lists ${listed.length} model(s) (${shown}) and not ${absent.join(", ")}: check the id's spelling — a wake on it fails unless the endpoint serves it anyway`

@@ -15,6 +15,7 @@ import {
   sharedProbes,
 } from "./probe-cache.js";
 import { endpointProbe, harnessProbe } from "./probe-specs.js";
+import { type FingerprintDrift, fingerprintDrift } from "./model-fingerprints.js";
 
 export interface Readiness {
   ready: boolean;
@@ -22,6 +23,11 @@ export interface Readiness {
   missing?: string;
   /** The probes behind it, each with its last outcome (network connectors and harnesses). */
   probes?: ProbeState[];
+  /**
+   * Enabled models the endpoint now offers something else under (MC-6: a changed digest or listing
+   * since they were declared). Still ready: the company's `onModelDrift` decides at each wake.
+   */
+  drifts?: FingerprintDrift[];
 }
 
 export function connectorLabel(kind: ConnectorKind): string {
@@ -51,7 +57,7 @@ export interface ProbeState {
   detail?: string;
 }
 
-type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels">;
+type ConnectorLike = Pick<ConnectorRow, "kind" | "config" | "enabledModels" | "modelFingerprints">;
 
 /** What can be said without I/O: the settings and the environment (a key is set or not). */
 function staticProblem(connector: ConnectorLike, env: NodeJS.ProcessEnv): string | undefined {
@@ -118,11 +124,41 @@ export function readiness(
     problem,
     ...states.filter((s) => s.kind === "endpoint").map(probeMissing),
   ].filter((m): m is string => m !== undefined);
+  const drifts = connector.enabledModels.flatMap((m) => {
+    const d = modelFingerprintDrift(connector, m, env, probes);
+    return d ? [d] : [];
+  });
   return {
     ready: missing.length === 0,
     ...(missing.length > 0 ? { missing: missing.join("; ") } : {}),
     ...(states.length > 0 ? { probes: states } : {}),
+    ...(drifts.length > 0 ? { drifts } : {}),
   };
+}
+
+/**
+ * Whether the endpoint now offers something else under `model` than when it was declared, from its
+ * probe's last outcome (no I/O: a wake refreshes the probes first, cheaply, from the cache).
+ */
+export function modelFingerprintDrift(
+  connector: ConnectorLike,
+  model: string,
+  env: NodeJS.ProcessEnv = process.env,
+  probes: ProbeBook = sharedProbes,
+): FingerprintDrift | undefined {
+  const spec = probeSpecs(connector, env).find((s) => s.kind === "endpoint");
+  return spec ? fingerprintDrift(connector, model, probes.peek(spec)) : undefined;
+}
+
+/** What the endpoint's last probe offered for `model` (no I/O), to keep when it is declared. */
+export function offeredFingerprint(
+  connector: ConnectorLike,
+  model: string,
+  env: NodeJS.ProcessEnv = process.env,
+  probes: ProbeBook = sharedProbes,
+): string | undefined {
+  const spec = probeSpecs(connector, env).find((s) => s.kind === "endpoint");
+  return spec ? probes.peek(spec)?.fingerprints?.[model] : undefined;
 }
 
 /**

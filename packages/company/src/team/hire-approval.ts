@@ -124,5 +124,6 @@ export async function hireFromApproval(
     runId: null,
     hiredBy: approval.filedByAgentId,
     approvalId: approval.id,
+    pin: { connectors: state.connectors, env, probes },
   });
 }

@@ -3,11 +3,12 @@
 // runs inside its write transaction.
 import { randomUUID } from "node:crypto";
 import { type CeoMode, DEPARTMENTS, OneOf, type Static, Text } from "@cadre/model";
-import type { AgentRow, StoreQueries } from "@cadre/store";
+import type { AgentRow, ConnectorRow, StoreQueries } from "@cadre/store";
 import { Type } from "typebox";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import { refusalSentence } from "../actions/refusal.js";
 import { readiness } from "../connectors/readiness.js";
+import { type PinContext, pinDeclaredModel } from "../connectors/model-pin.js";
 import { connectorModelProblem } from "../connectors/connector-models.js";
 import { type CompanySummaryState, type ModeView, modeAfter, recordModeChange } from "../state.js";
 
@@ -150,10 +151,23 @@ export async function insertHire(
   tx: StoreQueries,
   state: ModeView,
   agent: Omit<AgentRow, "createdAt">,
-  context: { runId: string | null; hiredBy: string | null; approvalId?: string },
+  context: {
+    runId: string | null;
+    hiredBy: string | null;
+    approvalId?: string;
+    /** The company's connectors and where their probes are read: the hire pins its model (MC-6). */
+    pin?: PinContext & { connectors: readonly ConnectorRow[] };
+  },
 ): Promise<HireAgentResult> {
-  const { runId, hiredBy, approvalId } = context;
+  const { runId, hiredBy, approvalId, pin } = context;
   const row = await tx.insertAgent(agent);
+  if (pin)
+    await pinDeclaredModel(
+      tx,
+      pin.connectors.find((c) => c.id === row.connectorId),
+      row.model,
+      pin,
+    );
   // The hire's activity and any mode change it caused, in one batch; the state after the hire
   // is known without reading it back.
   await recordModeChange(tx, state, runId, modeAfter(state, { hired: row }), [

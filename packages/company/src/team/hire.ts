@@ -63,7 +63,11 @@ function hireOnce(store: Store, actor: Actor, input: HireAgentInput, call: ToolC
         return fileHireApproval(tx, state, actor, input);
       return {
         ok: true,
-        value: await insertHire(tx, state, checked.value, { runId: actor.runId, hiredBy: actor.agentId }),
+        value: await insertHire(tx, state, checked.value, {
+          runId: actor.runId,
+          hiredBy: actor.agentId,
+          pin: { connectors: state.connectors, env: actor.env, probes: actor.probes },
+        }),
       };
     },
   );

@@ -13,6 +13,7 @@ import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
+import { driftRoutes } from "./drifts.js";
 import { dueWorkRoutes } from "./due-work.js";
 import { peopleRoutes } from "./people.js";
 import { PROFILE_ROUTES } from "../profiles/registry.js";
@@ -33,6 +34,7 @@ const TABLE = [
   ...dueWorkRoutes,
   ...usageRoutes,
   ...budgetRoutes,
+  ...driftRoutes,
   ...eventRoutes,
   ...peopleRoutes,
 ];

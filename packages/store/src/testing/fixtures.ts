@@ -41,6 +41,7 @@ export const connector = (
     flag: false,
     none: null,
   },
+  modelFingerprints: {},
   ...over,
 });
 

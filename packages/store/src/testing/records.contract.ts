@@ -189,6 +189,20 @@ export function connectorContract(store: GetStore): void {
       await expect(store().insertConnector(connector("co1", "local"))).rejects.toBeInstanceOf(ConflictError);
     });
 
+    it("keeps what the endpoint offered for its models, merged, in every read; none for a missing connector", async () => {
+      await store().insertCompany(company("co1"));
+      const added = await store().insertConnector(
+        connector("co1", "local", { modelFingerprints: { "llama3.1:8b": "sha256:aaa" } }),
+      );
+      expect(added.modelFingerprints).toEqual({ "llama3.1:8b": "sha256:aaa" });
+      expect(await store().pinModelFingerprints("co1", "local", { "qwen2.5:7b": "sha256:bbb" })).toBe(true);
+      const expected = { "llama3.1:8b": "sha256:aaa", "qwen2.5:7b": "sha256:bbb" };
+      expect((await store().getConnector("co1", "local"))?.modelFingerprints).toEqual(expected);
+      expect((await store().getCompanySnapshot("co1"))!.connectors[0]!.modelFingerprints).toEqual(expected);
+      expect((await store().getCompanySummary("co1"))!.connectors[0]!.modelFingerprints).toEqual(expected);
+      expect(await store().pinModelFingerprints("co1", "missing", { x: "y" })).toBe(false);
+    });
+
     it("refuses a connector of a missing company with a StoreError that is not a conflict", async () => {
       const error = await store()
         .insertConnector(connector("ghost"))

@@ -115,6 +115,29 @@ describe("RunFold", () => {
       ]);
   });
 
+  it("a model drift reads as a row: the served id, or the model replaced under the declared id", () => {
+    const fold = foldRun(
+      seqd([
+        { type: "model_drift", declared: "llama3.1:8b", served: "llama3.1:70b", policy: "warn" },
+        {
+          type: "model_drift",
+          declared: "llama3.1:8b",
+          served: "llama3.1:8b",
+          policy: "refuse",
+          fingerprint: { declared: "digest:aaa", served: "digest:bbb" },
+        },
+      ]),
+    );
+    expect(fold.items.map((i) => (i.kind === "policy" ? [i.policy, i.text, i.ok] : [i.kind]))).toEqual([
+      ["model_drift", "model drift: the endpoint served llama3.1:70b for llama3.1:8b", false],
+      [
+        "model_drift",
+        "model drift: the model under llama3.1:8b was replaced since it was declared (digest:aaa then, digest:bbb now); the company refuses it, the run stops",
+        false,
+      ],
+    ]);
+  });
+
   it("shows the context policy's decisions as rows, with the rule's reason and whether the run could go on", () => {
     const fold = foldRun(
       seqd([

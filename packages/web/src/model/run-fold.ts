@@ -264,7 +264,11 @@ export class RunFold {
           kind: "policy",
           key,
           policy: "model_drift",
-          text: `model drift: the endpoint served ${e.served} for ${e.declared}${e.policy === "refuse" ? "; the company refuses it, the run stops" : ""}`,
+          text: `model drift: ${
+            e.fingerprint
+              ? `the model under ${e.declared} was replaced since it was declared (${e.fingerprint.declared} then, ${e.fingerprint.served} now)`
+              : `the endpoint served ${e.served} for ${e.declared}`
+          }${e.policy === "refuse" ? "; the company refuses it, the run stops" : ""}`,
           ok: false,
         });
         return;

@@ -10,6 +10,7 @@ import type { WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { BudgetNotice } from "../usage/budget-notice.js";
 import { CeoThread } from "./ceo-thread.js";
+import { DriftNotice } from "./drift-notice.js";
 import { Connectors } from "./connectors.js";
 import { ModePanel } from "./mode-panel.js";
 import { OrgChart } from "./org-chart.js";
@@ -47,6 +48,11 @@ export function Overview({
         companyId={company.id}
         runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
         models={[...new Set(live.agents.map((a) => a.model))]}
+      />
+      <DriftNotice
+        api={api}
+        companyId={company.id}
+        runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
       />
       <WaitingPanel live={live} wake={wake} />
       <ModePanel company={company} wake={wake} running={running} />

@@ -98,9 +98,9 @@ describe("codex-jsonl translator", () => {
     expect(ofType(events, "tool_result")[4]!.content).toEqual([
       { type: "text", text: "> test\n1 failing\n" },
     ]);
-    expect(ofType(events, "error")).toEqual([
-      { type: "error", message: "model rerouted: gpt-5-codex -> gpt-5 (HighRiskCyberActivity)" },
-    ]);
+    // Codex's reroute notice is no error: the turn's usage names the model that served it (a drift).
+    expect(ofType(events, "error")).toEqual([]);
+    expect(ofType(events, "usage").map((u) => u.servedModel)).toEqual(["gpt-5"]);
     expect(ofType(events, "unknown").map((u) => u.vendorType)).toEqual([
       "thread.started",
       "item.started",
@@ -205,5 +205,40 @@ describe("codex-jsonl translator", () => {
       { input: 50, output: 5, cacheRead: 100, cacheWrite: 0 },
       { input: 50, output: 5, cacheRead: 0, cacheWrite: 0 },
     ]);
+  });
+
+  it("issue 28: Codex's reroute notice names the model that served the turn's calls, on their usage; it is no error of the run", () => {
+    const t = codexTranslator();
+    const out: AgentEvent[] = [];
+    t.record({ type: "turn.started" }, 1, out);
+    // What the real 0.163 binary writes when the response's `openai-model` header names another model.
+    const reroute = "model rerouted: gpt-5-2025-08-07 -> gpt-5-mini-2025-08-07 (HighRiskCyberActivity)";
+    t.record({ type: "item.completed", item: { id: "e1", type: "error", message: reroute } }, 2, out);
+    t.record(
+      {
+        type: "item.completed",
+        item: { id: "e2", type: "error", message: "Your request was routed to gpt-5.2 as a fallback." },
+      },
+      3,
+      out,
+    );
+    t.addCall({ input: 100, cached: 0, output: 10 }, out);
+    t.record(
+      { type: "turn.completed", usage: { input_tokens: 120, cached_input_tokens: 0, output_tokens: 12 } },
+      4,
+      out,
+    );
+    expect(ofType(out, "error")).toEqual([]);
+    expect(ofType(out, "usage").map((e) => e.servedModel)).toEqual([
+      "gpt-5-mini-2025-08-07",
+      "gpt-5-mini-2025-08-07",
+    ]);
+    // The next turn, with no notice, was served as asked: its usage names no other model.
+    out.length = 0;
+    t.record({ type: "turn.started" }, 5, out);
+    t.record({ type: "error", message: "stream disconnected: routed to nowhere" }, 6, out);
+    t.addCall({ input: 10, cached: 0, output: 1 }, out);
+    expect(ofType(out, "usage").map((e) => e.servedModel)).toEqual([undefined]);
+    expect(ofType(out, "error").map((e) => e.message)).toEqual(["stream disconnected: routed to nowhere"]);
   });
 });

@@ -46,6 +46,13 @@ interface CodexState {
   compactionFailed: boolean;
   /** The last error line's text: turn.failed repeats it, and an error is said once. */
   lastError: string | undefined;
+  /**
+   * The model the endpoint said served this turn's calls, when it named another than the one asked
+   * for (Codex reads OpenAI's `openai-model` response header and says "model rerouted: A -> B").
+   */
+  served: string | undefined;
+  /** The reroute was said: Codex's own account-flagging text that follows it is no error of the run. */
+  rerouted: boolean;
 }
 
 /** The codex translator, plus what a session does when it starts a new thread. */
@@ -77,6 +84,8 @@ export function codexTranslator(): CodexTranslator {
     sawError: false,
     compactionFailed: false,
     lastError: undefined,
+    served: undefined,
+    rerouted: false,
   };
   return {
     newThread: () => {
@@ -96,8 +105,7 @@ export function codexTranslator(): CodexTranslator {
         cached: prev.cached + usage.cached,
         output: prev.output + usage.output,
       };
-      if (!isZero(usage))
-        out.push({ type: "usage", usage: openaiUsage(usage.input, usage.cached, usage.output) });
+      if (!isZero(usage)) out.push(usageEvent(s, usage));
     },
     advance: (totals, out) => {
       s.fromRollout = true;
@@ -105,7 +113,7 @@ export function codexTranslator(): CodexTranslator {
       if (prev !== undefined && !grewFrom(prev, totals)) return;
       s.totals = { ...totals };
       const inc = prev === undefined ? totals : minus(totals, prev);
-      if (!isZero(inc)) out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+      if (!isZero(inc)) out.push(usageEvent(s, inc));
     },
     record: (record, _line, out) => translateCodexLine(s, record as CodexLine, out),
     end(out, cut) {
@@ -152,6 +160,7 @@ function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): 
       return;
     }
     case "error":
+      if (aboutReroute(s, line.message ?? "")) return errorItem(s, line.message ?? "", out);
       s.sawError = true;
       compaction(s, line.message ?? "", out);
       out.push({ type: "error", message: line.message ?? "stream error" });
@@ -168,6 +177,8 @@ function startTurn(s: CodexState, out: AgentEvent[]): void {
   s.next = 0;
   s.items.clear();
   s.compactionFailed = false;
+  s.served = undefined;
+  s.rerouted = false;
   out.push({ type: "turn_start", turn: s.turn });
 }
 
@@ -231,8 +242,33 @@ function errorItem(s: CodexState, message: string, out: AgentEvent[]): void {
     out.push(...compactionEventsOf(message));
     return;
   }
+  const reroute = REROUTE.exec(message);
+  if (reroute) {
+    // Not an error of the run: a served model other than the declared one is a drift (MC-6), which
+    // the wake says itself from the usage that names it.
+    s.served = reroute[2];
+    s.rerouted = true;
+    return;
+  }
+  // Codex follows a reroute with its own explanation for ChatGPT accounts (an account "flagged for
+  // high-risk cyber activity"), which says nothing true of another endpoint: the drift says what happened.
+  if (s.rerouted && aboutReroute(s, message)) return;
   compaction(s, message, out);
   out.push({ type: "error", message });
+}
+
+/** Codex's notice that the response named another model than the one requested. */
+const REROUTE = /^model rerouted: (\S+) -> (\S+)/;
+
+/** Codex's reroute notice, or (after one) its explanation of where the request was routed. */
+function aboutReroute(s: CodexState, message: string): boolean {
+  return REROUTE.test(message) || (s.rerouted && /\brouted to\b/.test(message));
+}
+
+/** One usage event; it names the model that served it when the endpoint said it was another. */
+function usageEvent(s: CodexState, t: Totals): AgentEvent {
+  const usage = openaiUsage(t.input, t.cached, t.output);
+  return s.served !== undefined ? { type: "usage", usage, servedModel: s.served } : { type: "usage", usage };
 }
 
 /** Snapshots of a text become deltas (the new suffix); completion closes the block. */
@@ -277,8 +313,7 @@ function closeTurn(
     const lower = prev !== undefined && !grew && s.fromRollout;
     const inc = grew && prev !== undefined ? minus(total, prev) : total;
     // Nothing new since the totals the rollout already showed (advance): no second, empty usage event.
-    if (!lower && !(grew && isZero(inc)))
-      out.push({ type: "usage", usage: openaiUsage(inc.input, inc.cached, inc.output) });
+    if (!lower && !(grew && isZero(inc))) out.push(usageEvent(s, inc));
   }
   const end: AgentEvent = { type: "turn_end", turn: s.turn, stopReason: completed ? "end_turn" : "error" };
   if (vendorStopReason !== undefined) end.vendorStopReason = vendorStopReason;

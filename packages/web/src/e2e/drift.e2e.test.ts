@@ -1,0 +1,118 @@
+// The overview's model-drift notice (MC-6), in Debian's Chromium against a real `cadre serve`: a
+// company whose CEO runs on a declared local model behind the loopback stand-in (OFFLINE, the
+// OpenAI wire). A run the endpoint answers as the declared model shows no notice; after a run it
+// answers as another model, the overview names the agent, the declared and the served model and
+// when (the time of the drift the API reports), without a reload. Screenshot in test-artifacts/.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCompany } from "@cadre/company";
+import { reply, startStandin, type StandinServer } from "@cadre/standin";
+import { openStore } from "@cadre/store";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatTime } from "../model/format.js";
+import { launchChromium, screenshotOf } from "./support/browser.js";
+import { type Served, startCadreServe } from "./support/serve.js";
+
+const DECLARED = "llama-3.1-8b-instruct";
+const SERVED = "llama-3.1-70b-instruct";
+
+let served: Served;
+let browser: Browser;
+let page: Page;
+let standin: StandinServer;
+let companyId = "";
+let ceoId = "";
+// What the stand-in's next answers say served them (the declared model, until the test re-points it).
+let answeringAs = DECLARED;
+
+async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${served.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+async function wakeToEnd(): Promise<void> {
+  const { runId } = await api<{ runId: string }>("POST", `/api/agents/${ceoId}/wake`, {});
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ items: Array<{ id: string; status: string }> }>(
+            "GET",
+            `/api/companies/${companyId}/runs`,
+          )
+        ).items.find((r) => r.id === runId)?.status,
+      { timeout: 30_000 },
+    )
+    .toMatch(/^(done|failed)$/);
+}
+
+beforeAll(async () => {
+  standin = await startStandin({
+    policy: () => ({ ...reply.text("Looking at the company first."), model: answeringAs }),
+  });
+  const dataDir = await mkdtemp(join(tmpdir(), "cadre-web-drift-"));
+  const store = await openStore({ path: join(dataDir, "cadre.db") });
+  try {
+    const company = await createCompany(store, {
+      name: "Drift Co",
+      goal: "Build warehouse robots.",
+      connectors: [
+        {
+          id: "local",
+          kind: "openai-compatible",
+          enabledModels: [DECLARED],
+          config: { baseUrl: standin.openaiBaseUrl, models: [{ id: DECLARED, contextWindow: 32768 }] },
+        },
+      ],
+      ceoConnectorId: "local",
+    });
+    companyId = company.id;
+    ceoId = (await store.listAgents(company.id)).find((a) => a.isCeo)!.id;
+  } finally {
+    await store.close();
+  }
+  [served, browser] = await Promise.all([startCadreServe({ dataDir }), launchChromium()]);
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(served.signInLink);
+  await page.getByRole("heading", { name: "Companies", level: 1 }).waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+  await standin?.close();
+});
+
+describe("the model-drift notice on the company overview", () => {
+  it("no notice while the endpoint serves the declared model; a drift names the agent, both models and when", async () => {
+    await wakeToEnd();
+    await page.goto(`${served.url}/#/companies/${companyId}`);
+    await page.getByRole("heading", { name: "Org chart" }).waitFor();
+    expect(await page.getByTestId("drift-notice").count()).toBe(0);
+
+    answeringAs = SERVED;
+    await wakeToEnd();
+    const notice = page.getByTestId("drift-notice");
+    await notice.waitFor(); // the run's end re-reads the drifts: no reload
+    const [drift] = (
+      await api<{ items: Array<{ at: string; runId: string }> }>(
+        "GET",
+        `/api/companies/${companyId}/model-drifts`,
+      )
+    ).items;
+    expect(await notice.getByTestId("drift-item").allTextContents()).toEqual([
+      `CEO: declared on "${DECLARED}", the endpoint served "${SERVED}", ${formatTime(drift!.at)} the run`,
+    ]);
+    expect(await notice.getByRole("link", { name: "the run" }).getAttribute("href")).toContain(drift!.runId);
+    expect(await notice.textContent()).toContain("priced unknown");
+    await screenshotOf(notice, "drift-notice");
+  });
+});
