@@ -16,6 +16,7 @@ import { wakeRequestReturnsMigration } from "./migration-013-wake-request-return
 import { runOwnerAuthorshipMigration } from "./migration-017-run-owner-authorship.js";
 import { peopleMigration } from "./migration-018-people.js";
 import { spendTotalsMigration } from "./migration-021-spend-totals.js";
+import { taskFilesMigration } from "./migration-023-task-files.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -187,6 +188,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["017_run_owner_authorship", () => runOwnerAuthorshipMigration()],
   ["018_people", peopleMigration],
   ["021_spend_totals", () => spendTotalsMigration()],
+  ["023_task_files", () => taskFilesMigration()],
 ];
 
 /** The names of every migration the store runs, sorted as the migration table lists them. */
