@@ -57,6 +57,8 @@ export * from "./work/schedule-admin.js";
 export * from "./work/dispatch.js";
 export * from "./offline/operating-script.js";
 export * from "./work/task-view.js";
+export * from "./work/workspace-files.js";
+export * from "./team/workspace.js";
 export * from "./agent-session.js";
 export * from "./prompts/session-update.js";
 export * from "./prompts/contract.js";
