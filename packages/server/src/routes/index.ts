@@ -11,6 +11,7 @@ import { runRoutes } from "./runs.js";
 import { runStopRoutes } from "./run-stop.js";
 import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
+import { taskFileRoutes } from "./task-files.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 import { dueWorkRoutes } from "./due-work.js";
@@ -30,6 +31,7 @@ const TABLE = [
   ...runStopRoutes,
   ...messageRoutes,
   ...taskRoutes,
+  ...taskFileRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,
   ...budgetRoutes,
