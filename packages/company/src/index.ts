@@ -58,6 +58,7 @@ export * from "./work/dispatch.js";
 export * from "./offline/operating-script.js";
 export * from "./work/task-view.js";
 export * from "./work/workspace-files.js";
+export * from "./work/waiting-reviews.js";
 export * from "./team/workspace.js";
 export * from "./agent-session.js";
 export * from "./prompts/session-update.js";

@@ -495,6 +495,15 @@ export class HttpOperator implements OperatorPort {
     return taskResult(await this.call("POST /api/tasks/{id}/review", { params: { id: taskId }, body }));
   }
 
+  async waitingReviews(companyId?: string) {
+    const company = await this.company(companyId);
+    try {
+      return await listAll(this.api, "GET /api/companies/{id}/reviews", { params: { id: company.id } });
+    } catch (error) {
+      throw cliError(error);
+    }
+  }
+
   async taskFile(taskId: string, ref: string) {
     const task = await this.call("GET /api/tasks/{id}", { params: { id: taskId } });
     const file = pickTaskFile(task.files, ref);

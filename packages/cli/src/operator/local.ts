@@ -25,6 +25,7 @@ import {
   type DueWake,
   type TaskResult,
   taskView,
+  waitingReviews,
   wakeIfDue,
   budgetReport,
   setBudget,
@@ -412,6 +413,12 @@ export class LocalOperator implements OperatorPort {
     const task = await loadTaskDetail(this.store, taskId);
     if (!task) throw new UsageError(`tasks show: task ${taskId} not found (see \`cadre tasks list\`)`);
     return { task, agents: (await this.store.listAgents(task.companyId)).map(agentView) };
+  }
+
+  async waitingReviews(companyId?: string) {
+    const company = await this.companyRow(companyId);
+    const { rows, view } = await waitingReviews(this.store, company.id);
+    return Promise.all(rows.map(view));
   }
 
   async taskFile(taskId: string, ref: string) {

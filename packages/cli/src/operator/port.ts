@@ -16,6 +16,7 @@ import type {
   CreateTaskInput,
   ScheduleTick,
   TaskResult,
+  WaitingReviewView,
   Decision,
   CompanyUsageReport,
   OperatorAction,
@@ -340,6 +341,8 @@ export interface OperatorPort {
   closeTask(input: CloseTaskInput): Promise<TaskResult>;
   /** The operator accepts a task handed in, or sends it back with reasons. */
   reviewTask(input: ReviewTaskInput): Promise<TaskResult>;
+  /** The company's tasks handed in, each with its reviewer: the operator's are its inbox's. */
+  waitingReviews(companyId?: string): Promise<WaitingReviewView[]>;
   /** A file handed in with the task, by its id or its name (the latest copy of that name). */
   taskFile(taskId: string, ref: string): Promise<TaskFileShown>;
 

@@ -12,6 +12,7 @@ import { runStopRoutes } from "./run-stop.js";
 import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
 import { taskFileRoutes } from "./task-files.js";
+import { reviewRoutes } from "./reviews.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 import { dueWorkRoutes } from "./due-work.js";
@@ -32,6 +33,7 @@ const TABLE = [
   ...messageRoutes,
   ...taskRoutes,
   ...taskFileRoutes,
+  ...reviewRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,
   ...budgetRoutes,

@@ -7,7 +7,14 @@ import type { AgentEvent } from "@cadre/core";
 import type { FeedMessage as FeedFrame } from "@cadre/server";
 
 export type { AgentEvent, ContextSnapshot, ToolResultContent, Usage, UsageSummary } from "@cadre/core";
-export type { BudgetReport, BudgetUse, CompanyUsageReport, RunUsageReport } from "@cadre/company";
+export type {
+  BudgetReport,
+  BudgetUse,
+  CompanyUsageReport,
+  RunUsageReport,
+  TaskDetailView as TaskDetail,
+  WaitingReviewView as WaitingReview,
+} from "@cadre/company";
 export type { ApprovalStatus, CeoMode, RunStatus, Via, WakeTrigger } from "@cadre/model";
 export type {
   AgentView as Agent,

@@ -2,7 +2,7 @@
 // decision form (approve, reject, request revision, with a note the CEO reads on its next wake,
 // and what each decision will do to the CEO's mode); then the decided ones, each in full with its
 // decision, note and who decided. A decision shows the mode change it caused, and focus moves to
-// that outcome.
+// that outcome. Between the two, the tasks handed in whose review is the operator's (review-inbox.tsx).
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Approval, DecisionResult } from "../../api/types.js";
@@ -10,6 +10,7 @@ import type { LiveCompany } from "../../hooks/use-company.js";
 import { formatTime } from "../../model/format.js";
 import { ApprovalText } from "./approval-text.js";
 import { DecisionForm } from "./decision-form.js";
+import { ReviewInbox } from "./review-inbox.js";
 
 export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   const [outcome, setOutcome] = useState<DecisionResult | undefined>(undefined);
@@ -47,6 +48,7 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
           </article>
         ))}
       </section>
+      <ReviewInbox api={api} live={live} />
       <section class="card wide" aria-labelledby="decided-title">
         <h2 id="decided-title">Decided ({decided.length})</h2>
         {decided.map((a) => (
