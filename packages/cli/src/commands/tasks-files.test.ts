@@ -76,6 +76,16 @@ describe("files handed in, from the CLI", () => {
     expect([...(await readFile(out))]).toEqual([0, 159, 146, 150]);
   });
 
+  it("cadre approvals list names the task handed in that waits for the operator's review", async () => {
+    const listed = await cli("approvals", "list");
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toContain("tasks waiting for your review");
+    expect(listed.out).toMatch(new RegExp(`${taskId} +yours to review +"Pilot plan"`));
+    // --json stays the approvals alone.
+    const json = (await cli("approvals", "list", "--json")).json() as unknown[];
+    expect(json.every((a) => (a as { type?: string }).type !== undefined)).toBe(true);
+  });
+
   it("an unknown file is exit 2, naming the files there are", async () => {
     const r = await cli("tasks", "file", taskId, "nope.md");
     expect(r.code).toBe(2);
