@@ -34,7 +34,8 @@ const MEMBER: RoleOffer = { offeredIn: CEO_MODES, usableIn: TASK_MODES };
 function taskLine(d: TaskResult): string {
   // `wakes` is optional here: a run's events read back over the API carry what was recorded.
   const wakes: readonly string[] = d.wakes ?? [];
-  return `task ${d.taskId} ${d.status}, assigned to ${d.assignee ?? "nobody"}${wakes.length ? `; wakes ${wakes.join(", ")}` : ""}`;
+  const attached = d.attached ?? [];
+  return `task ${d.taskId} ${d.status}, assigned to ${d.assignee ?? "nobody"}${attached.length ? `; attached ${attached.map((f) => f.name).join(", ")}` : ""}${wakes.length ? `; wakes ${wakes.join(", ")}` : ""}`;
 }
 
 export const createTaskTool = defineCompanyTool({
