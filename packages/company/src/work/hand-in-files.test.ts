@@ -70,7 +70,7 @@ describe("files handed in from the workspace", () => {
       taskId,
       status: "done",
       deliverable: "The plan, attached.",
-      files: ["docs/plan.md"],
+      files: ["./docs//plan.md"],
     });
     expect(r.ok, r.ok ? "" : r.message).toBe(true);
     if (!r.ok) return;

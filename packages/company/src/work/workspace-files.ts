@@ -5,7 +5,7 @@
 // further. The bytes read here are what the store keeps: a later edit of the file changes nothing.
 import { constants } from "node:fs";
 import { type FileHandle, open, realpath } from "node:fs/promises";
-import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { extname, isAbsolute, posix, relative, resolve, sep } from "node:path";
 
 /** One file at most this large (1 MiB). */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -13,7 +13,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 10;
 
 export interface WorkspaceFile {
-  /** The path as given, normalised to forward slashes. */
+  /** The path as given, normalised (forward slashes, no "./" or doubled slashes). */
   name: string;
   mediaType: string;
   content: Uint8Array;
@@ -49,9 +49,10 @@ async function readOne(root: string, given: string): Promise<WorkspaceFile | str
   if (isAbsolute(name) || /^[a-zA-Z]:/.test(name))
     return "is absolute; give a path relative to your workspace";
   if (name.split("/").includes("..")) return 'leaves your workspace (".."); give a path inside it';
+  const clean = posix.normalize(name);
   let real: string;
   try {
-    real = await realpath(resolve(root, name));
+    real = await realpath(resolve(root, clean));
   } catch (error) {
     return code(error) === "ENOENT"
       ? "does not exist in your workspace"
@@ -80,7 +81,11 @@ async function readOne(root: string, given: string): Promise<WorkspaceFile | str
       length += bytesRead;
       if (length > MAX_FILE_BYTES) return `is over ${MAX_FILE_BYTES} bytes; a file attached is at most 1 MiB`;
     }
-    return { name, mediaType: mediaTypeOf(name), content: new Uint8Array(buffer.subarray(0, length)) };
+    return {
+      name: clean,
+      mediaType: mediaTypeOf(clean),
+      content: new Uint8Array(buffer.subarray(0, length)),
+    };
   } finally {
     await handle.close();
   }
@@ -90,7 +95,8 @@ async function readOne(root: string, given: string): Promise<WorkspaceFile | str
 export async function readWorkspaceFiles(root: string, paths: readonly string[]): Promise<FilesRead> {
   if (paths.length > MAX_FILES)
     return { ok: false, why: `lists ${paths.length} files; at most ${MAX_FILES} are attached at once` };
-  const unique = [...new Set(paths.map((p) => p.replaceAll("\\", "/")))];
+  // The same file named twice ("a.md", "./a.md") is attached once.
+  const unique = [...new Set(paths.map((p) => posix.normalize(p.replaceAll("\\", "/"))))];
   let realRoot: string;
   try {
     realRoot = await realpath(root);
