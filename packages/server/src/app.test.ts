@@ -302,6 +302,8 @@ describe("meta", () => {
       const ok = op.responses[String(r.response.status)];
       expect(ok, `${r.method} ${r.path}`).toBeDefined();
       if (r.produces === "sse") expect(ok.content["text/event-stream"]).toBeDefined();
+      else if (r.produces === "file")
+        expect(ok.content["application/octet-stream"].schema).toEqual({ type: "string", format: "binary" });
       else
         expect(ok.content["application/json"].schema, `${r.method} ${r.path}`).toEqual(
           JSON.parse(JSON.stringify(r.response.schema)),

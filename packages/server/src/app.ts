@@ -247,7 +247,7 @@ export function createApp(deps: AppDeps): CadreApp {
       () => spec.handle({ c, ctx, principal, params, scope, body }),
       requestId,
     );
-    if (spec.produces === "sse") return answer as Response;
+    if (spec.produces === "sse" || spec.produces === "file") return answer as Response;
     if (deps.checkResponses) checkResponse(spec, answer);
     return c.json(answer as object, spec.response.status);
   }

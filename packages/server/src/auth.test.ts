@@ -94,6 +94,17 @@ const MATRIX: Record<string, Cell> = {
     expect: refusedHere(400),
   },
   "GET /api/tasks/{id}": { method: "GET", path: () => "/api/tasks/task_a", expect: company(200) },
+  "GET /api/companies/{id}/reviews": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/reviews`,
+    expect: company(200),
+  },
+  // A file handed in: the operator, or an agent of the task's company.
+  "GET /api/tasks/{id}/files/{fileId}": {
+    method: "GET",
+    path: () => "/api/tasks/task_a/files/tfl_a",
+    expect: company(200),
+  },
   "POST /api/tasks/{id}/assign": {
     method: "POST",
     path: () => "/api/tasks/task_a/assign",

@@ -57,7 +57,9 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
                   },
                 },
               }
-            : { "application/json": { schema: jsonSchema(r.response.schema) } },
+            : r.produces === "file"
+              ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
+              : { "application/json": { schema: jsonSchema(r.response.schema) } },
       },
     };
     const errors: Record<string, string> = {

@@ -18,9 +18,11 @@ import type {
   NewSchedule,
   NewTask,
   NewTaskComment,
+  NewTaskFile,
   OperatorRow,
   StoreQueries,
   TaskPatch,
+  TaskFileRow,
   TaskRow,
 } from "./types.js";
 
@@ -52,6 +54,8 @@ export const READ_METHODS = [
   "listTasks",
   "listTasksBlockedBy",
   "listTaskComments",
+  "listTaskFiles",
+  "getTaskFile",
   "listWakeRequests",
   "getSchedule",
   "listSchedules",
@@ -324,6 +328,15 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
       action: "task.commented",
       target: `task ${c.taskId}`,
       summary: `"${short(c.body)}"`,
+    }),
+  },
+  attachTaskFile: {
+    audited: true,
+    describe: ([f]: [NewTaskFile], after: TaskFileRow) => ({
+      companyId: f.companyId,
+      action: "task.file_attached",
+      target: `task ${f.taskId}`,
+      summary: `attached "${short(f.name)}" (${after.size} bytes, sha256 ${after.sha256.slice(0, 12)})`,
     }),
   },
   insertWakeRequest: DERIVED,

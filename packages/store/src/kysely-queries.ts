@@ -79,6 +79,8 @@ import type {
   ScheduleRow,
   StoreQueries,
   TaskCommentRow,
+  NewTaskFile,
+  TaskFileRow,
   TaskPatch,
   TaskRow,
   ToolCallRow,
@@ -101,6 +103,7 @@ import {
 import { run } from "./prepared.js";
 import * as budgets from "./budget-queries.js";
 import * as tasks from "./task-queries.js";
+import * as taskFiles from "./task-file-queries.js";
 import * as owners from "./run-owner-queries.js";
 import * as people from "./people-queries.js";
 import type { AuditFilter, AuditRow, NewOperator, OperatorRow } from "./types.js";
@@ -1122,6 +1125,20 @@ export class KyselyQueries implements StoreQueries {
 
   listTaskComments(taskId: string): Promise<TaskCommentRow[]> {
     return this.guard(`comments on task "${taskId}"`, () => tasks.listTaskComments(this.db, taskId));
+  }
+
+  attachTaskFile(file: NewTaskFile): Promise<TaskFileRow> {
+    return this.guard(`file "${file.name}" of task "${file.taskId}"`, () =>
+      this.atomic((q) => taskFiles.attachTaskFile(q.db, file)),
+    );
+  }
+
+  listTaskFiles(taskId: string): Promise<TaskFileRow[]> {
+    return this.guard(`files of task "${taskId}"`, () => taskFiles.listTaskFiles(this.db, taskId));
+  }
+
+  getTaskFile(id: string): Promise<(TaskFileRow & { content: Uint8Array }) | undefined> {
+    return this.guard(`file "${id}"`, () => taskFiles.getTaskFile(this.db, id));
   }
 
   insertWakeRequest(request: NewWakeRequest): Promise<WakeRequestRow> {

@@ -16,6 +16,7 @@ import { wakeRequestReturnsMigration } from "./migration-013-wake-request-return
 import { runOwnerAuthorshipMigration } from "./migration-017-run-owner-authorship.js";
 import { peopleMigration } from "./migration-018-people.js";
 import { spendTotalsMigration } from "./migration-021-spend-totals.js";
+import { taskFilesMigration } from "./migration-023-task-files.js";
 import { modelFingerprintsMigration } from "./migration-025-model-fingerprints.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
@@ -188,6 +189,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["017_run_owner_authorship", () => runOwnerAuthorshipMigration()],
   ["018_people", peopleMigration],
   ["021_spend_totals", () => spendTotalsMigration()],
+  ["023_task_files", () => taskFilesMigration()],
   ["025_model_fingerprints", modelFingerprintsMigration],
 ];
 

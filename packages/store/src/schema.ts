@@ -298,6 +298,28 @@ export interface TaskCommentsTable {
   created_at: Timestamp;
 }
 
+/** Distinct contents of files handed in, by SHA-256 (migration 023); base64 text, never updated. */
+export interface FileContentsTable {
+  sha256: string;
+  size: number;
+  content: string;
+  created_at: Timestamp;
+}
+
+/** A file attached to a task (migration 023); never updated. */
+export interface TaskFilesTable {
+  id: string;
+  task_id: string;
+  company_id: string;
+  name: string;
+  sha256: string;
+  size: number;
+  media_type: string;
+  added_by: string;
+  run_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface WakeRequestsTable {
   id: string;
   company_id: string;
@@ -378,6 +400,8 @@ export interface Database {
   operators: OperatorsTable;
   audit_log: AuditLogTable;
   spend_totals: SpendTotalsTable;
+  file_contents: FileContentsTable;
+  task_files: TaskFilesTable;
 }
 
 /** Every table, in dependency order; `counts()` reports them in this order. */
@@ -406,4 +430,6 @@ export const TABLES = [
   "operators",
   "audit_log",
   "spend_totals",
+  "file_contents",
+  "task_files",
 ] as const satisfies readonly (keyof Database)[];

@@ -234,6 +234,23 @@ export interface TaskRow {
   updatedAt: string;
 }
 
+/** A file attached to a task (issue 33): a copy of what was handed in, by content hash. */
+export interface TaskFileRow {
+  id: string;
+  taskId: string;
+  companyId: string;
+  /** Its path relative to the workspace it was attached from, as the agent gave it. */
+  name: string;
+  /** SHA-256 of the content, hex. */
+  sha256: string;
+  size: number;
+  mediaType: string;
+  /** Who attached it: an agent id, or the operator's name. */
+  addedBy: string;
+  runId: string | null;
+  createdAt: string;
+}
+
 export interface TaskCommentRow {
   id: string;
   taskId: string;
@@ -429,6 +446,8 @@ export type NewTask = Omit<TaskRow, "createdAt" | "updatedAt" | "checkoutRunId" 
 export type TaskPatch = Partial<
   Pick<TaskRow, "title" | "description" | "status" | "assigneeAgentId" | "deliverable" | "deliverableBy">
 >;
+/** The file and its bytes; the hash and size are computed by the store from the bytes. */
+export type NewTaskFile = Omit<TaskFileRow, "createdAt" | "sha256" | "size"> & { content: Uint8Array };
 export type NewTaskComment = Omit<TaskCommentRow, "createdAt" | "authorName"> & {
   authorName?: string | null;
 };
@@ -711,6 +730,18 @@ export interface StoreQueries {
   /** Releases every task the run holds; returns their ids. */
   releaseTaskCheckouts(runId: string): Promise<string[]>;
   insertTaskComment(comment: NewTaskComment): Promise<TaskCommentRow>;
+  /**
+   * Attaches a copy of a file to a task, atomically: its content kept once by SHA-256, the
+   * attachment row naming it. Neither is ever updated: what was handed in stays what it was.
+   */
+  attachTaskFile(file: NewTaskFile): Promise<TaskFileRow>;
+  /** The task's files (no content), ordered by attachment time, then id. */
+  listTaskFiles(taskId: string): Promise<TaskFileRow[]>;
+  /**
+   * One attached file with its bytes; undefined when there is none. A StoreError when the kept
+   * bytes no longer hash to the recorded SHA-256.
+   */
+  getTaskFile(id: string): Promise<(TaskFileRow & { content: Uint8Array }) | undefined>;
   /** Ordered by creation time, then id. */
   listTaskComments(taskId: string): Promise<TaskCommentRow[]>;
 

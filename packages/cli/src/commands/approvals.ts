@@ -7,7 +7,7 @@ import type { ServerTarget } from "../client/server-option.js";
 import { type CliIO, UsageError, subcommandRequired } from "../io.js";
 import { withOperator } from "../operator/open.js";
 import { allAgents, PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operator/pages.js";
-import { approvalsText, approvalText, decisionText } from "../operator/render/approvals.js";
+import { approvalsText, approvalText, decisionText, reviewsText } from "../operator/render/approvals.js";
 
 export const APPROVALS_HELP = `Usage:
   cadre approvals list [--company ID] [--status pending|approved|rejected|revision_requested] [--limit N] [--after CURSOR] [--data DIR] [--database URL] [--json]
@@ -20,7 +20,8 @@ show prints the filed text (the CEO's strategy) in full, who filed it, and once 
 decision, its note and who decided.
 Deciding the CEO's strategy moves the CEO's mode: approve → operating, reject or revise → revising.
 The next wake of the CEO says so in its cue and instructions.
-list shows a page at a time, oldest first; when more follow it prints the command for the next page
+list also names the tasks handed in that wait for your review (those whose review rounds ran out,
+and those you created): decide them with \`cadre tasks review\`. list shows a page at a time, oldest first; when more follow it prints the command for the next page
 (with --json, on stderr).
 
 ${PAGE_HELP}
@@ -45,19 +46,26 @@ export async function approvalsCommand(args: string[], io: CliIO, server?: Serve
     const status = values.status;
     if (status !== undefined && !isOneOf(APPROVAL_STATUSES, status))
       throw new UsageError(`approvals list: --status must be one of ${APPROVAL_STATUSES.join(", ")}`);
-    const list = await withOperator(
+    const { list, reviews } = await withOperator(
       values,
       io,
       server,
-      (port) =>
-        port.listApprovals({
+      async (port) => ({
+        list: await port.listApprovals({
           ...(values.company ? { companyId: values.company } : {}),
           ...(status ? { status } : {}),
           page,
         }),
+        // Tasks whose review is the operator's (rounds that ran out among them) wait for a decision too.
+        reviews: values.json ? [] : await port.waitingReviews(values.company),
+      }),
       "read",
     );
-    io.out(values.json ? `${JSON.stringify(list.items)}\n` : approvalsText(list.items));
+    io.out(
+      values.json
+        ? `${JSON.stringify(list.items)}\n`
+        : approvalsText(list.items) + reviewsText(reviews.filter((r) => r.reviewerAgentId === null)),
+    );
     printNextPage(io, values, list.nextCursor, "approvals list", rest);
     return 0;
   }

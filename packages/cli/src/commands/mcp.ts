@@ -10,6 +10,7 @@ import {
   offeredTools,
   usableTools,
   refreshReadiness,
+  workspaceOf,
 } from "@cadre/company";
 import { actingStore, type Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
@@ -66,7 +67,14 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     // The tools' writes are this agent's in the audit log.
     const tools = companyTools(
       actingStore(store, { type: "agent", agentId: agent.id, runId: values.run ?? null }),
-      { companyId: agent.companyId, agentId: agent.id, via: "tool", runId: values.run ?? null },
+      {
+        companyId: agent.companyId,
+        agentId: agent.id,
+        via: "tool",
+        runId: values.run ?? null,
+        // Files the agent attaches are read from its workspace only.
+        workspace: workspaceOf({ dataDir, companyId: agent.companyId, agentId: agent.id }),
+      },
       offeredTools(agent, mode),
     );
     const usable = await usableNow(store, agent.companyId, agent.id);

@@ -11,6 +11,7 @@ import {
   reviewTaskSchema,
   type TaskResult,
 } from "@cadre/company";
+import { writeFile } from "node:fs/promises";
 import { isOneOf, TASK_STATUSES, type TaskStatus } from "@cadre/model";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import type { ServerTarget } from "../client/server-option.js";
@@ -20,6 +21,9 @@ import { PAGE_HELP, PAGE_OPTIONS, pageFromFlags, printNextPage } from "../operat
 import type { OperatorPort } from "../operator/port.js";
 import { taskChangeText, taskDetailText, tasksText } from "../operator/render/tasks.js";
 
+/** Files printed as they are; anything else is written to a file (--out). */
+const TEXT_TYPES = new Set(["text/markdown", "text/plain", "text/csv", "application/json"]);
+
 export const TASKS_HELP = `Usage:
   cadre tasks list   [--status S[,S…]] [--assignee AGENT] [--company ID] [--limit N] [--after CURSOR] [--json]
   cadre tasks show   TASK_ID [--json]
@@ -28,6 +32,7 @@ export const TASKS_HELP = `Usage:
   cadre tasks comment TASK_ID TEXT [--json]
   cadre tasks close  TASK_ID [--cancel] [--deliverable TEXT] [--json]
   cadre tasks review TASK_ID (--accept | --changes TEXT) [--json]
+  cadre tasks file   TASK_ID FILE [--out PATH] [--json]
 
 The company's tasks, once its strategy is approved. AGENT is an agent id or a name as \`cadre agents
 list\` shows it. What wakes whom is decided in code: assigning a task wakes its assignee (unless it
@@ -40,6 +45,12 @@ a task handed in: --accept makes it done; --changes TEXT sends it back to its as
 the reasons, and wakes it. The agent that created a task reviews it; after a company's bound on
 rounds of changes (reviewRounds, default 3) the next request for changes is the operator's to
 decide. With the company setting acceptance: automatic, a task marked done is done at once.
+
+Agents hand in files from their workspace with a task (at most 10 per update, 1 MiB each); a copy
+is kept with the task, so a later edit of the file changes nothing handed in. \`show\` lists them
+(name, size, SHA-256 prefix); \`file\` prints one (by its id, or the latest copy of a name) when
+it is text, or writes it to PATH with --out; with --json it prints the file's record and its bytes
+as base64.
 
 \`list\` shows a page at a time, oldest first; when more follow it prints the command for the next
 page (with --json, on stderr).
@@ -189,9 +200,40 @@ export async function tasksCommand(args: string[], io: CliIO, server?: ServerTar
       });
       return change(values, (port) => port.reviewTask(input));
     }
+    case "file": {
+      const { values, positionals } = parse(
+        "tasks file",
+        rest,
+        { ...STORE_OPTIONS, out: { type: "string" } },
+        2,
+      );
+      if (values.help) return (io.out(`${TASKS_HELP}\n`), 0);
+      const [taskId, ref] = positionals;
+      if (!taskId || !ref)
+        throw new UsageError("tasks file: TASK_ID and FILE are required (see `cadre tasks show TASK_ID`)");
+      const { file, bytes } = await withOperator(
+        values,
+        io,
+        server,
+        (port) => port.taskFile(taskId, ref),
+        "read",
+      );
+      if (values.json) {
+        io.out(`${JSON.stringify({ ...file, contentBase64: Buffer.from(bytes).toString("base64") })}\n`);
+        if (values.out !== undefined) await writeFile(values.out, bytes);
+      } else if (values.out !== undefined) {
+        await writeFile(values.out, bytes);
+        io.out(`wrote ${file.name} (${file.size} bytes, sha256 ${file.sha256}) to ${values.out}\n`);
+      } else if (TEXT_TYPES.has(file.mediaType)) io.out(Buffer.from(bytes).toString("utf8"));
+      else
+        throw new UsageError(
+          `tasks file: ${file.name} is not text (${file.mediaType}); write it to a file with --out PATH`,
+        );
+      return 0;
+    }
     default:
       throw new UsageError(
-        `tasks: unknown subcommand "${sub}"; use list, show, create, assign, comment, close or review`,
+        `tasks: unknown subcommand "${sub}"; use list, show, create, assign, comment, close, review or file`,
       );
   }
 }

@@ -52,6 +52,8 @@ import {
   type OperatorPort,
   type ScheduleInput,
   type TaskQuery,
+  noSuchFile,
+  pickTaskFile,
   tasksOf,
   type WakeOutcome,
   type WakeRequest,
@@ -491,6 +493,29 @@ export class HttpOperator implements OperatorPort {
 
   async reviewTask({ taskId, ...body }: ReviewTaskInput) {
     return taskResult(await this.call("POST /api/tasks/{id}/review", { params: { id: taskId }, body }));
+  }
+
+  async waitingReviews(companyId?: string) {
+    const company = await this.company(companyId);
+    try {
+      return await listAll(this.api, "GET /api/companies/{id}/reviews", { params: { id: company.id } });
+    } catch (error) {
+      throw cliError(error);
+    }
+  }
+
+  async taskFile(taskId: string, ref: string) {
+    const task = await this.call("GET /api/tasks/{id}", { params: { id: taskId } });
+    const file = pickTaskFile(task.files, ref);
+    if (!file) throw new UserInputError(noSuchFile(taskId, ref, task.files));
+    try {
+      const { bytes } = await this.api.file(
+        `/api/tasks/${encodeURIComponent(taskId)}/files/${encodeURIComponent(file.id)}`,
+      );
+      return { file, bytes };
+    } catch (error) {
+      throw cliError(error);
+    }
   }
 
   async listSchedules(companyId?: string) {

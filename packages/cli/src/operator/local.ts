@@ -25,6 +25,7 @@ import {
   type DueWake,
   type TaskResult,
   taskView,
+  waitingReviews,
   wakeIfDue,
   budgetReport,
   setBudget,
@@ -87,7 +88,7 @@ import type {
   ListPage,
 } from "./port.js";
 import { pageOfRows, storePage } from "./pages.js";
-import { tasksOf } from "./port.js";
+import { noSuchFile, pickTaskFile, tasksOf } from "./port.js";
 import { runInspection } from "./run-inspection.js";
 
 export interface LocalData {
@@ -412,6 +413,21 @@ export class LocalOperator implements OperatorPort {
     const task = await loadTaskDetail(this.store, taskId);
     if (!task) throw new UsageError(`tasks show: task ${taskId} not found (see \`cadre tasks list\`)`);
     return { task, agents: (await this.store.listAgents(task.companyId)).map(agentView) };
+  }
+
+  async waitingReviews(companyId?: string) {
+    const company = await this.companyRow(companyId);
+    const { rows, view } = await waitingReviews(this.store, company.id);
+    return Promise.all(rows.map(view));
+  }
+
+  async taskFile(taskId: string, ref: string) {
+    const { task } = await this.task(taskId);
+    const file = pickTaskFile(task.files, ref);
+    if (!file) throw new UsageError(noSuchFile(taskId, ref, task.files));
+    const kept = await this.store.getTaskFile(file.id);
+    if (!kept) throw new NotFoundError(`tasks file: file ${file.id} of task ${taskId} is gone`);
+    return { file, bytes: kept.content };
   }
 
   /** The operator's actor in the task's company. */

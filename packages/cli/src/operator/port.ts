@@ -16,6 +16,7 @@ import type {
   CreateTaskInput,
   ScheduleTick,
   TaskResult,
+  WaitingReviewView,
   Decision,
   CompanyUsageReport,
   OperatorAction,
@@ -179,6 +180,14 @@ export interface TaskShown {
   agents: AgentView[];
 }
 
+export type TaskFileView = TaskDetailView["files"][number];
+
+/** A file handed in with a task, with the bytes of the copy kept. */
+export interface TaskFileShown {
+  file: TaskFileView;
+  bytes: Uint8Array;
+}
+
 export interface SchedulesAnswer {
   schedules: ScheduleView[];
   agents: AgentView[];
@@ -332,6 +341,10 @@ export interface OperatorPort {
   closeTask(input: CloseTaskInput): Promise<TaskResult>;
   /** The operator accepts a task handed in, or sends it back with reasons. */
   reviewTask(input: ReviewTaskInput): Promise<TaskResult>;
+  /** The company's tasks handed in, each with its reviewer: the operator's are its inbox's. */
+  waitingReviews(companyId?: string): Promise<WaitingReviewView[]>;
+  /** A file handed in with the task, by its id or its name (the latest copy of that name). */
+  taskFile(taskId: string, ref: string): Promise<TaskFileShown>;
 
   listSchedules(companyId?: string): Promise<SchedulesAnswer>;
   /** One schedule per agent: set replaces it. */
@@ -356,6 +369,15 @@ export interface OperatorPort {
   ): Promise<{ message: ThreadMessage; wakes: string[] }>;
 
   close(): Promise<void>;
+}
+
+/** The file `ref` names among a task's files: its id, else the latest copy of that name; undefined when none. */
+export function pickTaskFile(files: readonly TaskFileView[], ref: string): TaskFileView | undefined {
+  return files.find((f) => f.id === ref) ?? files.filter((f) => f.name === ref).pop();
+}
+
+export function noSuchFile(taskId: string, ref: string, files: readonly TaskFileView[]): string {
+  return `tasks file: task ${taskId} has no file "${ref}"; ${files.length === 0 ? "it has no files" : `its files: ${[...new Set(files.map((f) => f.name))].join(", ")}`}`;
 }
 
 /** The tasks a run's wake requests were about, each once. */

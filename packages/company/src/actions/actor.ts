@@ -10,6 +10,8 @@ export interface Actor {
   operator?: string;
   via: Via;
   runId: string | null;
+  /** The acting agent's workspace (absolute): the only place files it attaches are read from. */
+  workspace?: string;
   /** Connector readiness is computed against this environment (a wake's); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where readiness reads the probes' last outcomes (never probing itself); default the process's cache. */

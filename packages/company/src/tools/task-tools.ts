@@ -18,7 +18,7 @@ export const CREATE_TASK_DESCRIPTION =
 export const ASSIGN_TASK_DESCRIPTION =
   "Give an open task to another member of your team. The new assignee is told; the previous one no longer works on it.";
 export const UPDATE_TASK_DESCRIPTION =
-  "Update a task assigned to you: its status (in_progress when you start, blocked when you cannot go on, done together with your deliverable), a comment, or the deliverable itself.";
+  "Update a task assigned to you: its status (in_progress when you start, blocked when you cannot go on, done together with your deliverable), a comment, the deliverable itself, or files from your workspace to hand in with it.";
 export const LIST_MY_TASKS_DESCRIPTION =
   "List the tasks assigned to you and the tasks you created, with their status, open blockers and deliverables.";
 
@@ -34,7 +34,8 @@ const MEMBER: RoleOffer = { offeredIn: CEO_MODES, usableIn: TASK_MODES };
 function taskLine(d: TaskResult): string {
   // `wakes` is optional here: a run's events read back over the API carry what was recorded.
   const wakes: readonly string[] = d.wakes ?? [];
-  return `task ${d.taskId} ${d.status}, assigned to ${d.assignee ?? "nobody"}${wakes.length ? `; wakes ${wakes.join(", ")}` : ""}`;
+  const attached = d.attached ?? [];
+  return `task ${d.taskId} ${d.status}, assigned to ${d.assignee ?? "nobody"}${attached.length ? `; attached ${attached.map((f) => f.name).join(", ")}` : ""}${wakes.length ? `; wakes ${wakes.join(", ")}` : ""}`;
 }
 
 export const createTaskTool = defineCompanyTool({

@@ -9,6 +9,7 @@ import type {
   ApprovalRow,
   StoreQueries,
   TaskCommentRow,
+  TaskFileRow,
   TaskRow,
   WakeRequestRow,
 } from "@cadre/store";
@@ -23,6 +24,7 @@ export const CAPS = {
   tasks: 10,
   message: 2000,
   messages: 6,
+  files: 20,
 };
 
 export const BRIEFING_PREAMBLE =
@@ -90,9 +92,35 @@ export interface BriefedTask {
   task: TaskRow;
   openBlockers: readonly TaskRow[];
   comments: readonly TaskCommentRow[];
+  /** The files handed in with it, oldest first (the latest copy of each name is shown). */
+  files?: readonly TaskFileRow[];
 }
 
-function taskBlock(agents: readonly AgentRow[], { task, openBlockers, comments }: BriefedTask): string {
+/** The latest copy of each name, grouped by who attached it: what the reviewer is to read. */
+function fileLines(agents: readonly AgentRow[], files: readonly TaskFileRow[]): string[] {
+  const latest = new Map<string, TaskFileRow>();
+  for (const f of files) latest.set(f.name, f);
+  const shown = [...latest.values()].slice(-CAPS.files);
+  const lines: string[] = [];
+  for (const by of new Set(shown.map((f) => f.addedBy))) {
+    const mine = shown.filter((f) => f.addedBy === by);
+    lines.push(
+      `Files handed in (by ${deliverableAuthor(agents, by)}):`,
+      // The names are the agent's own words: quoted like every other text of theirs.
+      quoted(
+        mine.map((f) => `${f.name} (${f.size} bytes, sha256 ${f.sha256.slice(0, 12)})`).join("\n"),
+        4000,
+      ),
+    );
+  }
+  if (latest.size > shown.length) lines.push(`[${latest.size - shown.length} more files not shown]`);
+  return lines;
+}
+
+function taskBlock(
+  agents: readonly AgentRow[],
+  { task, openBlockers, comments, files = [] }: BriefedTask,
+): string {
   const by = author(agents, task.creatorAgentId);
   const lines = [
     `### Task ${task.id}: ${STATUS_WORDS[task.status]}; assigned to ${task.assigneeAgentId ? author(agents, task.assigneeAgentId) : "nobody"}; created by ${by}`,
@@ -111,6 +139,7 @@ function taskBlock(agents: readonly AgentRow[], { task, openBlockers, comments }
       `Deliverable (by ${deliverableAuthor(agents, task.deliverableBy)}):`,
       quoted(task.deliverable, CAPS.deliverable),
     );
+  if (files.length > 0) lines.push(...fileLines(agents, files));
   return lines.join("\n");
 }
 
@@ -184,7 +213,12 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
       const blocker = await q.getTask(b);
       if (blocker && !isFinishedTask(blocker.status)) openBlockers.push(blocker);
     }
-    tasks.push({ task, openBlockers, comments: await q.listTaskComments(task.id) });
+    tasks.push({
+      task,
+      openBlockers,
+      comments: await q.listTaskComments(task.id),
+      files: await q.listTaskFiles(task.id),
+    });
   }
   // A message woke the CEO: the thread's last messages, quoted and attributed (data, OP-6).
   const messages =

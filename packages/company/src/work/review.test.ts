@@ -12,6 +12,7 @@ import { loadCompanyState } from "../state.js";
 import { hireAgent } from "../team/hire.js";
 import { reviewTask } from "./review.js";
 import { createTask, updateTask } from "./tasks.js";
+import { waitingReviews } from "./waiting-reviews.js";
 
 let store: Store;
 beforeEach(async () => {
@@ -142,6 +143,11 @@ describe("done means accepted", () => {
     await handIn(as, cto, taskId);
     await reviewTask(store, as(ceo), { taskId, decision: "request_changes", reasons: "More." });
     await handIn(as, cto, taskId);
+    const inbox = async () => {
+      const { rows, view } = await waitingReviews(store, company.id);
+      return Promise.all(rows.map(view));
+    };
+    expect(await inbox()).toMatchObject([{ task: { id: taskId }, reviewerAgentId: ceo, escalated: false }]);
     const past = await reviewTask(store, as(ceo), {
       taskId,
       decision: "request_changes",
@@ -152,6 +158,17 @@ describe("done means accepted", () => {
     // Only the first round's request went back to the CTO: the one past the bound did not.
     expect(await pending(cto)).toEqual([["task_changes_requested", taskId]]);
     expect(await store.listActivity(company.id, { type: "task.review_escalated" })).toHaveLength(1);
+    // It is now in the operator's inbox: a decision, with its rounds spent.
+    expect(await inbox()).toMatchObject([
+      {
+        task: { id: taskId },
+        reviewerAgentId: null,
+        reviewer: "the operator",
+        escalated: true,
+        changeRounds: 1,
+        bound: 1,
+      },
+    ]);
     const ceoAgain = await reviewTask(store, as(ceo), { taskId, decision: "accept" });
     expect(ceoAgain).toMatchObject({ ok: false, fields: { taskId: expect.stringMatching(/the operator/) } });
     const byOperator = await reviewTask(store, as(null), { taskId, decision: "accept" });

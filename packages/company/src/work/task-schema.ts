@@ -2,6 +2,7 @@
 // routes, the CLI and validation alike, under the text policy of every other entry point.
 import { OneOf, type Static, Text } from "@cadre/model";
 import { Type } from "typebox";
+import { MAX_FILE_BYTES, MAX_FILES } from "./workspace-files.js";
 
 export const TaskId = Text({ maxLength: 64, description: "A task id, as list_my_tasks shows it." });
 export const TaskTitle = Text({ maxLength: 200, description: "A short title, one line." });
@@ -62,6 +63,19 @@ export const updateTaskSchema = Type.Object(
     ),
     comment: Type.Optional(TaskCommentBody),
     deliverable: Type.Optional(TaskDeliverable),
+    files: Type.Optional(
+      Type.Array(
+        Text({
+          maxLength: 300,
+          description: "A file in your workspace, by its path relative to the workspace.",
+        }),
+        {
+          minItems: 1,
+          maxItems: MAX_FILES,
+          description: `Files from your workspace to hand in with the task (paths relative to it): at most ${MAX_FILES}, each a regular file of at most ${MAX_FILE_BYTES / (1024 * 1024)} MiB. A copy is kept with the task; later edits of the file do not change it.`,
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

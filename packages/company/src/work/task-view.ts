@@ -9,7 +9,7 @@ import {
   WAKE_REQUEST_STATUSES,
   WAKE_TRIGGERS,
 } from "@cadre/model";
-import type { ActivityRow, TaskCommentRow, TaskRow, WakeRequestRow } from "@cadre/store";
+import type { ActivityRow, TaskCommentRow, TaskFileRow, TaskRow, WakeRequestRow } from "@cadre/store";
 import { Type } from "typebox";
 
 const strict = { additionalProperties: false } as const;
@@ -104,10 +104,41 @@ export const WakeRequestViewSchema = Type.Object(
   strict,
 );
 
+export const TaskFileViewSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String({ description: "Its path relative to the workspace it was attached from." }),
+    size: Type.Integer({ description: "Bytes." }),
+    sha256: Type.String({ description: "SHA-256 of the copy kept, hex." }),
+    mediaType: Type.String(),
+    addedBy: Type.String({ description: "The agent id that attached it (or the operator's name)." }),
+    runId: Nullable(Type.String()),
+    createdAt: Type.String(),
+  },
+  strict,
+);
+export type TaskFileView = Static<typeof TaskFileViewSchema>;
+
+export function taskFileView(f: TaskFileRow): TaskFileView {
+  return {
+    id: f.id,
+    name: f.name,
+    size: f.size,
+    sha256: f.sha256,
+    mediaType: f.mediaType,
+    addedBy: f.addedBy,
+    runId: f.runId,
+    createdAt: f.createdAt,
+  };
+}
+
 export const TaskDetailViewSchema = Type.Object(
   {
     ...TaskViewSchema.properties,
     comments: Type.Array(TaskCommentViewSchema),
+    files: Type.Array(TaskFileViewSchema, {
+      description: "Files handed in with it, oldest first: copies kept as they were attached.",
+    }),
     history: Type.Array(TaskHistoryEntrySchema, {
       description: "The task's activity: created, assigned, updated, checked out, released, …",
     }),
@@ -141,6 +172,7 @@ export function taskDetailView(
   comments: readonly TaskCommentRow[],
   activity: readonly ActivityRow[],
   requests: readonly WakeRequestRow[],
+  files: readonly TaskFileRow[] = [],
 ): TaskDetailView {
   return {
     ...taskView(t),
@@ -151,6 +183,7 @@ export function taskDetailView(
       runId: c.runId,
       createdAt: c.createdAt,
     })),
+    files: files.map(taskFileView),
     history: activity
       .filter((a) => (a.data as { taskId?: unknown } | null)?.taskId === t.id)
       .map((a) => ({ id: a.id, type: a.type, agentId: a.agentId, runId: a.runId, data: a.data, at: a.at })),
@@ -165,6 +198,7 @@ export async function loadTaskDetail(
     listTaskComments(id: string): Promise<TaskCommentRow[]>;
     listActivity(companyId: string): Promise<ActivityRow[]>;
     listWakeRequests(f: { companyId: string }): Promise<WakeRequestRow[]>;
+    listTaskFiles(id: string): Promise<TaskFileRow[]>;
   },
   taskId: string,
 ): Promise<TaskDetailView | undefined> {
@@ -175,5 +209,6 @@ export async function loadTaskDetail(
     await q.listTaskComments(task.id),
     await q.listActivity(task.companyId),
     await q.listWakeRequests({ companyId: task.companyId }),
+    await q.listTaskFiles(task.id),
   );
 }

@@ -18,6 +18,7 @@ import type {
 } from "./task-schema.js";
 import { reviewerOf } from "./reviewer.js";
 import { type TaskChange, wakesFor } from "./wake-rules.js";
+import { readWorkspaceFiles, type WorkspaceFile } from "./workspace-files.js";
 
 /** What a task operation answers: the task as it now stands, and who its change wakes. */
 export interface TaskResult {
@@ -27,6 +28,8 @@ export interface TaskResult {
   assignee: string | null;
   /** Agents this change wakes (their names). */
   wakes: string[];
+  /** The files this change attached (copies kept with the task). */
+  attached?: { id: string; name: string; size: number; sha256: string }[];
 }
 
 function refuse(op: string, field: string, why: string): ActionResult<never> {
@@ -287,12 +290,18 @@ async function changeTask(
   state: CompanyState,
   actor: Actor,
   task: TaskRow,
-  change: { status?: TaskStatus; comment?: string; deliverable?: string },
+  change: { status?: TaskStatus; comment?: string; deliverable?: string; files?: readonly WorkspaceFile[] },
 ): Promise<ActionResult<TaskResult>> {
   if (isFinishedTask(task.status))
     fail(op, "taskId", `task ${task.id} is ${task.status}; a finished task does not change`);
-  if (change.status === undefined && change.comment === undefined && change.deliverable === undefined)
-    fail(op, "status", "nothing to change: give a status, a comment or a deliverable");
+  const files = change.files ?? [];
+  if (
+    change.status === undefined &&
+    change.comment === undefined &&
+    change.deliverable === undefined &&
+    files.length === 0
+  )
+    fail(op, "status", "nothing to change: give a status, a comment, a deliverable or files");
   if (change.status === "in_progress") {
     const open = await openBlockers(tx, task);
     if (open.length > 0)
@@ -311,7 +320,7 @@ async function changeTask(
   if (
     byAssignee &&
     task.status === "in_review" &&
-    (change.status !== undefined || change.deliverable !== undefined)
+    (change.status !== undefined || change.deliverable !== undefined || files.length > 0)
   )
     fail(
       op,
@@ -361,8 +370,23 @@ async function changeTask(
       )),
     );
   }
+  // The copies are written in the task update's transaction: a refused update keeps none of them.
+  const attached: NonNullable<TaskResult["attached"]> = [];
+  for (const f of files) {
+    const row = await tx.attachTaskFile({
+      id: newId("tfl"),
+      taskId: task.id,
+      companyId: state.company.id,
+      name: f.name,
+      mediaType: f.mediaType,
+      addedBy: actorKey(actor),
+      runId: actor.runId,
+      content: f.content,
+    });
+    attached.push({ id: row.id, name: row.name, size: row.size, sha256: row.sha256 });
+  }
   let updated = task;
-  if (change.status !== undefined || change.deliverable !== undefined) {
+  if (change.status !== undefined || change.deliverable !== undefined || files.length > 0) {
     updated = await tx.updateTask(task.id, {
       ...(status !== undefined ? { status } : {}),
       // Who wrote it is recorded with it: a reassignment later never makes it someone else's.
@@ -395,22 +419,38 @@ async function changeTask(
             from: task.status,
             status: updated.status,
             deliverable: change.deliverable !== undefined,
+            ...(attached.length > 0 ? { files: attached.map((f) => f.name) } : {}),
           },
         },
       )),
     );
   }
-  return result(state, updated, wakes);
+  const answer = result(state, updated, wakes);
+  return answer.ok && attached.length > 0 ? { ok: true, value: { ...answer.value, attached } } : answer;
 }
 
 /** update_task: the assignee moves its own task on, comments on it, hands in its deliverable. */
-export function updateTask(
+export async function updateTask(
   store: Store,
   actor: Actor,
   input: UpdateTaskInput,
   call: ToolCallRef = {},
 ): Promise<ActionResult<TaskResult>> {
   const op = "update_task";
+  const { files: paths, ...fields } = input;
+  let files: WorkspaceFile[] = [];
+  if (paths !== undefined) {
+    if (actor.agentId === null || actor.workspace === undefined)
+      return Promise.resolve(
+        refuse(op, "files", "are attached by an agent from its own workspace; this session has none"),
+      );
+    // Read before the transaction (no I/O inside one); a refusal here writes nothing.
+    const read = await readWorkspaceFiles(actor.workspace, paths);
+    if (!read.ok) {
+      // A call recorded already (a redelivered call) answers as it did, whatever the files are now.
+      if (!(await recordedCall(store, actor, call))) return refuse(op, "files", read.why);
+    } else files = read.files;
+  }
   return operate(store, actor, op, input, call, async (tx, state) => {
     const agent = actingAgent(op, state, actor);
     const task = await taskOf(op, tx, state, input.taskId);
@@ -420,8 +460,13 @@ export function updateTask(
         "taskId",
         `task ${task.id} is assigned to ${who(state.activeAgents, task.assigneeAgentId) ?? "nobody"}; you update only the tasks assigned to you`,
       );
-    return changeTask(op, tx, state, actor, task, input);
+    return changeTask(op, tx, state, actor, task, { ...fields, files });
   });
+}
+
+async function recordedCall(store: Store, actor: Actor, call: ToolCallRef): Promise<boolean> {
+  if (actor.runId === null || !call.toolCallId) return false;
+  return (await store.getToolCall(actor.runId, call.toolCallId)) !== undefined;
 }
 
 /** The operator's comment on any task of the company; it wakes the assignee of an open task. */

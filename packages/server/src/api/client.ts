@@ -48,6 +48,8 @@ export interface ApiClient {
   readonly token: string;
   /** `call("GET /api/companies/{id}", { params: { id } })` → the company, typed by its route's schema. */
   call<K extends Endpoint>(endpoint: K, ...input: CallArgs<K>): Promise<AnswerOf<K>>;
+  /** A file a route serves (a task's file handed in): its bytes and headers, e.g. `x-content-sha256`. */
+  file(path: string): Promise<{ bytes: Uint8Array; headers: Headers }>;
 }
 
 export interface ApiClientOptions {
@@ -153,7 +155,29 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const text = await response.text();
     return text.length > 0 ? JSON.parse(text) : undefined;
   }
-  return { baseUrl, token: options.token, call: call as ApiClient["call"] };
+  async function file(path: string): Promise<{ bytes: Uint8Array; headers: Headers }> {
+    const request = `GET ${path}`;
+    let response: Response;
+    try {
+      const init = { headers: { authorization: `Bearer ${options.token}` }, cache: "no-store" };
+      response = await fetcher(`${baseUrl}${path}`, init as RequestInit);
+    } catch (error) {
+      throw new ApiError(
+        0,
+        "unreachable",
+        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${networkDetail(error)}); is \`cadre serve\` running there?`,
+        undefined,
+        request,
+      );
+    }
+    if (!response.ok) {
+      const error = await apiErrorOf(response, request);
+      if (response.status === 401) options.onUnauthorized?.(error);
+      throw error;
+    }
+    return { bytes: new Uint8Array(await response.arrayBuffer()), headers: response.headers };
+  }
+  return { baseUrl, token: options.token, call: call as ApiClient["call"], file };
 }
 
 /** The endpoints that answer a page of a list: `{ items, nextCursor }`. */

@@ -32,7 +32,7 @@ export interface RouteInput<S, B> {
 export interface RouteResponse<R extends TSchema | undefined> {
   status: 200 | 201 | 202;
   description: string;
-  /** The body's schema (views.ts); undefined for a stream (`produces: "sse"`). */
+  /** The body's schema (views.ts); undefined for a stream or a file (`produces: "sse" | "file"`). */
   schema: R;
 }
 
@@ -72,8 +72,8 @@ export interface RouteSpec<
   response: RouteResponse<R>;
   /** Other outcomes worth documenting (409, 410, …); the edge's 400/401/403/413/415 are added from access and body. */
   errors?: Record<number, string>;
-  /** "sse" routes answer text/event-stream, with the Response the handler builds. */
-  produces?: "json" | "sse";
+  /** "sse" routes answer text/event-stream, "file" routes a file's bytes: the Response the handler builds. */
+  produces?: "json" | "sse" | "file";
   handle(input: RouteInput<S, BodyOf<B>>): Handled<R>;
 }
 

@@ -11,6 +11,8 @@ import { runRoutes } from "./runs.js";
 import { runStopRoutes } from "./run-stop.js";
 import { messageRoutes } from "./messages.js";
 import { taskRoutes } from "./tasks.js";
+import { taskFileRoutes } from "./task-files.js";
+import { reviewRoutes } from "./reviews.js";
 import { usageRoutes } from "./usage.js";
 import { budgetRoutes } from "./budgets.js";
 import { driftRoutes } from "./drifts.js";
@@ -31,6 +33,8 @@ const TABLE = [
   ...runStopRoutes,
   ...messageRoutes,
   ...taskRoutes,
+  ...taskFileRoutes,
+  ...reviewRoutes,
   ...dueWorkRoutes,
   ...usageRoutes,
   ...budgetRoutes,

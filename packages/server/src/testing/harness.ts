@@ -254,6 +254,17 @@ export async function testWorld(deps: Partial<AppDeps> = {}): Promise<World> {
     blockers: [],
     via: "tool",
   });
+  // A file handed in with it, for the route that serves it.
+  await app.store.attachTaskFile({
+    id: "tfl_a",
+    taskId: "task_a",
+    companyId: a.id,
+    name: "docs/plan.md",
+    mediaType: "text/markdown",
+    addedBy: cto,
+    runId: null,
+    content: new TextEncoder().encode("# Plan\n"),
+  });
   const tokens: Record<Who, string | null | undefined> = {
     none: null,
     bad: "cadre_agt_not-a-real-token-at-all-000000000000000",

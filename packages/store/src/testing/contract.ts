@@ -13,6 +13,7 @@ import { peopleContract } from "./people.contract.js";
 import { runContract } from "./runs.contract.js";
 import { spendTotalsContract } from "./spend-totals.contract.js";
 import { taskContract } from "./tasks.contract.js";
+import { taskFileContract } from "./task-files.contract.js";
 import { textContract } from "./text.contract.js";
 import { tokenContract } from "./tokens.contract.js";
 import { toolCallContract } from "./tool-calls.contract.js";
@@ -51,6 +52,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     agentSessionContract(current);
     budgetContract(current);
     taskContract(current);
+    taskFileContract(current);
     pageContract(current);
     spendTotalsContract(current);
     peopleContract(current);

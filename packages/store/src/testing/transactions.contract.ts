@@ -29,6 +29,8 @@ const TABLES = [
   "operators",
   "audit_log",
   "spend_totals",
+  "file_contents",
+  "task_files",
 ];
 
 export function transactionContract(store: GetStore, open: () => Promise<ReturnType<GetStore>>): void {

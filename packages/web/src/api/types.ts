@@ -13,6 +13,8 @@ export type {
   CompanyUsageReport,
   ModelDriftView as ModelDrift,
   RunUsageReport,
+  TaskDetailView as TaskDetail,
+  WaitingReviewView as WaitingReview,
 } from "@cadre/company";
 export type { ApprovalStatus, CeoMode, RunStatus, Via, WakeTrigger } from "@cadre/model";
 export type {

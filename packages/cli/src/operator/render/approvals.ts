@@ -1,5 +1,6 @@
 // `cadre approvals list|show|approve|reject|revise`, rendered once for both adapters.
 import type { AgentView, ApprovalHistoryView, ApprovalView, DecisionView } from "@cadre/server/views";
+import type { WaitingReviewView } from "@cadre/company";
 import { table } from "./table.js";
 
 export function approvalsText(approvals: readonly ApprovalView[]): string {
@@ -12,6 +13,18 @@ export function approvalsText(approvals: readonly ApprovalView[]): string {
       `"${a.title}" (via ${a.via})${a.decisionNote ? ` note: ${a.decisionNote}` : ""}`,
     ]),
   );
+}
+
+/** Tasks handed in whose review is the operator's: decisions waiting, like approvals. */
+export function reviewsText(reviews: readonly WaitingReviewView[]): string {
+  if (reviews.length === 0) return "";
+  return `\ntasks waiting for your review (cadre tasks review TASK_ID --accept | --changes TEXT):\n${table(
+    reviews.map((r) => [
+      r.task.id,
+      r.escalated ? `review rounds ran out (${r.changeRounds} of ${r.bound})` : "yours to review",
+      `"${r.task.title}"`,
+    ]),
+  )}`;
 }
 
 /** An actor by name: "the operator", or the agent's name and id. */

@@ -43,6 +43,11 @@ export function taskDetailText(detail: TaskDetailView, agents: readonly AgentVie
   for (const c of detail.comments) out += `\ncomment by ${name(c.author)} (${c.createdAt}):\n${c.body}\n`;
   if (detail.deliverable)
     out += `\ndeliverable${detail.deliverableBy ? ` by ${name(detail.deliverableBy)}` : ""}:\n${detail.deliverable}\n`;
+  if (detail.files.length > 0) {
+    out += "\nfiles handed in (cadre tasks file TASK_ID NAME):\n";
+    for (const f of detail.files)
+      out += `  ${f.name}  ${f.size} bytes  sha256 ${f.sha256.slice(0, 12)}  by ${name(f.addedBy)}  ${f.createdAt}  (${f.id})\n`;
+  }
   out += "\nhistory:\n";
   for (const h of detail.history) out += `  ${h.at}  ${h.type}${h.runId ? ` (run ${h.runId})` : ""}\n`;
   for (const w of detail.wakes)

@@ -4,6 +4,7 @@
 import { MODE_DOCUMENTS } from "./mode-documents.js";
 import { offeredTools } from "../../tools/offer.js";
 import { companyTools } from "../../tools/registry.js";
+import { workspaceOf } from "../../team/workspace.js";
 import type { ProfileDriver } from "../types.js";
 
 export const semanticDriver: ProfileDriver = {
@@ -12,7 +13,7 @@ export const semanticDriver: ProfileDriver = {
   modeDocuments: MODE_DOCUMENTS,
   lockedTexts: () => [],
   plan: () => ({
-    open: async ({ store, agent, runId, mode, probes, env }) => ({
+    open: async ({ store, agent, runId, mode, probes, env, dataDir }) => ({
       tools: companyTools(
         store,
         {
@@ -21,6 +22,8 @@ export const semanticDriver: ProfileDriver = {
           via: "tool",
           runId,
           probes,
+          // Files the agent attaches are read from its workspace only.
+          workspace: workspaceOf({ dataDir, companyId: agent.companyId, agentId: agent.id }),
           ...(env ? { env } : {}),
         },
         // By role and mode (a changed list starts a fresh session: tools never change inside one).

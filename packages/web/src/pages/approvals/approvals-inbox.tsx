@@ -4,6 +4,7 @@
 // decision, note and who decided. A revised strategy shows what changed from the version before it.
 // A decision shows the mode change it caused, and focus moves to that outcome; the outcome of a
 // rejection or a revision request goes once the CEO has filed again (the new version is pending).
+// Between the two, the tasks handed in whose review is the operator's (review-inbox.tsx).
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import type { Approval, DecisionResult } from "../../api/types.js";
@@ -12,6 +13,7 @@ import { formatTime } from "../../model/format.js";
 import { ApprovalText } from "./approval-text.js";
 import { DecisionForm } from "./decision-form.js";
 import { previousVersion, VersionDiff } from "./version-diff.js";
+import { ReviewInbox } from "./review-inbox.js";
 
 export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
   const [outcome, setOutcome] = useState<DecisionResult | undefined>(undefined);
@@ -58,6 +60,7 @@ export function ApprovalsInbox({ api, live }: { api: Api; live: LiveCompany }) {
           </article>
         ))}
       </section>
+      <ReviewInbox api={api} live={live} />
       <section class="card wide" aria-labelledby="decided-title">
         <h2 id="decided-title">Decided ({decided.length})</h2>
         {decided.map((a) => (

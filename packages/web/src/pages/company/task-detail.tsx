@@ -1,5 +1,5 @@
 // A task as an operator reads it, opened on its card: the description, the deliverable rendered
-// as sanitised markdown, the comments (who, when), the history (what changed, who, when) and a link
+// as sanitised markdown, the files handed in (opened or downloaded), the comments (who, when), the history (what changed, who, when) and a link
 // to every run that worked it. Read when opened (GET /api/tasks/{id}) and again when the task changes.
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
@@ -9,6 +9,7 @@ import { formatTime } from "../../model/format.js";
 import { historyLine } from "../../model/task-history.js";
 import { href } from "../../route.js";
 import { renderMarkdown } from "../../ui/markdown.js";
+import { TaskFiles } from "./task-files.js";
 
 export function TaskDetail({
   api,
@@ -76,6 +77,7 @@ function Loaded({
           />
         </>
       )}
+      <TaskFiles api={api} taskId={task.id} files={d.files} who={(id) => who(id)} />
       <h4>Comments</h4>
       {d.comments.length === 0 ? (
         <p class="muted">None.</p>

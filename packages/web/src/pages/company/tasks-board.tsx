@@ -8,6 +8,7 @@ import { taskBoard } from "../../model/task-board.js";
 import { href } from "../../route.js";
 import { NewTaskForm } from "../actions/new-task-form.js";
 import { TaskActions } from "../actions/task-actions.js";
+import { TaskReview } from "../actions/task-review.js";
 import { TaskDetail } from "./task-detail.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 
@@ -99,6 +100,7 @@ export function TasksBoard({
                   deliverableBy={deliverableBy}
                   open={task.id === focusTask}
                 />
+                {me.may.act && <TaskReview api={api} task={task} onDone={onChanged} />}
                 {me.may.act && <TaskActions api={api} task={task} agents={agents} onDone={onChanged} />}
               </article>
             ))}
