@@ -63,6 +63,7 @@ export * from "./prompts/contract.js";
 export * from "./budgets/policy.js";
 export * from "./budgets/manage.js";
 export * from "./budgets/run-budget.js";
+export { capServedToolCalls } from "./budgets/tool-cap.js";
 export * from "./budgets/prices.js";
 export * from "./messages/thread.js";
 export * from "./work/run-owner.js";

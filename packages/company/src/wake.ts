@@ -219,7 +219,7 @@ export interface WakeResult {
   requests: WakeRequestRow[];
   /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
   session: WakeSession;
-  /** Why code stopped the run: "budget" (a budget or the run's spend cap) or "run_cap" (model/tool calls); else null. */
+  /** Why code stopped the run: "budget" (the company's or an agent's budget) or "run_cap" (one of the run's caps, named in the run's error); else null. */
   stopReason: RunStop["reason"] | "model_drift" | null;
 }
 
@@ -439,6 +439,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   let plan: SessionPlan | undefined;
   let native: HarnessSessionState | undefined;
   let ranIn: string | undefined;
+  let wallTimer: NodeJS.Timeout | undefined;
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
@@ -504,6 +505,17 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     let stopping = false;
+    // The run's wall-time cap holds whatever the run waits on (a harness retrying, a slow loop):
+    // at the cap the session is cancelled (Claude Code interrupted, Codex's exec stopped), and the
+    // calls answered until then are booked as they are for any other stop.
+    const wallSeconds = budget.caps.maxWallSeconds;
+    if (wallSeconds !== null)
+      wallTimer = setTimeout(() => {
+        const stop = budget.wallTimeReached();
+        if (!stop || stopping) return;
+        stopping = true;
+        live.cancel(`${stop.reason}: ${stop.message}`);
+      }, wallSeconds * 1000);
     let servedThisCall: string | undefined;
     for await (const raw of events) {
       let event = raw;
@@ -611,6 +623,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    clearTimeout(wallTimer);
     trace.end(terminal, failure);
     // Sent in the background: a slow or absent collector never holds the run's end.
     void flushTracing().catch(() => undefined);

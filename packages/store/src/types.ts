@@ -327,6 +327,11 @@ export interface RunCaps {
   maxToolCalls: number | null;
   maxTokens: number | null;
   maxUsd: number | null;
+  /**
+   * Seconds a run may take from its start, whatever it is waiting for (a harness retrying, a model
+   * that loops slowly). Absent in caps stored before it existed: the default applies.
+   */
+  maxWallSeconds?: number | null;
 }
 
 /**
