@@ -41,6 +41,7 @@ export * from "./agent-model.js";
 export * from "./lease.js";
 export * from "./recovery/processes.js";
 export * from "./recovery/recover.js";
+export * from "./recovery/codex-usage.js";
 export * from "./work/task-schema.js";
 export * from "./work/tasks.js";
 export * from "./work/review.js";

@@ -43,6 +43,7 @@ import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
+import { reconcileLostCodexRun } from "./recovery/codex-usage.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
@@ -244,8 +245,9 @@ async function readMemoryIndex(dataDir: string | undefined, agentId: string): Pr
 
 const FLUSH_AT = 64;
 // A usage event is written as it arrives, with the run's totals: a run whose process dies shows
-// every model call that completed.
-const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal"]);
+// every model call that completed. The native session is written as soon as it is named: a run
+// lost with its process is reconciled from it (a Codex rollout) by the agent's next wake.
+const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal", "session"]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   return (await wake(options, false)) as WakeResult;
@@ -443,6 +445,15 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
+    // The agent's last run, lost with its process on Codex, has what Codex spent booked first (once).
+    if (connector.kind === "codex")
+      await reconcileLostCodexRun(runStore, {
+        agent,
+        session: row,
+        env: options.env ?? process.env,
+        before: run.startedAt,
+        prices: companyPrices(state.company),
+      });
     // The profile's tools by role and mode, and what its session needs (e.g. a token and a shell).
     profileRun = await byProfile.open({
       store: runStore,

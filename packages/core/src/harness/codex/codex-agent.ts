@@ -749,6 +749,9 @@ export class CodexAgent extends BaseAgent {
         emit({ type: "session", action: "resumed", harness: "codex", id: threadId });
       }
     }
+    // A new thread is named at once: a run lost with its process is reconciled from its rollout by it.
+    if (resuming === undefined && this.#threadId !== threadId)
+      emit({ type: "session", action: "started", harness: "codex", id: threadId });
     this.#threadId = threadId;
     this.#offered = new Set(report.tools);
     this.#meter ??= new RolloutMeter(codexHome(this.#options.env ?? process.env), threadId);
