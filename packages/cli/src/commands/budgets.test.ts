@@ -100,6 +100,21 @@ describe("cadre budgets", () => {
     const period = await cli("budgets", "set", "--tokens", "10", "--period", "week");
     expect(period.code).toBe(2);
     expect(period.err).toMatch(/period/);
+    const wall = await cli("budgets", "set", "--run-wall-seconds", "1.5");
+    expect(wall.code).toBe(2);
+    expect(wall.err).toMatch(/--run-wall-seconds must be a whole number/);
     expect((await cli("budgets", "show", "--json")).json().budget.limitTokens).toBeNull();
+  });
+
+  it("sets the wall-time cap of every run, shown with the other caps (none removes it)", async () => {
+    expect((await cli("company", "create", "--name", "Acme")).code).toBe(0);
+    const set = await cli("budgets", "set", "--run-wall-seconds", "600", "--json");
+    expect(set.code, set.err).toBe(0);
+    expect(set.json().runCaps).toMatchObject({ maxWallSeconds: 600, maxModelCalls: 100 });
+    const shown = await cli("budgets", "show");
+    expect(shown.out).toMatch(/^run caps {3}.*, 600 s wall time$/m);
+    const none = await cli("budgets", "set", "--run-wall-seconds", "none", "--json");
+    expect(none.json().runCaps.maxWallSeconds).toBeNull();
+    expect((await cli("budgets", "show")).out).toMatch(/, no wall-time cap$/m);
   });
 });
