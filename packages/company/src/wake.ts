@@ -247,7 +247,14 @@ const FLUSH_AT = 64;
 // A usage event is written as it arrives, with the run's totals: a run whose process dies shows
 // every model call that completed. The native session is written as soon as it is named: a run
 // lost with its process is reconciled from it (a Codex rollout) by the agent's next wake.
-const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal", "session"]);
+const FLUSH_ON = new Set<AgentEvent["type"]>([
+  "usage",
+  "tool_result",
+  "turn_end",
+  "error",
+  "terminal",
+  "session",
+]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   return (await wake(options, false)) as WakeResult;

@@ -88,7 +88,9 @@ describe("cadre budgets", () => {
     expect(created.out).toMatch(
       /^budget {5}company cmp_\w+: \$0\.00 of \$10\.00, 0 tokens — ok \(month from /m,
     );
-    expect(created.out).toMatch(/^run caps {3}100 model calls, 200 tool calls, 2000000 tokens, \$2\.00, 1800 s wall time$/m);
+    expect(created.out).toMatch(
+      /^run caps {3}100 model calls, 200 tool calls, 2000000 tokens, \$2\.00, 1800 s wall time$/m,
+    );
     expect(created.out).toMatch(/npx cadre budgets set --company cmp_\w+ --usd X .*--none for no budget/);
   });
 

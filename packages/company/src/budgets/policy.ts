@@ -48,7 +48,10 @@ export interface AppliedBudgets {
 /** A company's stored caps over the defaults: a cap stored before it existed takes its default. */
 export function runCapsOf(stored: RunCaps | null | undefined): AppliedRunCaps {
   const caps = { ...DEFAULT_RUN_CAPS, ...(stored ?? {}) };
-  return { ...caps, maxWallSeconds: caps.maxWallSeconds === undefined ? DEFAULT_RUN_CAPS.maxWallSeconds : caps.maxWallSeconds };
+  return {
+    ...caps,
+    maxWallSeconds: caps.maxWallSeconds === undefined ? DEFAULT_RUN_CAPS.maxWallSeconds : caps.maxWallSeconds,
+  };
 }
 
 export function companyBudgetOf(companyId: string, row: BudgetRow | undefined): EffectiveBudget {

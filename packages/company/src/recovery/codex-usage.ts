@@ -5,7 +5,15 @@
 // those beyond the ones it booked are booked against it now — model calls priced as any other, and
 // the run's usage. Idempotent by construction: the booked calls are counted inside the transaction
 // (under the company's spend lock), so a second reconciliation finds nothing missing.
-import { codexHome, costOf, openaiUsage, priceAt, type PriceEntry, rolloutCalls, type Usage } from "@cadre/core";
+import {
+  codexHome,
+  costOf,
+  openaiUsage,
+  priceAt,
+  type PriceEntry,
+  rolloutCalls,
+  type Usage,
+} from "@cadre/core";
 import type { AgentRow, AgentSessionRow, Store } from "@cadre/store";
 import { newId } from "../companies.js";
 import { INTERRUPTED_REASON } from "./recover.js";
@@ -26,7 +34,10 @@ const plus = (a: Usage, b: Usage): Usage => ({
   cacheWrite: a.cacheWrite + b.cacheWrite,
 });
 const same = (a: Usage, b: Usage) =>
-  a.input === b.input && a.output === b.output && a.cacheRead === b.cacheRead && a.cacheWrite === b.cacheWrite;
+  a.input === b.input &&
+  a.output === b.output &&
+  a.cacheRead === b.cacheRead &&
+  a.cacheWrite === b.cacheWrite;
 
 /**
  * Reconciles the agent's last run when recovery ended it (its process was lost) and it ran on

@@ -54,7 +54,12 @@ import { bundledCodex } from "./locate.js";
 import { codexModelCatalog } from "./model-catalog.js";
 import { type CodexPolicy, codexBuiltinTools, DEFAULT_CODEX_POLICY } from "./policy.js";
 import { codexHome, threadTotals } from "./rollout.js";
-import { CODEX_LOG_FILTER, failureWithStatus, providerStatus, withoutResponseLines } from "./provider-status.js";
+import {
+  CODEX_LOG_FILTER,
+  failureWithStatus,
+  providerStatus,
+  withoutResponseLines,
+} from "./provider-status.js";
 import { RolloutMeter, type RolloutRecord, rolloutSize } from "./rollout-meter.js";
 import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { CodexLine } from "./translate/wire.js";
