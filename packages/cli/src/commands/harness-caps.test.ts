@@ -73,12 +73,17 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A model that calls hire_agent forever, answering `answers` calls and holding the rest. */
-async function loopingStandin(answers: number): Promise<StandinServer> {
+/**
+ * A model that calls hire_agent forever, answering `answers` calls and holding the rest. With
+ * `toolCallsOnly`, requests that offer no hire_agent (a readiness probe) are answered and not counted.
+ */
+async function loopingStandin(answers: number, toolCallsOnly = false): Promise<StandinServer> {
   const held = new Promise<void>((resolve) => (release = resolve));
+  let looped = 0;
   return startStandin({
     policy: async (request, context) => {
-      if (context.callIndex >= answers) await held;
+      if (toolCallsOnly && !findTool(request, "hire_agent")) return reply.text("ready (stand-in)");
+      if ((toolCallsOnly ? looped++ : context.callIndex) >= answers) await held;
       answered++;
       const hire = findTool(request, "hire_agent");
       if (!hire) return reply.text("no hire_agent tool was offered (stand-in)");
@@ -156,4 +161,47 @@ describe.each(HARNESSES)("run caps on the real $kind binary", ({ kind, binary })
     },
     120_000,
   );
+});
+
+describe("the wall-time cap on a Pi-routed connector (openai-compatible, the stand-in's Chat Completions wire)", () => {
+  // The cap leaves room for the wake's first call: loading the tokenizer that counts it takes seconds on a busy machine.
+  it("a model that stops answering is stopped at the cap: run_cap named, the answered calls booked", async () => {
+    server = await loopingStandin(2, true);
+    vi.stubEnv("CAPS_PI_KEY", "sk-caps-pi-not-a-key");
+    const company = await createCompany(store, {
+      name: "Northwind Robotics",
+      goal: "Build autonomous warehouse robots.",
+      connectors: [
+        {
+          id: "pi",
+          kind: "openai-compatible",
+          config: {
+            baseUrl: server.openaiBaseUrl,
+            apiKeyEnv: "CAPS_PI_KEY",
+            models: [{ id: "caps-chat-7b", contextWindow: 32768 }],
+          },
+        },
+      ],
+      ceoConnectorId: "pi",
+    });
+    const { ceo } = await loadCompanyState(store, company.id);
+    await setBudget(store, { companyId: company.id }, { runWallSeconds: 12 });
+    const result = await wakeAgent({ store, agentId: ceo.id, dataDir: dir, trigger: "start_team_building" });
+    expect(result).toMatchObject({ terminal: "failed", stopReason: "run_cap" });
+    expect(result.run.error).toMatch(/cap of 12 s of wall time/);
+    expect(answered).toBe(2);
+    // The run's calls: the two answered loop calls, and the one cut by the cap, which used nothing
+    // (a readiness probe is not the run's).
+    const calls = await store.listModelCalls(result.run.id);
+    expect(calls.filter((c) => c.usage.input + c.usage.output > 0)).toHaveLength(2);
+    const looped = server.modelCalls().filter((c) => c.answered?.usage && c.request.tools.length > 0);
+    const booked = calls.reduce((t, c) => t + c.usage.input + c.usage.output + c.usage.cacheRead, 0);
+    expect(booked).toBe(
+      looped.reduce(
+        (t, c) => t + c.answered!.usage.input + c.answered!.usage.output + c.answered!.usage.cacheRead,
+        0,
+      ),
+    );
+    expect(result.usage).toEqual(result.run.usage);
+  }, 60_000);
 });
