@@ -43,6 +43,7 @@ import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
+import { reconcileLostCodexRun } from "./recovery/codex-usage.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { modelFingerprintDrift, refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
@@ -219,7 +220,7 @@ export interface WakeResult {
   requests: WakeRequestRow[];
   /** The native session the run ran in (SPEC §5): its id, whether it continued the agent's, whether it rolled over. */
   session: WakeSession;
-  /** Why code stopped the run: "budget" (a budget or the run's spend cap) or "run_cap" (model/tool calls); else null. */
+  /** Why code stopped the run: "budget" (the company's or an agent's budget) or "run_cap" (one of the run's caps, named in the run's error); else null. */
   stopReason: RunStop["reason"] | "model_drift" | null;
 }
 
@@ -244,8 +245,16 @@ async function readMemoryIndex(dataDir: string | undefined, agentId: string): Pr
 
 const FLUSH_AT = 64;
 // A usage event is written as it arrives, with the run's totals: a run whose process dies shows
-// every model call that completed.
-const FLUSH_ON = new Set<AgentEvent["type"]>(["usage", "tool_result", "turn_end", "error", "terminal"]);
+// every model call that completed. The native session is written as soon as it is named: a run
+// lost with its process is reconciled from it (a Codex rollout) by the agent's next wake.
+const FLUSH_ON = new Set<AgentEvent["type"]>([
+  "usage",
+  "tool_result",
+  "turn_end",
+  "error",
+  "terminal",
+  "session",
+]);
 
 export async function wakeAgent(options: WakeOptions): Promise<WakeResult> {
   return (await wake(options, false)) as WakeResult;
@@ -447,6 +456,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   let plan: SessionPlan | undefined;
   let native: HarnessSessionState | undefined;
   let ranIn: string | undefined;
+  let wallTimer: NodeJS.Timeout | undefined;
   try {
     // Inside: whatever the caller's callback throws ends the run (failed), never leaves it running.
     options.onStart?.({ run, cue, cueTokens, mode });
@@ -457,6 +467,15 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     // Refused before any call: the company does not run a model replaced under its id.
     const refused = drift.stop;
     if (refused) throw new DriftRefused(`${refused.reason}: ${refused.message}`);
+    // The agent's last run, lost with its process on Codex, has what Codex spent booked first (once).
+    if (connector.kind === "codex")
+      await reconcileLostCodexRun(runStore, {
+        agent,
+        session: row,
+        env: options.env ?? process.env,
+        before: run.startedAt,
+        prices: companyPrices(state.company),
+      });
     // The profile's tools by role and mode, and what its session needs (e.g. a token and a shell).
     profileRun = await byProfile.open({
       store: runStore,
@@ -519,6 +538,17 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     let stopping = false;
+    // The run's wall-time cap holds whatever the run waits on (a harness retrying, a slow loop):
+    // at the cap the session is cancelled (Claude Code interrupted, Codex's exec stopped), and the
+    // calls answered until then are booked as they are for any other stop.
+    const wallSeconds = budget.caps.maxWallSeconds;
+    if (wallSeconds !== null)
+      wallTimer = setTimeout(() => {
+        const stop = budget.wallTimeReached();
+        if (!stop || stopping) return;
+        stopping = true;
+        live.cancel(`${stop.reason}: ${stop.message}`);
+      }, wallSeconds * 1000);
     let servedThisCall: string | undefined;
     for await (const raw of events) {
       let event = raw;
@@ -627,6 +657,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     pending.push({ runId, companyId: agent.companyId, seq: seq++, type: end.type, data: end });
     terminal = "failed";
   } finally {
+    clearTimeout(wallTimer);
     trace.end(terminal, failure);
     // Sent in the background: a slow or absent collector never holds the run's end.
     void flushTracing().catch(() => undefined);

@@ -233,6 +233,7 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
   },
   finishRun: RUN_RECORD,
   setRunUsage: RUN_RECORD,
+  addEndedRunUsage: RUN_RECORD,
   appendRunEvents: RUN_RECORD,
   // The feed records domain events whose writes are audited where they are made; a message of the
   // operator's thread is a write in its own right (by the operator, or the CEO replying).

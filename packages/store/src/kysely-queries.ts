@@ -592,6 +592,23 @@ export class KyselyQueries implements StoreQueries {
     });
   }
 
+  addEndedRunUsage(id: string, usage: Usage): Promise<boolean> {
+    return this.guard(`run "${id}"`, async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set((eb) => ({
+          input_tokens: eb("input_tokens", "+", usage.input),
+          output_tokens: eb("output_tokens", "+", usage.output),
+          cache_read_tokens: eb("cache_read_tokens", "+", usage.cacheRead),
+          cache_write_tokens: eb("cache_write_tokens", "+", usage.cacheWrite),
+        }))
+        .where("id", "=", id)
+        .where("status", "!=", "running")
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    });
+  }
+
   appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]> {
     if (events.length === 0) return Promise.resolve([]);
     return this.guard("run events", () =>

@@ -349,6 +349,11 @@ export interface RunCaps {
   maxToolCalls: number | null;
   maxTokens: number | null;
   maxUsd: number | null;
+  /**
+   * Seconds a run may take from its start, whatever it is waiting for (a harness retrying, a model
+   * that loops slowly). Absent in caps stored before it existed: the default applies.
+   */
+  maxWallSeconds?: number | null;
 }
 
 /**
@@ -665,6 +670,11 @@ export interface StoreQueries {
    * completes, with its usage event); false, writing nothing, when the run is no longer running.
    */
   setRunUsage(id: string, usage: Usage): Promise<boolean>;
+  /**
+   * Adds usage to an ended run: calls booked after its end (a run lost with its process, reconciled
+   * from its harness's own record); false, writing nothing, when the run is missing or still running.
+   */
+  addEndedRunUsage(id: string, usage: Usage): Promise<boolean>;
 
   /** Appends events in order, in one transaction; returns them with their ids. */
   appendRunEvents(events: NewRunEvent[]): Promise<RunEventRow[]>;

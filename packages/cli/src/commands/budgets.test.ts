@@ -88,7 +88,9 @@ describe("cadre budgets", () => {
     expect(created.out).toMatch(
       /^budget {5}company cmp_\w+: \$0\.00 of \$10\.00, 0 tokens — ok \(month from /m,
     );
-    expect(created.out).toMatch(/^run caps {3}100 model calls, 200 tool calls, 2000000 tokens, \$2\.00$/m);
+    expect(created.out).toMatch(
+      /^run caps {3}100 model calls, 200 tool calls, 2000000 tokens, \$2\.00, 1800 s wall time$/m,
+    );
     expect(created.out).toMatch(/npx cadre budgets set --company cmp_\w+ --usd X .*--none for no budget/);
   });
 
@@ -100,6 +102,21 @@ describe("cadre budgets", () => {
     const period = await cli("budgets", "set", "--tokens", "10", "--period", "week");
     expect(period.code).toBe(2);
     expect(period.err).toMatch(/period/);
+    const wall = await cli("budgets", "set", "--run-wall-seconds", "1.5");
+    expect(wall.code).toBe(2);
+    expect(wall.err).toMatch(/--run-wall-seconds must be a whole number/);
     expect((await cli("budgets", "show", "--json")).json().budget.limitTokens).toBeNull();
+  });
+
+  it("sets the wall-time cap of every run, shown with the other caps (none removes it)", async () => {
+    expect((await cli("company", "create", "--name", "Acme")).code).toBe(0);
+    const set = await cli("budgets", "set", "--run-wall-seconds", "600", "--json");
+    expect(set.code, set.err).toBe(0);
+    expect(set.json().runCaps).toMatchObject({ maxWallSeconds: 600, maxModelCalls: 100 });
+    const shown = await cli("budgets", "show");
+    expect(shown.out).toMatch(/^run caps {3}.*, 600 s wall time$/m);
+    const none = await cli("budgets", "set", "--run-wall-seconds", "none", "--json");
+    expect(none.json().runCaps.maxWallSeconds).toBeNull();
+    expect((await cli("budgets", "show")).out).toMatch(/, no wall-time cap$/m);
   });
 });

@@ -12,17 +12,19 @@ import { budgetText } from "../operator/render/budgets.js";
 export const BUDGETS_HELP = `Usage: cadre budgets show [--company ID] [--agent ID] [--data DIR] [--database URL] [--json]
        cadre budgets set [--company ID] [--agent ID] (--usd X | --tokens N | --none) [--period month|total]
                          [--warn-at F] [--run-model-calls N] [--run-tool-calls N] [--run-tokens N]
-                         [--run-usd X] [--data DIR] [--database URL] [--json]
+                         [--run-usd X] [--run-wall-seconds N] [--data DIR] [--database URL] [--json]
        cadre budgets price [--company ID] --model ID --input X --output Y [--cache-read X]
                          [--cache-write X] [--since YYYY-MM-DD] [--data DIR] [--database URL] [--json]
 
 Spend control, enforced in code before every model call (fail closed). A company starts with a
-monthly budget of $10 and per-run caps (100 model calls, 200 tool calls, 2,000,000 tokens, $2);
+monthly budget of $10 and per-run caps (100 model calls, 200 tool calls, 2,000,000 tokens, $2,
+1800 s of wall time);
 "no budget" is an explicit choice (--none). An agent may have a budget of its own as well; a wake
 needs room under every budget that applies. Tokens count input + output + cache read + cache write.
 A model call is reserved first (its estimated input and maximum output, at the model's price):
 with no room left it is not sent, and the run ends failed with stopReason "budget" (a model- or
-tool-call cap: "run_cap"). Calls whose model has no known price cost "unknown" (never $0): they
+run cap: "run_cap", the error naming which). Claude Code and Codex call the model themselves: their
+calls are checked as each is answered, and the harness is stopped at the first limit reached. Calls whose model has no known price cost "unknown" (never $0): they
 count against token limits, and a USD-only budget then warns that it cannot be trusted.
 
 show   the budget, its period, what it has used (tokens, USD of priced calls, unpriced calls) and
@@ -40,7 +42,7 @@ Options:
   --none               explicitly no budget: both limits removed
   --period P           month (calendar month, UTC) | total
   --warn-at F          warn at this fraction of a limit (default 0.8)
-  --run-model-calls N, --run-tool-calls N, --run-tokens N, --run-usd X
+  --run-model-calls N, --run-tool-calls N, --run-tokens N, --run-usd X, --run-wall-seconds N
                        the company's caps on every run (N or none)
   --model ID, --input X, --output Y, --cache-read X, --cache-write X, --since DATE
                        (price) the model id and its USD per million input (uncached), output,
@@ -63,6 +65,7 @@ const OPTIONS = {
   "run-tool-calls": { type: "string" },
   "run-tokens": { type: "string" },
   "run-usd": { type: "string" },
+  "run-wall-seconds": { type: "string" },
   model: { type: "string" },
   input: { type: "string" },
   output: { type: "string" },
@@ -138,6 +141,7 @@ export async function budgetsCommand(args: string[], io: CliIO, server?: ServerT
     put("runToolCalls", number("run-tool-calls", values["run-tool-calls"], true));
     put("runTokens", number("run-tokens", values["run-tokens"], true));
     put("runUsd", number("run-usd", values["run-usd"], false));
+    put("runWallSeconds", number("run-wall-seconds", values["run-wall-seconds"], true));
   } else if (Object.keys(values).some((k) => !["data", "database", "json", "company", "agent"].includes(k))) {
     throw new UsageError("budgets show: takes only --company, --agent, --data, --database, --json");
   }

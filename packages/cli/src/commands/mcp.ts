@@ -4,6 +4,7 @@
 // strict validation, the same handlers and rows, recorded `via: "tool"`.
 import { CEO_MODES, type CeoMode, isOneOf } from "@cadre/model";
 import {
+  capServedToolCalls,
   companyTools,
   loadCompanyState,
   modeOffer,
@@ -65,7 +66,7 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     await refreshReadiness(await store.listConnectors(agent.companyId), io.env);
     mode ??= (await loadCompanyState(store, agent.companyId)).mode;
     // The tools' writes are this agent's in the audit log.
-    const tools = companyTools(
+    const offered = companyTools(
       actingStore(store, { type: "agent", agentId: agent.id, runId: values.run ?? null }),
       {
         companyId: agent.companyId,
@@ -77,6 +78,8 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       },
       offeredTools(agent, mode),
     );
+    // Serving a run, a call past its tool-call cap is refused here: the wake learns of it too late.
+    const tools = values.run !== undefined ? await capServedToolCalls(store, agent, offered) : offered;
     const usable = await usableNow(store, agent.companyId, agent.id);
     io.err(
       `cadre mcp: serving ${tools.map((t) => t.name).join(", ")} to ${agent.name} (${agent.id}) over stdio; ${usable.mode}: ${usable.why}\n`,

@@ -51,6 +51,7 @@ describe.each(DIALECTS)("spend control (%s)", (_dialect, open) => {
       maxToolCalls: 200,
       maxTokens: 2_000_000,
       maxUsd: 2,
+      maxWallSeconds: 1_800,
     });
     const none = await setBudget(store, { companyId: company.id }, { none: true });
     expect(none.budget).toMatchObject({ limitUsd: null, limitTokens: null, state: "none" });

@@ -19,6 +19,7 @@ import {
   companyBudgetOf,
   DEFAULT_COMPANY_BUDGET,
   DEFAULT_RUN_CAPS,
+  runCapsOf,
   type EffectiveBudget,
   periodStart,
   spendOfBudget,
@@ -58,6 +59,7 @@ export const SetBudgetSchema = Type.Object(
     runUsd: Type.Optional(
       Nullable(Type.Number({ minimum: 0, maximum: MAX_USD, description: "USD per run (company only)." })),
     ),
+    runWallSeconds: cap(7 * 24 * 3600, "Seconds a run may take from its start (company only)."),
     // The company's own price of a model (company only), from `since`: it wins over the registry's;
     // an entry with the same model and date is replaced.
     price: Type.Optional(CompanyPriceSchema),
@@ -110,6 +112,7 @@ const RunCapsSchema = Type.Object(
     maxToolCalls: Nullable(Type.Integer()),
     maxTokens: Nullable(Type.Integer()),
     maxUsd: Nullable(Type.Number()),
+    maxWallSeconds: Nullable(Type.Integer()),
   },
   { additionalProperties: false },
 );
@@ -208,7 +211,7 @@ export async function budgetReport(
   return {
     budget: await useOf(store, companyBudgetOf(target.companyId, own)),
     agents,
-    runCaps: { ...DEFAULT_RUN_CAPS, ...(own?.runCaps ?? {}) },
+    runCaps: runCapsOf(own?.runCaps),
     prices: company.settings.prices ?? [],
   };
 }
@@ -242,7 +245,7 @@ export async function setBudget(
     throw new UserInputError("--none removes both limits; it cannot be combined with --usd or --tokens", {
       none: "conflict",
     });
-  const runFields = ["runModelCalls", "runToolCalls", "runTokens", "runUsd"] as const;
+  const runFields = ["runModelCalls", "runToolCalls", "runTokens", "runUsd", "runWallSeconds"] as const;
   const agentRunCaps = runFields.filter((f) => input[f] !== undefined);
   if (target.agentId !== undefined && input.price !== undefined)
     throw new UserInputError("prices are set on the company (--company ID), not on an agent", {
@@ -315,12 +318,12 @@ export async function setBudget(
     const caps: RunCaps | null =
       agentId === null
         ? {
-            ...DEFAULT_RUN_CAPS,
-            ...(base.runCaps ?? {}),
+            ...runCapsOf(base.runCaps),
             ...(input.runModelCalls !== undefined ? { maxModelCalls: input.runModelCalls } : {}),
             ...(input.runToolCalls !== undefined ? { maxToolCalls: input.runToolCalls } : {}),
             ...(input.runTokens !== undefined ? { maxTokens: input.runTokens } : {}),
             ...(input.runUsd !== undefined ? { maxUsd: input.runUsd } : {}),
+            ...(input.runWallSeconds !== undefined ? { maxWallSeconds: input.runWallSeconds } : {}),
           }
         : null;
     await tx.putBudget({

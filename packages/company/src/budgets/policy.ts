@@ -13,12 +13,17 @@ export const DEFAULT_COMPANY_BUDGET = Object.freeze({
   warnAt: 0.8,
 });
 
+/** Every run cap, each a number or null (no cap). */
+export type AppliedRunCaps = Required<RunCaps>;
+
 /** What one run may do unless the company says otherwise (issue 14 #6: never a silent loop). */
-export const DEFAULT_RUN_CAPS: Readonly<RunCaps> = Object.freeze({
+export const DEFAULT_RUN_CAPS: Readonly<AppliedRunCaps> = Object.freeze({
   maxModelCalls: 100,
   maxToolCalls: 200,
   maxTokens: 2_000_000,
   maxUsd: 2,
+  // Half an hour: far above a healthy wake (minutes), low enough that a stuck one is freed the same day.
+  maxWallSeconds: 1_800,
 });
 
 /** A budget that applies, with where it came from. */
@@ -37,7 +42,16 @@ export interface EffectiveBudget {
 export interface AppliedBudgets {
   company: EffectiveBudget;
   agent: EffectiveBudget | undefined;
-  runCaps: RunCaps;
+  runCaps: AppliedRunCaps;
+}
+
+/** A company's stored caps over the defaults: a cap stored before it existed takes its default. */
+export function runCapsOf(stored: RunCaps | null | undefined): AppliedRunCaps {
+  const caps = { ...DEFAULT_RUN_CAPS, ...(stored ?? {}) };
+  return {
+    ...caps,
+    maxWallSeconds: caps.maxWallSeconds === undefined ? DEFAULT_RUN_CAPS.maxWallSeconds : caps.maxWallSeconds,
+  };
 }
 
 export function companyBudgetOf(companyId: string, row: BudgetRow | undefined): EffectiveBudget {
@@ -68,7 +82,7 @@ export async function appliedBudgets(
   return {
     company: companyBudgetOf(agent.companyId, own),
     agent: mine ? { scope: "agent", ...pick(mine), stored: true } : undefined,
-    runCaps: { ...DEFAULT_RUN_CAPS, ...(own?.runCaps ?? {}) },
+    runCaps: runCapsOf(own?.runCaps),
   };
 }
 

@@ -16,10 +16,11 @@ import {
   textOutcome,
   type Usage,
 } from "@cadre/core";
-import type { AgentRow, RunCaps, Spend, Store, StoreQueries } from "@cadre/store";
+import type { AgentRow, Spend, Store, StoreQueries } from "@cadre/store";
 import { newId } from "../companies.js";
 import {
   type AppliedBudgets,
+  type AppliedRunCaps,
   appliedBudgets,
   budgetName,
   BudgetExhaustedError,
@@ -183,7 +184,7 @@ export class RunBudget {
     return new RunBudget(store, agent, runId, await appliedBudgets(store, agent), prices);
   }
 
-  get caps(): RunCaps {
+  get caps(): AppliedRunCaps {
     return this.#applied.runCaps;
   }
 
@@ -298,7 +299,7 @@ export class RunBudget {
           const scope = which?.b ?? (this.#applied.company as EffectiveBudget & { runId?: string });
           const isRun = scope.runId !== undefined;
           const message = isRun
-            ? `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``
+            ? this.#spendCapMessage(which?.refusal?.includes(" tokens ") ? "tokens" : "usd")
             : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
           return {
             refused: message,
@@ -326,8 +327,13 @@ export class RunBudget {
         decided.scope === "run"
           ? undefined
           : { scope: decided.scope as BudgetScope["scope"], companyId: this.#agent.companyId, agentId };
+      // The run's own token or USD cap is a run cap, named as such; a company's or agent's budget is a budget.
       return this.#refuse(
-        { reason: "budget", message: decided.refused, ...(budget ? { budget } : {}) },
+        {
+          reason: decided.scope === "run" ? "run_cap" : "budget",
+          message: decided.refused,
+          ...(budget ? { budget } : {}),
+        },
         { scope: decided.scope, agentId },
       );
     }
@@ -497,11 +503,33 @@ export class RunBudget {
     }
     const run = this.#runScope();
     const runSpend = await tx.spendOf({ companyId: run.companyId, runId: this.#runId });
-    if (exhaustion(run, runSpend))
+    const spent = exhaustion(run, runSpend);
+    if (spent)
       this.#stopWith({
-        reason: "budget",
-        message: `the run reached its spend cap (${this.caps.maxTokens ?? "no"} tokens, ${this.caps.maxUsd === null ? "no USD cap" : usd(this.caps.maxUsd)}); raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-tokens N\` or \`--run-usd X\``,
+        reason: "run_cap",
+        message: this.#spendCapMessage(spent.includes(" tokens ") ? "tokens" : "usd"),
       });
+  }
+
+  /** The run's own token or USD cap was reached: which, and how to raise it. */
+  #spendCapMessage(kind: "tokens" | "usd"): string {
+    const flag = kind === "tokens" ? "--run-tokens N" : "--run-usd X";
+    const cap = kind === "tokens" ? `${this.caps.maxTokens} tokens` : usd(this.caps.maxUsd ?? 0);
+    return `the run reached its cap of ${cap}; raise it with \`cadre budgets set --company ${this.#agent.companyId} ${flag}\``;
+  }
+
+  /**
+   * The run has taken its wall-time cap: it is stopped (the caller cancels the session, which ends
+   * the call in flight). Returns the stop, or undefined when code had stopped the run already.
+   */
+  wallTimeReached(): RunStop | undefined {
+    if (this.stop) return undefined;
+    const seconds = this.caps.maxWallSeconds;
+    this.#stopWith({
+      reason: "run_cap",
+      message: `the run reached its cap of ${seconds} s of wall time; raise it with \`cadre budgets set --company ${this.#agent.companyId} --run-wall-seconds N\``,
+    });
+    return this.stop;
   }
 
   /**

@@ -79,21 +79,25 @@ export function capOf(
       kind: "wall_time",
       message: `the sample reached its wall-time cap of ${Math.round(caps.wallTimeMs / 1000)} s (--max-sample-seconds)`,
     };
-  if (stop.stopReason === "run_cap")
-    return /model calls/.test(stop.error ?? "")
-      ? {
-          kind: "model_calls",
-          message: `the sample reached its cap of ${caps.modelCalls} model calls (--max-model-calls)`,
-        }
-      : {
-          kind: "tool_calls",
-          message: `the sample reached its cap of ${caps.toolCalls} tool calls (--max-tool-calls)`,
-        };
-  if (stop.stopReason !== "budget") return null;
-  // The run's spend cap is tokens and USD at once: the one nearer its limit is the one that held.
+  const error = stop.error ?? "";
+  if (stop.stopReason === "run_cap" && /model calls/.test(error))
+    return {
+      kind: "model_calls",
+      message: `the sample reached its cap of ${caps.modelCalls} model calls (--max-model-calls)`,
+    };
+  if (stop.stopReason === "run_cap" && /tool calls/.test(error))
+    return {
+      kind: "tool_calls",
+      message: `the sample reached its cap of ${caps.toolCalls} tool calls (--max-tool-calls)`,
+    };
+  if (stop.stopReason === "run_cap" && /of wall time/.test(error))
+    return { kind: "wall_time", message: `the sample's run reached its wall-time cap: ${error}` };
+  if (stop.stopReason !== "budget" && stop.stopReason !== "run_cap") return null;
+  // The run's own token or USD cap names itself; a budget's stop is the nearer of the two limits.
+  const named = /cap of \d+ tokens/.test(error) ? "tokens" : /cap of \$/.test(error) ? "usd" : undefined;
   const tokenShare = used.tokens / caps.tokens;
   const usdShare = used.usd === null ? 0 : used.usd / usd;
-  if (tokenShare >= usdShare)
+  if (named === "tokens" || (named === undefined && tokenShare >= usdShare))
     return {
       kind: "tokens",
       message: `the sample reached its cap of ${caps.tokens} tokens (--max-sample-tokens): ${used.tokens} used`,

@@ -27,7 +27,7 @@ export const budgetRoutes = [
     method: "put",
     path: "/api/companies/{id}/budget",
     summary:
-      "Change the company's budget (usd, tokens, none, period, warnAt) and run caps (runModelCalls, runToolCalls, runTokens, runUsd); fields not given keep their value.",
+      "Change the company's budget (usd, tokens, none, period, warnAt) and run caps (runModelCalls, runToolCalls, runTokens, runUsd, runWallSeconds); fields not given keep their value.",
     access: "operator",
     role: "owner",
     scope: companyScope,

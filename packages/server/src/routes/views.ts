@@ -533,7 +533,7 @@ export const RunViewSchema = Type.Object(
     stopReason: Nullable(
       Type.String({
         description:
-          'Why spend control stopped the run: "budget" (no room under a budget or the run\'s spend cap) or "run_cap" (a run cap on model or tool calls); null otherwise.',
+          'Why spend control stopped the run: "budget" (no room under the company\'s or an agent\'s budget) or "run_cap" (one of the run\'s caps: model calls, tool calls, tokens, USD, wall time; the error names which); null otherwise.',
       }),
     ),
     startedAt: Time(),

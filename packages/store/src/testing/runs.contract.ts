@@ -54,6 +54,23 @@ export function runContract(store: GetStore): void {
       expect(await store().setRunUsage("r1", { ...usage, input: 99 })).toBe(false);
       expect((await store().getRun("r1"))?.usage).toEqual(usage);
       expect(await store().setRunUsage("missing", usage)).toBe(false);
+      // Calls booked after the run's end (a lost run reconciled) add to an ended run only.
+      expect(await store().addEndedRunUsage("r1", usage)).toBe(true);
+      expect((await store().getRun("r1"))?.usage).toEqual({
+        input: 20,
+        output: 10,
+        cacheRead: 200,
+        cacheWrite: 14,
+      });
+      await store().insertRun(run("r2"));
+      expect(await store().addEndedRunUsage("r2", usage)).toBe(false);
+      expect((await store().getRun("r2"))?.usage).toEqual({
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+      });
+      expect(await store().addEndedRunUsage("missing", usage)).toBe(false);
     });
 
     it("lists the runs in one status", async () => {

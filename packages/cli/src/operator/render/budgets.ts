@@ -19,7 +19,7 @@ export function budgetText(report: BudgetReport): string {
   return [
     `budget     ${line(report.budget)}`,
     ...report.agents.map((a) => `  agent    ${line(a)}`),
-    `run caps   ${or(c.maxModelCalls, "model calls")}, ${or(c.maxToolCalls, "tool calls")}, ${or(c.maxTokens, "tokens")}, ${c.maxUsd === null ? "no USD cap" : usd(c.maxUsd)}`,
+    `run caps   ${or(c.maxModelCalls, "model calls")}, ${or(c.maxToolCalls, "tool calls")}, ${or(c.maxTokens, "tokens")}, ${c.maxUsd === null ? "no USD cap" : usd(c.maxUsd)}, ${c.maxWallSeconds === null ? "no wall-time cap" : `${c.maxWallSeconds} s wall time`}`,
     ...report.prices.map(
       (p) =>
         `price      ${p.model} from ${p.since}: $${p.input} input, $${p.output} output, $${p.cacheRead} cache read, $${p.cacheWrite} cache write per million tokens (the company's own)`,

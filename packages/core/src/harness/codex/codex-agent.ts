@@ -54,6 +54,12 @@ import { bundledCodex } from "./locate.js";
 import { codexModelCatalog } from "./model-catalog.js";
 import { type CodexPolicy, codexBuiltinTools, DEFAULT_CODEX_POLICY } from "./policy.js";
 import { codexHome, threadTotals } from "./rollout.js";
+import {
+  CODEX_LOG_FILTER,
+  failureWithStatus,
+  providerStatus,
+  withoutResponseLines,
+} from "./provider-status.js";
 import { RolloutMeter, type RolloutRecord, rolloutSize } from "./rollout-meter.js";
 import { codexTranslator, type CodexTranslator } from "./translate/translator.js";
 import type { CodexLine } from "./translate/wire.js";
@@ -534,7 +540,10 @@ export class CodexAgent extends BaseAgent {
       }),
     };
     if (o.executablePath !== undefined) options.codexPathOverride = o.executablePath;
-    if (o.env !== undefined) options.env = definedOnly(o.env);
+    // Codex's HTTP client logs each response's status (provider-status.ts); an operator's own
+    // RUST_LOG wins.
+    const env = o.env ?? process.env;
+    options.env = definedOnly({ ...env, RUST_LOG: env["RUST_LOG"] ?? CODEX_LOG_FILTER });
     return options;
   }
 
@@ -577,6 +586,9 @@ export class CodexAgent extends BaseAgent {
     let received = 0;
     let reconnects = 0;
     let ended: ThreadEvent | undefined; // turn.completed or turn.failed
+    // A turn's failure (its error line, then turn.failed) is translated once Codex exited: its log
+    // then names the provider's HTTP status, said in the one error the translator reports.
+    const failing: ThreadEvent[] = [];
     let failure: string | undefined;
     let refused: string | undefined;
     let started = false;
@@ -624,7 +636,9 @@ export class CodexAgent extends BaseAgent {
         // The rollout's calls of this turn first: each call's usage before the turn's end.
         if (event.type === "turn.completed" || event.type === "turn.failed") await meter();
         hooks.detector.observe(line);
-        this.translator.record(event as unknown as JsonObject, ++this.line, out);
+        if (event.type === "turn.failed" || (event.type === "error" && !isReconnectNotice(line)))
+          failing.push(event);
+        else this.translator.record(event as unknown as JsonObject, ++this.line, out);
         flush();
         // Backpressure: a consumer that fell behind pauses the reading of the harness's stream.
         const room = this.roomForEvents();
@@ -641,6 +655,18 @@ export class CodexAgent extends BaseAgent {
     }
     // Whatever ended the run, what Codex wrote of it is booked before the turn ends.
     await meter();
+    const status = providerStatus(failure);
+    if (failure !== undefined) failure = withoutResponseLines(failure);
+    const failedTurn = failing.some((e) => e.type === "turn.failed");
+    for (const held of failing) {
+      let said = held;
+      if (failedTurn && said.type === "turn.failed")
+        ended = said = { ...said, error: { message: failureWithStatus(said.error.message, status) } };
+      else if (failedTurn && said.type === "error")
+        said = { ...said, message: failureWithStatus(said.message, status) };
+      this.translator.record(said as unknown as JsonObject, ++this.line, out);
+    }
+    flush();
 
     const result = (outcome: TurnOutcome): ExecRun => ({ outcome, received });
     if (refused !== undefined) return result({ status: "failed", reason: refused });
@@ -749,6 +775,9 @@ export class CodexAgent extends BaseAgent {
         emit({ type: "session", action: "resumed", harness: "codex", id: threadId });
       }
     }
+    // A new thread is named at once: a run lost with its process is reconciled from its rollout by it.
+    if (resuming === undefined && this.#threadId !== threadId)
+      emit({ type: "session", action: "started", harness: "codex", id: threadId });
     this.#threadId = threadId;
     this.#offered = new Set(report.tools);
     this.#meter ??= new RolloutMeter(codexHome(this.#options.env ?? process.env), threadId);

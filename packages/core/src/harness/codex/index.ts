@@ -19,4 +19,5 @@ export {
   parseCodexPolicy,
 } from "./policy.js";
 export { bundledCodex, locateCodex } from "./locate.js";
+export { codexHome, rolloutCalls, type RolloutCall, type ThreadTotals } from "./rollout.js";
 export { CODEX_KEY_ENVS, codexAuthFile, codexCredentials } from "./credentials.js";

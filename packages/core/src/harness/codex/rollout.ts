@@ -96,3 +96,50 @@ export function totalsOf(total: Record<string, unknown> | undefined): ThreadTota
     output: typeof total["output_tokens"] === "number" ? total["output_tokens"] : 0,
   };
 }
+
+/** One model call Codex recorded in a rollout: when its response completed, and its own usage. */
+export interface RolloutCall {
+  at: string;
+  responseId: string | null;
+  usage: ThreadTotals;
+}
+
+/**
+ * The model calls a thread's rollout records from `from` (inclusive) to `to` (exclusive), ISO times,
+ * in the order Codex wrote them (each `token_usage_record` carries its timestamp): what one run of
+ * the thread spent, read after the fact (a run whose process died with it, issue 28). Empty when
+ * the rollout cannot be found.
+ */
+export async function rolloutCalls(
+  home: string,
+  threadId: string,
+  window: { from: string; to: string },
+): Promise<RolloutCall[]> {
+  const file = await findRollout(join(home, "sessions"), threadId);
+  if (!file) return [];
+  const calls: RolloutCall[] = [];
+  const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.includes('"token_usage_record"')) continue;
+    try {
+      const row = JSON.parse(line) as {
+        type?: string;
+        timestamp?: string;
+        payload?: { usage?: Record<string, unknown>; response_id?: unknown };
+      };
+      if (row.type !== "token_usage_record" || typeof row.timestamp !== "string") continue;
+      // Codex writes UTC with a Z, as Cadre stores its times: they compare as strings.
+      if (row.timestamp < window.from || row.timestamp >= window.to) continue;
+      const usage = totalsOf(row.payload?.usage);
+      if (usage)
+        calls.push({
+          at: row.timestamp,
+          responseId: typeof row.payload?.response_id === "string" ? row.payload.response_id : null,
+          usage,
+        });
+    } catch {
+      // a torn line (the process died writing it): nothing to book
+    }
+  }
+  return calls;
+}

@@ -45,6 +45,7 @@ function runCapsText(caps: BudgetReport["runCaps"]): string {
     caps.maxToolCalls !== null ? `${formatTokens(caps.maxToolCalls)} tool calls` : undefined,
     caps.maxTokens !== null ? `${formatTokens(caps.maxTokens)} tokens` : undefined,
     caps.maxUsd !== null ? formatCost(caps.maxUsd) : undefined,
+    caps.maxWallSeconds !== null ? `${caps.maxWallSeconds} s` : undefined,
   ].filter((x): x is string => x !== undefined);
   return parts.length === 0 ? "Each run: no caps." : `Each run stops at ${parts.join(", ")}.`;
 }
