@@ -109,6 +109,28 @@ function networkDetail(error: unknown): string {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
+  /** One request: an API that does not answer, or answers an error, is an ApiError saying so. */
+  async function send(path: string, request: string, init: RequestInit): Promise<Response> {
+    let response: Response;
+    try {
+      // `cache` is the browser's (Node's types lack it; Node's fetch accepts it): never a stale read.
+      response = await fetcher(`${baseUrl}${path}`, { ...init, cache: "no-store" } as RequestInit);
+    } catch (error) {
+      throw new ApiError(
+        0,
+        "unreachable",
+        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${networkDetail(error)}); is \`cadre serve\` running there?`,
+        undefined,
+        request,
+      );
+    }
+    if (!response.ok) {
+      const error = await apiErrorOf(response, request);
+      if (response.status === 401) options.onUnauthorized?.(error);
+      throw error;
+    }
+    return response;
+  }
   async function call(
     endpoint: string,
     input: {
@@ -128,53 +150,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // POST and PATCH always carry a JSON body ({} when the route's fields are all optional).
     const body = method === "POST" || method === "PATCH" ? (input.body ?? {}) : input.body;
     if (body !== undefined) headers["content-type"] = "application/json";
-    let response: Response;
-    try {
-      // `cache` is the browser's (Node's types lack it; Node's fetch accepts it): never a stale read.
-      const init = {
-        method,
-        headers,
-        cache: "no-store",
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      };
-      response = await fetcher(`${baseUrl}${path}`, init as RequestInit);
-    } catch (error) {
-      throw new ApiError(
-        0,
-        "unreachable",
-        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${networkDetail(error)}); is \`cadre serve\` running there?`,
-        undefined,
-        request,
-      );
-    }
-    if (!response.ok) {
-      const error = await apiErrorOf(response, request);
-      if (response.status === 401) options.onUnauthorized?.(error);
-      throw error;
-    }
+    const response = await send(path, request, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await response.text();
     return text.length > 0 ? JSON.parse(text) : undefined;
   }
   async function file(path: string): Promise<{ bytes: Uint8Array; headers: Headers }> {
     const request = `GET ${path}`;
-    let response: Response;
-    try {
-      const init = { headers: { authorization: `Bearer ${options.token}` }, cache: "no-store" };
-      response = await fetcher(`${baseUrl}${path}`, init as RequestInit);
-    } catch (error) {
-      throw new ApiError(
-        0,
-        "unreachable",
-        `the Cadre API${baseUrl ? ` at ${baseUrl}` : ""} did not answer (${networkDetail(error)}); is \`cadre serve\` running there?`,
-        undefined,
-        request,
-      );
-    }
-    if (!response.ok) {
-      const error = await apiErrorOf(response, request);
-      if (response.status === 401) options.onUnauthorized?.(error);
-      throw error;
-    }
+    const response = await send(path, request, { headers: { authorization: `Bearer ${options.token}` } });
     return { bytes: new Uint8Array(await response.arrayBuffer()), headers: response.headers };
   }
   return { baseUrl, token: options.token, call: call as ApiClient["call"], file };
