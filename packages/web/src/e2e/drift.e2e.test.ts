@@ -13,7 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../model/format.js";
 import { launchChromium, screenshotOf } from "./support/browser.js";
-import { type Served, startCadreServe } from "./support/serve.js";
+import { type Served, startCadreServe, apiOk } from "./support/serve.js";
 
 const DECLARED = "llama-3.1-8b-instruct";
 const SERVED = "llama-3.1-70b-instruct";
@@ -27,15 +27,7 @@ let ceoId = "";
 // What the stand-in's next answers say served them (the declared model, until the test re-points it).
 let answeringAs = DECLARED;
 
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${served.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
-}
+const api = <T = any>(method: string, path: string, body?: unknown) => apiOk<T>(served, method, path, body);
 
 async function wakeToEnd(): Promise<void> {
   const { runId } = await api<{ runId: string }>("POST", `/api/agents/${ceoId}/wake`, {});

@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, screenshot } from "./support/browser.js";
-import { type Served, startCadreServe } from "./support/serve.js";
+import { type Served, startCadreServe, apiCall } from "./support/serve.js";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -20,14 +20,8 @@ let desk: BrowserContext;
 let page: Page;
 const co = { id: "", ceoId: "", ctoId: "" };
 
-async function api<T = any>(method: string, path: string, body?: unknown, token = served.token) {
-  const r = await fetch(`${served.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: r.status, body: (await r.json()) as T };
-}
+const api = <T = any>(method: string, path: string, body?: unknown, token = served.token) =>
+  apiCall<T>(served, method, path, body, token);
 
 const V1 = [
   "# Strategy for Glance Co",

@@ -23,7 +23,7 @@ import { openStore, type Store } from "@cadre/store";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, screenshot } from "./support/browser.js";
-import { type Served, startCadreServe } from "./support/serve.js";
+import { type Served, startCadreServe, apiCall } from "./support/serve.js";
 
 vi.setConfig({ expect: { poll: { timeout: 10_000, interval: 50 } } });
 
@@ -42,14 +42,7 @@ const PLAN = [
   "",
 ].join("\n");
 
-async function api<T = any>(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${served.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${served.token}`, "content-type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: r.status, body: (await r.json()) as T };
-}
+const api = <T = any>(method: string, path: string, body?: unknown) => apiCall<T>(served, method, path, body);
 
 function must<T>(r: { ok: true; value: T } | { ok: false; message: string }): T {
   if (!r.ok) throw new Error(r.message);

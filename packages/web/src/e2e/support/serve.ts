@@ -91,3 +91,32 @@ export async function startCadreServe(options: { dataDir?: string } = {}): Promi
     },
   };
 }
+
+/** An API call to the served instance as its operator (or with the token given): status and JSON body. */
+export async function apiCall<T = any>(
+  served: Served,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = served.token,
+): Promise<{ status: number; body: T }> {
+  const r = await fetch(`${served.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: r.status, body: (await r.json()) as T };
+}
+
+/** The same call, which must succeed: its JSON body, or an error naming the call and the answer. */
+export async function apiOk<T = any>(
+  served: Served,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const r = await apiCall<T>(served, method, path, body);
+  if (r.status < 200 || r.status > 299)
+    throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
