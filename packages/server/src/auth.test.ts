@@ -99,6 +99,11 @@ const MATRIX: Record<string, Cell> = {
     path: (w) => `/api/companies/${w.companyA}/reviews`,
     expect: company(200),
   },
+  "GET /api/companies/{id}/model-drifts": {
+    method: "GET",
+    path: (w) => `/api/companies/${w.companyA}/model-drifts`,
+    expect: company(200),
+  },
   // A file handed in: the operator, or an agent of the task's company.
   "GET /api/tasks/{id}/files/{fileId}": {
     method: "GET",

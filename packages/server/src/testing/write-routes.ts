@@ -110,9 +110,9 @@ async function handedInTask(w: World): Promise<string> {
   return id;
 }
 
-/** A task as GET /api/tasks/{id} reads it, without its comments, history and wakes. */
+/** A task as GET /api/tasks/{id} reads it, without its comments, files, history and wakes. */
 async function taskOf(w: World, id: string): Promise<unknown> {
-  const { comments: _c, history: _h, wakes: _w, ...task } = await get(w, `/api/tasks/${id}`);
+  const { comments: _c, files: _f, history: _h, wakes: _w, ...task } = await get(w, `/api/tasks/${id}`);
   return task;
 }
 
