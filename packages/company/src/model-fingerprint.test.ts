@@ -4,6 +4,8 @@
 // starts, from the probe cache. A `pull` that re-points the tag (the stand-in's repoint) is a drift:
 // an event and an activity row naming both digests, the run's calls priced unknown, and under
 // `settings.onModelDrift: "refuse"` the wake makes no model call at all.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { AgentEvent } from "@cadre/core";
 import { reply, startStandin, type StandinServer } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
@@ -159,6 +161,32 @@ describe("what `connectors add` keeps of a declared model", () => {
       expect(other.modelFingerprints).toEqual({ [MODEL]: expect.stringMatching(/^listing:[0-9a-f]{16}$/) });
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe("an endpoint that never answers its tags listing", () => {
+  it("is ready on its model list, with the listing's metadata as fingerprint", async () => {
+    // A gateway that holds unknown paths open: GET /api/tags never answers, its model list does.
+    const hanging = createServer((req, res) => {
+      if (req.url === "/v1/models") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [{ id: MODEL, object: "model", owned_by: "gw" }] }));
+      }
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const { port } = hanging.address() as AddressInfo;
+    try {
+      const connector = { ...local(), config: { ...local().config, baseUrl: `http://127.0.0.1:${port}/v1` } };
+      const ready = await checkReadiness(connector, env, new ProbeCache());
+      expect(ready).toMatchObject({ ready: true });
+      const cache = new ProbeCache();
+      const { id } = await company();
+      const added = await addConnector(store, id, { ...connector, id: "gateway" }, { env, probes: cache });
+      expect(added.modelFingerprints).toEqual({ [MODEL]: expect.stringMatching(/^listing:/) });
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
     }
   });
 });

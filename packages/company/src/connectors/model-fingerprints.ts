@@ -20,7 +20,9 @@ export interface FingerprintDrift {
   served: string;
 }
 
-const TAGS_TIMEOUT_MS = 3_000;
+// Well inside the readiness probe's own bound (3 s): an endpoint that holds an unknown path open
+// loses its digests, not its readiness (the listing already answered).
+const TAGS_TIMEOUT_MS = 1_200;
 
 /** The fingerprints a `/models` listing's entries carry (their metadata besides id and object). */
 export function listingFingerprints(data: readonly unknown[]): Fingerprints {

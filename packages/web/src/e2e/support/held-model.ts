@@ -62,6 +62,13 @@ export async function startHeldModel(): Promise<HeldModel> {
       );
       return;
     }
+    // Anything else but a model call (Ollama's tags listing, say) is not found, as on a real
+    // OpenAI-compatible server.
+    if (req.method !== "POST") {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: `no route for ${req.method} ${req.url}` } }));
+      return;
+    }
     req.on("end", () => {
       count++;
       for (const w of waiters.filter((x) => x.n <= count)) {
