@@ -9,6 +9,8 @@ import type { Agent, BudgetReport, BudgetUse } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { type BudgetLine, budgetLine } from "../../model/budget-view.js";
 import { formatCost, formatPercent, formatTokens } from "../../model/format.js";
+import { useMe } from "../../session/permissions.js";
+import { BudgetRaise } from "../actions/budget-raise.js";
 
 function UsedBar({ line, label }: { line: BudgetLine; label: string }) {
   if (line.used === null)
@@ -64,6 +66,7 @@ export function BudgetPanel({
   const report = useResource(api, "GET /api/companies/{id}/budget", { params: { id: companyId } });
   const { reload } = report;
   useEffect(() => reload(), [runsVersion, reload]);
+  const me = useMe();
   const [perAgent, setPerAgent] = useState<Record<string, BudgetUse | string>>({});
   const agentIds = agents.map((a) => a.id).join();
   useEffect(() => {
@@ -109,6 +112,18 @@ export function BudgetPanel({
           {company.detail}
         </p>
         <p class="muted small">{runCapsText(r.runCaps)}</p>
+        {/* Setting the budget is an owner's, as raising it on the warning is. */}
+        {me.may.administer && (
+          <BudgetRaise
+            name="Set the budget"
+            choose
+            api={api}
+            companyId={companyId}
+            budget={r.budget}
+            models={[...new Set(agents.map((a) => a.model))]}
+            onDone={reload}
+          />
+        )}
       </div>
       <div class="table-scroll">
         <table data-testid="budget-agents" class="stack-on-phone">
