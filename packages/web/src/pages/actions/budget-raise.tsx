@@ -28,7 +28,9 @@ export function BudgetRaise({
   models: string[];
   onDone(): void;
 }) {
-  const [kind, setKind] = useState(bindingLimit(budget));
+  // On a warning the limit that binds now (re-read with the budget); on the Usage tab the one chosen.
+  const [chosen, setKind] = useState(bindingLimit(budget));
+  const kind = choose ? chosen : bindingLimit(budget);
   const today = (k: "tokens" | "usd") => {
     const current = k === "tokens" ? budget.limitTokens : budget.limitUsd;
     return current === null ? "" : String(current);
