@@ -71,9 +71,10 @@ describe("the offline CEO's answer to the operator", () => {
       view,
       context(turn([["the operator", "  \nWhere are we?\nDetails."]])),
     );
-    const call = reply?.content.find((c) => c.type === "toolCall");
+    const blocks = reply && "content" in reply ? reply.content : [];
+    const call = blocks.find((c) => c.type === "toolCall");
     expect(call).toMatchObject({ name: "reply_to_operator" });
-    const text = String((call as { arguments: { text: string } }).arguments.text);
+    const text = String(call?.type === "toolCall" ? call.arguments["text"] : "");
     expect(text.split("\n")[0]).toBe("You wrote: “Where are we?”");
     expect(text).toContain("waits for your decision");
     expect(text).toContain("Ada (Head of engineering)");
@@ -98,7 +99,7 @@ describe("the offline CEO's answer to the operator", () => {
       {
         role: "assistant",
         content: [{ type: "toolCall", id: "c1", name: "reply_to_operator", arguments: { text: "Hello." } }],
-      } as Context["messages"][number],
+      } as unknown as Context["messages"][number],
       {
         role: "toolResult",
         toolCallId: "c1",
