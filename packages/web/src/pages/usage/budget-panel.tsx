@@ -11,6 +11,7 @@ import { type BudgetLine, budgetLine } from "../../model/budget-view.js";
 import { formatCost, formatPercent, formatTokens } from "../../model/format.js";
 import { useMe } from "../../session/permissions.js";
 import { BudgetRaise } from "../actions/budget-raise.js";
+import { NoBreakFlags } from "../../ui/no-break-flags.js";
 
 function UsedBar({ line, label }: { line: BudgetLine; label: string }) {
   if (line.used === null)
@@ -109,7 +110,7 @@ export function BudgetPanel({
         </p>
         <UsedBar line={company} label="Company" />
         <p class={`budget-detail ${company.tone}`} data-testid="budget-detail">
-          {company.detail}
+          <NoBreakFlags text={company.detail} />
         </p>
         <p class="muted small">{runCapsText(r.runCaps)}</p>
         {/* Setting the budget is an owner's, as raising it on the warning is. */}
@@ -169,7 +170,7 @@ export function BudgetPanel({
                   <td data-label="State">
                     <StateBadge line={line} />
                     <div class="muted small" data-testid="budget-detail">
-                      {line.detail}
+                      <NoBreakFlags text={line.detail} />
                     </div>
                   </td>
                 </tr>
