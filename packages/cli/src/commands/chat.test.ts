@@ -97,8 +97,6 @@ describe("cadre chat --server", () => {
       const sent = await runCli(["chat", "send", "Hello CEO.", "--server", server.url, "--json"], env);
       expect(sent.code, sent.err).toBe(0);
       const ceoId = sent.json().wakes[0] as string;
-      const shown = await runCli(["chat", "show", "--server", server.url, "--json"], env);
-      expect(shown.json().items.map((m: { text: string }) => m.text)).toEqual(["Hello CEO."]);
       const bad = await runCli(["chat", "send", "", "--server", server.url], env);
       expect([bad.code, bad.err.trim().split("\n").length]).toEqual([2, 1]);
       await expect
@@ -106,6 +104,16 @@ describe("cadre chat --server", () => {
           timeout: 20_000,
         })
         .toContain("operator_message");
+      // The server's CEO answers in the thread; show reads the message, then the answer.
+      const shown = async () =>
+        (await runCli(["chat", "show", "--server", server.url, "--json"], env)).json().items as Array<{
+          from: string;
+          text: string;
+        }>;
+      await expect.poll(async () => (await shown()).length, { timeout: 20_000 }).toBe(2);
+      const [mine, answer] = await shown();
+      expect([mine!.from, mine!.text]).toEqual(["operator", "Hello CEO."]);
+      expect([answer!.from, answer!.text.split("\n")[0]]).toEqual([ceoId, "You wrote: “Hello CEO.”"]);
     } finally {
       await server.close();
       await store.close();

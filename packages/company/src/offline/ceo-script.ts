@@ -7,6 +7,7 @@ import { between, pick, type Script, type ScriptReply, seededRandom } from "@cad
 import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 import { ceoOperating, memberOperating } from "./operating-script.js";
+import { replyToOperatorMessage } from "./operator-reply.js";
 
 const MAX_TOOL_CALLS = 16;
 /** The low end of the "three to five roles" the team-building document calls reasonable. */
@@ -116,6 +117,9 @@ export const semanticCeoScript: Script = (request) => {
   const canHire = view.tools.includes("hire_agent");
   const canFile = view.tools.includes("file_approval");
 
+  // The operator wrote: answered first, in every mode; then the mode's own work goes on.
+  const answer = replyToOperatorMessage(view, context);
+  if (answer) return answer;
   if (filed)
     return text(
       `I filed the strategy for the operator's decision with a team of ${view.directory.filter((m) => !m.self).length + hires.length} leads. I will continue once it is decided.`,

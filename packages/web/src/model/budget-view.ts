@@ -95,7 +95,13 @@ export function budgetLine(b: BudgetUse): BudgetLine {
         atLeast,
         state: b.state,
         badge: "exhausted",
-        detail: `Exhausted: new wakes are refused and a running run stops at its next model call. Raise it with npx cadre budgets set ${target(b)} ${bindingLimit(b) === "tokens" ? "--tokens N" : "--usd X"}${b.scope === "agent" ? "" : ", or on the overview's notice"}.`,
+        // The company's limit is raised in the form shown with this line (the Usage tab's, the
+        // overview's notice); an agent's own budget from a terminal.
+        detail: `Exhausted: new wakes are refused and a running run stops at its next model call. ${
+          b.scope === "agent"
+            ? `Raise it with npx cadre budgets set ${target(b)} ${bindingLimit(b) === "tokens" ? "--tokens N" : "--usd X"}.`
+            : `Raise the limit below (or with npx cadre budgets set ${target(b)} ${bindingLimit(b) === "tokens" ? "--tokens N" : "--usd X"}).`
+        }`,
         tone: "danger",
       };
     case "warning": {

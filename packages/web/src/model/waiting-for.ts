@@ -115,7 +115,14 @@ export function waitingFor(input: WaitingInput): Waiting {
         };
       return {
         headline: `Waiting for the next wake: ${plural(open.length, "open task")}, nothing running.`,
-        detail: `${review > 0 ? `${review} in review, ` : ""}${blocked > 0 ? `${blocked} blocked, ` : ""}each assignee is woken for its work; run due work under Runs, or write to the CEO.`,
+        detail: [
+          ...(review > 0 || blocked > 0
+            ? [
+                `${[...(review > 0 ? [`${review} in review`] : []), ...(blocked > 0 ? [`${blocked} blocked`] : [])].join(", ")}.`,
+              ]
+            : []),
+          "Each assignee is woken for its work; run due work under Runs, or write to the CEO.",
+        ].join(" "),
         offers: ["message_ceo"],
         stuck: false,
       };

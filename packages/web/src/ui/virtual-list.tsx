@@ -112,6 +112,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       tabIndex={0}
       aria-label={props.label}
       data-testid={props.testId}
+      // A short list is as tall as its rows (no empty box under one row); a long one scrolls.
+      style={{ "--vlist-content": `${total + 2}px` }}
     >
       <div class="vlist-inner" role="list" aria-label={props.label} style={{ height: `${total}px` }}>
         {rendered}

@@ -14,7 +14,13 @@ export function BudgetRaise({
   budget,
   models,
   onDone,
+  name = "Raise the budget",
+  choose = false,
 }: {
+  /** The limit form's name: raising it on a warning, setting it on the Usage tab. */
+  name?: string;
+  /** Offer both limits (tokens, USD) to set, not only the one that binds. */
+  choose?: boolean;
   api: Api;
   companyId: string;
   budget: BudgetUse;
@@ -22,9 +28,14 @@ export function BudgetRaise({
   models: string[];
   onDone(): void;
 }) {
-  const kind = bindingLimit(budget);
-  const current = kind === "tokens" ? budget.limitTokens : budget.limitUsd;
-  const [limit, setLimit] = useState(current === null ? "" : String(current));
+  // On a warning the limit that binds now (re-read with the budget); on the Usage tab the one chosen.
+  const [chosen, setKind] = useState(bindingLimit(budget));
+  const kind = choose ? chosen : bindingLimit(budget);
+  const today = (k: "tokens" | "usd") => {
+    const current = k === "tokens" ? budget.limitTokens : budget.limitUsd;
+    return current === null ? "" : String(current);
+  };
+  const [limit, setLimit] = useState(today(kind));
   const [model, setModel] = useState(models[0] ?? "");
   const [input, setInput] = useState("");
   const [output, setOutput] = useState("");
@@ -39,7 +50,7 @@ export function BudgetRaise({
   return (
     <div class="budget-raise" data-testid="budget-raise">
       <form
-        aria-label="Raise the budget"
+        aria-label={name}
         onSubmit={(e) => {
           e.preventDefault();
           void raise
@@ -52,6 +63,23 @@ export function BudgetRaise({
             .then((ok) => ok && onDone());
         }}
       >
+        {choose && (
+          <>
+            <label for="budget-raise-kind">Limit on</label>
+            <select
+              id="budget-raise-kind"
+              value={kind}
+              onChange={(e) => {
+                const next = e.currentTarget.value === "usd" ? "usd" : "tokens";
+                setKind(next);
+                setLimit(today(next));
+              }}
+            >
+              <option value="tokens">tokens</option>
+              <option value="usd">USD</option>
+            </select>
+          </>
+        )}
         <label for="budget-raise-limit">
           {kind === "tokens" ? "Token limit" : "USD limit"} per{" "}
           {budget.period === "month" ? "month" : "company lifetime"}

@@ -3,7 +3,7 @@
 // to the CEO — which wakes it. An operator's message carries its writer's name (a named operator's
 // own; "the operator" for the unnamed one), marked "(you)" for the reader who wrote it. Said plainly next to the box: a message is read by the CEO as the
 // operator's words and changes no phase, tool or decision (decisions are made under Approvals).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import { useList } from "../../hooks/use-list.js";
 import { formatTime } from "../../model/format.js";
@@ -40,13 +40,20 @@ export function CeoThread({
   // Writing to the CEO is an operator's action (it wakes the CEO): a viewer reads the thread.
   const me = useMe();
   const items = thread.data ?? [];
+  // The thread scrolls within its box: the latest message is kept in view as messages arrive.
+  const list = useRef<HTMLOListElement>(null);
+  const last = items.at(-1)?.id;
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [last]);
   return (
     <section class="card wide thread" aria-labelledby="thread-title">
       <h2 id="thread-title">Conversation with the CEO</h2>
       {items.length === 0 ? (
         <p class="muted">No message yet. Write to the CEO: it is woken and answers here.</p>
       ) : (
-        <ol class="messages" data-testid="thread">
+        <ol class="messages" data-testid="thread" ref={list}>
           {items.map((m) => (
             <li key={m.id} class={m.from === "operator" ? "from-operator" : "from-ceo"} data-testid="message">
               <p class="muted small">

@@ -9,6 +9,7 @@ import { budgetLine } from "../../model/budget-view.js";
 import { href } from "../../route.js";
 import { BudgetRaise } from "../actions/budget-raise.js";
 import { useMe } from "../../session/permissions.js";
+import { NoBreakFlags } from "../../ui/no-break-flags.js";
 
 export function BudgetNotice({
   api,
@@ -32,7 +33,8 @@ export function BudgetNotice({
   return (
     <div class={`alert wide budget-notice ${line.tone === "danger" ? "error" : "warn"}`}>
       <p role="status" data-testid="budget-notice">
-        <strong>Budget: {line.badge}</strong> — spent {line.spent} of {line.limit}. {line.detail}{" "}
+        <strong>Budget: {line.badge}</strong> — spent {line.spent} of {line.limit}.{" "}
+        <NoBreakFlags text={line.detail} />{" "}
         <a href={href({ page: "company", companyId, tab: "usage" })}>Spend per agent</a>
       </p>
       {/* Raising a budget or setting a price is an owner's. */}

@@ -9,6 +9,9 @@ import type { Agent, BudgetReport, BudgetUse } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { type BudgetLine, budgetLine } from "../../model/budget-view.js";
 import { formatCost, formatPercent, formatTokens } from "../../model/format.js";
+import { useMe } from "../../session/permissions.js";
+import { BudgetRaise } from "../actions/budget-raise.js";
+import { NoBreakFlags } from "../../ui/no-break-flags.js";
 
 function UsedBar({ line, label }: { line: BudgetLine; label: string }) {
   if (line.used === null)
@@ -64,6 +67,7 @@ export function BudgetPanel({
   const report = useResource(api, "GET /api/companies/{id}/budget", { params: { id: companyId } });
   const { reload } = report;
   useEffect(() => reload(), [runsVersion, reload]);
+  const me = useMe();
   const [perAgent, setPerAgent] = useState<Record<string, BudgetUse | string>>({});
   const agentIds = agents.map((a) => a.id).join();
   useEffect(() => {
@@ -106,9 +110,21 @@ export function BudgetPanel({
         </p>
         <UsedBar line={company} label="Company" />
         <p class={`budget-detail ${company.tone}`} data-testid="budget-detail">
-          {company.detail}
+          <NoBreakFlags text={company.detail} />
         </p>
         <p class="muted small">{runCapsText(r.runCaps)}</p>
+        {/* Setting the budget is an owner's, as raising it on the warning is. */}
+        {me.may.administer && (
+          <BudgetRaise
+            name="Set the budget"
+            choose
+            api={api}
+            companyId={companyId}
+            budget={r.budget}
+            models={[...new Set(agents.map((a) => a.model))]}
+            onDone={reload}
+          />
+        )}
       </div>
       <div class="table-scroll">
         <table data-testid="budget-agents" class="stack-on-phone">
@@ -154,7 +170,7 @@ export function BudgetPanel({
                   <td data-label="State">
                     <StateBadge line={line} />
                     <div class="muted small" data-testid="budget-detail">
-                      {line.detail}
+                      <NoBreakFlags text={line.detail} />
                     </div>
                   </td>
                 </tr>
