@@ -9,6 +9,7 @@ import { serverBench } from "./server.js";
 import { translatorsBench } from "./translators.js";
 import { cliStartBench } from "./cli-start.js";
 import { claudeCodePromptBench } from "./claude-code-prompt.js";
+import { scaleBench } from "./scale.js";
 import { wakeStartBench } from "./wake-start.js";
 import { workersBench } from "./workers.js";
 
@@ -112,5 +113,6 @@ export const BENCHMARKS: Benchmark[] = [
   wakeStartBench,
   cliStartBench,
   workersBench,
+  scaleBench,
   dashboardBench,
 ];

@@ -1,8 +1,10 @@
 // Worker scaling: wakes/s with 1 and with 4 real `cadre worker` processes on one PostgreSQL
 // database, in paired interleaved rounds (1, 4, 4, 1, ...), every member's wake waiting on a
 // stand-in model that answers each call after LATENCY_MS (I/O-bound, as real wakes are). The
-// store is set up once (not timed); each round starts its workers and waits until they are ready
-// (not timed), then enqueues one wake per member and runs the clock until every wake has ended.
+// store is set up once (not timed); each round starts its workers and waits until they are ready,
+// lets each take one warm-up wake (a long-lived worker's first wake warms its code paths and
+// probes its connector once; not timed), then enqueues one wake per member and runs the clock
+// until every wake has ended.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,25 +131,33 @@ async function round(
   modelCalls: () => number,
 ): Promise<WorkerRound> {
   const ended = new Map<string, Outcome>();
-  let allEnded: () => void = () => {};
-  const done = new Promise<void>((resolve) => (allEnded = resolve));
-  let expected = new Set<string>();
+  let waiting: { ids: Set<string>; resolve: () => void } | undefined;
+  const check = () => {
+    if (waiting && [...waiting.ids].every((id) => ended.has(id))) waiting.resolve();
+  };
+  const untilEnded = (ids: Set<string>) =>
+    new Promise<void>((resolve) => {
+      waiting = { ids, resolve };
+      check();
+    });
   const onOutcome = (o: Outcome) => {
     if (o.outcome !== "done" && o.outcome !== "failed") return;
     ended.set(o.wakeId, o);
-    if (expected.size > 0 && [...expected].every((id) => ended.has(id))) allEnded();
+    check();
   };
   const procs: WorkerProcess[] = [];
   try {
     for (let i = 0; i < workers; i++)
       procs.push(await startWorkerProcess(options.workerCommand, storeUrl, queueSchema, dataDir, onOutcome));
+    // One warm-up wake per worker: idle workers each fetch one job at a time, so they share these.
+    const warm = await Promise.all(members.slice(0, workers).map((agentId) => queue.enqueue({ agentId })));
+    await untilEnded(new Set(warm.map((w) => w.wakeId)));
     const cpuBefore = await Promise.all(procs.map((p) => cpuMs(p.child.pid)));
     const callsBefore = modelCalls();
     const start = performance.now();
     const sent = await Promise.all(members.map((agentId) => queue.enqueue({ agentId })));
-    expected = new Set(sent.map((s) => s.wakeId));
-    if ([...expected].every((id) => ended.has(id))) allEnded();
-    await done;
+    const expected = new Set(sent.map((s) => s.wakeId));
+    await untilEnded(expected);
     const seconds = (performance.now() - start) / 1000;
     const cpuAfter = await Promise.all(procs.map((p) => cpuMs(p.child.pid)));
     const cpu = cpuAfter.reduce((s, v, i) => s + v - cpuBefore[i]!, 0);
