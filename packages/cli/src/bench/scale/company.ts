@@ -127,12 +127,12 @@ export async function bulkModelCalls(store: Store, c: ScaleCompany, count: numbe
           runId,
           model: "offline-scripted-1",
           reservedTokens: 1000,
-          reservedUsd: 0.001,
+          reservedUsd: 0.00001,
         });
         await tx.settleModelCall(id, {
           servedModel: "offline-scripted-1",
           usage: { input: 800, output: 100, cacheRead: 0, cacheWrite: 0 },
-          costUsd: 0.001,
+          costUsd: 0.00001,
         });
       }
       await tx.finishRun(runId, {

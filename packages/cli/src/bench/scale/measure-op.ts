@@ -1,5 +1,6 @@
 // One operation's cost, as the scale benchmark reports it: wall ms, this process's CPU ms and the
-// SQL statements it ran; the median of several runs of it.
+// SQL statements it ran; the median of several runs of it, after one unmeasured run (the first run
+// of an operation on a fresh store prepares its statements and warms its code paths).
 import { performance } from "node:perf_hooks";
 import { median } from "../stats.js";
 import { statementsSoFar } from "./statements.js";
@@ -10,9 +11,11 @@ export interface OpCost {
   statements: number;
 }
 
+/** Runs op(0) unmeasured, then op(1..runs) measured. */
 export async function costOf(runs: number, op: (i: number) => Promise<unknown>): Promise<OpCost> {
+  await op(0);
   const samples: OpCost[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 1; i <= runs; i++) {
     const statements = statementsSoFar();
     const cpu = process.cpuUsage();
     const start = performance.now();
