@@ -404,7 +404,8 @@ export async function benchServer(options: BenchOptions): Promise<ServerBenchRes
       unit: "events/s",
       value: round(sseCadre),
       baseline: round(sseBare),
-      baselineName: "bare node:http writes, no store",
+      // The subscribers read in this process, beside both servers: this ratio is pulled toward 1.
+      baselineName: "bare node:http writes, no store (subscribers in the bench process)",
     };
     const machine = {
       cpus: cpus().length,
