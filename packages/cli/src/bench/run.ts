@@ -27,8 +27,9 @@ Options:
 Benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join("\n")}
 
-Environment: CADRE_BENCH_DATABASE_URL names a PostgreSQL database for the workers benchmark
-(scratch schemas are made and dropped there); without it a throwaway local server is started.
+Environment: CADRE_BENCH_DATABASE_URL (else CADRE_TEST_DATABASE_URL) names a PostgreSQL database
+for the workers benchmark (scratch schemas are made and dropped there); without either a throwaway
+local server is started, and without PostgreSQL's binaries the benchmark says "skipped: no PostgreSQL".
 `;
 
 function format(value: number): string {
