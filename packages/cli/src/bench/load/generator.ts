@@ -4,6 +4,7 @@
 // one-second sampler, so it is not used): rate from the first response to the last, latency
 // percentiles from each response's time.
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { LoadResult, LoadSpec } from "./protocol.js";
 
@@ -68,8 +69,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-// As a forked child: one load per message, its result sent back.
-if (process.send) {
+// As a forked child (run as its own entry point, not imported): one load per message, its result sent back.
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   process.on("message", (spec: LoadSpec) => {
     runLoad(spec).then(
       (result) => process.send!({ ok: true, result }),
