@@ -4,6 +4,7 @@ export * from "./types.js";
 export * from "./errors.js";
 export * from "./secrets/redact.js";
 export { countTokens } from "./tokens.js";
+export { preloadWakeModules } from "./preload.js";
 export * from "./event-queue.js";
 export * from "./agent/tool.js";
 export * from "./agent/base-agent.js";

@@ -22,7 +22,17 @@ export * from "./routes/views.js";
 export * from "./routes/company-glance.js";
 export * from "./routes/run-detail.js";
 export { ErrorBodySchema } from "./http/errors.js";
-// The load benchmark (`npm run bench`); autocannon is loaded only when it runs.
-export { type BenchOptions, benchServer, type ServerBenchResult, type ServerFigure } from "./bench/index.js";
+// The load benchmark (`npm run bench`); its load generator is the bench's own process.
+export {
+  type BenchOptions,
+  benchServer,
+  type FanoutFigure,
+  type LoadDrive,
+  type LoadResult,
+  type LoadSpec,
+  type PairedRound,
+  type ServerBenchResult,
+  type ServerFigure,
+} from "./bench/index.js";
 // Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.
 export * from "./cluster/index.js";

@@ -221,7 +221,10 @@ export async function spendOf(db: Kysely<Database>, filter: SpendFilter): Promis
     .where("m.status", "=", "reserved")
     .where("r.status", "=", "running");
   if (filter.agentId !== undefined) live = live.where("m.agent_id", "=", filter.agentId);
-  if (filter.since !== undefined) live = live.where("m.created_at", ">=", filter.since);
+  // Compared as an expression, not as the column: an index on created_at would otherwise win the
+  // plan and scan every call of the month (100k rows: a quarter of a second per budget check),
+  // where the partial index on reservations (the calls in flight, a handful) is what this reads.
+  if (filter.since !== undefined) live = live.where(sql<string>`m.created_at || ''`, ">=", filter.since);
   const reserved = await live
     .select([
       sql<number>`coalesce(sum(m.reserved_tokens), 0)`.as("tokens"),

@@ -9,6 +9,7 @@ import { serverBench } from "./server.js";
 import { translatorsBench } from "./translators.js";
 import { cliStartBench } from "./cli-start.js";
 import { claudeCodePromptBench } from "./claude-code-prompt.js";
+import { scaleBench } from "./scale.js";
 import { wakeStartBench } from "./wake-start.js";
 import { workersBench } from "./workers.js";
 
@@ -22,6 +23,13 @@ export interface BenchFigure {
   baselineName: string;
   /** value ÷ baseline. */
   ratio: number;
+  /**
+   * Lowest and highest ratio over the n paired rounds (each round's value ÷ the baseline measured
+   * beside it); a single measurement has the range [ratio, ratio] and n 1.
+   */
+  range: [number, number];
+  /** Rounds measured (value and baseline are their medians). */
+  n: number;
   /** The promise this figure is held to, when there is one (measured, never asserted in tests). */
   target?: BenchTarget;
 }
@@ -44,7 +52,10 @@ export interface Benchmark {
   run(): Promise<BenchResult>;
 }
 
-/** A figure beside its baseline; the ratio is value ÷ baseline (0 when the baseline is 0). */
+/**
+ * A figure beside its baseline; the ratio is value ÷ baseline (0 when the baseline is 0). `rounds`
+ * gives the per-round ratio range and n of paired rounds; without it, one measurement.
+ */
 export function figure(
   name: string,
   value: number,
@@ -52,6 +63,7 @@ export function figure(
   baselineName: string,
   baseline: number,
   target?: (f: { value: number; baseline: number; ratio: number }) => BenchTarget,
+  rounds?: { range: [number, number]; n: number },
 ): BenchFigure {
   const ratio = baseline !== 0 ? value / baseline : 0;
   return {
@@ -61,8 +73,21 @@ export function figure(
     baseline,
     baselineName,
     ratio,
+    range: rounds?.range ?? [ratio, ratio],
+    n: rounds?.n ?? 1,
     ...(target ? { target: target({ value, baseline, ratio }) } : {}),
   };
+}
+
+/** A figure from paired rounds (stats.ts `paired`): medians, per-round ratio range, n. */
+export function pairedFigure(
+  name: string,
+  unit: string,
+  baselineName: string,
+  p: { value: number; baseline: number; range: [number, number]; n: number },
+  target?: (f: { value: number; baseline: number; ratio: number }) => BenchTarget,
+): BenchFigure {
+  return figure(name, p.value, unit, baselineName, p.baseline, target, { range: p.range, n: p.n });
 }
 
 /** Target helpers: a ratio floor (throughput), a ratio ceiling (time), an allowance over the baseline. */
@@ -88,5 +113,6 @@ export const BENCHMARKS: Benchmark[] = [
   wakeStartBench,
   cliStartBench,
   workersBench,
+  scaleBench,
   dashboardBench,
 ];

@@ -4,7 +4,8 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { figure, overBy } from "./registry.js";
+import { figure, overBy, pairedFigure } from "./registry.js";
+import { paired } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNNER = fileURLToPath(new URL("../../dist/bench/run.js", import.meta.url));
@@ -29,7 +30,11 @@ describe("npm run bench", () => {
         ratio: expect.any(Number),
         bench: "prompt-assembly",
         baselineName: expect.any(String),
+        n: expect.any(Number),
       });
+      const [low, high] = f["range"] as [number, number];
+      expect(f["n"]).toBeGreaterThanOrEqual(1);
+      expect(low).toBeLessThanOrEqual(high);
       expect(f["baseline"]).toBeGreaterThan(0);
       expect(f["ratio"]).toBeCloseTo((f["value"] as number) / (f["baseline"] as number), 9);
     }
@@ -52,5 +57,17 @@ describe("npm run bench", () => {
     expect(f).toMatchObject({ ratio: 3, target: { met: false } });
     expect(figure("wake", 8, "ms", "bare loop", 4, overBy(5)).target!.met).toBe(true);
     expect(figure("x", 1, "ms", "none", 0).ratio).toBe(0);
+    // A single measurement is one round whose ratio range is the ratio itself.
+    expect(f).toMatchObject({ range: [3, 3], n: 1 });
+  });
+
+  it("paired rounds report medians of each side and the range of the per-round ratios", () => {
+    const p = paired([
+      { value: 10, baseline: 20 },
+      { value: 30, baseline: 20 },
+      { value: 12, baseline: 40 },
+    ]);
+    expect(p).toEqual({ value: 12, baseline: 20, range: [0.3, 1.5], n: 3 });
+    expect(pairedFigure("x", "req/s", "bare", p)).toMatchObject({ ratio: 0.6, range: [0.3, 1.5], n: 3 });
   });
 });

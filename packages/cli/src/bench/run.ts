@@ -1,19 +1,25 @@
 // `npm run bench`: runs the registered benchmarks (registry.ts) in this process and prints each
 // figure beside its bare baseline, measured in the same run; speed is measured here only, never
 // asserted in tests. See --help.
+import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { type BenchFigure, BENCHMARKS } from "./registry.js";
 
 const HELP = `Usage: npm run bench [-- --only NAME[,NAME]] [-- --json]
 
-Runs Cadre's benchmarks in this process, one run: every figure is printed beside its bare baseline
-(the same work without Cadre, measured in the same run), with the ratio and the target, if any.
+Runs Cadre's benchmarks, one run: every figure is printed beside its bare baseline (the same work
+without Cadre, measured in the same run), with the ratio and the target, if any. Load figures come
+from a load generator in its own process, in paired interleaved rounds (median, range of the
+per-round ratios, n); the machine's load average is printed with each benchmark.
 
 Options:
   --only NAME[,NAME]  run these benchmarks only
   --json              end with one JSON line:
                       { "figures": [{ "name", "value", "unit", "baseline", "ratio",
-                                      "bench", "baselineName", "target", "met" }] }
+                                      "range", "n", "bench", "baselineName",
+                                      "target", "met" }] }
+                      value and baseline are medians of n paired rounds; range is the
+                      lowest and highest per-round ratio
                       (progress goes to stderr, so stdout's last line is the JSON)
   --list              list the benchmarks and exit
   -h, --help          this help
@@ -21,8 +27,9 @@ Options:
 Benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join("\n")}
 
-Environment: CADRE_BENCH_DATABASE_URL names a PostgreSQL database for the workers benchmark
-(scratch schemas are made and dropped there); without it a throwaway local server is started.
+Environment: CADRE_BENCH_DATABASE_URL (else CADRE_TEST_DATABASE_URL) names a PostgreSQL database
+for the workers benchmark (scratch schemas are made and dropped there); without either a throwaway
+local server is started, and without PostgreSQL's binaries the benchmark says "skipped: no PostgreSQL".
 `;
 
 function format(value: number): string {
@@ -33,7 +40,8 @@ function format(value: number): string {
 
 function line(f: BenchFigure): string {
   const target = f.target ? `  target ${f.target.description}: ${f.target.met ? "met ✓" : "missed ✗"}` : "";
-  return `  ${f.name.padEnd(44)} ${format(f.value).padStart(10)} ${f.unit.padEnd(9)} vs ${format(f.baseline).padStart(10)} ${f.baselineName} → ${format(f.ratio)}×${target}\n`;
+  const spread = f.n > 1 ? ` (${format(f.range[0])}–${format(f.range[1])}, n ${f.n})` : "";
+  return `  ${f.name.padEnd(44)} ${format(f.value).padStart(10)} ${f.unit.padEnd(9)} vs ${format(f.baseline).padStart(10)} ${f.baselineName} → ${format(f.ratio)}×${spread}${target}\n`;
 }
 
 async function main(): Promise<number> {
@@ -71,9 +79,13 @@ async function main(): Promise<number> {
   // With --json, stdout carries the JSON line only; the table goes to stderr.
   const out = values.json ? process.stderr : process.stdout;
   const all: Array<BenchFigure & { bench: string }> = [];
-  out.write(`cadre bench — node ${process.version}, ${process.platform}/${process.arch}\n`);
+  out.write(
+    `cadre bench — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length}× ${cpus()[0]?.model ?? "unknown CPU"}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
   for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
-    out.write(`\n${bench.name} — ${bench.description}\n`);
+    out.write(`\n${bench.name} — ${bench.description} (load ${loadavg()[0]!.toFixed(2)})\n`);
     const result = await bench.run();
     if (result.notMeasured) out.write(`  not measured: ${result.notMeasured}\n`);
     for (const f of result.figures) {
@@ -88,6 +100,8 @@ async function main(): Promise<number> {
       unit: f.unit,
       baseline: f.baseline,
       ratio: f.ratio,
+      range: f.range,
+      n: f.n,
       bench: f.bench,
       baselineName: f.baselineName,
       target: f.target?.description ?? null,

@@ -1,38 +1,48 @@
 // The server's load benchmark, each figure beside the same work done bare (bare.ts) in the same
 // process and run: GET /healthz, the agent list (auth + one read), the legacy hire POST, an
-// approval decision, and SSE fan-out to many subscribers. Autocannon drives the load from this
-// process (10 connections, loopback). Speed is measured here only, never asserted in tests.
+// approval decision, and SSE fan-out to many subscribers. The load comes from another process
+// (options.drive: the bench's forked generator; 10 connections, loopback), in paired rounds.
+// Speed is measured here only, never asserted in tests.
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCompany, loadCompanyState } from "@cadre/company";
 import { openStore } from "@cadre/store";
-import type autocannonFn from "autocannon";
 import { startServer, type RunningServer } from "../server.js";
 import type { BareFanout, BareServer } from "./bare.js";
 
 export interface BenchOptions {
+  /** Runs one load from another process (the bench's forked load generator). */
+  drive: LoadDrive;
   /** Requests per GET measurement (default 3000). */
   requests?: number;
   /** Hires (and decisions) per POST measurement (default 1500). */
   hires?: number;
   connections?: number;
+  /** Paired rounds per load figure (default 5). */
+  rounds?: number;
   subscribers?: number;
   /** Events appended for the fan-out measurement (default 2000). */
   events?: number;
   log?: (line: string) => void;
 }
 
-/** One measured figure of the server beside the same work done bare (bare.ts), same run. */
+/** One load figure of the server beside the same work done bare (bare.ts): every paired round. */
 export interface ServerFigure {
+  name: string;
+  unit: string;
+  baselineName: string;
+  rounds: PairedRound[];
+}
+
+/** SSE fan-out: one round, Cadre then bare (the delivery rate, not a request rate). */
+export interface FanoutFigure {
   name: string;
   unit: string;
   value: number;
   baseline: number;
   baselineName: string;
-  /** p99 latency of Cadre and of the bare server, where the figure is a load figure. */
-  p99Ms?: { value: number; baseline: number };
 }
 
 export interface ServerBenchResult {
@@ -43,65 +53,60 @@ export interface ServerBenchResult {
   list: ServerFigure;
   hire: ServerFigure;
   decision: ServerFigure;
-  sse: ServerFigure;
+  sse: FanoutFigure;
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
-type Autocannon = typeof autocannonFn;
+/** One load for the load generator (which runs in another process than this server). */
+export interface LoadSpec {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  connections: number;
+  /** The requests, sent in this order over the connections; a GET repeats one path `amount` times. */
+  requests: { path: string; amount: number } | Array<{ path: string; body?: string }>;
+}
 
-interface Load {
-  perSec: number;
-  p99Ms: number;
+export interface LoadResult {
+  responses: number;
   non2xx: number;
+  errors: number;
+  /** Responses per second from the first response to the last: (responses − 1) ÷ that span. */
+  perSec: number;
+  /** Per-request latency percentiles (ms), from every response's own timing. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Seconds from the first request sent to the last response. */
+  seconds: number;
 }
 
-/** `amount` requests over `connections`; `next(i)` gives the i-th request's path and body. */
-async function load(
-  autocannon: Autocannon,
-  url: string,
-  token: string,
-  amount: number,
-  connections: number,
-  method: "GET" | "POST",
-  next: (i: number) => { path: string; body?: string },
-): Promise<Load> {
-  let n = 0;
-  // Timed here: autocannon's own duration counts whole ticks of its one-second sampler.
-  const started = performance.now();
-  const r = await autocannon({
-    url,
-    connections,
-    amount,
-    requests: [
-      {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        setupRequest: (request) => {
-          const { path, body } = next(n++);
-          return { ...request, path, ...(body !== undefined ? { body } : {}) };
-        },
-      },
-    ],
-  });
-  const seconds = (performance.now() - started) / 1000;
-  return { perSec: round(r.requests.total / seconds), p99Ms: r.latency.p99, non2xx: r.non2xx };
+export type LoadDrive = (spec: LoadSpec) => Promise<LoadResult>;
+
+const headers = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/json" });
+
+/** One paired round: Cadre's load and the bare server's, run back to back. */
+export interface PairedRound {
+  cadre: LoadResult;
+  bare: LoadResult;
 }
 
-/** Cadre and bare alternately, twice each (best round kept): load on the machine hits both alike. */
+/**
+ * Cadre and bare in `rounds` paired rounds, the order alternating (ABBA...) so that load on the
+ * machine and drift hit both alike; every round is kept (the caller reports median and range).
+ */
 async function pair(
   name: string,
   unit: string,
   baselineName: string,
-  cadre: () => Promise<Load>,
-  bare: () => Promise<Load>,
-  rounds = 2,
+  cadre: () => Promise<LoadResult>,
+  bare: () => Promise<LoadResult>,
+  rounds: number,
 ): Promise<ServerFigure> {
-  let best: Load | undefined;
-  let bestBare: Load | undefined;
+  const kept: PairedRound[] = [];
   for (let i = 0; i < rounds; i++) {
-    let c: Load;
-    let b: Load;
+    let c: LoadResult;
+    let b: LoadResult;
     if (i % 2 === 0) {
       c = await cadre();
       b = await bare();
@@ -109,18 +114,13 @@ async function pair(
       b = await bare();
       c = await cadre();
     }
-    if (c.non2xx > 0) throw new Error(`${name}: ${c.non2xx} answers were not 2xx`);
-    if (!best || c.perSec > best.perSec) best = c;
-    if (!bestBare || b.perSec > bestBare.perSec) bestBare = b;
+    if (c.non2xx > 0 || c.errors > 0)
+      throw new Error(`${name}: ${c.non2xx} answers were not 2xx, ${c.errors} failed`);
+    if (b.non2xx > 0 || b.errors > 0)
+      throw new Error(`${name} (bare): ${b.non2xx} answers were not 2xx, ${b.errors} failed`);
+    kept.push({ cadre: c, bare: b });
   }
-  return {
-    name,
-    unit,
-    value: best!.perSec,
-    baseline: bestBare!.perSec,
-    baselineName,
-    p99Ms: { value: best!.p99Ms, baseline: bestBare!.p99Ms },
-  };
+  return { name, unit, baselineName, rounds: kept };
 }
 
 const HIRE_BODY = (i: number) =>
@@ -278,17 +278,18 @@ async function bareFanout(fanout: BareFanout, subscribers: number, events: numbe
   return delivered / seconds;
 }
 
-export async function benchServer(options: BenchOptions = {}): Promise<ServerBenchResult> {
+export async function benchServer(options: BenchOptions): Promise<ServerBenchResult> {
   const log = options.log ?? ((line: string) => console.log(line));
-  // Loaded here, not at module load: autocannon is a development dependency, and importing
-  // @cadre/server (the CLI does, for `cadre serve`) must not need it (nor the bare baselines).
-  const { default: autocannon } = await import("autocannon");
+  // Loaded here, not at module load: importing @cadre/server (the CLI does, for `cadre serve`)
+  // must not load the bare baselines.
   const { startBareFanout, startBareServer } = await import("./bare.js");
   const requests = options.requests ?? 3000;
   const hires = options.hires ?? 1500;
   const connections = options.connections ?? 10;
+  const rounds = options.rounds ?? 5;
   const subscribers = options.subscribers ?? 100;
   const events = options.events ?? 2000;
+  const drive = options.drive;
   const dir = await mkdtemp(join(tmpdir(), "cadre-bench-"));
   const store = await openStore({ path: join(dir, "cadre.db") });
   const server = await startServer({ store, port: 0, dataDir: dir, env: {}, log: () => {} });
@@ -298,41 +299,51 @@ export async function benchServer(options: BenchOptions = {}): Promise<ServerBen
     bare = await startBareServer(dir);
     fanout = await startBareFanout();
     const b = bare;
-    const cadreGet = (path: string) => () =>
-      load(autocannon, server.url, server.operatorToken, requests, connections, "GET", () => ({ path }));
-    const bareGet = (path: string) => () =>
-      load(autocannon, b.url, b.token, requests, connections, "GET", () => ({ path }));
+    const get = (url: string, token: string, path: string, amount = requests) =>
+      drive({ url, method: "GET", headers: headers(token), connections, requests: { path, amount } });
+    const post = (
+      url: string,
+      token: string,
+      list: Array<{ path: string; body?: string }>,
+      c = connections,
+    ) => drive({ url, method: "POST", headers: headers(token), connections: c, requests: list });
 
-    log("server: GET /healthz");
+    log(`server: GET /healthz, ${rounds} paired rounds of ${requests} requests`);
     const healthz = await pair(
       "GET /healthz",
       "req/s",
       "bare Hono",
-      cadreGet("/healthz"),
-      bareGet("/healthz"),
+      () => get(server.url, server.operatorToken, "/healthz"),
+      () => get(b.url, b.token, "/healthz"),
+      rounds,
     );
 
     log("server: GET /api/companies/{id}/agents");
+    // The same page on both sides: a CEO and five hires here, six hires there.
     const listed = await hireCompanies(server, 1, "list");
-    for (let i = 0; i < 5; i++)
-      await load(autocannon, server.url, server.operatorToken, 1, 1, "POST", () => ({
-        path: `/api/companies/${listed[0]}/agents`,
-        body: HIRE_BODY(i),
-      }));
-    for (let i = 0; i < 6; i++)
-      await load(autocannon, b.url, b.token, 1, 1, "POST", () => ({
-        path: "/api/companies/bare/agents",
-        body: HIRE_BODY(i),
-      }));
+    const path = `/api/companies/${listed[0]}/agents`;
+    await post(
+      server.url,
+      server.operatorToken,
+      Array.from({ length: 5 }, (_, i) => ({ path, body: HIRE_BODY(i) })),
+      1,
+    );
+    await post(
+      b.url,
+      b.token,
+      Array.from({ length: 6 }, (_, i) => ({ path: "/api/companies/bare/agents", body: HIRE_BODY(i) })),
+      1,
+    );
     const list = await pair(
-      "GET agent list (auth + one read)",
+      "GET agent list (auth + one page)",
       "req/s",
       "bare Hono + better-sqlite3 select",
-      cadreGet(`/api/companies/${listed[0]}/agents`),
-      bareGet("/api/companies/bare/agents"),
+      () => get(server.url, server.operatorToken, path),
+      () => get(b.url, b.token, "/api/companies/bare/agents"),
+      rounds,
     );
 
-    log("server: legacy hire POST");
+    log("server: hire POST");
     let batch = 0;
     const hire = await pair(
       "hire POST",
@@ -340,16 +351,25 @@ export async function benchServer(options: BenchOptions = {}): Promise<ServerBen
       "bare Hono + better-sqlite3 insert",
       async () => {
         const companies = await hireCompanies(server, hires, `hire${batch++}`);
-        return load(autocannon, server.url, server.operatorToken, hires, connections, "POST", (i) => ({
-          path: `/api/companies/${companies[i % companies.length]}/agents`,
-          body: HIRE_BODY(i),
-        }));
+        return post(
+          server.url,
+          server.operatorToken,
+          Array.from({ length: hires }, (_, i) => ({
+            path: `/api/companies/${companies[i % companies.length]}/agents`,
+            body: HIRE_BODY(i),
+          })),
+        );
       },
       () =>
-        load(autocannon, b.url, b.token, hires, connections, "POST", (i) => ({
-          path: "/api/companies/bare/agents",
-          body: HIRE_BODY(i),
-        })),
+        post(
+          b.url,
+          b.token,
+          Array.from({ length: hires }, (_, i) => ({
+            path: "/api/companies/bare/agents",
+            body: HIRE_BODY(i),
+          })),
+        ),
+      rounds,
     );
 
     log("server: approval decision");
@@ -359,29 +379,33 @@ export async function benchServer(options: BenchOptions = {}): Promise<ServerBen
       "bare Hono + better-sqlite3 update + insert",
       async () => {
         const ids = await pendingApprovals(server, hires, `d${batch++}`);
-        return load(autocannon, server.url, server.operatorToken, ids.length, connections, "POST", (i) => ({
-          path: `/api/approvals/${ids[i]}/approve`,
-          body: "{}",
-        }));
+        return post(
+          server.url,
+          server.operatorToken,
+          ids.map((id) => ({ path: `/api/approvals/${id}/approve`, body: "{}" })),
+        );
       },
       async () => {
         const ids = b.seedApprovals(hires, `b${batch++}`);
-        return load(autocannon, b.url, b.token, ids.length, connections, "POST", (i) => ({
-          path: `/api/approvals/${ids[i]}/approve`,
-          body: "{}",
-        }));
+        return post(
+          b.url,
+          b.token,
+          ids.map((id) => ({ path: `/api/approvals/${id}/approve`, body: "{}" })),
+        );
       },
+      rounds,
     );
 
     log(`server: SSE fan-out to ${subscribers} subscribers`);
     const sseCadre = await cadreFanout(server, subscribers, events);
     const sseBare = await bareFanout(fanout, subscribers, events);
-    const sse: ServerFigure = {
+    const sse: FanoutFigure = {
       name: `SSE fan-out to ${subscribers} subscribers`,
       unit: "events/s",
       value: round(sseCadre),
       baseline: round(sseBare),
-      baselineName: "bare node:http writes, no store",
+      // The subscribers read in this process, beside both servers: this ratio is pulled toward 1.
+      baselineName: "bare node:http writes, no store (subscribers in the bench process)",
     };
     const machine = {
       cpus: cpus().length,
@@ -390,7 +414,7 @@ export async function benchServer(options: BenchOptions = {}): Promise<ServerBen
       platform: process.platform,
     };
     log(
-      `server: ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}, sqlite (file, WAL); load generator in the same process, ${connections} connections`,
+      `server: ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}, sqlite (file, WAL); load generator in its own process, ${connections} connections`,
     );
     return { machine, store: "sqlite (file, WAL)", connections, healthz, list, hire, decision, sse };
   } finally {

@@ -1,6 +1,5 @@
 // Several machines on one PostgreSQL database: wakes as jobs on a shared queue, workers that run
 // them under leases, recovery of a dead worker's wakes, and the feed bus over LISTEN/NOTIFY.
-export { benchWorkers, type WorkerBenchOptions, type WorkerBenchResult } from "./bench.js";
 export { LeaseLostError, WakeLease } from "./lease.js";
 export { PostgresFeedBus } from "./pg-feed-bus.js";
 export { recoverExpiredWakes } from "./recovery.js";

@@ -1,14 +1,5 @@
-// The part of autocannon's API the benchmark uses (the package ships no types).
+// The part of autocannon's API the load generator uses (the package ships no types).
 declare module "autocannon" {
-  interface Histogram {
-    average: number;
-    mean: number;
-    p50: number;
-    p90: number;
-    p99: number;
-    max: number;
-    total: number;
-  }
   interface RequestSpec {
     method?: string;
     path?: string;
@@ -20,21 +11,20 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     amount?: number;
-    duration?: number;
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string;
     requests?: RequestSpec[];
   }
   interface Result {
-    requests: Histogram;
-    latency: Histogram;
-    duration: number;
     errors: number;
     timeouts: number;
     non2xx: number;
-    "2xx": number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  interface Instance {
+    /** Every response as it arrives: its status, size and latency (ms, from autocannon's request write). */
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): void;
+  }
+  function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }
