@@ -24,6 +24,12 @@ export interface BenchFigure {
   ratio: number;
   /** The promise this figure is held to, when there is one (measured, never asserted in tests). */
   target?: BenchTarget;
+  /** For a figure that is the median of repeated rounds: the lowest and highest round. */
+  range?: [number, number];
+  /** The same for the baseline. */
+  baselineRange?: [number, number];
+  /** How many rounds the median and ranges are of. */
+  n?: number;
 }
 
 export interface BenchTarget {

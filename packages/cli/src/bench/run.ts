@@ -13,7 +13,8 @@ Options:
   --only NAME[,NAME]  run these benchmarks only
   --json              end with one JSON line:
                       { "figures": [{ "name", "value", "unit", "baseline", "ratio",
-                                      "bench", "baselineName", "target", "met" }] }
+                                      "bench", "baselineName", "target", "met",
+                                      and for repeated rounds "range", "baselineRange", "n" }] }
                       (progress goes to stderr, so stdout's last line is the JSON)
   --list              list the benchmarks and exit
   -h, --help          this help
@@ -33,7 +34,8 @@ function format(value: number): string {
 
 function line(f: BenchFigure): string {
   const target = f.target ? `  target ${f.target.description}: ${f.target.met ? "met ✓" : "missed ✗"}` : "";
-  return `  ${f.name.padEnd(44)} ${format(f.value).padStart(10)} ${f.unit.padEnd(9)} vs ${format(f.baseline).padStart(10)} ${f.baselineName} → ${format(f.ratio)}×${target}\n`;
+  const spread = f.range ? ` [${format(f.range[0])}–${format(f.range[1])}, n=${f.n ?? "?"}]` : "";
+  return `  ${f.name.padEnd(44)} ${format(f.value).padStart(10)} ${f.unit.padEnd(9)}${spread} vs ${format(f.baseline).padStart(10)} ${f.baselineName} → ${format(f.ratio)}×${target}\n`;
 }
 
 async function main(): Promise<number> {
@@ -92,6 +94,9 @@ async function main(): Promise<number> {
       baselineName: f.baselineName,
       target: f.target?.description ?? null,
       met: f.target ? f.target.met : null,
+      ...(f.range ? { range: f.range } : {}),
+      ...(f.baselineRange ? { baselineRange: f.baselineRange } : {}),
+      ...(f.n !== undefined ? { n: f.n } : {}),
     }));
     process.stdout.write(`${JSON.stringify({ figures })}\n`);
   }
