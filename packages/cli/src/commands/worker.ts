@@ -83,6 +83,8 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
   const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
   const apiUrl = httpUrl(values["api-url"] ?? io.env["CADRE_API_URL"]);
+  // The harness loads once, before the first wake is taken, instead of inside the first wake.
+  await (await import("@cadre/core/sessions")).preloadPiHarness();
   const worker = await startWorker({
     url,
     concurrency,
