@@ -33,7 +33,7 @@ describe("the vendor catalogue copy", () => {
       const provider = model.provider as "anthropic" | "openai";
       const entry = VENDOR_CATALOGUE[provider][catalogueIdOf(model.id)];
       expect(entry, model.id).toBeDefined();
-      expect({ window: model.contextWindow, input: model.price.input }).toEqual({
+      expect({ window: model.contextWindow, input: model.price?.input }).toEqual({
         window: entry!.contextWindow,
         input: entry!.cost.input,
       });
