@@ -1,6 +1,6 @@
-// Builds the `cadre` bundle (dist/bundle/) from the compiled packages; `npm run build` runs it after tsc: a handful of
-// files instead of ~1,300 ESM modules, and one lazy chunk per command, so a read-only command loads
-// only what it uses. Our packages and the pure-ESM libraries they are written against are bundled;
+// Builds the `cadre` bundle (dist/bundle/) from the compiled packages; `npm run build` runs it after
+// tsc. A few dozen files instead of ~1,300 ESM modules, and one lazy chunk per command, so a
+// read-only command loads only what it uses. Our packages and the pure-ESM libraries they are written against are bundled;
 // everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
 // one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
 import { rm } from "node:fs/promises";
