@@ -13,6 +13,8 @@ export default defineConfig({
       entry(/^@cadre\/model\/testing$/, "model/src/testing/hostile.ts"),
       entry(/^@cadre\/model$/, "model/src/index.ts"),
       entry(/^@cadre\/core\/testing$/, "core/src/testing/index.ts"),
+      entry(/^@cadre\/core\/sessions$/, "core/src/sessions.ts"),
+      entry(/^@cadre\/core\/offline$/, "core/src/offline/index.ts"),
       entry(/^@cadre\/core\/bench$/, "core/src/bench/index.ts"),
       entry(/^@cadre\/core$/, "core/src/index.ts"),
       entry(/^@cadre\/store$/, "store/src/index.ts"),

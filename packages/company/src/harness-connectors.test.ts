@@ -195,7 +195,7 @@ describe("claude-code and codex readiness", () => {
       const cc = state.connectors.find((c) => c.kind === "claude-code")!;
       // What the session reads is the probes' last outcome: run them first, as a wake does.
       await refreshReadiness([cc], { PATH: "", HOME: dir });
-      expect(() =>
+      await expect(
         createSession({
           sessionId: "s",
           agent: { ...state.ceo, model: "claude-sonnet-4-5-20250929" },
@@ -205,7 +205,7 @@ describe("claude-code and codex readiness", () => {
           seed: 1,
           env: { PATH: "", HOME: dir },
         }),
-      ).toThrow(/connector "claude-code" of agent CEO is not ready: no Claude Code credentials/);
+      ).rejects.toThrow(/connector "claude-code" of agent CEO is not ready: no Claude Code credentials/);
     } finally {
       await store.close();
     }
@@ -342,7 +342,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
       const env = claudeCodeTestEnv(join(dir, "home"), server.anthropicBaseUrl);
       // As a wake does: the connector's probes (executable, credentials) run before the session reads them.
       await refreshReadiness([cc], env);
-      const session = createSession({
+      const session = await createSession({
         sessionId: "s1",
         agent: { ...state.ceo, connectorId: cc.id, model: "claude-sonnet-4-5-20250929" },
         connector: cc,

@@ -74,7 +74,7 @@ describe("wrapStreamFn", () => {
       // As evals run it: the endpoint is never asked (its answers come from the wrapper).
       probes: ASSUMED_PROBES,
     });
-    const session = createSession({
+    const session = await createSession({
       sessionId: "s",
       agent: { ...state.ceo, connectorId: connector.id, model: "claude-sonnet-4-5-20250929" },
       connector,
@@ -96,7 +96,7 @@ describe("wrapStreamFn", () => {
   it("claude-code: refused with the reason, not ignored", async () => {
     const state = await company();
     const connector = state.connectors.find((c) => c.kind === "claude-code")!;
-    expect(() =>
+    await expect(
       createSession({
         sessionId: "s",
         agent: { ...state.ceo, model: "claude-sonnet-4-5-20250929" },
@@ -107,7 +107,7 @@ describe("wrapStreamFn", () => {
         env: {},
         wrapStreamFn: (inner) => inner,
       }),
-    ).toThrow(
+    ).rejects.toThrow(
       /cassettes record Pi-routed connectors only \(offline, anthropic, openai, openai-compatible\); CEO runs on "claude-code" \(claude-code\), whose harness calls the model itself/,
     );
   });

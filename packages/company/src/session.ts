@@ -26,7 +26,8 @@ export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, a
   );
 }
 
-export function createSession(input: SessionInput): BaseAgent {
+/** The agent's session on its connector; the harness is loaded on the first session that needs it. */
+export async function createSession(input: SessionInput): Promise<BaseAgent> {
   const driver = driverOf(input.connector.kind);
   if (input.wrapStreamFn && !input.wrapHarness) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;

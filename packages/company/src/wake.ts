@@ -498,7 +498,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     // A declared local model's window comes from its connector (the registry does not know it).
     const model = connectorModelInfo(connector, agent.model) ?? resolveModel(agent.model);
     plan = planSession({ row, connector, model, built: prompt, tools });
-    session = createSession({
+    session = await createSession({
       sessionId: runId,
       agent,
       connector,

@@ -3,7 +3,8 @@
 // store: when the connection drops, listeners are told (onReconnect) so that they re-read once, and
 // it reconnects with backoff; nothing is lost, only delayed.
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
+import type pg from "pg";
+import { loadedPg, loadPg } from "./pg-driver.js";
 
 type Handler = (payload: string) => void;
 
@@ -30,7 +31,7 @@ export class PgNotifications {
     let set = this.handlers.get(channel);
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
-      if (this.client) await this.client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (this.client) await this.client.query(`listen ${loadedPg().escapeIdentifier(channel)}`);
     }
     set.add(handler);
     return () => {
@@ -56,6 +57,7 @@ export class PgNotifications {
   }
 
   private async connect(): Promise<void> {
+    const pg = await loadPg();
     const client = new pg.Client({
       connectionString: this.url,
       application_name: "cadre-listen",
@@ -104,7 +106,8 @@ export class PgNotifications {
 /** The schema a store opened on `url` (with `schema`, if given) keeps its tables in. */
 export async function storeSchema(url: string, schema?: string): Promise<string> {
   if (schema !== undefined) return schema;
-  const client = new pg.Client({ connectionString: url });
+  const { Client } = await loadPg();
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ schema: string | null }>("select current_schema() as schema");

@@ -6,7 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { loadPg } from "./pg-driver.js";
 
 export interface ThrowawayPostgres {
   /** `postgres://cadre@127.0.0.1:PORT/DATABASE` */
@@ -96,7 +96,8 @@ export async function startThrowawayPostgres(
         dir,
       );
     const database = options.database ?? "cadre_test";
-    const admin = new pg.Client({ connectionString: `postgres://cadre@127.0.0.1:${port}/postgres` });
+    const { Client } = await loadPg();
+    const admin = new Client({ connectionString: `postgres://cadre@127.0.0.1:${port}/postgres` });
     await admin.connect();
     try {
       await admin.query(`create database "${database.replace(/"/g, '""')}"`);

@@ -2,11 +2,12 @@
 // schema, and migrations that are safe when several instances start at once.
 import { CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import { createHash } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import type { DialectAdapter } from "./dialect.js";
 import { KyselyStore } from "./kysely-store.js";
 import { migrate } from "./migrations.js";
 import { LOCK_CLASS, postgresAdapter } from "./postgres-adapter.js";
+import { loadedPg, loadPg } from "./pg-driver.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
@@ -38,7 +39,7 @@ const types = {
         return n;
       };
     }
-    return pg.types.getTypeParser(oid, format ?? "text");
+    return loadedPg().types.getTypeParser(oid, format ?? "text");
   },
 };
 
@@ -110,7 +111,8 @@ export async function openPostgres(location: PostgresLocation): Promise<OpenPost
       `schema "${location.schema}" is not a plain identifier (letters, digits, _; at most 63)`,
     );
   }
-  const pool = new pg.Pool({
+  const { Pool } = await loadPg();
+  const pool = new Pool({
     connectionString: location.url,
     max: location.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,

@@ -1,50 +1,94 @@
-// CLI cold start (issue 19): `cadre company show` on a data directory with one company, a fresh
-// process each time, against `node -e 0` (the runtime's own start). Alternating runs, medians.
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+// CLI start: `cadre --version`, `cadre company show` and `cadre agents list` on an existing data
+// directory, each a fresh process, against `node -e 0` (the runtime's own start). CPU time (user +
+// system, as the process itself counts it at exit), not wall time: on a shared machine wall time
+// measures the other processes. Paired rounds, interleaved, so noise hits every command alike;
+// the figure is the median round, with the range of all rounds.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { createCompany } from "@cadre/company";
 import { openStore } from "@cadre/store";
-import { type Benchmark, figure, overBy } from "./registry.js";
+import { atMost, type Benchmark, figure } from "./registry.js";
 
-const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
-const ROUNDS = 11;
+const ROUNDS = 15;
+const TARGET = 2;
 
-async function timed(args: string[]): Promise<number> {
-  const start = performance.now();
-  await run(process.execPath, args, { env: { ...process.env, NO_COLOR: "1" } });
-  return performance.now() - start;
+/** Preloaded into every measured process (the baseline too): writes its CPU time to fd 3 as it exits. */
+const CPU_AT_EXIT = `process.on("exit", () => {
+  const { user, system } = process.cpuUsage();
+  require("node:fs").writeSync(3, String((user + system) / 1000));
+});
+`;
+
+/** One fresh process: its CPU milliseconds, or an error naming the command if it failed. */
+function cpuMs(preload: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-r", preload, ...args], {
+      stdio: ["ignore", "ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let report = "";
+    let stderr = "";
+    child.stdio[3]!.on("data", (chunk: Buffer) => (report += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = Number(report);
+      if (code === 0 && report !== "" && Number.isFinite(ms)) resolve(ms);
+      else reject(new Error(`node ${args.join(" ")} exited ${code}: ${stderr.trim() || "no CPU report"}`));
+    });
+  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export const cliStartBench: Benchmark = {
   name: "cli-start",
-  description: "CLI cold start: `cadre company show` in a fresh process vs `node -e 0`",
+  description: "CLI start, CPU time: `cadre --version`, `company show`, `agents list` vs `node -e 0`",
   async run() {
     const dir = await mkdtemp(join(tmpdir(), "cadre-bench-cli-"));
     try {
       const store = await openStore({ path: join(dir, "cadre.db") });
-      const company = await createCompany(store, { name: "Cold Start", goal: "Measure the CLI." });
+      await createCompany(store, { name: "Cold Start", goal: "Measure the CLI." });
       await store.close();
-      const show = [BIN, "company", "show", "--company", company.id, "--data", dir];
-      const cadre: number[] = [];
-      const bare: number[] = [];
-      await timed(show); // the OS file cache warm, as for any second run
-      for (let i = 0; i < ROUNDS; i++) {
-        cadre.push(await timed(show));
-        bare.push(await timed(["-e", "0"]));
+      const preload = join(dir, "cpu-at-exit.cjs");
+      await writeFile(preload, CPU_AT_EXIT);
+      const commands: Record<string, string[]> = {
+        "cadre --version": [BIN, "--version"],
+        "cadre company show": [BIN, "company", "show", "--data", dir],
+        "cadre agents list": [BIN, "agents", "list", "--data", dir],
+      };
+      const bare = ["-e", "0"];
+      const names = Object.keys(commands);
+      // One unmeasured run each: the OS file cache warm, as for anyone's second command.
+      for (const args of [bare, ...Object.values(commands)]) await cpuMs(preload, args);
+      const samples = new Map<string, number[]>(names.map((n) => [n, []]));
+      const baseline: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // The order rotates, so no command always runs right after another one.
+        const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+        baseline.push(await cpuMs(preload, bare));
+        for (const name of order) samples.get(name)!.push(await cpuMs(preload, commands[name]!));
       }
+      const base = median(baseline);
       return {
-        figures: [figure("cadre company show", median(cadre), "ms", "node -e 0", median(bare), overBy(250))],
+        figures: names.map((name) => {
+          const xs = samples.get(name)!;
+          return {
+            ...figure(`${name} CPU`, median(xs), "ms", "node -e 0", base, atMost(TARGET)),
+            // Each round's command beside the `node -e 0` measured in the same round.
+            range: ratioRange(xs.map((x, i) => x / baseline[i]!)),
+            n: ROUNDS,
+          };
+        }),
       };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   },
 };
+
+const ratioRange = (ratios: number[]): [number, number] => [Math.min(...ratios), Math.max(...ratios)];

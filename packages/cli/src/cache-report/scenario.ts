@@ -74,7 +74,7 @@ export async function runCacheScenario(options: CacheScenarioOptions): Promise<C
 
     const requests: string[][] = [];
     const prefixes: ModelCallPrefix[] = [];
-    const session = createSession({
+    const session = await createSession({
       sessionId: runId,
       agent: ceo,
       connector: state.connectors.find((c) => c.id === ceo.connectorId)!,

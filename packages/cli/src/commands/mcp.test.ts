@@ -306,7 +306,7 @@ describe.skipIf(!REAL_CODEX)("the real Codex reaches the company tools through `
     const env = codexTestEnv(join(dir, "home"));
     // As a wake does: the connector's probes (executable, credentials) run before the session reads them.
     await refreshReadiness([codexConnector], env);
-    const session = createSession({
+    const session = await createSession({
       sessionId: runId,
       runId,
       agent: { ...state.ceo, connectorId: "codex", model: "gpt-5-2025-08-07" },

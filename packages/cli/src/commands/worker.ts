@@ -2,7 +2,6 @@
 // and runs them until SIGINT/SIGTERM. The worker itself lives in @cadre/server (cluster/).
 import { resolve } from "node:path";
 import { redactUrl, isPostgresUrl, StoreError } from "@cadre/store";
-import { preloadWakeModules } from "@cadre/core";
 import { WakeWorker } from "@cadre/server";
 import { parse } from "../args.js";
 import { DEFAULT_DATA_DIR, storeEnv } from "../context.js";
@@ -84,8 +83,8 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   const concurrency = positiveInt("concurrency", values.concurrency, 1, 256);
   const leaseSeconds = positiveInt("lease-seconds", values["lease-seconds"], 30, 3600);
   const apiUrl = httpUrl(values["api-url"] ?? io.env["CADRE_API_URL"]);
-  // Loaded once here, before the worker says it is ready, rather than by its first wake.
-  await preloadWakeModules();
+  // The harness loads once, before the first wake is taken, instead of inside the first wake.
+  await (await import("@cadre/core/sessions")).preloadPiHarness();
   const worker = await startWorker({
     url,
     concurrency,

@@ -40,14 +40,14 @@ async function setup(goal = "Build warehouse robots.") {
 }
 
 /** The CEO's offline session on a build; `see` observes every request, and each model call's prefix is kept. */
-function openSession(
+async function openSession(
   sessionId: string,
   state: CompanyState,
   build: SessionBuild,
   see: (r: ScriptRequest) => void,
 ) {
   const prefixes: ModelCallPrefix[] = [];
-  const session = createSession({
+  const session = await createSession({
     sessionId,
     agent: state.ceo,
     connector: state.connectors[0]!,
@@ -80,7 +80,7 @@ describe("MC-3 contacts segment", () => {
     );
 
     const requests: string[][] = [];
-    const { session, prefixes } = openSession("contacts", state, build, (r) =>
+    const { session, prefixes } = await openSession("contacts", state, build, (r) =>
       requests.push(serialiseRequest(r.context)),
     );
     await collect(session.send("first"));
@@ -138,7 +138,7 @@ describe("MC-3 MEMORY.md snapshot", () => {
     });
     const snapshot = build.prompt.segments.find((s) => s.id === "memory-index")!;
     const systems: string[] = [];
-    const { session, prefixes } = openSession("memory", state, build, (r) =>
+    const { session, prefixes } = await openSession("memory", state, build, (r) =>
       systems.push(r.context.systemPrompt ?? ""),
     );
     await collect(session.send("one"));

@@ -1,12 +1,12 @@
 // The model registry (MC-6): routing only ever uses explicit model ids listed here. Context windows
-// and prices come from pi-ai's generated catalogue for the vendor models, so there is one source for
-// them; which ids are explicit (dated where the vendor publishes a dated id) is our decision, in
+// and prices come from pi-ai's generated catalogue for the vendor models (vendor-catalogue.ts, held
+// equal to it by its test), so there is one source for them; which ids are explicit (dated where the vendor publishes a dated id) is our decision, in
 // code. Every entry point where a model id comes in (connector enabledModels, hire_agent, HTTP, CLI,
 // config) goes through `resolveModel` or `modelIdProblem`, so an alias is refused the same way
 // everywhere, with the explicit ids listed.
-import { getModels } from "@mariozechner/pi-ai";
 import { UserInputError } from "../errors.js";
 import type { ModelInfo, ModelPrice } from "../types.js";
+import { VENDOR_CATALOGUE } from "./vendor-catalogue.js";
 
 export const OFFLINE_MODEL_ID = "offline-scripted-1";
 /** The offline model with a smaller window: a model switch to it rehearses MC-13 (not enabled by default). */
@@ -74,9 +74,8 @@ const catalogueIds = new Map<string, string>();
 
 function loadVendorModels(): void {
   for (const provider of ["anthropic", "openai"] as const) {
-    const catalogue = new Map(getModels(provider).map((m) => [m.id, m]));
     for (const [id, catalogueId] of EXPLICIT_IDS[provider]) {
-      const m = catalogue.get(catalogueId);
+      const m = VENDOR_CATALOGUE[provider][catalogueId];
       if (!m) continue; // pi-ai dropped a model: it simply is not routable, never guessed.
       registry.set(id, {
         id,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { PromptProfile, WakeTrigger } from "@cadre/model";
 import { sqlState } from "@cadre/store";
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 
 export const DEFAULT_WAKE_QUEUE = "cadre-wakes";
 
@@ -67,7 +67,9 @@ export class WakeQueue {
 
   static async open(options: WakeQueueOptions): Promise<WakeQueue> {
     const schema = options.schema ?? "pgboss";
-    const boss = new PgBoss({
+    // Loaded here, on the first queue: a `cadre serve` on SQLite never loads pg-boss or pg.
+    const { default: Boss } = await import("pg-boss");
+    const boss = new Boss({
       connectionString: options.url,
       schema,
       max: options.poolSize ?? 4,

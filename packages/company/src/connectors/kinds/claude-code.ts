@@ -1,7 +1,7 @@
 // Claude Code (the Claude Agent SDK's harness): its own loop in its own process, the company tools
 // as an in-process MCP server. It calls the model itself and reports each call's usage, so its
 // budget is enforced after each reported call.
-import { ClaudeCodeAgent, locateClaudeCode, TOOL_SERVER_NAME } from "@cadre/core";
+import { locateClaudeCode, TOOL_SERVER_NAME } from "@cadre/core";
 import { claudeCodeSessionOptions, harnessReadiness } from "../../harness-connectors.js";
 import { badBaseUrl, type ConnectorDriver } from "./driver.js";
 import { failureBoundsProblem } from "./failure-bounds.js";
@@ -23,7 +23,8 @@ export const claudeCodeDriver: ConnectorDriver<"claude-code"> = {
     check: (connector, env) => harnessReadiness("claude-code", connector, env),
   },
   localTest: versionTest(locateClaudeCode),
-  createSession(input, { config, env }) {
+  async createSession(input, { config, env }) {
+    const { ClaudeCodeAgent } = await import("@cadre/core/sessions");
     const options = {
       ...claudeCodeSessionOptions(input, env),
       ...compactThresholdOf(input.connector),

@@ -3,7 +3,7 @@
 // Responses wire), which may declare its models. Each model call's usage is read from Codex's rollout
 // as it is answered (the exec stream only reports a turn's), so its budget is enforced after each call.
 import { basename, isAbsolute } from "node:path";
-import { CodexAgent, locateCodex } from "@cadre/core";
+import { locateCodex } from "@cadre/core";
 import { codexSessionOptions, harnessReadiness } from "../../harness-connectors.js";
 import { badBaseUrl, configuredBaseUrl, type ConnectorDriver } from "./driver.js";
 import { failureBoundsProblem } from "./failure-bounds.js";
@@ -39,7 +39,8 @@ export const codexDriver: ConnectorDriver<"codex"> = {
     check: (connector, env) => harnessReadiness("codex", connector, env),
   },
   localTest: versionTest(locateCodex),
-  createSession(input, { config, env }) {
+  async createSession(input, { config, env }) {
+    const { CodexAgent } = await import("@cadre/core/sessions");
     const options = {
       ...codexSessionOptions(input, env),
       ...compactThresholdOf(input.connector),

@@ -82,8 +82,8 @@ export interface ConnectorDriver<K extends ConnectorKind = ConnectorKind> {
   localTest?(connector: ConfigOf, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<TestAttempt>;
   /** Whether `--faults` can rehearse failures on it (the offline scripted model only). */
   rehearsesFaults?: boolean;
-  /** Makes the agent's session on this connector. */
-  createSession(input: SessionInput, parts: SessionParts): BaseAgent;
+  /** Makes the agent's session on this connector (loading its harness on first use). */
+  createSession(input: SessionInput, parts: SessionParts): Promise<BaseAgent>;
   /** How a live evaluation reaches it (through its rate gateway). */
   liveEval?: {
     /** What fixes a connector of this kind that is not ready: the variable or flag. */

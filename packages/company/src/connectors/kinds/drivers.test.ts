@@ -75,12 +75,12 @@ describe("connector drivers", () => {
 
   it.each(CONNECTOR_KINDS)(
     "%s: a session's model calls go through the budget guard exactly when it says so",
-    (kind) => {
+    async (kind) => {
       const row = connector(kind);
       expect(readiness(row, ENV, ASSUMED_PROBES)).toMatchObject({ ready: true });
       const guarded: StreamFn[] = [];
       const agent = { id: "agt_1", name: "CEO", isCeo: true, model: row.enabledModels[0] } as AgentRow;
-      createSession({
+      await createSession({
         sessionId: "run_1",
         agent,
         connector: row,

@@ -1,8 +1,8 @@
 // The built-in offline connector: the scripted model (core's, a real pi-ai stream function) plugged
 // into Pi at the provider boundary — deterministic, no network, no key. The one product code that
-// imports `@cadre/core/testing`, for that model and for `--faults` rehearsals.
-import { OFFLINE_MODEL_ID, PiAgent, type StreamFn } from "@cadre/core";
-import { createScriptedStreamFn, injectFaults, REHEARSAL_PROMPT_TIMEOUT_MS } from "@cadre/core/testing";
+// loads the scripted model (`@cadre/core/offline`, from the testing entry), for that model and for
+// `--faults` rehearsals; loaded when a session starts, so a command that only reads never does.
+import { OFFLINE_MODEL_ID, type StreamFn } from "@cadre/core";
 import { offlineMemberScript } from "../../offline/ceo-script.js";
 import { offlineCeoScript } from "../../profiles/offline-ceo-script.js";
 import type { ConnectorDriver } from "./driver.js";
@@ -30,7 +30,9 @@ export const offlineDriver: ConnectorDriver<"offline"> = {
     answer: "offline",
   }),
   rehearsesFaults: true,
-  createSession(input, { config, pi, wrap }) {
+  async createSession(input, { config, pi, wrap }) {
+    const [{ PiAgent }, { createScriptedStreamFn, injectFaults, REHEARSAL_PROMPT_TIMEOUT_MS }] =
+      await Promise.all([import("@cadre/core/sessions"), import("@cadre/core/offline")]);
     const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
     const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
     if (!input.faults?.length) return new PiAgent(config, { ...pi, streamFn: wrap(streamFn) });

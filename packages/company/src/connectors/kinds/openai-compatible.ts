@@ -1,7 +1,5 @@
 // An OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp), reached by Pi: its base URL is required,
 // a key is optional (config.apiKeyEnv), and it routes the models it declares with their windows.
-import { PiAgent } from "@cadre/core";
-import { streamSimple } from "@mariozechner/pi-ai";
 import { configuredBaseUrl, type ConnectorDriver, keyEnvFor } from "./driver.js";
 
 export const openaiCompatibleDriver: ConnectorDriver<"openai-compatible"> = {
@@ -21,7 +19,11 @@ export const openaiCompatibleDriver: ConnectorDriver<"openai-compatible"> = {
       ? undefined
       : "config.baseUrl (http(s) URL of the endpoint) is not set";
   },
-  createSession(input, { config, env, pi, wrap }) {
+  async createSession(input, { config, env, pi, wrap }) {
+    const [{ PiAgent }, { streamSimple }] = await Promise.all([
+      import("@cadre/core/sessions"),
+      import("@mariozechner/pi-ai"),
+    ]);
     const keyEnv = keyEnvFor(openaiCompatibleDriver, input.connector);
     const baseUrl = String(input.connector.config["baseUrl"]);
     // Local servers usually need no key; pi-ai's OpenAI client still wants a non-empty one.

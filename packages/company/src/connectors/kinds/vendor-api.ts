@@ -1,9 +1,7 @@
 // The two vendor APIs Pi reaches directly (Anthropic Messages, OpenAI): a key from the environment,
 // the registry's explicit ids of the vendor, and optionally a gateway in front of the vendor's own
 // endpoint (config.baseUrl).
-import { PiAgent } from "@cadre/core";
 import type { ConnectorKind } from "@cadre/model";
-import { streamSimple } from "@mariozechner/pi-ai";
 import { badBaseUrl, configuredBaseUrl, type ConnectorDriver, keyEnvFor } from "./driver.js";
 
 type VendorDriver<K extends ConnectorKind> = Omit<
@@ -24,7 +22,11 @@ export function vendorApiDriver<K extends ConnectorKind>(spec: VendorDriver<K>):
       const keyEnv = keyEnvFor(driver, connector) as string;
       return badBaseUrl(connector) ?? (env[keyEnv] ? undefined : `${keyEnv} is not set`);
     },
-    createSession(input, { config, env, pi, wrap }) {
+    async createSession(input, { config, env, pi, wrap }) {
+      const [{ PiAgent }, { streamSimple }] = await Promise.all([
+        import("@cadre/core/sessions"),
+        import("@mariozechner/pi-ai"),
+      ]);
       const keyEnv = keyEnvFor(driver, input.connector);
       const baseUrl = configuredBaseUrl(input.connector);
       // streamSimple is PiAgent's default; passed explicitly so a wrapper has something to wrap.

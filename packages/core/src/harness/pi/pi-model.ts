@@ -4,12 +4,9 @@ import { InternalError } from "../../errors.js";
 import { catalogueIdOf } from "../../models/registry.js";
 import type { ModelInfo } from "../../types.js";
 
-/**
- * The pi-ai api and provider of the offline model's route. The scripted model (`@cadre/core/testing`)
- * answers under them; they live here so the route needs nothing from the testing entry.
- */
-export const OFFLINE_API = "cadre-offline";
-export const OFFLINE_PROVIDER = "offline";
+import { OFFLINE_API, OFFLINE_PROVIDER } from "./constants.js";
+
+export { OFFLINE_API, OFFLINE_PROVIDER };
 
 export interface PiRoute {
   /**

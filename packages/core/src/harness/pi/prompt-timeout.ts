@@ -3,7 +3,6 @@
 // the session recognises it by identity, never by parsing text (stderr and look-alike vendor texts
 // never drive recovery). Ordinary request timeouts and network failures keep their own paths.
 
-import type { StreamFn } from "@mariozechner/pi-agent-core";
 import {
   type AssistantMessage,
   type AssistantMessageEventStream,
@@ -11,25 +10,14 @@ import {
   type Model,
 } from "@mariozechner/pi-ai";
 
-export const DEFAULT_PROMPT_TIMEOUT_MS = 10 * 60_000;
+import { promptTimeoutText } from "./constants.js";
 
-/**
- * The offline connector's `prompt-timeout` rehearsal stalls a call; waiting ten minutes to watch
- * it would defeat the rehearsal, so a faulted stream function carries a shorter timeout here.
- * An explicit `promptTimeoutMs` still wins.
- */
-export const REHEARSAL_PROMPT_TIMEOUT = Symbol.for("cadre.rehearsalPromptTimeoutMs");
-
-export function rehearsalPromptTimeoutOf(streamFn: StreamFn | undefined): number | undefined {
-  const value = (streamFn as { [REHEARSAL_PROMPT_TIMEOUT]?: unknown } | undefined)?.[
-    REHEARSAL_PROMPT_TIMEOUT
-  ];
-  return typeof value === "number" ? value : undefined;
-}
-
-export function promptTimeoutText(ms: number): string {
-  return `Pi prompt timeout: the model produced nothing for ${ms} ms; the call was aborted`;
-}
+export {
+  DEFAULT_PROMPT_TIMEOUT_MS,
+  promptTimeoutText,
+  REHEARSAL_PROMPT_TIMEOUT,
+  rehearsalPromptTimeoutOf,
+} from "./constants.js";
 
 type Stream = AssistantMessageEventStream;
 

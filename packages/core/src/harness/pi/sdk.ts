@@ -30,12 +30,7 @@ export function loadPiSdk(): Promise<PiSdk> {
   return loading;
 }
 
-/**
- * Pi's coding tools a connector's policy may grant (`config.piTools`). grep and find are left out:
- * Pi downloads ripgrep/fd for them on first use, and nothing may download binaries at run time.
- */
-export const PI_CODING_TOOLS = Object.freeze(["read", "bash", "edit", "write", "ls"] as const);
-export type PiCodingTool = (typeof PI_CODING_TOOLS)[number];
+export { PI_CODING_TOOLS, type PiCodingTool } from "./constants.js";
 
 /** Pi's compaction.keepRecentTokens default (pi-coding-agent DEFAULT_COMPACTION_SETTINGS). */
 const PI_KEEP_RECENT_TOKENS = 20_000;

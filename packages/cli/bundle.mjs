@@ -1,0 +1,46 @@
+// Builds the `cadre` bundle (dist/bundle/) from the compiled packages; `npm run build` runs it after
+// tsc. A few dozen files instead of ~1,300 ESM modules, and one lazy chunk per command, so a
+// read-only command loads only what it uses. Our packages and the pure-ESM libraries they are written against are bundled;
+// everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
+// one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
+import { rm } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUT_DIR = `${HERE}/dist/bundle`;
+
+/** Bundled: our workspace packages and the plain ESM libraries they use. Everything else is external. */
+const BUNDLED = /^(@cadre\/|typebox(\/|$)|kysely(\/|$)|hono(\/|$)|@hono\/node-server(\/|$)|croner(\/|$))/;
+
+/**
+ * A module's `import.meta.url` is its own compiled file's, as without the bundle: the paths found
+ * from it (the web build, the prompt lock, the evals data, an SDK's `require`) stay where they are.
+ */
+const originalImportMetaUrl = {
+  name: "original-import-meta-url",
+  transform(code, id) {
+    if (!code.includes("import.meta.url")) return null;
+    const fromBundle = JSON.stringify(relative(OUT_DIR, id).split("\\").join("/"));
+    return { code: code.replaceAll("import.meta.url", `new URL(${fromBundle}, import.meta.url).href`) };
+  },
+};
+
+await rm(OUT_DIR, { recursive: true, force: true }); // no chunk of an earlier build left behind
+await build({
+  input: { cadre: `${HERE}/dist/bin.js` },
+  platform: "node",
+  external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0") && !BUNDLED.test(id),
+  // A module is kept for the bindings used from it, never for being imported: no module of ours or of
+  // the bundled libraries works by side effect on import, and this is what lets a command's chunk
+  // leave out the drivers and SDKs it never calls.
+  treeshake: { moduleSideEffects: false },
+  plugins: [originalImportMetaUrl],
+  output: {
+    dir: OUT_DIR,
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "[name]-[hash].js",
+  },
+});
