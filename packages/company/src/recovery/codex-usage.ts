@@ -67,12 +67,12 @@ export async function reconcileLostCodexRuns(
   // The newest few: a run lost on another harness is never marked checked, and is read again.
   const open = lost.filter((r) => !checked.has(r.id)).slice(-MAX_OPEN);
   if (open.length === 0) return [];
-  const runs = await store.listRuns({ agentId: input.agent.id });
   const reconciled: ReconciledUsage[] = [];
   for (const run of open) {
-    const next = runs.find(
-      (r) => r.startedAt > run.startedAt || (r.startedAt === run.startedAt && r.id > run.id),
-    );
+    const [next] = await store.listRuns({
+      agentId: input.agent.id,
+      page: { after: { at: run.startedAt, id: run.id }, limit: 1 },
+    });
     const to = next && next.startedAt < input.before ? next.startedAt : input.before;
     const one = await reconcileRun(store, run, { ...input, to });
     if (one) reconciled.push(one);
