@@ -43,7 +43,7 @@ import { newId } from "./companies.js";
 import { WakeLease } from "./lease.js";
 import { thisProcess } from "./recovery/processes.js";
 import { lossOf, recoverLostRuns } from "./recovery/recover.js";
-import { reconcileLostCodexRun } from "./recovery/codex-usage.js";
+import { reconcileLostCodexRuns } from "./recovery/codex-usage.js";
 import { buildAgentPrompt, type ModeDocumentEdit } from "./prompts/build.js";
 import { modelFingerprintDrift, refreshReadiness } from "./connectors/readiness.js";
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
@@ -467,15 +467,14 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     // Refused before any call: the company does not run a model replaced under its id.
     const refused = drift.stop;
     if (refused) throw new DriftRefused(`${refused.reason}: ${refused.message}`);
-    // The agent's last run, lost with its process on Codex, has what Codex spent booked first (once).
-    if (connector.kind === "codex")
-      await reconcileLostCodexRun(runStore, {
-        agent,
-        session: row,
-        env: options.env ?? process.env,
-        before: run.startedAt,
-        prices: companyPrices(state.company),
-      });
+    // The agent's runs lost with their process on Codex have what Codex spent booked first (each once).
+    await reconcileLostCodexRuns(runStore, {
+      agent,
+      session: row,
+      env: options.env ?? process.env,
+      before: run.startedAt,
+      prices: companyPrices(state.company),
+    });
     // The profile's tools by role and mode, and what its session needs (e.g. a token and a shell).
     profileRun = await byProfile.open({
       store: runStore,

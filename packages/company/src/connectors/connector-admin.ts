@@ -188,7 +188,7 @@ export async function removeConnector(
 /**
  * One minimal real request through the connector (see connector-test.ts), with the model given or
  * its first enabled one. Its outcome also refreshes the connector's readiness: an endpoint that
- * answered has answered; one that did not, did not.
+ * answered is probed again at once (what it serves now); one that did not answer is not ready.
  */
 export async function testConnector(
   store: Store,
@@ -212,11 +212,13 @@ export async function testConnector(
   const env = options.env ?? process.env;
   const probes = options.probes ?? sharedProbes;
   const result = await runConnectorTest(connector, model, env, options.timeoutMs ?? 30_000);
-  for (const spec of probeSpecs(connector, env)) {
-    if (spec.kind === "endpoint" && result.answered) probes.record(spec, { ok: true }, result.latencyMs);
-    else if (spec.kind === "endpoint")
+  const endpoints = probeSpecs(connector, env).filter((spec) => spec.kind === "endpoint");
+  // An endpoint that answered is probed again, not just marked ok: the probe reads what it offers
+  // under each model id, so a model replaced since it was declared shows as a drift after a test.
+  if (result.answered) await probes.refresh(endpoints, { force: true });
+  else
+    for (const spec of endpoints)
       probes.record(spec, { ok: false, error: result.error ?? "no answer" }, result.latencyMs);
-  }
   // A harness's own probe (executable, credentials) runs again too: the test just started it.
   if (driverOf(connector.kind).harnessCheck)
     await refreshReadiness([connector], env, probes, { force: true });

@@ -413,6 +413,8 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
       },
     ]);
     expect(ofType(events, "error").filter((e) => e.code === "watchdog")).toEqual([]);
+    // Said once: besides Codex's own reconnect notices, no other error (the closed turn says nothing more).
+    expect(ofType(events, "error").filter((e) => !e.message.startsWith("Reconnecting..."))).toHaveLength(1);
     expect(ofType(events, "terminal")).toEqual([
       { type: "terminal", status: "failed", reason: expect.stringContaining("could not be reached for 3 s") },
     ]);

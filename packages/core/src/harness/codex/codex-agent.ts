@@ -31,6 +31,7 @@ import { errorMessage, UserInputError } from "../../errors.js";
 import { mcpToolName } from "../../mcp/names.js";
 import type { PromptSegment } from "../../prompt/assemble.js";
 import { type ModelCallPrefix, PromptPrefixChangedError } from "../../prompt/prefix-guard.js";
+import { TRUNCATED } from "../../translators/errors.js";
 import type { JsonObject } from "../../translators/json.js";
 import type {
   HarnessSessionState,
@@ -679,7 +680,7 @@ export class CodexAgent extends BaseAgent {
       // Issue 28: a provider Codex cannot reach ends the wake within the bound, with what Codex said.
       const said = lastNotice !== undefined ? ` (Codex's last word: "${lastNotice}")` : "";
       const reason = `the model provider could not be reached for ${Math.round(this.unreachableMs / 1000)} s${said}; Cadre closed the turn (report only: no rollover, no replay)`;
-      this.translator.end(out, reason);
+      closeTurnQuietly(this.translator, out, reason);
       flush();
       emit({ type: "error", code: "provider_unreachable", message: reason });
       return result({ status: "failed", reason });
@@ -688,7 +689,7 @@ export class CodexAgent extends BaseAgent {
       // MC-11: the watchdog only closes the turn out; no rollover, replay or auto-continue follows.
       const notices = reconnects > 0 ? `; Codex only said it was reconnecting (${reconnects} notice(s))` : "";
       const reason = `no progress from Codex for ${Math.round(this.watchdogMs / 1000)} s${notices}; the reconnect watchdog closed the turn (report only: no rollover, no replay)`;
-      this.translator.end(out, reason);
+      closeTurnQuietly(this.translator, out, reason);
       flush();
       emit({ type: "error", code: "watchdog", message: reason });
       return result({ status: "failed", reason });
@@ -810,4 +811,19 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
+}
+
+/**
+ * Closes the translator's open turn when Cadre ended it, without the translator's own "the stream
+ * ended before …" error: the error Cadre emits next says why, and a failure is said once.
+ */
+function closeTurnQuietly(
+  translator: { end(out: AgentEvent[], cut?: string): void },
+  out: AgentEvent[],
+  reason: string,
+): void {
+  const from = out.length;
+  translator.end(out, reason);
+  const kept = out.slice(from).filter((e) => !(e.type === "error" && e.code === TRUNCATED));
+  out.splice(from, out.length - from, ...kept);
 }

@@ -1,13 +1,16 @@
 // The Connectors tab: each connector with its readiness (what was checked, when, what failed), its
-// models and their windows, its secret-free config; a real test request and removal per connector;
+// model drifts (a model replaced under its id, another model served), its models and their
+// windows, its secret-free config; a real test request and removal per connector;
 // and a form that adds one. The form's fields become the API's body exactly as `cadre connectors
 // add`'s flags do (@cadre/model connectorBody), and every refusal is the server's, naming its field.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import { ApiError, type CallInput } from "../../api/client.js";
-import type { Connector, ConnectorTest } from "../../api/types.js";
+import type { Connector, ConnectorTest, ModelDrift } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { CONNECTOR_KINDS, connectorBody, type ConnectorFields, type FieldNames } from "@cadre/model";
+import { useResource } from "../../hooks/use-resource.js";
+import { ConnectorDrift, DriftBadge } from "./connector-drift.js";
 import { Readiness, ReadinessBadge } from "./readiness.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 import { formatNumber } from "../../model/format.js";
@@ -27,7 +30,19 @@ function explain(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Connector; onChanged(): void }) {
+function ConnectorItem({
+  api,
+  connector,
+  drifts,
+  policy,
+  onChanged,
+}: {
+  api: Api;
+  connector: Connector;
+  drifts: readonly ModelDrift[];
+  policy: "warn" | "refuse";
+  onChanged(): void;
+}) {
   const [busy, setBusy] = useState<"test" | "remove" | undefined>(undefined);
   const [test, setTest] = useState<ConnectorTest | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -55,7 +70,7 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
       <div class="connector-head">
         <div>
           <strong>{connector.id}</strong> <span class="muted">({connector.kind})</span>{" "}
-          <ReadinessBadge connector={connector} />
+          <ReadinessBadge connector={connector} /> <DriftBadge connector={connector} drifts={drifts} />
           <div class="muted">{connector.label}</div>
         </div>
         <div class="actions" hidden={!may}>
@@ -73,6 +88,7 @@ function ConnectorItem({ api, connector, onChanged }: { api: Api; connector: Con
         </div>
       </div>
       <Readiness connector={connector} />
+      <ConnectorDrift connector={connector} drifts={drifts} policy={policy} />
       <div>
         Models:{" "}
         {connector.models
@@ -203,8 +219,22 @@ function AddConnector({ api, companyId, onAdded }: { api: Api; companyId: string
 export function ConnectorsPage({ api, live }: { api: Api; live: LiveCompany }) {
   const me = useMe();
   const { company } = live;
+  // The drifts runs saw: re-read as runs end and on Refresh.
+  const driftReport = useResource(
+    api,
+    "GET /api/companies/{id}/model-drifts",
+    company ? { params: { id: company.id } } : undefined,
+  );
+  const runsKey = live.runs.map((r) => `${r.id}:${r.status}`).join();
+  const reloadDrifts = driftReport.reload;
+  useEffect(() => reloadDrifts(), [runsKey, reloadDrifts]);
   if (!company) return <p aria-busy="true">Loading…</p>;
-  const reload = () => live.reload(["connectors", "company", "agents"]);
+  const drifts = driftReport.data?.items ?? [];
+  const policy = company.settings.onModelDrift ?? "warn";
+  const reload = () => {
+    live.reload(["connectors", "company", "agents"]);
+    reloadDrifts();
+  };
   return (
     <div class="overview">
       <section class="card" aria-labelledby="connectors-list-title">
@@ -218,7 +248,14 @@ export function ConnectorsPage({ api, live }: { api: Api; live: LiveCompany }) {
         </p>
         <ul class="connectors" data-testid="connector-list">
           {live.connectors.map((c) => (
-            <ConnectorItem key={c.id} api={api} connector={c} onChanged={reload} />
+            <ConnectorItem
+              key={c.id}
+              api={api}
+              connector={c}
+              drifts={drifts}
+              policy={policy}
+              onChanged={reload}
+            />
           ))}
         </ul>
       </section>

@@ -4,22 +4,10 @@
 // (settings.onModelDrift); calls on a drifted model are priced unknown. Re-read as runs end.
 import { useEffect } from "preact/hooks";
 import type { Api } from "../../api/client.js";
-import type { ModelDrift as Drift } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
+import { driftText } from "../../model/drift-text.js";
 import { formatTime } from "../../model/format.js";
 import { href } from "../../route.js";
-
-/** A fingerprint as read: "digest 46e0c10c039e" (its kind and first characters). */
-const short = (fp: string) => {
-  const at = fp.indexOf(":");
-  return at < 0 ? fp.slice(0, 12) : `${fp.slice(0, at)} ${fp.slice(at + 1, at + 13)}`;
-};
-
-function what(d: Drift): string {
-  if (d.fingerprint)
-    return `the model under "${d.declared}" was replaced (${short(d.fingerprint.declared)} when declared, ${short(d.fingerprint.served)} now)`;
-  return `declared on "${d.declared}", the endpoint served "${d.served}"`;
-}
 
 export function DriftNotice({
   api,
@@ -43,7 +31,7 @@ export function DriftNotice({
       <ul>
         {latest.map((d) => (
           <li key={`${d.agentId}:${d.at}`} data-testid="drift-item">
-            <strong>{d.agentName ?? "An agent"}</strong>: {what(d)}, {formatTime(d.at)}
+            <strong>{d.agentName ?? "An agent"}</strong>: {driftText(d)}, {formatTime(d.at)}
             {d.policy === "refuse" ? " — refused: the run was stopped" : ""}
             {d.runId && (
               <>
