@@ -10,7 +10,7 @@ const entry = (find: RegExp, path: string) => ({ find, replacement: src(path) })
 export default defineConfig({
   resolve: {
     alias: [
-      entry(/^@cadre\/model\/testing$/, "model/src/testing/hostile.ts"),
+      entry(/^@cadre\/model\/testing$/, "model/src/testing/index.ts"),
       entry(/^@cadre\/model$/, "model/src/index.ts"),
       entry(/^@cadre\/core\/testing$/, "core/src/testing/index.ts"),
       entry(/^@cadre\/core\/bench$/, "core/src/bench/index.ts"),

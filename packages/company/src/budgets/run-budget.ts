@@ -303,7 +303,7 @@ export class RunBudget {
             : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
           return {
             refused: message,
-            scope: isRun ? "run" : scope.scope,
+            scope: isRun ? ("run" as const) : scope.scope,
             agentId: isRun ? null : scope.agentId,
           };
         }
@@ -345,7 +345,7 @@ export class RunBudget {
 
   async #refuse(
     stop: RunStop,
-    where: { scope: string; agentId: string | null } = { scope: "run", agentId: null },
+    where: { scope: "run" | BudgetScope["scope"]; agentId: string | null } = { scope: "run", agentId: null },
   ): Promise<never> {
     this.#stopWith(stop);
     await this.#store
