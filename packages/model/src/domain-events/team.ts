@@ -34,8 +34,13 @@ export const TEAM_EVENTS = {
     to: Id,
     /** What the live session did with the switch ("no live session" when none ran). */
     live: Words,
-    /** What became of the kept session between wakes. */
-    session: Data({ action: Id, reason: Words }),
+    /** What became of the kept session between wakes (a handoff names the native session it closed). */
+    session: Data({
+      action: OneOf(["switch", "handoff-then-switch", "none"]),
+      reason: Words,
+      fromSession: Type.Optional(Id),
+      handoffBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
   }),
   "agent.session_reset": Data({
     agentId: Id,
