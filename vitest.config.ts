@@ -34,7 +34,7 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     // One PostgreSQL server for the run: CADRE_TEST_DATABASE_URL, else a throwaway local one.
     globalSetup: ["packages/store/src/testing/postgres-global-setup.ts"],
-    // Fails any test that does filesystem or network work inside a store transaction (issue 19).
+    // Fails any test that does filesystem or network work inside a store transaction.
     setupFiles: ["packages/store/src/testing/no-io-in-transactions.ts"],
     pool: "forks",
   },

@@ -209,7 +209,7 @@ export interface RunProcessRow {
   createdAt: string;
 }
 
-/** A piece of work (issue 17): who does it, who asked for it, where it stands, what it produced. */
+/** A piece of work: who does it, who asked for it, where it stands, what it produced. */
 export interface TaskRow {
   id: string;
   companyId: string;
@@ -238,7 +238,7 @@ export interface TaskRow {
   updatedAt: string;
 }
 
-/** A file attached to a task (issue 33): a copy of what was handed in, by content hash. */
+/** A file attached to a task: a copy of what was handed in, by content hash. */
 export interface TaskFileRow {
   id: string;
   taskId: string;
@@ -297,7 +297,7 @@ export interface WakeRequestRow {
   updatedAt: string;
 }
 
-/** An agent's schedule (issue 17): an interval or a 5-field cron expression, and its next tick. */
+/** An agent's schedule: an interval or a 5-field cron expression, and its next tick. */
 export interface ScheduleRow {
   id: string;
   companyId: string;
@@ -515,7 +515,7 @@ export type WakeClaimResult =
 export type { OperatorRole };
 
 /**
- * A named person who signs in (issue 34): a role, and the companies they are limited to (null:
+ * A named person who signs in: a role, and the companies they are limited to (null:
  * every company). The token is stored as its SHA-256 hash only.
  */
 export interface OperatorRow {

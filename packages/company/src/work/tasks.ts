@@ -1,4 +1,4 @@
-// The task operations (issue 17), shared by the tools, the HTTP routes and the CLI: every rule is
+// The task operations, shared by the tools, the HTTP routes and the CLI: every rule is
 // checked in code inside one transaction — who may create, assign and update what, in which mode,
 // the state a task may move to — and each change records its activity and the wakes it causes
 // (wake-rules.ts) in that same transaction. A refusal is a value naming the field, and writes nothing.

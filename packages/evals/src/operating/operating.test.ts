@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { type OperatingTrace, runCheck } from "./checks.js";
 import { runOperatingEval } from "./run.js";
 
-describe("operating-phase evaluation (issue 17)", () => {
+describe("operating-phase evaluation", () => {
   it("delegation, a blocked task and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
     const report = await runOperatingEval();
     expect(report.scenarios.map((s) => s.id)).toEqual([
