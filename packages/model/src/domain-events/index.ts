@@ -2,7 +2,7 @@
 // its data. The store writes only these (insertActivity checks each one), the feed carries them to
 // live clients as `domain_event` frames, and the dashboard switches over them exhaustively. A new
 // event type is one entry in the table of its area.
-import { type Static, type TSchema, Type } from "typebox";
+import { type Static, type TObject, type TProperties, type TSchema, Type } from "typebox";
 import { describeProblems, parse } from "../schema.js";
 import { COMPANY_EVENTS } from "./company.js";
 import { RUN_EVENTS } from "./runs.js";
@@ -36,8 +36,8 @@ export type DomainEventData<T extends DomainEventType> = DomainEventOf<T>["data"
  * The union as a schema, each member an object of `extra` (the fields a carrier adds, e.g. a feed
  * frame's id) plus `type` and `data`: for documents (OpenAPI) and checks of whole frames.
  */
-export function domainEventSchema(extra: Record<string, TSchema> = {}) {
-  return Type.Union(
+export function domainEventSchema<P extends TProperties = Record<never, TSchema>>(extra: P = {} as P) {
+  const union = Type.Union(
     DOMAIN_EVENT_TYPES.map((type) =>
       Type.Object(
         { ...extra, type: Type.Literal(type), data: DOMAIN_EVENT_DATA[type] as TSchema },
@@ -45,6 +45,9 @@ export function domainEventSchema(extra: Record<string, TSchema> = {}) {
       ),
     ),
   );
+  // The same schema (checks and documents read its JSON Schema), typed as the union it is: a
+  // member's `type` narrows its `data`, which a mapped list of members cannot tell TypeScript.
+  return Type.Unsafe<Static<TObject<P>> & DomainEvent>(union);
 }
 
 export function isDomainEventType(type: unknown): type is DomainEventType {

@@ -31,15 +31,8 @@ const DomainFrameSchema = domainEventSchema({
 /** One frame's data: an AgentEvent of a run, or a domain event (hire, approval, mode change, …). */
 export const FeedMessageSchema = Type.Union([AgentFrameSchema, DomainFrameSchema]);
 
-interface DomainFrameBase {
-  feedId: number;
-  kind: "domain_event";
-  agentId: string | null;
-  runId: string | null;
-  at: string;
-}
 /** A frame, typed: a domain event's `type` narrows its `data`. */
-export type FeedMessage = Static<typeof AgentFrameSchema> | (DomainFrameBase & DomainEvent);
+export type FeedMessage = Static<typeof FeedMessageSchema>;
 
 export function feedMessage(row: FeedRow): FeedMessage {
   return row.kind === "agent_event"
