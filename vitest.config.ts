@@ -10,7 +10,7 @@ const entry = (find: RegExp, path: string) => ({ find, replacement: src(path) })
 export default defineConfig({
   resolve: {
     alias: [
-      entry(/^@cadre\/model\/testing$/, "model/src/testing/hostile.ts"),
+      entry(/^@cadre\/model\/testing$/, "model/src/testing/index.ts"),
       entry(/^@cadre\/model$/, "model/src/index.ts"),
       entry(/^@cadre\/core\/testing$/, "core/src/testing/index.ts"),
       entry(/^@cadre\/core\/sessions$/, "core/src/sessions.ts"),
@@ -36,7 +36,7 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     // One PostgreSQL server for the run: CADRE_TEST_DATABASE_URL, else a throwaway local one.
     globalSetup: ["packages/store/src/testing/postgres-global-setup.ts"],
-    // Fails any test that does filesystem or network work inside a store transaction (issue 19).
+    // Fails any test that does filesystem or network work inside a store transaction.
     setupFiles: ["packages/store/src/testing/no-io-in-transactions.ts"],
     pool: "forks",
   },

@@ -7,3 +7,4 @@ export * from "./settings.js";
 export * from "./usage.js";
 export * from "./usage-schema.js";
 export * from "./connector-fields.js";
+export * from "./domain-events/index.js";

@@ -14,7 +14,6 @@ import { revocationsOf } from "./auth/revocations.js";
 import type { ServerContext, ServerLimits } from "./context.js";
 import { type FeedBus, InProcessFeedBus } from "./feed/bus.js";
 import { FeedReader } from "./feed/follow.js";
-import { notifyingStore } from "./feed/notifying-store.js";
 import { PrincipalStreams } from "./feed/principal-streams.js";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody, TooDeepBody } from "./http/body.js";
 import { dashboardHandler } from "./http/dashboard.js";
@@ -99,11 +98,15 @@ function checkResponse(spec: RouteSpec, answer: unknown): void {
 
 export function createApp(deps: AppDeps): CadreApp {
   const bus = deps.bus ?? new InProcessFeedBus();
-  const notifying = notifyingStore(deps.store, bus);
-  const auth = new Authenticator(notifying, deps.operatorToken);
+  // The store tells of every commit that grew a company's feed (its write path does): the bus
+  // wakes that company's live streams.
+  const unheard = deps.store.onFeedWrite((companyIds) => {
+    for (const id of companyIds) bus.publish(id);
+  });
+  const auth = new Authenticator(deps.store, deps.operatorToken);
   // Every write through the app (routes, wakes, serve's recovery) that can end a credential
   // empties the authenticator's cache: a revoked key is refused at once.
-  const store = revocationsOf(notifying, () => auth.invalidate());
+  const store = revocationsOf(deps.store, () => auth.invalidate());
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const env = deps.env ?? process.env;
   const stop = new AbortController();
@@ -262,7 +265,11 @@ export function createApp(deps: AppDeps): CadreApp {
       stop.abort();
       readiness.stop();
       dueWork.stop();
-      return wakes.shutdown(reason);
+      try {
+        return await wakes.shutdown(reason);
+      } finally {
+        unheard();
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 // What the operator dashboard needs from the API beyond the CLI's routes: the runs of a company,
 // usage reports (per company and per run, one entry per model call), and event streams narrowed to
 // one run or one kind that still resume exactly with Last-Event-ID.
+import { sampleDomainEvent } from "@cadre/model/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { feedPredicate } from "./feed/filter.js";
 import {
@@ -165,7 +166,7 @@ describe("narrowed event streams", () => {
       id: 1,
       companyId: "c",
       kind: "domain_event" as const,
-      activity: { id: 1, companyId: "c", agentId: null, runId, type: "agent.hired", data: {}, at: "" },
+      activity: { id: 1, companyId: "c", agentId: null, runId, ...sampleDomainEvent("agent.hired"), at: "" },
     });
     expect(keep(activity("r1"))).toBe(true);
     expect(keep(activity(null))).toBe(false);

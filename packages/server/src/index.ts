@@ -14,7 +14,6 @@ export {
   followFeedPages,
 } from "./feed/follow.js";
 export { type FeedMessage, FeedMessageSchema, feedMessage } from "./feed/sse.js";
-export { notifyingStore } from "./feed/notifying-store.js";
 export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";
 export { openApiDocument } from "./openapi.js";
 export { ROUTES } from "./routes/index.js";

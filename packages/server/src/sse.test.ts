@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sampleDomainEvent } from "@cadre/model/testing";
 import { openStore, type Store, type StoreQueries } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InProcessFeedBus } from "./feed/bus.js";
@@ -202,8 +203,7 @@ describe("company events (SSE)", () => {
       companyId: id,
       agentId: null,
       runId: null,
-      type: "note.added",
-      data: { from: "cli" },
+      ...sampleDomainEvent("message.posted"),
     });
     await other.close();
     const sequences = await Promise.all(
@@ -217,7 +217,7 @@ describe("company events (SSE)", () => {
       }),
     );
     expect(new Set(sequences.map((s) => s.join()))).toEqual(new Set([sequences[0]!.join()]));
-    expect(sequences[0]![1]).toMatch(/:note\.added$/);
+    expect(sequences[0]![1]).toMatch(/:message\.posted$/);
     // Every subscription ends with its client: nothing stays subscribed to the bus.
     const bus = a.cadre.bus as InProcessFeedBus;
     for (let i = 0; i < 100 && bus.size(id) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));

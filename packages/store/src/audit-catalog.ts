@@ -245,7 +245,7 @@ export const AUDIT_RULES: { [K in WriteMethod]: AuditRule } = {
             companyId: a.companyId,
             action: "message.posted",
             target: `company ${a.companyId} thread`,
-            summary: `wrote "${short(String((a.data as { text?: unknown } | null)?.text ?? ""))}"`,
+            summary: `wrote "${short(a.data.text)}"`,
           }
         : a.type === "run.stopped"
           ? {

@@ -1,9 +1,12 @@
 // Every StoreQueries method, written once against Kysely's builder. The same class serves the store
 // (over Kysely) and a transaction (over Kysely's Transaction), so the two can never drift.
+import type { DomainEventType } from "@cadre/model";
 import { type Kysely, sql, type UpdateResult } from "kysely";
 import { type DialectAdapter, transact } from "./dialect.js";
 import { paged, pagedSql } from "./page.js";
 import { ConflictError, StoreError, toStoreError } from "./errors.js";
+import { refuseUnlessDomainEvents } from "./activity-check.js";
+import { type FeedWrites, PendingFeedWrites } from "./feed-signal.js";
 import {
   type FeedJoinRow,
   toActivity,
@@ -123,10 +126,15 @@ function expectUpdated(result: UpdateResult, subject: string): void {
 /** Events per insert statement (6 parameters each; well under either dialect's parameter limit). */
 const EVENT_CHUNK = 500;
 
+/** The feed of a query object that reports nowhere: a transaction of `atomic`, whose caller reports. */
+const UNHEARD: FeedWrites = { written: () => {} };
+
 export class KyselyQueries implements StoreQueries {
   constructor(
     protected readonly db: Kysely<Database>,
     protected readonly adapter: DialectAdapter,
+    /** Told the companies whose feed a write of these queries appended to (see feed-signal.ts). */
+    protected readonly feed: FeedWrites = UNHEARD,
   ) {}
 
   /** Runs `op`, turning whatever it throws into a StoreError about `subject`. */
@@ -140,16 +148,23 @@ export class KyselyQueries implements StoreQueries {
    * Runs `fn` atomically: inside the caller's transaction when there is one (reusing it, since
    * nested BEGINs are not portable), otherwise in a transaction of its own.
    */
-  protected atomic<T>(fn: (q: KyselyQueries) => Promise<T>): Promise<T> {
+  protected async atomic<T>(fn: (q: KyselyQueries) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
+    // Its feed writes are told once it commits (each attempt of a retried one starts afresh).
+    let pending = new PendingFeedWrites();
     // The methods' own transactions need no more than read committed: each relies on its own
     // conditions, row locks and unique keys (e.g. decideApproval's `status = pending`).
-    return transact(
+    const result = await transact(
       this.db,
       this.adapter,
-      (trx) => fn(new KyselyQueries(trx, this.adapter)),
+      (trx) => {
+        pending = new PendingFeedWrites();
+        return fn(new KyselyQueries(trx, this.adapter, pending));
+      },
       "read committed",
     );
+    pending.committed(this.feed);
+    return result;
   }
 
   insertCompany(company: NewCompany): Promise<CompanyRow> {
@@ -665,6 +680,7 @@ export class KyselyQueries implements StoreQueries {
           });
           for (const row of inserted) rows.push(toRunEvent(row, q.adapter));
         }
+        q.feed.written(events.map((e) => e.companyId));
         return rows;
       }),
     );
@@ -704,8 +720,9 @@ export class KyselyQueries implements StoreQueries {
       activities.length === 1
         ? `activity "${first.type}" of company "${first.companyId}"`
         : `${activities.length} activities of company "${first.companyId}"`;
-    return this.guard(subject, () =>
-      this.atomic(async (q) => {
+    return this.guard(subject, async () => {
+      refuseUnlessDomainEvents(activities);
+      return this.atomic(async (q) => {
         await q.adapter.beforeFeedWrite?.(q.db, [...new Set(activities.map((a) => a.companyId))]);
         const at = now();
         const values = activities.map((activity) => ({
@@ -730,6 +747,7 @@ export class KyselyQueries implements StoreQueries {
             select id, company_id, agent_id, run_id, type, data::text as data, at from a order by id`.execute(
             q.db,
           );
+          q.feed.written(activities.map((a) => a.companyId));
           return rows.map((r) => toActivity(r, q.adapter));
         }
         // SQLite: one multi-row insert (rowids in VALUES order), then their feed rows in one more.
@@ -746,12 +764,13 @@ export class KyselyQueries implements StoreQueries {
           `insert into company_feed (company_id, run_event_id, activity_id) values ${rows.map(() => "(?, null, ?)").join(", ")}`,
           rows.flatMap((r) => [r.company_id, r.id]),
         );
+        q.feed.written(activities.map((a) => a.companyId));
         return rows.map((r) => toActivity(r, q.adapter));
-      }),
-    );
+      });
+    });
   }
 
-  listActivity(companyId: string, filter: { type?: string } = {}): Promise<ActivityRow[]> {
+  listActivity(companyId: string, filter: { type?: DomainEventType } = {}): Promise<ActivityRow[]> {
     return this.guard(`activity of company "${companyId}"`, async () => {
       let query = this.db.selectFrom("activity").selectAll().where("company_id", "=", companyId);
       if (filter.type !== undefined) query = query.where("type", "=", filter.type);

@@ -6,13 +6,17 @@ import { audited } from "./audited.js";
 import { KyselyQueries } from "./kysely-queries.js";
 import { TABLES, type Database } from "./schema.js";
 import { inTransactionScope } from "./transaction-scope.js";
-import type { Store, StoreQueries, TransactionOptions } from "./types.js";
+import { FeedSignal, PendingFeedWrites } from "./feed-signal.js";
+import type { FeedWriteListener, Store, StoreQueries, TransactionOptions } from "./types.js";
 
 export class KyselyStore extends KyselyQueries implements Store {
   readonly dialect: Store["dialect"];
+  private readonly signal: FeedSignal;
 
-  constructor(db: Kysely<Database>, adapter: DialectAdapter) {
-    super(db, adapter);
+  constructor(db: Kysely<Database>, adapter: DialectAdapter, signal = new FeedSignal()) {
+    // The store's own writes commit one by one: its feed writes are told at once.
+    super(db, adapter, signal);
+    this.signal = signal;
     this.dialect = adapter.name;
     // Every audited write, on the store or in a transaction, records its audit row with it.
     return audited(this);
@@ -24,15 +28,17 @@ export class KyselyStore extends KyselyQueries implements Store {
    */
   async transaction<T>(fn: (tx: StoreQueries) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     let fnFailed = false;
+    let pending = new PendingFeedWrites();
     try {
-      return await transact(
+      const result = await transact(
         this.db,
         this.adapter,
         async (trx) => {
           fnFailed = false; // each attempt of a retried transaction starts afresh
+          pending = new PendingFeedWrites();
           try {
             // In the transaction scope: probes and (in tests) sync fs calls refuse to run here.
-            return await inTransactionScope(() => fn(audited(new KyselyQueries(trx, this.adapter))));
+            return await inTransactionScope(() => fn(audited(new KyselyQueries(trx, this.adapter, pending))));
           } catch (error) {
             fnFailed = true;
             throw error;
@@ -40,11 +46,17 @@ export class KyselyStore extends KyselyQueries implements Store {
         },
         options.isolation ?? "serializable",
       );
+      pending.committed(this.signal);
+      return result;
     } catch (error) {
       // The caller's own errors pass through as thrown; only BEGIN/COMMIT failures are ours.
       if (fnFailed) throw error;
       throw toStoreError(error, "transaction", this.adapter);
     }
+  }
+
+  onFeedWrite(listener: FeedWriteListener): () => void {
+    return this.signal.on(listener);
   }
 
   counts(): Promise<Record<string, number>> {

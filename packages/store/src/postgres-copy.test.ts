@@ -9,7 +9,7 @@ import { copySqliteToPostgres, openStore, StoreError, TargetNotEmptyError, type 
 import { readColumns, tableChecksum } from "./postgres-checksum.js";
 import { openPostgres } from "./postgres.js";
 import {
-  activity,
+  jsonActivity,
   agent,
   approval,
   company,
@@ -74,7 +74,7 @@ async function richSqlite(): Promise<{ path: string; store: Store }> {
       ),
     );
     await store.insertActivity(
-      activity("agent.hired", { runId: `r${r}`, agentId: "ceo", data: { r, z: "last", a: "first" } }),
+      jsonActivity({ r, z: "last", a: "first" }, { runId: `r${r}`, agentId: "ceo" }),
     );
   }
   await store.finishRun("r0", {

@@ -18,7 +18,7 @@ import type {
   ToolCallsTable,
   WakesTable,
 } from "./schema.js";
-import type { CompanySettings } from "@cadre/model";
+import type { CompanySettings, DomainEvent } from "@cadre/model";
 import type {
   ActivityRow,
   AgentSessionRow,
@@ -181,15 +181,15 @@ export function toRunEvent(r: Selectable<RunEventsTable>, a: DialectAdapter): Ru
   };
 }
 
+/** Read back as written: insertActivities let only domain events in (a read never throws on one). */
 export function toActivity(r: Selectable<ActivityTable>, a: DialectAdapter): ActivityRow {
   return {
     id: r.id,
     companyId: r.company_id,
     agentId: r.agent_id,
     runId: r.run_id,
-    type: r.type,
-    data: a.decodeJson(r.data),
     at: r.at,
+    ...({ type: r.type, data: a.decodeJson(r.data) } as DomainEvent),
   };
 }
 

@@ -9,6 +9,8 @@ import type {
   CompanySettings,
   ConnectorKind,
   Department,
+  DomainEvent,
+  DomainEventType,
   HarnessKind,
   PromptProfile,
   RunStatus,
@@ -123,16 +125,18 @@ export interface RunEventRow {
   at: string;
 }
 
-export interface ActivityRow {
-  id: number;
+/** Where an activity happened: its company, and the agent and run it concerns, when any. */
+export interface ActivityRefs {
   companyId: string;
   agentId: string | null;
   runId: string | null;
-  /** e.g. "agent.hired", "approval.filed", "approval.decided", "company.created" */
-  type: string;
-  data: unknown;
-  at: string;
 }
+
+/** An activity to write: one of the domain events (type and data checked together), with its refs. */
+export type NewActivity = ActivityRefs & DomainEvent;
+
+/** A written activity: a domain event (`type` narrows `data`), its refs, id and time. */
+export type ActivityRow = { id: number; at: string } & NewActivity;
 
 /**
  * An agent-scoped API token (the secret itself is never stored, only its SHA-256 hash, and never
@@ -205,7 +209,7 @@ export interface RunProcessRow {
   createdAt: string;
 }
 
-/** A piece of work (issue 17): who does it, who asked for it, where it stands, what it produced. */
+/** A piece of work: who does it, who asked for it, where it stands, what it produced. */
 export interface TaskRow {
   id: string;
   companyId: string;
@@ -234,7 +238,7 @@ export interface TaskRow {
   updatedAt: string;
 }
 
-/** A file attached to a task (issue 33): a copy of what was handed in, by content hash. */
+/** A file attached to a task: a copy of what was handed in, by content hash. */
 export interface TaskFileRow {
   id: string;
   taskId: string;
@@ -293,7 +297,7 @@ export interface WakeRequestRow {
   updatedAt: string;
 }
 
-/** An agent's schedule (issue 17): an interval or a 5-field cron expression, and its next tick. */
+/** An agent's schedule: an interval or a 5-field cron expression, and its next tick. */
 export interface ScheduleRow {
   id: string;
   companyId: string;
@@ -439,7 +443,6 @@ export type NewApproval = Omit<ApprovalRow, "createdAt" | "decidedAt" | "decisio
 export type NewRun = Omit<RunRow, "startedAt" | "endedAt" | "status" | "usage" | "error" | "stopReason">;
 export type NewBudget = Omit<BudgetRow, "updatedAt">;
 export type NewRunEvent = Omit<RunEventRow, "id" | "at">;
-export type NewActivity = Omit<ActivityRow, "id" | "at">;
 export type NewToolCall = Omit<ToolCallRow, "createdAt">;
 export type NewAgentSession = Omit<AgentSessionRow, "createdAt" | "lastUsedAt">;
 export type NewApiToken = Omit<ApiTokenRow, "createdAt" | "revokedAt"> & { hash: string };
@@ -512,7 +515,7 @@ export type WakeClaimResult =
 export type { OperatorRole };
 
 /**
- * A named person who signs in (issue 34): a role, and the companies they are limited to (null:
+ * A named person who signs in: a role, and the companies they are limited to (null:
  * every company). The token is stored as its SHA-256 hash only.
  */
 export interface OperatorRow {
@@ -681,11 +684,18 @@ export interface StoreQueries {
   listRunEvents(runId: string, afterId?: number): Promise<RunEventRow[]>;
   listCompanyEvents(companyId: string, afterId?: number, limit?: number): Promise<RunEventRow[]>;
 
-  /** Also appends the activity to its company's feed, in the same transaction. */
+  /**
+   * Also appends the activity to its company's feed, in the same transaction. A type that is not a
+   * domain event, or data that does not fit its type, is refused (a StoreError naming the field)
+   * and nothing is written.
+   */
   insertActivity(activity: NewActivity): Promise<ActivityRow>;
-  /** Several activities and their feed rows, in order, atomically, in as few statements as the dialect allows. */
+  /**
+   * Several activities and their feed rows, in order, atomically, in as few statements as the
+   * dialect allows; one refused activity refuses them all.
+   */
   insertActivities(activities: NewActivity[]): Promise<ActivityRow[]>;
-  listActivity(companyId: string, filter?: { type?: string }): Promise<ActivityRow[]>;
+  listActivity(companyId: string, filter?: { type?: DomainEventType }): Promise<ActivityRow[]>;
 
   /**
    * A company's feed (run events and activity in one id space, written by appendRunEvents and
@@ -881,6 +891,9 @@ export interface TransactionOptions {
   isolation?: "serializable" | "read committed";
 }
 
+/** Told which companies' feeds a commit appended to (see Store.onFeedWrite). */
+export type FeedWriteListener = (companyIds: ReadonlySet<string>) => void;
+
 export interface Store extends StoreQueries {
   readonly dialect: "sqlite" | "postgres";
   /**
@@ -889,6 +902,14 @@ export interface Store extends StoreQueries {
    * `fn` may run more than once: it must have no effect outside `tx`.
    */
   transaction<T>(fn: (tx: StoreQueries) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Calls `listener` after every commit that appended to a company's feed (run events, activity),
+   * with the companies whose feed grew: a write inside a transaction once the transaction commits,
+   * never before (a listener that reads the feed finds the rows), nor when it rolls back. Returns
+   * the function that stops the calls. This process's writes only: PostgreSQL also NOTIFYs on the
+   * store's feed channel, for every process.
+   */
+  onFeedWrite(listener: FeedWriteListener): () => void;
   /** Table name → row count; used by tests and `cadre migrate`. */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-// One run's budget enforcement (issue 16 #3, issue 14 #6, OP-3), in code. Before every model call
+// One run's budget enforcement (OP-3), in code. Before every model call
 // of a Pi-routed session the call is reserved in the spend ledger — its estimated input and its
 // maximum output (capped to the room left) at the model's price — in one serializable transaction
 // that checks every budget that applies (the company's, the agent's, the run's caps), so two
@@ -303,7 +303,7 @@ export class RunBudget {
             : (which?.refusal ?? `${budgetName(scope)} has no room for the next model call`);
           return {
             refused: message,
-            scope: isRun ? "run" : scope.scope,
+            scope: isRun ? ("run" as const) : scope.scope,
             agentId: isRun ? null : scope.agentId,
           };
         }
@@ -345,7 +345,7 @@ export class RunBudget {
 
   async #refuse(
     stop: RunStop,
-    where: { scope: string; agentId: string | null } = { scope: "run", agentId: null },
+    where: { scope: "run" | BudgetScope["scope"]; agentId: string | null } = { scope: "run", agentId: null },
   ): Promise<never> {
     this.#stopWith(stop);
     await this.#store

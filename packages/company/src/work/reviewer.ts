@@ -1,11 +1,12 @@
 // Who reviews a task handed in, decided in code: its creator, when that is an active agent other
 // than its assignee; otherwise — created by the operator, by its own assignee, by an agent since
 // gone, or escalated past the company's bound on review rounds — the operator.
+import type { DomainEventType } from "@cadre/model";
 import type { StoreQueries, TaskRow } from "@cadre/store";
 import type { CompanyState } from "../state.js";
 
-export const REVIEW_ACTIVITY = "task.reviewed";
-export const ESCALATED_ACTIVITY = "task.review_escalated";
+export const REVIEW_ACTIVITY = "task.reviewed" satisfies DomainEventType;
+export const ESCALATED_ACTIVITY = "task.review_escalated" satisfies DomainEventType;
 
 export interface Reviewer {
   /** The reviewing agent, or null for the operator. */
@@ -13,7 +14,7 @@ export interface Reviewer {
   name: string;
 }
 
-async function taskActivity(tx: StoreQueries, state: CompanyState, type: string, taskId: string) {
+async function taskActivity(tx: StoreQueries, state: CompanyState, type: DomainEventType, taskId: string) {
   return (await tx.listActivity(state.company.id, { type })).filter(
     (a) => field(a.data, "taskId") === taskId,
   );

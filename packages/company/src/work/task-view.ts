@@ -1,6 +1,7 @@
 // What a task looks like to the operator — the API's answer, the CLI's --json, the dashboard —
 // built from the records by one function, with its TypeBox schema (the OpenAPI document's).
 import {
+  domainEventSchema,
   Nullable,
   OneOf,
   type Static,
@@ -76,17 +77,13 @@ export const TaskCommentViewSchema = Type.Object(
   strict,
 );
 
-export const TaskHistoryEntrySchema = Type.Object(
-  {
-    id: Type.Integer(),
-    type: Type.String(),
-    agentId: Nullable(Type.String()),
-    runId: Nullable(Type.String()),
-    data: Type.Unknown(),
-    at: Type.String(),
-  },
-  strict,
-);
+/** One activity of the task: a domain event (its `type` narrows its `data`) with its row's refs. */
+export const TaskHistoryEntrySchema = domainEventSchema({
+  id: Type.Integer(),
+  agentId: Nullable(Type.String()),
+  runId: Nullable(Type.String()),
+  at: Type.String(),
+});
 
 export const WakeRequestViewSchema = Type.Object(
   {
@@ -185,8 +182,8 @@ export function taskDetailView(
     })),
     files: files.map(taskFileView),
     history: activity
-      .filter((a) => (a.data as { taskId?: unknown } | null)?.taskId === t.id)
-      .map((a) => ({ id: a.id, type: a.type, agentId: a.agentId, runId: a.runId, data: a.data, at: a.at })),
+      .filter((a) => "taskId" in a.data && a.data.taskId === t.id)
+      .map(({ companyId: _, ...entry }) => entry),
     wakes: requests.filter((r) => r.taskId === t.id).map(wakeRequestView),
   };
 }

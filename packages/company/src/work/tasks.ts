@@ -1,8 +1,15 @@
-// The task operations (issue 17), shared by the tools, the HTTP routes and the CLI: every rule is
+// The task operations, shared by the tools, the HTTP routes and the CLI: every rule is
 // checked in code inside one transaction — who may create, assign and update what, in which mode,
 // the state a task may move to — and each change records its activity and the wakes it causes
 // (wake-rules.ts) in that same transaction. A refusal is a value naming the field, and writes nothing.
-import { type CeoMode, isFinishedTask, nameKey, type TaskStatus } from "@cadre/model";
+import {
+  type CeoMode,
+  type DomainEventData,
+  type DomainEventOf,
+  isFinishedTask,
+  nameKey,
+  type TaskStatus,
+} from "@cadre/model";
 import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
 import { newId } from "../companies.js";
 import { type CompanyState, loadCompanyState } from "../state.js";
@@ -138,20 +145,30 @@ export async function openBlockers(tx: StoreQueries, task: TaskRow): Promise<Tas
   return out;
 }
 
+type ChangeType = "task.created" | "task.assigned" | "task.updated" | "task.commented" | "task.reviewed";
+/** A task change's activity, without what recordChange adds to every one: the task, who, and through what. */
+export type TaskChangeActivity = {
+  [T in ChangeType]: { type: T; data: Omit<DomainEventData<T>, "taskId" | "by" | "via"> };
+}[ChangeType];
+
 /** Records the change's activity and the wakes it causes; returns the names of those woken. */
 export async function recordChange(
   tx: StoreQueries,
   state: CompanyState,
   actor: Actor,
   change: TaskChange,
-  activity: { type: string; data: Record<string, unknown> },
+  activity: TaskChangeActivity,
 ): Promise<string[]> {
+  // The type and its data stay paired (TypeScript cannot follow the spread through the union).
+  const event = {
+    type: activity.type,
+    data: { taskId: change.task.id, by: actorKey(actor), via: actor.via, ...activity.data },
+  } as DomainEventOf<ChangeType>;
   await tx.insertActivity({
     companyId: state.company.id,
     agentId: actor.agentId,
     runId: actor.runId,
-    type: activity.type,
-    data: { taskId: change.task.id, by: actorKey(actor), via: actor.via, ...activity.data },
+    ...event,
   });
   const written = await requestWakes(
     tx,

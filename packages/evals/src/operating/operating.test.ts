@@ -1,10 +1,12 @@
 // The three operating-phase scenarios pass their checks on the offline connector, and the checks
 // can fail: each is shown a trace that breaks its rule.
+import type { DomainEvent } from "@cadre/model";
+import { SAMPLE_DOMAIN_EVENTS } from "@cadre/model/testing";
 import { describe, expect, it } from "vitest";
 import { type OperatingTrace, runCheck } from "./checks.js";
 import { runOperatingEval } from "./run.js";
 
-describe("operating-phase evaluation (issue 17)", () => {
+describe("operating-phase evaluation", () => {
   it("delegation, a blocked task and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
     const report = await runOperatingEval();
     expect(report.scenarios.map((s) => s.id)).toEqual([
@@ -61,29 +63,31 @@ describe("operating-phase evaluation (issue 17)", () => {
       updatedAt: "",
     };
     expect(runCheck("no-self-wake", { ...empty, requests: [request] }, true).pass).toBe(false);
-    const act = (id: number, type: string, data: object) => ({
+    const act = (id: number, event: DomainEvent) => ({
       id,
       companyId: "c",
       agentId: null,
       runId: null,
-      type,
-      data,
+      ...event,
       at: "",
     });
     const finishedFirst = {
       ...empty,
       requests: [{ ...request, causedBy: "x" }],
       activity: [
-        act(1, "task.updated", { taskId: "t", status: "done" }),
-        act(2, "task.checked_out", { taskId: "t", runId: "r" }),
+        act(1, {
+          type: "task.updated",
+          data: { ...SAMPLE_DOMAIN_EVENTS["task.updated"], taskId: "t", status: "done" },
+        }),
+        act(2, { type: "task.checked_out", data: { taskId: "t", runId: "r" } }),
       ],
     };
     expect(runCheck("no-wake-for-finished-work", finishedFirst, true).pass).toBe(false);
     const overlap = {
       ...empty,
       activity: [
-        act(1, "task.checked_out", { taskId: "t", runId: "r1" }),
-        act(2, "task.checked_out", { taskId: "t", runId: "r2" }),
+        act(1, { type: "task.checked_out", data: { taskId: "t", runId: "r1" } }),
+        act(2, { type: "task.checked_out", data: { taskId: "t", runId: "r2" } }),
       ],
     };
     expect(runCheck("one-run-per-task", overlap, true).pass).toBe(false);

@@ -3,6 +3,7 @@
 // schema per test.
 import { createCompany, offlineCeoScript } from "@cadre/company";
 import type { Script } from "@cadre/core/testing";
+import { sampleDomainEvent } from "@cadre/model/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { dropTestSchemas, freshSchema, testDatabaseUrl } from "../../../store/src/testing/postgres.js";
@@ -252,7 +253,12 @@ describe("wake workers", () => {
     ).rejects.toBeInstanceOf(LeaseLostError);
     await expect(
       view.transaction((tx) =>
-        tx.insertActivity({ companyId: agent.companyId, agentId: null, runId: "r1", type: "x", data: null }),
+        tx.insertActivity({
+          companyId: agent.companyId,
+          agentId: null,
+          runId: "r1",
+          ...sampleDomainEvent("run.stopped"),
+        }),
       ),
     ).rejects.toBeInstanceOf(LeaseLostError);
     await expect(

@@ -2,39 +2,36 @@
 // events and domain events, strictly increasing in commit order, so `Last-Event-ID` alone says
 // where a reconnecting client left off. A page of rows is encoded once and the same bytes are
 // written to every subscriber that read that page (FeedReader shares one read among them).
-import { Nullable, type Static } from "@cadre/model";
+import { type DomainEvent, domainEventSchema, Nullable, type Static } from "@cadre/model";
 import type { FeedRow } from "@cadre/store";
 import { Type } from "typebox";
 import { scrubEventTexts } from "./scrub.js";
 
+const AgentFrameSchema = Type.Object(
+  {
+    feedId: Type.Integer({ description: "Also the SSE id: one increasing sequence for both kinds." }),
+    kind: Type.Literal("agent_event"),
+    runId: Type.String(),
+    seq: Type.Integer({ minimum: 0 }),
+    at: Type.String(),
+    event: Type.Unknown({ description: "The AgentEvent." }),
+  },
+  { additionalProperties: false },
+);
+
+/** A domain event's frame: one member per activity type (`type`), each with the schema of its `data`. */
+const DomainFrameSchema = domainEventSchema({
+  feedId: Type.Integer(),
+  kind: Type.Literal("domain_event"),
+  agentId: Nullable(Type.String()),
+  runId: Nullable(Type.String()),
+  at: Type.String(),
+});
+
 /** One frame's data: an AgentEvent of a run, or a domain event (hire, approval, mode change, …). */
-export const FeedMessageSchema = Type.Union([
-  Type.Object(
-    {
-      feedId: Type.Integer({ description: "Also the SSE id: one increasing sequence for both kinds." }),
-      kind: Type.Literal("agent_event"),
-      runId: Type.String(),
-      seq: Type.Integer({ minimum: 0 }),
-      at: Type.String(),
-      event: Type.Unknown({ description: "The AgentEvent." }),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      feedId: Type.Integer(),
-      kind: Type.Literal("domain_event"),
-      type: Type.String({
-        description: "company.created, agent.hired, approval.filed, approval.decided, mode.changed, …",
-      }),
-      agentId: Nullable(Type.String()),
-      runId: Nullable(Type.String()),
-      at: Type.String(),
-      data: Type.Unknown(),
-    },
-    { additionalProperties: false },
-  ),
-]);
+export const FeedMessageSchema = Type.Union([AgentFrameSchema, DomainFrameSchema]);
+
+/** A frame, typed: a domain event's `type` narrows its `data`. */
 export type FeedMessage = Static<typeof FeedMessageSchema>;
 
 export function feedMessage(row: FeedRow): FeedMessage {
@@ -50,12 +47,16 @@ export function feedMessage(row: FeedRow): FeedMessage {
     : {
         feedId: row.id,
         kind: "domain_event",
-        type: row.activity.type,
         agentId: row.activity.agentId,
         runId: row.activity.runId,
         at: row.activity.at,
-        data: row.activity.data,
+        ...domainEventOf(row.activity),
       };
+}
+
+/** The event itself, and nothing else of its row. */
+function domainEventOf({ type, data }: DomainEvent): DomainEvent {
+  return { type, data } as DomainEvent;
 }
 
 /** The full SSE frame of a row: `id`, `event` (agent_event | domain_event) and one JSON `data` line. */

@@ -1,7 +1,9 @@
 // Record builders and a controllable clock for the contract suite.
-import type { CompanySettings } from "@cadre/model";
+import type { CompanySettings, DomainEvent, DomainEventType } from "@cadre/model";
+import { sampleDomainEvent } from "@cadre/model/testing";
 import { vi } from "vitest";
 import type {
+  ActivityRefs,
   NewActivity,
   NewAgent,
   NewApproval,
@@ -92,14 +94,26 @@ export const runEvent = (runId: string, seq: number, over: Partial<NewRunEvent> 
   ...over,
 });
 
-export const activity = (type: string, over: Partial<NewActivity> = {}): NewActivity => ({
-  companyId: "co1",
-  agentId: null,
-  runId: null,
-  type,
-  data: { note: type },
-  ...over,
-});
+/** An activity of company "co1": the sample event of `type` (@cadre/model/testing), its refs overridable. */
+export const activity = (
+  type: DomainEventType,
+  over: Partial<ActivityRefs> & { data?: unknown } = {},
+): NewActivity => {
+  const { data, ...refs } = over;
+  const event = sampleDomainEvent(type);
+  return {
+    companyId: "co1",
+    agentId: null,
+    runId: null,
+    ...refs,
+    // A test's own data is that type's data by its word (the store checks it).
+    ...(data !== undefined ? ({ ...event, data } as DomainEvent) : event),
+  };
+};
+
+/** An activity carrying any JSON (a budget change's fields are free-form): for the JSON round trips. */
+export const jsonActivity = (json: Record<string, unknown>, over: Partial<ActivityRefs> = {}): NewActivity =>
+  activity("budget.changed", { ...over, data: { scope: "company", budgetAgentId: null, change: json } });
 
 /** Company "co1" with connector "offline" and its CEO "ceo": what most tests start from. */
 export async function seed(store: Store, companyId = "co1"): Promise<void> {

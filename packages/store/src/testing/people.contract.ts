@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { actingAs } from "../audit-context.js";
 import { ConflictError } from "../errors.js";
-import { agent, approval, seed, settings, type GetStore } from "./fixtures.js";
+import { activity, agent, approval, seed, settings, type GetStore } from "./fixtures.js";
 
 export function peopleContract(store: GetStore): void {
   describe("operators", () => {
@@ -71,7 +71,7 @@ export function peopleContract(store: GetStore): void {
       await actingAs({ type: "operator", name: "alice" }, () =>
         store().decideApproval("a1", "approved", "fine", "alice"),
       );
-      await store().insertActivity({ companyId: "co1", agentId: null, runId: null, type: "x", data: {} });
+      await store().insertActivity(activity("task.checked_out"));
       const rows = await store().listAudit({ companyId: "co1" });
       expect(rows.map((r) => [r.action, r.actorType, r.actorName])).toEqual([
         ["company.created", "system", "system"],

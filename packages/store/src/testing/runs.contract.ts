@@ -1,4 +1,5 @@
 // Runs, their events (the global event log) and the activity feed.
+import { SAMPLE_DOMAIN_EVENTS } from "@cadre/model/testing";
 import { describe, expect, it } from "vitest";
 import { ConflictError, StoreError } from "../errors.js";
 import { activity, agent, run, runEvent, seed, setClock, type GetStore } from "./fixtures.js";
@@ -229,11 +230,9 @@ export function runContract(store: GetStore): void {
       await store().insertRun(run("r1"));
       setClock("2025-07-08T09:10:11.121Z");
       const created = await store().insertActivity(
-        activity("company.created", { data: { name: "Acme", n: [1, 2] } }),
+        activity("company.created", { data: { name: "Acme", ceoAgentId: "ceo", connectors: [] } }),
       );
-      const hired = await store().insertActivity(
-        activity("agent.hired", { agentId: "ceo", runId: "r1", data: null }),
-      );
+      const hired = await store().insertActivity(activity("agent.hired", { agentId: "ceo", runId: "r1" }));
       await store().insertActivity(activity("agent.hired", { companyId: "co2" }));
       expect(created).toEqual({
         id: expect.any(Number),
@@ -241,10 +240,10 @@ export function runContract(store: GetStore): void {
         agentId: null,
         runId: null,
         type: "company.created",
-        data: { name: "Acme", n: [1, 2] },
+        data: { name: "Acme", ceoAgentId: "ceo", connectors: [] },
         at: "2025-07-08T09:10:11.121Z",
       });
-      expect(hired).toMatchObject({ agentId: "ceo", runId: "r1", data: null });
+      expect(hired).toMatchObject({ agentId: "ceo", runId: "r1", data: SAMPLE_DOMAIN_EVENTS["agent.hired"] });
       expect(hired.id).toBeGreaterThan(created.id);
       expect(await store().listActivity("co1")).toEqual([created, hired]);
       expect(await store().listActivity("co1", { type: "agent.hired" })).toEqual([hired]);

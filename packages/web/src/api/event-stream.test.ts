@@ -8,11 +8,11 @@ import type { FeedMessage } from "./types.js";
 const EVENTS: FeedMessage[] = Array.from({ length: 12 }, (_, i) => ({
   feedId: i + 1,
   kind: "domain_event",
-  type: "note",
+  type: "run.stopped",
   agentId: null,
   runId: null,
   at: "",
-  data: { n: i + 1 },
+  data: { reason: `stop ${i + 1}` },
 }));
 const frame = (m: FeedMessage) => `id: ${m.feedId}\nevent: ${m.kind}\ndata: ${JSON.stringify(m)}\n\n`;
 

@@ -33,10 +33,13 @@ export type {
   WakeStartedView as WakeStarted,
 } from "@cadre/server";
 
-/** One frame of GET /api/companies/{id}/events (the server's FeedMessage, its event typed); `feedId` is also the SSE id. */
+/**
+ * One frame of GET /api/companies/{id}/events (the server's FeedMessage, its agent event typed; a
+ * domain event's `type` narrows its `data`); `feedId` is also the SSE id.
+ */
 export type FeedMessage =
   | (Omit<Extract<FeedFrame, { kind: "agent_event" }>, "event"> & { event: AgentEvent })
-  | (Omit<Extract<FeedFrame, { kind: "domain_event" }>, "data"> & { data: Record<string, unknown> });
+  | Extract<FeedFrame, { kind: "domain_event" }>;
 
 export type DomainMessage = Extract<FeedMessage, { kind: "domain_event" }>;
 export type AgentMessage = Extract<FeedMessage, { kind: "agent_event" }>;

@@ -1,5 +1,7 @@
 // What each domain event does to the company view at once, and what it has re-read.
 import { describe, expect, it } from "vitest";
+import type { DomainEvent, DomainEventData } from "@cadre/model";
+import { SAMPLE_DOMAIN_EVENTS } from "../../../model/src/testing/domain-events.js";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 import { applyDomainEvent } from "./company-live.js";
 
@@ -32,20 +34,21 @@ const ceo: Agent = {
   via: "system",
   createdAt: "",
 };
-const msg = (type: string, data: Record<string, unknown>, runId: string | null = "run_1"): DomainMessage => ({
+const msg = (event: DomainEvent, runId: string | null = "run_1"): DomainMessage => ({
   feedId: 1,
   kind: "domain_event",
-  type,
   agentId: null,
   runId,
   at: "2026-01-01T00:00:00Z",
-  data,
+  ...event,
 });
+const sample = <T extends DomainEvent["type"]>(type: T, over: Partial<DomainEventData<T>> = {}) =>
+  ({ type, data: { ...SAMPLE_DOMAIN_EVENTS[type], ...over } }) as DomainEvent;
 
 describe("applyDomainEvent", () => {
   it("has the budget views re-read when a budget is changed, warned or stops a run (not only when a run ends)", () => {
-    for (const type of ["budget.warned", "budget.exhausted"]) {
-      const effect = applyDomainEvent({ company, agents: [ceo] }, msg(type, { scope: "company" }, null));
+    for (const type of ["budget.warned", "budget.exhausted", "usage.reconciled"] as const) {
+      const effect = applyDomainEvent({ company, agents: [ceo] }, msg(sample(type), null));
       expect([...effect.refetch], type).toEqual(["budget"]);
     }
   });
@@ -53,22 +56,13 @@ describe("applyDomainEvent", () => {
   it("re-reads the budget and the company (whose settings hold the prices) when a budget or price is set", () => {
     const effect = applyDomainEvent(
       { company, agents: [ceo] },
-      msg("budget.changed", { scope: "company", change: { price: { model: "m" } } }, null),
+      msg(sample("budget.changed", { change: { price: { model: "m" } } }), null),
     );
     expect([...effect.refetch].sort()).toEqual(["budget", "company"]);
   });
 
   it("adds a hire to the org chart at once, under the agent that hired it, and only once", () => {
-    const hired = msg("agent.hired", {
-      agentId: "a1",
-      name: "CTO",
-      role: "Chief Technology Officer",
-      department: "engineering",
-      connectorId: "offline",
-      model: "m",
-      via: "tool",
-      hiredBy: "ceo",
-    });
+    const hired = msg(sample("agent.hired", { agentId: "a1", name: "CTO", model: "m" }));
     const once = applyDomainEvent({ company, agents: [ceo] }, hired);
     expect(once.snapshot.agents).toHaveLength(2);
     expect(once.snapshot.agents[1]).toMatchObject({
@@ -87,11 +81,7 @@ describe("applyDomainEvent", () => {
   it("moves the mode with its reason, and has approvals re-read when one is filed or decided", () => {
     const moved = applyDomainEvent(
       { company, agents: [ceo] },
-      msg("mode.changed", {
-        from: "team-building",
-        to: "awaiting-approval",
-        reason: "the latest strategy is pending",
-      }),
+      msg(sample("mode.changed", { to: "awaiting-approval", reason: "the latest strategy is pending" })),
     );
     expect(moved.snapshot.company).toMatchObject({
       ceoMode: "awaiting-approval",
@@ -99,20 +89,23 @@ describe("applyDomainEvent", () => {
       toolsPending: true,
     });
     expect(moved.refetch.has("company")).toBe(true);
-    expect(applyDomainEvent({ company, agents: [ceo] }, msg("approval.decided", {}, null)).refetch).toEqual(
-      new Set(["approvals", "company"]),
-    );
+    expect(
+      applyDomainEvent({ company, agents: [ceo] }, msg(sample("approval.decided"), null)).refetch,
+    ).toEqual(new Set(["approvals", "company"]));
   });
 
-  it("marks a terminated agent and leaves the snapshot itself untouched by events it does not know", () => {
+  it("marks a terminated agent and leaves the snapshot itself untouched by events it does not show, or does not know", () => {
     const ended = applyDomainEvent(
       { company, agents: [ceo, { ...ceo, id: "a1", isCeo: false }] },
-      msg("agent.terminated", { agentId: "a1" }),
+      msg(sample("agent.terminated", { agentId: "a1" })),
     );
     expect(ended.snapshot.agents[1]!.status).toBe("terminated");
     const snap = { company, agents: [ceo] };
-    const other = applyDomainEvent(snap, msg("note.added", {}, null));
+    const other = applyDomainEvent(snap, msg(sample("wake.requested"), null));
     expect(other.snapshot).toBe(snap);
     expect(other.refetch.size).toBe(0);
+    // A type this dashboard does not know yet (a newer server's) changes nothing and does not throw.
+    const newer = { type: "note.added", data: {} } as unknown as DomainEvent;
+    expect(applyDomainEvent(snap, msg(newer, null)).snapshot).toBe(snap);
   });
 });

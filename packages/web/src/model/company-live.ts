@@ -1,7 +1,6 @@
 // What a domain event (SSE `domain_event`) changes in the company view. The event carries enough
 // to show the change at once — a hire lands in the org chart, a mode change shows its reason — and
 // names the resources to re-read from the API, which stays the one source of truth.
-import { DEPARTMENTS, isOneOf, VIAS } from "@cadre/model";
 import type { Agent, CompanyView, DomainMessage } from "../api/types.js";
 
 /** `budget`: the budget views (notice, Usage tab) re-read their report. */
@@ -25,29 +24,26 @@ export interface DomainEffect {
   refetch: Set<Resource>;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
 export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): DomainEffect {
   const refetch = new Set<Resource>();
   let { company, agents } = snap;
-  const d = m.data;
   switch (m.type) {
     case "agent.hired": {
-      const id = str(d["agentId"]) ?? m.agentId;
-      if (id && !agents.some((a) => a.id === id)) {
+      const d = m.data;
+      if (!agents.some((a) => a.id === d.agentId)) {
         const hire: Agent = {
-          id,
+          id: d.agentId,
           companyId: company.id,
-          name: str(d["name"]) ?? "(new agent)",
-          role: str(d["role"]) ?? "",
+          name: d.name,
+          role: d.role,
           description: "",
-          department: isOneOf(DEPARTMENTS, d["department"]) ? d["department"] : null,
-          connectorId: str(d["connectorId"]) ?? "",
-          model: str(d["model"]) ?? "",
-          reportsTo: str(d["hiredBy"]) ?? company.ceoAgentId,
+          department: d.department,
+          connectorId: d.connectorId,
+          model: d.model,
+          reportsTo: d.hiredBy ?? company.ceoAgentId,
           isCeo: false,
           status: "active",
-          via: isOneOf(VIAS, d["via"]) ? d["via"] : "tool",
+          via: d.via,
           createdAt: m.at,
         };
         agents = [...agents, hire];
@@ -56,23 +52,21 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
       break;
     }
     case "agent.terminated": {
-      const id = str(d["agentId"]) ?? m.agentId;
+      const id = m.data.agentId;
       agents = agents.map((a) => (a.id === id ? { ...a, status: "terminated" } : a));
       refetch.add("agents");
       break;
     }
     case "mode.changed": {
-      const to = str(d["to"]);
-      if (to && to !== company.ceoMode)
-        company = {
-          ...company,
-          ceoMode: to as CompanyView["ceoMode"],
-          ceoModeReason: str(d["reason"]) ?? company.ceoModeReason,
-          toolsPending: true,
-        };
+      const { to, reason } = m.data;
+      if (to !== company.ceoMode)
+        company = { ...company, ceoMode: to, ceoModeReason: reason, toolsPending: true };
       refetch.add("company");
       break;
     }
+    case "company.created":
+      refetch.add("company");
+      break;
     case "approval.filed":
     case "approval.decided":
       refetch.add("approvals").add("company");
@@ -101,17 +95,38 @@ export function applyDomainEvent(snap: CompanySnapshot, m: DomainMessage): Domai
     case "budget.changed":
       refetch.add("budget").add("company");
       break;
-    // A budget warned or stopped a run: its state (ok, warning, exhausted) is re-read.
+    // A budget warned or stopped a run, or a lost run's calls were booked: the spend and the
+    // budget state (ok, warning, exhausted) are re-read.
     case "budget.warned":
     case "budget.exhausted":
+    case "usage.reconciled":
       refetch.add("budget");
+      break;
+    case "run.stopped":
+      refetch.add("runs");
       break;
     // The thread with the CEO: a message from the operator, or the CEO's reply.
     case "message.posted":
       refetch.add("messages");
       break;
-    default:
+    // Nothing the company view shows: the wake queue, schedules, a session reset, a drift warning
+    // (the run they concern, if any, is re-read below).
+    case "agent.session_reset":
+    case "wake.requested":
+    case "wake.cancelled":
+    case "wake.dropped":
+    case "wake.returned":
+    case "schedule.set":
+    case "schedule.removed":
+    case "schedule.skipped":
+    case "model.drifted":
       break;
+    default: {
+      // Every type is handled above (a new one does not compile until it is); a newer server's
+      // type this dashboard does not know yet changes nothing.
+      const unknown: never = m;
+      void unknown;
+    }
   }
   if (m.runId !== null) refetch.add("runs");
   return {
