@@ -63,6 +63,12 @@ export function statementFigures(count: StatementCount): BenchFigure[] {
   const before = "the same wake before its stages";
   return [
     figure("SQL statements per wake", count.statements, "statements", before, BEFORE_STAGES.statements),
-    figure("  of which: write transactions", count.transactions, "transactions", before, BEFORE_STAGES.transactions),
+    figure(
+      "  of which: write transactions",
+      count.transactions,
+      "transactions",
+      before,
+      BEFORE_STAGES.transactions,
+    ),
   ];
 }
