@@ -7,6 +7,7 @@ import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { ModeDocumentEdit } from "../prompts/build.js";
 import type { SessionInput } from "../session.js";
 import type { RunStop } from "../budgets/run-budget.js";
+import type { DueChecked } from "../work/due-check.js";
 
 export interface WakeOptions {
   store: Store;
@@ -66,6 +67,11 @@ export interface WakeOptions {
   underLease?: boolean;
   /** Length of the wake's own lease (default 30 s): a process elsewhere that stops renewing it loses the run. */
   leaseMs?: number;
+  /**
+   * What a due-work pass read and checked about the agent just now (runDue's `checked`): the
+   * plan takes the agent and its budgets from it instead of reading and checking them again.
+   */
+  checked?: DueChecked;
 }
 
 export interface WakeResult {

@@ -7,6 +7,7 @@ import { BudgetExhaustedError } from "../budgets/policy.js";
 import { setBudget } from "../budgets/manage.js";
 import { createCompany } from "../companies.js";
 import { loadCompanyState } from "../state.js";
+import { checkDue } from "../work/due-check.js";
 import { planWake } from "./plan.js";
 
 let store: Store;
@@ -77,5 +78,27 @@ describe("a wake's plan", () => {
     await expect(planWake({ store, agentId: ceo.id, env: {} })).rejects.toThrow(
       /is paused; only active agents/,
     );
+  });
+
+  it("takes the agent and its budgets from a due-work pass's check instead of reading them again", async () => {
+    const { ceo } = await company();
+    await store.insertWakeRequest({
+      id: "wrq_test",
+      companyId: ceo.companyId,
+      agentId: ceo.id,
+      trigger: "routine",
+      taskId: null,
+      causedBy: "operator",
+      cause: "test",
+    });
+    const check = await checkDue(store, ceo.id);
+    if (!check.due) throw new Error("the CEO has a due request");
+    expect(check.held).toBeUndefined();
+    const { store: counted, calls } = counting(store);
+    const plan = await planWake({ store: counted, agentId: ceo.id, env: {}, checked: check.checked });
+    expect(plan.agent).toEqual(ceo);
+    expect(calls.get("getAgent") ?? 0).toBe(0);
+    expect(calls.get("getBudget") ?? 0).toBe(0);
+    expect(calls.get("spendOf") ?? 0).toBe(0);
   });
 });

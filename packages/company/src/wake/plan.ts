@@ -46,7 +46,8 @@ export async function planWake(options: WakeOptions): Promise<WakePlan> {
   const env = options.env ?? process.env;
   // Read on the thread pool while the store reads run (a missing or unreadable file is no index).
   const memoryRead = readMemoryIndex(options.dataDir, options.agentId);
-  const agent = await store.getAgent(options.agentId);
+  const checked = options.checked?.agent.id === options.agentId ? options.checked : undefined;
+  const agent = checked?.agent ?? (await store.getAgent(options.agentId));
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
   refuse.refuseInactive(agent);
   const state = await loadCompanyState(store, agent.companyId);
@@ -54,9 +55,10 @@ export async function planWake(options: WakeOptions): Promise<WakePlan> {
   const connector = state.connectors.find((c) => c.id === agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
   refuse.refuseUnfitConnector(agent, connector, options);
-  // A budget with no room refuses the wake before anything is written (OP-3).
-  const budgets = await appliedBudgets(store, agent);
-  const refusal = await budgetRefusal(store, agent, budgets);
+  // A budget with no room refuses the wake before anything is written (OP-3); a due-work pass
+  // checked it just now.
+  const budgets = checked?.budgets ?? (await appliedBudgets(store, agent));
+  const refusal = checked ? undefined : await budgetRefusal(store, agent, budgets);
   if (refusal) throw new BudgetExhaustedError(`cannot wake: ${refusal.message}`, "budget");
   refuse.refuseMisplacedTrigger(agent, state, options);
   // The profile is settled before anything is written (one that needs an API and has none fails).
