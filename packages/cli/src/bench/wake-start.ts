@@ -14,7 +14,7 @@ import { bareLoopToFirstCall } from "@cadre/core/bench";
 import { createScriptedStreamFn } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { type Benchmark, figure, overBy } from "./registry.js";
-import { statementFigures, wakeStatements } from "./wake-statements.js";
+import { duePassStatements, statementFigures, wakeStatements } from "./wake-statements.js";
 
 const ROUNDS = 15;
 
@@ -96,6 +96,7 @@ export const wakeStartBench: Benchmark = {
       const toRun = median(cadre.map((s) => s.toRunRowMs));
       const bareMs = median(bare);
       const statements = await wakeStatements(store, dir, ROUNDS);
+      const duePass = await duePassStatements(store, dir, ROUNDS);
       return {
         figures: [
           figure(
@@ -107,7 +108,7 @@ export const wakeStartBench: Benchmark = {
             overBy(5),
           ),
           figure("  of which: wake start → run row", toRun, "ms", "bare Pi loop, same stream", bareMs),
-          ...statementFigures(statements),
+          ...statementFigures(statements, duePass),
         ],
       };
     } finally {
