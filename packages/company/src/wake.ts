@@ -3,15 +3,13 @@
 // (the harness's session, its events recorded as they come) → settle (the run's end: one
 // transaction). Code decides the mode, the trigger and the governance; the model only acts.
 import { errorMessage } from "@cadre/core";
-import type { RunRow } from "@cadre/store";
-import { harnessOf } from "./agent-session.js";
 import { cueTokenCount } from "./prompts/cues.js";
-import { loadCompanyState } from "./state.js";
 import { flushTracing } from "./tracing/otel.js";
 import { beginRun } from "./wake/begin.js";
 import { claimWake } from "./wake/claim.js";
 import { DriftRefused } from "./wake/context.js";
-import type { WakeOptions, WakeResult, WakeSession } from "./wake/options.js";
+import type { WakeOptions, WakeResult } from "./wake/options.js";
+import { wakeResult } from "./wake/result.js";
 import { planWake } from "./wake/plan.js";
 import { runSession } from "./wake/run.js";
 import { settleRun } from "./wake/settle.js";
@@ -37,7 +35,7 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
   const claim = await claimWake(plan, options, onlyIfDue);
   if (!claim) return undefined;
   const { ctx, replaced } = await beginRun(options, plan, claim);
-  const { record, budget, drift, run } = ctx;
+  const { record, run } = ctx;
   const { lease } = claim;
   const cueTokens = cueTokenCount(run.cue);
   const signal =
@@ -77,28 +75,5 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
     }
   }
   if (thrown !== undefined) throw thrown;
-  // Mode changes were recorded by the tool handlers that caused them, inside their transactions.
-  const after = await loadCompanyState(options.store, plan.agent.companyId);
-  const finished = (await options.store.getRun(claim.runId)) as RunRow;
-  const harness = native?.harness ?? harnessOf(plan.connector.kind);
-  const session: WakeSession = {
-    harness,
-    id: record.ranIn ?? native?.ref?.id ?? null,
-    resumed: native?.resumed ?? false,
-    rolledOver: record.rollovers > 0 || (native?.rolledOver ?? false),
-  };
-  return {
-    run: finished,
-    cue: run.cue,
-    cueTokens,
-    modeBefore: plan.mode,
-    modeAfter: after.mode,
-    terminal: record.terminal,
-    usage: record.usage,
-    replays: record.replays,
-    rollovers: record.rollovers,
-    requests: claim.started.taken,
-    session,
-    stopReason: budget.stop?.reason ?? drift.stop?.reason ?? null,
-  };
+  return wakeResult(ctx, native, cueTokens);
 }

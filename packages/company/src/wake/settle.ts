@@ -3,6 +3,7 @@
 // CEO's report on delegated work that came back, the agent's session (what the next wake
 // continues, the lock released) and the wake's release. Whatever the session holds is closed first;
 // the terminal event is out already, so a failure closing it cannot become an event.
+import type { HarnessSessionState } from "@cadre/core";
 import { sessionRowAfter } from "../agent-session.js";
 import { postDelegatedReport } from "../messages/thread.js";
 import { releaseRunWork } from "../work/release.js";
@@ -11,7 +12,7 @@ import type { RunContext } from "./context.js";
 /** Wake reasons that bring delegated work back to the CEO: handed in for its review, or done. */
 const DELEGATED_BACK: ReadonlySet<string> = new Set(["task_in_review", "task_done"]);
 
-export async function settleRun(ctx: RunContext) {
+export async function settleRun(ctx: RunContext): Promise<HarnessSessionState | undefined> {
   const { plan, claim, budget, drift, record, held, run } = ctx;
   const { agent, connector } = plan;
   const { runId, lease } = claim;
