@@ -442,7 +442,8 @@ export class RunBudget {
    */
   async settle(tx: StoreQueries, calls: readonly SettledCall[]): Promise<void> {
     // The transaction may run again on a conflict (PostgreSQL): nothing here changes this object
-    // until `settled` is called after the commit. With no call to settle nothing it checks changed.
+    // until `settled` is called after the commit. With no call to settle, this run's spend did not
+    // change: nothing to warn about or stop on.
     this.#pendingSettled = 0;
     if (calls.length === 0) return;
     let next = 0;
