@@ -56,6 +56,7 @@ export * from "./work/trigger.js";
 export * from "./work/schedules.js";
 export * from "./work/schedule-admin.js";
 export * from "./work/dispatch.js";
+export { checkDue, type DueCheck, type DueChecked } from "./work/due-check.js";
 export * from "./offline/operating-script.js";
 export * from "./work/task-view.js";
 export * from "./work/workspace-files.js";

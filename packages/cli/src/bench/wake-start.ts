@@ -2,7 +2,8 @@
 // data directory, as `cadre wake` has), timed from the call to the model's first request, against
 // a bare Pi loop (pi-agent-core's Agent) sent the same system prompt, model and tools on the same
 // kind of stream function. Alternating rounds, medians. Also reported: the part before the run row
-// exists (state reads, trigger, prompt, the run and its lease), so what bounds the rest is visible.
+// exists (state reads, trigger, prompt, the run and its lease), so what bounds the rest is visible,
+// and the SQL statements one whole wake runs (wake-statements.ts).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { bareLoopToFirstCall } from "@cadre/core/bench";
 import { createScriptedStreamFn } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { type Benchmark, figure, overBy } from "./registry.js";
+import { duePassStatements, statementFigures, wakeStatements } from "./wake-statements.js";
 
 const ROUNDS = 15;
 
@@ -93,6 +95,8 @@ export const wakeStartBench: Benchmark = {
       const toFirst = median(cadre.map((s) => s.toFirstCallMs));
       const toRun = median(cadre.map((s) => s.toRunRowMs));
       const bareMs = median(bare);
+      const statements = await wakeStatements(store, dir, ROUNDS);
+      const duePass = await duePassStatements(store, dir, ROUNDS);
       return {
         figures: [
           figure(
@@ -104,6 +108,7 @@ export const wakeStartBench: Benchmark = {
             overBy(5),
           ),
           figure("  of which: wake start → run row", toRun, "ms", "bare Pi loop, same stream", bareMs),
+          ...statementFigures(statements, duePass),
         ],
       };
     } finally {

@@ -37,6 +37,8 @@ export interface EffectiveBudget {
   warnAt: number;
   /** False when no row was stored and the defaults apply. */
   stored: boolean;
+  /** When the stored row last changed, when it was read with it (a stop before that no longer holds). */
+  updatedAt?: string;
 }
 
 export interface AppliedBudgets {
@@ -68,6 +70,7 @@ function pick(row: BudgetRow) {
     limitTokens: row.limitTokens,
     period: row.period,
     warnAt: row.warnAt,
+    updatedAt: row.updatedAt,
   };
 }
 

@@ -8,6 +8,7 @@
 // that records the run's usage. Harnesses that call the model themselves (Claude Code, Codex) are
 // checked after each call they report, and stopped when a limit is reached.
 import {
+  type AgentEvent,
   priceAt,
   type PriceEntry,
   costOf,
@@ -34,6 +35,7 @@ import {
 } from "./policy.js";
 import { estimateInputTokens } from "./estimate.js";
 import { giveBackRunWork } from "../work/release.js";
+import type { BudgetEnforcement } from "../connectors/kinds/driver.js";
 
 /** A call may not be sent when it could not produce at least this many output tokens. */
 export const MIN_OUTPUT_TOKENS = 256;
@@ -66,6 +68,15 @@ export interface SettledCall {
   servedModel?: string;
 }
 
+/** How a run's budget is set up: what was read for it already, and how its connector is held to it. */
+export interface RunBudgetSetup {
+  prices?: readonly PriceEntry[];
+  /** The budgets the wake read when it planned (read again when absent). */
+  applied?: AppliedBudgets;
+  /** The connector kind's enforcement (its driver's); default before each call (Pi-routed). */
+  enforcement?: BudgetEnforcement;
+}
+
 interface Reservation {
   id: string;
   model: string;
@@ -76,8 +87,9 @@ interface Reservation {
 export async function budgetRefusal(
   store: StoreQueries,
   agent: Pick<AgentRow, "id" | "companyId">,
+  read?: AppliedBudgets,
 ): Promise<BudgetRefusal | undefined> {
-  const applied = await appliedBudgets(store, agent);
+  const applied = read ?? (await appliedBudgets(store, agent));
   for (const b of [applied.company, applied.agent]) {
     if (!b) continue;
     // What is used (settled): a call in flight elsewhere holds its reservation against the next
@@ -116,8 +128,9 @@ export async function hardStopOf(
   b: EffectiveBudget,
   used?: Spend,
 ): Promise<string | undefined> {
-  const row = await store.getBudget(b.companyId, b.agentId);
-  const since = [row?.updatedAt ?? "", periodStart(b.period) ?? ""].sort().at(-1) as string;
+  // A budget read with its row says when it changed; one that has no row never changed.
+  const changed = b.updatedAt ?? (b.stored ? (await store.getBudget(b.companyId, b.agentId))?.updatedAt : "");
+  const since = [changed ?? "", periodStart(b.period) ?? ""].sort().at(-1) as string;
   const stops = await store.listActivity(b.companyId, { type: "budget.exhausted" });
   const hit = stops.find((a) => {
     const data = a.data as { scope?: string; budgetAgentId?: string | null; message?: string };
@@ -155,6 +168,7 @@ export class RunBudget {
   readonly #prices: readonly PriceEntry[];
   readonly #applied: AppliedBudgets;
   readonly #reservations: Reservation[] = [];
+  #enforcement: BudgetEnforcement = "before-each-call";
   #modelCalls = 0;
   #toolCalls = 0;
   #pendingSettled = 0;
@@ -179,9 +193,32 @@ export class RunBudget {
     store: Store,
     agent: AgentRow,
     runId: string,
-    prices: readonly PriceEntry[] = [],
+    how: RunBudgetSetup = {},
   ): Promise<RunBudget> {
-    return new RunBudget(store, agent, runId, await appliedBudgets(store, agent), prices);
+    const applied = how.applied ?? (await appliedBudgets(store, agent));
+    const budget = new RunBudget(store, agent, runId, applied, how.prices ?? []);
+    budget.#enforcement = how.enforcement ?? "before-each-call";
+    return budget;
+  }
+
+  /**
+   * A harness that calls the model itself cannot have its next call refused before it is sent:
+   * once code stopped its run, the session is cancelled and the tools it asks for are refused.
+   */
+  get cancelsHarness(): boolean {
+    return this.#enforcement !== "before-each-call";
+  }
+
+  /**
+   * What the run's events tell the budget, whatever the connector's kind: a model call the harness
+   * reported (counted one by one where it reports each), and a tool it ran itself or refused (no
+   * such tool), which never passed the run's wrapped tools that count their own calls.
+   */
+  observe(event: AgentEvent, offered: readonly Pick<ToolDefinition, "name">[]): void {
+    if (event.type === "usage" && this.#enforcement === "after-each-reported-call")
+      this.noteHarnessModelCall();
+    if (event.type === "tool_use" && (event.refused === true || !offered.some((t) => t.name === event.name)))
+      this.noteToolUse();
   }
 
   get caps(): AppliedRunCaps {
@@ -227,14 +264,14 @@ export class RunBudget {
 
   /**
    * Wraps the run's tools: a call past the run's tool-call cap is refused (nothing runs) and stops
-   * the run. With `refuseAfterStop` (a harness that calls the model itself, whose next call cannot
-   * be refused before it is sent) a tool the model asks for once code stopped the run is refused too.
+   * the run. On a harness that calls the model itself (whose next call cannot be refused before it
+   * is sent) a tool the model asks for once code stopped the run is refused too.
    */
-  wrapTools(tools: readonly ToolDefinition[], options: { refuseAfterStop?: boolean } = {}): ToolDefinition[] {
+  wrapTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
     return tools.map((tool) => ({
       ...tool,
       execute: async (input, context) => {
-        if (options.refuseAfterStop && this.stop)
+        if (this.cancelsHarness && this.stop)
           return textOutcome(`Refused: ${tool.name} was not run; ${this.stop.message}`, true);
         this.#toolCalls++;
         const max = this.caps.maxToolCalls;
@@ -405,7 +442,10 @@ export class RunBudget {
    */
   async settle(tx: StoreQueries, calls: readonly SettledCall[]): Promise<void> {
     // The transaction may run again on a conflict (PostgreSQL): nothing here changes this object
-    // until `settled` is called after the commit.
+    // until `settled` is called after the commit. With no call to settle, this run's spend did not
+    // change: nothing to warn about or stop on.
+    this.#pendingSettled = 0;
+    if (calls.length === 0) return;
     let next = 0;
     for (const { usage, servedModel } of calls) {
       const entry = this.#reservations[next];

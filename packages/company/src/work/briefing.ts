@@ -225,10 +225,13 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
     agent.isCeo && input.taken.some((r) => r.trigger === "operator_message")
       ? await recentMessages(q, agent.companyId, CAPS.messages)
       : [];
-  // Authors are named as they wrote, a member since terminated too.
+  // Authors are named as they wrote, a member since terminated too (read only when one may be).
   const everyone = [...input.agents];
-  for (const a of await q.listAgents(agent.companyId))
-    if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
+  const known = (id: string | null) => id === null || everyone.some((x) => x.id === id);
+  const strategyBy = agent.isCeo && input.strategy ? input.strategy.filedByAgentId : null;
+  if (tasks.length > 0 || !known(strategyBy))
+    for (const a of await q.listAgents(agent.companyId))
+      if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
   return renderBriefing({
     ...input,
     agents: everyone,

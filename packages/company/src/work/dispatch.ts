@@ -5,9 +5,9 @@
 import { errorMessage } from "@cadre/core";
 import type { Store } from "@cadre/store";
 import type { WakeResult } from "../wake.js";
-import { dropStaleRequests } from "./due.js";
 import { type BudgetRefusal, budgetRefusal } from "../budgets/run-budget.js";
 import { type ScheduleTick, tickSchedules } from "./schedules.js";
+import { checkDue, type DueChecked } from "./due-check.js";
 
 /** Agents with pending wake requests, the one waiting longest first. */
 export async function dueAgents(store: Store, companyId?: string): Promise<string[]> {
@@ -69,8 +69,11 @@ export interface RunDueOptions {
   /** Stop after this many wakes (what is still due is reported). */
   maxWakes: number;
   now?: () => Date;
-  /** Wakes one agent for its due work (wakeIfDue with the caller's options). */
-  wake: (agentId: string) => Promise<WakeResult | undefined>;
+  /**
+   * Wakes one agent for its due work (wakeIfDue with the caller's options); `checked` is what the
+   * pass read about the agent just now (WakeOptions.checked: the plan does not read it again).
+   */
+  wake: (agentId: string, checked: DueChecked) => Promise<WakeResult | undefined>;
   onTick?: (tick: ScheduleTick) => void;
   onWake?: (wake: DueWake) => void;
   onProblem?: (problem: DueProblem) => void;
@@ -88,20 +91,18 @@ export async function runDue(options: RunDueOptions): Promise<DueReport> {
     let woke = 0;
     for (const agentId of await dueAgents(store, options.companyId)) {
       if (options.signal?.aborted || failed.has(agentId)) continue;
-      if (await dropInactive(store, agentId)) continue;
-      const reasons = await dropStaleRequests(store, agentId);
-      if (reasons === 0) continue;
-      const refused = await budgetHold(store, agentId);
-      if (refused) {
+      const check = await checkDue(store, agentId);
+      if (!check.due) continue;
+      if (check.held) {
         failed.add(agentId);
-        const problem = { agentId, message: heldByBudget(refused, reasons) };
+        const problem = { agentId, message: heldByBudget(check.held, check.reasons) };
         report.problems.push(problem);
         options.onProblem?.(problem);
         continue;
       }
       if (report.wakes.length >= options.maxWakes) break;
       try {
-        const result = await options.wake(agentId);
+        const result = await options.wake(agentId, check.checked);
         if (!result) continue;
         const wake = { agentId, result };
         report.wakes.push(wake);

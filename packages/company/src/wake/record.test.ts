@@ -1,0 +1,58 @@
+// The record stage, on a claimed run with no session (fed events by hand): the first event is
+// written at once, deltas wait for a batch, and a usage event is written with the run's totals and
+// its call settled in the ledger.
+import type { AgentEvent } from "@cadre/core";
+import { openStore, type Store } from "@cadre/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCompany } from "../companies.js";
+import { loadCompanyState } from "../state.js";
+import { beginRun } from "./begin.js";
+import { claimWake } from "./claim.js";
+import { planWake } from "./plan.js";
+
+let store: Store;
+beforeEach(async () => {
+  store = await openStore({ memory: true });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+async function claimedRun(shown: AgentEvent[]) {
+  const c = await createCompany(store, { name: "Acme", goal: "Robots for warehouses." });
+  const ceo = (await loadCompanyState(store, c.id)).ceo;
+  const options = { store, agentId: ceo.id, env: {}, onEvent: (e: AgentEvent) => shown.push(e) };
+  const plan = await planWake(options);
+  const claim = (await claimWake(plan, options, false))!;
+  return { ...(await beginRun(options, plan, claim)), options, plan };
+}
+
+const usage = { input: 120, output: 30, cacheRead: 0, cacheWrite: 0 };
+
+describe("a run's record", () => {
+  it("writes the first event at once, batches deltas, and a usage event with the totals and its settled call", async () => {
+    const shown: AgentEvent[] = [];
+    const { ctx } = await claimedRun(shown);
+    const { record, run } = ctx;
+    try {
+      const stored = async () => (await store.listRunEvents(run.id)).map((e) => e.type);
+      const step = async (event: AgentEvent) => {
+        record.take(event, []);
+        if (record.due(event)) await record.flush();
+      };
+      await step({ type: "turn_start" });
+      expect(await stored()).toEqual(["turn_start"]);
+      await step({ type: "text_delta", delta: "Hel" });
+      await step({ type: "text_delta", delta: "lo" });
+      expect(await stored()).toEqual(["turn_start"]);
+      await step({ type: "usage", usage, servedModel: ctx.plan.agent.model });
+      expect(await stored()).toEqual(["turn_start", "text_delta", "text_delta", "usage"]);
+      const row = await store.getRun(run.id);
+      expect(row?.usage).toMatchObject({ input: 120, output: 30 });
+      expect((await store.spendOf({ companyId: run.companyId, runId: run.id })).tokens).toBe(150);
+      expect(shown.map((e) => e.type)).toEqual(["turn_start", "text_delta", "text_delta", "usage"]);
+    } finally {
+      ctx.claim.lease?.stop();
+    }
+  });
+});

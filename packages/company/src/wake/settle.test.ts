@@ -1,0 +1,46 @@
+// The settle stage, on a claimed run with no session (fed events by hand): the run's end writes the
+// rest of its events, finishes the run and frees the agent for its next wake, in one transaction.
+import type { AgentEvent } from "@cadre/core";
+import { openStore, type Store } from "@cadre/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCompany } from "../companies.js";
+import { loadCompanyState } from "../state.js";
+import { beginRun } from "./begin.js";
+import { claimWake } from "./claim.js";
+import { planWake } from "./plan.js";
+import { settleRun } from "./settle.js";
+
+let store: Store;
+beforeEach(async () => {
+  store = await openStore({ memory: true });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+async function claimedRun(shown: AgentEvent[]) {
+  const c = await createCompany(store, { name: "Acme", goal: "Robots for warehouses." });
+  const ceo = (await loadCompanyState(store, c.id)).ceo;
+  const options = { store, agentId: ceo.id, env: {}, onEvent: (e: AgentEvent) => shown.push(e) };
+  const plan = await planWake(options);
+  const claim = (await claimWake(plan, options, false))!;
+  return { ...(await beginRun(options, plan, claim)), options, plan };
+}
+
+describe("a run's end", () => {
+  it("settles the run's end: the rest written, the run finished with its usage, the agent free to wake again", async () => {
+    const shown: AgentEvent[] = [];
+    const { ctx, options, plan } = await claimedRun(shown);
+    const { record, run } = ctx;
+    record.take({ type: "text_end", text: "All done." }, []);
+    record.take({ type: "terminal", status: "done" }, []);
+    await settleRun(ctx);
+    ctx.claim.lease?.stop();
+    expect((await store.listRunEvents(run.id)).map((e) => e.type)).toEqual(["text_end", "terminal"]);
+    expect(await store.getRun(run.id)).toMatchObject({ status: "done", error: null });
+    expect((await store.getAgentSession(plan.agent.id))?.runningRunId).toBeNull();
+    const again = await claimWake(plan, options, false);
+    expect(again?.started.run.status).toBe("running");
+    again?.lease?.stop();
+  });
+});
