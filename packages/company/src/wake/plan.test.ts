@@ -73,10 +73,10 @@ describe("a wake's plan", () => {
     await expect(planWake({ store, agentId: "agent_nobody", env: {} })).rejects.toThrow(
       /agent agent_nobody not found/,
     );
-    await store.setAgentStatus(ceo.id, "paused");
+    await store.setAgentStatus(ceo.id, "terminated");
     await expect(planWake({ store, agentId: ceo.id, env: {} })).rejects.toThrow(UserInputError);
     await expect(planWake({ store, agentId: ceo.id, env: {} })).rejects.toThrow(
-      /is paused; only active agents/,
+      /is terminated; only active agents/,
     );
   });
 

@@ -40,10 +40,10 @@ describe("a run's record", () => {
         record.take(event, []);
         if (record.due(event)) await record.flush();
       };
-      await step({ type: "turn_start" });
+      await step({ type: "turn_start", turn: 1 });
       expect(await stored()).toEqual(["turn_start"]);
-      await step({ type: "text_delta", delta: "Hel" });
-      await step({ type: "text_delta", delta: "lo" });
+      await step({ type: "text_delta", index: 0, delta: "Hel" });
+      await step({ type: "text_delta", index: 0, delta: "lo" });
       expect(await stored()).toEqual(["turn_start"]);
       await step({ type: "usage", usage, servedModel: ctx.plan.agent.model });
       expect(await stored()).toEqual(["turn_start", "text_delta", "text_delta", "usage"]);

@@ -32,7 +32,7 @@ describe("a run's end", () => {
     const shown: AgentEvent[] = [];
     const { ctx, options, plan } = await claimedRun(shown);
     const { record, run } = ctx;
-    record.take({ type: "text_end", text: "All done." }, []);
+    record.take({ type: "text_end", index: 0, text: "All done." }, []);
     record.take({ type: "terminal", status: "done" }, []);
     await settleRun(ctx);
     ctx.claim.lease?.stop();
