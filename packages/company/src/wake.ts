@@ -56,6 +56,8 @@ import { postDelegatedReport } from "./messages/thread.js";
 import { NothingDueError, startWork, type WorkStart } from "./work/start.js";
 import { inferTrigger } from "./work/trigger.js";
 import { createSession, requireWrappable, type SessionInput } from "./session.js";
+import { agentWorkspace } from "./team/workspace-lifecycle.js";
+import { workspaceOf } from "./team/workspace.js";
 import { operatorActionsIn } from "./modes.js";
 import { loadCompanyState } from "./state.js";
 import { profileDriver } from "./profiles/registry.js";
@@ -515,7 +517,8 @@ async function wake(options: WakeOptions, onlyIfDue: boolean): Promise<WakeResul
       ...(options.wrapHarness ? { wrapHarness: options.wrapHarness } : {}),
       guardStreamFn: (inner) => budget.wrapStreamFn(inner),
       redact,
-      // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
+      // Every harness works in the agent's workspace; Codex starts `cadre mcp` on this data dir and run.
+      workspace: workspaceOf(agentWorkspace(state.company, agent, options.dataDir)),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
       runId,

@@ -58,6 +58,16 @@ export const CompanySettingsSchema = Type.Object(
           "review (the default): a task handed in waits for its creator to accept it; automatic: a task handed in is done.",
       }),
     ),
+    workspaceRoot: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 1024,
+        // Absolute, and no `.` or `..` segment: the root is the one place every workspace lives under.
+        pattern: "^(/(?!\\.{1,2}(/|$))[^/\u0000]+)+/?$",
+        description:
+          "An absolute directory under which each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
+      }),
+    ),
     prices: Type.Optional(
       Type.Array(CompanyPriceSchema, {
         maxItems: 200,

@@ -215,7 +215,7 @@ export class LocalOperator implements OperatorPort {
   }
 
   async terminateAgent(agentId: string) {
-    return terminationView(await terminateAgent(this.store, agentId));
+    return terminationView(await terminateAgent(this.store, agentId, { dataDir: this.data.dataDir }));
   }
 
   async listKeys(agentId: string) {

@@ -190,6 +190,8 @@ export class CodexAgent extends BaseAgent {
       approvalPolicy: this.#policy.approvalPolicy,
       webSearchMode: this.#policy.webSearch ? "live" : "disabled",
       skipGitRepoCheck: true,
+      // Codex's own commands and patches reach no network: the company tools act through MCP.
+      networkAccessEnabled: false,
     };
     if (options.cwd !== undefined) threadOptions.workingDirectory = options.cwd;
     this.#threadOptions = threadOptions;
@@ -520,7 +522,8 @@ export class CodexAgent extends BaseAgent {
   async #codexOptions(): Promise<CodexOptions> {
     const o = this.#options;
     const executable = o.executablePath ?? bundledCodex();
-    if (executable !== undefined) this.#catalog ??= codexModelCatalog(executable, this.config.model);
+    if (executable !== undefined)
+      this.#catalog ??= codexModelCatalog(executable, this.config.model, this.#policy.fileTools === true);
     const catalog =
       this.#catalog === undefined
         ? undefined
@@ -534,6 +537,7 @@ export class CodexAgent extends BaseAgent {
         toolNames: this.config.tools.map((t) => t.name),
         mcpServers: o.mcpServers ?? {},
         shell: this.#policy.shell,
+        confined: this.#policy.sandboxMode === "workspace-write",
         handshakeFile: this.#handshakeFile,
         ...(o.provider !== undefined ? { provider: o.provider } : {}),
         ...(catalog !== undefined ? { modelCatalog: catalog } : {}),

@@ -65,6 +65,7 @@ import {
   registerSessionProvider,
 } from "./sdk.js";
 import { checkSessionFile, setAside } from "./session-file.js";
+import { GUARDED_PI_TOOLS, workspaceTools } from "./workspace-tools.js";
 import {
   BOOTSTRAP_SEPARATOR,
   boundItems,
@@ -104,6 +105,11 @@ export interface PiAgentOptions extends SessionContinuation {
   cwd?: string;
   /** Pi's coding tools the connector's policy grants; default none. */
   codingTools?: readonly PiCodingTool[];
+  /**
+   * The agent's workspace: its coding tools are rooted there and refuse any path outside it (an
+   * error tool result). Only tools that name their file can be confined: bash cannot.
+   */
+  workspace?: string;
   /** Pi's compaction.keepRecentTokens; default 20,000, or 15% of a smaller window. */
   keepRecentTokens?: number;
 }
@@ -257,6 +263,12 @@ export class PiAgent extends BaseAgent {
         throw new UserInputError(
           `Pi coding tool "${tool}" cannot be granted; allowed: ${PI_CODING_TOOLS.join(", ")}`,
         );
+    if (options.workspace !== undefined)
+      for (const tool of options.codingTools ?? [])
+        if (!GUARDED_PI_TOOLS.includes(tool))
+          throw new UserInputError(
+            `Pi's ${tool} tool cannot be confined to a workspace (Pi has no sandbox); a workspace allows: ${GUARDED_PI_TOOLS.join(", ")}`,
+          );
     this.#options = options;
     this.#compression = new PiCompression(
       { ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget },
@@ -464,6 +476,9 @@ export class PiAgent extends BaseAgent {
       apiKey: this.#apiKey(),
       systemPrompt: this.config.systemPrompt,
       customTools: this.config.tools.map(toPiTool),
+      ...(this.#options.workspace !== undefined
+        ? { fileTools: workspaceTools(sdk, this.#options.workspace, this.#options.codingTools ?? []) }
+        : {}),
       toolNames: [...this.config.tools.map((t) => t.name), ...(this.#options.codingTools ?? [])],
       ...this.#compactionSettings(),
     });
