@@ -68,6 +68,10 @@ import { CodexWindowReading } from "./window-reading.js";
 
 export type { CodexMcpServer, CodexProvider } from "./config.js";
 
+/** Codex's file tool (a member's), and how Codex answers a patch its sandbox and approval policy refuse. */
+const PATCH_TOOL = "apply_patch";
+const PATCH_REFUSED = /^patch rejected\b/;
+
 export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   /** Codex to start; default the binary of @openai/codex's platform package. Started directly (a script needs a shebang). */
   executablePath?: string;
@@ -179,6 +183,8 @@ export class CodexAgent extends BaseAgent {
   #offered: ReadonlySet<string> = new Set();
   /** Refused calls whose answer (Codex's error text) is still to come. */
   readonly #refusedCalls = new Map<string, string>();
+  /** apply_patch calls whose answer is still to come: a patch the sandbox refused is shown from it. */
+  readonly #patchCalls = new Map<string, unknown>();
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -305,6 +311,7 @@ export class CodexAgent extends BaseAgent {
     this.window.newThread();
     this.#meter = undefined;
     this.#refusedCalls.clear();
+    this.#patchCalls.clear();
   }
 
   /**
@@ -322,10 +329,26 @@ export class CodexAgent extends BaseAgent {
         else this.translator.advance(r.total, out);
         called ||= out.length > before;
       } else if (r.type === "call") {
+        if (r.name === PATCH_TOOL && this.#offered.has(r.name)) this.#patchCalls.set(r.callId, r.input);
         if (this.#offered.has(r.name)) continue; // run by Codex: the exec stream reports it
         this.#refusedCalls.set(r.callId, r.name);
         out.push({ type: "tool_use", id: r.callId, name: r.name, input: r.input, refused: true });
       } else {
+        const patch = this.#patchCalls.get(r.callId);
+        this.#patchCalls.delete(r.callId);
+        // A patch Codex's sandbox refused (e.g. a file outside the workspace) never reaches the exec
+        // stream, which reports only the changes made: the refusal is shown from Codex's answer.
+        if (patch !== undefined && PATCH_REFUSED.test(r.text)) {
+          out.push({ type: "tool_use", id: r.callId, name: PATCH_TOOL, input: patch });
+          out.push({
+            type: "tool_result",
+            toolUseId: r.callId,
+            name: PATCH_TOOL,
+            content: [{ type: "text", text: r.text }],
+            isError: true,
+          });
+          continue;
+        }
         const name = this.#refusedCalls.get(r.callId);
         if (name === undefined) continue;
         this.#refusedCalls.delete(r.callId);

@@ -75,7 +75,7 @@ export function catalogEntry(base: Entry, model: ModelInfo, fileTools = false): 
   const entry: Entry = {
     slug: model.id,
     display_name: model.id,
-    description: `${model.id} (catalog entry written by Cadre: MCP tools up front, ${fileTools ? "apply_patch as a function" : "no apply_patch"})`,
+    description: `${model.id} (catalog entry written by Cadre: MCP tools up front, ${fileTools ? "apply_patch" : "no apply_patch"})`,
     visibility: "list",
     supported_in_api: true,
     priority: 1,
@@ -83,8 +83,8 @@ export function catalogEntry(base: Entry, model: ModelInfo, fileTools = false): 
     base_instructions: instructions,
     context_window: model.contextWindow,
     supports_search_tool: false,
-    // A member's file tool: a plain function (its patch text in `input`), held to the workspace by the sandbox.
-    apply_patch_tool_type: fileTools ? "function" : null,
+    // A member's file tool (Codex 0.163 knows only its freeform kind), held to the workspace by the sandbox.
+    apply_patch_tool_type: fileTools ? "freeform" : null,
     include_skills_usage_instructions: false,
     include_plugin_usage_instructions: false,
     include_apps_usage_instructions: false,
