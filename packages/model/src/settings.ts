@@ -1,7 +1,7 @@
 // A company's settings: one schema for what the store keeps, what the API shows and what a scenario
 // file may set.
 import { type Static, Type } from "typebox";
-import { OneOf } from "./schema.js";
+import { OneOf, Text } from "./schema.js";
 import { PROMPT_PROFILES } from "./vocabulary.js";
 
 export const MAX_TEAM_SIZE_LIMIT = 200;
@@ -59,11 +59,13 @@ export const CompanySettingsSchema = Type.Object(
       }),
     ),
     workspaceRoot: Type.Optional(
-      Type.String({
-        minLength: 2,
+      Text({
         maxLength: 1024,
         // Absolute, and no `.` or `..` segment: the root is the one place every workspace lives under.
-        pattern: "^(/(?!\\.{1,2}(/|$))[^/\u0000]+)+/?$",
+        pattern: {
+          source: "^(/(?!\\.{1,2}(/|$))[^/]+)+/?$",
+          hint: "an absolute directory path without . or .. segments, e.g. /srv/cadre/workspaces",
+        },
         description:
           "An absolute directory under which each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
       }),

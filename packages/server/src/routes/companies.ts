@@ -21,6 +21,13 @@ export const CreateCompanyBody = Type.Object(
     profile: Type.Optional(
       OneOf(PROMPT_PROFILES, { description: "Prompt profile of the CEO's wakes; default semantic." }),
     ),
+    workspaceRoot: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          "An absolute directory where each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,7 +53,14 @@ export const companyRoutes = [
         ...(body.goal !== undefined ? { goal: body.goal } : {}),
         connectors: kind === "offline" ? [] : [{ kind }],
         ceoConnectorId: kind,
-        ...(body.profile ? { settings: { profile: body.profile } } : {}),
+        ...(body.profile || body.workspaceRoot !== undefined
+          ? {
+              settings: {
+                ...(body.profile ? { profile: body.profile } : {}),
+                ...(body.workspaceRoot !== undefined ? { workspaceRoot: body.workspaceRoot } : {}),
+              },
+            }
+          : {}),
         env: ctx.env,
         probes: ctx.probes,
       });
