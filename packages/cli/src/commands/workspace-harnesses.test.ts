@@ -81,6 +81,27 @@ afterEach(async () => {
   for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
 });
 
+/** Every tool call the model made in the conversation so far, in order. */
+const calls = (request: StandinRequest) =>
+  request.messages.flatMap((m) => m.content).flatMap((b) => (b.type === "tool_call" ? [b] : []));
+
+type Policy = (request: StandinRequest) => ReturnType<typeof reply.text>;
+
+/**
+ * A model that acts on each new message of the conversation: `next` is given the tool calls it made
+ * since the last message that was not a tool result (the wake's cue), and says what comes next.
+ */
+function conversation(
+  next: (request: StandinRequest, since: ReturnType<typeof calls>) => ReturnType<typeof reply.text>,
+): Policy {
+  return (request) => {
+    const blocks = request.messages.flatMap((m) => m.content.map((b) => ({ role: m.role, b })));
+    const cue = blocks.findLastIndex((x) => x.role === "user" && x.b.type === "text");
+    const since = blocks.slice(cue + 1).flatMap((x) => (x.b.type === "tool_call" ? [x.b] : []));
+    return next(request, since);
+  };
+}
+
 const toolResults = (request: StandinRequest) =>
   request.messages.flatMap((m) => m.content).filter((b) => b.type === "tool_result").length;
 
@@ -263,5 +284,82 @@ describe.each(HARNESSES)("workspaces on $kind", ({ kind, ready }) => {
       }
     },
     240_000,
+  );
+
+  it.skipIf(!ready)(
+    "the CEO asks for changes, the member revises in its workspace, the CEO accepts: done, with both files kept",
+    async () => {
+      const revised = "# Warehouse survey\n\nAisles 1-6 measured, with dates.\n";
+      const script: { member?: Policy; ceo?: Policy } = {};
+      server = await startStandin({
+        policy: (request) =>
+          findTool(request, "review_task")
+            ? (script.ceo?.(request) ?? reply.text("Nothing to review."))
+            : (script.member?.(request) ?? reply.text("Nothing for me to do now.")),
+      });
+      const setup = await operatingCompany(kind, server);
+      const workspace = workspaceOf({ dataDir: dir, companyId: setup.companyId, agentId: setup.lead });
+      const at = (name: string) => (kind === "claude-code" ? join(workspace, name) : name);
+      script.member = conversation((request, since) => {
+        const update = findTool(request, "update_task")!;
+        const file = request.tools.find((t) => t.name === FILE_TOOLS[kind].name && !t.deferred)!;
+        const handIns = calls(request).filter((c) => c.name.endsWith("update_task")).length;
+        const name = handIns === 0 ? "report.md" : "report-2.md";
+        if (since.length === 0)
+          return reply.toolCall(file, FILE_TOOLS[kind].create(at(name), handIns === 0 ? REPORT : revised));
+        if (since.length === 1)
+          return reply.toolCall(update, {
+            taskId: setup.taskId,
+            status: "done",
+            deliverable: `In ${name}.`,
+            files: [name],
+          });
+        return reply.text("Handed in.");
+      });
+      script.ceo = conversation((request, since) => {
+        if (since.length > 0) return reply.text("Reviewed.");
+        const review = findTool(request, "review_task")!;
+        const reviews = calls(request).filter((c) => c.name.endsWith("review_task")).length;
+        return reply.toolCall(
+          review,
+          reviews === 0
+            ? {
+                taskId: setup.taskId,
+                decision: "request_changes",
+                reasons: "Measure aisles 5 and 6 too, with dates.",
+              }
+            : { taskId: setup.taskId, decision: "accept" },
+        );
+      });
+      const wake = (agentId: string) =>
+        wakeAgent({
+          store,
+          agentId,
+          dataDir: dir,
+          env: setup.env,
+          ...(kind === "codex" ? { cadreCommand: [process.execPath, BIN] } : {}),
+        });
+      const status = async () => (await store.getTask(setup.taskId))?.status;
+
+      expect((await wake(setup.lead)).terminal).toBe("done");
+      expect(await status()).toBe("in_review");
+      expect((await wake(setup.ceo)).terminal).toBe("done");
+      expect(await status()).toBe("in_progress");
+      // The reasons reach the member with its next wake.
+      const back = await wake(setup.lead);
+      expect(back.terminal).toBe("done");
+      expect(back.cue + JSON.stringify(server.modelCalls().at(-1)?.request.messages)).toContain(
+        "aisles 5 and 6",
+      );
+      expect(await status()).toBe("in_review");
+      expect((await wake(setup.ceo)).terminal).toBe("done");
+      expect(await status()).toBe("done");
+      // Both hand-ins are kept as they were handed in, the revision too.
+      const files = await store.listTaskFiles(setup.taskId);
+      expect(files.map((f) => f.name).sort()).toEqual(["report-2.md", "report.md"]);
+      const kept = files.find((f) => f.name === "report-2.md")!;
+      expect(Buffer.from((await store.getTaskFile(kept.id))!.content).toString()).toBe(revised);
+    },
+    300_000,
   );
 });
