@@ -24,6 +24,18 @@ export const CompanyPriceSchema = Type.Object(
 );
 export type CompanyPrice = Static<typeof CompanyPriceSchema>;
 
+/** Where a company's workspaces live: an absolute directory (ROOT/AGENT_ID). */
+export const WorkspaceRoot = Text({
+  maxLength: 1024,
+  // Absolute, and no `.` or `..` segment: the root is the one place every workspace lives under.
+  pattern: {
+    source: "^(/(?!\\.{1,2}(/|$))[^/]+)+/?$",
+    hint: "an absolute directory path without . or .. segments, e.g. /srv/cadre/workspaces",
+  },
+  description:
+    "An absolute directory under which each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
+});
+
 export const CompanySettingsSchema = Type.Object(
   {
     maxTeamSize: Type.Integer({
@@ -58,18 +70,7 @@ export const CompanySettingsSchema = Type.Object(
           "review (the default): a task handed in waits for its creator to accept it; automatic: a task handed in is done.",
       }),
     ),
-    workspaceRoot: Type.Optional(
-      Text({
-        maxLength: 1024,
-        // Absolute, and no `.` or `..` segment: the root is the one place every workspace lives under.
-        pattern: {
-          source: "^(/(?!\\.{1,2}(/|$))[^/]+)+/?$",
-          hint: "an absolute directory path without . or .. segments, e.g. /srv/cadre/workspaces",
-        },
-        description:
-          "An absolute directory under which each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
-      }),
-    ),
+    workspaceRoot: Type.Optional(WorkspaceRoot),
     prices: Type.Optional(
       Type.Array(CompanyPriceSchema, {
         maxItems: 200,

@@ -1,6 +1,6 @@
 // Companies: create (with its CEO and a ready connector), list, read.
 import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadre/company";
-import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
+import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES, WorkspaceRoot } from "@cadre/model";
 import type { CompanyRow } from "@cadre/store";
 import { Type } from "typebox";
 import { route } from "./define.js";
@@ -21,13 +21,7 @@ export const CreateCompanyBody = Type.Object(
     profile: Type.Optional(
       OneOf(PROMPT_PROFILES, { description: "Prompt profile of the CEO's wakes; default semantic." }),
     ),
-    workspaceRoot: Type.Optional(
-      Type.String({
-        maxLength: 1024,
-        description:
-          "An absolute directory where each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
-      }),
-    ),
+    workspaceRoot: Type.Optional(WorkspaceRoot),
   },
   { additionalProperties: false },
 );
