@@ -32,6 +32,7 @@ import {
   type StandinServer,
   toolNames,
 } from "@cadre/standin";
+import { startServer } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -357,6 +358,17 @@ describe.each(HARNESSES)("workspaces on $kind", ({ kind, ready }) => {
       expect(files.map((f) => f.name).sort()).toEqual(["report-2.md", "report.md"]);
       const kept = files.find((f) => f.name === "report-2.md")!;
       expect(Buffer.from((await store.getTaskFile(kept.id))!.content).toString()).toBe(revised);
+      // And readable where the dashboard reads it: the API's file route, as it was handed in.
+      const api = await startServer({ store, port: 0, dataDir: dir, env: setup.env, log: () => {} });
+      try {
+        const served = await fetch(`${api.url}/api/tasks/${setup.taskId}/files/${kept.id}`, {
+          headers: { authorization: `Bearer ${api.operatorToken}` },
+        });
+        expect(served.status).toBe(200);
+        expect(await served.text()).toBe(revised);
+      } finally {
+        await api.close();
+      }
     },
     300_000,
   );
