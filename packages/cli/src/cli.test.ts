@@ -199,6 +199,19 @@ describe("cadre CLI (in process)", () => {
     expect(ok.json()).toMatchObject({ name: "Acme Robotics" });
   });
 
+  it("company create --workspace-root: a relative path is refused with the allowed form, nothing created; an absolute one is the company's", async () => {
+    const bad = await cli("company", "create", "--name", "Acme", "--workspace-root", "work", "--data", dir);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(
+      /`settings\.workspaceRoot` "work" does not match the allowed form: an absolute directory path/,
+    );
+    expect((await cli("company", "show", "--data", dir, "--json")).code).not.toBe(0);
+    const root = join(dir, "workspaces");
+    const ok = await cli("company", "create", "--name", "Acme", "--workspace-root", root, "--data", dir);
+    expect(ok.code).toBe(0);
+    expect((await cli("company", "show", "--data", dir)).out).toContain(`workspaces ${root}`);
+  });
+
   it("deciding an approval twice: the second decision is refused (exit 2) and the first stands", async () => {
     const a = (await cli("demo", "--data", dir, "--json", "--seed", "4")).json() as DemoSummary;
     expect((await cli("approvals", "approve", a.approvals[0]!.id, "--data", dir)).code).toBe(0);

@@ -273,7 +273,8 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         onEvent: (e) => events.push(e),
       });
       expect(result.terminal).toBe("done");
-      expect(existsSync(join(dir, "cadre-agents", ceo.id))).toBe(true);
+      // Without a data directory the agent works in a workspace of its own under the OS temp dir.
+      expect(existsSync(join(dir, "cadre", "agents", ceo.id, "workspace"))).toBe(true);
       // The run's first event: what Claude Code offers, as the company decided.
       expect(events[0]).toMatchObject({
         type: "harness_tools",
@@ -324,7 +325,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
       expect(result.usage).toEqual(sent);
     });
 
-    it("createSession on a claude-code connector serves the session's own tool list in-process and runs in the agent's working folder", async () => {
+    it("createSession on a claude-code connector serves the session's own tool list in-process and runs in the agent's workspace", async () => {
       server = await startStandin({ policy: scripted(["Ready."]) });
       const company = await createCompany(store, {
         name: "Beta",
@@ -359,7 +360,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)(
         (e): e is Extract<AgentEvent, { type: "unknown" }> =>
           e.type === "unknown" && e.vendorType === "system:init",
       )!.raw as { cwd: string; tools: string[]; permissionMode: string };
-      expect(init.cwd).toBe(join(dir, "agents", state.ceo.id));
+      expect(init.cwd).toBe(join(dir, "agents", state.ceo.id, "workspace"));
       expect(init.tools.sort()).toEqual([
         "mcp__cadre__file_approval",
         "mcp__cadre__hire_agent",

@@ -2,9 +2,7 @@
 // process. Readiness finds the executable and the credentials (and checks the policy in the
 // connector's config) and names everything that is missing; the session options say how the
 // harness reaches the company tools and what it may do.
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import {
   type ClaudeCodeAgentOptions,
   claudeCodeCredentials,
@@ -25,6 +23,8 @@ import {
 import type { OwnLoopHarness } from "@cadre/model";
 import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { failureBoundsOf } from "./connectors/kinds/failure-bounds.js";
+import { claudeCodePolicyFor, codexPolicyFor } from "./team/tools-by-role.js";
+import { workspaceOf } from "./team/workspace.js";
 
 export interface HarnessReadiness {
   ready: boolean;
@@ -140,25 +140,22 @@ export function harnessReadiness(
 export interface HarnessSessionInput {
   agent: AgentRow;
   connector: ConnectorRow;
-  /** Data directory: the agent's working folder lives under it, and `cadre mcp` opens its store. */
+  /** Data directory: `cadre mcp` opens its store. */
   dataDir?: string;
+  /** The agent's workspace: the harness's working directory, where a member's file tools are confined. */
+  workspace?: string;
   /** The run the session belongs to: hires made through `cadre mcp` are recorded against it. */
   runId?: string;
   /** argv prefix that starts the cadre CLI (e.g. [node, .../bin/cadre.js]); default this process when it is the cadre CLI. */
   cadreCommand?: readonly string[];
 }
 
-/**
- * The agent's working folder (MEMORY.md lives there), created on demand. Without a data directory a
- * folder of its own under the OS temp dir — never the operator's current directory, which the
- * harness's read-only tools could otherwise browse.
- */
-/** The agent's working folder (DATA_DIR/agents/AGENT_ID): MEMORY.md, Claude Code's cwd, Pi's sessions beside it. */
-export function workingFolder(dataDir: string | undefined, agentId: string): string {
-  const dir =
-    dataDir !== undefined ? join(dataDir, "agents", agentId) : join(tmpdir(), "cadre-agents", agentId);
-  mkdirSync(dir, { recursive: true });
-  return dir;
+/** The harness's working directory: the agent's workspace (created by the session), else one under the OS temp dir. */
+function workingDirectory(input: HarnessSessionInput): string {
+  return (
+    input.workspace ??
+    workspaceOf({ dataDir: input.dataDir, companyId: input.agent.companyId, agentId: input.agent.id })
+  );
 }
 
 export function claudeCodeSessionOptions(
@@ -169,8 +166,9 @@ export function claudeCodeSessionOptions(
   const { maxRetries } = failureBoundsOf(input.connector);
   const options: ClaudeCodeAgentOptions = {
     env,
-    policy: parseClaudeCodePolicy(input.connector.config),
-    cwd: workingFolder(input.dataDir, input.agent.id),
+    // Tools by role (team/tools-by-role.ts): the CEO's none, a member's confined to its workspace.
+    policy: claudeCodePolicyFor(input.agent, input.connector, workingDirectory(input)),
+    cwd: workingDirectory(input),
     ...(maxRetries !== undefined ? { maxRetries } : {}),
   };
   if (executable.found && executable.path !== undefined) options.executablePath = executable.path;
@@ -205,11 +203,12 @@ export function codexSessionOptions(input: HarnessSessionInput, env: NodeJS.Proc
     configured !== undefined && maxRetries !== undefined ? { ...configured, maxRetries } : configured;
   const options: CodexAgentOptions = {
     env,
-    policy: parseCodexPolicy(input.connector.config),
+    // Tools by role (team/tools-by-role.ts): the CEO read-only, a member's writes held to its workspace.
+    policy: codexPolicyFor(agent, input.connector),
     ...(provider !== undefined ? { provider } : {}),
     ...watchdogOf(input.connector),
     ...(unreachableMs !== undefined ? { unreachableMs } : {}),
-    cwd: workingFolder(input.dataDir, agent.id),
+    cwd: workingDirectory(input),
     // Codex gives a stdio MCP server only a small default environment; `cadre mcp` must see the same
     // credentials, database URL and model config as this process, or readiness would answer differently.
     // Names only: the values never appear on a command line.

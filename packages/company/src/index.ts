@@ -62,6 +62,8 @@ export * from "./work/task-view.js";
 export * from "./work/workspace-files.js";
 export * from "./work/waiting-reviews.js";
 export * from "./team/workspace.js";
+export * from "./team/workspace-lifecycle.js";
+export * from "./team/tools-by-role.js";
 export * from "./agent-session.js";
 export * from "./prompts/session-update.js";
 export * from "./prompts/contract.js";

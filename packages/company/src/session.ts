@@ -2,6 +2,7 @@
 // (MC-1: the loop itself lives in core). What every kind shares is prepared here — readiness, the
 // model as the connector routes it, Pi's options, the wrappers around each model call — and the
 // connector's driver (connectors/kinds/) makes the session.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BaseAgent, type SessionConfig, type StreamFn, UserInputError } from "@cadre/core";
 import type { ConnectorRow } from "@cadre/store";
@@ -14,7 +15,8 @@ import {
   promptTimeoutOf,
   type SessionInput,
 } from "./connectors/kinds/session-input.js";
-import { workingFolder } from "./harness-connectors.js";
+import { workspaceOf } from "./team/workspace.js";
+import { piToolsFor } from "./team/tools-by-role.js";
 
 export { type HarnessSessionCall, piToolsOf, type SessionInput } from "./connectors/kinds/session-input.js";
 
@@ -27,8 +29,14 @@ export function requireWrappable(connector: Pick<ConnectorRow, "id" | "kind">, a
 }
 
 /** The agent's session on its connector; the harness is loaded on the first session that needs it. */
-export async function createSession(input: SessionInput): Promise<BaseAgent> {
-  const driver = driverOf(input.connector.kind);
+export async function createSession(given: SessionInput): Promise<BaseAgent> {
+  const driver = driverOf(given.connector.kind);
+  // Every harness works in the agent's workspace: made sure of here, before any session starts.
+  const workspace =
+    given.workspace ??
+    workspaceOf({ dataDir: given.dataDir, companyId: given.agent.companyId, agentId: given.agent.id });
+  mkdirSync(workspace, { recursive: true });
+  const input: SessionInput = { ...given, workspace };
   if (input.wrapStreamFn && !input.wrapHarness) requireWrappable(input.connector, input.agent.name);
   const env = input.env ?? process.env;
   const state = readiness(input.connector, env, input.probes);
@@ -50,14 +58,13 @@ export async function createSession(input: SessionInput): Promise<BaseAgent> {
     ...compactThresholdOf(input.connector),
     ...promptTimeoutOf(input.connector),
     ...(input.continuation ?? {}),
-    ...piToolsOf(input.connector),
-    // Pi's session files live with the agent (DATA_DIR/agents/AGENT_ID/sessions); without a data
-    // directory (evals, tests) the session lives in memory and every wake starts fresh.
+    // Tools by role: a member's file tools rooted at its workspace, behind the guard; the CEO's none.
+    ...piToolsFor(input.agent, input.connector, workspace, piToolsOf(input.connector).codingTools),
+    cwd: workspace,
+    // Pi's session files live with the agent (DATA_DIR/agents/AGENT_ID/sessions), out of the
+    // workspace's reach; without a data directory (evals, tests) the session lives in memory.
     ...(input.dataDir !== undefined
-      ? {
-          sessionDir: join(input.dataDir, "agents", input.agent.id, "sessions"),
-          cwd: workingFolder(input.dataDir, input.agent.id),
-        }
+      ? { sessionDir: join(input.dataDir, "agents", input.agent.id, "sessions") }
       : {}),
   };
   if (input.faults?.length && !driver.rehearsesFaults) {

@@ -35,6 +35,7 @@ export * from "./usage/cache-metrics.js";
 export * from "./context/index.js";
 export * from "./session/index.js";
 export { PI_CODING_TOOLS, type PiCodingTool } from "./harness/pi/constants.js";
+export { outsideWorkspace } from "./harness/workspace-guard.js";
 export { BOOTSTRAP_SEPARATOR, boundItems } from "./harness/pi/transcript.js";
 export { isSummaryRequest, readSummaryRequest, type SummaryRequest } from "./harness/pi/summary-request.js";
 export { DEFAULT_PROMPT_TIMEOUT_MS, promptTimeoutText } from "./harness/pi/constants.js";

@@ -1,6 +1,6 @@
 // Domain types and the AgentEvent union of the agent core. Dependency-free on purpose (its one
 // import is a type from @cadre/model, beneath core): every harness, translator and UI speaks these.
-import type { HarnessKind, ModelProvider, OwnLoopHarness, Usage } from "@cadre/model";
+import type { HarnessKind, ModelProvider, Usage } from "@cadre/model";
 
 /** Token usage of one model call (defined in @cadre/model, beneath the store that records it). */
 export type { Usage };
@@ -197,7 +197,7 @@ export interface HarnessMcpServer {
 
 /** The tools a harness offers the model at the start of a run, and where that list comes from. */
 export interface HarnessToolsReport {
-  harness: OwnLoopHarness;
+  harness: HarnessKind;
   /** Every tool the model is offered, by the name the harness gives it (MCP tools as mcp__server__tool). */
   tools: string[];
   mcpServers: HarnessMcpServer[];

@@ -1,7 +1,7 @@
 // A company's settings: one schema for what the store keeps, what the API shows and what a scenario
 // file may set.
 import { type Static, Type } from "typebox";
-import { OneOf } from "./schema.js";
+import { OneOf, Text } from "./schema.js";
 import { PROMPT_PROFILES } from "./vocabulary.js";
 
 export const MAX_TEAM_SIZE_LIMIT = 200;
@@ -23,6 +23,18 @@ export const CompanyPriceSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CompanyPrice = Static<typeof CompanyPriceSchema>;
+
+/** Where a company's workspaces live: an absolute directory (ROOT/AGENT_ID). */
+export const WorkspaceRoot = Text({
+  maxLength: 1024,
+  // Absolute, and no `.` or `..` segment: the root is the one place every workspace lives under.
+  pattern: {
+    source: "^(/(?!\\.{1,2}(/|$))[^/]+)+/?$",
+    hint: "an absolute directory path without . or .. segments, e.g. /srv/cadre/workspaces",
+  },
+  description:
+    "An absolute directory under which each agent's workspace lives (ROOT/AGENT_ID); default DATA_DIR/agents/AGENT_ID/workspace.",
+});
 
 export const CompanySettingsSchema = Type.Object(
   {
@@ -58,6 +70,7 @@ export const CompanySettingsSchema = Type.Object(
           "review (the default): a task handed in waits for its creator to accept it; automatic: a task handed in is done.",
       }),
     ),
+    workspaceRoot: Type.Optional(WorkspaceRoot),
     prices: Type.Optional(
       Type.Array(CompanyPriceSchema, {
         maxItems: 200,

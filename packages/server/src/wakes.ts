@@ -83,6 +83,11 @@ export class WakeRunner {
 
   constructor(private readonly options: WakeRunnerOptions) {}
 
+  /** The server's data directory, where the agents' workspaces live (absent: none kept on disk). */
+  get dataDir(): string | undefined {
+    return this.options.dataDir;
+  }
+
   /** How the route wakes an agent: through the queue when there is one, else in this process. */
   async request(request: WakeRequest): Promise<WakeAnswer> {
     if (!this.options.queue) {

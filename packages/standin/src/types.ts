@@ -84,6 +84,11 @@ export type ReplyBlock =
       namespace?: string;
       /** Default: a `standin_`-prefixed id. */
       id?: string;
+      /**
+       * A call of a freeform (custom) tool, whose input is raw text (OpenAI Responses: a
+       * custom_tool_call, e.g. Codex's apply_patch). Set by `reply.toolCall` for such a tool.
+       */
+      freeform?: boolean;
     };
 
 export interface Latency {

@@ -8,13 +8,15 @@ import { companyOverviewText, createdCompanyText } from "../operator/render/comp
 
 export const COMPANY_HELP = `Usage:
   cadre company show   [--company ID] [--data DIR] [--database URL] [--json]
-  cadre company create --name NAME [--goal TEXT] [--data DIR] [--database URL] [--json]
+  cadre company create --name NAME [--goal TEXT] [--workspace-root DIR] [--data DIR] [--database URL] [--json]
 
 show    the company, its CEO's mode and why, the tools that mode lets succeed (and those it
         refuses) and the operator's next step in it, connectors with readiness (checked now:
         when, and what failed), team and approvals
 create  a new company with a ready offline connector and its CEO (creates the data directory and
-        its store when they do not exist; every other company command needs them)
+        its store when they do not exist; every other company command needs them).
+        --workspace-root DIR: an absolute directory where each agent's workspace lives (DIR/AGENT_ID);
+        default DATA_DIR/agents/AGENT_ID/workspace
 
 ${DATABASE_HELP}
 ${SERVER_HELP}`;
@@ -28,6 +30,7 @@ export async function companyCommand(args: string[], io: CliIO, server?: ServerT
       ...STORE_OPTIONS,
       name: { type: "string" },
       goal: { type: "string" },
+      "workspace-root": { type: "string" },
     });
     if (values.help) return (io.out(`${COMPANY_HELP}\n`), 0);
     if (!values.name) throw new UsageError("company create: --name is required");
@@ -37,7 +40,12 @@ export async function companyCommand(args: string[], io: CliIO, server?: ServerT
       io,
       server,
       async (port) => {
-        const company = await port.createCompany({ name, ...(values.goal ? { goal: values.goal } : {}) });
+        const root = values["workspace-root"];
+        const company = await port.createCompany({
+          name,
+          ...(values.goal ? { goal: values.goal } : {}),
+          ...(root !== undefined ? { workspaceRoot: root } : {}),
+        });
         // The default budget and run caps are shown at creation: spending is never a silent default.
         return { company, budget: await port.budget({ companyId: company.id }) };
       },

@@ -225,8 +225,9 @@ describe.skipIf(!REAL_CLAUDE_CODE)("claude-code policy is part of the key", () =
   it("a connector whose permission policy changed misses, naming mcp", async () => {
     const cassettes = join(dir, "cassettes");
     await wakeThrough("claude-code", 1, "record", cassettes);
+    // (The CEO's built-in tools are decided by its role, not the connector: its permission mode is the connector's.)
     const changed = await wakeThrough("claude-code", 2, "replay", cassettes, {
-      config: { allowedTools: ["Read"] },
+      config: { permissionMode: "default" },
     });
     expect(changed.terminal).toBe("failed");
     expect(changed.events.find((e) => e.type === "error")).toMatchObject({

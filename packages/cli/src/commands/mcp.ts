@@ -12,6 +12,7 @@ import {
   usableTools,
   refreshReadiness,
   workspaceOf,
+  agentWorkspace,
 } from "@cadre/company";
 import { actingStore, type Store } from "@cadre/store";
 import { NotFoundError, serveToolsOverStdio, TOOL_SERVER_NAME, UserInputError } from "@cadre/core";
@@ -62,6 +63,8 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       // The run's tools were fixed when it started (MC-3): they follow its mode, not today's.
       if (isOneOf(CEO_MODES, run.mode)) mode = run.mode;
     }
+    const company = await store.getCompany(agent.companyId);
+    if (!company) throw new NotFoundError(`mcp: company ${agent.companyId} not found in ${dataDir}`);
     // hire_agent reads readiness from the probes' outcomes inside its transaction: measure them now.
     await refreshReadiness(await store.listConnectors(agent.companyId), io.env);
     mode ??= (await loadCompanyState(store, agent.companyId)).mode;
@@ -73,8 +76,10 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
         agentId: agent.id,
         via: "tool",
         runId: values.run ?? null,
+        // Agents it hires get their workspaces under the data directory.
+        ...(dataDir !== undefined ? { dataDir } : {}),
         // Files the agent attaches are read from its workspace only.
-        workspace: workspaceOf({ dataDir, companyId: agent.companyId, agentId: agent.id }),
+        workspace: workspaceOf(agentWorkspace(company, agent, dataDir)),
       },
       offeredTools(agent, mode),
     );

@@ -167,7 +167,7 @@ export class HttpOperator implements OperatorPort {
     return this.call("POST /api/companies/{id}/messages", { params: { id }, body: { text } });
   }
 
-  createCompany(input: { name: string; goal?: string }) {
+  createCompany(input: { name: string; goal?: string; workspaceRoot?: string }) {
     return this.call("POST /api/companies", { body: input });
   }
 

@@ -121,8 +121,13 @@ export class LocalOperator implements OperatorPort {
     return agent;
   }
 
-  async createCompany(input: { name: string; goal?: string }) {
-    const row = await createCompany(this.store, { ...input, env: this.io.env });
+  async createCompany(input: { name: string; goal?: string; workspaceRoot?: string }) {
+    const { workspaceRoot, ...named } = input;
+    const row = await createCompany(this.store, {
+      ...named,
+      ...(workspaceRoot !== undefined ? { settings: { workspaceRoot } } : {}),
+      env: this.io.env,
+    });
     return companyView(row, await loadCompanyState(this.store, row.id), this.io.env, sharedProbes);
   }
 
@@ -215,7 +220,7 @@ export class LocalOperator implements OperatorPort {
   }
 
   async terminateAgent(agentId: string) {
-    return terminationView(await terminateAgent(this.store, agentId));
+    return terminationView(await terminateAgent(this.store, agentId, { dataDir: this.data.dataDir }));
   }
 
   async listKeys(agentId: string) {

@@ -274,7 +274,7 @@ export interface OperatorPort {
   /** Where the operations go: the data directory, the database or the server's URL (for messages). */
   readonly where: string;
 
-  createCompany(input: { name: string; goal?: string }): Promise<CompanyView>;
+  createCompany(input: { name: string; goal?: string; workspaceRoot?: string }): Promise<CompanyView>;
   /** The company named, or the only one there (several: a usage error listing them). */
   company(companyId?: string): Promise<CompanyView>;
   companyOverview(companyId?: string): Promise<CompanyOverview>;

@@ -12,6 +12,8 @@ export interface Actor {
   runId: string | null;
   /** The acting agent's workspace (absolute): the only place files it attaches are read from. */
   workspace?: string;
+  /** The data directory: an agent hired by this actor gets its workspace made under it (or the company's root). */
+  dataDir?: string;
   /** Connector readiness is computed against this environment (a wake's); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where readiness reads the probes' last outcomes (never probing itself); default the process's cache. */

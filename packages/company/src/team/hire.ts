@@ -7,6 +7,7 @@ import { runOnce, type ToolCallRef } from "../actions/once.js";
 import { loadCompanySummary } from "../state.js";
 import { recordTelemetry } from "../telemetry.js";
 import { fileHireApproval } from "./hire-approval.js";
+import { agentWorkspace, ensureWorkspace } from "./workspace-lifecycle.js";
 import { checkHire, type HireAgentInput, type HireAgentResult, insertHire } from "./hire-rules.js";
 
 /**
@@ -23,6 +24,14 @@ export async function hireAgent(
   // The store's unique name key is the last word between two concurrent hires of one name: the
   // loser runs once more and reads the winner, so it gets the readable refusal below.
   const { result, replayed } = await retryOnConflict(() => hireOnce(store, actor, input, call));
+  // After the commit (no file work inside a transaction): the hire's workspace, ready for its first wake.
+  if (result.ok && "agentId" in result.value && actor.dataDir !== undefined) {
+    const company = await store.getCompany(actor.companyId);
+    if (company)
+      ensureWorkspace(
+        agentWorkspace(company, { id: result.value.agentId, companyId: actor.companyId }, actor.dataDir),
+      );
+  }
   // Only after the commit, and once: telemetry never reports a hire rolled back or replayed.
   if (result.ok && !replayed && "agentId" in result.value)
     recordTelemetry("agent.hired", {

@@ -5,6 +5,7 @@ import type { AgentRow, Store } from "@cadre/store";
 import { loadCompanyState, recordModeChange } from "../state.js";
 import { requestWakes } from "../work/requests.js";
 import type { WakeIntent } from "../work/wake-rules.js";
+import { agentWorkspace, archiveWorkspace } from "./workspace-lifecycle.js";
 
 /** An open task of the terminated agent, given back: to whom (its creator, or the CEO). */
 export interface ReturnedTask {
@@ -21,6 +22,13 @@ export interface Termination {
   returned: ReturnedTask[];
   /** Its wake reasons still pending, cancelled: nobody works them now. */
   cancelledWakes: number;
+  /** Where its workspace was moved (kept, not deleted), when it had one under the data directory given. */
+  archivedWorkspace?: string;
+}
+
+export interface TerminateOptions {
+  /** The data directory: the agent's workspace under it (or under the company's root) is archived. */
+  dataDir?: string;
 }
 
 /**
@@ -30,7 +38,21 @@ export interface Termination {
  * is woken for it (`task_unassigned`); its pending wake reasons are cancelled with a note. The CEO
  * cannot be removed. Idempotent: an agent already terminated is returned unchanged, nothing written.
  */
-export async function terminateAgent(store: Store, agentId: string): Promise<Termination> {
+export async function terminateAgent(
+  store: Store,
+  agentId: string,
+  options: TerminateOptions = {},
+): Promise<Termination> {
+  const done = await removeAgent(store, agentId);
+  // After the commit (no file work inside a transaction): its workspace goes to the archive.
+  if (options.dataDir === undefined || done.agent.status !== "terminated") return done;
+  const company = await store.getCompany(done.agent.companyId);
+  if (!company) return done;
+  const archived = archiveWorkspace(agentWorkspace(company, done.agent, options.dataDir));
+  return archived !== undefined ? { ...done, archivedWorkspace: archived } : done;
+}
+
+function removeAgent(store: Store, agentId: string): Promise<Termination> {
   return store.transaction(async (tx) => {
     const agent = await tx.getAgent(agentId);
     if (!agent) throw new NotFoundError(`agent ${agentId} not found`);

@@ -7,6 +7,8 @@ import { planSession } from "../agent-session.js";
 import { companyPrices } from "../budgets/prices.js";
 import { connectorModelInfo } from "../connectors/connector-models.js";
 import { createSession } from "../session.js";
+import { agentWorkspace } from "../team/workspace-lifecycle.js";
+import { workspaceOf } from "../team/workspace.js";
 import type { RunContext } from "./context.js";
 import { bookLostRunUsage } from "./lost-usage.js";
 
@@ -53,7 +55,8 @@ export async function openSession(ctx: RunContext): Promise<readonly ToolDefinit
     ...(options.wrapHarness ? { wrapHarness: options.wrapHarness } : {}),
     guardStreamFn: (inner) => budget.wrapStreamFn(inner),
     redact: plan.redact,
-    // Claude Code works in the agent's folder; Codex starts `cadre mcp` on this data dir and run.
+    // Every harness works in the agent's workspace; Codex starts `cadre mcp` on this data dir and run.
+    workspace: workspaceOf(agentWorkspace(state.company, agent, options.dataDir)),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.cadreCommand ? { cadreCommand: options.cadreCommand } : {}),
     runId,

@@ -84,7 +84,8 @@ export const agentRoutes = [
     },
     errors: { 409: "The agent is the CEO." },
     async handle({ ctx, scope }) {
-      const termination = await terminateAgent(ctx.store, scope.agent.id);
+      const dataDir = ctx.wakes.dataDir;
+      const termination = await terminateAgent(ctx.store, scope.agent.id, dataDir ? { dataDir } : {});
       // Its keys are revoked with it: the event streams opened with them end now.
       ctx.streams.closeAgent(termination.agent.id);
       return terminationView(termination);

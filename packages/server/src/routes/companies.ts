@@ -1,6 +1,6 @@
 // Companies: create (with its CEO and a ready connector), list, read.
 import { CompanyGoal, CompanyName, createCompany, loadCompanyState } from "@cadre/company";
-import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES } from "@cadre/model";
+import { CONNECTOR_KINDS, OneOf, PROMPT_PROFILES, WorkspaceRoot } from "@cadre/model";
 import type { CompanyRow } from "@cadre/store";
 import { Type } from "typebox";
 import { route } from "./define.js";
@@ -21,6 +21,7 @@ export const CreateCompanyBody = Type.Object(
     profile: Type.Optional(
       OneOf(PROMPT_PROFILES, { description: "Prompt profile of the CEO's wakes; default semantic." }),
     ),
+    workspaceRoot: Type.Optional(WorkspaceRoot),
   },
   { additionalProperties: false },
 );
@@ -46,7 +47,14 @@ export const companyRoutes = [
         ...(body.goal !== undefined ? { goal: body.goal } : {}),
         connectors: kind === "offline" ? [] : [{ kind }],
         ceoConnectorId: kind,
-        ...(body.profile ? { settings: { profile: body.profile } } : {}),
+        ...(body.profile || body.workspaceRoot !== undefined
+          ? {
+              settings: {
+                ...(body.profile ? { profile: body.profile } : {}),
+                ...(body.workspaceRoot !== undefined ? { workspaceRoot: body.workspaceRoot } : {}),
+              },
+            }
+          : {}),
         env: ctx.env,
         probes: ctx.probes,
       });

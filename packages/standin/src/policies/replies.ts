@@ -15,13 +15,20 @@ export const reply = {
     return { content: [{ type: "text", text }] };
   },
   /** An answer calling one tool (pass the ToolOffered to keep its namespace), optionally after a text. */
-  toolCall(tool: string | Pick<ToolOffered, "name" | "namespace">, input: unknown, text?: string): Answer {
-    const t = typeof tool === "string" ? { name: tool } : tool;
+  toolCall(
+    tool: string | Pick<ToolOffered, "name" | "namespace" | "builtin">,
+    input: unknown,
+    text?: string,
+  ): Answer {
+    const t: Pick<ToolOffered, "name" | "namespace" | "builtin"> =
+      typeof tool === "string" ? { name: tool } : tool;
     const call: ReplyBlock = {
       type: "tool_call",
       name: t.name,
       input,
       ...(t.namespace ? { namespace: t.namespace } : {}),
+      // A freeform tool takes its input as text: the call is a custom tool call on the wire.
+      ...(t.builtin === "custom" && typeof input === "string" ? { freeform: true } : {}),
     };
     return { content: text ? [{ type: "text", text }, call] : [call] };
   },

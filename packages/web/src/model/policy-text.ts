@@ -64,6 +64,7 @@ export function contextText(s: ContextSnapshot): string {
 const HARNESS_NAME: Record<Of<"harness_tools">["harness"], string> = {
   "claude-code": "Claude Code",
   codex: "Codex",
+  pi: "Pi",
 };
 
 /** What the harness said it offers the model at the start of the run, and whether that was the decision. */

@@ -27,7 +27,7 @@ export function companyOverviewText(o: CompanyOverview, via?: string): string {
         (a) => a.type === "approve_ceo_strategy" && a.status === "pending",
       )?.id,
     }).replace(/\n$/, ""),
-    `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}, acceptance ${company.settings.acceptance === "automatic" ? "automatic" : `by review (up to ${company.settings.reviewRounds ?? DEFAULT_REVIEW_ROUNDS} rounds of changes)`}`,
+    `  settings: max team ${company.settings.maxTeamSize}, hire approval ${company.settings.requireHireApproval ? "required" : "not required"}, profile ${company.settings.profile}, acceptance ${company.settings.acceptance === "automatic" ? "automatic" : `by review (up to ${company.settings.reviewRounds ?? DEFAULT_REVIEW_ROUNDS} rounds of changes)`}, workspaces ${company.settings.workspaceRoot ?? "in the data directory"}`,
     "connectors",
     // connectorLines ends each connector with a newline; the lines here are joined with one.
     ...o.connectors.map((c) => connectorLines(c, "  ").replace(/\n$/, "")),

@@ -54,8 +54,13 @@ export interface SessionInput {
    * Pi-routed session, so a call it refuses reaches neither a cassette nor the provider.
    */
   guardStreamFn?: (inner: StreamFn) => StreamFn;
-  /** Data directory (claude-code, codex): the agent's working folder, and the store `cadre mcp` opens for Codex. */
+  /** Data directory: Pi's session files, and the store `cadre mcp` opens for Codex. */
   dataDir?: string;
+  /**
+   * The agent's workspace (team/workspace.ts), where every harness works and its file tools are
+   * confined; created if missing. Default: the one under the data directory (or the OS temp dir).
+   */
+  workspace?: string;
   /** The run this session belongs to (codex: hires through `cadre mcp` are recorded against it). */
   runId?: string;
   /** argv prefix that starts the cadre CLI, for Codex's `cadre mcp` (default: this process, when it is the cadre CLI). */
@@ -117,8 +122,9 @@ export function promptTimeoutOf(connector: ConnectorRow): { promptTimeoutMs?: nu
 }
 
 /**
- * Pi's coding tools a connector grants (`config.piTools`, e.g. ["read"]); none unless it does. The
- * company tools are always there; grep and find are not offered (Pi would download binaries for them).
+ * Pi's coding tools a connector names (`config.piTools`, e.g. ["read"]): a member's file tools are
+ * narrowed to them (team/tools-by-role.ts decides). grep and find are never offered (Pi would
+ * download binaries for them).
  */
 export function piToolsOf(connector: ConnectorRow): { codingTools?: PiCodingTool[] } {
   const value = setting(connector, "piTools", PiTools);

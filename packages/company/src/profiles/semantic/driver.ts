@@ -5,6 +5,7 @@ import { MODE_DOCUMENTS } from "./mode-documents.js";
 import { offeredTools } from "../../tools/offer.js";
 import { companyTools } from "../../tools/registry.js";
 import { workspaceOf } from "../../team/workspace.js";
+import { agentWorkspace } from "../../team/workspace-lifecycle.js";
 import type { ProfileDriver } from "../types.js";
 
 export const semanticDriver: ProfileDriver = {
@@ -13,24 +14,33 @@ export const semanticDriver: ProfileDriver = {
   modeDocuments: MODE_DOCUMENTS,
   lockedTexts: () => [],
   plan: () => ({
-    open: async ({ store, agent, runId, mode, probes, env, dataDir }) => ({
-      tools: companyTools(
-        store,
-        {
-          companyId: agent.companyId,
-          agentId: agent.id,
-          via: "tool",
-          runId,
-          probes,
-          // Files the agent attaches are read from its workspace only.
-          workspace: workspaceOf({ dataDir, companyId: agent.companyId, agentId: agent.id }),
-          ...(env ? { env } : {}),
-        },
-        // By role and mode (a changed list starts a fresh session: tools never change inside one).
-        offeredTools(agent, mode),
-      ),
-      briefing: true,
-      close: async () => {},
-    }),
+    open: async ({ store, agent, runId, mode, probes, env, dataDir }) => {
+      const company = await store.getCompany(agent.companyId);
+      return {
+        tools: companyTools(
+          store,
+          {
+            companyId: agent.companyId,
+            agentId: agent.id,
+            via: "tool",
+            runId,
+            probes,
+            // Agents it hires get their workspaces under the data directory.
+            ...(dataDir !== undefined ? { dataDir } : {}),
+            // Files the agent attaches are read from its workspace only.
+            workspace: workspaceOf(
+              company
+                ? agentWorkspace(company, agent, dataDir)
+                : { dataDir, companyId: agent.companyId, agentId: agent.id },
+            ),
+            ...(env ? { env } : {}),
+          },
+          // By role and mode (a changed list starts a fresh session: tools never change inside one).
+          offeredTools(agent, mode),
+        ),
+        briefing: true,
+        close: async () => {},
+      };
+    },
   }),
 };

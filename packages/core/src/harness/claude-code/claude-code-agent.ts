@@ -32,6 +32,7 @@ import { HandedPrefixGuard } from "../handed-prefix.js";
 import { ReportedTools, toolListProblem } from "../tool-report.js";
 import { COMPACT_COMMAND, isCompactCommand } from "./compact-command.js";
 import { claudeCodeEnvironment, MAX_RETRIES_ENV } from "./environment.js";
+import { workspaceHook } from "./workspace-hook.js";
 import { builtinToolNames, type ClaudeCodePolicy, DEFAULT_CLAUDE_CODE_POLICY } from "./policy.js";
 
 export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resume"> {
@@ -418,6 +419,17 @@ export class ClaudeCodeAgent extends BaseAgent {
       settingSources: [],
       strictMcpConfig: true,
     };
+    // A member's file tools: a path outside its workspace is denied before the tool runs.
+    if (this.policy.workspace !== undefined)
+      options.hooks = { PreToolUse: [workspaceHook(this.policy.workspace)] };
+    // The shell only inside Claude Code's sandbox: no sandbox here, no session.
+    if (this.policy.shell)
+      options.sandbox = {
+        enabled: true,
+        failIfUnavailable: true,
+        autoAllowBashIfSandboxed: true,
+        allowUnsandboxedCommands: false,
+      };
     if (server !== undefined)
       options.mcpServers = { [TOOL_SERVER_NAME]: { type: "sdk", name: TOOL_SERVER_NAME, instance: server } };
     if (this.policy.permissionMode === "bypassPermissions") options.allowDangerouslySkipPermissions = true;
@@ -499,6 +511,8 @@ function registrationOf(options: Options): Record<string, unknown> {
     tools: options.tools ?? null,
     allowedTools: options.allowedTools ?? [],
     permissionMode: options.permissionMode ?? null,
+    workspaceHook: options.hooks?.PreToolUse?.length ?? 0,
+    sandbox: options.sandbox?.enabled ?? false,
     strictMcpConfig: options.strictMcpConfig ?? false,
     settingSources: options.settingSources ?? null,
   };

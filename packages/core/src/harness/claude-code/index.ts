@@ -15,7 +15,9 @@ export {
   type ClaudeCodePolicy,
   DEFAULT_CLAUDE_CODE_POLICY,
   parseClaudeCodePolicy,
+  workspaceRules,
 } from "./policy.js";
+export { workspaceRefusal } from "./workspace-hook.js";
 export { bundledClaudeCode, locateClaudeCode } from "./locate.js";
 export {
   CLAUDE_CODE_KEY_ENVS,

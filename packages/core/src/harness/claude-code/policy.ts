@@ -26,6 +26,22 @@ export interface ClaudeCodePolicy {
    * and pre-approved. None by default.
    */
   allowedTools?: readonly string[];
+  /**
+   * The agent's workspace, when its file tools are confined to one: every built-in file tool call is
+   * checked before it runs (workspace-hook.ts), and a path outside is denied with the reason.
+   */
+  workspace?: string;
+  /**
+   * Claude Code's shell (Bash), run only inside Claude Code's sandbox (which must be available, or
+   * the session fails) with no escape to an unsandboxed command. Off unless the company turns it on.
+   */
+  shell?: boolean;
+}
+
+/** Claude Code's file tools for a member, as permission rules limited to `workspace` (`//` = an absolute path). */
+export function workspaceRules(workspace: string): string[] {
+  const tree = `/${workspace.replace(/\/+$/, "")}/**`;
+  return [`Read(${tree})`, `Write(${tree})`, `Edit(${tree})`, `Glob(${tree})`, `Grep(${tree})`];
 }
 
 /**

@@ -69,6 +69,10 @@ import { CodexWindowReading } from "./window-reading.js";
 
 export type { CodexMcpServer, CodexProvider } from "./config.js";
 
+/** Codex's file tool (a member's), and how Codex answers a patch its sandbox and approval policy refuse. */
+const PATCH_TOOL = "apply_patch";
+const PATCH_REFUSED = /^patch rejected\b/;
+
 export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   /** Codex to start; default the binary of @openai/codex's platform package. Started directly (a script needs a shebang). */
   executablePath?: string;
@@ -180,6 +184,8 @@ export class CodexAgent extends BaseAgent {
   #offered: ReadonlySet<string> = new Set();
   /** Refused calls whose answer (Codex's error text) is still to come. */
   readonly #refusedCalls = new Map<string, string>();
+  /** apply_patch calls whose answer is still to come: a patch the sandbox refused is shown from it. */
+  readonly #patchCalls = new Map<string, unknown>();
 
   constructor(config: SessionConfig, options: CodexAgentOptions = {}) {
     super(config);
@@ -191,6 +197,8 @@ export class CodexAgent extends BaseAgent {
       approvalPolicy: this.#policy.approvalPolicy,
       webSearchMode: this.#policy.webSearch ? "live" : "disabled",
       skipGitRepoCheck: true,
+      // Codex's own commands and patches reach no network: the company tools act through MCP.
+      networkAccessEnabled: false,
     };
     if (options.cwd !== undefined) threadOptions.workingDirectory = options.cwd;
     this.#threadOptions = threadOptions;
@@ -304,6 +312,7 @@ export class CodexAgent extends BaseAgent {
     this.window.newThread();
     this.#meter = undefined;
     this.#refusedCalls.clear();
+    this.#patchCalls.clear();
   }
 
   /**
@@ -321,10 +330,26 @@ export class CodexAgent extends BaseAgent {
         else this.translator.advance(r.total, out);
         called ||= out.length > before;
       } else if (r.type === "call") {
+        if (r.name === PATCH_TOOL && this.#offered.has(r.name)) this.#patchCalls.set(r.callId, r.input);
         if (this.#offered.has(r.name)) continue; // run by Codex: the exec stream reports it
         this.#refusedCalls.set(r.callId, r.name);
         out.push({ type: "tool_use", id: r.callId, name: r.name, input: r.input, refused: true });
       } else {
+        const patch = this.#patchCalls.get(r.callId);
+        this.#patchCalls.delete(r.callId);
+        // A patch Codex's sandbox refused (e.g. a file outside the workspace) never reaches the exec
+        // stream, which reports only the changes made: the refusal is shown from Codex's answer.
+        if (patch !== undefined && PATCH_REFUSED.test(r.text)) {
+          out.push({ type: "tool_use", id: r.callId, name: PATCH_TOOL, input: patch });
+          out.push({
+            type: "tool_result",
+            toolUseId: r.callId,
+            name: PATCH_TOOL,
+            content: [{ type: "text", text: r.text }],
+            isError: true,
+          });
+          continue;
+        }
         const name = this.#refusedCalls.get(r.callId);
         if (name === undefined) continue;
         this.#refusedCalls.delete(r.callId);
@@ -521,7 +546,8 @@ export class CodexAgent extends BaseAgent {
   async #codexOptions(): Promise<CodexOptions> {
     const o = this.#options;
     const executable = o.executablePath ?? bundledCodex();
-    if (executable !== undefined) this.#catalog ??= codexModelCatalog(executable, this.config.model);
+    if (executable !== undefined)
+      this.#catalog ??= codexModelCatalog(executable, this.config.model, this.#policy.fileTools === true);
     const catalog =
       this.#catalog === undefined
         ? undefined
@@ -535,6 +561,7 @@ export class CodexAgent extends BaseAgent {
         toolNames: this.config.tools.map((t) => t.name),
         mcpServers: o.mcpServers ?? {},
         shell: this.#policy.shell,
+        confined: this.#policy.sandboxMode === "workspace-write",
         handshakeFile: this.#handshakeFile,
         ...(o.provider !== undefined ? { provider: o.provider } : {}),
         ...(catalog !== undefined ? { modelCatalog: catalog } : {}),

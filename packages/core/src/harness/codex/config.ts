@@ -58,6 +58,11 @@ export interface CodexConfigInput {
   toolNames: readonly string[];
   mcpServers: Readonly<Record<string, CodexMcpServer>>;
   shell: boolean;
+  /**
+   * workspace-write holds writes to the working directory only: Codex otherwise also lets them reach
+   * /tmp and $TMPDIR, which are outside the agent's workspace.
+   */
+  confined?: boolean;
   provider?: CodexProvider;
   /** A model catalog file with the session's model in it (model-catalog.ts). */
   modelCatalog?: string;
@@ -97,6 +102,11 @@ export function codexConfig(input: CodexConfigInput): CodexConfig {
     skills: { include_instructions: false, bundled: { enabled: false } },
     analytics: { enabled: false },
   };
+  if (input.confined)
+    out["sandbox_workspace_write"] = {
+      exclude_tmpdir_env_var: true,
+      exclude_slash_tmp: true,
+    };
   if (Object.keys(mcp).length > 0) out["mcp_servers"] = mcp;
   if (input.modelCatalog !== undefined) out["model_catalog_json"] = input.modelCatalog;
   if (input.provider !== undefined) {

@@ -67,7 +67,7 @@ function closest(models: readonly Entry[], id: string): Entry {
 }
 
 /** The session's catalog entry: see the header. */
-export function catalogEntry(base: Entry, model: ModelInfo): Entry {
+export function catalogEntry(base: Entry, model: ModelInfo, fileTools = false): Entry {
   const messages = base["model_messages"] as { instructions_template?: unknown } | undefined;
   const instructions = base["base_instructions"] ?? messages?.instructions_template;
   if (typeof instructions !== "string" || instructions === "")
@@ -75,7 +75,7 @@ export function catalogEntry(base: Entry, model: ModelInfo): Entry {
   const entry: Entry = {
     slug: model.id,
     display_name: model.id,
-    description: `${model.id} (catalog entry written by Cadre: MCP tools up front, no apply_patch)`,
+    description: `${model.id} (catalog entry written by Cadre: MCP tools up front, ${fileTools ? "apply_patch" : "no apply_patch"})`,
     visibility: "list",
     supported_in_api: true,
     priority: 1,
@@ -83,7 +83,8 @@ export function catalogEntry(base: Entry, model: ModelInfo): Entry {
     base_instructions: instructions,
     context_window: model.contextWindow,
     supports_search_tool: false,
-    apply_patch_tool_type: null,
+    // A member's file tool (Codex 0.163 knows only its freeform kind), held to the workspace by the sandbox.
+    apply_patch_tool_type: fileTools ? "freeform" : null,
     include_skills_usage_instructions: false,
     include_plugin_usage_instructions: false,
     include_apps_usage_instructions: false,
@@ -96,7 +97,11 @@ export function catalogEntry(base: Entry, model: ModelInfo): Entry {
  * Writes (once; the name is the content's hash) the catalog for `model` and returns its path. Throws,
  * saying why, when this Codex binary's bundled catalog cannot be read.
  */
-export async function codexModelCatalog(executable: string, model: ModelInfo): Promise<string> {
+export async function codexModelCatalog(
+  executable: string,
+  model: ModelInfo,
+  fileTools = false,
+): Promise<string> {
   let models: Entry[];
   try {
     models = await bundledCatalog(executable);
@@ -105,7 +110,7 @@ export async function codexModelCatalog(executable: string, model: ModelInfo): P
       `cannot write the model catalog that keeps Codex's MCP tools up front: \`${executable} debug models --bundled\` failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
     );
   }
-  const text = `${JSON.stringify({ models: [catalogEntry(closest(models, model.id), model)] })}\n`;
+  const text = `${JSON.stringify({ models: [catalogEntry(closest(models, model.id), model, fileTools)] })}\n`;
   const dir = join(tmpdir(), "cadre-codex");
   await mkdir(dir, { recursive: true });
   const file = join(dir, `catalog-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`);

@@ -27,6 +27,12 @@ export interface CodexPolicy {
    * it on. Off, the model can reach no tool the sandbox governs: the company tools act through MCP.
    */
   shell: boolean;
+  /**
+   * Codex's file tool (apply_patch), for a member: its writes are held to the working directory (the
+   * agent's workspace) by `sandboxMode` workspace-write, with the temp directories and the network
+   * left out. Decided by the agent's role (company code), never by the connector's config.
+   */
+  fileTools?: boolean;
 }
 
 export const DEFAULT_CODEX_POLICY: Readonly<CodexPolicy> = Object.freeze({
@@ -76,6 +82,7 @@ export function parseCodexPolicy(config: Record<string, unknown>): CodexPolicy {
 export function codexBuiltinTools(policy: CodexPolicy, mcpServers: number): string[] {
   const tools: string[] = [];
   if (policy.shell) tools.push("exec_command", "write_stdin");
+  if (policy.fileTools) tools.push("apply_patch");
   if (mcpServers > 0) tools.push("list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource");
   if (policy.webSearch) tools.push("web_search");
   return tools;

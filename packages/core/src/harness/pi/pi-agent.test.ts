@@ -64,7 +64,15 @@ describe("Pi harness over the Pi coding agent's SDK (an AgentSession, hermetic)"
     const events = await collect(agent().send("add 2 and 40"));
     const types = events.map((e) => e.type);
     expect(events[0]).toMatchObject({ type: "session", action: "started", harness: "pi" });
-    expect(types[1]).toBe("turn_start");
+    // What Pi offers this run, as the company decided (its tools, no coding tool), before the model is called.
+    expect(events[1]).toMatchObject({
+      type: "harness_tools",
+      harness: "pi",
+      tools: ["add"],
+      expected: ["add"],
+    });
+    expect(events[1]).not.toHaveProperty("problem");
+    expect(types[2]).toBe("turn_start");
     expect(types.at(-1)).toBe("terminal");
     expect(events.filter((e) => e.type === "terminal")).toEqual([{ type: "terminal", status: "done" }]);
     const toolUse = events.find((e) => e.type === "tool_use");

@@ -49,7 +49,7 @@ import { type ProductTurn, ProductTurns } from "../../session/product-turns.js";
 import { describeProviderError } from "../../session/provider-error.js";
 import { decideRecovery, type RecoveryDecision, TurnEvidenceTracker } from "../../session/recovery.js";
 import { SessionContext } from "../../session/session-context.js";
-import type { ContextSnapshot, EventOf, ModelInfo } from "../../types.js";
+import type { ContextSnapshot, EventOf, HarnessToolsReport, ModelInfo } from "../../types.js";
 import { OFFLINE_PROVIDER, type PiRoute, toPiModel } from "./pi-model.js";
 import { DEFAULT_PROMPT_TIMEOUT_MS, rehearsalPromptTimeoutOf, withPromptTimeout } from "./prompt-timeout.js";
 import { DEFAULT_PI_BYTE_BUDGET, type PiByteBudget } from "./request-bytes.js";
@@ -65,6 +65,8 @@ import {
   registerSessionProvider,
 } from "./sdk.js";
 import { checkSessionFile, setAside } from "./session-file.js";
+import { GUARDED_PI_TOOLS, workspaceTools } from "./workspace-tools.js";
+import { ReportedTools, toolListProblem } from "../tool-report.js";
 import {
   BOOTSTRAP_SEPARATOR,
   boundItems,
@@ -104,6 +106,11 @@ export interface PiAgentOptions extends SessionContinuation {
   cwd?: string;
   /** Pi's coding tools the connector's policy grants; default none. */
   codingTools?: readonly PiCodingTool[];
+  /**
+   * The agent's workspace: its coding tools are rooted there and refuse any path outside it (an
+   * error tool result). Only tools that name their file can be confined: bash cannot.
+   */
+  workspace?: string;
   /** Pi's compaction.keepRecentTokens; default 20,000, or 15% of a smaller window. */
   keepRecentTokens?: number;
 }
@@ -181,6 +188,8 @@ export class PiAgent extends BaseAgent {
   readonly #lock = new SessionLock();
   readonly #turns: ProductTurns;
   readonly #evidence = new TurnEvidenceTracker();
+  /** The session's first tool report: a later run offering another list is a mid-session change (MC-3). */
+  readonly #reported = new ReportedTools();
   readonly #translator = createPiTranslatorState();
   readonly #prefixGuard: StablePrefixGuard;
   readonly #compression: PiCompression;
@@ -257,6 +266,12 @@ export class PiAgent extends BaseAgent {
         throw new UserInputError(
           `Pi coding tool "${tool}" cannot be granted; allowed: ${PI_CODING_TOOLS.join(", ")}`,
         );
+    if (options.workspace !== undefined)
+      for (const tool of options.codingTools ?? [])
+        if (!GUARDED_PI_TOOLS.includes(tool))
+          throw new UserInputError(
+            `Pi's ${tool} tool cannot be confined to a workspace (Pi has no sandbox); a workspace allows: ${GUARDED_PI_TOOLS.join(", ")}`,
+          );
     this.#options = options;
     this.#compression = new PiCompression(
       { ...DEFAULT_PI_BYTE_BUDGET, ...options.byteBudget },
@@ -464,6 +479,9 @@ export class PiAgent extends BaseAgent {
       apiKey: this.#apiKey(),
       systemPrompt: this.config.systemPrompt,
       customTools: this.config.tools.map(toPiTool),
+      ...(this.#options.workspace !== undefined
+        ? { fileTools: workspaceTools(sdk, this.#options.workspace, this.#options.codingTools ?? []) }
+        : {}),
       toolNames: [...this.config.tools.map((t) => t.name), ...(this.#options.codingTools ?? [])],
       ...this.#compactionSettings(),
     });
@@ -869,6 +887,13 @@ export class PiAgent extends BaseAgent {
         turn.failed(error.message);
         return turn.outcome();
       }
+      // What Pi offers the model this run, recorded; not the company's decision: the run fails.
+      const mismatch = this.#reportTools(emit);
+      if (mismatch !== undefined) {
+        turn.attempt();
+        turn.failed(mismatch);
+        return turn.outcome();
+      }
       let run: () => Promise<void> = () => this.#session().prompt(text, { expandPromptTemplates: false });
       // One attempt per loop: the first send, then at most the one replay the gate allows (MC-10).
       while (turn.attempt()) {
@@ -925,6 +950,23 @@ export class PiAgent extends BaseAgent {
       this.#turn = undefined;
     }
     return turn.outcome();
+  }
+
+  /** The run's `harness_tools` event from Pi's own active tool list; returns the mismatch, if any. */
+  #reportTools(emit: Emit): string | undefined {
+    const expected = [...this.config.tools.map((t) => t.name), ...(this.#options.codingTools ?? [])];
+    const report: HarnessToolsReport = {
+      harness: "pi",
+      tools: this.#session().getActiveToolNames(),
+      mcpServers: [],
+      expected,
+      source: `Pi's active tools for the session (AgentSession.getActiveToolNames)${this.#options.workspace !== undefined && (this.#options.codingTools ?? []).length > 0 ? `; its file tools are rooted at ${this.#options.workspace} and refuse any path outside it` : ""}`,
+    };
+    const problem = this.#reported.check(report, toolListProblem("Pi", expected, report.tools));
+    if (problem !== undefined) report.problem = problem;
+    emit({ type: "harness_tools", ...report });
+    if (problem !== undefined) emit({ type: "error", code: "harness_tools_mismatch", message: problem });
+    return problem;
   }
 
   #attemptResult(): { last: AssistantMessage | undefined; overflow: RecoveryDecision | undefined } {

@@ -107,6 +107,8 @@ export interface PiSessionSetup {
   apiKey: string;
   systemPrompt: string;
   customTools: readonly AgentTool[];
+  /** Pi's own file tools confined to the workspace (workspace-tools.ts), in place of its built-ins. */
+  fileTools?: readonly PiToolDefinition[];
   /** Every tool name the model may see: Cadre's tools, then any coding tools the policy grants. */
   toolNames: readonly string[];
   /** MC-8: frozen by the host at each start/resume; Pi compacts at contextWindow − reserveTokens. */
@@ -149,7 +151,7 @@ export async function createPiSession(sdk: PiSdk, setup: PiSessionSetup): Promis
     model: setup.model,
     thinkingLevel: "off",
     tools: [...setup.toolNames],
-    customTools: setup.customTools as unknown as PiToolDefinition[],
+    customTools: [...(setup.customTools as unknown as PiToolDefinition[]), ...(setup.fileTools ?? [])],
   });
   session.agent.toolExecution = "sequential";
   return { session, setApiKey: (provider, key) => authStorage.setRuntimeApiKey(provider, key) };

@@ -34,6 +34,15 @@ function outputItems(content: ReplyBlock[], encrypted: boolean): Json[] {
         summary: [{ type: "summary_text", text: b.thinking }],
         ...(encrypted ? { encrypted_content: b.signature ?? standinSignature(b.thinking) } : {}),
       });
+    else if (b.type === "tool_call" && b.freeform)
+      items.push({
+        type: "custom_tool_call",
+        id: standinId("ctc"),
+        call_id: b.id ?? standinId("call"),
+        name: b.name,
+        input: String(b.input),
+        status: "completed",
+      });
     else if (b.type === "tool_call")
       items.push({
         type: "function_call",
@@ -71,6 +80,11 @@ function itemEvents(item: Json, output_index: number, ev: (type: string, data: J
     for (const delta of textChunks(text)) ev("response.reasoning_summary_text.delta", { ...at, delta });
     ev("response.reasoning_summary_text.done", { ...at, text });
     ev("response.reasoning_summary_part.done", { ...at, part: { type: "summary_text", text } });
+  } else if (item["type"] === "custom_tool_call") {
+    ev("response.output_item.added", { output_index, item: { ...item, input: "", status: "in_progress" } });
+    for (const delta of textChunks(String(item["input"])))
+      ev("response.custom_tool_call_input.delta", { item_id, output_index, delta });
+    ev("response.custom_tool_call_input.done", { item_id, output_index, input: item["input"] });
   } else if (item["type"] === "function_call") {
     ev("response.output_item.added", {
       output_index,
