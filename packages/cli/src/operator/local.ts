@@ -539,11 +539,12 @@ export class LocalOperator implements OperatorPort {
         untilIdle: request.untilIdle,
         maxWakes: request.maxWakes,
         signal: signals.signal,
-        wake: async (agentId) => {
+        wake: async (agentId, checked) => {
           const who = await name(agentId);
           return wakeIfDue({
             store,
             agentId,
+            checked,
             dataDir,
             env: storeEnv(io.env, databaseUrl),
             signal: signals.signal,

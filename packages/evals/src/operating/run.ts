@@ -135,7 +135,8 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
         untilIdle: true,
         maxWakes: 50,
         now: () => now,
-        wake: (agentId) => wakeIfDue({ store, agentId, seed: `${seed}:${agentId}`, env: {} }),
+        wake: (agentId, checked) =>
+          wakeIfDue({ store, agentId, checked, seed: `${seed}:${agentId}`, env: {} }),
       });
       const handedIn = (await store.listTasks(companyId, { statuses: ["in_review"] })).filter(
         (t) => t.creatorAgentId === null,
