@@ -59,7 +59,7 @@ describe.skipIf(!REAL_CODEX)("a Codex wake against a provider answering 500 (the
     );
     const events = await store.listRunEvents(result.run.id);
     const errors = events.filter(
-      (e) => e.type === "error" && !/^Reconnecting/.test((e.data as { message: string }).message),
+      (e) => e.type === "error" && (e.data as { code?: string }).code !== "retrying",
     );
     expect(errors.map((e) => (e.data as { message: string }).message)).toEqual([result.run.error]);
     expect(JSON.stringify(events)).not.toContain(KEY);

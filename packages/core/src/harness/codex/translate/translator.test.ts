@@ -139,7 +139,7 @@ describe("codex-jsonl translator", () => {
   it("turns errors and turn.failed into error events and a failed turn", async () => {
     const events = await run("failed.jsonl");
     expect(ofType(events, "error").map((e) => e.message)).toEqual([
-      "Reconnecting... 1/5 (stream disconnected before completion: error sending request)",
+      "retrying (1 of 5): stream disconnected before completion: error sending request",
       "stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
     ]);
     expect(events.at(-1)).toEqual({

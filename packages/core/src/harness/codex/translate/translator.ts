@@ -3,6 +3,7 @@
 // an item is counted once, and an item without an id only on its completion snapshot
 // (started/updated lines without an id cannot be matched to anything, MC-14).
 import type { AgentEvent } from "../../../types.js";
+import { retryNotice } from "./retry-notice.js";
 import { runJsonl, type ByteStream, type RecordTranslator } from "../../../translators/drive.js";
 import { cutMessage, interrupted, truncated } from "../../../translators/errors.js";
 import { openaiUsage } from "../../../translators/usage.js";
@@ -163,7 +164,7 @@ function translateCodexLine(s: CodexState, line: CodexLine, out: AgentEvent[]): 
       if (aboutReroute(s, line.message ?? "")) return errorItem(s, line.message ?? "", out);
       s.sawError = true;
       compaction(s, line.message ?? "", out);
-      out.push({ type: "error", message: line.message ?? "stream error" });
+      out.push(retryNotice(line.message ?? "") ?? { type: "error", message: line.message ?? "stream error" });
       s.lastError = line.message;
       return;
   }
@@ -254,7 +255,7 @@ function errorItem(s: CodexState, message: string, out: AgentEvent[]): void {
   // high-risk cyber activity"), which says nothing true of another endpoint: the drift says what happened.
   if (s.rerouted && aboutReroute(s, message)) return;
   compaction(s, message, out);
-  out.push({ type: "error", message });
+  out.push(retryNotice(message) ?? { type: "error", message });
 }
 
 /** Codex's notice that the response named another model than the one requested. */
