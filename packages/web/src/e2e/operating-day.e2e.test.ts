@@ -215,12 +215,19 @@ describe("an operating day from the dashboard", () => {
     await tab("Overview").click();
     const notice = page.getByTestId("budget-notice");
     await expect.poll(() => notice.textContent()).toContain("Budget: exhausted");
+    // What the company waits for is the budget, not its next wake.
+    await expect
+      .poll(() => page.getByTestId("waiting-headline").textContent())
+      .toMatch(/^Waiting for budget: the company's budget is exhausted/);
     const raise = page.getByRole("form", { name: "Raise the budget" });
     expect(await raise.getByLabel(/^Token limit/).inputValue()).toBe("1000");
     await shots("07-budget-warning");
     await raise.getByLabel(/^Token limit/).fill("5000000");
     await raise.getByRole("button", { name: "Set the limit" }).click();
     await expect.poll(() => notice.count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId("waiting-headline").textContent())
+      .not.toMatch(/^Waiting for budget/);
     // The reassigned lead works it and hands it in: the operator asked for it, so it waits for the
     // operator's review.
     await openTasks();

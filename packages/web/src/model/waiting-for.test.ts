@@ -23,6 +23,7 @@ const input = (over: Partial<WaitingInput> & { mode: WaitingInput["company"]["ce
   runs: over.runs ?? [],
   tasks: over.tasks ?? [],
   agents: [],
+  budgetState: over.budgetState,
 });
 
 describe("what the company is waiting for", () => {
@@ -76,5 +77,21 @@ describe("what the company is waiting for", () => {
 
   it("team building waits for the operator's start", () => {
     expect(waitingFor(input({ mode: "team-building" })).offers).toEqual(["start_team_building"]);
+  });
+
+  it("an exhausted budget is what everything waits for, a pending decision apart", () => {
+    const open = [task("todo"), task("in_progress")];
+    const w = waitingFor(input({ mode: "operating", tasks: open, budgetState: "exhausted" }));
+    expect(w.headline).toMatch(/^Waiting for budget: the company's budget is exhausted/);
+    expect(w.offers).toEqual([]);
+    expect(w.stuck).toBe(true);
+    // A warning is no stop: the company still waits for its next wake.
+    const warned = waitingFor(input({ mode: "operating", tasks: open, budgetState: "warning" }));
+    expect(warned.headline).toMatch(/^Waiting for the next wake/);
+    // A decision needs no budget: it is still asked for first.
+    const pending = waitingFor(
+      input({ mode: "awaiting-approval", approvals: [approval({})], budgetState: "exhausted" }),
+    );
+    expect(pending.offers).toEqual(["decide"]);
   });
 });

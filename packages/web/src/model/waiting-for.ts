@@ -25,6 +25,8 @@ export interface WaitingInput {
   runs: readonly Run[];
   tasks: readonly Task[];
   agents: readonly Agent[];
+  /** The company's budget state, when read: exhausted refuses every wake, whatever else waits. */
+  budgetState?: "ok" | "warning" | "exhausted" | "none" | undefined;
 }
 
 const OPEN = new Set(["todo", "in_progress", "blocked", "in_review"]);
@@ -58,6 +60,14 @@ export function waitingFor(input: WaitingInput): Waiting {
       offers: [],
       stuck: false,
       runId: ceoRun.id,
+    };
+  if (input.budgetState === "exhausted")
+    return {
+      headline: "Waiting for budget: the company's budget is exhausted, so no agent can be woken.",
+      detail:
+        "Work waits until the limit is raised (or the period turns over). Raise it in the budget line above, or under Usage.",
+      offers: [],
+      stuck: true,
     };
   switch (company.ceoMode) {
     case "team-building":

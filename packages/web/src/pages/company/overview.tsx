@@ -2,11 +2,11 @@
 // why, the thread with the CEO, the org chart (each agent's status, current task and spend), the
 // team with a wake button per agent, and the connectors with their readiness; the budget when it
 // is warned or exhausted.
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../../api/client.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { agentGlances } from "../../model/agent-glance.js";
-import type { WakeStarted } from "../../api/types.js";
+import type { BudgetUse, WakeStarted } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { BudgetNotice } from "../usage/budget-notice.js";
 import { CeoThread } from "./ceo-thread.js";
@@ -28,6 +28,7 @@ export function Overview({
   onStarted(w: WakeStarted, agentId: string): void;
 }) {
   const wake = useWake(api, onStarted);
+  const [budgetState, setBudgetState] = useState<BudgetUse["state"] | undefined>(undefined);
   const { company } = live;
   // Each agent's spend for its org chart card: re-read as runs start and end.
   const usage = useResource(
@@ -48,13 +49,14 @@ export function Overview({
         companyId={company.id}
         runsVersion={`${live.runs.map((r) => `${r.id}:${r.status}`).join()};budget:${live.budgetVersion}`}
         models={[...new Set(live.agents.map((a) => a.model))]}
+        onState={setBudgetState}
       />
       <DriftNotice
         api={api}
         companyId={company.id}
         runsVersion={live.runs.map((r) => `${r.id}:${r.status}`).join()}
       />
-      <WaitingPanel live={live} wake={wake} />
+      <WaitingPanel live={live} wake={wake} budgetState={budgetState} />
       <ModePanel company={company} wake={wake} running={running} />
       <CeoThread api={api} companyId={company.id} messagesVersion={live.messagesVersion} />
       <section class="card wide" aria-labelledby="org-title">

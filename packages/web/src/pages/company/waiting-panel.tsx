@@ -1,13 +1,23 @@
 // The Overview's first line: what the company is waiting for and what the operator can do about it
 // (model/waiting-for.ts) — decide, wake the CEO, write to it, create a task. A company stuck in
 // "revising" (the CEO filed nothing since the strategy was sent back, and is not at work) says so.
+import type { BudgetUse } from "../../api/types.js";
 import type { LiveCompany } from "../../hooks/use-company.js";
 import { waitingFor } from "../../model/waiting-for.js";
 import { href } from "../../route.js";
 import { notAllowed, useMe } from "../../session/permissions.js";
 import type { Wake } from "./use-wake.js";
 
-export function WaitingPanel({ live, wake }: { live: LiveCompany; wake: Wake }) {
+export function WaitingPanel({
+  live,
+  wake,
+  budgetState,
+}: {
+  live: LiveCompany;
+  wake: Wake;
+  /** The company budget's state, as the budget notice above read it. */
+  budgetState?: BudgetUse["state"] | undefined;
+}) {
   const me = useMe();
   const company = live.company;
   if (!company) return null;
@@ -17,6 +27,7 @@ export function WaitingPanel({ live, wake }: { live: LiveCompany; wake: Wake }) 
     runs: live.runs,
     tasks: live.tasks,
     agents: live.agents,
+    budgetState,
   });
   const ceo = company.ceoAgentId;
   const offers = me.may.act ? w.offers : [];

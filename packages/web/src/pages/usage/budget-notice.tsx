@@ -4,6 +4,7 @@
 // here, and the notice re-reads the budget at once.
 import { useEffect } from "preact/hooks";
 import type { Api } from "../../api/client.js";
+import type { BudgetUse } from "../../api/types.js";
 import { useResource } from "../../hooks/use-resource.js";
 import { budgetLine } from "../../model/budget-view.js";
 import { href } from "../../route.js";
@@ -16,17 +17,24 @@ export function BudgetNotice({
   companyId,
   runsVersion,
   models,
+  onState,
 }: {
   api: Api;
   companyId: string;
   runsVersion: string;
   /** The models the company's agents run on. */
   models: string[];
+  /** Told the budget's state each time it is read (the Overview's waiting line names an exhausted one). */
+  onState?: (state: BudgetUse["state"]) => void;
 }) {
   const report = useResource(api, "GET /api/companies/{id}/budget", { params: { id: companyId } });
   const { reload } = report;
   const me = useMe();
   useEffect(() => reload(), [runsVersion, reload]);
+  const state = report.data?.budget.state;
+  useEffect(() => {
+    if (state !== undefined) onState?.(state);
+  }, [state, onState]);
   if (!report.data) return null;
   const line = budgetLine(report.data.budget);
   if (line.state !== "warning" && line.state !== "exhausted") return null;
