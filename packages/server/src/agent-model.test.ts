@@ -174,25 +174,31 @@ describe("the wake registry behind it", () => {
     let hold: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (hold = resolve));
     let holding = true;
-    // Holds the wake's first event write, so the wake is still running when the test looks.
+    let ceo: string | undefined;
+    // Holds the wake's event writes once its session is open (a batch alone or in a transaction with
+    // its usage), so the wake is still running when the test looks.
+    const writes = new Set<PropertyKey>(["appendRunEvents", "transaction"]);
     const store = new Proxy(raw, {
       get(target, key, receiver) {
         const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== "appendRunEvents" || typeof value !== "function")
+        if (!writes.has(key) || typeof value !== "function")
           return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         return async (...args: unknown[]) => {
-          if (holding) await held;
+          if (holding && ceo !== undefined && app.cadre.wakes.liveSession(ceo)) await held;
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     }) as Store;
     app = testAppOver(raw, { store });
     const { ceoAgentId } = await apiCompany(app);
+    ceo = ceoAgentId;
     const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, {
       json: { trigger: "start_team_building", seed: 1 },
     });
     expect(woken.status).toBe(202);
-    expect(app.cadre.wakes.liveSession(ceoAgentId)).toBeInstanceOf(PiAgent);
+    // The harness loads on the session's first use: the session is there once it has loaded.
+    await expect.poll(() => app.cadre.wakes.liveSession(ceoAgentId)).toBeInstanceOf(PiAgent);
+    expect(app.cadre.wakes.active).toBe(1);
     holding = false;
     hold();
     await app.cadre.wakes.idle();
