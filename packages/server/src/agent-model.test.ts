@@ -174,7 +174,7 @@ describe("the wake registry behind it", () => {
     let hold: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (hold = resolve));
     let holding = true;
-    let ceo: string | undefined;
+    const wakeOf: { ceo?: string } = {};
     // Holds the wake's event writes once its session is open (a batch alone or in a transaction with
     // its usage), so the wake is still running when the test looks.
     const writes = new Set<PropertyKey>(["appendRunEvents", "transaction"]);
@@ -184,14 +184,14 @@ describe("the wake registry behind it", () => {
         if (!writes.has(key) || typeof value !== "function")
           return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         return async (...args: unknown[]) => {
-          if (holding && ceo !== undefined && app.cadre.wakes.liveSession(ceo)) await held;
+          if (holding && wakeOf.ceo !== undefined && app.cadre.wakes.liveSession(wakeOf.ceo)) await held;
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     }) as Store;
     app = testAppOver(raw, { store });
     const { ceoAgentId } = await apiCompany(app);
-    ceo = ceoAgentId;
+    wakeOf.ceo = ceoAgentId;
     const woken = await app.request("POST", `/api/agents/${ceoAgentId}/wake`, {
       json: { trigger: "start_team_building", seed: 1 },
     });
