@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCompany } from "@cadre/company";
 import { openStore } from "@cadre/store";
-import { atMost, type Benchmark, figure } from "./registry.js";
+import { atMost, type Benchmark, pairedFigure } from "./registry.js";
+import { paired } from "./stats.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
 const ROUNDS = 15;
@@ -43,8 +44,6 @@ function cpuMs(preload: string, args: string[]): Promise<number> {
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
 export const cliStartBench: Benchmark = {
   name: "cli-start",
   description: "CLI start, CPU time: `cadre --version`, `company show`, `agents list` vs `node -e 0`",
@@ -73,16 +72,11 @@ export const cliStartBench: Benchmark = {
         baseline.push(await cpuMs(preload, bare));
         for (const name of order) samples.get(name)!.push(await cpuMs(preload, commands[name]!));
       }
-      const base = median(baseline);
       return {
         figures: names.map((name) => {
-          const xs = samples.get(name)!;
-          return {
-            ...figure(`${name} CPU`, median(xs), "ms", "node -e 0", base, atMost(TARGET)),
-            // Each round's command beside the `node -e 0` measured in the same round.
-            range: ratioRange(xs.map((x, i) => x / baseline[i]!)),
-            n: ROUNDS,
-          };
+          // Each round's command beside the `node -e 0` measured in the same round.
+          const rounds = samples.get(name)!.map((value, i) => ({ value, baseline: baseline[i]! }));
+          return pairedFigure(`${name} CPU`, "ms", "node -e 0", paired(rounds), atMost(TARGET));
         }),
       };
     } finally {
@@ -90,5 +84,3 @@ export const cliStartBench: Benchmark = {
     }
   },
 };
-
-const ratioRange = (ratios: number[]): [number, number] => [Math.min(...ratios), Math.max(...ratios)];

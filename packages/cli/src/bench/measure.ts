@@ -2,6 +2,7 @@
 // fair comparison of two variants (alternating rounds, medians), all in one process and one run.
 import { performance } from "node:perf_hooks";
 import { GCProfiler } from "node:v8";
+import { median } from "./stats.js";
 
 export interface Sample {
   ms: number;
@@ -28,14 +29,6 @@ export async function sample(work: () => Promise<void> | void): Promise<Sample> 
     0,
   );
   return { ms, allocatedBytes: Math.max(0, after - before + reclaimed) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export type Work = () => Promise<void> | void;

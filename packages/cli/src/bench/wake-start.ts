@@ -14,6 +14,7 @@ import { bareLoopToFirstCall } from "@cadre/core/bench";
 import { createScriptedStreamFn } from "@cadre/core/testing";
 import { openStore, type Store } from "@cadre/store";
 import { type Benchmark, figure, overBy } from "./registry.js";
+import { median } from "./stats.js";
 import { duePassStatements, statementFigures, wakeStatements } from "./wake-statements.js";
 
 const ROUNDS = 15;
@@ -56,11 +57,6 @@ async function wakeToFirstCall(store: Store, dataDir: string, i: number): Promis
   if (!first) throw new Error("the wake ended before its first model call");
   return { toFirstCallMs: first.at - start, toRunRowMs: runRowAt - start, first: first.args };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 export const wakeStartBench: Benchmark = {
   name: "wake-start",
