@@ -4,11 +4,7 @@
 import type { AgentEvent } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany } from "../companies.js";
-import { loadCompanyState } from "../state.js";
-import { beginRun } from "./begin.js";
-import { claimWake } from "./claim.js";
-import { planWake } from "./plan.js";
+import { claimedRun as claimedRunOn } from "./claimed-run.testing.js";
 
 let store: Store;
 beforeEach(async () => {
@@ -18,14 +14,7 @@ afterEach(async () => {
   await store.close();
 });
 
-async function claimedRun(shown: AgentEvent[]) {
-  const c = await createCompany(store, { name: "Acme", goal: "Robots for warehouses." });
-  const ceo = (await loadCompanyState(store, c.id)).ceo;
-  const options = { store, agentId: ceo.id, env: {}, onEvent: (e: AgentEvent) => shown.push(e) };
-  const plan = await planWake(options);
-  const claim = (await claimWake(plan, options, false))!;
-  return { ...(await beginRun(options, plan, claim)), options, plan };
-}
+const claimedRun = (shown: AgentEvent[]) => claimedRunOn(store, shown);
 
 const usage = { input: 120, output: 30, cacheRead: 0, cacheWrite: 0 };
 

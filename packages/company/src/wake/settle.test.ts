@@ -3,11 +3,8 @@
 import type { AgentEvent } from "@cadre/core";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCompany } from "../companies.js";
-import { loadCompanyState } from "../state.js";
-import { beginRun } from "./begin.js";
 import { claimWake } from "./claim.js";
-import { planWake } from "./plan.js";
+import { claimedRun as claimedRunOn } from "./claimed-run.testing.js";
 import { settleRun } from "./settle.js";
 
 let store: Store;
@@ -18,14 +15,7 @@ afterEach(async () => {
   await store.close();
 });
 
-async function claimedRun(shown: AgentEvent[]) {
-  const c = await createCompany(store, { name: "Acme", goal: "Robots for warehouses." });
-  const ceo = (await loadCompanyState(store, c.id)).ceo;
-  const options = { store, agentId: ceo.id, env: {}, onEvent: (e: AgentEvent) => shown.push(e) };
-  const plan = await planWake(options);
-  const claim = (await claimWake(plan, options, false))!;
-  return { ...(await beginRun(options, plan, claim)), options, plan };
-}
+const claimedRun = (shown: AgentEvent[]) => claimedRunOn(store, shown);
 
 describe("a run's end", () => {
   it("settles the run's end: the rest written, the run finished with its usage, the agent free to wake again", async () => {
