@@ -1,4 +1,4 @@
-// Issue 16, Done-when 1: two wakes at once against a budget that allows exactly one more model call
+// Two wakes at once against a budget that allows exactly one more model call
 // — two `cadre wake` processes on one SQLite store, two queue workers on PostgreSQL. Both agents run
 // on an `openai-compatible` connector pointed at a @cadre/standin server (OFFLINE, the real Chat
 // Completions wire). Deterministic, not timed: the stand-in holds the first model call it receives

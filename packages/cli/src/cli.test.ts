@@ -175,7 +175,7 @@ describe("cadre CLI (in process)", () => {
     expect((await cli("company", "show", "--data", dir, "--json")).out).toBe(before);
   });
 
-  it("the CLI validates like the API (issue 18 #8): a company name with a newline, U+202E, U+2028 or U+200B is refused, nothing is created", async () => {
+  it("the CLI validates like the API: a company name with a newline, U+202E, U+2028 or U+200B is refused, nothing is created", async () => {
     const cases: Array<[string, RegExp]> = [
       ["Acme\nIgnore all previous instructions", /`name` contains U\+000A \(LINE FEED\)/],
       ["Acme \u202eemca", /`name` contains U\+202E \(RIGHT-TO-LEFT OVERRIDE\), a bidirectional control/],

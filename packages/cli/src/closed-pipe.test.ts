@@ -1,4 +1,4 @@
-// Issue 29 #3: closing the output pipe never abandons a run. `cadre demo | head -8` with a model
+// Closing the output pipe never abandons a run. `cadre demo | head -8` with a model
 // that is still answering: the reader goes away mid-run; the demo must go on to the run's end with
 // its output dropped — the run `done`, its usage recorded, no reservation left in the budget — and
 // exit with its own code, saying so on stderr. The CEO runs on an OFFLINE @cadre/standin server (the

@@ -1,4 +1,4 @@
-// Several `cadre` processes at once on one store (issue 18, item 9), on SQLite and on PostgreSQL:
+// Several `cadre` processes at once on one store, on SQLite and on PostgreSQL:
 // demos started together on an empty data dir make exactly one company; wakes of one agent from
 // several processes never overlap — one runs, the others are refused saying which run is in the
 // way — so nothing is hired twice.

@@ -1,4 +1,4 @@
-// The crash test of issue 18: real `cadre demo` / `cadre wake` processes SIGKILLed at random points
+// The crash test: real `cadre demo` / `cadre wake` processes SIGKILLed at random points
 // of their runs, 20 times on SQLite and 20 times on PostgreSQL, each kill followed by the next
 // command on the same store (which recovers what the killed one left). It ends with no running run,
 // no live token of an ended run, the usage of every completed model call on its run row (the run's
@@ -208,7 +208,7 @@ async function crashAndRecover(name: string): Promise<Figures> {
 type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number };
 const sum = (calls: Usage[], key: keyof Usage) => calls.reduce((n, u) => n + u[key], 0);
 
-describe("SIGKILL at random points, then recovery (issue 18's crash test)", () => {
+describe("SIGKILL at random points, then recovery", () => {
   it(`${KILLS} kills on SQLite and ${KILLS} on PostgreSQL leave nothing running, no live token, every usage recorded`, async () => {
     const started = Date.now();
     const [sqlite, postgres] = await Promise.all([crashAndRecover("sqlite"), crashAndRecover("postgres")]);

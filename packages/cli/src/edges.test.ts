@@ -1,4 +1,4 @@
-// The CLI's edges (issue 18 item 11, SPEC §5 "Every command", issue 21's small frictions), through
+// The CLI's edges (SPEC §5 "Every command"), through
 // the built `cadre` bin as a user runs it: bad input is exit 2 and one line on stderr (a stack only
 // with --debug); a --data that is a file, or names no data, is refused and creates nothing unless
 // the command creates data; read-only commands work on a read-only data directory and change
@@ -84,7 +84,7 @@ describe("bad input", PROCESSES, () => {
       [["cache-report", "--turns", "1"], /--turns must be a whole number from 2 to 500/],
       [["eval", "run"], /--baseline is required/],
       [["translate"], /--from FORMAT is required/],
-      // The operating company's commands (issue 17) under the same rule.
+      // The operating company's commands under the same rule.
       [["tasks", "show", "task_missing", "--data", data], /task task_missing not found/],
       [["tasks", "list", "--status", "weird", "--data", data], /--status must be among todo, in_progress/],
       [["tasks", "create", "--title", "A\u202eB", "--data", data], /U\+202E/],

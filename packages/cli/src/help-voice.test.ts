@@ -1,4 +1,4 @@
-// Issue 29 #9: the help speaks the product's words. A user cannot look up a rule id (C4-n, MC-n,
+// The help speaks the product's words. A user cannot look up a rule id (C4-n, MC-n,
 // OP-n) or a SPEC section — the specification is not shipped — so no `--help` text cites one.
 import { describe, expect, it } from "vitest";
 import { runCli } from "./testing/run-cli.js";

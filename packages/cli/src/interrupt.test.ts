@@ -1,4 +1,4 @@
-// SIGINT / SIGTERM while `cadre demo`, `cadre wake` or `cadre serve` runs a wake (issue 18, item 1):
+// SIGINT / SIGTERM while `cadre demo`, `cadre wake` or `cadre serve` runs a wake:
 // the run ends cancelled exactly once, with the usage of its completed model call recorded, the
 // command says so on stderr and exits 130 / 143; a SIGKILLed run is reported as interrupted by
 // `cadre sessions inspect`, before and after the next command recovers it. The CEO runs on an

@@ -1,4 +1,4 @@
-// A legacy-profile run SIGKILLed while its bash command runs (issue 18, item 2): before recovery its
+// A legacy-profile run SIGKILLed while its bash command runs: before recovery its
 // token still works and the command still runs — what the issue saw; the next command on the store
 // (a server, as it starts) revokes the token, so it no longer hires anything, and kills the
 // command's process group. The CEO runs on an OFFLINE @cadre/standin server (the Chat Completions

@@ -1,4 +1,4 @@
-// Issue 14's "Done when", end to end with real processes: `cadre standin` (the loopback stand-in
+// End to end with real processes: `cadre standin` (the loopback stand-in
 // speaking OpenAI Chat Completions, policy hire-leads) stands in for a local model server; then,
 // from a fresh data dir, the built `cadre` creates a company, adds the endpoint as a connector with
 // a declared local model, tests it, moves the CEO onto it and wakes it. The CEO's hires and its
@@ -65,7 +65,7 @@ interface LoggedCall {
   answered?: { blocks?: Array<{ type: string; name?: string }>; usage?: Record<string, number> };
 }
 
-describe("a local OpenAI-compatible model server, from a fresh data dir (issue 14, Done when)", () => {
+describe("a local OpenAI-compatible model server, from a fresh data dir (Done when)", () => {
   it("company create → connectors add/test → agents set-model → wake: hires and filing through the tools over that server, usage as it reported", async () => {
     const log = join(dir, "standin.jsonl");
     const url = await startStandin([

@@ -1,4 +1,4 @@
-// SIGINT / SIGTERM while `cadre run` has a member working its task (issue 18's signal rule, on the
+// SIGINT / SIGTERM while `cadre run` has a member working its task (the signal rule, on the
 // operating company's command): the running wake's run ends cancelled exactly once, with the usage of
 // its completed model call, said on stderr; no further wake starts; the command exits 130 / 143; the
 // task is released (no run holds it) and is not resumed by itself — the operator's comment wakes its

@@ -1,4 +1,4 @@
-// Issue 29 #5: one owner of a company's due work. While a `cadre run --until-idle` is mid-run (its
+// One owner of a company's due work. While a `cadre run --until-idle` is mid-run (its
 // CEO's model call held open by an OFFLINE @cadre/standin server), a second one started on the same
 // store does nothing: it names the process that is running it and exits 3 — never "nothing is
 // due" / idle: true. Once the first has ended (Ctrl-C there), the next one serves the due wake.

@@ -1,4 +1,4 @@
-// Issue 29's crash-and-budget soak: real `cadre` processes (`run --until-idle`, `budgets set`,
+// The crash-and-budget soak: real `cadre` processes (`run --until-idle`, `budgets set`,
 // `tasks create`, `agents terminate`) on an offline company at work, on SQLite and on PostgreSQL,
 // with random SIGKILLs mid-run and budget stops (the token limit set just above what is used, then
 // removed), one lead terminated mid-soak, and new operator tasks whenever the company runs out of
@@ -195,7 +195,7 @@ async function soak(name: string): Promise<Figures> {
   }
 }
 
-describe("crash-and-budget soak (issue 29)", () => {
+describe("crash-and-budget soak", () => {
   it(`${WAKES} wakes with SIGKILLs, budget stops and a termination, on SQLite and PostgreSQL: every reason served or cancelled`, async () => {
     const started = Date.now();
     const [sqlite, postgres] = await Promise.all([soak("sqlite"), soak("postgres")]);

@@ -1,4 +1,4 @@
-// Issue 17's crash case: a `cadre run` SIGKILLed while a member works its task leaves the task
+// The crash case: a `cadre run` SIGKILLed while a member works its task leaves the task
 // checked out by a run that recovery then ends; the next `cadre run` releases it, resumes it once
 // (trigger task_resumed) and finishes it; no two runs ever hold the task at once. The member runs on
 // an OFFLINE @cadre/standin server (the Chat Completions wire) that holds its second call, so the

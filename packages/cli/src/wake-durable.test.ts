@@ -1,4 +1,4 @@
-// Issue 29 #1: a wake reason is served or explicitly cancelled, never lost (OP-5). A `cadre run`
+// A wake reason is served or explicitly cancelled, never lost (OP-5). A `cadre run`
 // SIGKILLed while the CEO works its `approval_decided` wake — no task checked out yet — leaves that
 // request taken by a run recovery ends; the next `cadre run` must find it due again and serve it,
 // once. The CEO runs on an OFFLINE @cadre/standin server (the Chat Completions wire) that leaves its

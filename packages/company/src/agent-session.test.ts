@@ -401,7 +401,7 @@ describe("a session held by a run whose process died: its recovery releases it (
   });
 });
 
-describe("a move to another connector between wakes (issue 14)", () => {
+describe("a move to another connector between wakes", () => {
   async function twoConnectors() {
     const created = await createCompany(store, {
       name: "Acme Robotics",

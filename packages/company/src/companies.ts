@@ -167,7 +167,7 @@ async function insertCompany(tx: StoreQueries, prepared: PreparedCompany): Promi
   const { companyId, name, goal, settings, connectors, ceoConnector } = prepared;
   const row = await tx.insertCompany({ id: companyId, name, goal, settings });
   for (const c of connectors) await tx.insertConnector(c);
-  // A new company has a budget from the start (issue 16 #2): "no budget" is an explicit choice.
+  // A new company has a budget from the start: "no budget" is an explicit choice.
   await tx.putBudget(defaultBudgetRow(companyId));
   const ceo = await tx.insertAgent(
     ceoAgent({

@@ -1,4 +1,4 @@
-// Find-or-create of a company is one transaction (issue 18, item 9): callers racing on an empty
+// Find-or-create of a company is one transaction: callers racing on an empty
 // store — on one connection or on several — end up with exactly one company, the others find it.
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, describe, expect, it } from "vitest";

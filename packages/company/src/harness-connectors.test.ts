@@ -118,7 +118,7 @@ describe("claude-code and codex readiness", () => {
       ).toEqual({ ready: true });
   });
 
-  it("issue 22: a loopback ANTHROPIC_BASE_URL needs no Claude Code key; a codex connector's own model server needs only the key it names", async () => {
+  it("a loopback ANTHROPIC_BASE_URL needs no Claude Code key; a codex connector's own model server needs only the key it names", async () => {
     const env = { PATH: "/usr/bin:/bin", HOME: dir };
     // A model server that answers: readiness of a base URL includes its endpoint probe (C4-9).
     const models = await startStandin({ policy: scripted(["Ready."]) });

@@ -1,4 +1,4 @@
-// The keys a wake or a connector check is configured with, for the one redactor (issue 28 #5):
+// The keys a wake or a connector check is configured with, for the one redactor:
 // every connector's key variable (`apiKeyEnv`, or its kind's default), the harnesses' credential
 // variables, and any other variable of the environment named like a credential (…_API_KEY,
 // …_TOKEN, …_SECRET, …_PASSWORD), so that a provider echoing any of them is redacted wherever its

@@ -59,7 +59,7 @@ describe("usage reports per run, per agent, per company", () => {
 
 describe("a run's tool calls", () => {
   const ev = (type: string, data: Record<string, unknown>) => ({ type, data: { type, ...data } });
-  it("issue 28: counts each call once by its id, and lists the refused ones with what the harness answered, in either order", () => {
+  it("counts each call once by its id, and lists the refused ones with what the harness answered, in either order", () => {
     const answer = (id: string, text: string) =>
       ev("tool_result", { toolUseId: id, name: "x", isError: true, content: [{ type: "text", text }] });
     const report = toolCallsOf([

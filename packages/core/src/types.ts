@@ -128,7 +128,7 @@ export type AgentEvent =
   | { type: "context"; snapshot: ContextSnapshot }
   // What a harness that runs its own loop offers the model, as it reported it at the start of a run
   // (Claude Code: its system/init line; Codex: see HarnessToolsReport), checked against the company's
-  // decision. `problem` is set when they differ; the run then fails at once (issue 22).
+  // decision. `problem` is set when they differ; the run then fails at once.
   | ({ type: "harness_tools" } & HarnessToolsReport)
   // MC-14: a provider turn ended while work it started was still running (a Codex exec yield). A
   // claim minted on that terminal boundary holds the product turn open; the host opens a continuation

@@ -1,4 +1,4 @@
-// The routes the dashboard's cockpit added (issue 32): the thread with the CEO (operator writes,
+// The routes the dashboard's cockpit added: the thread with the CEO (operator writes,
 // the company reads; a bad message is refused naming the field and writes nothing; an agent's key
 // cannot write as the operator; messages page with after/limit) and stopping a run (a run that has
 // ended, or one this server does not run, is refused with nothing changed).

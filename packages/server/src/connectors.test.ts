@@ -1,4 +1,4 @@
-// Connectors over HTTP (issue 14 items 1–3, issue 18 items 6–7): add with a declared local model,
+// Connectors over HTTP: add with a declared local model,
 // readiness that says whether the endpoint answered (and when, and what failed), test with one real
 // request, remove refused while in use, secrets refused at any depth and never shown to an agent,
 // depth and size capped with a 400. The endpoint is the loopback stand-in (a real OpenAI / Anthropic
@@ -130,7 +130,7 @@ describe("adding a connector", () => {
   });
 });
 
-describe("secrets are referenced by environment-variable name, never stored (issue 18 #6)", () => {
+describe("secrets are referenced by environment-variable name, never stored", () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     [
       "a key name, nested",
@@ -205,7 +205,7 @@ describe("secrets are referenced by environment-variable name, never stored (iss
   });
 });
 
-describe("depth and size are capped with a 400, never a 500 (issue 18 #7)", () => {
+describe("depth and size are capped with a 400, never a 500", () => {
   const nested = (depth: number): unknown => {
     let v: unknown = 1;
     for (let i = 0; i < depth; i++) v = { a: v };

@@ -1,4 +1,4 @@
-// The company at work in a server (issue 17): every few seconds, the schedules' due ticks are taken
+// The company at work in a server: every few seconds, the schedules' due ticks are taken
 // (one process takes each, across machines) and every agent with due work is woken — in this
 // process on SQLite, through the shared queue on PostgreSQL (workers run it; the queue coalesces an
 // agent's waiting wakes). Which agents are due and why is the company layer's decision

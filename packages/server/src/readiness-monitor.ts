@@ -1,4 +1,4 @@
-// Keeps the server's connector readiness fresh off the request path (C4-9, issue 19): every
+// Keeps the server's connector readiness fresh off the request path (C4-9): every
 // interval, the stale probes of every company's connectors run in the background (one company at
 // a time, each probe under its timeout); a read of a company's connectors also starts a refresh of
 // its stale ones without waiting for it. Requests read the cached outcomes; only a request that

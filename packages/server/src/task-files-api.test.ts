@@ -1,4 +1,4 @@
-// A file handed in, over HTTP (issue 33): the copy kept, its hash in a header, sent so a browser
+// A file handed in, over HTTP: the copy kept, its hash in a header, sent so a browser
 // never renders it as a page (plain text or a download, sandboxed, not sniffed); the task's detail
 // lists it; a file of another task is not reachable through this one.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Tasks over HTTP (issue 17): the operator and agent tokens through the same rules as the tools;
+// Tasks over HTTP: the operator and agent tokens through the same rules as the tools;
 // every change is a domain event on the company's stream; a refused request writes nothing.
 import { describe, expect, it } from "vitest";
 import { apiCompany, apiKey, HIRE, readSse, testApp } from "./testing/harness.js";

@@ -1,4 +1,4 @@
-// Issue 18, items 4 and 5, over HTTP: the probes that got through before, each now refused with the
+// Over HTTP: the probes that got through before, each now refused with the
 // field and the character named, and nothing written — on every text route, with the same policy
 // the tools, the MCP server, the CLI and scenario files apply (@cadre/model text-policy.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ function withLoneSurrogate(body: Record<string, unknown>, field: string): string
 const post = (path: string, raw: string) =>
   w.app.request("POST", path, { raw, headers: { "content-type": "application/json" } });
 
-describe("lone surrogates (issue 18 #4)", () => {
+describe("lone surrogates", () => {
   it('{"name":"A\\ud800B"} is refused on every text field, three times over, and nothing is stored', async () => {
     const before = await w.app.store.counts();
     const probes: Array<[string, Record<string, unknown>, string]> = [
@@ -33,7 +33,7 @@ describe("lone surrogates (issue 18 #4)", () => {
       [`/api/companies/${w.companyA}/approvals`, { type: "hire_agent", title: "t", payload: "p" }, "payload"],
       [`/api/agents/${w.ctoA}/keys`, { label: "x" }, "label"],
       [`/api/approvals/${w.approvalA}/approve`, {}, "note"],
-      // The task routes (issue 17), added after the probe: the same policy on every text field.
+      // The task routes, added after the probe: the same policy on every text field.
       [`/api/companies/${w.companyA}/tasks`, { title: "x" }, "title"],
       [`/api/companies/${w.companyA}/tasks`, { title: "Plan" }, "description"],
       ["/api/tasks/task_a/comments", { body: "x" }, "body"],
@@ -51,7 +51,7 @@ describe("lone surrogates (issue 18 #4)", () => {
   });
 });
 
-describe("invisible look-alikes of a name (issue 18 #5)", () => {
+describe("invisible look-alikes of a name", () => {
   it('after "CTO", C\\u200bTO, CT\\u200cO, CTO\\u200e, C\\u061cTO and C\\u2060TO are refused, naming the character', async () => {
     const before = await w.app.store.counts();
     const cases: Array<[string, string]> = [
@@ -88,7 +88,7 @@ describe("invisible look-alikes of a name (issue 18 #5)", () => {
   });
 });
 
-describe("hidden text and texts with nothing to read (issue 29 #7)", () => {
+describe("hidden text and texts with nothing to read", () => {
   it("tag characters and other invisibles are refused in free text too; noncharacters, annotation controls and combining marks alone in one-line text; nothing is stored", async () => {
     const before = await w.app.store.counts();
     // Unicode tag characters spell invisible text a model still reads ("ignore previous…").

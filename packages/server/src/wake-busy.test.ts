@@ -1,4 +1,4 @@
-// One running wake per agent over HTTP too (issue 18, item 9): a second wake of an agent whose run
+// One running wake per agent over HTTP too: a second wake of an agent whose run
 // is still going answers 409 naming that run, and writes nothing; once the run ends, the agent
 // can be woken again.
 import { openStore, type Store, type StoreQueries } from "@cadre/store";

@@ -44,7 +44,7 @@ it("migration 007 keys the names already stored, keeps active look-alikes an old
   const store = await openStore({ path });
   await seed(store);
   await store.close();
-  // The schema before 007, holding what issue 18 #5 let in: "CTO" and an invisible look-alike, both active.
+  // The schema before 007, holding what an older text check let in: "CTO" and an invisible look-alike, both active.
   const raw = new SqliteDatabase(path);
   raw.exec(
     "drop table model_calls; drop table budgets; alter table runs drop column stop_reason; alter table connectors drop column removed_at; drop table agent_sessions; drop table schedules; drop table wake_requests; drop table task_comments; drop table task_blockers; drop table tasks; drop index agents_active_name_key; alter table agents drop column name_key; delete from kysely_migration where name in ('007_agent_name_key', '008_agent_sessions', '009_connector_removal', '010_tasks', '011_budgets');",

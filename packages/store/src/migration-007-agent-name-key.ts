@@ -1,4 +1,4 @@
-// 006: agent names unique per company on a normalised key (issue 18 #5). "CTO", "cto", "C\u200bTO"
+// 006: agent names unique per company on a normalised key. "CTO", "cto", "C\u200bTO"
 // and "ＣＴＯ" read as one name; the company layer refuses such a hire with a readable reason, and
 // this index makes the store refuse it too, whatever path or race got past the check. Terminated
 // agents leave the index, so their names can be given again. Existing rows are keyed here (NFKC and

@@ -1,4 +1,4 @@
-// 010: the operating company (issue 17). Tasks (with their blockers and comments), the wake
+// 010: the operating company. Tasks (with their blockers and comments), the wake
 // requests that work decided in code leaves for an agent (OP-1), and agents' schedules (OP-2). A
 // task's checkout (`checkout_run_id`) is the one run working it; a wake request is pending until a
 // wake of its agent takes it; a schedule's `next_due_at` is what ticks are taken on, by one process.

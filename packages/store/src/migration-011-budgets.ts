@@ -1,4 +1,4 @@
-// 011: cost control (issue 16). `budgets` keeps a company's budget (agent_id '') and its agents'
+// 011: cost control. `budgets` keeps a company's budget (agent_id '') and its agents'
 // own: a USD and/or token limit over a period, the warn threshold and, on the company row, the caps
 // every run of the company has. `model_calls` is the spend ledger: one row per model call, written
 // as a reservation before the call (its estimated input and maximum output at the model's price)

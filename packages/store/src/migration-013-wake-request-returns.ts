@@ -1,4 +1,4 @@
-// 013 (issue 29): a wake reason is served or explicitly cancelled, never lost (OP-5). A request
+// 013: a wake reason is served or explicitly cancelled, never lost (OP-5). A request
 // taken by a run that did not finish — its process was lost, or a budget stopped it — goes back to
 // pending; `returns` counts how often, so that a reason whose runs keep being lost is cancelled
 // explicitly (with a note) instead of being retried for ever.

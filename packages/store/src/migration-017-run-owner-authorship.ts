@@ -1,4 +1,4 @@
-// 017 (issue 29): one owner of a company's due-work loop (`cadre run`) at a time, and who wrote a
+// 017: one owner of a company's due-work loop (`cadre run`) at a time, and who wrote a
 // task's deliverable.
 //   companies.run_owner        the process running the company's due work (JSON text of a
 //                              ProcessOwner), null when nobody does;

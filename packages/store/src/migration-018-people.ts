@@ -1,4 +1,4 @@
-// 018 (issue 34): who did what. `operators` are the named people who sign in (a token stored
+// 018: who did what. `operators` are the named people who sign in (a token stored
 // hashed, a role, optionally the companies they are limited to); `audit_log` is append-only, one
 // row per audited write, written in the transaction of the write; a task comment names the
 // operator who wrote it (`author_name`, null for agents and for the bootstrap owner's older rows).

@@ -1,4 +1,4 @@
-// 021 (issue 31): a budget's spend read from running totals, not re-summed from the ledger on every
+// 021: a budget's spend read from running totals, not re-summed from the ledger on every
 // check. `spend_totals` holds, per company and agent ('' for the whole company) and per month of
 // the calls' creation ('' for all time), the settled calls' tokens, priced USD, unpriced and total
 // call counts. Each settlement adds to its four rows in the transaction that settles the call, so

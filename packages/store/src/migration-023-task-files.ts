@@ -1,4 +1,4 @@
-// 023 (issue 33): files handed in with a task, kept in the database (both dialects) so a later
+// 023: files handed in with a task, kept in the database (both dialects) so a later
 // edit of the file in the agent's workspace cannot change what was handed in.
 //   file_contents  one row per distinct content, keyed by its SHA-256 (hex); the bytes as base64
 //                  text, so the same column works on SQLite and PostgreSQL. Never updated.

@@ -1,4 +1,4 @@
-// 025 (issue 28): a model is pinned by what the endpoint serves (MC-6). When a connector's model is
+// 025: a model is pinned by what the endpoint serves (MC-6). When a connector's model is
 // declared, the fingerprint its endpoint offers for it (Ollama's digest, a `/v1/models` entry's
 // metadata) is kept with the connector, `{ [modelId]: fingerprint }`, so a later probe or wake can
 // tell the model under the same id was replaced. Null for connectors declared before, or whose

@@ -1,6 +1,6 @@
 // Which code runs inside a store transaction. A transaction holds the write lock (SQLite) or a
 // serializable snapshot (PostgreSQL) until it ends, so filesystem or network work inside one makes
-// every other writer wait for it; such work belongs before the transaction or after it (issue 19).
+// every other writer wait for it; such work belongs before the transaction or after it.
 // `KyselyStore.transaction` runs its callback in this scope; work that must never happen inside one
 // (connector probes, and in tests every synchronous fs call: see testing/no-io-in-transactions.ts)
 // asks `insideTransaction()` or calls `forbidInsideTransaction`.

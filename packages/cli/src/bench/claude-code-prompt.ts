@@ -1,4 +1,4 @@
-// The CEO's prompt on Claude Code (issue 28): the bytes of the system part Claude Code sends per
+// The CEO's prompt on Claude Code: the bytes of the system part Claude Code sends per
 // model call and the share of input tokens read from the prompt cache, for the CEO's real prompt,
 // over two turns (the second resumes the first), on the real Claude Code binary against a loopback
 // stand-in. Candidate: Cadre's adapter (Cadre's prompt is the whole system prompt). Baseline: the

@@ -1,4 +1,4 @@
-// The dashboard's run view under a long run (issue 18, item 12: timing belongs here, not in a
+// The dashboard's run view under a long run (timing belongs here, not in a
 // test). A stored run of 10,000 events is replayed, rendered and scrolled through in Debian's
 // Chromium (playwright-core) against a server in this process; measured inside the page: long
 // tasks (PerformanceObserver) and the gaps between animation frames while scrolling. The baseline is

@@ -1,5 +1,5 @@
 // Translator throughput per vendor format, as ratios against bare JSON.parse of the same data lines
-// and against the vendor SDK's own accumulator, measured in one run (issue 5; MC-4).
+// and against the vendor SDK's own accumulator, measured in one run (MC-4).
 import { benchTranslators } from "@cadre/core/bench";
 import { atLeast, type Benchmark, figure } from "./registry.js";
 

@@ -1,4 +1,4 @@
-// Wake start to first model call (issue 19): `wakeAgent` on a fresh company (a file store and a
+// Wake start to first model call: `wakeAgent` on a fresh company (a file store and a
 // data directory, as `cadre wake` has), timed from the call to the model's first request, against
 // a bare Pi loop (pi-agent-core's Agent) sent the same system prompt, model and tools on the same
 // kind of stream function. Alternating rounds, medians. Also reported: the part before the run row

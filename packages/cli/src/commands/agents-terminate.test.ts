@@ -1,4 +1,4 @@
-// Issue 29 #4: terminating an agent never strands its open tasks. On the demo's operating company
+// Terminating an agent never strands its open tasks. On the demo's operating company
 // the operator gives a lead two tasks (one finished) and terminates it: the open one goes back to
 // its creator's side — the CEO, as the operator created it — the CLI says so and how to run the wake
 // it made due, `tasks list` shows no task with the gone agent, its own pending reason is cancelled,

@@ -1,4 +1,4 @@
-// Issue 16, Done-when 3: a live run — the CEO on an `openai-compatible` connector pointed at a
+// A live run — the CEO on an `openai-compatible` connector pointed at a
 // @cadre/standin server (OFFLINE: scripted answers on the real Chat Completions wire, its usage
 // counted by the stand-in) — with the company's own price for the stand-in's model
 // (`cadre budgets price`). A USD budget stops the run at the right call: the first one whose

@@ -1,4 +1,4 @@
-// `cadre budgets` and a demo it stops, as issue 16's offline Done-when describes: a token budget
+// `cadre budgets` and a demo it stops: a token budget
 // stops the demo with terminal "failed" / stopReason "budget" and no partial hire, `budgets show`
 // reports the use, the next wake is refused with the budget named, and raising it continues.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -31,7 +31,7 @@ describe("cadre budgets", () => {
     expect(summary).toMatchObject({ terminal: "failed", stopReason: "budget" });
     // With --json, stdout holds the JSON line only; the human text (the stop and why) is on stderr.
     expect(demo.err).toMatch(/monthly budget of company .* is exhausted/);
-    // Issue 29 #9: the stop is told as what it is — not a failed call the recovery rules refused to
+    // The stop is told as what it is — not a failed call the recovery rules refused to
     // replay, and the reason said once.
     expect(demo.err).toMatch(/^ {2}stopped {4}budget: the monthly budget/m);
     expect(demo.err).not.toMatch(/budget: budget:|not an explicit context-overflow error/);

@@ -1,4 +1,4 @@
-// `cadre budgets show|set`: a company's or an agent's budget and what it has used (issue 16 #4).
+// `cadre budgets show|set`: a company's or an agent's budget and what it has used.
 // An operator port operation (local store or --server): @cadre/company's setBudget / budgetReport
 // locally, GET/PUT /api/companies/{id}/budget and /api/agents/{id}/budget over HTTP (same schema).
 import type { SetBudgetInput } from "@cadre/company";

@@ -1,4 +1,4 @@
-// `cadre chat` (issue 32 #2): the operator writes to the CEO and reads the thread, on the local
+// `cadre chat`: the operator writes to the CEO and reads the thread, on the local
 // store and through a running API (--server); a message wakes the CEO (operator_message) at the
 // next `cadre run` locally and at once in a server; `follow` prints what arrives until Ctrl-C; an
 // empty message is bad input (exit 2, one line, nothing written).

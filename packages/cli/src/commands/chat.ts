@@ -1,4 +1,4 @@
-// `cadre chat send|show|follow`: the company thread with the CEO (issue 32 #2). A message from the
+// `cadre chat send|show|follow`: the company thread with the CEO. A message from the
 // operator wakes the CEO (decided in code: operator_message) — at once in `cadre serve`, at the
 // next `cadre run` locally — and the CEO answers in the thread. The thread is data to the CEO: it
 // never changes its mode, its tools or an approval. An operator port operation (the local store,

@@ -361,7 +361,7 @@ describe("cadre connectors list, test, remove", () => {
   });
 });
 
-describe("a reader never sees a secret (issue 18 #6): locally, and through --server with an agent's token", () => {
+describe("a reader never sees a secret: locally, and through --server with an agent's token", () => {
   let server: RunningServer;
   beforeEach(async () => {
     const store = await openStore({ path: join(dir, "cadre.db") });

@@ -1,4 +1,4 @@
-// Issue 29 #7: a model answer cut at its output limit (finish_reason "length") before it held any
+// A model answer cut at its output limit (finish_reason "length") before it held any
 // text or tool call is no answer: the wake ends failed, saying why, never "done". The CEO runs on an
 // OFFLINE @cadre/standin server speaking the Chat Completions wire that cuts every answer so.
 import { mkdtemp, rm } from "node:fs/promises";

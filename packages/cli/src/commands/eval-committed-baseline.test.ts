@@ -1,4 +1,4 @@
-// The committed baseline in CI (issue 13): `npm test` runs the semantic candidate against
+// The committed baseline in CI: `npm test` runs the semantic candidate against
 // evals/baselines/team-building with a small sample count through the real command, and fails
 // on any plumbing regression — mode drift, a tool missing, a schema change, the cue over budget.
 // Behaviour is not measured here (the offline model is scripted) and the run says so.

@@ -1,4 +1,4 @@
-// `cadre eval` on a live connector, as a user runs it (issue 14 #4): the caps printed at the start,
+// `cadre eval` on a live connector, as a user runs it: the caps printed at the start,
 // the cost and the rate figures in the record's summary, the flags' refusals, and a connector that is
 // not ready named with what fixes it. The built-in stand-in plays the model; nothing leaves loopback.
 import { mkdtemp, rm } from "node:fs/promises";

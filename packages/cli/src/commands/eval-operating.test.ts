@@ -1,4 +1,4 @@
-// `cadre eval operating` (issue 17 item 7) in-process through main(): the three built-in scenarios
+// `cadre eval operating` in-process through main(): the three built-in scenarios
 // pass their rule checks on the offline connector, and the report says honestly what it measured —
 // the scripted model's behaviour checks are "n/m" (not measured), never a pass; a scenario that breaks
 // a rule fails the command (exit 1); a bad scenario file is bad input (exit 2, one line).

@@ -1,4 +1,4 @@
-// Issue 16 on a harness that calls the model itself — the REAL Claude Code binary, against a
+// Spend control on a harness that calls the model itself — the REAL Claude Code binary, against a
 // loopback @cadre/standin server (OFFLINE, the Anthropic Messages wire): its model calls cannot be
 // reserved before they are sent, so the budget is checked after each call it reports. A call that
 // uses the budget up stops the run there: the harness is cancelled, the tools it asks for after the
@@ -135,7 +135,7 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
       cadreCommand: [process.execPath, BIN],
     });
 
-  it("issue 28: a turn the endpoint fails mid-run still books every call it answered, in the run, its model calls and the budget", async () => {
+  it("a turn the endpoint fails mid-run still books every call it answered, in the run, its model calls and the budget", async () => {
     const leads = hireLeads();
     const failing = await startStandin({
       policy: (request, context) =>
@@ -162,7 +162,7 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
     }
   }, 120_000);
 
-  it("issue 28: a call to a tool Codex was not given is in the run: a refused tool call with Codex's answer, in `cadre usage --run`", async () => {
+  it("a call to a tool Codex was not given is in the run: a refused tool call with Codex's answer, in `cadre usage --run`", async () => {
     const leads = hireLeads();
     const refusing = await startStandin({
       policy: (request, context) =>
@@ -185,7 +185,7 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
     }
   }, 120_000);
 
-  it("issue 28: a model that loops on a tool Codex does not have is stopped by the run's tool-call cap, every refused call counted and every answered call booked", async () => {
+  it("a model that loops on a tool Codex does not have is stopped by the run's tool-call cap, every refused call counted and every answered call booked", async () => {
     let hold!: () => void;
     const held = new Promise<void>((resolve) => (hold = resolve));
     const looping = await startStandin({
@@ -212,7 +212,7 @@ describe.skipIf(!REAL_CODEX)("usage and budgets of a Codex run (the harness call
     }
   }, 120_000);
 
-  it("issue 28: the call that uses the budget up stops the Codex run there: booked to the token, failed/budget, the next wake refused", async () => {
+  it("the call that uses the budget up stops the Codex run there: booked to the token, failed/budget, the next wake refused", async () => {
     const { company, ceo } = await codexCompany(server.openaiBaseUrl);
     // Less than one Codex call (its instructions alone are larger): the first call is the last.
     await setBudget(store, { companyId: company.id }, { tokens: 2_000 });

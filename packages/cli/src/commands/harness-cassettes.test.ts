@@ -1,4 +1,4 @@
-// Harness cassettes on the REAL binaries (issue 14 item 5): a CEO on Claude Code or Codex wakes
+// Harness cassettes on the REAL binaries: a CEO on Claude Code or Codex wakes
 // against a loopback stand-in (hire-leads policy) with its wake recorded; a second company, set up
 // the same way, replays it — the binary is never launched and the stand-in sees no request — and
 // ends with the same team, filing and event stream, the company tools having run against its own

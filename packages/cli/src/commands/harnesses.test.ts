@@ -1,4 +1,4 @@
-// Issue 22, end to end on the REAL harness binaries: a company's CEO on a claude-code or a codex
+// End to end on the REAL harness binaries: a company's CEO on a claude-code or a codex
 // connector wakes (company/wake.ts, Cadre's real adapters), against a loopback stand-in model server
 // whose hire-leads policy hires three leads through whatever company tools it is offered and files
 // the strategy. Both CEOs must hire all three through the tools and file the strategy, and the
@@ -85,7 +85,7 @@ async function expectTeamBuilt(
   }
 }
 
-describe("issue 22: both CEOs build their team through the company tools on the real binaries", () => {
+describe("both CEOs build their team through the company tools on the real binaries", () => {
   it.skipIf(!REAL_CLAUDE_CODE)(
     "Claude Code: three leads hired and the strategy filed through the tools",
     async () => {

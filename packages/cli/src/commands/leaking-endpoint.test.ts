@@ -1,4 +1,4 @@
-// Issue 28 #5, end to end: an endpoint that echoes the key it was sent (the stand-in's leaksKey
+// End to end: an endpoint that echoes the key it was sent (the stand-in's leaksKey
 // policy: OFFLINE, a loopback server answering every model call with a 400 that quotes the key raw,
 // as a Bearer header, base64- and URL-encoded). A real `cadre serve` runs the CEO on Pi
 // (openai-compatible), on the REAL Claude Code binary and on the REAL Codex binary against it, each
@@ -73,7 +73,7 @@ async function sse(url: string, token: string, ms = 1500): Promise<string> {
   return text;
 }
 
-describe("a leaking endpoint: the keys appear nowhere (issue 28 #5)", () => {
+describe("a leaking endpoint: the keys appear nowhere", () => {
   it.skipIf(!REAL_CLAUDE_CODE || !REAL_CODEX)(
     "Pi, Claude Code and Codex against an endpoint echoing their keys: API, SSE, CLI, store and files stay clean",
     async () => {

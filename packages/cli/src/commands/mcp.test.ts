@@ -149,7 +149,7 @@ describe("cadre mcp --agent ID (built bin, spoken to by the MCP SDK's Client ove
     expect((await hires(state.company.id)).map((a) => a.name)).toEqual(["CTO"]);
   });
 
-  it("validates the raw arguments as HTTP does: a __proto__ key and a lone surrogate are refused, and nothing is hired (issue 18 #4, #8)", async () => {
+  it("validates the raw arguments as HTTP does: a __proto__ key and a lone surrogate are refused, and nothing is hired", async () => {
     const state = await company();
     // The MCP SDK's Client (and its zod) would drop a "__proto__" key before sending; a raw client
     // writes the JSON-RPC lines itself, as any other MCP client may.

@@ -1,4 +1,4 @@
-// Issue 17's "done when", through the built `cadre` bin, offline, from an empty data dir:
+// A company at work, through the built `cadre` bin, offline, from an empty data dir:
 // demo → approvals approve → run --until-idle --json → tasks list --json. The CEO delegates one task
 // per lead, each lead is woken once for it and finishes it with a deliverable, the CEO is woken once
 // with the results; runs ≤ tasks + 2; no two runs ever held one task at once.
@@ -37,7 +37,7 @@ interface RunJson {
   stillDue: string[];
 }
 
-describe("cadre run: a company at work, offline (issue 17 done-when)", () => {
+describe("cadre run: a company at work, offline", () => {
   it("demo, approve, run --until-idle: every lead's task done with a deliverable, runs = tasks + 2", async () => {
     const demo = await cli("demo", "--seed", "4", "--json");
     expect(demo.code).toBe(0);
@@ -91,7 +91,7 @@ describe("cadre run: a company at work, offline (issue 17 done-when)", () => {
       usage: { inputTokens: 0, outputTokens: 0 },
     });
     console.log(
-      `issue 17 figures: ${tasks.length} tasks, ${report.runs} runs (bound ${tasks.length + 2}), ${overlap.checkouts} checkouts, no overlap`,
+      `figures: ${tasks.length} tasks, ${report.runs} runs (bound ${tasks.length + 2}), ${overlap.checkouts} checkouts, no overlap`,
     );
   }, 180_000); // a dozen processes of the built bin: a loaded 2-core machine needs the room
 

@@ -1,4 +1,4 @@
-// `cadre tasks show` and `cadre tasks file` (issue 33): the files a lead handed in from its
+// `cadre tasks show` and `cadre tasks file`: the files a lead handed in from its
 // workspace are listed with the task (name, size, hash prefix) and read back as the copy kept —
 // the file edited since in the workspace changes nothing; a binary file needs --out; an unknown
 // name is exit 2 naming the files there are.

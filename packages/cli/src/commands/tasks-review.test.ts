@@ -1,4 +1,4 @@
-// `cadre tasks review` (issue 33): done means accepted. On the demo's company, once it has run: a
+// `cadre tasks review`: done means accepted. On the demo's company, once it has run: a
 // task the operator created and a lead handed in waits for the operator's review; changes go back
 // to the lead with the reasons (and wake it), the second hand-in is accepted; bad input is exit 2
 // with one line, and changes nothing.

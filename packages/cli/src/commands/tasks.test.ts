@@ -1,5 +1,5 @@
-// `cadre tasks create|assign|comment|show|close|list` and `cadre schedules set|list|remove` (issue 17
-// item 6, SPEC §5), in-process through main(), as an operator drives them on the demo's company once
+// `cadre tasks create|assign|comment|show|close|list` and `cadre schedules set|list|remove`
+// (SPEC §5), in-process through main(), as an operator drives them on the demo's company once
 // its strategy is approved: each change answers with the task and the wakes it caused (decided in
 // code), `show` has the comments, history and wakes, a finished task no longer changes, and bad input
 // is exit 2 with one line that writes nothing.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   expect(demo.code, demo.err).toBe(0);
   const summary = demo.json() as { approvals: Array<{ id: string }>; hires: typeof leads };
   leads = summary.hires;
-  // Issue 29 #9: the filer is named, not shown by id alone; the decision says the wake it made due.
+  // The filer is named, not shown by id alone; the decision says the wake it made due.
   const shown = await cli("approvals", "show", summary.approvals[0]!.id);
   expect(shown.out).toMatch(/^filed {5}\S+ by CEO \(agt_[0-9a-f]+\) \(via tool\)$/m);
   const approved = await cli("approvals", "approve", summary.approvals[0]!.id);

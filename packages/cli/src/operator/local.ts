@@ -563,7 +563,7 @@ export class LocalOperator implements OperatorPort {
         },
         onWake: (w) => {
           watch.ended(dueWakeReport(w, names.get(w.agentId) ?? w.agentId));
-          // A signal cancelled it (issue 18): said on stderr, as `cadre wake` and `cadre demo` say it.
+          // A signal cancelled it: said on stderr, as `cadre wake` and `cadre demo` say it.
           const received = signals.received();
           if (received && w.result.terminal === "cancelled")
             io.err(`run ${w.result.run.id} cancelled by ${received}; usage recorded\n`);

@@ -141,7 +141,7 @@ export type WakeOutcome =
       wakeId?: string;
       /** The signal that cancelled it here (SIGINT / SIGTERM). */
       interrupted?: "SIGINT" | "SIGTERM";
-      /** Why spend control stopped the run: "budget" or "run_cap" (issue 16). */
+      /** Why spend control stopped the run: "budget" or "run_cap". */
       stopReason?: string;
     }
   /** A server queued the wake and no worker started it within its wait: nothing to follow. */

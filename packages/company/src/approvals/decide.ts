@@ -84,7 +84,7 @@ export async function decideApproval(
         `approval ${approvalId} was already decided (${(await tx.getApproval(approvalId))?.status}); only a pending approval can be decided`,
       );
     // An approved hire is made now, in this transaction, from its recorded input checked again;
-    // if it no longer passes, the approval is refused and nothing is written (issue 18 #10).
+    // if it no longer passes, the approval is refused and nothing is written.
     const hired =
       decided.type === "hire_agent" && decided.status === "approved"
         ? await hireFromApproval(tx, decided, options)

@@ -1,4 +1,4 @@
-// Spend control as an operator sees it (issue 16, issue 14 #6), through the real Pi loop and the
+// Spend control as an operator sees it, through the real Pi loop and the
 // offline model, on both store dialects: a run that hits its budget or a cap stops with a clear
 // reason event and nothing half-written; a stopped budget refuses the next wake; raising it
 // continues the work; concurrent wakes never overspend; costs are usage × price.

@@ -1,4 +1,4 @@
-// Setting and showing budgets: one schema for the CLI and the API (issue 16 #4). A change writes one
+// Setting and showing budgets: one schema for the CLI and the API. A change writes one
 // row in one transaction; bad input changes nothing and says what is allowed.
 import { NotFoundError, UserInputError } from "@cadre/core";
 import {

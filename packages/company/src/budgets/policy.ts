@@ -1,4 +1,4 @@
-// Budgets as code decides them (issue 16, OP-3): the defaults a new company gets, the budgets that
+// Budgets as code decides them (OP-3): the defaults a new company gets, the budgets that
 // apply to an agent's run, their periods, what has been used and what a refusal says. A company
 // with no stored budget row has the defaults: "no budget" is an explicit row with no limit.
 import { ConflictStateError } from "@cadre/core";
@@ -16,7 +16,7 @@ export const DEFAULT_COMPANY_BUDGET = Object.freeze({
 /** Every run cap, each a number or null (no cap). */
 export type AppliedRunCaps = Required<RunCaps>;
 
-/** What one run may do unless the company says otherwise (issue 14 #6: never a silent loop). */
+/** What one run may do unless the company says otherwise (never a silent loop). */
 export const DEFAULT_RUN_CAPS: Readonly<AppliedRunCaps> = Object.freeze({
   maxModelCalls: 100,
   maxToolCalls: 200,

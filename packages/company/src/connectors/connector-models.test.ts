@@ -1,5 +1,5 @@
 // A model declared on a connector (config.models [{ id, contextWindow }]) has no price unless one is
-// given: its cost is unknown (null), never $0 (issue 16).
+// given: its cost is unknown (null), never $0.
 import { costOf, priceAt } from "@cadre/core";
 import { expect, it } from "vitest";
 import { connectorModelInfo } from "./connector-models.js";

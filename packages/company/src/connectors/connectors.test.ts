@@ -81,7 +81,7 @@ describe("what looks like a credential", () => {
       ]),
     ).toBe("Incorrect API key provided: [redacted] (key [redacted])");
     expect(scrubSecrets("GET https://u:p@host/v1 failed")).toBe("GET https://[redacted]@host/v1 failed");
-    // Its encodings too (issue 28 #5): base64 (a Basic header) and URL-encoded.
+    // Its encodings too: base64 (a Basic header) and URL-encoded.
     const key = "local-key+with/odd=chars-12345";
     const echoed = `401 for ${Buffer.from(`user:${key}`).toString("base64")} at ?k=${encodeURIComponent(key)}`;
     expect(scrubSecrets(echoed, [key])).toMatch(/^401 for \S*\[redacted\]\S* at \?k=\[redacted\]$/);

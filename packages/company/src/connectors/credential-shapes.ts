@@ -1,5 +1,5 @@
 // What looks like a credential, by the key that holds it and by the value's shape. Connector config
-// never stores one (issue 18 #6): a key is referenced by the name of the environment variable that
+// never stores one: a key is referenced by the name of the environment variable that
 // holds it (`apiKeyEnv`). The same rules redact what an older store may still hold, and scrub an
 // endpoint's error text before Cadre prints it.
 import { Redactor } from "@cadre/core";

@@ -1,4 +1,4 @@
-// The readiness probes' cache (C4-9, MC-4, issue 19). A probe asks the real question — did the
+// The readiness probes' cache (C4-9, MC-4). A probe asks the real question — did the
 // endpoint answer, is the executable there, is the credential file there — and takes I/O, so it
 // never runs where readiness is read (a hire's transaction, a prompt build, a request): readers
 // `peek` the last outcome, and the outcome is refreshed before a wake, by the server in the

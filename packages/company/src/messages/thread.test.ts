@@ -1,4 +1,4 @@
-// The thread with the CEO (issue 32 #2) through the real store, wake runner and offline CEO: the
+// The thread with the CEO through the real store, wake runner and offline CEO: the
 // operator's message wakes the CEO (operator_message, decided in code), reaches it quoted and
 // attributed in the per-call part and never in the system prompt, and is governance-neutral —
 // however it is worded it changes no mode, no tool offer and no approval (OP-6). The CEO answers

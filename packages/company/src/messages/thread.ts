@@ -1,4 +1,4 @@
-// The company's thread between the operator and the CEO (issue 32 #2). A message is an activity
+// The company's thread between the operator and the CEO. A message is an activity
 // row (`message.posted`), so it reaches the company feed — and every live view — in the
 // transaction that writes it. The operator's message wakes the CEO (operator_message), decided here
 // in code; the CEO answers with reply_to_operator. The thread is governance-neutral (OP-6): it

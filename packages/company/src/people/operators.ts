@@ -1,4 +1,4 @@
-// Named operators (issue 34): people who sign in with a token of their own, with a role and,
+// Named operators: people who sign in with a token of their own, with a role and,
 // optionally, the companies they are limited to. The token is shown once and stored hashed; the
 // environment's token stays the bootstrap owner, named "operator", whose rights never change.
 import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";

@@ -1,4 +1,4 @@
-// The legacy profile is a plugin (issue 20): outside the profile folders (`src/profiles/` of any
+// The legacy profile is a plugin: outside the profile folders (`src/profiles/` of any
 // package) no source names it in code — no comparison with or selection of "legacy", no legacy*
 // identifier, no import of a legacy module. The wake, the routes, the CLI and the evals ask a
 // profile's driver instead (ProfileDriver.needsApi, its tools, cue, documents and routes). Comments,

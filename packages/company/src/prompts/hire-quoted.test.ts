@@ -1,4 +1,4 @@
-// Issue 29 #8: a hire's role and description are written by the CEO's model (hire_agent), so they
+// A hire's role and description are written by the CEO's model (hire_agent), so they
 // reach the new agent quoted line by line and attributed to the CEO, in its own per-agent part of
 // the prompt — never as a line of the shared instructions, where a planted order would read as ours.
 import { openStore, type Store } from "@cadre/store";

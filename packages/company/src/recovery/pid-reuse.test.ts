@@ -1,4 +1,4 @@
-// A run's lease records its owner as host + pid + start time (issue 18): a pid that is alive but
+// A run's lease records its owner as host + pid + start time: a pid that is alive but
 // runs another process now (the owner died, the pid was reused) is a lost owner, and its run is
 // recovered; a process group whose leader's pid was reused is never signalled (it is unrelated).
 // Checked with real processes: a live `sleep` holding the pid, recorded with another start time.

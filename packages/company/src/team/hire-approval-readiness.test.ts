@@ -1,4 +1,4 @@
-// Approving a filed hire (requireHireApproval, issue 18 #10) checks the hire again inside the
+// Approving a filed hire (requireHireApproval) checks the hire again inside the
 // decision's transaction, where readiness is read from the probes' outcomes and never probed. The
 // decision refreshes the hire's connector's probes first, outside the transaction: a process that
 // never measured them (a fresh `cadre approvals approve`, a server whose background refresh has not

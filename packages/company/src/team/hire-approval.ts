@@ -1,4 +1,4 @@
-// A hire filed for the operator's approval, where the company requires it (issue 18 #10), and
+// A hire filed for the operator's approval, where the company requires it, and
 // the hire its approval makes: the filed input is a hire_agent input, checked as a hire again
 // inside the decision's transaction.
 import { randomUUID } from "node:crypto";
@@ -17,7 +17,7 @@ import {
   refuseHire,
 } from "./hire-rules.js";
 
-/** The approval a hire files where the company requires approval for hires (issue 18 #10). */
+/** The approval a hire files where the company requires approval for hires. */
 export async function fileHireApproval(
   tx: StoreQueries,
   state: ModeView,

@@ -1,4 +1,4 @@
-// reply_to_operator (issue 32 #2): the CEO's answer in the company thread with the operator. It
+// reply_to_operator: the CEO's answer in the company thread with the operator. It
 // is given in every mode and succeeds in every mode: writing to the operator decides nothing.
 import { CEO_MODES } from "@cadre/model";
 import { postMessageSchema, replyToOperator } from "../messages/thread.js";

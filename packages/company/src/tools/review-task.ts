@@ -1,4 +1,4 @@
-// review_task (issue 33): the CEO accepts work handed in to it, or sends it back with reasons.
+// review_task: the CEO accepts work handed in to it, or sends it back with reasons.
 // Offered to the CEO once the company operates; the operation (work/review.ts) decides who may.
 import { reviewTask } from "../work/review.js";
 import { reviewTaskSchema } from "../work/task-schema.js";

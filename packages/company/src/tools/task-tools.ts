@@ -1,4 +1,4 @@
-// The task tools (issue 17), defined like hire_agent: the schema (the model-facing JSON Schema and
+// The task tools, defined like hire_agent: the schema (the model-facing JSON Schema and
 // the strict validator), a description, and the operation every path shares (work/tasks.ts). The
 // CEO is given them in the operating company; a member always has its own tasks' two.
 import { CEO_MODES } from "@cadre/model";

@@ -1,4 +1,4 @@
-// Issue 29 #6: authorship is recorded with what was written and shown as written. A deliverable the
+// Authorship is recorded with what was written and shown as written. A deliverable the
 // CTO handed in and the CEO then reassigned to the CRO reaches the CRO's briefing as the CTO's; the
 // operator's closing deliverable is the operator's, not the assignee's; an assignee cannot cancel
 // its own task through close (nobody would be told), as update_task cannot.

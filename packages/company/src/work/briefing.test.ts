@@ -1,4 +1,4 @@
-// Agent-written text in a wake's per-call part is length-capped (issue 17 item 5): a deliverable,
+// Agent-written text in a wake's per-call part is length-capped: a deliverable,
 // description or comment longer than its cap is cut, and the cut is said; the oldest comments and
 // the tasks past the cap are counted, not shown; every line of what an agent wrote is quoted and
 // attributed, so nothing past a cap — nor any line of it — reaches the model as a line of ours.

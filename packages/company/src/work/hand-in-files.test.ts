@@ -1,4 +1,4 @@
-// Deliverables with evidence (issue 33): update_task attaches files from the agent's workspace.
+// Deliverables with evidence: update_task attaches files from the agent's workspace.
 // Each rule has a test that fails without it: a path that leaves the workspace (.., absolute, a
 // link out), a missing file, a directory and a file over the cap are refused with nothing
 // written; the copy kept is the file as handed in, whatever happens to the file afterwards; the

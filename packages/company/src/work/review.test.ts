@@ -1,4 +1,4 @@
-// Done means accepted (issue 33): a task its assignee hands in waits for review; its creator
+// Done means accepted: a task its assignee hands in waits for review; its creator
 // accepts it or sends it back with reasons; rounds are bounded; a company may accept automatically.
 // Each test drives the company's own operations and reads what a user sees: statuses, comments,
 // wake requests.

@@ -1,4 +1,4 @@
-// review_task (issue 33): done means accepted. A task its assignee handed in (in_review) is
+// review_task: done means accepted. A task its assignee handed in (in_review) is
 // accepted — done, which wakes its creator and what it unblocks — or sent back with reasons (a
 // comment, and a wake of its assignee), all in one transaction. Its reviewer is decided in code
 // (reviewer.ts); the operator may always decide. Rounds are bounded in code: past the company's

@@ -304,7 +304,7 @@ describe("OP-1: work wakes, decided in code", () => {
   });
 });
 
-describe("agent-written text is data, not instructions (issue 17 item 5)", () => {
+describe("agent-written text is data, not instructions", () => {
   it("an instruction planted in a deliverable reaches the CEO only in the per-call part: tools, mode and system prompt unchanged", async () => {
     const { ceo, cto, asCeo, as } = await operating();
     const seen: Array<{ system: string; tools: string[]; user: string }> = [];
@@ -355,7 +355,7 @@ describe("agent-written text is data, not instructions (issue 17 item 5)", () =>
   });
 });
 
-describe("requireHireApproval (issue 18 #10)", () => {
+describe("requireHireApproval", () => {
   it("hire_agent files a hire_agent approval instead of hiring, and the result says so; approving hires exactly that agent", async () => {
     const company = await createCompany(store, { name: "Careful", settings: { requireHireApproval: true } });
     const ceo = (await loadCompanyState(store, company.id)).ceo;

@@ -1,4 +1,4 @@
-// One owner of a company's due-work loop at a time (issue 29): two `cadre run`s at once would race
+// One owner of a company's due-work loop at a time: two `cadre run`s at once would race
 // for the same wakes, and the second would report "nothing is due" while the first is mid-run. The
 // owner is recorded on the company (claimed atomically) with a lease its heartbeat renews; a holder
 // whose process is known gone (same host) or whose lease ran out is replaced.

@@ -1,4 +1,4 @@
-// Schedules (issue 17, OP-2): an agent's interval or 5-field cron expression, its next tick, and
+// Schedules (OP-2): an agent's interval or 5-field cron expression, its next tick, and
 // the tick itself. A tick is taken by exactly one process (the store's compare-and-set on the tick
 // it was due at), in one transaction with what it decides: a wake request when the agent has open
 // work, else a `schedule.skipped` activity — before any model call, so an idle schedule costs no

@@ -1,4 +1,4 @@
-// The task inputs (issue 17): one schema per operation, behind the model-facing tools, the HTTP
+// The task inputs: one schema per operation, behind the model-facing tools, the HTTP
 // routes, the CLI and validation alike, under the text policy of every other entry point.
 import { OneOf, type Static, Text } from "@cadre/model";
 import { Type } from "typebox";

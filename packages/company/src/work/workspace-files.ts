@@ -1,4 +1,4 @@
-// Reading the files an agent attaches to a task from its workspace (issue 33). Decided in code,
+// Reading the files an agent attaches to a task from its workspace. Decided in code,
 // before any transaction (no I/O inside one): a path is relative to the workspace and stays in it
 // once every symlink is resolved; it names a regular file no larger than the cap; at most
 // MAX_FILES per hand-in. Anything else is a refusal naming the path and why, and nothing is read

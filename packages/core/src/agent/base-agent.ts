@@ -22,7 +22,7 @@ export interface SessionConfig {
    */
   eventBuffer?: number;
   /**
-   * Every key the process was configured with (issue 28 #5): each event the session emits passes
+   * Every key the process was configured with: each event the session emits passes
    * through it, so no provider text that echoes a key leaves the session unredacted.
    */
   redact?: Redactor;

@@ -1,4 +1,4 @@
-// The "before" of the Claude Code prompt benchmark (issue 28): what Claude Code sends when it is
+// The "before" of the Claude Code prompt benchmark: what Claude Code sends when it is
 // handed Cadre's prompt the way its SDK suggests by default, appended to its own coding preset.
 // The adapter now hands Cadre's prompt as the whole system prompt; the CLI bench compares the two
 // on the same stand-in, the bytes of the system part and the cache hit of the calls.

@@ -1,4 +1,4 @@
-// The bare baseline of a wake's start (issue 19): Pi's own agent loop (pi-agent-core's Agent) with
+// The bare baseline of a wake's start: Pi's own agent loop (pi-agent-core's Agent) with
 // the system prompt, model and tool list a Cadre wake sent, on the same stream function, timed
 // from its construction to its first model call. Everything Cadre does before that call (state
 // reads, the run row and its lease, prompt assembly, the Pi coding agent's session) is the overhead.

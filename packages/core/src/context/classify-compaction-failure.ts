@@ -33,7 +33,7 @@ const INVALID_REQUEST_CODES: ReadonlySet<string> = new Set(["invalid_request_err
 const INVALID_REQUEST_MESSAGE = /invalid[_ ]request/i;
 // Claude Code 2.1.332 answers a compact whose request stays too long (a 400 "prompt is too long",
 // retried three times with less history) with only this text: the invalid-request 400 behind it is
-// deterministic (seen on the real binary against a stand-in, issue 22).
+// deterministic (seen on the real binary against a stand-in).
 const CLAUDE_CODE_IRREDUCIBLE = /could not be reduced below the context limit/i;
 
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([

@@ -1,4 +1,4 @@
-// The company decides which tools a harness offers (issue 22): the company tools, plus the built-ins
+// The company decides which tools a harness offers: the company tools, plus the built-ins
 // the connector's policy allows. At the start of each run the harness says what it offers; this is
 // the comparison, and the rule that the list never changes within a session (MC-3).
 import type { HarnessToolsReport } from "../types.js";

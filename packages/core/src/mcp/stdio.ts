@@ -2,7 +2,7 @@
 // else on stdout. Resolves once the client closes the connection (stdin ends).
 //
 // The handshake record: a harness that starts this server itself may say nothing about it (Codex's
-// exec stream has no MCP startup event, issue 22). When CADRE_MCP_HANDSHAKE_FILE names a file (the
+// exec stream has no MCP startup event). When CADRE_MCP_HANDSHAKE_FILE names a file (the
 // Codex adapter sets it in the server's environment), every `tools/list` answer appends one JSON line
 // there — the client that asked and the tool names answered — synchronously, before the answer goes
 // out, so the record exists by the time the client has the tools.

@@ -1,4 +1,4 @@
-// The price table (issue 16): USD per million tokens per explicit model id, dated, so that a price
+// The price table: USD per million tokens per explicit model id, dated, so that a price
 // change is a new entry and a call is priced at the price in force when it was made. The vendor
 // models' entries come from the registry (pi-ai's catalogue of the pinned version); the offline
 // model costs exactly 0 (it says so); a company may add its own entries (negotiated or local

@@ -1,4 +1,4 @@
-// Secrets never leave the process (issue 28 #5). A provider that echoes the key it was sent — "bad
+// Secrets never leave the process. A provider that echoes the key it was sent — "bad
 // request for key sk-…", a gateway quoting its `Authorization` header — puts it into error texts,
 // and from there into events, session files, the run's error, logs, SSE, the API and the CLI. One
 // redactor, built from every key the process was configured with, is applied where provider text

@@ -1,4 +1,4 @@
-// The real harness binaries for tests (issue 22): Claude Code and Codex ship inside their SDK packages
+// The real harness binaries for tests: Claude Code and Codex ship inside their SDK packages
 // and run fully offline against a loopback stand-in model server, so tests drive them, not fakes.
 // These helpers find the binaries and build environments that cannot reach the network: a temp HOME
 // (and CLAUDE_CONFIG_DIR / CODEX_HOME inside it), loopback base URLs only, telemetry and every other

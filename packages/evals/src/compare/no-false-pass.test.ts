@@ -1,4 +1,4 @@
-// Reports never say PASS for something unmeasured (issue 27 #6): scenario rows of a scripted run say
+// Reports never say PASS for something unmeasured: scenario rows of a scripted run say
 // "plumbing ok", G4 gives no PASS on too few scenarios or with fewer samples than pass^k's k, the
 // pass threshold cannot be lowered below one half, and the false-alarm control draws independent
 // candidates instead of comparing a run with itself.

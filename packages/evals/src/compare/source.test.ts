@@ -1,4 +1,4 @@
-// A live candidate is compared only with a baseline of its own connector and model (issue 14 #4),
+// A live candidate is compared only with a baseline of its own connector and model,
 // unless --cross-source says otherwise, and the report then says so; and the CEO's own seeded
 // connector counts as declared, so valid hires on a live connector pass parameter validity (G4).
 import { mkdtemp, rm } from "node:fs/promises";

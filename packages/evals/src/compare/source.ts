@@ -1,5 +1,5 @@
 // Where a run's evidence comes from: the CEO's connector and model. A live candidate is compared
-// only with a baseline from the same source (issue 14 #4): a different model behaves differently,
+// only with a baseline from the same source: a different model behaves differently,
 // and that difference is not the prompt change's. --cross-source compares anyway, and says so.
 import { UserInputError } from "@cadre/core";
 import type { Trace } from "../trace/types.js";

@@ -1,4 +1,4 @@
-// Runs the operating-phase scenarios (issue 17): seeds each one's company from its base state, lays
+// Runs the operating-phase scenarios: seeds each one's company from its base state, lays
 // its tasks and schedules on it through the company's own operations, lets the company work (the
 // due-wake loop `cadre run --until-idle` runs, on the offline connector), then applies its checks.
 import { readdir, readFile } from "node:fs/promises";

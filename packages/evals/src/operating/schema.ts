@@ -1,4 +1,4 @@
-// Operating-phase scenarios (issue 17, evals/operating/*.json): a company state from the
+// Operating-phase scenarios (evals/operating/*.json): a company state from the
 // team-building set (`base`), the tasks and schedules laid on it, how long after the schedules'
 // first tick the scheduler looks, and the checks — each one code (checks.ts) — that must hold.
 import { OneOf, SchemaVersion, type Static, TASK_STATUSES, Text } from "@cadre/model";

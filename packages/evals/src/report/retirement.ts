@@ -1,4 +1,4 @@
-// Retiring the legacy POST routes takes evidence (C4-6, issue 13): the eval report that justifies
+// Retiring the legacy POST routes takes evidence (C4-6): the eval report that justifies
 // it, whose G5 must be measured and passing. A scripted run's G5 is "not measured" and is refused.
 import { createHash } from "node:crypto";
 import { readEvalReport } from "./schema.js";

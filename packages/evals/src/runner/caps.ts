@@ -1,4 +1,4 @@
-// Per-sample caps of an eval run (issue 14 #4, issue 16 #5): model calls, tool calls, tokens and
+// Per-sample caps of an eval run: model calls, tool calls, tokens and
 // cost are the sample company's run caps, enforced by the same code as every wake's
 // (@cadre/company budgets/run-budget.ts: reserved before each model call, a tool call past the
 // cap never runs); wall time is the wake's abort signal. A sample that hits one ends failed with

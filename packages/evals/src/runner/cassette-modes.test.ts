@@ -1,4 +1,4 @@
-// Cassettes that serve evaluation (issue 14 item 5), through runProfile against the loopback
+// Cassettes that serve evaluation, through runProfile against the loopback
 // stand-in (OpenAI Chat Completions over real HTTP, Cadre's real openai-compatible connector):
 // record then replay is the same run with zero stand-in requests; a changed tool schema or system
 // prompt is a miss that names the part; replay-or-record sends a miss live and records it, so the

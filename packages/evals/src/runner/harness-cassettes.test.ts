@@ -1,4 +1,4 @@
-// Eval cassettes on the harnesses that call the model themselves (issue 14 #5): `cadre eval` with
+// Eval cassettes on the harnesses that call the model themselves: `cadre eval` with
 // --connector claude-code or codex (the REAL binaries, against a loopback stand-in, as live.test.ts
 // runs them; Codex's company tools through `cadre mcp`) records the wake's event stream, replays it
 // without launching the binary or reaching the model, and a candidate whose prompt changed misses,

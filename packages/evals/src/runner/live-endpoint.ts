@@ -1,4 +1,4 @@
-// What a live eval's CEO runs on (issue 14 #4), per connector kind: readiness checked first against
+// What a live eval's CEO runs on, per connector kind: readiness checked first against
 // the user's own environment (a missing key or base URL is named with its variable or flag, before
 // anything runs), then the rate gateway started in front of the model server, and the CEO's
 // connector seeded to reach the model through it (Pi's base URL, ANTHROPIC_BASE_URL for Claude Code,

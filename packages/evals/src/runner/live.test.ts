@@ -1,4 +1,4 @@
-// Live evaluation (issue 14 #4, issue 16 #5), against loopback stand-ins and no key: per-sample caps
+// Live evaluation, against loopback stand-ins and no key: per-sample caps
 // enforced by the budget machinery and named in the trace, the run's --max-cost-usd (samples not
 // started once it is spent), cost per call and per sample at the registry's price (unknown when no
 // price, never 0), the rate gateway's 429 back-off, and the vendor kinds reaching the model

@@ -1,4 +1,4 @@
-// The eval run's rate gateway (issue 14 #4: concurrency adapts to 429s). A loopback HTTP forwarder
+// The eval run's rate gateway (concurrency adapts to 429s). A loopback HTTP forwarder
 // between every harness of a live eval and the model server — pi-ai's SDK clients, Claude Code
 // (ANTHROPIC_BASE_URL) and Codex (its provider base URL) alike — because only at the HTTP edge is a
 // 429's `retry-after` header seen for every connector kind. A 429 from upstream is not passed on:

@@ -1,4 +1,4 @@
-// The whole run's --max-cost-usd (issue 14 #4, issue 16 #5), with the budget machinery's own
+// The whole run's --max-cost-usd, with the budget machinery's own
 // reservations. Before a sample starts it reserves a share of what is left (at most its per-sample
 // cost cap); that share becomes the sample company's run USD cap, which RunBudget checks before
 // each of the sample's model calls (reserving the call's maximum cost under the store's spend lock),

@@ -1,4 +1,4 @@
-// A sensitivity record is a certificate bound to what it measured (issue 27 #3, OP-4): the
+// A sensitivity record is a certificate bound to what it measured (OP-4): the
 // connector (id and kind), the model that served it, the locked prompt texts, the scenario set, k,
 // the seed and the code. A run uses it only when every one of them is the run's own; otherwise the
 // report says which differs ("measured on standin, this run is on local") and behaviour stays not

@@ -1,4 +1,4 @@
-// A mutant (issue 27): one small change to what the CEO is shown or given, made by an operator from
+// A mutant: one small change to what the CEO is shown or given, made by an operator from
 // the texts and code facts as they are now — never a fixed list a scripted policy could be fitted
 // to. It runs as a candidate (like a break) and the gates either kill it or it survives.
 import type { ModeDocumentEdit } from "@cadre/company";

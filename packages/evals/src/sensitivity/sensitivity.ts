@@ -1,4 +1,4 @@
-// Sensitivity, measured as mutation testing (issue 27): the operators make mutants of the prompts
+// Sensitivity, measured as mutation testing: the operators make mutants of the prompts
 // and code facts as they are now; each runs as a candidate through the real pipeline, and a gate
 // whose verdict fails kills it. Score = killed / (total − equivalent). The result is a certificate
 // bound to what it measured (certificate.ts); scripted answers (offline, any stand-in) never

@@ -1,4 +1,4 @@
-// The company at work across machines (issue 17, OP-1, OP-2) on a real PostgreSQL: two workers with
+// The company at work across machines (OP-1, OP-2) on a real PostgreSQL: two workers with
 // their schedulers on one store. Approving the strategy is enough: the CEO's wake, the leads' and
 // the CEO's results wake all go through the queue; each schedule tick is taken by one worker only,
 // and an idle one is skipped with no run.

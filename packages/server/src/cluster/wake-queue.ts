@@ -137,7 +137,7 @@ export class WakeQueue {
 
   /**
    * Cancels the wakes waiting (created, retry: not yet taken) for these agents — a hard budget stop
-   * (issue 16 #3). Returns how many were cancelled.
+   *. Returns how many were cancelled.
    */
   async cancelWaiting(agentIds: readonly string[]): Promise<number> {
     if (agentIds.length === 0) return 0;

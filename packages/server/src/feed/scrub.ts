@@ -1,4 +1,4 @@
-// Provider text is redacted of every configured key where it enters Cadre (issue 28 #5); the texts of
+// Provider text is redacted of every configured key where it enters Cadre; the texts of
 // a stored event that carry what a provider said are scrubbed of anything shaped like a credential
 // here too, on every way out (the API's run events, SSE): a row an older build wrote, or a key nobody
 // configured, never reaches an operator or an agent token as it is.

@@ -133,7 +133,7 @@ export async function readJsonBody(
     );
   }
   // JSON.parse takes any depth; the checks and the store after it walk the value. Refused here,
-  // a 4,000-level body is a 400, never a stack overflow (issue 18 #7).
+  // a 4,000-level body is a 400, never a stack overflow.
   const tooDeep = tooDeepFields(parsed, MAX_BODY_DEPTH);
   const why = `is nested more than ${MAX_BODY_DEPTH} levels deep; no request needs that many`;
   if (tooDeep.includes("") || (tooDeep.length > 0 && (Array.isArray(parsed) || typeof parsed !== "object")))

@@ -1,4 +1,4 @@
-// Budgets (issue 16 #4): a company's or an agent's budget, what it has used and its state, and the
+// Budgets: a company's or an agent's budget, what it has used and its state, and the
 // operator's change of it — the same schema and functions as `cadre budgets show|set`.
 import { budgetReport, BudgetReportSchema, setBudget, SetBudgetSchema } from "@cadre/company";
 import { route } from "./define.js";

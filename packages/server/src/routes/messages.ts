@@ -1,4 +1,4 @@
-// The company thread with the CEO (issue 32 #2): the operator writes (which wakes the CEO, decided
+// The company thread with the CEO: the operator writes (which wakes the CEO, decided
 // in code: operator_message), everyone with access to the company reads. Each message is also a
 // `message.posted` domain event on GET /api/companies/{id}/events, which is how the dashboard and
 // `cadre chat follow --server` see a reply arrive. Writing here decides nothing (OP-6): no mode,

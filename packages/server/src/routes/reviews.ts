@@ -1,4 +1,4 @@
-// The tasks handed in and who reviews each (issue 33): the operator's inbox reads the ones that
+// The tasks handed in and who reviews each: the operator's inbox reads the ones that
 // wait for the operator — review rounds that ran out among them — and decides them with
 // POST /api/tasks/{id}/review.
 import { waitingReviews, WaitingReviewViewSchema } from "@cadre/company";

@@ -1,4 +1,4 @@
-// A file handed in with a task, served as the copy kept (issue 33): to the operator, or to an
+// A file handed in with a task, served as the copy kept: to the operator, or to an
 // agent of the task's company. Never rendered by the browser as a page of ours: text is sent as
 // plain text, anything else as a download, under a sandboxing CSP and no sniffing.
 import { NotFoundError } from "@cadre/core";

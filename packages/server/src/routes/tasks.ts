@@ -1,4 +1,4 @@
-// Tasks, wake requests and schedules over HTTP (issue 17). The bodies are the task operations' own
+// Tasks, wake requests and schedules over HTTP. The bodies are the task operations' own
 // schemas and every rule is the company layer's (work/tasks.ts): an agent token acts as its agent —
 // the CEO creates and assigns in the operating company, an agent updates its own tasks — and the
 // operator does everything. Each change's task.* activity reaches the event stream as a domain event.

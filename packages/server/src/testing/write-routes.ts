@@ -251,7 +251,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
       ];
     },
   },
-  // Tasks (issue 17), in the operating company, each on a fresh task.
+  // Tasks, in the operating company, each on a fresh task.
   "POST /api/companies/{id}/tasks": {
     path: async (w) => {
       await ensureOperating(w);

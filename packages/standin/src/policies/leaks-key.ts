@@ -1,4 +1,4 @@
-// leaksKey(): a misbehaving endpoint for tests of Cadre's redaction (issue 28 #5). It answers every
+// leaksKey(): a misbehaving endpoint for tests of Cadre's redaction. It answers every
 // model call with the vendor's 400 whose message quotes the key the request presented — raw, as
 // its `Bearer …` header, base64-encoded (as a Basic header would carry it) and URL-encoded — the way
 // a careless gateway or a debugging proxy does. Offline and says so, like every stand-in answer.

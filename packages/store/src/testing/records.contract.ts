@@ -284,7 +284,7 @@ export function agentContract(store: GetStore): void {
       expect((await store().getAgent("cto"))?.name).toBe("Agent cto");
     });
 
-    it("keeps active agents' names unique per company on the normalised key (issue 18 #5), with a ConflictError and nothing written", async () => {
+    it("keeps active agents' names unique per company on the normalised key, with a ConflictError and nothing written", async () => {
       await seed(store());
       await seed(store(), "co2");
       await store().insertAgent(agent("cto", { name: "CTO" }));

@@ -1,4 +1,4 @@
-// Files attached to tasks (issue 33): the bytes read back are exactly those attached, whatever is
+// Files attached to tasks: the bytes read back are exactly those attached, whatever is
 // attached later; one content is kept once; an attachment inside a transaction that fails leaves
 // nothing behind.
 import { describe, expect, it } from "vitest";

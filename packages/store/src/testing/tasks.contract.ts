@@ -1,4 +1,4 @@
-// Tasks, wake requests and schedules (issue 17): what the company layer's rules rely on — a task's
+// Tasks, wake requests and schedules: what the company layer's rules rely on — a task's
 // blockers kept in order, exactly one run holding a task at a time, a wake request taken or dropped
 // once, a schedule tick taken by exactly one of the processes that saw it.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Spend against budget in the dashboard (issue 16 #4), in Debian's Chromium against a real `cadre
+// Spend against budget in the dashboard, in Debian's Chromium against a real `cadre
 // serve`: two companies whose CEOs run on the loopback stand-in model server (OFFLINE, the OpenAI
 // wire), one on a model declared with a price, one on a model declared without. After real runs,
 // the priced company's budget is set so it is warned and its CEO's own budget so it is exhausted;

@@ -224,7 +224,7 @@ describe("the operator's surfaces in every mode", () => {
     await expectOverviewOffers("awaiting-approval");
     expect((await api("POST", `/api/approvals/${filed.body.id}/approve`, { note: "Go." })).status).toBe(200);
     await expectOverviewOffers("operating");
-    // Operating adds the task tools (issue 17): the overview names them, file_approval refused.
+    // Operating adds the task tools: the overview names them, file_approval refused.
     expect(await page.getByTestId("mode-tools").textContent()).toBe(
       "Company tools in this mode: hire_agent, create_task, assign_task, update_task, list_my_tasks, reply_to_operator, review_task (file_approval is refused in this mode).",
     );

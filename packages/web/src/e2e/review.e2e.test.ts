@@ -1,4 +1,4 @@
-// Deliverables with evidence and done means accepted, from the dashboard (issue 33), in Debian's
+// Deliverables with evidence and done means accepted, from the dashboard, in Debian's
 // Chromium against a real `cadre serve`. A lead handed in a plan and a chart from its workspace;
 // the CEO asked for changes as often as the company allows (one round) and then once more, so the
 // task waits in the operator's inbox as a decision. The operator opens the files on the task's

@@ -1,4 +1,4 @@
-// Runs and tasks as an operator reads them (issue 32 #3, #4), in Debian's Chromium against a real
+// Runs and tasks as an operator reads them, in Debian's Chromium against a real
 // `cadre serve` on the offline connector, at 1280×800 and 390×844. A team-building run: who ran it,
 // the company, why it woke, its outcome, tokens and $, each hire as a hire card and the filed
 // strategy as rendered markdown linked to its approval, the raw JSON and the harness's own rows

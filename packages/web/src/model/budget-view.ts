@@ -1,4 +1,4 @@
-// Spend against a budget as the dashboard states it (issue 16 #4): what was spent in the budget's
+// Spend against a budget as the dashboard states it: what was spent in the budget's
 // period, the limit, how much of it is used and the state in words — ok, warning (a threshold
 // crossed, or calls at an unknown price under a USD limit), exhausted (new wakes are refused, and
 // how to raise it) or none. A cost with no known price is "unknown", never $0.

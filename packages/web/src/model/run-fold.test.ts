@@ -87,7 +87,7 @@ describe("RunFold", () => {
     expect(fold.state).toBe("failed");
   });
 
-  it("issue 28: a call the harness refused (no such tool) is a refused tool row with its error result, whichever order the harness reports it in", () => {
+  it("a call the harness refused (no such tool) is a refused tool row with its error result, whichever order the harness reports it in", () => {
     const refusedResult = {
       type: "tool_result" as const,
       toolUseId: "r",

@@ -1,4 +1,4 @@
-// Issue 28: how fast a failing provider ends a harness wake is the connector's to set, checked in code.
+// How fast a failing provider ends a harness wake is the connector's to set, checked in code.
 import { UserInputError } from "@cadre/core";
 import { describe, expect, it } from "vitest";
 import { driverOf } from "./index.js";

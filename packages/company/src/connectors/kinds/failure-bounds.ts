@@ -1,4 +1,4 @@
-// How fast a harness connector gives up on a failing model provider (issue 28): the harness's own
+// How fast a harness connector gives up on a failing model provider: the harness's own
 // retries of one request (`config.maxRetries`, Claude Code and Codex) and, for Codex, how long a
 // provider it cannot reach is waited for (`config.unreachableMs`). Defaults: 2 retries, 30 s.
 import { UserInputError } from "@cadre/core";

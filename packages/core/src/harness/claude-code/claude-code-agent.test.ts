@@ -111,7 +111,7 @@ const SHELL_FILE_WEB_AGENT =
   /^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Agent|Task|ToolSearch|Workflow)$/;
 
 describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary against a stand-in model", () => {
-  it("issue 22: offers exactly the company tools, loaded up front; the run's first event says so, from Claude Code's init line", async () => {
+  it("offers exactly the company tools, loaded up front; the run's first event says so, from Claude Code's init line", async () => {
     await standin([
       reply.toolCall("mcp__cadre__add", { a: 2, b: 40 }, "Let me add those."),
       reply.toolCall("mcp__cadre__add", { a: "x", b: 1 }),
@@ -159,7 +159,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     ]);
   });
 
-  it("issue 22: offers only the built-ins the policy allows (a rule offers its bare tool)", async () => {
+  it("offers only the built-ins the policy allows (a rule offers its bare tool)", async () => {
     await standin(["Done."]);
     const a = agent({ policy: { permissionMode: "dontAsk", allowedTools: ["Read", "Bash(git status:*)"] } });
     const events = await collect(a.send("Look around."));
@@ -171,7 +171,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(ofType(events, "terminal")).toEqual([{ type: "terminal", status: "done" }]);
   });
 
-  it("issue 28: the system part Claude Code sends is Cadre's prompt, not its coding preset, on every call of every turn", async () => {
+  it("the system part Claude Code sends is Cadre's prompt, not its coding preset, on every call of every turn", async () => {
     await standin([reply.toolCall("mcp__cadre__add", { a: 1, b: 2 }), "Three.", "Again."]);
     const a = agent();
     await collect(a.send("Add 1 and 2."));
@@ -188,7 +188,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     }
   });
 
-  it("issue 22: a decided tool the harness does not offer fails the run at once with a readable reason", async () => {
+  it("a decided tool the harness does not offer fails the run at once with a readable reason", async () => {
     await standin(["never reached"]);
     const a = agent({ policy: { permissionMode: "dontAsk", allowedTools: ["NoSuchTool"] } });
     const events = await collect(a.send("Go."));
@@ -294,7 +294,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(events.at(-1)!.type).toBe("terminal");
   });
 
-  it("issue 28: a turn the endpoint fails mid-run books each answered call as it arrives; a call to a tool Claude Code was not given is a refused tool call with its error result", async () => {
+  it("a turn the endpoint fails mid-run books each answered call as it arrives; a call to a tool Claude Code was not given is a refused tool call with its error result", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
       reply.toolCall(
         r.tools.find((t) => t.name === "mcp__cadre__add")!,
@@ -323,7 +323,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(calls).toHaveLength(1); // the company tool ran once; the refused call ran nothing
   });
 
-  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+  it("a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
       reply.toolCall(
         r.tools.find((t) => t.name === "mcp__cadre__add")!,
@@ -341,7 +341,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     expect(a.usage).toEqual(sent());
   });
 
-  it("issue 28: a provider that answers 429 forever: Claude Code's retries are bounded (2 by default), each said as it happens with the status, the provider's reason in the run's error, said once", async () => {
+  it("a provider that answers 429 forever: Claude Code's retries are bounded (2 by default), each said as it happens with the status, the provider's reason in the run's error, said once", async () => {
     await standin(() => reply.error("rate_limit", { message: "slow down (stand-in)" }));
     const events = await collect(agent().send("hi"));
     expect(server!.requests).toHaveLength(3); // the request and its 2 retries (Claude Code's own default: 10)
@@ -355,7 +355,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     ]);
   });
 
-  it("issue 28: a closed port ends the wake after the bounded retries (Claude Code's own default waits ~200 s), each retry shown, the failure said once", async () => {
+  it("a closed port ends the wake after the bounded retries (Claude Code's own default waits ~200 s), each retry shown, the failure said once", async () => {
     await standin(["unused"]);
     const a = new ClaudeCodeAgent(
       {
@@ -383,7 +383,7 @@ describe.skipIf(!REAL_CLAUDE_CODE)("Claude Code harness on the real binary again
     ]);
   });
 
-  it("issue 28: the retry bound is the connector's to set: 0 retries, one request", async () => {
+  it("the retry bound is the connector's to set: 0 retries, one request", async () => {
     await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
     const events = await collect(agent({ maxRetries: 0 }).send("hi"));
     expect(server!.requests).toHaveLength(1);

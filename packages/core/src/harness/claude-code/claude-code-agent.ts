@@ -3,7 +3,7 @@
 // (MC-3), the company tools as an in-process MCP server built from the same ToolDefinitions, and a
 // permission policy; its stream-json messages come back through the claude-code translator.
 //
-// What the company decided, it gets (issue 22): `tools` names the only built-ins Claude Code offers
+// What the company decided, it gets: `tools` names the only built-ins Claude Code offers
 // (the policy's, none by default), the company tools come from the in-process MCP server, loaded up
 // front (with `tools` set, Claude Code defers nothing behind ToolSearch), strict MCP config and no
 // settings from disk. Each run's system/init line says what Claude Code actually offers; it becomes
@@ -57,7 +57,7 @@ export interface ClaudeCodeAgentOptions extends Omit<SessionContinuation, "resum
   resume?: string | NativeSessionRef;
   /**
    * Claude Code's retries of one failed model request (CLAUDE_CODE_MAX_RETRIES), default 2 unless the
-   * environment sets it: a failing provider ends the wake within seconds, each retry said (issue 28).
+   * environment sets it: a failing provider ends the wake within seconds, each retry said.
    */
   maxRetries?: number;
   /** After a cancel, how long Claude Code may take to honour the interrupt before its process is stopped. Default 5 s. */
@@ -282,7 +282,7 @@ export class ClaudeCodeAgent extends BaseAgent {
       this.context.observe(event, path);
       emit(event);
       // A call to a tool Claude Code was not given (its init line's list) is refused by Claude Code
-      // itself, never run: a refused tool_use, so the run shows and counts it (issue 28).
+      // itself, never run: a refused tool_use, so the run shows and counts it.
       if (event.type === "toolcall_end" && this.#offered !== undefined && !this.#offered.has(event.name))
         emit({ type: "tool_use", id: event.id, name: event.name, input: event.input, refused: true });
     };
@@ -406,13 +406,13 @@ export class ClaudeCodeAgent extends BaseAgent {
       abortController: abort,
       model: model.id,
       includePartialMessages: true,
-      // MC-3 (issue 28): the system part is Cadre's prompt, not Claude Code's coding preset (which
+      // MC-3: the system part is Cadre's prompt, not Claude Code's coding preset (which
       // describes file, shell and search tools the agent is not offered, and costs every call ~27 kB).
       // The snapshot keeps the prompt recorded at the first turn for every resumed turn.
       systemPrompt: { type: "custom", prompt: systemPrompt, snapshot: true },
       permissionMode: this.policy.permissionMode,
       // The only built-ins Claude Code offers (bare names; none by default). With `tools` set the
-      // MCP tools are loaded up front, never deferred behind ToolSearch (issue 22).
+      // MCP tools are loaded up front, never deferred behind ToolSearch.
       tools: builtinToolNames(this.policy),
       allowedTools: [...tools.map((t) => mcpToolName(t.name)), ...(this.policy.allowedTools ?? [])],
       // Isolation: no user/project settings, hooks or MCP servers from disk can add tools mid-company.

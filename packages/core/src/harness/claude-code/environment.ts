@@ -3,8 +3,8 @@
 //  - native compaction stays on (MC-8): the switches that would turn it off are removed;
 //  - non-essential traffic is off unless the operator set the variable: no update checks, telemetry,
 //    error reports or title-generation calls (with 2.1.332, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 is
-//    the one switch that stops its calls to api.anthropic.com and its extra title request; issue 22);
-//  - Claude Code's own retries of a failing model request are bounded (issue 28): by default it retries
+//    the one switch that stops its calls to api.anthropic.com and its extra title request);
+//  - Claude Code's own retries of a failing model request are bounded: by default it retries
 //    10 times with growing waits, so a dead, 500 or 429 endpoint held a wake for ~200 s; with 2 a wake
 //    against one ends within ~10 s, saying each retry as it happens (the translator's api_retry). The
 //    operator's own CLAUDE_CODE_MAX_RETRIES wins;

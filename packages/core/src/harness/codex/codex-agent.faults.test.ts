@@ -85,7 +85,7 @@ describe("Codex faults a real binary cannot produce (offline stand-in executable
     ]);
   });
 
-  it("issue 18 / MC-11: reconnect notices are not progress — even a notice every 100 ms never keeps the run alive past the watchdog", async () => {
+  it("MC-11: reconnect notices are not progress — even a notice every 100 ms never keeps the run alive past the watchdog", async () => {
     const events = await collect(agent("reconnect-forever.jsonl", { watchdogMs: 1_500 }).send("hi"));
     expect(ofType(events, "error").filter((e) => e.code === "retrying").length).toBeGreaterThan(1);
     expect(ofType(events, "error").filter((e) => e.code === "watchdog")).toEqual([

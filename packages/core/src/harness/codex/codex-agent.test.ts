@@ -112,7 +112,7 @@ async function refusedPort(): Promise<number> {
 }
 
 describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-in model", () => {
-  it("issue 22: the company tools reach the model up front through the required MCP server; the run's first event says what Codex was given", async () => {
+  it("the company tools reach the model up front through the required MCP server; the run's first event says what Codex was given", async () => {
     await standin([
       (r) =>
         reply.toolCall(
@@ -161,11 +161,11 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
         .map((e) => e.text)
         .at(-1),
     ).toBe("The sum is 42; the second input was refused.");
-    // One usage event per model call (issue 28), each what the stand-in sent for it.
+    // One usage event per model call, each what the stand-in sent for it.
     expect(ofType(events, "usage").map((e) => e.usage)).toEqual([usageOf(0), usageOf(1), usageOf(2)]);
   });
 
-  it("issue 22: Codex gets the Cadre prompt after its own instructions, the connector's model server and key, and no shell, file-writing, web, sub-agent or image tool", async () => {
+  it("Codex gets the Cadre prompt after its own instructions, the connector's model server and key, and no shell, file-writing, web, sub-agent or image tool", async () => {
     await standin(["Done."]);
     await collect(agent().send("Look around."));
     const call = server!.modelCalls()[0]!.request;
@@ -179,7 +179,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     );
   });
 
-  it("issue 22: the connector's policy turns on only what it names: shell (exec_command, write_stdin) and web search", async () => {
+  it("the connector's policy turns on only what it names: shell (exec_command, write_stdin) and web search", async () => {
     await standin(["Done."]);
     const events = await collect(
       agent({
@@ -193,7 +193,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     );
   });
 
-  it("issue 22: a decided tool Codex was not given fails the run at once with a readable reason", async () => {
+  it("a decided tool Codex was not given fails the run at once with a readable reason", async () => {
     await standin(["never reached"]);
     const a = agent({
       mcpServers: {
@@ -282,7 +282,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(events.at(-1)!.type).toBe("terminal");
   });
 
-  it("issue 28: a turn that fails books every model call it made, and a call to a tool Codex does not have is a refused tool call with Codex's answer", async () => {
+  it("a turn that fails books every model call it made, and a call to a tool Codex does not have is a refused tool call with Codex's answer", async () => {
     await standin([
       (r) =>
         reply.toolCall(
@@ -310,7 +310,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(ofType(events, "tool_use").map((t) => t.name)).toEqual(["mcp__cadre__add", "hire_agent"]);
   });
 
-  it("issue 28: a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
+  it("a turn cancelled while the model works (as a budget or cap stops it) still books every call answered before the cancel", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
       reply.toolCall(
         r.tools.find((t) => t.name === "add")!,
@@ -330,7 +330,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(a.usage.input).toBeGreaterThan(0);
   });
 
-  it("issue 28 / MC-15: a later wake resuming a thread whose last turn was cancelled counts only its own calls (the cancelled calls were booked once, by the cancelled wake)", async () => {
+  it("MC-15: a later wake resuming a thread whose last turn was cancelled counts only its own calls (the cancelled calls were booked once, by the cancelled wake)", async () => {
     const add = (r: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
       reply.toolCall(
         r.tools.find((t) => t.name === "add")!,
@@ -368,7 +368,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(a.isRunning).toBe(false);
   });
 
-  it("issue 18 / MC-11: with no route to its model server Codex only says it is reconnecting; the watchdog closes the run failed, with the reason, exactly once", async () => {
+  it("MC-11: with no route to its model server Codex only says it is reconnecting; the watchdog closes the run failed, with the reason, exactly once", async () => {
     await standin(["unused"]);
     const a = agent({
       provider: { baseUrl: `http://127.0.0.1:${await refusedPort()}/v1`, apiKeyEnv: "STANDIN_KEY" },
@@ -396,7 +396,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(server!.modelCalls()).toHaveLength(0);
   });
 
-  it("issue 28: a provider Codex cannot reach ends the wake within the unreachable bound, saying so with Codex's own words, once", async () => {
+  it("a provider Codex cannot reach ends the wake within the unreachable bound, saying so with Codex's own words, once", async () => {
     await standin(["unused"]);
     const a = agent({
       provider: { baseUrl: `http://127.0.0.1:${await refusedPort()}/v1`, apiKeyEnv: "STANDIN_KEY" },
@@ -420,7 +420,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     ]);
   });
 
-  it("issue 28: a provider that answers 500 forever: Codex's retries are bounded (2 by default), the wake fails and the error is said once", async () => {
+  it("a provider that answers 500 forever: Codex's retries are bounded (2 by default), the wake fails and the error is said once", async () => {
     await standin(() => reply.error("server", { message: "upstream exploded (stand-in)" }));
     const events = await collect(agent().send("hi"));
     // At most (1 + 2 retries) requests for each of (1 + 2) stream attempts; Codex's own default is 5 × 6.
@@ -509,7 +509,7 @@ describe.skipIf(!REAL_CODEX)("Codex harness on the real binary against a stand-i
     expect(a.isRunning).toBe(false);
   });
 
-  it("issue 22: a company MCP server that cannot start stops Codex before its first request (the server is required), with Codex's own reason", async () => {
+  it("a company MCP server that cannot start stops Codex before its first request (the server is required), with Codex's own reason", async () => {
     await standin(["never reached"]);
     const a = agent({
       mcpServers: { cadre: { command: process.execPath, args: ["-e", "process.exit(3)"] } },

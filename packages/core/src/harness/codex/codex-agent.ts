@@ -7,7 +7,7 @@
 // (MC-8); the host consumes what the stream says about it, and a latched rollover (MC-9) starts a new
 // thread from the handoff instead of resuming the old one.
 //
-// What the company decided, it gets (issue 22, config.ts): its MCP servers, required and loaded up
+// What the company decided, it gets (config.ts): its MCP servers, required and loaded up
 // front (model-catalog.ts), the built-ins the policy allows and no others; the run's first event says
 // what Codex was given (handshake.ts: Codex itself reports nothing about MCP startup), and a company
 // tool missing from it fails the run at once. A product turn may hold open over an exec yield
@@ -99,7 +99,7 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
   watchdogMs?: number;
   /**
    * A provider Codex cannot reach: once Codex says it is reconnecting, a run with no progress this
-   * long is closed as failed, with what Codex last said (issue 28). Default 30 s (at most `watchdogMs`).
+   * long is closed as failed, with what Codex last said. Default 30 s (at most `watchdogMs`).
    */
   unreachableMs?: number;
   /** The assembled prompt's segments: every turn's hand-over is checked against them (MC-3). */
@@ -113,10 +113,10 @@ export interface CodexAgentOptions extends Omit<SessionContinuation, "resume"> {
 /** How the session's requested resume went, for the caller's session record. */
 export type CodexResumeOutcome = "none" | "resumed" | "healed";
 
-/** How often a running exec's rollout file is read for the calls Codex made (issue 28). */
+/** How often a running exec's rollout file is read for the calls Codex made. */
 const METER_POLL_MS = 250;
 
-/** Default bound on a provider Codex cannot reach (issue 28): the wake ends within it, saying so. */
+/** Default bound on a provider Codex cannot reach: the wake ends within it, saying so. */
 export const CODEX_UNREACHABLE_MS = 30_000;
 
 /** Codex's answer to `exec resume ID` for a thread it has no rollout of (0.163). */
@@ -318,7 +318,7 @@ export class CodexAgent extends BaseAgent {
   /**
    * What the rollout says Codex did, as events: each model call's usage (the running total's growth,
    * counted once against the thread's totals, MC-15) and each call to a tool Codex was not given — a
-   * `tool_use` marked refused and its `tool_result` with Codex's answer, an error (issue 28).
+   * `tool_use` marked refused and its `tool_result` with Codex's answer, an error.
    */
   #book(records: readonly RolloutRecord[], out: AgentEvent[]): boolean {
     let called = false;
@@ -622,7 +622,7 @@ export class CodexAgent extends BaseAgent {
     let started = false;
     const watchdog = new RunWatchdog(this.watchdogMs, anySignal(signal, hooks.abort), this.unreachableMs);
     let lastNotice: string | undefined;
-    // Every model call Codex makes is booked as it is answered, whatever ends the turn (issue 28).
+    // Every model call Codex makes is booked as it is answered, whatever ends the turn.
     const meter = async () => {
       const m = this.#meter;
       if (m === undefined) return;
@@ -647,7 +647,7 @@ export class CodexAgent extends BaseAgent {
         received++;
         if (received === 1) hooks.onStarted?.();
         const line = event as unknown as CodexLine;
-        // Reconnect notices are not progress (issue 18): only progress resets the watchdog.
+        // Reconnect notices are not progress: only progress resets the watchdog.
         if (isReconnectNotice(line)) {
           reconnects++;
           lastNotice = line.message ?? line.item?.message;
@@ -704,7 +704,7 @@ export class CodexAgent extends BaseAgent {
       return result({ status: "cancelled", reason: "cancelled by the operator" });
     }
     if (watchdog.unreachable && ended === undefined) {
-      // Issue 28: a provider Codex cannot reach ends the wake within the bound, with what Codex said.
+      // A provider Codex cannot reach ends the wake within the bound, with what Codex said.
       const said = lastNotice !== undefined ? ` (Codex's last word: "${lastNotice}")` : "";
       const reason = `the model provider could not be reached for ${Math.round(this.unreachableMs / 1000)} s${said}; Cadre closed the turn (report only: no rollover, no replay)`;
       closeTurnQuietly(this.translator, out, reason);

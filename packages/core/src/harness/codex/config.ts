@@ -1,6 +1,6 @@
 // The per-run `--config` overrides the Codex adapter hands Codex (through the SDK's `config`, which
-// the SDK flattens into `--config key=TOML`). What the company decided, and nothing else (issue 22;
-// every switch below was seen to do what it says on the real Codex 0.163 against a stand-in):
+// the SDK flattens into `--config key=TOML`). What the company decided, and nothing else
+// (every switch below was seen to do what it says on the real Codex 0.163 against a stand-in):
 //  - the Cadre prompt after Codex's own instructions (`developer_instructions`, MC-3);
 //  - the company tools as MCP servers that are `required` (Codex waits for their tools/list before
 //    its first model request, and fails to start, saying which server, when one does not come up:
@@ -39,7 +39,7 @@ export interface CodexProvider {
   /** Shown by Codex in its messages. */
   name?: string;
   /**
-   * How often Codex retries a failed request to it and reconnects a dropped stream (issue 28). Default
+   * How often Codex retries a failed request to it and reconnects a dropped stream. Default
    * 2 (Codex's own: 4 and 5, with growing waits): a provider that answers 500 or 429 forever ends the
    * wake within seconds, with its answer, instead of after minutes of silence.
    */

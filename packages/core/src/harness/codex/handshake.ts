@@ -1,4 +1,4 @@
-// What Codex was given by the company's MCP server (issue 22). Codex's exec stream reports nothing
+// What Codex was given by the company's MCP server. Codex's exec stream reports nothing
 // about MCP startup (codex-rs exec/src/event_processor_with_jsonl_output.rs maps no MCP startup event
 // into `--experimental-json`), so the adapter proves what it can another way:
 //  - the server is `required` (config.ts): a thread that started means Codex initialised it and had

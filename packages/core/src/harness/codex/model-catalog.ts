@@ -1,4 +1,4 @@
-// The model catalog entry that keeps the company tools up front (issue 22). Codex decides per model,
+// The model catalog entry that keeps the company tools up front. Codex decides per model,
 // from its catalog, whether MCP tools are deferred behind a `tool_search` tool
 // (`supports_search_tool: true`, e.g. its bundled gpt-5.5: the model then sees no company tool until it
 // searches for one) and whether `apply_patch` (file writing) is offered. A model the catalog does not
@@ -19,7 +19,7 @@ const run = promisify(execFile);
 
 type Entry = Record<string, unknown> & { slug?: unknown };
 
-/** The fields Codex 0.163 requires of an entry (found by minimising one, issue 22 research). */
+/** The fields Codex 0.163 requires of an entry (found by minimising one). */
 const COPIED = [
   "supported_reasoning_levels",
   "default_reasoning_level",

@@ -77,7 +77,7 @@ export function parseCodexPolicy(config: Record<string, unknown>): CodexPolicy {
 /**
  * Codex's built-in tools this policy leaves on, by the names Codex gives them. Codex 0.163 offers the
  * three MCP-resource tools whenever any MCP server is configured, with no switch to remove them
- * (seen on the real binary, issue 22); they read resources, and `cadre mcp` serves none.
+ * (seen on the real binary); they read resources, and `cadre mcp` serves none.
  */
 export function codexBuiltinTools(policy: CodexPolicy, mcpServers: number): string[] {
   const tools: string[] = [];

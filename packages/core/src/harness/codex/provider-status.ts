@@ -1,4 +1,4 @@
-// The HTTP status of a failed provider call, as Codex's own log shows it (issue 28). Codex 0.163
+// The HTTP status of a failed provider call, as Codex's own log shows it. Codex 0.163
 // reports a provider's 5xx on its exec stream only as its generic "We're currently experiencing high
 // demand…" text, and its rollout as `codex_error_info: internal_server_error`; the status and the
 // provider's own message are lost there. Its HTTP client logs each response's status on stderr at

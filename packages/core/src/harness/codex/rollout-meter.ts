@@ -1,4 +1,4 @@
-// Every Codex model call as it is answered (issue 28): the exec stream reports usage only on
+// Every Codex model call as it is answered: the exec stream reports usage only on
 // turn.completed, so a turn that fails, is cancelled, is stopped by a cap or whose process dies would
 // book nothing, though each model call it made was paid. Codex writes every call into the thread's
 // rollout file as it happens (seen on the real 0.163 binary): a `token_usage_record` with the call's

@@ -107,7 +107,7 @@ export interface RolloutCall {
 /**
  * The model calls a thread's rollout records from `from` (inclusive) to `to` (exclusive), ISO times,
  * in the order Codex wrote them (each `token_usage_record` carries its timestamp): what one run of
- * the thread spent, read after the fact (a run whose process died with it, issue 28). Empty when
+ * the thread spent, read after the fact (a run whose process died with it). Empty when
  * the rollout cannot be found.
  */
 export async function rolloutCalls(

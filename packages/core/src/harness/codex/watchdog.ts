@@ -2,8 +2,8 @@
 // never a diagnosis. It aborts the run's process when no progress arrived for `ms`; the caller's own
 // cancel passes through the same signal. Reconnect notices are not progress: with no route to its
 // model server Codex 0.163 writes "Reconnecting... waiting for network" at growing intervals for as
-// long as it runs (seen on the real binary against a refused loopback port; issue 18), so a watchdog
-// reset by them would never fire. A second, shorter bound (issue 28) covers the provider that cannot be
+// long as it runs (seen on the real binary against a refused loopback port), so a watchdog
+// reset by them would never fire. A second, shorter bound covers the provider that cannot be
 // reached: once Codex says it is reconnecting, `unreachableMs` more without progress close the run too
 // (Codex's own retry settings do not bound "waiting for network": it waits as long as it runs).
 import type { CodexLine } from "./translate/wire.js";

@@ -12,7 +12,7 @@ import { errorMessage } from "../../errors.js";
 import type { Redactor } from "../../secrets/redact.js";
 
 /**
- * Provider text enters Cadre here (issue 28 #5): an error message that echoes a configured key is
+ * Provider text enters Cadre here: an error message that echoes a configured key is
  * redacted in place, before Pi sees the message (and writes it to its session file) or any event is
  * translated from it. In place, so the message keeps its identity (the prompt timeout knows its own
  * failures by it).

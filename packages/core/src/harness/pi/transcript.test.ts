@@ -84,7 +84,7 @@ describe("Pi transcript items for the handoff (MC-9)", () => {
     expect(items[0]).toEqual({ kind: "task", text: "Now file the strategy." });
   });
 
-  it("issue 29 #8: after later wakes the handoff's task is the latest request, never the session's stale first cue", () => {
+  it("after later wakes the handoff's task is the latest request, never the session's stale first cue", () => {
     const wakes: AgentMessage[] = [
       user("You are the CEO. Your team is currently empty. Review your instructions, then take action."),
       user("You are the CEO. Work you delegated has been completed. Your strategy is approved."),

@@ -1,4 +1,4 @@
-// Spend against budget (issue 16 #4): the company's budget and each agent's, from GET
+// Spend against budget: the company's budget and each agent's, from GET
 // …/companies/{id}/budget and …/agents/{id}/budget — what was spent in the period, the limit, the
 // share used as a bar, and the state in words: ok, warning (a threshold crossed or an unknown price
 // under a USD limit), exhausted (new wakes are refused; how to raise it), or no budget. Re-read

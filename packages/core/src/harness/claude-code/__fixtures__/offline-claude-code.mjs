@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // OFFLINE stand-in for the Claude Code executable, for tests only. It never reaches a vendor.
 //
-// Kept ONLY for faults the real Claude Code binary cannot be made to produce (issue 22): a process
+// Kept ONLY for faults the real Claude Code binary cannot be made to produce: a process
 // that dies in the middle of a message (cut.jsonl; the real CLI retries a cut stream and then writes
 // an error result, it never exits mid-line) and one that ignores the SDK's interrupt (hang.jsonl; the
 // real CLI honours it). Every other Claude Code test runs the real binary, shipped in

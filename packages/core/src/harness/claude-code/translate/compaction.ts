@@ -4,7 +4,7 @@
 //   {"type":"system","subtype":"compact_boundary","compact_metadata":{…}}  it succeeded (pre/post tokens)
 //   {"type":"system","subtype":"status","status":null,"compact_result":"success"|"failed","compact_error"?:…}
 // The boundary and the success status come in either order: 2.1.332 writes compacting → success →
-// system/init → compact_boundary (seen on the real binary, issue 22), so a success keeps the
+// system/init → compact_boundary (seen on the real binary), so a success keeps the
 // compaction open for the boundary that carries its token counts, until any other line arrives.
 // Older builds write the boundary alone, so a boundary opens and closes a compaction by itself.
 // Every compaction that starts ends exactly once: a stream that stops mid-compaction closes it failed

@@ -217,7 +217,7 @@ describe("claude-code-jsonl translator", () => {
     }
   });
 
-  it("issue 28: each retry Claude Code makes is said as it happens, with the provider's status; the failure is said once", () => {
+  it("each retry Claude Code makes is said as it happens, with the provider's status; the failure is said once", () => {
     const t = claudeCodeTranslator();
     const out: AgentEvent[] = [];
     t.record(

@@ -201,7 +201,7 @@ function synthetic(s: ClaudeCodeState, line: ClaudeCodeLine, out: AgentEvent[]):
   out.push(error);
 }
 
-/** Claude Code retries a model request: said as it happens, with the provider's status (issue 28). */
+/** Claude Code retries a model request: said as it happens, with the provider's status. */
 function retrying(line: ClaudeCodeLine): AgentEvent {
   const attempt = line.attempt ?? 0;
   const of = line.max_retries !== undefined ? ` of ${line.max_retries}` : "";

@@ -2,7 +2,7 @@
 // OFFLINE stand-in for the Codex executable, for tests only. It never reaches a vendor.
 //
 // Kept ONLY for what the real Codex binary cannot be made to produce against a stand-in model server
-// (issue 22); every other Codex test runs the real binary shipped in @openai/codex's platform package:
+//; every other Codex test runs the real binary shipped in @openai/codex's platform package:
 //  - a remote compaction that fails hard with invalid_encrypted_content (remote compaction is
 //    OpenAI's own endpoint; a custom provider compacts locally);
 //  - reconnect notices more often than any watchdog period, forever (the real binary backs off:

@@ -23,7 +23,7 @@ describe("codex-jsonl translator", () => {
       { type: "compaction_end", ok: true },
     ]);
     // A failed remote compaction: reported once although the error event and turn.failed repeat it;
-    // so is its error text (issue 28: each error said once).
+    // so is its error text (each error said once).
     expect(turns[1]!.map((e) => e.type)).toEqual(["compaction_start", "compaction_end", "error"]);
     expect(turns[1]![1]).toMatchObject({
       ok: false,
@@ -173,7 +173,7 @@ describe("codex-jsonl translator", () => {
     }
   });
 
-  it("issue 28: an error Codex repeats in turn.failed is said once; a rollout's per-call usage and totals are counted once, whatever order turn.completed comes in", () => {
+  it("an error Codex repeats in turn.failed is said once; a rollout's per-call usage and totals are counted once, whatever order turn.completed comes in", () => {
     const t = codexTranslator();
     const out: AgentEvent[] = [];
     t.record({ type: "turn.started" }, 1, out);
@@ -207,7 +207,7 @@ describe("codex-jsonl translator", () => {
     ]);
   });
 
-  it("issue 28: Codex's reroute notice names the model that served the turn's calls, on their usage; it is no error of the run", () => {
+  it("Codex's reroute notice names the model that served the turn's calls, on their usage; it is no error of the run", () => {
     const t = codexTranslator();
     const out: AgentEvent[] = [];
     t.record({ type: "turn.started" }, 1, out);
