@@ -8,3 +8,4 @@ export * from "./usage.js";
 export * from "./usage-schema.js";
 export * from "./connector-fields.js";
 export * from "./domain-events/index.js";
+export * from "./entities/index.js";

@@ -3,12 +3,12 @@
 // @cadre/model, and so is a run's `Usage`: the store depends on model only. Timestamps are ISO-8601
 // strings in UTC.
 import type {
+  AgentRow,
   AgentStatus,
   ApprovalStatus,
   ApprovalType,
   CompanySettings,
   ConnectorKind,
-  Department,
   DomainEvent,
   DomainEventType,
   HarnessKind,
@@ -53,21 +53,8 @@ export interface ConnectorRow {
   createdAt: string;
 }
 
-export interface AgentRow {
-  id: string;
-  companyId: string;
-  name: string;
-  role: string;
-  description: string;
-  department: Department | null;
-  connectorId: string;
-  model: string;
-  reportsTo: string | null;
-  isCeo: boolean;
-  status: AgentStatus;
-  via: Via;
-  createdAt: string;
-}
+/** An agent: its schema (and so its fields) is @cadre/model's, the API's view is built from it. */
+export type { AgentRow };
 
 export interface ApprovalRow {
   id: string;

@@ -27,17 +27,17 @@ import {
   type WakeRequestView,
 } from "@cadre/company";
 import {
-  AGENT_STATUSES,
+  AgentRowSchema,
   APPROVAL_STATUSES,
   APPROVAL_TYPES,
   CEO_MODES,
   type CeoMode,
   CompanySettingsSchema,
   CONNECTOR_KINDS,
-  DEPARTMENTS,
   HARNESS_KINDS,
   Nullable,
   OneOf,
+  project,
   PROMPT_PROFILES,
   RUN_STATUSES,
   SCHEDULE_CATCH_UPS,
@@ -155,44 +155,12 @@ export {
   ProbeViewSchema,
 } from "@cadre/company";
 
-export const AgentViewSchema = Type.Object(
-  {
-    id: Id(),
-    companyId: Id(),
-    name: Type.String(),
-    role: Type.String(),
-    description: Type.String(),
-    department: Nullable(OneOf(DEPARTMENTS)),
-    connectorId: Id(),
-    model: Type.String(),
-    reportsTo: Nullable(Id("The manager's agent id; null for the CEO.")),
-    isCeo: Type.Boolean(),
-    status: OneOf(AGENT_STATUSES),
-    via: OneOf(VIAS, {
-      description: "The path that created it: the tool, the legacy HTTP route, or the system.",
-    }),
-    createdAt: Time(),
-  },
-  strict,
-);
+/** An agent as the API answers it: the whole record. */
+export const AgentViewSchema = Type.Object({ ...AgentRowSchema.properties }, strict);
 export type AgentView = Static<typeof AgentViewSchema>;
 
 export function agentView(a: AgentRow): AgentView {
-  return {
-    id: a.id,
-    companyId: a.companyId,
-    name: a.name,
-    role: a.role,
-    description: a.description,
-    department: a.department,
-    connectorId: a.connectorId,
-    model: a.model,
-    reportsTo: a.reportsTo,
-    isCeo: a.isCeo,
-    status: a.status,
-    via: a.via,
-    createdAt: a.createdAt,
-  };
+  return project(AgentViewSchema, a, {});
 }
 
 export const TerminationViewSchema = Type.Object(

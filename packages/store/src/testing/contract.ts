@@ -6,6 +6,7 @@ import { agentSessionContract } from "./agent-sessions.contract.js";
 import { approvalContract } from "./approvals.contract.js";
 import { budgetContract } from "./budgets.contract.js";
 import { concurrencyContract } from "./concurrency.contract.js";
+import { entityContract } from "./entities.contract.js";
 import { feedContract } from "./feed.contract.js";
 import { agentContract, companyContract, connectorContract } from "./records.contract.js";
 import { pageContract } from "./pages.contract.js";
@@ -56,5 +57,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     pageContract(current);
     spendTotalsContract(current);
     peopleContract(current);
+    entityContract(current);
   });
 }
