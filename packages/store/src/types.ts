@@ -5,10 +5,11 @@
 import type {
   AgentRow,
   AgentStatus,
+  ConnectorRow,
+  TaskRow,
   ApprovalStatus,
   ApprovalType,
   CompanySettings,
-  ConnectorKind,
   DomainEvent,
   DomainEventType,
   HarnessKind,
@@ -36,25 +37,8 @@ export interface CompanyRow {
   createdAt: string;
 }
 
-export interface ConnectorRow {
-  companyId: string;
-  /** Unique within its company, readable by models (e.g. "offline", "anthropic"). */
-  id: string;
-  kind: ConnectorKind;
-  label: string;
-  enabledModels: string[];
-  /** Non-secret configuration (base URL, env var names, seed). Secrets are never stored here. */
-  config: Record<string, unknown>;
-  /**
-   * What the endpoint offered for each model when it was declared (MC-6: Ollama's digest, a model
-   * list entry's metadata), by model id; a model the endpoint offered nothing for is absent.
-   */
-  modelFingerprints?: Record<string, string>;
-  createdAt: string;
-}
-
-/** An agent: its schema (and so its fields) is @cadre/model's, the API's view is built from it. */
-export type { AgentRow };
+// The entities whose schema (and so whose fields) is @cadre/model's; the API's views are built from them.
+export type { AgentRow, ConnectorRow, TaskRow };
 
 export interface ApprovalRow {
   id: string;
@@ -197,33 +181,6 @@ export interface RunProcessRow {
 }
 
 /** A piece of work: who does it, who asked for it, where it stands, what it produced. */
-export interface TaskRow {
-  id: string;
-  companyId: string;
-  title: string;
-  description: string;
-  status: TaskStatus;
-  /** The agent working it; null while nobody is assigned. */
-  assigneeAgentId: string | null;
-  /** The agent that created it; null for the operator. */
-  creatorAgentId: string | null;
-  parentTaskId: string | null;
-  /** The approved strategy (an approve_ceo_strategy approval) it was created under. */
-  strategyId: string | null;
-  deliverable: string | null;
-  /**
-   * Who handed the deliverable in — an agent id, or "operator" — whoever the task is assigned to
-   * now; null when there is none, or it dates from before authorship was recorded.
-   */
-  deliverableBy: string | null;
-  /** The run working it now (its checkout); null when no run holds it. One run at a time (OP-1). */
-  checkoutRunId: string | null;
-  /** Tasks that must be finished before this one can be worked, in the order given. */
-  blockers: string[];
-  via: Via;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** A file attached to a task: a copy of what was handed in, by content hash. */
 export interface TaskFileRow {

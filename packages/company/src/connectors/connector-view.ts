@@ -2,7 +2,7 @@
 // re-exports them): readiness with each probe's last outcome (what was checked, when, what failed),
 // the enabled models with the window each runs with, and the config with anything that looks like a
 // secret redacted. Here rather than in the server so that the CLI renders the same view cheaply.
-import { CONNECTOR_KINDS, Nullable, OneOf, type Static } from "@cadre/model";
+import { CONNECTOR_KINDS, ConnectorRowSchema, Nullable, OneOf, project, type Static } from "@cadre/model";
 import type { ConnectorRow } from "@cadre/store";
 import { Type } from "typebox";
 import { readiness } from "./readiness.js";
@@ -35,13 +35,17 @@ export const ProbeViewSchema = Type.Object(
   strict,
 );
 
+// The record's fields, its fingerprints (shown per model) left out and its config shown redacted.
+const {
+  modelFingerprints: _fingerprints,
+  config: _config,
+  createdAt,
+  ...identity
+} = ConnectorRowSchema.properties;
+
 export const ConnectorViewSchema = Type.Object(
   {
-    companyId: Id(),
-    id: Id("Unique within its company, readable by models."),
-    kind: OneOf(CONNECTOR_KINDS),
-    label: Type.String(),
-    enabledModels: Type.Array(Type.String(), { description: "Explicit model ids." }),
+    ...identity,
     models: Type.Array(
       Type.Object(
         {
@@ -81,7 +85,7 @@ export const ConnectorViewSchema = Type.Object(
     probes: Type.Array(ProbeViewSchema, {
       description: "Each probe behind readiness, with its last outcome.",
     }),
-    createdAt: Time(),
+    createdAt,
   },
   strict,
 );
@@ -95,12 +99,7 @@ export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv, probes?: 
     (at, p) => (p.checkedAt !== null && (at === null || p.checkedAt > at) ? p.checkedAt : at),
     null,
   );
-  return {
-    companyId: c.companyId,
-    id: c.id,
-    kind: c.kind,
-    label: c.label,
-    enabledModels: c.enabledModels,
+  return project(ConnectorViewSchema, c, {
     models: c.enabledModels.map((id) => {
       const fingerprint = c.modelFingerprints?.[id];
       const drift = r.drifts?.find((d) => d.model === id);
@@ -114,7 +113,7 @@ export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv, probes?: 
     }),
     config: redactConfig(c.config),
     ready: r.ready,
-    ...(r.missing ? { missing: r.missing } : {}),
+    missing: r.missing || undefined,
     checkedAt: latest,
     probes: states.map((p) => ({
       kind: p.kind,
@@ -125,8 +124,7 @@ export function connectorView(c: ConnectorRow, env: NodeJS.ProcessEnv, probes?: 
       ...(p.error !== undefined ? { error: p.error } : {}),
       ...(p.detail !== undefined ? { detail: p.detail } : {}),
     })),
-    createdAt: c.createdAt,
-  };
+  });
 }
 
 export const ConnectorTestViewSchema = Type.Object(

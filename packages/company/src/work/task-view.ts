@@ -4,9 +4,9 @@ import {
   domainEventSchema,
   Nullable,
   OneOf,
+  project,
   type Static,
-  TASK_STATUSES,
-  VIAS,
+  TaskRowSchema,
   WAKE_REQUEST_STATUSES,
   WAKE_TRIGGERS,
 } from "@cadre/model";
@@ -15,53 +15,26 @@ import { Type } from "typebox";
 
 const strict = { additionalProperties: false } as const;
 
+// The record's fields, with who created it and which run holds it named for the operator.
+const { creatorAgentId: _creator, checkoutRunId: _checkout, ...shared } = TaskRowSchema.properties;
+
 export const TaskViewSchema = Type.Object(
   {
-    id: Type.String(),
-    companyId: Type.String(),
-    title: Type.String(),
-    description: Type.String(),
-    status: OneOf(TASK_STATUSES),
-    assigneeAgentId: Nullable(Type.String({ description: "The agent working it; null: nobody yet." })),
+    ...shared,
     creator: Type.String({ description: 'The agent id that created it, or "operator".' }),
-    deliverable: Nullable(Type.String()),
-    deliverableBy: Nullable(
-      Type.String({
-        description:
-          'Who handed the deliverable in: an agent id, or "operator" — whoever it is assigned to now. Null: no deliverable, or one from before authorship was recorded.',
-      }),
-    ),
-    blockers: Type.Array(Type.String(), { description: "Tasks that must be done before this one starts." }),
-    parentTaskId: Nullable(Type.String()),
-    strategyId: Nullable(Type.String({ description: "The approved strategy it was created under." })),
     checkedOutBy: Nullable(Type.String({ description: "The run working it now (one at a time)." })),
-    via: OneOf(VIAS),
-    createdAt: Type.String(),
-    updatedAt: Type.String(),
   },
   strict,
 );
 export type TaskView = Static<typeof TaskViewSchema>;
 
 export function taskView(t: TaskRow): TaskView {
-  return {
-    id: t.id,
-    companyId: t.companyId,
-    title: t.title,
-    description: t.description,
-    status: t.status,
-    assigneeAgentId: t.assigneeAgentId,
+  return project(TaskViewSchema, t, {
     creator: t.creatorAgentId ?? "operator",
-    deliverable: t.deliverable,
     deliverableBy: t.deliverable === null ? null : t.deliverableBy,
     blockers: [...t.blockers],
-    parentTaskId: t.parentTaskId,
-    strategyId: t.strategyId,
     checkedOutBy: t.checkoutRunId,
-    via: t.via,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
+  });
 }
 
 export const TaskCommentViewSchema = Type.Object(

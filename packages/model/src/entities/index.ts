@@ -3,3 +3,5 @@
 // here once). `project` builds a view from a record.
 export * from "./project.js";
 export * from "./agent.js";
+export * from "./connector.js";
+export * from "./task.js";

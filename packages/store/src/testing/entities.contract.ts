@@ -1,8 +1,8 @@
 // Every record the store answers is what its entity's schema (@cadre/model) says, on every dialect:
 // the schema is the record's type, and the API's views are built from it.
-import { AgentRowSchema, parse, type TSchema } from "@cadre/model";
+import { AgentRowSchema, ConnectorRowSchema, parse, TaskRowSchema, type TSchema } from "@cadre/model";
 import { describe, expect, it } from "vitest";
-import { agent, seed, type GetStore } from "./fixtures.js";
+import { agent, connector, run, seed, type GetStore } from "./fixtures.js";
 
 /** The fields of `record` its schema refuses, with why; {} when it conforms. */
 function problemsOf(schema: TSchema, record: unknown): Record<string, string> {
@@ -20,6 +20,52 @@ export function entityContract(store: GetStore): void {
       const read = [inserted, await store().getAgent("ceo"), ...(await store().listAgents("co1"))];
       expect(read).toHaveLength(4);
       for (const record of read) expect(problemsOf(AgentRowSchema, record)).toEqual({});
+    });
+
+    it("connectors: JSON config, model list and fingerprints decoded", async () => {
+      await seed(store());
+      const inserted = await store().insertConnector(
+        connector("co1", "local", { modelFingerprints: { "offline-1": "digest:abc" } }),
+      );
+      const read = [
+        inserted,
+        await store().getConnector("co1", "local"),
+        ...(await store().listConnectors("co1")),
+      ];
+      expect(read).toHaveLength(4);
+      for (const record of read) expect(problemsOf(ConnectorRowSchema, record)).toEqual({});
+    });
+
+    it("tasks: blockers decoded, nulls kept, a checkout and a deliverable included", async () => {
+      await seed(store());
+      const base = {
+        companyId: "co1",
+        description: "Do it.",
+        status: "todo" as const,
+        assigneeAgentId: null,
+        parentTaskId: null,
+        strategyId: null,
+        deliverable: null,
+        via: "tool" as const,
+      };
+      await store().insertTask({ ...base, id: "t1", title: "First", creatorAgentId: null, blockers: [] });
+      await store().insertTask({
+        ...base,
+        id: "t2",
+        title: "Second",
+        creatorAgentId: "ceo",
+        blockers: ["t1"],
+      });
+      await store().insertRun(run("r1"));
+      expect(await store().checkoutTask("t1", "r1")).toBe(true);
+      await store().updateTask("t2", { deliverable: "Done.", deliverableBy: "operator" });
+      const read = [
+        await store().getTask("t1"),
+        await store().getTask("t2"),
+        ...(await store().listTasks("co1")),
+      ];
+      expect(read).toHaveLength(4);
+      for (const record of read) expect(problemsOf(TaskRowSchema, record)).toEqual({});
     });
   });
 }
