@@ -5,6 +5,10 @@
 import type {
   AgentRow,
   AgentStatus,
+  ApprovalEventRow,
+  ApprovalRow,
+  CompanyRow,
+  RunRow,
   ConnectorRow,
   TaskRow,
   ApprovalStatus,
@@ -13,7 +17,6 @@ import type {
   DomainEvent,
   DomainEventType,
   HarnessKind,
-  PromptProfile,
   RunStatus,
   Usage,
   ScheduleCatchUp,
@@ -29,60 +32,8 @@ import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.j
 
 export type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
 
-export interface CompanyRow {
-  id: string;
-  name: string;
-  goal: string;
-  settings: CompanySettings;
-  createdAt: string;
-}
-
 // The entities whose schema (and so whose fields) is @cadre/model's; the API's views are built from them.
-export type { AgentRow, ConnectorRow, TaskRow };
-
-export interface ApprovalRow {
-  id: string;
-  companyId: string;
-  type: ApprovalType;
-  title: string;
-  payload: string;
-  status: ApprovalStatus;
-  filedByAgentId: string | null;
-  via: Via;
-  decisionNote: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-}
-
-/** One status change of an approval (the history). `fromStatus` is null for the filing itself. */
-export interface ApprovalEventRow {
-  id: number;
-  approvalId: string;
-  fromStatus: ApprovalStatus | null;
-  toStatus: ApprovalStatus;
-  note: string | null;
-  actor: string;
-  at: string;
-}
-
-export interface RunRow {
-  id: string;
-  companyId: string;
-  agentId: string;
-  /** What woke the agent: "start_team_building" | "approval_decided" | "routine" | … */
-  trigger: string;
-  mode: string;
-  profile: PromptProfile;
-  cue: string;
-  status: RunStatus;
-  /** Core's four counters (input = uncached input); stored as the runs table's *_tokens columns. */
-  usage: Usage;
-  error: string | null;
-  startedAt: string;
-  endedAt: string | null;
-  /** Why code stopped the run: "budget" (a budget or a run's spend cap), "run_cap" (model or tool calls); else null. */
-  stopReason: string | null;
-}
+export type { AgentRow, ApprovalEventRow, ApprovalRow, CompanyRow, ConnectorRow, RunRow, TaskRow };
 
 export interface RunEventRow {
   /** Global, strictly increasing across the store (usable as an SSE id). */

@@ -5,3 +5,6 @@ export * from "./project.js";
 export * from "./agent.js";
 export * from "./connector.js";
 export * from "./task.js";
+export * from "./approval.js";
+export * from "./run.js";
+export * from "./company.js";

@@ -32,4 +32,13 @@ describe("project: a view from its record", () => {
     expect("missing" in view).toBe(false);
     expect(project(View, record, { creator: "ceo", missing: "why" }).missing).toBe("why");
   });
+
+  it("is checked by the compiler: a field of another type, or one the record lacks and the view does not derive, does not build", () => {
+    // @ts-expect-error the record's id is not the view's type
+    expect(() => project(View, { ...record, id: 1 }, { creator: "ceo" })).not.toThrow();
+    // @ts-expect-error creator is neither in the record nor derived
+    expect(project(View, record, {}).creator).toBeUndefined();
+    // A derived field may replace a shared one of another type.
+    expect(project(View, { ...record, id: 1 }, { creator: "ceo", id: "1" }).id).toBe("1");
+  });
 });

@@ -7,13 +7,13 @@ import type { Static, TObject } from "typebox";
 /** What a view must derive: its fields the record lacks; those it shares may be derived too. */
 export type Derived<V, R> = Omit<V, keyof R> & Partial<Pick<V, keyof R & keyof V>>;
 
-/** The record's fields the view shares, each of the view's type. */
+/** The record's fields the view shares (and does not derive), each of the view's type. */
 type Shared<V, R> = { [K in keyof R & keyof V]: V[K] };
 
-export function project<S extends TObject, R extends object>(
+export function project<S extends TObject, R extends object, D extends Derived<Static<S>, R>>(
   schema: S,
-  record: R & Shared<Static<S>, R>,
-  derived: Derived<Static<S>, R>,
+  record: R & Shared<Static<S>, Omit<R, keyof D>>,
+  derived: D,
 ): Static<S> {
   const view: Record<string, unknown> = {};
   const from = derived as Record<string, unknown>;

@@ -28,23 +28,22 @@ import {
 } from "@cadre/company";
 import {
   AgentRowSchema,
-  APPROVAL_STATUSES,
-  APPROVAL_TYPES,
+  ApprovalEventRowSchema,
+  ApprovalRowSchema,
+  CompanyRowSchema,
+  RunRowSchema,
   CEO_MODES,
   type CeoMode,
-  CompanySettingsSchema,
   CONNECTOR_KINDS,
   HARNESS_KINDS,
   Nullable,
   OneOf,
   project,
   PROMPT_PROFILES,
-  RUN_STATUSES,
   SCHEDULE_CATCH_UPS,
   type Static,
   UsageCountersSchema,
   usageCounters,
-  VIAS,
 } from "@cadre/model";
 import type {
   AgentRow,
@@ -65,16 +64,8 @@ const Id = (description?: string) => Type.String(description ? { description } :
 const Time = (description = "ISO-8601 time, UTC.") => Type.String({ description });
 const strict = { additionalProperties: false } as const;
 
-export const CompanyViewSchema = Type.Object(
-  {
-    id: Id(),
-    name: Type.String(),
-    goal: Type.String(),
-    settings: CompanySettingsSchema,
-    createdAt: Time(),
-  },
-  strict,
-);
+/** A company as the API lists it: the whole record. */
+export const CompanyViewSchema = Type.Object({ ...CompanyRowSchema.properties }, strict);
 export type CompanySummaryView = Static<typeof CompanyViewSchema>;
 
 export const CompanyDetailSchema = Type.Object(
@@ -113,7 +104,7 @@ export const CompanyDetailSchema = Type.Object(
 export type CompanyView = Static<typeof CompanyDetailSchema>;
 
 export function companySummaryView(c: CompanyRow): CompanySummaryView {
-  return { id: c.id, name: c.name, goal: c.goal, settings: c.settings, createdAt: c.createdAt };
+  return project(CompanyViewSchema, c, {});
 }
 
 export function companyView(
@@ -374,17 +365,7 @@ export function keyView(k: ApiTokenRow): KeyView {
 
 export const ApprovalViewSchema = Type.Object(
   {
-    id: Id(),
-    companyId: Id(),
-    type: OneOf(APPROVAL_TYPES),
-    title: Type.String(),
-    payload: Type.String({ description: "The filed text (strategy or plan)." }),
-    status: OneOf(APPROVAL_STATUSES),
-    filedByAgentId: Nullable(Id()),
-    via: OneOf(VIAS),
-    decisionNote: Nullable(Type.String()),
-    createdAt: Time(),
-    decidedAt: Nullable(Time()),
+    ...ApprovalRowSchema.properties,
     decidedBy: Type.Optional(
       Nullable(Type.String({ description: 'Who decided it ("operator", …); null while pending.' })),
     ),
@@ -425,33 +406,11 @@ export function approvalInboxView(
 }
 
 export function approvalView(a: ApprovalRow): ApprovalView {
-  return {
-    id: a.id,
-    companyId: a.companyId,
-    type: a.type,
-    title: a.title,
-    payload: a.payload,
-    status: a.status,
-    filedByAgentId: a.filedByAgentId,
-    via: a.via,
-    decisionNote: a.decisionNote,
-    createdAt: a.createdAt,
-    decidedAt: a.decidedAt,
-  };
+  return project(ApprovalViewSchema, a, {});
 }
 
-export const ApprovalEventViewSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    approvalId: Id(),
-    fromStatus: Nullable(OneOf(APPROVAL_STATUSES)),
-    toStatus: OneOf(APPROVAL_STATUSES),
-    note: Nullable(Type.String()),
-    actor: Type.String(),
-    at: Time(),
-  },
-  strict,
-);
+/** One status change of an approval: the whole record. */
+export const ApprovalEventViewSchema = Type.Object({ ...ApprovalEventRowSchema.properties }, strict);
 
 export const ApprovalHistoryViewSchema = Type.Object(
   { ...ApprovalViewSchema.properties, history: Type.Array(ApprovalEventViewSchema) },
@@ -462,15 +421,7 @@ export type ApprovalHistoryView = Static<typeof ApprovalHistoryViewSchema>;
 export function approvalHistoryView(a: ApprovalRow, history: ApprovalEventRow[]): ApprovalHistoryView {
   return {
     ...approvalView(a),
-    history: history.map((e) => ({
-      id: e.id,
-      approvalId: e.approvalId,
-      fromStatus: e.fromStatus,
-      toStatus: e.toStatus,
-      note: e.note,
-      actor: e.actor,
-      at: e.at,
-    })),
+    history: history.map((e) => project(ApprovalEventViewSchema, e, {})),
   };
 }
 
@@ -484,52 +435,17 @@ export function decisionView(d: DecisionResult): DecisionView {
   return { approval: approvalView(d.approval), modeBefore: d.modeBefore, modeAfter: d.modeAfter };
 }
 
-export const RunViewSchema = Type.Object(
-  {
-    id: Id(),
-    companyId: Id(),
-    agentId: Id(),
-    trigger: Type.String({
-      description: "What woke the agent: start_team_building, approval_decided, routine.",
-    }),
-    mode: Type.String({ description: "The mode the run was woken in." }),
-    profile: OneOf(PROMPT_PROFILES),
-    cue: Type.String({ description: "The initial user turn." }),
-    status: OneOf(RUN_STATUSES),
-    usage: UsageCountersSchema,
-    error: Nullable(Type.String()),
-    stopReason: Nullable(
-      Type.String({
-        description:
-          'Why spend control stopped the run: "budget" (no room under the company\'s or an agent\'s budget) or "run_cap" (one of the run\'s caps: model calls, tool calls, tokens, USD, wall time; the error names which); null otherwise.',
-      }),
-    ),
-    startedAt: Time(),
-    endedAt: Nullable(Time()),
-  },
-  strict,
-);
+export const RunViewSchema = Type.Object({ ...RunRowSchema.properties, usage: UsageCountersSchema }, strict);
 /** A run as the API has always sent it: its usage under the counters' documented names. */
 export type RunView = Static<typeof RunViewSchema>;
 
 export function runView(run: RunRow): RunView {
-  return {
-    id: run.id,
-    companyId: run.companyId,
-    agentId: run.agentId,
-    trigger: run.trigger,
-    mode: run.mode,
-    profile: run.profile,
-    cue: run.cue,
-    status: run.status,
+  return project(RunViewSchema, run, {
     usage: usageCounters(run.usage),
     // Provider text is redacted of every configured key where it enters; what is shaped like a
     // credential is scrubbed here too (a row an older build wrote, a key nobody configured).
     error: run.error === null ? null : scrubSecrets(run.error),
-    stopReason: run.stopReason,
-    startedAt: run.startedAt,
-    endedAt: run.endedAt,
-  };
+  });
 }
 
 export const RunEventViewSchema = Type.Object(
