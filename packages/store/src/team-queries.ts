@@ -24,18 +24,22 @@ export interface TeamSlice {
   total: number;
 }
 
-// `$all` is 1 for the whole team; an absent `exclude` is "", which no id is.
-const MATCH = `company_id = $company and status = 'active' and ($all = 1 or reports_to = $manager) and id <> $exclude`;
+// Two texts, not one with an "either" condition: each reads its own index (027) and stops at the
+// limit. An absent `exclude` is "", which no id is.
+const WHOLE = `company_id = $company and status = 'active' and id <> $exclude`;
+const REPORTS = `company_id = $company and reports_to = $manager and status = 'active' and id <> $exclude`;
+
+function teamText(match: string, pg: boolean): string {
+  const rows = `from agents where ${match} order by created_at, id limit $limit`;
+  const agents = pg
+    ? `(select coalesce(json_agg(x order by x.created_at, x.id), '[]'::json)::text from (select ${select(AGENT)} ${rows}) x)`
+    : `(select json_group_array(${object(AGENT)}) from (select * ${rows}))`;
+  return `select ${agents} as agents, (select count(*) from agents where ${match}) as total`;
+}
 
 const TEAM = {
-  sqlite: named(
-    `select (select json_group_array(${object(AGENT)}) from (select * from agents where ${MATCH} order by created_at, id limit $limit)) as agents,
-      (select count(*) from agents where ${MATCH}) as total`,
-  ),
-  postgres: named(
-    `select (select coalesce(json_agg(x order by x.created_at, x.id), '[]'::json)::text from (select ${select(AGENT)} from agents where ${MATCH} order by created_at, id limit $limit) x) as agents,
-      (select count(*) from agents where ${MATCH}) as total`,
-  ),
+  sqlite: { whole: named(teamText(WHOLE, false)), reports: named(teamText(REPORTS, false)) },
+  postgres: { whole: named(teamText(WHOLE, true)), reports: named(teamText(REPORTS, true)) },
 };
 
 export async function readTeam(
@@ -44,14 +48,13 @@ export async function readTeam(
   companyId: string,
   query: TeamQuery,
 ): Promise<TeamSlice> {
-  const statement = TEAM[adapter.name];
+  const statement = TEAM[adapter.name][query.reportsTo === undefined ? "whole" : "reports"];
   const rows = await run<{ agents: string; total: number | string }>(
     db,
     adapter,
     statement.text,
     bindNamed(statement, {
       company: companyId,
-      all: query.reportsTo === undefined ? 1 : 0,
       manager: query.reportsTo ?? "",
       exclude: query.exclude ?? "",
       limit: query.limit,
