@@ -1,8 +1,8 @@
 // Whom an agent's company directory lists. A member: itself, its manager, its peers (the same
 // manager) and its direct reports, the first of each group by creation time; the CEO: the first of
 // the whole team. Everyone else is counted, not listed, so a prompt stays the same size however
-// large the company grows and changes only when the listed part of the team does (a hire, a
-// termination there). The same directory comes from the whole team (directoryFromTeam) or from the
+// large the company grows, and changes only when the listed part of the team or the count of the
+// others does. The same directory comes from the whole team (directoryFromTeam) or from the
 // store's bounded reads (readDirectory), which never read the team beyond what is listed.
 import type { AgentRow, StoreQueries } from "@cadre/store";
 
