@@ -135,8 +135,8 @@ export function createApp(deps: AppDeps): CadreApp {
   const dueWork = new DueWorkLoop({
     store,
     ...(deps.dueWork?.intervalMs !== undefined ? { intervalMs: deps.dueWork.intervalMs } : {}),
-    wake: (agentId) => wakes.wakeDue(agentId),
-    startDue: (agentId, seed) => wakes.startDue(agentId, seed),
+    wake: (agentId, checked) => wakes.wakeDue(agentId, checked),
+    startDue: (agentId, seed, checked) => wakes.startDue(agentId, seed, checked),
     log,
   });
   if (deps.dueWork) dueWork.start();

@@ -4,11 +4,12 @@
 // agent's waiting wakes). Which agents are due and why is the company layer's decision
 // (work/dispatch.ts, work/due.ts); a wake started for due work that finds none costs nothing.
 // `runNow` is the same pass for one company, asked for (`cadre run --server`), saying what it did.
+// Each due agent is checked as `cadre run` checks it (checkDue: one read of the agent and of the
+// budgets that apply); an in-process wake's plan takes what the check read instead of reading it again.
 import {
-  budgetHold,
-  dropInactive,
+  checkDue,
+  type DueChecked,
   heldByBudget,
-  dropStaleRequests,
   dueAgents,
   type ScheduleTick,
   tickSchedules,
@@ -21,10 +22,10 @@ export interface DueWorkOptions {
   store: Store;
   /** How often to look; default 10 s. */
   intervalMs?: number;
-  /** Wakes the agent for its due work (in process, or enqueued). */
-  wake: (agentId: string) => Promise<void> | void;
+  /** Wakes the agent for its due work (in process, or enqueued); `checked`: what the pass read of it. */
+  wake: (agentId: string, checked: DueChecked) => Promise<void> | void;
   /** Wakes the agent for its due work and says what became of it (runNow). */
-  startDue?: (agentId: string, seed?: string) => Promise<DueStart>;
+  startDue?: (agentId: string, seed: string | undefined, checked: DueChecked) => Promise<DueStart>;
   log: (line: string) => void;
 }
 
@@ -74,19 +75,19 @@ export class DueWorkLoop {
         );
       for (const agentId of await dueAgents(this.options.store)) {
         if (this.stopped) break;
-        const reasons = await dropStaleRequests(this.options.store, agentId);
-        if (reasons === 0) continue;
+        const check = await checkDue(this.options.store, agentId);
+        if (!check.due) continue;
         // Before a wake is queued: an exhausted budget holds it (its reasons stay pending, OP-5),
         // said once per agent and refusal rather than at every look.
-        const refused = await budgetHold(this.options.store, agentId);
+        const refused = check.held;
         if (refused) {
-          const line = `cadre: agent ${agentId} ${heldByBudget(refused, reasons)}`;
+          const line = `cadre: agent ${agentId} ${heldByBudget(refused, check.reasons)}`;
           if (this.held.get(agentId) !== refused.message) this.options.log(line);
           this.held.set(agentId, refused.message);
           continue;
         }
         this.held.delete(agentId);
-        await this.options.wake(agentId);
+        await this.options.wake(agentId, check.checked);
       }
     } catch (error) {
       this.options.log(`cadre: looking for due work failed: ${errorMessage(error)}`);
@@ -112,11 +113,16 @@ export class DueWorkLoop {
         done.ticks = await tickSchedules(store, new Date(), companyId);
         for (const agentId of await dueAgents(store, companyId)) {
           if (this.stopped || done.runs.length + done.queued.length >= options.maxWakes) break;
-          if (await dropInactive(store, agentId)) continue;
-          if ((await dropStaleRequests(store, agentId)) === 0) continue;
+          const check = await checkDue(store, agentId);
+          if (!check.due) continue;
+          if (check.held) {
+            done.problems.push({ agentId, message: heldByBudget(check.held, check.reasons) });
+            continue;
+          }
           const start = await startDue(
             agentId,
             options.seed !== undefined ? `${options.seed}:${agentId}` : undefined,
+            check.checked,
           );
           if (start.kind === "started") done.runs.push({ agentId, runId: start.runId });
           else if (start.kind === "queued") done.queued.push({ agentId, wakeId: start.wakeId });

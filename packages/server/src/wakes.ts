@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   assertBudgetRoom,
   cueTokenCount,
+  type DueChecked,
   type ProbeBook,
   type WakeOptions,
   type WakeResult,
@@ -182,8 +183,8 @@ export class WakeRunner {
    * wake that finds nothing due when it starts costs nothing), else run here in the background —
    * unless this process already runs a wake of the agent (it takes the new reasons when it ends).
    */
-  async wakeDue(agentId: string): Promise<void> {
-    await this.launchDue(agentId, undefined, false);
+  async wakeDue(agentId: string, checked?: DueChecked): Promise<void> {
+    await this.launchDue(agentId, undefined, false, checked);
   }
 
   /**
@@ -191,14 +192,16 @@ export class WakeRunner {
    * due wake of the agent already running here), the queued wake no worker started within the
    * wait, nothing when no due work was left, or the refusal that kept it from starting.
    */
-  startDue(agentId: string, seed?: number | string): Promise<DueStart> {
-    return this.launchDue(agentId, seed, true);
+  startDue(agentId: string, seed?: number | string, checked?: DueChecked): Promise<DueStart> {
+    return this.launchDue(agentId, seed, true, checked);
   }
 
+  /** `checked`: what the due-work pass read of the agent, for an in-process wake's plan (a queued one reads its own). */
   private async launchDue(
     agentId: string,
     seed: number | string | undefined,
     wait: boolean,
+    checked?: DueChecked,
   ): Promise<DueStart> {
     if (this.stopped.signal.aborted) return { kind: "nothing" };
     if (this.options.queue) {
@@ -226,6 +229,7 @@ export class WakeRunner {
       agentId,
       store: this.options.store,
       signal: controller.signal,
+      ...(checked ? { checked } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
       ...(this.options.env ? { env: this.options.env } : {}),

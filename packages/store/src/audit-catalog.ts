@@ -36,6 +36,7 @@ export const READ_METHODS = [
   "listConnectors",
   "getAgent",
   "listAgents",
+  "listTeam",
   "getApproval",
   "listApprovals",
   "listApprovalEvents",

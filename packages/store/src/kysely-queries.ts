@@ -104,6 +104,7 @@ import {
   type SummaryQuery,
 } from "./snapshot.js";
 import { run } from "./prepared.js";
+import { readTeam, type TeamQuery, type TeamSlice } from "./team-queries.js";
 import * as budgets from "./budget-queries.js";
 import * as tasks from "./task-queries.js";
 import * as taskFiles from "./task-file-queries.js";
@@ -374,6 +375,12 @@ export class KyselyQueries implements StoreQueries {
       );
       return rows.map((r) => toAgent(r, this.adapter));
     });
+  }
+
+  listTeam(companyId: string, query: TeamQuery): Promise<TeamSlice> {
+    return this.guard(`agents of company "${companyId}"`, () =>
+      readTeam(this.db, this.adapter, companyId, query),
+    );
   }
 
   setAgentStatus(id: string, status: AgentStatus): Promise<void> {

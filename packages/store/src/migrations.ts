@@ -18,6 +18,7 @@ import { peopleMigration } from "./migration-018-people.js";
 import { spendTotalsMigration } from "./migration-021-spend-totals.js";
 import { taskFilesMigration } from "./migration-023-task-files.js";
 import { modelFingerprintsMigration } from "./migration-025-model-fingerprints.js";
+import { agentsTeamIndexesMigration } from "./migration-027-agents-team-indexes.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -191,6 +192,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (adapter: DialectAdapter) => M
   ["021_spend_totals", () => spendTotalsMigration()],
   ["023_task_files", () => taskFilesMigration()],
   ["025_model_fingerprints", modelFingerprintsMigration],
+  ["027_agents_team_indexes", () => agentsTeamIndexesMigration()],
 ];
 
 /** The names of every migration the store runs, sorted as the migration table lists them. */

@@ -31,7 +31,7 @@ const CONNECTOR = [
   "model_fingerprints",
   "created_at",
 ];
-const AGENT = [
+export const AGENT = [
   "id",
   "company_id",
   "name",
@@ -64,9 +64,9 @@ const APPROVAL = [
 const JSON_COLUMNS = new Set(["settings", "enabled_models", "config", "model_fingerprints"]);
 
 // SQLite: json_object over the listed columns (a JSON column's text stays a string).
-const object = (columns: string[]) => `json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")})`;
+export const object = (columns: string[]) => `json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")})`;
 // PostgreSQL: row_to_json over a subquery that casts the json columns to text.
-const select = (columns: string[]) =>
+export const select = (columns: string[]) =>
   columns.map((c) => (JSON_COLUMNS.has(c) ? `${c}::text as ${c}` : c)).join(", ");
 
 const SQLITE = {

@@ -29,8 +29,10 @@ import type {
   OperatorRole,
 } from "@cadre/model";
 import type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
+import type { TeamQuery, TeamSlice } from "./team-queries.js";
 
 export type { CompanySnapshot, CompanySummary, SummaryQuery } from "./snapshot.js";
+export type { TeamQuery, TeamSlice } from "./team-queries.js";
 
 // The entities whose schema (and so whose fields) is @cadre/model's; the API's views are built from them.
 export type { AgentRow, ApprovalEventRow, ApprovalRow, CompanyRow, ConnectorRow, RunRow, TaskRow };
@@ -519,6 +521,11 @@ export interface StoreQueries {
   getAgent(id: string): Promise<AgentRow | undefined>;
   /** Ordered by creation time, then id. */
   listAgents(companyId: string, filter?: { status?: AgentStatus; page?: Page }): Promise<AgentRow[]>;
+  /**
+   * At most `limit` active agents (by creation time, then id) of the whole team or of one agent's
+   * reports, and how many match, in one statement: what a bounded directory reads.
+   */
+  listTeam(companyId: string, query: TeamQuery): Promise<TeamSlice>;
   setAgentStatus(id: string, status: AgentStatus): Promise<void>;
   /** The model the agent's next session routes to (MC-13; the caller validates it against the connector). */
   /** The agent's model, and its connector when given (a move to another connector). */

@@ -1,20 +1,23 @@
-// The scale section: what one operation costs as the company grows — a member's wake at 10, 100
-// and 1,000 agents; a task operation at 10k and 100k tasks; a wake with 100k model calls in the
-// budget's ledger — each printed as cost per operation (wall ms, CPU ms, SQL statements; medians
-// over several operations) beside the same operation at the smallest size. A figure that grows
-// with the company shows as a ratio above 1; from 100 to 1,000 agents the promise is ≤ 1.5×.
+// The scale section: what one operation costs as the company grows — a member's wake and the
+// CEO's at 10, 100 and 1,000 agents; a task operation and a task list page at 1k, 10k and 100k
+// tasks; a wake and a budget's spend read with 1k and 100k model calls in the ledger — each printed
+// as cost per operation (wall ms, CPU ms, SQL statements; medians over several operations, the
+// range of the paired runs' ratios) beside the same operation at the smallest size. A figure that
+// grows with the company shows as a ratio above 1; from 100 to 1,000 agents the promise is ≤ 1.5×.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTask, setBudget, wakeAgent } from "@cadre/company";
+import { createTask, periodStart, setBudget, wakeAgent } from "@cadre/company";
 import { openStore, type Store } from "@cadre/store";
-import { atMost, type Benchmark, type BenchFigure, figure } from "./registry.js";
+import type { Benchmark, BenchFigure } from "./registry.js";
 import { assign, bulkModelCalls, bulkTasks, operatingCompany } from "./scale/company.js";
+import { costFigures } from "./scale/figures.js";
 import { costOf, type OpCost } from "./scale/measure-op.js";
 import { installStatementCounter } from "./scale/statements.js";
 
 const WAKES = 5;
 const TASK_OPS = 20;
+const PAGE = 50;
 const log = (line: string) => process.stderr.write(`  scale: ${line}\n`);
 
 async function withStore<T>(fn: (store: Store, dir: string) => Promise<T>): Promise<T> {
@@ -43,6 +46,14 @@ function wakeCost(agents: number, modelCalls = 0): Promise<OpCost> {
   });
 }
 
+/** The CEO's wakes (offline model, the operating company) in a company of `agents` agents. */
+function ceoWakeCost(agents: number): Promise<OpCost> {
+  return withStore(async (store, dir) => {
+    const c = await operatingCompany(store, agents, `ceo${agents}`);
+    return costOf(WAKES, (i) => wakeAgent({ store, agentId: c.ceo, dataDir: dir, seed: i + 1 }));
+  });
+}
+
 /** create_task by the operator in a company holding `tasks` tasks. */
 function taskCost(tasks: number): Promise<OpCost> {
   return withStore(async (store) => {
@@ -56,77 +67,109 @@ function taskCost(tasks: number): Promise<OpCost> {
   });
 }
 
-function costFigures(
-  what: string,
-  size: string,
-  cost: OpCost,
-  baseSize: string,
-  base: OpCost,
-  target?: number,
-) {
-  return [
-    figure(`${what} at ${size}: wall`, cost.ms, "ms/op", `at ${baseSize}`, base.ms),
-    figure(
-      `${what} at ${size}: CPU`,
-      cost.cpuMs,
-      "ms/op",
-      `at ${baseSize}`,
-      base.cpuMs,
-      target ? atMost(target) : undefined,
-    ),
-    figure(`${what} at ${size}: statements`, cost.statements, "stmts/op", `at ${baseSize}`, base.statements),
-  ];
+/** A page of 50 tasks (what GET tasks reads), from well inside a company's `tasks` tasks. */
+function taskPageCost(tasks: number): Promise<OpCost> {
+  return withStore(async (store) => {
+    const c = await operatingCompany(store, 10, `p${tasks}`);
+    await bulkTasks(store, c, tasks);
+    const cursors: { at: string; id: string }[] = [];
+    for (let i = 0; i <= TASK_OPS; i++) {
+      const t = await store.getTask(`tsk_bulk_${c.companyId}_${(tasks >> 2) + ((i * PAGE) % (tasks >> 2))}`);
+      if (!t) throw new Error("scale bench: a bulk task is missing");
+      cursors.push({ at: t.createdAt, id: t.id });
+    }
+    return costOf(TASK_OPS, async (i) => {
+      const page = await store.listTasks(c.companyId, { page: { after: cursors[i]!, limit: PAGE } });
+      if (page.length === 0) throw new Error("scale bench: an empty page of tasks");
+    });
+  });
+}
+
+/** A monthly budget's spend read, the company's and an agent's, with `calls` model calls in the ledger. */
+function spendReadCost(calls: number): Promise<OpCost> {
+  return withStore(async (store) => {
+    const c = await operatingCompany(store, 10, `s${calls}`);
+    await bulkModelCalls(store, c, calls);
+    const since = periodStart("month");
+    return costOf(TASK_OPS, async () => {
+      const company = await store.spendOf({ companyId: c.companyId, ...(since ? { since } : {}) });
+      await store.spendOf({ companyId: c.companyId, agentId: c.lead, ...(since ? { since } : {}) });
+      if (company.calls !== calls) throw new Error(`scale bench: spend counted ${company.calls} calls`);
+    });
+  });
+}
+
+const sized = (n: number) => n.toLocaleString("en-US");
+
+async function bySize(sizes: number[], what: string, measure: (n: number) => Promise<OpCost>) {
+  const out: Record<number, OpCost> = {};
+  for (const n of sizes) {
+    log(`${what}, ${sized(n)}`);
+    out[n] = await measure(n);
+    log(
+      `  ${out[n].ms.toFixed(1)} ms, ${out[n].cpuMs.toFixed(1)} ms CPU, ${out[n].statements} statements per operation`,
+    );
+  }
+  return out;
 }
 
 export const scaleBench: Benchmark = {
   name: "scale",
   description:
-    "cost per operation as the company grows: wake at 10/100/1,000 agents, task op at 10k/100k tasks, wake with 100k model calls",
+    "cost per operation as the company grows: member and CEO wakes at 10/100/1,000 agents, task op and task page at 1k/10k/100k tasks, wake and spend read at 100k model calls",
   async run() {
     installStatementCounter();
     const figures: BenchFigure[] = [];
-    const wakes: Record<number, OpCost> = {};
     // The process's first wakes load and compile what every wake runs: done once, not reported.
     await wakeCost(10);
-    for (const agents of [10, 100, 1000]) {
-      log(`member wake, ${agents} agents`);
-      wakes[agents] = await wakeCost(agents);
-      log(
-        `  ${agents} agents: ${wakes[agents].ms.toFixed(0)} ms, ${wakes[agents].cpuMs.toFixed(0)} ms CPU, ${wakes[agents].statements} statements per wake`,
-      );
-    }
-    for (const agents of [10, 100, 1000])
+    const wakes = await bySize([10, 100, 1000], "member wake, agents", (n) => wakeCost(n));
+    for (const agents of [100, 1000])
       figures.push(
-        ...costFigures("member wake", `${agents} agents`, wakes[agents]!, "10 agents", wakes[10]!),
+        ...costFigures("member wake", `${sized(agents)} agents`, wakes[agents]!, "10 agents", wakes[10]!),
       );
     figures.push(
       ...costFigures("member wake", "1,000 agents (vs 100)", wakes[1000]!, "100 agents", wakes[100]!, 1.5),
     );
-    const tasks: Record<number, OpCost> = {};
-    for (const n of [1_000, 10_000, 100_000]) {
-      log(`create_task, ${n} tasks`);
-      tasks[n] = await taskCost(n);
-    }
-    for (const n of [10_000, 100_000])
+    const ceo = await bySize([100, 1000], "CEO wake, agents", ceoWakeCost);
+    figures.push(
+      ...costFigures("CEO wake", "1,000 agents (vs 100)", ceo[1000]!, "100 agents", ceo[100]!, 1.5),
+    );
+    const tasks = await bySize([1_000, 10_000, 100_000], "create_task, tasks", taskCost);
+    const pages = await bySize([1_000, 10_000, 100_000], "task list page, tasks", taskPageCost);
+    for (const n of [10_000, 100_000]) {
+      figures.push(
+        ...costFigures("create_task", `${sized(n)} tasks`, tasks[n]!, "1,000 tasks", tasks[1_000]!),
+      );
       figures.push(
         ...costFigures(
-          "create_task",
-          `${n.toLocaleString("en-US")} tasks`,
-          tasks[n]!,
+          `task list page (${PAGE})`,
+          `${sized(n)} tasks`,
+          pages[n]!,
           "1,000 tasks",
-          tasks[1_000]!,
+          pages[1_000]!,
         ),
       );
-    log("member wake, 100k model calls in the ledger");
-    const ledgerSmall = await wakeCost(10, 1_000);
-    const ledgerLarge = await wakeCost(10, 100_000);
+    }
+    const ledger = await bySize([1_000, 100_000], "member wake with a budget, model calls", (n) =>
+      wakeCost(10, n),
+    );
     figures.push(
       ...costFigures(
         "member wake, budget set",
         "100,000 model calls",
-        ledgerLarge,
+        ledger[100_000]!,
         "1,000 calls",
-        ledgerSmall,
+        ledger[1_000]!,
+      ),
+    );
+    const spend = await bySize([1_000, 100_000], "monthly spend read, model calls", spendReadCost);
+    figures.push(
+      ...costFigures(
+        "spend read (company + agent)",
+        "100,000 model calls",
+        spend[100_000]!,
+        "1,000 calls",
+        spend[1_000]!,
       ),
     );
     return { figures };

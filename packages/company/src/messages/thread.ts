@@ -55,6 +55,21 @@ interface MessageData {
   operatorName?: string;
 }
 
+/** The agents who wrote these messages, each read once by id (never the whole team). */
+async function writersOf(
+  q: StoreQueries,
+  companyId: string,
+  rows: readonly ActivityRow[],
+): Promise<AgentRow[]> {
+  const ids = new Set(rows.map((r) => (r.data as MessageData).from).filter((from) => from !== "operator"));
+  const out: AgentRow[] = [];
+  for (const id of ids) {
+    const a = await q.getAgent(id);
+    if (a && a.companyId === companyId) out.push(a);
+  }
+  return out;
+}
+
 function messageOf(row: ActivityRow, agents: readonly AgentRow[]): ThreadMessage {
   const data = row.data as MessageData;
   return {
@@ -82,8 +97,9 @@ export async function listMessages(
   const rows = (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY })).filter(
     (r) => r.id > (page.after ?? 0),
   );
-  const agents = await q.listAgents(companyId);
-  const items = rows.slice(0, limit).map((r) => messageOf(r, agents));
+  const shown = rows.slice(0, limit);
+  const agents = await writersOf(q, companyId, shown);
+  const items = shown.map((r) => messageOf(r, agents));
   return { items, nextCursor: rows.length > limit ? String(items.at(-1)!.id) : null };
 }
 
@@ -184,11 +200,11 @@ export async function recentMessages(
   companyId: string,
   n: number,
 ): Promise<ThreadMessage[]> {
-  const agents = await q.listAgents(companyId);
+  const rows = (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY })).slice(-n);
+  const agents = await writersOf(q, companyId, rows);
   // The CEO reads every operator's words as the operator's: which person wrote is for the
   // dashboard's readers, not a new name the CEO would have to place.
-  return (await q.listActivity(companyId, { type: MESSAGE_ACTIVITY }))
-    .slice(-n)
+  return rows
     .map((r) => messageOf(r, agents))
     .map((m) => (m.from === "operator" ? { ...m, fromName: "the operator" } : m));
 }

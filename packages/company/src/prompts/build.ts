@@ -12,6 +12,7 @@ import { connectorLabel, readiness } from "../connectors/readiness.js";
 import type { ProbeBook } from "../connectors/probe-cache.js";
 import type { CompanyState } from "../state.js";
 import type { CeoModeDecision } from "./cues.js";
+import { type Directory, directoryFromTeam } from "./directory.js";
 import { MODE_TITLES } from "../modes.js";
 import { MODE_DOCUMENTS } from "../profiles/semantic/mode-documents.js";
 import {
@@ -22,8 +23,17 @@ import {
   MEMORY_RULES,
 } from "./segments.js";
 
-export interface BuildPromptInput {
-  state: CompanyState;
+/** What a prompt says of the company besides its directory. */
+export type PromptState = Pick<CompanyState, "company" | "connectors" | "latestStrategy">;
+
+/**
+ * The whole company state (the directory is computed from its team), or what a wake read: the
+ * company's parts and the agent's directory (readDirectory).
+ */
+export type BuildPromptInput = PromptBase &
+  ({ state: CompanyState; directory?: undefined } | { state: PromptState; directory: Directory });
+
+interface PromptBase {
   agent: AgentRow;
   /**
    * The mode whose document is loaded: the wake passes its one decision (decideCeoMode, C4-4) —
@@ -49,32 +59,18 @@ function describeAgent(a: AgentRow, self: AgentRow): string {
   return `- ${a.name}: ${parts.join(", ")}${a.id === self.id ? " (you)" : ""}`;
 }
 
-/**
- * Whom a member's directory lists: itself, its manager, its peers (the same manager) and its direct
- * reports. The rest are counted, not listed, so a member's prompt stays the same size however large
- * the company grows (and changes only when its own part of the team does). The CEO lists everyone.
- */
-function listedFor(state: CompanyState, self: AgentRow): AgentRow[] {
-  if (self.isCeo) return [...state.activeAgents];
-  const manager = self.reportsTo ?? state.activeAgents.find((a) => a.isCeo)?.id ?? null;
-  return state.activeAgents.filter(
-    (a) =>
-      a.id === self.id ||
-      a.id === manager ||
-      a.reportsTo === self.id ||
-      (a.reportsTo !== null && a.reportsTo === self.reportsTo),
-  );
-}
+/** What the contacts segment is built from: the whole active team, or a directory already read. */
+export type DirectorySource = Pick<CompanyState, "activeAgents"> | Directory;
 
-export function contactsSegment(state: CompanyState, self: AgentRow): string {
-  const others = state.activeAgents.filter((a) => a.id !== self.id);
-  if (others.length === 0) return CONTACTS_EMPTY;
-  const listed = listedFor(state, self);
-  const unlisted = state.activeAgents.length - listed.length;
+export function contactsSegment(source: DirectorySource, self: AgentRow): string {
+  const directory = "listed" in source ? source : directoryFromTeam(source.activeAgents, self);
+  if (directory.listed.length <= 1 && directory.unlisted === 0) return CONTACTS_EMPTY;
   return [
     "## Company directory",
-    ...listed.map((a) => describeAgent(a, self)),
-    ...(unlisted > 0 ? [`Also in the company: ${unlisted} more active agents, not listed here.`] : []),
+    ...directory.listed.map((a) => describeAgent(a, self)),
+    ...(directory.unlisted > 0
+      ? [`Also in the company: ${directory.unlisted} more active agents, not listed here.`]
+      : []),
   ].join("\n");
 }
 
@@ -105,7 +101,7 @@ function roleLines(agent: AgentRow): string[] {
 }
 
 export function hostRuntimeSegment(
-  state: CompanyState,
+  state: PromptState,
   agent: AgentRow,
   mode: CeoMode,
   env?: NodeJS.ProcessEnv,
@@ -131,13 +127,13 @@ export function hostRuntimeSegment(
 }
 
 /** Values copied from stored records into the prompt: exempt from the volatile-pattern check (MC-3). */
-function recordValues(state: CompanyState, agent: AgentRow): string[] {
+function recordValues(state: PromptState, agent: AgentRow, directory: Directory): string[] {
   const strategy = state.latestStrategy;
   return [
     state.company.id,
     state.company.name,
     state.company.goal,
-    ...[agent, ...state.activeAgents].flatMap((a) => [a.id, a.name, a.role, a.description]),
+    ...[agent, ...directory.listed].flatMap((a) => [a.id, a.name, a.role, a.description]),
     ...state.connectors.map((c) => c.id),
     ...(strategy ? [strategy.title, strategy.decisionNote ?? ""] : []),
   ];
@@ -145,9 +141,11 @@ function recordValues(state: CompanyState, agent: AgentRow): string[] {
 
 export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
   const { state, agent } = input;
+  const directory =
+    input.directory === undefined ? directoryFromTeam(input.state.activeAgents, agent) : input.directory;
   const mode = typeof input.mode === "string" ? input.mode : input.mode.mode;
   const document = typeof input.mode === "string" ? MODE_DOCUMENTS[mode] : input.mode.document;
-  const values = recordValues(state, agent);
+  const values = recordValues(state, agent, directory);
   const modeDocument = input.modeDocument ? input.modeDocument(mode, document) : document;
   const product = agent.isCeo ? `${CEO_PRODUCT_APPEND}\n\n${modeDocument}` : MEMBER_PRODUCT_APPEND;
   const segments: SegmentInput[] = [
@@ -156,7 +154,7 @@ export function buildAgentPrompt(input: BuildPromptInput): AssembledPrompt {
     { id: "memory-rules", text: MEMORY_RULES },
   ];
   if (!input.remote)
-    segments.push({ id: "contacts", text: contactsSegment(state, agent), recordValues: values });
+    segments.push({ id: "contacts", text: contactsSegment(directory, agent), recordValues: values });
   // What a probe said (an endpoint's error text) is copied from its outcome, like a stored record:
   // fixed for the session, and free to mention a time or an id.
   const probeTexts = state.connectors.map((c) => readiness(c, input.env, input.probes).missing ?? "");

@@ -1,9 +1,11 @@
-// A member's directory lists its manager, its peers and its direct reports, and counts the rest:
-// its prompt stays the same size however many agents work elsewhere in the company.
-import type { AgentRow } from "@cadre/store";
+// A member's directory lists its manager, the first of its peers and of its direct reports, and
+// counts the rest; the CEO's lists the first of the team: a prompt stays the same size however many
+// agents the company has. The store's bounded reads give the directory the whole team gives.
+import { openStore, type AgentRow } from "@cadre/store";
 import { describe, expect, it } from "vitest";
 import type { CompanyState } from "../state.js";
 import { contactsSegment } from "./build.js";
+import { DIRECTORY_LIMITS, directoryFromTeam, readDirectory } from "./directory.js";
 
 const agent = (id: string, reportsTo: string | null, isCeo = false): AgentRow => ({
   id,
@@ -65,8 +67,60 @@ describe("a member's company directory", () => {
     expect(b.length - a.length).toBeLessThan(10);
   });
 
-  it("still lists the whole team for the CEO", () => {
+  it("lists the whole team of a small company for the CEO", () => {
     const agents = company(2);
     expect(names(contactsSegment(stateOf(agents), agents[0]!))).toHaveLength(agents.length);
+  });
+
+  it("lists the first peers and reports of a large team, and counts the others", () => {
+    const agents = company(200);
+    const eng = agents.find((a) => a.id === "eng")!;
+    const eng0 = agents.find((a) => a.id === "eng0")!;
+    const member = contactsSegment(stateOf(agents), eng0);
+    // Itself, its manager and the first peers (by creation time, then id).
+    expect(names(member)).toHaveLength(2 + DIRECTORY_LIMITS.peers);
+    expect(member).toContain(`Also in the company: ${agents.length - 2 - DIRECTORY_LIMITS.peers} more`);
+    // The head: its manager (the CEO), its peer and the first of its 200 reports.
+    expect(names(contactsSegment(stateOf(agents), eng))).toHaveLength(3 + DIRECTORY_LIMITS.reports);
+    const ceo = contactsSegment(stateOf(agents), agents[0]!);
+    expect(names(ceo)).toHaveLength(1 + DIRECTORY_LIMITS.ceo);
+    expect(ceo).toContain(`Also in the company: ${agents.length - 1 - DIRECTORY_LIMITS.ceo} more`);
+  });
+
+  it("reads from the store the directory the whole team gives, for the CEO, a head and a member", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      await store.insertCompany({
+        id: "cmp_1",
+        name: "Robots",
+        goal: "Build robots.",
+        settings: { maxTeamSize: 1000, requireHireApproval: false, profile: "semantic" },
+      });
+      await store.insertConnector({
+        companyId: "cmp_1",
+        id: "offline",
+        kind: "offline",
+        label: "Offline",
+        enabledModels: ["offline-scripted-1"],
+        config: {},
+      });
+      const team = company(60);
+      // Terminated agents are neither listed nor counted.
+      const gone = [agent("gone", "eng"), agent("gone2", "ceo")].map((a) => ({
+        ...a,
+        status: "terminated" as const,
+      }));
+      for (const a of [...team, ...gone]) await store.insertAgent(a);
+      const stored = await store.listAgents("cmp_1", { status: "active" });
+      expect(stored).toHaveLength(team.length);
+      for (const id of ["ceo", "eng", "eng7", "ops59"]) {
+        const self = stored.find((a) => a.id === id)!;
+        expect(await readDirectory(store, self, "ceo", stored.length)).toEqual(
+          directoryFromTeam(stored, self),
+        );
+      }
+    } finally {
+      await store.close();
+    }
   });
 });

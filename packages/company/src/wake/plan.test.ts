@@ -40,7 +40,7 @@ async function company() {
 }
 
 describe("a wake's plan", () => {
-  it("reads the agent, the company and each budget once, and builds the prompt for the CEO's mode", async () => {
+  it("reads the agent, the company's summary, its directory and each budget once, never the team, and builds the prompt for the CEO's mode", async () => {
     const { ceo } = await company();
     await setBudget(store, { companyId: ceo.companyId, agentId: ceo.id }, { tokens: 1_000_000 });
     const { store: counted, calls } = counting(store);
@@ -49,7 +49,11 @@ describe("a wake's plan", () => {
     expect(plan.prompt.systemPrompt).toContain("team");
     expect(plan.budgets.agent?.limitTokens).toBe(1_000_000);
     expect(calls.get("getAgent")).toBe(1);
-    expect(calls.get("getCompanySnapshot")).toBe(1);
+    expect(calls.get("getCompanySummary")).toBe(1);
+    // The CEO's directory: the first of the team and its count, in one read.
+    expect(calls.get("listTeam")).toBe(1);
+    expect(calls.get("getCompanySnapshot") ?? 0).toBe(0);
+    expect(calls.get("listAgents") ?? 0).toBe(0);
     // The company's budget and the agent's: one read each (their stops are judged from those rows).
     expect(calls.get("getBudget")).toBe(2);
     expect(calls.get("transaction") ?? 0).toBe(0);

@@ -1,5 +1,6 @@
 // A wake's plan, before anything is written: one read of the agent, one of the company (its
-// snapshot: connectors, team, strategy), one of the budgets that apply (checked for room and
+// summary: connectors, CEO, counts, strategy — never the team), the agent's bounded directory
+// (its manager, the first of its peers and reports), one of the budgets that apply (checked for room and
 // handed to the run's budget), the readiness probes refreshed outside every transaction (C4-9),
 // and the prompt built from them. Whatever refuses the wake refuses it here (refusals.ts).
 import { readFile } from "node:fs/promises";
@@ -16,13 +17,16 @@ import { decideCeoMode, memberCue } from "../prompts/cues.js";
 import { profileDriver } from "../profiles/registry.js";
 import type { ProfileWake } from "../profiles/types.js";
 import { secretsRedactor } from "../secrets.js";
-import { type CompanyState, loadCompanyState } from "../state.js";
+import { type CompanySummaryState, loadCompanySummary } from "../state.js";
+import { type Directory, readDirectory } from "../prompts/directory.js";
 import type { WakeOptions } from "./options.js";
 import * as refuse from "./refusals.js";
 
 export interface WakePlan {
   agent: AgentRow;
-  state: CompanyState;
+  state: CompanySummaryState;
+  /** Whom the agent's prompt lists (and the authors the briefing may name without a read). */
+  directory: Directory;
   connector: ConnectorRow;
   profile: PromptProfile;
   mode: CeoMode;
@@ -50,7 +54,7 @@ export async function planWake(options: WakeOptions): Promise<WakePlan> {
   const agent = checked?.agent ?? (await store.getAgent(options.agentId));
   if (!agent) throw new NotFoundError(`agent ${options.agentId} not found`);
   refuse.refuseInactive(agent);
-  const state = await loadCompanyState(store, agent.companyId);
+  const state = await loadCompanySummary(store, agent.companyId);
   refuse.refuseBeforeStrategy(agent, state);
   const connector = state.connectors.find((c) => c.id === agent.connectorId);
   if (!connector) throw new NotFoundError(`connector ${agent.connectorId} of agent ${agent.id} not found`);
@@ -73,10 +77,12 @@ export async function planWake(options: WakeOptions): Promise<WakePlan> {
   const cueOf = (trigger: WakeTrigger) =>
     agent.isCeo && options.cue ? options.cue(mode, plainCue(trigger)) : plainCue(trigger);
   const memoryIndex = await memoryRead;
+  const directory = await readDirectory(store, agent, state.ceo.id, state.activeCount);
   const probes = options.probes ?? sharedProbes;
   await refreshReadiness(state.connectors, env, probes);
   const prompt = buildAgentPrompt({
     state,
+    directory,
     agent,
     mode: decision,
     memoryIndex,
@@ -85,5 +91,19 @@ export async function planWake(options: WakeOptions): Promise<WakePlan> {
     ...(options.modeDocument ? { modeDocument: options.modeDocument } : {}),
   });
   const redact = secretsRedactor(state.connectors, env);
-  return { agent, state, connector, profile, mode, byProfile, cueOf, env, probes, prompt, budgets, redact };
+  return {
+    agent,
+    state,
+    directory,
+    connector,
+    profile,
+    mode,
+    byProfile,
+    cueOf,
+    env,
+    probes,
+    prompt,
+    budgets,
+    redact,
+  };
 }

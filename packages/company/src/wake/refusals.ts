@@ -6,7 +6,7 @@ import type { AgentRow, ConnectorRow } from "@cadre/store";
 import { driverOf } from "../connectors/kinds/index.js";
 import { operatorActionsIn } from "../modes.js";
 import { requireWrappable } from "../session.js";
-import type { CompanyState } from "../state.js";
+import type { ModeView } from "../state.js";
 import type { WakeOptions } from "./options.js";
 
 export function refuseInactive(agent: AgentRow): void {
@@ -17,7 +17,7 @@ export function refuseInactive(agent: AgentRow): void {
 }
 
 /** Governance in code (C4-4): the team's work needs an approved strategy. */
-export function refuseBeforeStrategy(agent: AgentRow, state: CompanyState): void {
+export function refuseBeforeStrategy(agent: AgentRow, state: ModeView): void {
   if (!agent.isCeo && state.mode !== "operating")
     throw new UserInputError(
       `${agent.name} cannot start work yet: the company strategy is not approved (CEO phase: ${state.mode}). Approve the strategy first.`,
@@ -37,7 +37,7 @@ export function refuseUnfitConnector(agent: AgentRow, connector: ConnectorRow, o
  * its cue would contradict the mode. (Only the caller names it: a wake request's trigger or an
  * inferred one never is.)
  */
-export function refuseMisplacedTrigger(agent: AgentRow, state: CompanyState, options: WakeOptions): void {
+export function refuseMisplacedTrigger(agent: AgentRow, state: ModeView, options: WakeOptions): void {
   if (
     options.trigger === "start_team_building" &&
     !(agent.isCeo && operatorActionsIn(state.mode).includes(options.trigger))

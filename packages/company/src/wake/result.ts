@@ -4,7 +4,7 @@
 import type { HarnessSessionState } from "@cadre/core";
 import type { RunRow } from "@cadre/store";
 import { harnessOf } from "../agent-session.js";
-import { loadCompanyState } from "../state.js";
+import { loadCompanySummary } from "../state.js";
 import type { RunContext } from "./context.js";
 import type { WakeResult, WakeSession } from "./options.js";
 
@@ -14,7 +14,7 @@ export async function wakeResult(
   cueTokens: number,
 ): Promise<WakeResult> {
   const { options, plan, claim, record, budget, drift, run } = ctx;
-  const after = await loadCompanyState(options.store, plan.agent.companyId);
+  const after = await loadCompanySummary(options.store, plan.agent.companyId);
   const finished = (await options.store.getRun(claim.runId)) as RunRow;
   const session: WakeSession = {
     harness: native?.harness ?? harnessOf(plan.connector.kind),

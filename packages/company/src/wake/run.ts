@@ -11,7 +11,7 @@ import { openSession } from "./session-open.js";
 
 export async function runSession(ctx: RunContext, signal: AbortSignal | undefined): Promise<void> {
   const { options, plan, budget, drift, record, held } = ctx;
-  const { agent, mode, state } = plan;
+  const { agent, mode, state, directory } = plan;
   // Refused before any call: the company does not run a model replaced under its id.
   const refused = drift.stop;
   if (refused) throw new DriftRefused(`${refused.reason}: ${refused.message}`);
@@ -20,7 +20,7 @@ export async function runSession(ctx: RunContext, signal: AbortSignal | undefine
     ? ""
     : await workBriefing(options.store, {
         agent,
-        agents: state.activeAgents,
+        agents: directory.listed,
         strategy: mode === "operating" ? state.latestStrategy : null,
         taken: ctx.claim.started.taken,
       });

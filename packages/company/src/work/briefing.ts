@@ -225,13 +225,26 @@ export async function workBriefing(q: StoreQueries, input: BriefingInput): Promi
     agent.isCeo && input.taken.some((r) => r.trigger === "operator_message")
       ? await recentMessages(q, agent.companyId, CAPS.messages)
       : [];
-  // Authors are named as they wrote, a member since terminated too (read only when one may be).
+  // Authors are named as they wrote, a member since terminated too: those the directory does not
+  // list are read by id (a few per task), never the whole team.
   const everyone = [...input.agents];
-  const known = (id: string | null) => id === null || everyone.some((x) => x.id === id);
   const strategyBy = agent.isCeo && input.strategy ? input.strategy.filedByAgentId : null;
-  if (tasks.length > 0 || !known(strategyBy))
-    for (const a of await q.listAgents(agent.companyId))
-      if (!everyone.some((x) => x.id === a.id)) everyone.push(a);
+  const authors = new Set<string>();
+  const note = (id: string | null | undefined) => {
+    if (id && id !== "operator" && !everyone.some((x) => x.id === id)) authors.add(id);
+  };
+  note(strategyBy);
+  for (const t of tasks) {
+    note(t.task.creatorAgentId);
+    note(t.task.assigneeAgentId);
+    note(t.task.deliverableBy);
+    for (const c of t.comments.slice(-CAPS.comments)) note(c.authorAgentId);
+    for (const f of t.files ?? []) note(f.addedBy);
+  }
+  for (const id of authors) {
+    const a = await q.getAgent(id);
+    if (a && a.companyId === agent.companyId) everyone.push(a);
+  }
   return renderBriefing({
     ...input,
     agents: everyone,

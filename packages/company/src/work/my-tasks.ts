@@ -2,7 +2,7 @@
 // deliverables) comes back as JSON string fields — data in a tool result, never instructions in the
 // system prompt — with the deliverable cut to a length a reader can take in.
 import { isFinishedTask, type TaskStatus } from "@cadre/model";
-import type { AgentRow, StoreQueries, TaskRow } from "@cadre/store";
+import type { StoreQueries, TaskRow } from "@cadre/store";
 import type { Actor } from "../actions/actor.js";
 
 export const DELIVERABLE_EXCERPT = 1500;
@@ -26,12 +26,26 @@ export interface MyTasks {
   created: TaskBrief[];
 }
 
-function name(agents: readonly AgentRow[], id: string | null, none: string): string {
+type Names = ReadonlyMap<string, string>;
+
+function name(agents: Names, id: string | null, none: string): string {
   if (id === null) return none;
-  return agents.find((a) => a.id === id)?.name ?? id;
+  return agents.get(id) ?? id;
 }
 
-async function brief(q: StoreQueries, agents: readonly AgentRow[], task: TaskRow): Promise<TaskBrief> {
+/** The names of the agents these tasks name, each read once by id (never the whole team). */
+async function namesIn(q: StoreQueries, companyId: string, tasks: readonly TaskRow[]): Promise<Names> {
+  const names = new Map<string, string>();
+  for (const t of tasks)
+    for (const id of [t.assigneeAgentId, t.creatorAgentId])
+      if (id !== null && !names.has(id)) {
+        const a = await q.getAgent(id);
+        names.set(id, a && a.companyId === companyId ? a.name : id);
+      }
+  return names;
+}
+
+async function brief(q: StoreQueries, agents: Names, task: TaskRow): Promise<TaskBrief> {
   const openBlockers: TaskBrief["openBlockers"] = [];
   for (const id of task.blockers) {
     const b = await q.getTask(id);
@@ -53,11 +67,11 @@ async function brief(q: StoreQueries, agents: readonly AgentRow[], task: TaskRow
 
 export async function listMyTasks(q: StoreQueries, actor: Actor): Promise<MyTasks> {
   if (actor.agentId === null) return { assigned: [], created: [] };
-  const agents = await q.listAgents(actor.companyId);
   const assigned = await q.listTasks(actor.companyId, { assigneeAgentId: actor.agentId });
   const created = (await q.listTasks(actor.companyId, { creatorAgentId: actor.agentId })).filter(
     (t) => t.assigneeAgentId !== actor.agentId,
   );
+  const agents = await namesIn(q, actor.companyId, [...assigned, ...created]);
   return {
     assigned: await Promise.all(assigned.map((t) => brief(q, agents, t))),
     created: await Promise.all(created.map((t) => brief(q, agents, t))),

@@ -77,7 +77,7 @@ export function reviewTask(
         { kind: "finished", task: updated, unblocked },
         { type: REVIEW_ACTIVITY, data: { decision: "accept", from: task.status, status: "done" } },
       );
-      return result(state, updated, wakes);
+      return await result(tx, state, updated, wakes);
     }
     const bound = state.company.settings.reviewRounds ?? DEFAULT_REVIEW_ROUNDS;
     const rounds = (await changeRounds(tx, state, task.id)) + 1;
@@ -90,7 +90,7 @@ export function reviewTask(
         type: ESCALATED_ACTIVITY,
         data: { taskId: task.id, by: agent.id, rounds: rounds - 1, bound },
       });
-      const answer = result(state, task, []);
+      const answer = await result(tx, state, task, []);
       return answer.ok
         ? { ok: true, value: { ...answer.value, changeRounds: rounds - 1, escalated: true } }
         : answer;
@@ -107,7 +107,7 @@ export function reviewTask(
         data: { decision: "request_changes", from: task.status, status: back, round: rounds },
       },
     );
-    const answer = result(state, updated, wakes);
+    const answer = await result(tx, state, updated, wakes);
     return answer.ok ? { ok: true, value: { ...answer.value, changeRounds: rounds } } : answer;
   });
 }

@@ -3,7 +3,7 @@
 // gone, or escalated past the company's bound on review rounds — the operator.
 import type { DomainEventType } from "@cadre/model";
 import type { StoreQueries, TaskRow } from "@cadre/store";
-import type { CompanyState } from "../state.js";
+import { activeAgentOf, type TaskState } from "./task-state.js";
 
 export const REVIEW_ACTIVITY = "task.reviewed" satisfies DomainEventType;
 export const ESCALATED_ACTIVITY = "task.review_escalated" satisfies DomainEventType;
@@ -14,7 +14,7 @@ export interface Reviewer {
   name: string;
 }
 
-async function taskActivity(tx: StoreQueries, state: CompanyState, type: DomainEventType, taskId: string) {
+async function taskActivity(tx: StoreQueries, state: TaskState, type: DomainEventType, taskId: string) {
   return (await tx.listActivity(state.company.id, { type })).filter(
     (a) => field(a.data, "taskId") === taskId,
   );
@@ -25,20 +25,20 @@ function field(data: unknown, key: string): unknown {
 }
 
 /** How many times the task was sent back with changes so far. */
-export async function changeRounds(tx: StoreQueries, state: CompanyState, taskId: string): Promise<number> {
+export async function changeRounds(tx: StoreQueries, state: TaskState, taskId: string): Promise<number> {
   return (await taskActivity(tx, state, REVIEW_ACTIVITY, taskId)).filter(
     (a) => field(a.data, "decision") === "request_changes",
   ).length;
 }
 
-export async function isEscalated(tx: StoreQueries, state: CompanyState, taskId: string): Promise<boolean> {
+export async function isEscalated(tx: StoreQueries, state: TaskState, taskId: string): Promise<boolean> {
   return (await taskActivity(tx, state, ESCALATED_ACTIVITY, taskId)).length > 0;
 }
 
-export async function reviewerOf(tx: StoreQueries, state: CompanyState, task: TaskRow): Promise<Reviewer> {
+export async function reviewerOf(tx: StoreQueries, state: TaskState, task: TaskRow): Promise<Reviewer> {
   const operator: Reviewer = { agentId: null, name: "the operator" };
   if (task.creatorAgentId === null || task.creatorAgentId === task.assigneeAgentId) return operator;
-  const creator = state.activeAgents.find((a) => a.id === task.creatorAgentId);
+  const creator = await activeAgentOf(tx, state, task.creatorAgentId);
   if (!creator || (await isEscalated(tx, state, task.id))) return operator;
   return { agentId: creator.id, name: creator.name };
 }

@@ -7,12 +7,11 @@ import {
   type DomainEventData,
   type DomainEventOf,
   isFinishedTask,
-  nameKey,
   type TaskStatus,
 } from "@cadre/model";
 import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
 import { newId } from "../companies.js";
-import { type CompanyState, loadCompanyState } from "../state.js";
+import { activeAgentNamed, activeAgentOf, loadTaskState, nameOf, type TaskState } from "./task-state.js";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import { runOnce, type ToolCallRef } from "../actions/once.js";
 import { requestWakes } from "./requests.js";
@@ -72,15 +71,11 @@ export function actorKey(actor: Actor): string {
   return actor.agentId ?? actor.operator ?? "operator";
 }
 
-export function who(agents: readonly AgentRow[], id: string | null): string | null {
-  if (id === null) return null;
-  return agents.find((a) => a.id === id)?.name ?? id;
-}
-
 /** The acting agent, or null for the operator; refuses an agent that is not an active one of the company. */
-export function actingAgent(op: string, state: CompanyState, actor: Actor): AgentRow | null {
+export function actingAgent(op: string, state: TaskState, actor: Actor): AgentRow | null {
   if (actor.agentId === null) return null;
-  const agent = state.activeAgents.find((a) => a.id === actor.agentId);
+  // The summary read the actor with the company (only an active agent of this company).
+  const agent = state.agent?.id === actor.agentId ? state.agent : null;
   if (!agent) fail(op, "agent", `${actor.agentId} is not an active agent of this company`);
   return agent;
 }
@@ -89,7 +84,7 @@ export function actingAgent(op: string, state: CompanyState, actor: Actor): Agen
 export const TASK_MODES = ["operating"] as const satisfies readonly CeoMode[];
 
 /** Governance in code (C4-4): tasks exist in the operating company only. */
-export function requireOperating(op: string, state: CompanyState): void {
+export function requireOperating(op: string, state: TaskState): void {
   if (!(TASK_MODES as readonly CeoMode[]).includes(state.mode))
     fail(
       op,
@@ -102,13 +97,12 @@ export function requireOperating(op: string, state: CompanyState): void {
 async function resolveAssignee(
   op: string,
   tx: StoreQueries,
-  state: CompanyState,
+  state: TaskState,
   ref: string,
 ): Promise<AgentRow> {
-  const byId = state.activeAgents.find((a) => a.id === ref);
+  const byId = await activeAgentOf(tx, state, ref);
   if (byId) return byId;
-  const key = nameKey(ref);
-  const byName = state.activeAgents.find((a) => nameKey(a.name) === key);
+  const byName = await activeAgentNamed(tx, state, ref);
   if (byName) return byName;
   const elsewhere = await tx.getAgent(ref);
   if (elsewhere && elsewhere.companyId !== state.company.id)
@@ -117,17 +111,23 @@ async function resolveAssignee(
       "assignee",
       `"${ref}" is not an agent of this company; work is assigned within the company only`,
     );
+  // The first of the team are named; a large team is counted, not listed.
+  const team = await tx.listTeam(state.company.id, { limit: MEMBERS_NAMED });
+  const more = team.total - team.agents.length;
   fail(
     op,
     "assignee",
-    `"${ref}" is not an active member of this company; members: ${state.activeAgents.map((a) => a.name).join(", ")}`,
+    `"${ref}" is not an active member of this company; members: ${team.agents.map((a) => a.name).join(", ")}${more > 0 ? ` and ${more} more` : ""}`,
   );
 }
+
+/** How many members a refused assignee's message names. */
+const MEMBERS_NAMED = 20;
 
 export async function taskOf(
   op: string,
   tx: StoreQueries,
-  state: CompanyState,
+  state: TaskState,
   taskId: string,
 ): Promise<TaskRow> {
   const task = await tx.getTask(taskId);
@@ -154,7 +154,7 @@ export type TaskChangeActivity = {
 /** Records the change's activity and the wakes it causes; returns the names of those woken. */
 export async function recordChange(
   tx: StoreQueries,
-  state: CompanyState,
+  state: TaskState,
   actor: Actor,
   change: TaskChange,
   activity: TaskChangeActivity,
@@ -177,17 +177,24 @@ export async function recordChange(
     actorKey(actor),
     actor.runId,
   );
-  return written.map((w) => who(state.activeAgents, w.agentId) ?? w.agentId);
+  const names: string[] = [];
+  for (const w of written) names.push((await nameOf(tx, state, w.agentId)) ?? w.agentId);
+  return names;
 }
 
-export function result(state: CompanyState, task: TaskRow, wakes: string[]): ActionResult<TaskResult> {
+export async function result(
+  q: StoreQueries,
+  state: TaskState,
+  task: TaskRow,
+  wakes: string[],
+): Promise<ActionResult<TaskResult>> {
   return {
     ok: true,
     value: {
       taskId: task.id,
       title: task.title,
       status: task.status,
-      assignee: who(state.activeAgents, task.assigneeAgentId),
+      assignee: await nameOf(q, state, task.assigneeAgentId),
       wakes,
     },
   };
@@ -200,11 +207,11 @@ export function operate<R extends TaskResult = TaskResult>(
   op: string,
   input: unknown,
   call: ToolCallRef,
-  act: (tx: StoreQueries, state: CompanyState) => Promise<ActionResult<R>>,
+  act: (tx: StoreQueries, state: TaskState) => Promise<ActionResult<R>>,
 ): Promise<ActionResult<R>> {
   return refusals(async () => {
     const { result } = await runOnce(store, actor, op, input, call, async (tx) =>
-      act(tx, await loadCompanyState(tx, actor.companyId)),
+      act(tx, await loadTaskState(tx, actor.companyId, actor.agentId)),
     );
     return result;
   });
@@ -267,7 +274,7 @@ export function createTask(
         },
       },
     );
-    return result(state, task, wakes);
+    return await result(tx, state, task, wakes);
   });
 }
 
@@ -286,7 +293,7 @@ export function assignTask(
     if (isFinishedTask(task.status))
       fail(op, "taskId", `task ${task.id} is ${task.status}; a finished task is not reassigned`);
     const assignee = await resolveAssignee(op, tx, state, input.assignee);
-    if (task.assigneeAgentId === assignee.id) return result(state, task, []);
+    if (task.assigneeAgentId === assignee.id) return await result(tx, state, task, []);
     const updated = await tx.updateTask(task.id, { assigneeAgentId: assignee.id });
     const open = await openBlockers(tx, updated);
     const wakes = await recordChange(
@@ -296,7 +303,7 @@ export function assignTask(
       { kind: "assigned", task: updated, openBlockers: open.length },
       { type: "task.assigned", data: { from: task.assigneeAgentId, to: assignee.id } },
     );
-    return result(state, updated, wakes);
+    return await result(tx, state, updated, wakes);
   });
 }
 
@@ -304,7 +311,7 @@ export function assignTask(
 async function changeTask(
   op: string,
   tx: StoreQueries,
-  state: CompanyState,
+  state: TaskState,
   actor: Actor,
   task: TaskRow,
   change: { status?: TaskStatus; comment?: string; deliverable?: string; files?: readonly WorkspaceFile[] },
@@ -442,7 +449,7 @@ async function changeTask(
       )),
     );
   }
-  const answer = result(state, updated, wakes);
+  const answer = await result(tx, state, updated, wakes);
   return answer.ok && attached.length > 0 ? { ok: true, value: { ...answer.value, attached } } : answer;
 }
 
@@ -475,7 +482,7 @@ export async function updateTask(
       fail(
         op,
         "taskId",
-        `task ${task.id} is assigned to ${who(state.activeAgents, task.assigneeAgentId) ?? "nobody"}; you update only the tasks assigned to you`,
+        `task ${task.id} is assigned to ${(await nameOf(tx, state, task.assigneeAgentId)) ?? "nobody"}; you update only the tasks assigned to you`,
       );
     return changeTask(op, tx, state, actor, task, { ...fields, files });
   });

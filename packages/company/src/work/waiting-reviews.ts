@@ -4,7 +4,7 @@
 import { DEFAULT_REVIEW_ROUNDS, Nullable, type Static } from "@cadre/model";
 import type { Page, StoreQueries, TaskRow } from "@cadre/store";
 import { Type } from "typebox";
-import { loadCompanyState } from "../state.js";
+import { loadTaskState } from "./task-state.js";
 import { changeRounds, isEscalated, reviewerOf } from "./reviewer.js";
 import { taskView, TaskViewSchema } from "./task-view.js";
 
@@ -29,7 +29,7 @@ export async function waitingReviews(
   companyId: string,
   page?: Page,
 ): Promise<{ rows: TaskRow[]; view(t: TaskRow): Promise<WaitingReviewView> }> {
-  const state = await loadCompanyState(q, companyId);
+  const state = await loadTaskState(q, companyId, null);
   const rows = await q.listTasks(companyId, { statuses: ["in_review"], ...(page ? { page } : {}) });
   const bound = state.company.settings.reviewRounds ?? DEFAULT_REVIEW_ROUNDS;
   return {

@@ -254,6 +254,29 @@ export function agentContract(store: GetStore): void {
       expect((await store().listAgents("co2")).map((a) => a.id)).toEqual(["ceo-co2"]);
     });
 
+    it("reads a slice of the active team, or of one agent's reports, with the count of every match", async () => {
+      setClock("2025-01-01T00:00:00.000Z");
+      await seed(store());
+      await seed(store(), "co2");
+      setClock("2025-01-01T00:00:01.000Z");
+      for (const id of ["lead", "r3", "r1", "r2"])
+        await store().insertAgent(agent(id, id === "lead" ? { reportsTo: "ceo" } : { reportsTo: "lead" }));
+      await store().insertAgent(agent("gone", { reportsTo: "lead", status: "terminated" }));
+      await store().insertAgent(agent("x", { companyId: "co2", reportsTo: "lead" }));
+      const ids = (s: { agents: { id: string }[]; total: number }) => [s.agents.map((a) => a.id), s.total];
+      expect(ids(await store().listTeam("co1", { limit: 10 }))).toEqual([
+        ["ceo", "lead", "r1", "r2", "r3"],
+        5,
+      ]);
+      expect(ids(await store().listTeam("co1", { limit: 2, exclude: "ceo" }))).toEqual([["lead", "r1"], 4]);
+      expect(ids(await store().listTeam("co1", { reportsTo: "lead", limit: 2 }))).toEqual([["r1", "r2"], 3]);
+      expect(ids(await store().listTeam("co1", { reportsTo: "lead", exclude: "r1", limit: 5 }))).toEqual([
+        ["r2", "r3"],
+        2,
+      ]);
+      expect(ids(await store().listTeam("co1", { reportsTo: "r1", limit: 5 }))).toEqual([[], 0]);
+    });
+
     it("changes status", async () => {
       await seed(store());
       await store().insertAgent(agent("a"));
