@@ -206,14 +206,14 @@ export async function spendOf(db: Kysely<Database>, filter: SpendFilter): Promis
     .where("company_id", "=", filter.companyId)
     .where("agent_id", "=", filter.agentId ?? "");
   totals = month === "" ? totals.where("month", "=", "") : totals.where("month", ">=", month);
-  const used = await totals
+  const used = totals
     .select([
-      sql<number>`coalesce(sum(tokens), 0)`.as("tokens"),
-      sql<number>`coalesce(sum(usd), 0)`.as("usd"),
+      sql<number>`coalesce(sum(tokens), 0)`.as("used_tokens"),
+      sql<number>`coalesce(sum(usd), 0)`.as("used_usd"),
       sql<number>`coalesce(sum(unpriced_calls), 0)`.as("unpriced"),
       sql<number>`coalesce(sum(calls), 0)`.as("calls"),
     ])
-    .executeTakeFirstOrThrow();
+    .as("t");
   let live = db
     .selectFrom("model_calls as m")
     .innerJoin("runs as r", "r.id", "m.run_id")
@@ -225,19 +225,21 @@ export async function spendOf(db: Kysely<Database>, filter: SpendFilter): Promis
   // plan and scan every call of the month (100k rows: a quarter of a second per budget check),
   // where the partial index on reservations (the calls in flight, a handful) is what this reads.
   if (filter.since !== undefined) live = live.where(sql<string>`m.created_at || ''`, ">=", filter.since);
-  const reserved = await live
+  const reserved = live
     .select([
-      sql<number>`coalesce(sum(m.reserved_tokens), 0)`.as("tokens"),
-      sql<number>`coalesce(sum(coalesce(m.reserved_usd, 0)), 0)`.as("usd"),
+      sql<number>`coalesce(sum(m.reserved_tokens), 0)`.as("reserved_tokens"),
+      sql<number>`coalesce(sum(coalesce(m.reserved_usd, 0)), 0)`.as("reserved_usd"),
     ])
-    .executeTakeFirstOrThrow();
-  const reservedTokens = Number(reserved.tokens);
-  const reservedUsd = Number(reserved.usd);
+    .as("l");
+  // Both sums in one statement (one round trip), each planned on its own.
+  const row = await db.selectFrom([used, reserved]).selectAll().executeTakeFirstOrThrow();
+  const reservedTokens = Number(row.reserved_tokens);
+  const reservedUsd = Number(row.reserved_usd);
   return {
-    tokens: Number(used.tokens) + reservedTokens,
-    usd: Number(used.usd) + reservedUsd,
-    unpricedCalls: Number(used.unpriced),
-    calls: Number(used.calls),
+    tokens: Number(row.used_tokens) + reservedTokens,
+    usd: Number(row.used_usd) + reservedUsd,
+    unpricedCalls: Number(row.unpriced),
+    calls: Number(row.calls),
     reservedTokens,
     reservedUsd,
   };

@@ -1033,6 +1033,8 @@ export class KyselyQueries implements StoreQueries {
   // The wake lease: the queries are in wake-queries.ts.
 
   async claimWake(claim: WakeClaim): Promise<WakeClaimResult> {
+    const inserted = await this.guard(`wake "${claim.id}"`, () => wakes.claimNewWake(this.db, claim));
+    if (inserted) return { outcome: "claimed", wake: inserted };
     const attempt = () =>
       this.guard(`wake "${claim.id}"`, () => this.atomic((q) => wakes.claimWake(q.db, claim)));
     try {

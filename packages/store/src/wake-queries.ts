@@ -7,6 +7,46 @@ import type { WakeClaim, WakeClaimResult, WakeRow, WakeStatus } from "./types.js
 
 const now = (): string => new Date().toISOString();
 
+function leaseOf(claim: WakeClaim, at: string) {
+  return {
+    status: "running" as const,
+    worker_id: claim.workerId,
+    lease_until: claim.leaseUntil,
+    updated_at: at,
+    owner_host: claim.owner?.host ?? null,
+    owner_pid: claim.owner?.pid ?? null,
+    owner_started: claim.owner?.started ?? null,
+  };
+}
+
+function newWake(claim: WakeClaim, at: string) {
+  return {
+    id: claim.id,
+    company_id: claim.companyId,
+    agent_id: claim.agentId,
+    run_id: null,
+    attempts: 0,
+    error: null,
+    created_at: at,
+    ...leaseOf(claim, at),
+  };
+}
+
+/**
+ * The common claim in one statement: a wake id not seen before, of an agent running no wake, is
+ * inserted running. Either unique key in the way (the wake id: a redelivery; the agent's one
+ * running wake) makes it insert nothing, and `claimWake` then reads what is there.
+ */
+export async function claimNewWake(db: Kysely<Database>, claim: WakeClaim): Promise<WakeRow | undefined> {
+  const row = await db
+    .insertInto("wakes")
+    .values(newWake(claim, now()))
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return row && toWake(row);
+}
+
 /** Run inside one transaction (read committed is enough: see the writes). */
 export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise<WakeClaimResult> {
   const existing = await db.selectFrom("wakes").selectAll().where("id", "=", claim.id).executeTakeFirst();
@@ -21,40 +61,18 @@ export async function claimWake(db: Kysely<Database>, claim: WakeClaim): Promise
     .executeTakeFirst();
   if (other) return { outcome: "busy", wake: toWake(other) };
   const at = now();
-  const lease = {
-    status: "running" as const,
-    worker_id: claim.workerId,
-    lease_until: claim.leaseUntil,
-    updated_at: at,
-    owner_host: claim.owner?.host ?? null,
-    owner_pid: claim.owner?.pid ?? null,
-    owner_started: claim.owner?.started ?? null,
-  };
   // The writes decide, not the reads above (another claimer may be between them and us): the update
   // only takes a wake still handed back, and the unique keys refuse a second wake id or a second
   // running wake of the agent (a ConflictError, after which the caller reads again).
   const row = existing
     ? await db
         .updateTable("wakes")
-        .set(lease)
+        .set(leaseOf(claim, at))
         .where("id", "=", claim.id)
         .where("status", "=", "retrying")
         .returningAll()
         .executeTakeFirst()
-    : await db
-        .insertInto("wakes")
-        .values({
-          id: claim.id,
-          company_id: claim.companyId,
-          agent_id: claim.agentId,
-          run_id: null,
-          attempts: 0,
-          error: null,
-          created_at: at,
-          ...lease,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    : await db.insertInto("wakes").values(newWake(claim, at)).returningAll().executeTakeFirstOrThrow();
   if (!row) return claimWake(db, claim);
   return { outcome: "claimed", wake: toWake(row) };
 }

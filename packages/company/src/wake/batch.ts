@@ -45,6 +45,11 @@ export class EventBatch {
     this.#usageChanged = true;
   }
 
+  /** Enough events wait to be written whatever comes next. */
+  get full(): boolean {
+    return this.#pending.length >= FLUSH_AT;
+  }
+
   /** The run's first event is written at once: a feed follower learns that the run started. */
   due(event: AgentEvent): boolean {
     return this.#seq === 1 || this.#pending.length >= FLUSH_AT || FLUSH_ON.has(event.type);
@@ -62,9 +67,11 @@ export class EventBatch {
     this.#settling = [];
     await store.transaction(
       async (tx) => {
-        await tx.appendRunEvents(batch);
         await tx.setRunUsage(runId, totals);
         await budget.settle(tx, calls);
+        // Last: appending takes the company's feed lock (every run of the company appends under
+        // it) and holds it to the commit, so it is held for one statement, not for the settlement.
+        await tx.appendRunEvents(batch);
       },
       { isolation: "read committed" },
     );

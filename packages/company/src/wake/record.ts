@@ -27,6 +27,8 @@ export class RunRecord {
   ranIn: string | undefined;
   readonly #batch: EventBatch;
   #servedThisCall: string | undefined;
+  /** An event due to be written is queued and not yet written. */
+  #owed = false;
 
   constructor(private readonly sink: RecordSink) {
     this.#batch = new EventBatch(sink, this.usage);
@@ -80,11 +82,43 @@ export class RunRecord {
     return this.#batch.due(event);
   }
 
+  /**
+   * Writes what is due once `event` is recorded: a usage at once (its call settles before the next
+   * event is read, so a budget it used up ends the run on that reason); any other due event as soon
+   * as no further event is already waiting (`next`), so events that come together (a turn's end,
+   * the terminal) are written in one transaction rather than one each, and none waits on the model.
+   */
+  async writeDue(event: AgentEvent, next: Promise<unknown>): Promise<void> {
+    if (this.#batch.due(event)) this.#owed = true;
+    if (!this.#owed) return;
+    if (event.type !== "usage" && !this.#batch.full && (await waiting(next))) return;
+    await this.writeOwed();
+  }
+
+  /** Writes the events due and not yet written (the stream ended). */
+  async writeOwed(): Promise<void> {
+    if (!this.#owed) return;
+    this.#owed = false;
+    await this.#batch.flush();
+  }
+
   flush(): Promise<void> {
+    this.#owed = false;
     return this.#batch.flush();
   }
 
   drain(): { batch: NewRunEvent[]; calls: SettledCall[] } {
     return this.#batch.drain();
   }
+}
+
+/** Whether `next` has settled already (by the time the events ready now have been taken). */
+function waiting(next: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    next.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
 }

@@ -45,23 +45,34 @@ export async function runSession(ctx: RunContext, signal: AbortSignal | undefine
           const reached = budget.wallTimeReached();
           if (reached) stop(`${reached.reason}: ${reached.message}`);
         }, wallSeconds * 1000);
+  const stream = events[Symbol.asyncIterator]();
+  let next = stream.next();
+  let ended = false;
   try {
-    for await (const raw of events) {
-      const event = endingOf(raw, { budget, drift }, (e) => record.say(e));
+    for (let step = await next; !step.done; step = await next) {
+      const event = endingOf(step.value, { budget, drift }, (e) => record.say(e));
       record.take(event, tools);
       const drifted = drift.see(event);
       if (drifted) {
         record.say(drifted);
         if (drift.stop) stop(`${drift.stop.reason}: ${drift.stop.message}`);
       }
-      if (record.due(event)) await record.flush();
+      next = stream.next();
+      await record.writeDue(event, next);
       if (budget.stop && event.type !== "terminal" && !stopping) {
         if (budget.cancelsHarness) stop(`${budget.stop.reason}: ${budget.stop.message}`);
         else stopping = true;
       }
     }
+    ended = true;
+    await record.writeOwed();
   } finally {
     clearTimeout(wallTimer);
     signal?.removeEventListener("abort", cancel);
+    // Left early (a write failed): the stream is closed, as `for await` would, and its next event dropped.
+    if (!ended) {
+      next.catch(() => undefined);
+      void stream.return?.()?.catch(() => undefined);
+    }
   }
 }

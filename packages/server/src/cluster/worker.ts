@@ -8,8 +8,10 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  appliedBudgets,
   budgetRefusal,
   type BudgetRefusal,
+  type DueChecked,
   LeaseLostError,
   lossOf,
   thisProcess,
@@ -229,8 +231,10 @@ export class WakeWorker {
       await this.queue.complete(job, { status: "failed", error: "agent not found" });
       return { ...base, outcome: "failed", error: `agent ${agentId} not found` };
     }
-    // Before a wake starts: an exhausted budget cancels it, and every queued wake it covers.
-    const refused = await budgetRefusal(this.store, agent);
+    // Before a wake starts: an exhausted budget cancels it, and every queued wake it covers. The
+    // wake's plan takes the agent and its budgets from these reads instead of making them again.
+    const budgets = await appliedBudgets(this.store, agent);
+    const refused = await budgetRefusal(this.store, agent, budgets);
     if (refused) {
       await this.cancelQueued(refused);
       const error = `budget: ${refused.message}`;
@@ -265,7 +269,7 @@ export class WakeWorker {
         await this.queue.defer(job, this.options.deferSeconds ?? 1);
         return { ...base, outcome: "deferred" };
       case "claimed":
-        return this.run(job, lease, claimed.wake.attempts);
+        return this.run(job, lease, claimed.wake.attempts, { agent, budgets });
     }
   }
 
@@ -290,7 +294,12 @@ export class WakeWorker {
     }
   }
 
-  private async run(job: WakeJobRecord, lease: WakeLease, attemptsBefore: number): Promise<WakeOutcome> {
+  private async run(
+    job: WakeJobRecord,
+    lease: WakeLease,
+    attemptsBefore: number,
+    checked: DueChecked,
+  ): Promise<WakeOutcome> {
     const { wakeId, agentId, trigger, seed, profile, due } = job.data;
     const apiUrl = this.options.apiUrl?.();
     const base = { wakeId, agentId };
@@ -305,6 +314,7 @@ export class WakeWorker {
         store: lease.view(),
         underLease: true,
         agentId,
+        checked,
         signal: AbortSignal.any([lease.signal, this.cancelAll.signal]),
         ...(trigger ? { trigger } : {}),
         ...(seed !== undefined ? { seed } : {}),

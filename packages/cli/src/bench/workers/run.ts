@@ -5,7 +5,7 @@
 // lets each take one warm-up wake (a long-lived worker's first wake warms its code paths and
 // probes its connector once; not timed), then enqueues one wake per member and runs the clock
 // until every wake has ended.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { WakeQueue } from "@cadre/server";
 import { reply, startStandin } from "@cadre/standin";
 import { openStore, startThrowawayPostgres, type ThrowawayPostgres } from "@cadre/store";
+import { backendCpu, backendCpuBetween, cpuMs, machineCpu } from "./cpu.js";
 import { membersOnStandin } from "./members.js";
 import { type Outcome, startWorkerProcess, type WorkerProcess } from "./processes.js";
 
@@ -24,6 +25,10 @@ export interface WorkerRound {
   failed: number;
   /** CPU time (user + system) of the worker processes per wake, from /proc. */
   cpuMsPerWake: number;
+  /** CPU time of the PostgreSQL backends per wake; null when the server is not on this machine. */
+  dbCpuMsPerWake: number | null;
+  /** Cores busy on the whole machine while the round ran (every process, the bench's and others'). */
+  machineBusyCores: number | null;
   /** Model calls that reached the stand-in per wake. */
   modelCallsPerWake: number;
 }
@@ -52,20 +57,6 @@ async function database(): Promise<{ url: string; server?: ThrowawayPostgres } |
     return { url: server.url, server };
   } catch (error) {
     return { skipped: `skipped: no PostgreSQL (${(error as Error).message.split("\n")[0]})` };
-  }
-}
-
-const TICKS_PER_SECOND = 100;
-
-/** User + system CPU ms of a process so far, from /proc (Linux); 0 where there is no /proc. */
-async function cpuMs(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return 0;
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
   }
 }
 
@@ -102,7 +93,7 @@ export async function benchWorkerProcesses(
         );
         const r = rounds.at(-1)!;
         options.log(
-          `workers: ${r.workers} worker(s): ${r.wakesPerSecond.toFixed(2)} wakes/s, ${r.seconds.toFixed(1)} s, ${r.cpuMsPerWake.toFixed(0)} ms worker CPU and ${r.modelCallsPerWake.toFixed(1)} model calls per wake${r.failed ? `, ${r.failed} failed` : ""}`,
+          `workers: ${r.workers} worker(s): ${r.wakesPerSecond.toFixed(2)} wakes/s, ${r.seconds.toFixed(1)} s, ${r.cpuMsPerWake.toFixed(0)} ms worker CPU${r.dbCpuMsPerWake === null ? "" : ` + ${r.dbCpuMsPerWake.toFixed(0)} ms PostgreSQL CPU`} and ${r.modelCallsPerWake.toFixed(1)} model calls per wake${r.machineBusyCores === null ? "" : `; ${r.machineBusyCores.toFixed(2)} cores busy on the machine`}${r.failed ? `, ${r.failed} failed` : ""}`,
         );
       }
     }
@@ -153,6 +144,8 @@ async function round(
     const warm = await Promise.all(members.slice(0, workers).map((agentId) => queue.enqueue({ agentId })));
     await untilEnded(new Set(warm.map((w) => w.wakeId)));
     const cpuBefore = await Promise.all(procs.map((p) => cpuMs(p.child.pid)));
+    const dbBefore = await backendCpu(queue);
+    const machineBefore = await machineCpu();
     const callsBefore = modelCalls();
     const start = performance.now();
     const sent = await Promise.all(members.map((agentId) => queue.enqueue({ agentId })));
@@ -160,7 +153,9 @@ async function round(
     await untilEnded(expected);
     const seconds = (performance.now() - start) / 1000;
     const cpuAfter = await Promise.all(procs.map((p) => cpuMs(p.child.pid)));
-    const cpu = cpuAfter.reduce((s, v, i) => s + v - cpuBefore[i]!, 0);
+    const dbAfter = await backendCpu(queue);
+    const machineAfter = await machineCpu();
+    const cpu = cpuAfter.reduce<number>((s, v, i) => s + (v ?? 0) - (cpuBefore[i] ?? 0), 0);
     const failed = [...expected].filter((id) => ended.get(id)?.outcome === "failed");
     if (failed.length > 0) options.log(`workers: failed: ${ended.get(failed[0]!)!.line}`);
     return {
@@ -170,6 +165,9 @@ async function round(
       wakesPerSecond: members.length / seconds,
       failed: failed.length,
       cpuMsPerWake: cpu / members.length,
+      machineBusyCores:
+        machineBefore && machineAfter ? (machineAfter.busy - machineBefore.busy) / 1000 / seconds : null,
+      dbCpuMsPerWake: dbAfter.size > 0 ? backendCpuBetween(dbBefore, dbAfter) / members.length : null,
       modelCallsPerWake: (modelCalls() - callsBefore) / members.length,
     };
   } finally {
