@@ -25,7 +25,7 @@ const company = (id: string) => ({
   id,
   name: `Company ${id}`,
   goal: "Test reads.",
-  settings: { maxTeamSize: 8 },
+  settings: { maxTeamSize: 8, requireHireApproval: false, profile: "semantic" as const },
 });
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
