@@ -9,9 +9,11 @@
 //     typed `Static<typeof schema>`. Unknown fields are problems too, `__proto__` included.
 // The parser reads the JSON Schema keywords themselves, then hands the clean value to TypeBox's own
 // `Value.Check` as well, so the document a model or an API user reads and the checks we run cannot
-// disagree: anything the parser would let through that the schema does not allow is still refused.
+// disagree: anything the parser would let through that the schema does not allow is still refused
+// (TypeBox's check compiled once per schema: `checkSchema`).
 import { type Static, type TLiteral, type TSchema, type TString, type TUnion, Type } from "typebox";
 import { Value } from "typebox/value";
+import { Compile } from "typebox/compile";
 import { codePointLength, normaliseText, type TextLayout, textProblem } from "./text-policy.js";
 
 export type { Static, TSchema } from "typebox";
@@ -357,11 +359,32 @@ class Walker {
  * Validates `raw` against `schema`: the clean value (texts normalised, absent optional fields left
  * out, nothing the schema does not name), or every problem found, each naming its field.
  */
+/**
+ * TypeBox's check of a schema, compiled once per schema (the interpreted `Value.Check` walks the
+ * schema on every call, which costs more than the request it guards); a schema TypeBox cannot
+ * compile is checked the interpreted way.
+ */
+const compiled = new WeakMap<TSchema, (value: unknown) => boolean>();
+
+export function checkSchema(schema: TSchema, value: unknown): boolean {
+  let check = compiled.get(schema);
+  if (!check) {
+    try {
+      const validator = Compile(schema);
+      check = (v) => validator.Check(v);
+    } catch {
+      check = (v) => Value.Check(schema, v);
+    }
+    compiled.set(schema, check);
+  }
+  return check(value);
+}
+
 export function parse<S extends TSchema>(schema: S, raw: unknown): Parsed<Static<S>> {
   const walker = new Walker();
   const value = walker.value(schema, raw, "");
   if (value === FAIL) return { ok: false, problems: { ...walker.problems } };
-  if (!Value.Check(schema, value)) {
+  if (!checkSchema(schema, value)) {
     // The parser and the schema disagree (our bug): refuse, naming what TypeBox saw.
     const [first] = Value.Errors(schema, value);
     const field = (first?.instancePath ?? "").replace(/^\//, "").replace(/\//g, ".");

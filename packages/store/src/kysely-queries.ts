@@ -29,6 +29,7 @@ import type {
   ApiTokensTable,
   ApprovalsTable,
   CompaniesTable,
+  ConnectorsTable,
   Database,
   RunEventsTable,
 } from "./schema.js";
@@ -314,12 +315,13 @@ export class KyselyQueries implements StoreQueries {
 
   listConnectors(companyId: string, page?: Page): Promise<ConnectorRow[]> {
     return this.guard(`connectors of company "${companyId}"`, async () => {
-      const query = this.db
-        .selectFrom("connectors")
-        .selectAll()
-        .where("company_id", "=", companyId)
-        .where("removed_at", "is", null);
-      const rows = await paged(query, "created_at", page).execute();
+      const p = pagedSql("created_at", page);
+      const rows = await run<Selectable<ConnectorsTable>>(
+        this.db,
+        this.adapter,
+        `select * from connectors where company_id = ? and removed_at is null${p.where}${p.tail}`,
+        [companyId, ...p.params, ...p.tailParams],
+      );
       return rows.map((r) => toConnector(r, this.adapter));
     });
   }
@@ -1288,6 +1290,8 @@ export class KyselyQueries implements StoreQueries {
   auditAtomic<T>(
     fn: (q: StoreQueries, record: (row: people.NewAuditRow) => Promise<void>) => Promise<T>,
   ): Promise<T> {
-    return this.atomic((q) => fn(q, (row) => this.guard("audit log", () => people.insertAudit(q.db, row))));
+    return this.atomic((q) =>
+      fn(q, (row) => this.guard("audit log", () => people.insertAudit(q.db, this.adapter, row))),
+    );
   }
 }

@@ -6,6 +6,7 @@ import { audited } from "./audited.js";
 import { KyselyQueries } from "./kysely-queries.js";
 import { TABLES, type Database } from "./schema.js";
 import { inTransactionScope } from "./transaction-scope.js";
+import { attachDirect, connectionRunner, transactionRunner } from "./direct.js";
 import { FeedSignal, PendingFeedWrites } from "./feed-signal.js";
 import type { FeedWriteListener, Store, StoreQueries, TransactionOptions } from "./types.js";
 
@@ -36,12 +37,18 @@ export class KyselyStore extends KyselyQueries implements Store {
         async (trx) => {
           fnFailed = false; // each attempt of a retried transaction starts afresh
           pending = new PendingFeedWrites();
+          // The transaction holds the connection while its body runs: its statements may run at once.
+          const body = { open: true };
+          const connection = connectionRunner(this.db);
+          if (connection) attachDirect(trx, transactionRunner(connection, body));
           try {
             // In the transaction scope: probes and (in tests) sync fs calls refuse to run here.
             return await inTransactionScope(() => fn(audited(new KyselyQueries(trx, this.adapter, pending))));
           } catch (error) {
             fnFailed = true;
             throw error;
+          } finally {
+            body.open = false;
           }
         },
         options.isolation ?? "serializable",

@@ -2,6 +2,7 @@
 // wraps each function with its error mapping.
 import type { Kysely, Selectable } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
+import { run } from "./prepared.js";
 import type { AuditLogTable, Database, OperatorsTable } from "./schema.js";
 import type { AuditFilter, AuditRow, NewOperator, OperatorRow } from "./types.js";
 
@@ -81,22 +82,27 @@ export async function revokeOperator(db: Kysely<Database>, idOrName: string): Pr
 
 export type NewAuditRow = Omit<AuditRow, "id" | "at">;
 
-export async function insertAudit(db: Kysely<Database>, row: NewAuditRow): Promise<void> {
-  await db
-    .insertInto("audit_log")
-    .values({
-      at: now(),
-      company_id: row.companyId,
-      actor_type: row.actorType,
-      actor_id: row.actorId,
-      actor_name: row.actorName,
-      action: row.action,
-      target: row.target,
-      summary: row.summary,
-      request_id: row.requestId,
-      run_id: row.runId,
-    })
-    .execute();
+const INSERT_AUDIT = `insert into audit_log (at, company_id, actor_type, actor_id, actor_name, action, target, summary, request_id, run_id)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** One audit row, beside the write it records (a fixed statement: it is on every audited write's path). */
+export async function insertAudit(
+  db: Kysely<Database>,
+  adapter: DialectAdapter,
+  row: NewAuditRow,
+): Promise<void> {
+  await run(db, adapter, INSERT_AUDIT, [
+    now(),
+    row.companyId,
+    row.actorType,
+    row.actorId,
+    row.actorName,
+    row.action,
+    row.target,
+    row.summary,
+    row.requestId,
+    row.runId,
+  ]);
 }
 
 export async function listAudit(db: Kysely<Database>, filter: AuditFilter = {}): Promise<AuditRow[]> {

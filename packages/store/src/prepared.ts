@@ -1,9 +1,11 @@
 // Hot statements as fixed SQL text, run without Kysely's builder: building and compiling a query
 // costs more than SQLite takes to run a small one. The text is written once, with `?` placeholders
 // (PostgreSQL's `$n` are numbered from them once per text); the driver then prepares each text
-// once per connection (sqlite.ts `cachingStatements`, postgres.ts `preparingStatements`).
+// once per connection (sqlite.ts `cachingStatements`, postgres.ts `preparingStatements`); on SQLite a
+// statement runs at once when it may (direct.ts).
 import { CompiledQuery, type Kysely } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
+import { directRunner } from "./direct.js";
 
 const numbered = new Map<string, string>();
 
@@ -25,6 +27,9 @@ export async function run<R>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
+  // SQLite, connection free (or this transaction's own): run at once (direct.ts).
+  const rows = directRunner(db)?.run(text, params);
+  if (rows !== undefined) return rows as R[];
   const result = await db.executeQuery<R>(CompiledQuery.raw(textFor(text, adapter), [...params]));
   return result.rows;
 }

@@ -12,6 +12,7 @@ import {
   SqliteDriver,
 } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
+import { attachDirect, type ConnectionRunner, runStatement, type Statement } from "./direct.js";
 import { StoreError } from "./errors.js";
 import type { Database } from "./schema.js";
 
@@ -48,17 +49,37 @@ export const sqliteAdapter: DialectAdapter = {
  * processes too. A deferred one would read, then fail to upgrade when another process wrote meanwhile.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /** Flows holding the one connection or waiting for it: none means a statement may run at once (direct.ts). */
+  claims = 0;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    this.claims++;
+    try {
+      return await super.acquireConnection();
+    } catch (error) {
+      this.claims--;
+      throw error;
+    }
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.claims--;
+    await super.releaseConnection();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
+  driver: ImmediateSqliteDriver | undefined;
   constructor(private readonly settings: SqliteDialectConfig) {
     super(settings);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    this.driver = new ImmediateSqliteDriver(this.settings);
+    return this.driver;
   }
 }
 
@@ -161,5 +182,16 @@ export function openSqlite(location: SqliteLocation): Kysely<Database> {
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(db) }) });
+  const database = cachingStatements(db);
+  const dialect = new ImmediateSqliteDialect({ database });
+  const kysely = new Kysely<Database>({ dialect });
+  const statement = (sql: string) => (database as SqliteDatabase.Database).prepare(sql) as Statement;
+  const runner: ConnectionRunner = {
+    statement,
+    // Before Kysely's first query there is no driver yet, and no claim either.
+    run: (sql, params) =>
+      (dialect.driver?.claims ?? 0) === 0 ? runStatement(statement(sql), params) : undefined,
+  };
+  attachDirect(kysely, runner);
+  return kysely;
 }

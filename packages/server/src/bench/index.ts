@@ -133,11 +133,13 @@ const HIRE_BODY = (i: number) =>
     department: "engineering",
   });
 
+/** Hires per company in the hire measurement (on both sides): teams grow to this size. */
+const PER_COMPANY = 150;
+
 /** Companies of the largest team size, so that every hire request is a real hire. */
 async function hireCompanies(server: RunningServer, hires: number, tag: string): Promise<string[]> {
-  const perCompany = 150;
   const companies: string[] = [];
-  for (let i = 0; i * perCompany < hires; i++) {
+  for (let i = 0; i * PER_COMPANY < hires; i++) {
     const c = await createCompany(server.cadre.store, {
       name: `Bench ${tag} ${i}`,
       goal: "Measure hires.",
@@ -328,10 +330,11 @@ export async function benchServer(options: BenchOptions): Promise<ServerBenchRes
       Array.from({ length: 5 }, (_, i) => ({ path, body: HIRE_BODY(i) })),
       1,
     );
+    const barePath = `/api/companies/${b.seedCompanies(6, PER_COMPANY, "list")[0]}/agents`;
     await post(
       b.url,
       b.token,
-      Array.from({ length: 6 }, (_, i) => ({ path: "/api/companies/bare/agents", body: HIRE_BODY(i) })),
+      Array.from({ length: 6 }, (_, i) => ({ path: barePath, body: HIRE_BODY(i) })),
       1,
     );
     const list = await pair(
@@ -339,7 +342,7 @@ export async function benchServer(options: BenchOptions): Promise<ServerBenchRes
       "req/s",
       "bare Hono + better-sqlite3 select",
       () => get(server.url, server.operatorToken, path),
-      () => get(b.url, b.token, "/api/companies/bare/agents"),
+      () => get(b.url, b.token, barePath),
       rounds,
     );
 
@@ -348,7 +351,9 @@ export async function benchServer(options: BenchOptions): Promise<ServerBenchRes
     const hire = await pair(
       "hire POST",
       "hires/s",
-      "bare Hono + better-sqlite3 insert",
+      // What the floor omits: the body's schema and text policy, the connector's readiness and the
+      // model's pin, the CEO's mode record, the once-per-tool-call record and the feed's signal.
+      "bare Hono + better-sqlite3 checks and the same four rows in one transaction",
       async () => {
         const companies = await hireCompanies(server, hires, `hire${batch++}`);
         return post(
@@ -360,15 +365,17 @@ export async function benchServer(options: BenchOptions): Promise<ServerBenchRes
           })),
         );
       },
-      () =>
-        post(
+      async () => {
+        const companies = b.seedCompanies(hires, PER_COMPANY, `hire${batch++}`);
+        return post(
           b.url,
           b.token,
           Array.from({ length: hires }, (_, i) => ({
-            path: "/api/companies/bare/agents",
+            path: `/api/companies/${companies[i % companies.length]}/agents`,
             body: HIRE_BODY(i),
           })),
-        ),
+        );
+      },
       rounds,
     );
 
