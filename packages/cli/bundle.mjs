@@ -1,12 +1,14 @@
 // Builds the `cadre` bundle (dist/bundle/) from the compiled packages; `npm run build` runs it after
 // tsc. A few dozen files instead of ~1,300 ESM modules, and one lazy chunk per command, so a
-// read-only command loads only what it uses. Our packages and the pure-ESM libraries they are written against are bundled;
+// read-only command loads only what it uses. The chunks are CommonJS so that bin/cadre.js can run
+// them through V8's code cache (src/launch/bundle-loader.ts), which Node 20 offers to CommonJS only. Our packages and the pure-ESM libraries they are written against are bundled;
 // everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
 // one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
+import { parseAst } from "rolldown/parseAst";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT_DIR = `${HERE}/dist/bundle`;
@@ -21,9 +23,48 @@ const BUNDLED = /^(@cadre\/|typebox(\/|$)|kysely(\/|$)|hono(\/|$)|@hono\/node-se
 const originalImportMetaUrl = {
   name: "original-import-meta-url",
   transform(code, id) {
+    // CommonJS has `import.meta.url` (rolldown derives it from `__filename`) and nothing else of it.
+    const other = /import\.meta(?!\.url)/.exec(code);
+    if (other)
+      this.error(
+        `${id}: only import.meta.url works in the CommonJS bundle, not "${code.slice(other.index, other.index + 24)}…"`,
+      );
     if (!code.includes("import.meta.url")) return null;
     const fromBundle = JSON.stringify(relative(OUT_DIR, id).split("\\").join("/"));
     return { code: code.replaceAll("import.meta.url", `new URL(${fromBundle}, import.meta.url).href`) };
+  },
+};
+
+/** The name under which src/launch/bundle-loader.ts hands each chunk its `import()`. */
+const LOADER_IMPORT = "__cadreImport";
+
+/** Calls `visit` on every node of an ESTree `node`. */
+function walk(node, visit) {
+  if (Array.isArray(node)) for (const item of node) walk(item, visit);
+  else if (node && typeof node.type === "string") {
+    visit(node);
+    for (const value of Object.values(node)) if (value && typeof value === "object") walk(value, visit);
+  }
+}
+
+/**
+ * A chunk's `import()` (of the packages left external) calls the loader's instead: the chunks run
+ * through `vm.Script`, where `import()` is, on Node 20, an experimental feature that fails once the
+ * script comes from V8's code cache.
+ */
+const importThroughLoader = {
+  name: "import-through-loader",
+  renderChunk(code) {
+    const imports = [];
+    walk(parseAst(code), (node) => node.type === "ImportExpression" && imports.push(node));
+    if (imports.length === 0) return null;
+    let out = "";
+    let at = 0;
+    for (const node of imports.sort((a, b) => a.start - b.start)) {
+      out += `${code.slice(at, node.start)}${LOADER_IMPORT}(`;
+      at = node.source.start;
+    }
+    return { code: out + code.slice(at), map: null };
   },
 };
 
@@ -36,11 +77,14 @@ await build({
   // the bundled libraries works by side effect on import, and this is what lets a command's chunk
   // leave out the drivers and SDKs it never calls.
   treeshake: { moduleSideEffects: false },
-  plugins: [originalImportMetaUrl],
+  plugins: [originalImportMetaUrl, importThroughLoader],
   output: {
     dir: OUT_DIR,
-    format: "esm",
+    format: "cjs",
+    strict: true, // the sources are ES modules: strict mode, as they were written for
     entryFileNames: "[name].js",
     chunkFileNames: "[name]-[hash].js",
   },
 });
+// The package around the bundle is `"type": "module"`; its chunks are CommonJS.
+await writeFile(`${OUT_DIR}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
