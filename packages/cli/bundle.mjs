@@ -1,10 +1,11 @@
 // Builds the `cadre` bundle (dist/bundle/) from the compiled packages; `npm run build` runs it after
 // tsc. A few dozen files instead of ~1,300 ESM modules, and one lazy chunk per command, so a
 // read-only command loads only what it uses. The chunks are CommonJS so that bin/cadre.js can run
-// them through V8's code cache (src/launch/bundle-loader.ts), which Node 20 offers to CommonJS only. Our packages and the pure-ESM libraries they are written against are bundled;
+// them through V8's code cache (src/launch/bundle-loader.cts), which Node 20 offers to CommonJS only. Our packages and the pure-ESM libraries they are written against are bundled;
 // everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
 // one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
 import { rm, writeFile } from "node:fs/promises";
+import { isBuiltin } from "node:module";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -48,21 +49,52 @@ function walk(node, visit) {
 }
 
 /**
- * A chunk's `import()` (of the packages left external) calls the loader's instead: the chunks run
- * through `vm.Script`, where `import()` is, on Node 20, an experimental feature that fails once the
- * script comes from V8's code cache.
+ * The file `import` resolves a package to, relative to the bundle; undefined for Node's own modules.
+ * The sources were written as ES modules, so their packages resolve as `import` resolves them (the
+ * "import" condition: some packages export nothing else); Node requires an ES module file as well.
  */
-const importThroughLoader = {
-  name: "import-through-loader",
+function importedFile(specifier) {
+  if (isBuiltin(specifier)) return undefined;
+  const path = relative(OUT_DIR, fileURLToPath(import.meta.resolve(specifier)))
+    .split("\\")
+    .join("/");
+  return path.startsWith(".") ? path : `./${path}`;
+}
+
+/**
+ * Two rewrites of each chunk, for the loader that runs it (src/launch/bundle-loader.cts):
+ * - `import()` (of the packages left external) calls the loader's instead: the chunks run through
+ *   `vm.Script`, where `import()` is, on Node 20, an experimental feature that fails once the script
+ *   comes from V8's code cache;
+ * - `require("package")` names the package's file, as `import` resolves it.
+ */
+const forTheLoader = {
+  name: "for-the-loader",
   renderChunk(code) {
-    const imports = [];
-    walk(parseAst(code), (node) => node.type === "ImportExpression" && imports.push(node));
-    if (imports.length === 0) return null;
+    const edits = [];
+    walk(parseAst(code), (node) => {
+      if (node.type === "ImportExpression")
+        edits.push({ start: node.start, end: node.source.start, text: `${LOADER_IMPORT}(` });
+      const [arg] = node.arguments ?? [];
+      if (
+        node.type === "CallExpression" &&
+        node.callee.type === "Identifier" &&
+        node.callee.name === "require" &&
+        node.arguments.length === 1 &&
+        arg.type === "Literal" &&
+        typeof arg.value === "string" &&
+        !arg.value.startsWith(".")
+      ) {
+        const file = importedFile(arg.value);
+        if (file) edits.push({ start: arg.start, end: arg.end, text: JSON.stringify(file) });
+      }
+    });
+    if (edits.length === 0) return null;
     let out = "";
     let at = 0;
-    for (const node of imports.sort((a, b) => a.start - b.start)) {
-      out += `${code.slice(at, node.start)}${LOADER_IMPORT}(`;
-      at = node.source.start;
+    for (const edit of edits.sort((a, b) => a.start - b.start)) {
+      out += code.slice(at, edit.start) + edit.text;
+      at = edit.end;
     }
     return { code: out + code.slice(at), map: null };
   },
@@ -77,7 +109,7 @@ await build({
   // the bundled libraries works by side effect on import, and this is what lets a command's chunk
   // leave out the drivers and SDKs it never calls.
   treeshake: { moduleSideEffects: false },
-  plugins: [originalImportMetaUrl, importThroughLoader],
+  plugins: [originalImportMetaUrl, forTheLoader],
   output: {
     dir: OUT_DIR,
     format: "cjs",

@@ -1,4 +1,4 @@
-// The bundle loader in real processes (the built dist/launch/bundle-loader.js): a chunk runs the
+// The bundle loader in real processes (the built dist/launch/bundle-loader.cjs): a chunk runs the
 // same from source and from the code cache, the cache is written once and then used, and a stale,
 // corrupt or unwritable cache only costs the compile.
 import { execFile } from "node:child_process";
@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const LOADER = fileURLToPath(new URL("../../dist/launch/bundle-loader.js", import.meta.url));
+const LOADER = fileURLToPath(new URL("../../dist/launch/bundle-loader.cjs", import.meta.url));
 
 /** A chunk that requires another and imports a package through the loader's `import()`. */
 const ENTRY = `"use strict";
@@ -30,9 +30,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** Runs the entry of `dir` through the loader with its cache in `cacheDir`; its stdout. */
 async function start(cacheDir = join(dir, ".code-cache")): Promise<string> {
-  const script = `import { loadBundle } from ${JSON.stringify(LOADER)};
-loadBundle(${JSON.stringify(dir)}, "entry.js", ${JSON.stringify(cacheDir)});`;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  const script = `require(${JSON.stringify(LOADER)}).loadBundle(${JSON.stringify(dir)}, "entry.js", ${JSON.stringify(cacheDir)});`;
+  const { stdout } = await run(process.execPath, ["-e", script]);
   return stdout.trim();
 }
 

@@ -2,14 +2,17 @@
 // ~1.4 MB a read-only command loads was the largest part of its start; with the cache, V8
 // deserialises what it compiled the first time instead. Node 20 offers a code cache to CommonJS
 // only (`vm.Script`'s `cachedData`; the compile cache for ES modules is Node 22's), which is why the
-// bundle is CommonJS. A cache that is missing, unreadable or rejected by V8 (another Node version,
-// other V8 flags) only costs the compile: the chunk is compiled from its source, as without a cache.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { builtinModules, createRequire } from "node:module";
-import Module from "node:module";
-import { basename, dirname, join, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import vm from "node:vm";
+// bundle is CommonJS, and so are this loader and bin/cadre.js: a process that loads no ES module
+// never starts Node's ES module loader. A cache that is missing, unreadable or rejected by V8
+// (another Node version, other V8 flags) only costs the compile: the chunk is compiled from its
+// source, as without a cache.
+import fs = require("node:fs");
+import Module = require("node:module");
+import path = require("node:path");
+import vm = require("node:vm");
+
+const { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = fs;
+const { basename, dirname, join, sep } = path;
 
 /** What Node's CommonJS loader calls with a file's source; replaced for the bundle's own files only. */
 type Compile = (this: CompiledModule, content: string, filename: string, ...rest: unknown[]) => unknown;
@@ -17,8 +20,6 @@ interface CompiledModule {
   exports: unknown;
   require(id: string): unknown;
 }
-
-const BUILTINS = new Set(builtinModules);
 
 /**
  * A chunk's function: CommonJS's, plus the `import()` the bundle's chunks call (bundle.mjs rewrites
@@ -43,16 +44,11 @@ function cacheFile(cacheDir: string, filename: string): string {
 }
 
 /**
- * `require` for a bundle chunk. The bundle was written as ES modules, so a package is resolved the
- * way `import` resolves it (the "import" condition: some of the packages it uses export nothing
- * else); the file found is then required (Node runs an ES module file through `require` too).
+ * `require` for a bundle chunk: the chunks require each other, Node's modules and the files of the
+ * packages they import (bundle.mjs names each package's file as `import` resolves it).
  */
 function requireFor(module: CompiledModule): (id: string) => unknown {
-  return (id) => {
-    if (id.startsWith(".") || id.startsWith("/") || id.startsWith("node:") || BUILTINS.has(id))
-      return module.require(id);
-    return module.require(fileURLToPath(import.meta.resolve(id)));
-  };
+  return (id) => module.require(id);
 }
 
 /**
@@ -62,7 +58,7 @@ function requireFor(module: CompiledModule): (id: string) => unknown {
  * each file atomically (written aside, then renamed), so concurrent first runs cannot tear one; a
  * cache directory that cannot be written is left alone.
  */
-export function loadBundle(dir: string, entry: string, cacheDir: string): void {
+function loadBundle(dir: string, entry: string, cacheDir: string): void {
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
   const compiled: Array<{ script: vm.Script; file: string }> = [];
   const proto = Module.prototype as unknown as { _compile: Compile };
@@ -99,12 +95,12 @@ export function loadBundle(dir: string, entry: string, cacheDir: string): void {
       // A read-only install: every run compiles, as without a cache.
     }
   });
-  createRequire(join(prefix, "loader"))(join(prefix, entry));
+  Module.createRequire(join(prefix, "loader"))(join(prefix, entry));
 }
 
 /** `cadre`: the bundle built beside this file (dist/bundle/), its code cache inside it. */
-export function startBundle(): void {
-  const dir = fileURLToPath(new URL("../bundle/", import.meta.url));
+function startBundle(): void {
+  const dir = join(__dirname, "..", "bundle");
   if (!existsSync(join(dir, "cadre.js"))) {
     console.error(
       "cadre: the CLI is not built yet. Run `npm install` (or `npm run build`) in the Cadre checkout first.",
@@ -113,3 +109,5 @@ export function startBundle(): void {
   }
   loadBundle(dir, "cadre.js", join(dir, ".code-cache"));
 }
+
+export = { loadBundle, startBundle };
