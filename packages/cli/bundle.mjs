@@ -5,11 +5,10 @@
 // everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
 // one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
 import { rm, writeFile } from "node:fs/promises";
-import { isBuiltin } from "node:module";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
-import { parseAst } from "rolldown/parseAst";
+import { forTheLoader } from "./bundle-rewrites.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT_DIR = `${HERE}/dist/bundle`;
@@ -36,70 +35,6 @@ const originalImportMetaUrl = {
   },
 };
 
-/** The name under which src/launch/bundle-loader.ts hands each chunk its `import()`. */
-const LOADER_IMPORT = "__cadreImport";
-
-/** Calls `visit` on every node of an ESTree `node`. */
-function walk(node, visit) {
-  if (Array.isArray(node)) for (const item of node) walk(item, visit);
-  else if (node && typeof node.type === "string") {
-    visit(node);
-    for (const value of Object.values(node)) if (value && typeof value === "object") walk(value, visit);
-  }
-}
-
-/**
- * The file `import` resolves a package to, relative to the bundle; undefined for Node's own modules.
- * The sources were written as ES modules, so their packages resolve as `import` resolves them (the
- * "import" condition: some packages export nothing else); Node requires an ES module file as well.
- */
-function importedFile(specifier) {
-  if (isBuiltin(specifier)) return undefined;
-  const path = relative(OUT_DIR, fileURLToPath(import.meta.resolve(specifier)))
-    .split("\\")
-    .join("/");
-  return path.startsWith(".") ? path : `./${path}`;
-}
-
-/**
- * Two rewrites of each chunk, for the loader that runs it (src/launch/bundle-loader.cts):
- * - `import()` (of the packages left external) calls the loader's instead: the chunks run through
- *   `vm.Script`, where `import()` is, on Node 20, an experimental feature that fails once the script
- *   comes from V8's code cache;
- * - `require("package")` names the package's file, as `import` resolves it.
- */
-const forTheLoader = {
-  name: "for-the-loader",
-  renderChunk(code) {
-    const edits = [];
-    walk(parseAst(code), (node) => {
-      if (node.type === "ImportExpression")
-        edits.push({ start: node.start, end: node.source.start, text: `${LOADER_IMPORT}(` });
-      const [arg] = node.arguments ?? [];
-      if (
-        node.type === "CallExpression" &&
-        node.callee.type === "Identifier" &&
-        node.callee.name === "require" &&
-        node.arguments.length === 1 &&
-        arg.type === "Literal" &&
-        typeof arg.value === "string" &&
-        !arg.value.startsWith(".")
-      ) {
-        const file = importedFile(arg.value);
-        if (file) edits.push({ start: arg.start, end: arg.end, text: JSON.stringify(file) });
-      }
-    });
-    if (edits.length === 0) return null;
-    let out = "";
-    let at = 0;
-    for (const edit of edits.sort((a, b) => a.start - b.start)) {
-      out += code.slice(at, edit.start) + edit.text;
-      at = edit.end;
-    }
-    return { code: out + code.slice(at), map: null };
-  },
-};
-
 await rm(OUT_DIR, { recursive: true, force: true }); // no chunk of an earlier build left behind
 await build({
   input: { cadre: `${HERE}/dist/bin.js` },
@@ -109,7 +44,7 @@ await build({
   // the bundled libraries works by side effect on import, and this is what lets a command's chunk
   // leave out the drivers and SDKs it never calls.
   treeshake: { moduleSideEffects: false },
-  plugins: [originalImportMetaUrl, forTheLoader],
+  plugins: [originalImportMetaUrl, forTheLoader(OUT_DIR)],
   output: {
     dir: OUT_DIR,
     format: "cjs",
