@@ -4,7 +4,7 @@
 // them through V8's code cache (src/launch/bundle-loader.cts), which Node 20 offers to CommonJS only. Our packages and the pure-ESM libraries they are written against are bundled;
 // everything else (native addons, the harness SDKs, drivers, pi-ai, whose provider registry must be
 // one instance shared with pi-coding-agent) stays an import of its own package, loaded on first use.
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -49,9 +49,12 @@ await build({
     dir: OUT_DIR,
     format: "cjs",
     strict: true, // the sources are ES modules: strict mode, as they were written for
-    entryFileNames: "[name].js",
-    chunkFileNames: "[name]-[hash].js",
+    // Every start reads and decodes the chunks it loads (V8 keeps their source beside the cached
+    // code): ASCII-only text is stored one byte a character, and the doc comments are left out.
+    charset: "ascii",
+    comments: { legal: true, annotation: false, jsdoc: false },
+    // .cjs: CommonJS whatever package.json says, and Node looks up no package.json to know it.
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "[name]-[hash].cjs",
   },
 });
-// The package around the bundle is `"type": "module"`; its chunks are CommonJS.
-await writeFile(`${OUT_DIR}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
