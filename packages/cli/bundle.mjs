@@ -14,7 +14,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT_DIR = `${HERE}/dist/bundle`;
 
 /** Bundled: our workspace packages and the plain ESM libraries they use. Everything else is external. */
-const BUNDLED = /^(@cadre\/|typebox(\/|$)|kysely(\/|$)|hono(\/|$)|@hono\/node-server(\/|$)|croner(\/|$))/;
+const BUNDLED = /^(@cadre\/|typebox(\/|$)|kysely(\/|$)|hono(\/|$)|@hono\/node-server(\/|$))/;
 
 /**
  * A module's `import.meta.url` is its own compiled file's, as without the bundle: the paths found
