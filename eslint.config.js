@@ -18,4 +18,10 @@ export default tseslint.config(
     files: ["**/*.js"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
+  {
+    // CommonJS on purpose: the `cadre` launcher and the loader of its bundle (see bundle-loader.cts).
+    files: ["packages/cli/bin/cadre.js", "**/*.cts"],
+    languageOptions: { globals: { require: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

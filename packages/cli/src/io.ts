@@ -13,7 +13,10 @@ export const processIO: CliIO = {
   out: (text) => void (closed.stdout || process.stdout.write(text)),
   err: (text) => void (closed.stderr || process.stderr.write(text)),
   env: process.env,
-  stdin: process.stdin,
+  // Read on use: `process.stdin` loads Node's streams, which most commands never need.
+  get stdin() {
+    return process.stdin;
+  },
 };
 
 /** Whether this process has started a wake (see markWaking). */

@@ -43,5 +43,14 @@ export function jsonOnlyStdout(io: CliIO): JsonStdout {
       }
     }
   };
-  return { io: { ...io, out }, flush: settle };
+  // Not a spread: that would read `stdin`, which loads Node's streams (see processIO).
+  const jsonIO: CliIO = {
+    out,
+    err: io.err,
+    env: io.env,
+    get stdin() {
+      return io.stdin;
+    },
+  };
+  return { io: jsonIO, flush: settle };
 }

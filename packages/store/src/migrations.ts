@@ -1,6 +1,6 @@
 // Schema migrations, listed in code (no directory scan) so that they ship inside the bundle.
 // Column types stay dialect-neutral (text, integer, boolean); the adapter supplies the rest.
-import { Migrator, type Kysely, type Migration } from "kysely";
+import { DEFAULT_MIGRATION_TABLE, Migrator, type Kysely, type Migration } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
 import { apiTokensMigration } from "./migration-002-api-tokens.js";
 import { companyFeedMigration } from "./migration-003-company-feed.js";
@@ -215,10 +215,29 @@ function migrator(db: Kysely<Database>, adapter: DialectAdapter): Migrator {
   });
 }
 
-/** How many migrations the database has not run yet (a read only: it writes nothing). */
+/**
+ * How many migrations the database has not run yet (a read only: it writes nothing). Every open
+ * asks, so it is one read of the migration table; Kysely's migrator, which first reads every
+ * table's columns to find that table, answers only when the read fails (a new file has none).
+ * Not for use inside a PostgreSQL transaction, which a failed statement would abort.
+ */
 export async function pendingMigrations(db: Kysely<Database>, adapter: DialectAdapter): Promise<number> {
-  const all = await migrator(db, adapter).getMigrations();
-  return all.filter((m) => m.executedAt === undefined).length;
+  let ran: Set<string>;
+  try {
+    const schema = adapter.migrationSchema;
+    const from = (schema !== undefined ? db.withSchema(schema) : db) as unknown as Kysely<MigrationTable>;
+    const rows = await from.selectFrom(DEFAULT_MIGRATION_TABLE).select("name").execute();
+    ran = new Set(rows.map((row) => row.name));
+  } catch {
+    const all = await migrator(db, adapter).getMigrations();
+    return all.filter((m) => m.executedAt === undefined).length;
+  }
+  return MIGRATION_NAMES.filter((name) => !ran.has(name)).length;
+}
+
+/** The one column of Kysely's migration table read here. */
+interface MigrationTable {
+  kysely_migration: { name: string };
 }
 
 /** Brings the schema up to date; safe to run on every open. */

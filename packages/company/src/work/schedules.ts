@@ -9,10 +9,11 @@
 // (minute hour day-of-month month day-of-week; day-of-month and day-of-week OR-ed as in Vixie
 // cron). A parser of our own would have to get time zones and DST right, which is where cron
 // implementations go wrong.
+import { createRequire } from "node:module";
 import { UserInputError } from "@cadre/core";
 import type { ScheduleCatchUp } from "@cadre/model";
 import type { ScheduleRow, Store } from "@cadre/store";
-import { Cron } from "croner";
+import type { Cron } from "croner";
 import { openWorkOf } from "./my-tasks.js";
 import { requestWakes } from "./requests.js";
 
@@ -80,10 +81,21 @@ function checkCronSyntax(expr: string): void {
   });
 }
 
+/**
+ * croner, loaded on the first cron read: a command that only reaches the schedules' module (a
+ * read-only one, through the shared chunks) would otherwise load its ~40 kB of code for nothing.
+ */
+let cronClass: typeof Cron | undefined;
+function loadCron(): typeof Cron {
+  cronClass ??= (createRequire(import.meta.url)("croner") as { Cron: typeof Cron }).Cron;
+  return cronClass;
+}
+
 function cronOf(expr: string, timezone: string): Cron {
   checkCronSyntax(expr);
+  const CronClass = loadCron();
   try {
-    return new Cron(expr, { paused: true, timezone, mode: "5-part" });
+    return new CronClass(expr, { paused: true, timezone, mode: "5-part" });
   } catch (error) {
     const why = error instanceof Error ? error.message.replace(/^CronPattern: /, "") : String(error);
     throw new UserInputError(

@@ -2,7 +2,7 @@
 // from the `models` array of `cadre.config.json` in the data directory and from the CADRE_MODELS
 // environment variable (a JSON array of the same entries). Each entry is validated strictly and
 // registered through the same function as everything else, so aliases are refused here too.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserInputError } from "../errors.js";
 import type { ModelInfo } from "../types.js";
@@ -93,7 +93,9 @@ export async function loadUserModels(
     const path = join(options.dataDir, CONFIG_FILE);
     let text: string | undefined;
     try {
-      text = await readFile(path, "utf8");
+      // Sync: every command reads this small file as it starts, and `node:fs/promises` would load
+      // Node's promise file API (and what it pulls in) for that one read.
+      text = readFileSync(path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }

@@ -32,13 +32,28 @@ function platformPackage(): { triple: string; pkg: string } | undefined {
   return triple && pkg ? { triple, pkg } : undefined;
 }
 
+/**
+ * The SDK's package.json, looked for along the node_modules directories a resolution from here walks.
+ * Its exports are import-only, so `require.resolve` cannot name it, and the CommonJS bundle has no
+ * ES module resolution to ask.
+ */
+function sdkPackageJson(): string | undefined {
+  for (const dir of createRequire(import.meta.url).resolve.paths("@openai/codex-sdk") ?? []) {
+    const file = join(dir, "@openai", "codex-sdk", "package.json");
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
 /** The binary @openai/codex-sdk would start, when its platform package is installed. */
 export function bundledCodex(): string | undefined {
   const target = platformPackage();
   if (!target) return undefined;
   try {
-    // Resolved from the SDK's own location, as the SDK does (its exports are import-only, so ESM resolution).
-    const sdkRequire = createRequire(import.meta.resolve("@openai/codex-sdk"));
+    // Resolved from the SDK's own location, as the SDK does.
+    const sdk = sdkPackageJson();
+    if (!sdk) return undefined;
+    const sdkRequire = createRequire(sdk);
     const codexRequire = createRequire(sdkRequire.resolve("@openai/codex/package.json"));
     const root = join(dirname(codexRequire.resolve(`${target.pkg}/package.json`)), "vendor", target.triple);
     const name = process.platform === "win32" ? "codex.exe" : "codex";
