@@ -81,13 +81,14 @@ async function memberOn(shell: boolean, standin: StandinServer) {
   await decideApproval(store, filed.value.approvalId, "approve", null);
   const task = await createTask(store, asCeo, { title: "Survey the warehouse", assignee: "Survey Lead" });
   if (!task.ok) throw new Error(task.message);
-  const workspace = workspaceOf({ dataDir: dir, companyId: company.id, agentId: hired.value.agentId });
+  const { agentId } = hired.value;
+  const workspace = workspaceOf({ dataDir: dir, companyId: company.id, agentId });
   return {
     workspace,
     wake: async () => {
       const run = await wakeAgent({
         store,
-        agentId: hired.value.agentId,
+        agentId,
         dataDir: dir,
         env,
         cadreCommand: [process.execPath, BIN],
