@@ -59,7 +59,10 @@ export async function createSession(given: SessionInput): Promise<BaseAgent> {
     ...promptTimeoutOf(input.connector),
     ...(input.continuation ?? {}),
     // Tools by role: a member's file tools rooted at its workspace, behind the guard; the CEO's none.
-    ...piToolsFor(input.agent, input.connector, workspace, piToolsOf(input.connector).codingTools),
+    // Pi's only: a Claude Code or Codex connector's shell is its own harness's, held by its sandbox.
+    ...(driver.harness === "pi"
+      ? piToolsFor(input.agent, input.connector, workspace, piToolsOf(input.connector).codingTools)
+      : {}),
     cwd: workspace,
     // Pi's session files live with the agent (DATA_DIR/agents/AGENT_ID/sessions), out of the
     // workspace's reach; without a data directory (evals, tests) the session lives in memory.

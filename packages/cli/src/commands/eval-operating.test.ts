@@ -1,4 +1,4 @@
-// `cadre eval operating` in-process through main(): the three built-in scenarios
+// `cadre eval operating` in-process through main(): the built-in scenarios
 // pass their rule checks on the offline connector, and the report says honestly what it measured —
 // the scripted model's behaviour checks are "n/m" (not measured), never a pass; a scenario that breaks
 // a rule fails the command (exit 1); a bad scenario file is bad input (exit 2, one line).
@@ -38,8 +38,10 @@ describe("cadre eval operating", () => {
     expect(report.source).toBe("scripted");
     expect(report.scenarios.map((s) => s.id)).toEqual([
       "ceo-delegation",
+      "deliverable-review",
       "idle-schedule",
       "member-blocked-task",
+      "review-bound",
     ]);
     for (const s of report.scenarios)
       for (const c of s.checks)
@@ -52,6 +54,8 @@ describe("cadre eval operating", () => {
     );
     expect(r.err).toMatch(/\n {2}n\/m {3}leads-have-strategy-tasks +behaviour /);
     expect(r.err).not.toMatch(/pass {2}leads-have-strategy-tasks/);
+    expect(r.err).toMatch(/\n {2}n\/m {3}deliverable-files-attached +behaviour /);
+    expect(r.err).toMatch(/\n {2}pass {2}review-bound-escalates +rule /);
   }, 120_000);
 
   it("a scenario that breaks a rule fails the command; a malformed one is refused in one line", async () => {
@@ -67,6 +71,11 @@ describe("cadre eval operating", () => {
       join(busy, "idle-schedule.json"),
       JSON.stringify({ ...idle, tasks: [{ key: "open", title: "Open work", assignee: "CTO" }] }),
     );
+    const bound = JSON.parse(await readFile(join(busy, "review-bound.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    await writeFile(join(busy, "review-bound.json"), JSON.stringify({ ...bound, fileTools: [] }));
     const failed = await runCli(["eval", "operating", "--scenarios", busy, "--json"]);
     expect(failed.code, failed.err).toBe(1);
     const report = JSON.parse(failed.out) as Report;
@@ -76,6 +85,15 @@ describe("cadre eval operating", () => {
       .checks.find((c) => c.id === "idle-schedule-zero-calls")!;
     expect(check.pass).toBe(false);
     expect(check.evidence).toMatch(/[1-9]\d* runs, [1-9]\d* model calls/);
+    // The review-bound scenario with the CTO's write tool given back: every hand-in has its file,
+    // nothing is sent back past the bound, and the check says the bound was never reached.
+    const roomy = report.scenarios
+      .find((s) => s.id === "review-bound")!
+      .checks.find((c) => c.id === "review-bound-escalates")!;
+    expect(roomy.pass).toBe(false);
+    expect(roomy.evidence).toMatch(
+      /bound 1; 0 request\(s\) for changes by agents, 0 past the bound; 0 escalated/,
+    );
 
     const bad = join(dir, "bad");
     await cp(BUILTIN_OPERATING_DIR, bad, { recursive: true });

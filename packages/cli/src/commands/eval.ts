@@ -57,10 +57,14 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
 ${CAPTURE_HELP}
   cadre eval operating [--scenarios DIR] [--seed N] [--json]
       the operating phase (evals/operating/*.json): each scenario's company set to work (cadre run
-      --until-idle, offline) and its checks in code — the wake rules (no self-wake, no wake for
-      finished work, blocked work waits, idle schedules make no model call, one run per task, runs
-      bounded) and what the CEO delegated (reported as not measured on the scripted model); exit 1
-      when a rule fails. --json: { source, scenarios: [{ id, passed, checks: [{ id, kind, pass,
+      --until-idle, offline, each agent in its own workspace) and its checks in code — the wake
+      rules (no self-wake, no wake for finished work, blocked work waits, idle schedules make no
+      model call, one run per task, runs bounded), the work's rules (a request for changes sends
+      the task back until it is handed in again, past the review bound the operator decides, writes
+      outside a workspace are refused and shown, no member closes its own task, each run's tools
+      as decided for its role) and what the agents chose (the CEO's delegation, deliverables written
+      as files and attached, revisions accepted: not measured on the scripted model); exit 1 when a
+      rule fails. --json: { source, scenarios: [{ id, passed, checks: [{ id, kind, pass,
       measured, evidence }] }], passed }
   cadre eval record --profile P --out DIR [--samples K] [run options]
       run a profile and write its traces as a baseline (manifest.json + traces/)

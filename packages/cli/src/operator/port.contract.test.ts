@@ -69,7 +69,7 @@ const rendered: Record<string, string> = {};
 const worked: Record<string, string> = {};
 const anonymous = (text: string) =>
   text
-    .replace(/\b(cmp|agt|apr|run|key|task|sch|wrq|tcm)_[A-Za-z0-9]+/g, "$1_ID")
+    .replace(/\b(cmp|agt|apr|run|key|task|sch|wrq|tcm|tfl)_[A-Za-z0-9]+/g, "$1_ID")
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "TIME")
     .replace(/ — via http:\/\/\S+/, "")
     .replace(/\S*cadre-port-(local|http)-[^/\s]+/g, "DATA_DIR")

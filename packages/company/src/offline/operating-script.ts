@@ -2,8 +2,9 @@
 // tools they are offered and read only what a model would read — the briefing of their first turn
 // (data, quoted) and their tool results — so the whole loop (delegation, work, results) runs with
 // no key. The CEO turns the approved strategy into one task per lead; a member works each of its
-// startable tasks: in progress, a short deliverable, done (handed in);
-// the CEO accepts what is handed in.
+// startable tasks: in progress, its deliverable written as a file in its workspace, done (handed in
+// with the file); the CEO accepts what is handed in with a file and sends back, asking for the file,
+// what is handed in without one.
 import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
 import type { Context } from "@mariozechner/pi-ai";
 import type { MyTasks, TaskBrief } from "../work/my-tasks.js";
@@ -112,7 +113,8 @@ export function ceoOperating(request: ScriptRequest, view: PromptView): ScriptRe
   }
   if (next)
     return text("I could not find the approved strategy in this session, so I am not delegating yet.");
-  // Plumbing, not judgement: work handed in is accepted, each task once in the session.
+  // Plumbing, not judgement: work handed in with a file is accepted; work handed in with none is
+  // sent back asking for it. Each task once in the session.
   const handedIn = list.created.find(
     (t) =>
       t.status === "in_review" &&
@@ -121,7 +123,13 @@ export function ceoOperating(request: ScriptRequest, view: PromptView): ScriptRe
   if (handedIn && offered.includes("review_task"))
     return call(
       "review_task",
-      { taskId: handedIn.id, decision: "accept" },
+      handedIn.files.length > 0
+        ? { taskId: handedIn.id, decision: "accept" }
+        : {
+            taskId: handedIn.id,
+            decision: "request_changes",
+            reasons: "Hand the deliverable in as a file from your workspace, attached with update_task.",
+          },
       `Reviewing what ${handedIn.assignee ?? "nobody"} handed in for ${handedIn.id}.`,
     );
   const accepted = new Set(
@@ -147,7 +155,23 @@ function startable(t: TaskBrief): boolean {
   return (t.status === "todo" || t.status === "in_progress") && t.openBlockers.length === 0;
 }
 
-/** A member works each startable task assigned to it: in progress, then done with a deliverable. */
+/** The file a member writes its deliverable into, in its workspace: one per task. */
+export const deliverableFile = (taskId: string) => `${taskId}.md`;
+
+function planFor(task: TaskBrief, role: string): string {
+  return [
+    `Plan for "${clip(task.title, 120)}" from the ${role}:`,
+    "- Scope: what this area delivers first, agreed with the approved strategy.",
+    "- First step: the smallest version that a pilot customer can use.",
+    "- Next: review with the CEO and adjust.",
+  ].join("\n");
+}
+
+/**
+ * A member works each startable task assigned to it: in progress, then its deliverable written as
+ * a file in its workspace (when it is offered Pi's write tool) and handed in with that file attached;
+ * with no write tool, or a write refused, the deliverable is handed in as text only.
+ */
 export function memberOperating(request: ScriptRequest, view: PromptView): ScriptReply {
   const history = toolHistory(request.context.messages);
   const self = view.directory.find((m) => m.self);
@@ -160,25 +184,31 @@ export function memberOperating(request: ScriptRequest, view: PromptView): Scrip
   const tried = (id: string, status: string) =>
     updates.some((u) => u.arguments["taskId"] === id && u.arguments["status"] === status);
   const refused = (id: string) => updates.some((u) => u.arguments["taskId"] === id && !u.ok);
+  const writes = (id: string) =>
+    history.filter((h) => h.name === "write" && h.arguments["path"] === deliverableFile(id));
   for (const task of list.assigned.filter(startable)) {
     if (refused(task.id)) continue;
     if (task.status === "todo" && !tried(task.id, "in_progress"))
       return call("update_task", { taskId: task.id, status: "in_progress" }, `Starting on ${task.id}.`);
-    if (!tried(task.id, "done"))
+    if (tried(task.id, "done")) continue;
+    const file = deliverableFile(task.id);
+    if (view.tools.includes("write") && writes(task.id).length === 0)
       return call(
-        "update_task",
-        {
-          taskId: task.id,
-          status: "done",
-          deliverable: [
-            `Plan for "${clip(task.title, 120)}" from the ${role}:`,
-            "- Scope: what this area delivers first, agreed with the approved strategy.",
-            "- First step: the smallest version that a pilot customer can use.",
-            "- Next: review with the CEO and adjust.",
-          ].join("\n"),
-        },
-        `Handing in the deliverable for ${task.id}.`,
+        "write",
+        { path: file, content: `${planFor(task, role)}\n` },
+        `Writing the deliverable for ${task.id} in my workspace.`,
       );
+    const written = writes(task.id).some((w) => w.ok);
+    return call(
+      "update_task",
+      {
+        taskId: task.id,
+        status: "done",
+        deliverable: written ? `${planFor(task, role)}\n\nThe plan is in ${file}.` : planFor(task, role),
+        ...(written ? { files: [file] } : {}),
+      },
+      `Handing in the deliverable for ${task.id}.`,
+    );
   }
   const finished = updates
     .filter((u) => u.ok && u.arguments["status"] === "done")

@@ -17,6 +17,8 @@ export interface TaskBrief {
   openBlockers: Array<{ id: string; status: TaskStatus }>;
   deliverable: string | null;
   deliverableCut: boolean;
+  /** The names of the files handed in with it (copies kept with the task), oldest first. */
+  files: string[];
 }
 
 export interface MyTasks {
@@ -62,6 +64,7 @@ async function brief(q: StoreQueries, agents: Names, task: TaskRow): Promise<Tas
     openBlockers,
     deliverable: cut ? `${[...deliverable].slice(0, DELIVERABLE_EXCERPT).join("")}…` : deliverable,
     deliverableCut: cut,
+    files: (await q.listTaskFiles(task.id)).map((f) => f.name),
   };
 }
 

@@ -162,9 +162,18 @@ describe("OP-1: work wakes, decided in code", () => {
       maxWakes: 10,
       wake: (agentId) => wakeIfDue({ store, agentId }),
     });
-    expect(report.wakes.map((w) => [w.agentId, w.result.run.trigger, w.result.requests.length])).toEqual([
-      [ceo, "task_in_review", 3],
-    ]);
+    const wakes = report.wakes.map((w) => [w.agentId, w.result.run.trigger, w.result.requests.length]);
+    expect(wakes[0]).toEqual([ceo, "task_in_review", 3]);
+    // The hand-ins came without a file, so the CEO sent them back; the revisions (files attached)
+    // reach it the same way: one wake taking all three.
+    expect(wakes.slice(1, -1).sort()).toEqual(
+      [
+        [cto, "task_changes_requested", 2],
+        [cro, "task_changes_requested", 1],
+      ].sort(),
+    );
+    expect(wakes.at(-1)).toEqual([ceo, "task_in_review", 3]);
+    expect(wakes).toHaveLength(4);
   });
 
   it("results wait for delegated work whose assignee is still to be woken for it, whatever order the wakes run in", async () => {

@@ -1,10 +1,22 @@
 // The operating-phase checks, in code, over what a scenario left in the store. "rule" checks are
-// the wake rules (OP-1, OP-2) and hold whatever the model does; "behaviour" checks are about what
-// the model chose to do — with the offline scripted model they exercise plumbing and are reported
-// as not measured.
-import { isFinishedTask } from "@cadre/model";
-import type { ActivityRow, AgentRow, RunRow, Store, TaskRow, WakeRequestRow } from "@cadre/store";
+// the wake rules (OP-1, OP-2) and the work's rules (work-checks.ts), and hold whatever the model
+// does; "behaviour" checks are about what the model chose to do — with the offline scripted model
+// they exercise plumbing and are reported as not measured.
+import { agentWorkspace, waitingReviews, type WaitingReviewView, workspaceOf } from "@cadre/company";
+import type { AgentEvent, HarnessToolsReport } from "@cadre/core";
+import { DEFAULT_REVIEW_ROUNDS, isFinishedTask } from "@cadre/model";
+import type {
+  ActivityRow,
+  AgentRow,
+  RunRow,
+  Store,
+  TaskFileRow,
+  TaskRow,
+  WakeRequestRow,
+} from "@cadre/store";
+import { type FileWrite, fileWritesOf } from "./file-writes.js";
 import type { OperatingCheckId } from "./schema.js";
+import { runWorkCheck, WORK_CHECKS, type WorkCheckId } from "./work-checks.js";
 
 export interface OperatingTrace {
   agents: AgentRow[];
@@ -19,6 +31,19 @@ export interface OperatingTrace {
   /** Tasks seeded before the company was set to work (finished ones included). */
   seeded: Map<string, TaskRow>;
   schedules: number;
+  /** Files kept with the company's tasks. */
+  files: TaskFileRow[];
+  /** The file writes every run asked its harness for. */
+  writes: FileWrite[];
+  /** What each run's harness said it offered (its harness_tools event), by run id. */
+  offered: Map<string, HarnessToolsReport>;
+  /** Each agent's workspace (absolute), by agent id. */
+  workspaces: Map<string, string>;
+  /** The company's bound on rounds of changes, and how hand-ins are accepted. */
+  reviewRounds: number;
+  acceptance: "review" | "automatic";
+  /** The tasks handed in and waiting, each with its reviewer (the operator's inbox lists its own). */
+  waiting: WaitingReviewView[];
 }
 
 export interface CheckResult {
@@ -34,27 +59,49 @@ export async function collectOperatingTrace(
   store: Store,
   companyId: string,
   seeded: Map<string, TaskRow>,
+  dataDir?: string,
 ): Promise<OperatingTrace> {
   const agents = await store.listAgents(companyId);
   const ceo = agents.find((a) => a.isCeo)!;
+  const company = (await store.getCompany(companyId))!;
   const strategy = (
     await store.listApprovals(companyId, { type: "approve_ceo_strategy", status: "approved" })
   ).at(-1);
   const runs = await store.listRuns({ companyId });
   let modelCalls = 0;
-  for (const r of runs)
-    modelCalls += (await store.listRunEvents(r.id)).filter((e) => e.type === "usage").length;
+  const writes: FileWrite[] = [];
+  const offered = new Map<string, HarnessToolsReport>();
+  for (const r of runs) {
+    const events = (await store.listRunEvents(r.id)).map((e) => e.data as AgentEvent);
+    modelCalls += events.filter((e) => e.type === "usage").length;
+    writes.push(...fileWritesOf(r, events));
+    const tools = events.find((e) => e.type === "harness_tools");
+    if (tools) offered.set(r.id, tools);
+  }
+  const tasks = await store.listTasks(companyId);
+  const files: TaskFileRow[] = [];
+  for (const t of tasks) files.push(...(await store.listTaskFiles(t.id)));
+  const reviews = await waitingReviews(store, companyId);
+  const waiting: WaitingReviewView[] = [];
+  for (const row of reviews.rows) waiting.push(await reviews.view(row));
   return {
     agents,
     ceoId: ceo.id,
     strategyId: strategy?.id ?? null,
     runs,
     requests: await store.listWakeRequests({ companyId }),
-    tasks: await store.listTasks(companyId),
+    tasks,
     activity: await store.listActivity(companyId),
     modelCalls,
     seeded,
     schedules: (await store.listSchedules(companyId)).length,
+    files,
+    writes,
+    offered,
+    workspaces: new Map(agents.map((a) => [a.id, workspaceOf(agentWorkspace(company, a, dataDir))])),
+    reviewRounds: company.settings.reviewRounds ?? DEFAULT_REVIEW_ROUNDS,
+    acceptance: company.settings.acceptance ?? "review",
+    waiting,
   };
 }
 
@@ -74,7 +121,11 @@ function finishedAt(t: OperatingTrace, taskId: string): number | undefined {
   return done?.id;
 }
 
+const isWorkCheck = (id: OperatingCheckId): id is WorkCheckId =>
+  (WORK_CHECKS as readonly string[]).includes(id);
+
 export function runCheck(id: OperatingCheckId, t: OperatingTrace, scripted: boolean): CheckResult {
+  if (isWorkCheck(id)) return runWorkCheck(id, t, scripted);
   const rule = (pass: boolean, evidence: string): CheckResult => ({
     id,
     kind: "rule",

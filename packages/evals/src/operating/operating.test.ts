@@ -1,5 +1,5 @@
-// The three operating-phase scenarios pass their checks on the offline connector, and the checks
-// can fail: each is shown a trace that breaks its rule.
+// The operating-phase scenarios pass their checks on the offline connector, and the checks can
+// fail: each is shown a trace that breaks its rule (the work's checks in work-checks.test.ts).
 import type { DomainEvent } from "@cadre/model";
 import { SAMPLE_DOMAIN_EVENTS } from "@cadre/model/testing";
 import { describe, expect, it } from "vitest";
@@ -7,12 +7,14 @@ import { type OperatingTrace, runCheck } from "./checks.js";
 import { runOperatingEval } from "./run.js";
 
 describe("operating-phase evaluation", () => {
-  it("delegation, a blocked task and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
+  it("delegation, deliverables and reviews, a blocked task, the review bound and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
     const report = await runOperatingEval();
     expect(report.scenarios.map((s) => s.id)).toEqual([
       "ceo-delegation",
+      "deliverable-review",
       "idle-schedule",
       "member-blocked-task",
+      "review-bound",
     ]);
     for (const s of report.scenarios)
       expect(
@@ -32,6 +34,27 @@ describe("operating-phase evaluation", () => {
     expect(blocked.evidence).toMatch(
       /1 blocked task\(s\); 0 started before their blockers were done; 1 task_unblocked wake/,
     );
+    // Each lead wrote its deliverable in its workspace and attached it (plumbing on this model).
+    const check = (scenario: string, id: string) => byId[scenario]!.checks.find((c) => c.id === id)!;
+    for (const scenario of ["ceo-delegation", "deliverable-review"])
+      expect(check(scenario, "deliverable-files-attached")).toMatchObject({
+        kind: "behaviour",
+        pass: true,
+        measured: false,
+      });
+    expect(check("ceo-delegation", "deliverable-files-attached").evidence).toMatch(/^4\/4 task\(s\)/);
+    // The operator sent the CTO's survey back once; it came back and was accepted.
+    expect(check("deliverable-review", "changes-go-back").evidence).toMatch(
+      /^1 request\(s\) for changes; 1 returned/,
+    );
+    expect(check("deliverable-review", "revision-accepted")).toMatchObject({ pass: true, measured: false });
+    expect(byId["deliverable-review"]!.runs).toBe(3); // the CTO twice, the CPO once
+    // One round allowed: the CEO's second request for changes waits for the operator instead.
+    expect(check("review-bound", "review-bound-escalates").evidence).toMatch(
+      /bound 1; 1 request\(s\) for changes by agents, 0 past the bound; 1 escalated, 1 waiting in the operator's inbox/,
+    );
+    for (const id of ["writes-inside-workspace", "no-self-acceptance", "tools-by-role"])
+      expect(check("review-bound", id), id).toMatchObject({ kind: "rule", pass: true, measured: true });
   });
 
   it("each rule check fails on a trace that breaks it", () => {
@@ -46,6 +69,13 @@ describe("operating-phase evaluation", () => {
       modelCalls: 0,
       seeded: new Map(),
       schedules: 1,
+      files: [],
+      writes: [],
+      offered: new Map(),
+      workspaces: new Map(),
+      reviewRounds: 3,
+      acceptance: "review",
+      waiting: [],
     };
     const request = {
       id: "w",

@@ -1,9 +1,13 @@
 // Runs the operating-phase scenarios: seeds each one's company from its base state, lays
-// its tasks and schedules on it through the company's own operations, lets the company work (the
-// due-wake loop `cadre run --until-idle` runs, on the offline connector), then applies its checks.
-import { readdir, readFile } from "node:fs/promises";
+// its tasks, schedules, settings and members' file tools on it through the company's own
+// operations, lets the company work (the due-wake loop `cadre run --until-idle` runs, on the offline
+// connector, each agent in its own workspace under a data directory of the run's), then applies
+// its checks.
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
+  addConnector,
   closeTask,
   createTask,
   reviewTask,
@@ -14,7 +18,7 @@ import {
 } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
 import { describeProblems, parse } from "@cadre/model";
-import { openStore, type TaskRow } from "@cadre/store";
+import { openStore, type Store, type TaskRow } from "@cadre/store";
 import { EvalDataError, parseJson } from "../data/fields.js";
 import { BUILTIN_SCENARIOS_DIR, EVALS_DATA_DIR } from "../data/paths.js";
 import { loadScenarios } from "../scenario/load.js";
@@ -78,6 +82,7 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
       `operating scenario ${s.id}: base "${s.base}" is not an operating scenario of evals/scenarios`,
     );
   const store = await openStore({ memory: true });
+  const dataDir = await mkdtemp(join(tmpdir(), "cadre-eval-operating-"));
   try {
     const seeded = await seedScenario(store, base.scenario, { profile: "semantic", env: {} });
     const { companyId, ceoId } = seeded;
@@ -87,11 +92,28 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
           status: "dropped",
           note: "the scenario's CEO has already delegated",
         });
+    await laySettingsAndTools(store, s, companyId);
     const operator = { companyId, agentId: null, via: "system" as const, runId: null };
+    const team = await store.listAgents(companyId, { status: "active" });
+    const member = (name: string, what: string) => {
+      const found = team.find((a) => a.name === name);
+      if (!found)
+        throw new UserInputError(`operating scenario ${s.id}: ${what} "${name}", who is not in the team`);
+      return found;
+    };
     const keys = new Map<string, string>();
+    const reviews = new Map<string, Array<"accept" | "request_changes">>();
     for (const t of s.tasks ?? []) {
+      const creator =
+        t.createdBy === undefined
+          ? operator
+          : {
+              ...operator,
+              agentId: member(t.createdBy, `task ${t.key} created by`).id,
+              via: "tool" as const,
+            };
       const created = ok(
-        await createTask(store, operator, {
+        await createTask(store, creator, {
           title: t.title,
           assignee: t.assignee,
           ...(t.blockedBy ? { blockedBy: t.blockedBy.map((k) => keys.get(k) ?? k) } : {}),
@@ -99,6 +121,7 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
         `task ${t.key}`,
       );
       keys.set(t.key, created.taskId);
+      if (t.operatorReviews) reviews.set(created.taskId, [...t.operatorReviews]);
       if (t.status === "done" || t.status === "cancelled")
         ok(
           await closeTask(store, operator, {
@@ -112,22 +135,15 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
         );
     }
     const before = new Map<string, TaskRow>((await store.listTasks(companyId)).map((t) => [t.id, t]));
-    const agents = await store.listAgents(companyId, { status: "active" });
-    for (const sch of s.schedules ?? []) {
-      const agent = agents.find((a) => a.name === sch.agent);
-      if (!agent)
-        throw new UserInputError(
-          `operating scenario ${s.id}: schedule of "${sch.agent}", who is not in the team`,
-        );
+    for (const sch of s.schedules ?? [])
       await setSchedule(
         store,
-        { agentId: agent.id, every: sch.every, start: FIRST_TICK.toISOString() },
+        { agentId: member(sch.agent, "schedule of").id, every: sch.every, start: FIRST_TICK.toISOString() },
         FIRST_TICK,
       );
-    }
     const now = new Date(FIRST_TICK.getTime() + (s.lookAfterMinutes ?? 0) * 60_000);
-    // The scenario's tasks are the operator's, so the operator reviews what is handed in: it
-    // accepts each hand-in (plumbing, as the scripted agents are), and the company runs on.
+    // The scenario's own tasks are the operator's, so the operator reviews what is handed in: as the
+    // scenario says for each hand-in, else it accepts, and the company runs on.
     for (let round = 0; round < 10; round++) {
       await runDue({
         store,
@@ -136,16 +152,25 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
         maxWakes: 50,
         now: () => now,
         wake: (agentId, checked) =>
-          wakeIfDue({ store, agentId, checked, seed: `${seed}:${agentId}`, env: {} }),
+          wakeIfDue({ store, agentId, checked, seed: `${seed}:${agentId}`, env: {}, dataDir }),
       });
       const handedIn = (await store.listTasks(companyId, { statuses: ["in_review"] })).filter(
         (t) => t.creatorAgentId === null,
       );
       if (handedIn.length === 0) break;
-      for (const t of handedIn)
-        ok(await reviewTask(store, operator, { taskId: t.id, decision: "accept" }), `review of ${t.id}`);
+      for (const t of handedIn) {
+        const decision = reviews.get(t.id)?.shift() ?? "accept";
+        ok(
+          await reviewTask(store, operator, {
+            taskId: t.id,
+            decision,
+            ...(decision === "request_changes" ? { reasons: OPERATOR_REASONS } : {}),
+          }),
+          `review of ${t.id}`,
+        );
+      }
     }
-    const trace = await collectOperatingTrace(store, companyId, before);
+    const trace = await collectOperatingTrace(store, companyId, before, dataDir);
     const checks = s.checks.map((c) => runCheck(c, trace, true));
     return {
       id: s.id,
@@ -157,6 +182,32 @@ export async function runOperatingScenario(s: OperatingScenario, seed = 1): Prom
     };
   } finally {
     await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** What the operator says when the scenario has it send a hand-in back. */
+const OPERATOR_REASONS = "Revise the deliverable and hand it in again.";
+
+/** The scenario's company settings, and its members moved onto connectors with fewer file tools. */
+async function laySettingsAndTools(store: Store, s: OperatingScenario, companyId: string): Promise<void> {
+  if (s.settings) {
+    const company = (await store.getCompany(companyId))!;
+    await store.updateCompanySettings(companyId, { ...company.settings, ...s.settings });
+  }
+  const agents = await store.listAgents(companyId, { status: "active" });
+  for (const [i, f] of (s.fileTools ?? []).entries()) {
+    const agent = agents.find((a) => a.name === f.agent && !a.isCeo);
+    if (!agent)
+      throw new UserInputError(
+        `operating scenario ${s.id}: file tools of "${f.agent}", who is not a member of the team`,
+      );
+    const connector = await addConnector(store, companyId, {
+      id: `offline-tools-${i + 1}`,
+      kind: "offline",
+      config: { piTools: [...f.tools] },
+    });
+    await store.setAgentModel(agent.id, agent.model, connector.id);
   }
 }
 

@@ -1,6 +1,7 @@
 // Operating-phase scenarios (evals/operating/*.json): a company state from the
-// team-building set (`base`), the tasks and schedules laid on it, how long after the schedules'
-// first tick the scheduler looks, and the checks — each one code (checks.ts) — that must hold.
+// team-building set (`base`), the tasks, schedules, settings and members' file tools laid on it, how
+// the operator reviews what it asked for, how long after the schedules' first tick the scheduler
+// looks, and the checks — each one code (checks.ts, work-checks.ts) — that must hold.
 import { OneOf, SchemaVersion, type Static, TASK_STATUSES, Text } from "@cadre/model";
 import { Type } from "typebox";
 
@@ -12,6 +13,13 @@ export const OPERATING_CHECKS = [
   "idle-schedule-zero-calls",
   "runs-bounded",
   "one-run-per-task",
+  "deliverable-files-attached",
+  "changes-go-back",
+  "revision-accepted",
+  "review-bound-escalates",
+  "writes-inside-workspace",
+  "no-self-acceptance",
+  "tools-by-role",
 ] as const;
 export type OperatingCheckId = (typeof OPERATING_CHECKS)[number];
 
@@ -45,6 +53,19 @@ export const OperatingScenarioSchema = Type.Object(
             status: Type.Optional(OneOf(TASK_STATUSES)),
             blockedBy: Type.Optional(Type.Array(Key)),
             deliverable: Type.Optional(Text({ maxLength: 2000, multiline: true })),
+            createdBy: Type.Optional(
+              Text({
+                maxLength: 50,
+                description: "A team member's name: the task is theirs to review. Default: the operator's.",
+              }),
+            ),
+            operatorReviews: Type.Optional(
+              Type.Array(OneOf(["accept", "request_changes"] as const), {
+                maxItems: 10,
+                description:
+                  "The operator's decision on each hand-in of a task the operator created, in order (then accept).",
+              }),
+            ),
           },
           strict,
         ),
@@ -52,6 +73,30 @@ export const OperatingScenarioSchema = Type.Object(
     ),
     schedules: Type.Optional(
       Type.Array(Type.Object({ agent: Text({ maxLength: 50 }), every: Text({ maxLength: 16 }) }, strict)),
+    ),
+    settings: Type.Optional(
+      Type.Object(
+        {
+          reviewRounds: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+          acceptance: Type.Optional(OneOf(["review", "automatic"] as const)),
+        },
+        { ...strict, description: "Company settings laid on the base state." },
+      ),
+    ),
+    fileTools: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            agent: Text({ maxLength: 50, description: "A team member's name." }),
+            tools: Type.Array(OneOf(["read", "write", "edit", "ls"] as const), { maxItems: 4 }),
+          },
+          strict,
+        ),
+        {
+          description:
+            "Members moved onto an offline connector that offers only these of Pi's file tools (its config.piTools).",
+        },
+      ),
     ),
     lookAfterMinutes: Type.Optional(
       Type.Integer({
