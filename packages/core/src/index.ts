@@ -1,5 +1,6 @@
-// `@cadre/core`: the product surface. The scripted offline model, fault injection and test helpers are
-// `@cadre/core/testing`; the benchmarks are `@cadre/core/bench`.
+// `@cadre/core`: the product surface. The offline connector's scripted model and fault injection are
+// `@cadre/core/offline` (loaded on demand); test helpers are `@cadre/core/testing`; the benchmarks
+// are `@cadre/core/bench`.
 // The event and snapshot vocabulary every harness speaks, whole: its types name one another.
 export * from "./types.js";
 export {
