@@ -4,7 +4,7 @@
 // no key. The CEO turns the approved strategy into one task per lead; a member works each of its
 // startable tasks: in progress, a short deliverable, done (handed in);
 // the CEO accepts what is handed in.
-import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
+import type { ScriptReply, ScriptRequest } from "@cadre/core/offline";
 import type { Context } from "@mariozechner/pi-ai";
 import type { MyTasks, TaskBrief } from "../work/my-tasks.js";
 import { type PromptView, type ToolCallRecord, toolHistory } from "./read-prompt.js";
