@@ -214,8 +214,6 @@ const nodeOf = (path: string) => path.slice(COMPANY.length).replace(/\.js$/, ".t
  */
 const CYCLE_EDGES_TO_CUT = [
   "agent-session.ts -> prompts",
-  "agent-tokens.ts -> companies.ts",
-  "budgets -> companies.ts",
   "budgets -> work",
   "connectors -> profiles",
   "harness-connectors.ts -> connectors",
@@ -225,7 +223,6 @@ const CYCLE_EDGES_TO_CUT = [
   "offline -> work",
   "profiles -> team",
   "profiles -> tools",
-  "recovery -> companies.ts",
   "recovery -> work",
   "team -> work",
   "wake.ts -> prompts",

@@ -1,7 +1,6 @@
 // Company lifecycle: creation (company + connectors + CEO in one transaction, C4-9); the operator's
 // approval decisions are approvals/decide.ts.
 import { defaultBudgetRow } from "./budgets/manage.js";
-import { randomUUID } from "node:crypto";
 import { UserInputError } from "@cadre/core";
 import {
   type CompanySettings,
@@ -24,6 +23,7 @@ import { declaredModels, validateConnectorModels } from "./connectors/connector-
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
+import { newId } from "./ids.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -43,9 +43,7 @@ export interface CreateCompanyInput {
   probes?: ProbeBook;
 }
 
-export function newId(prefix: string): string {
-  return `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-}
+export { newId } from "./ids.js";
 
 /** The company's own texts, as every entry point takes them. */
 export const CompanyName = Text({ maxLength: 100, description: "The company's name." });

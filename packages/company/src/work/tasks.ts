@@ -11,7 +11,7 @@ import {
   type TaskStatus,
 } from "@cadre/model";
 import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import { type CompanyState, loadCompanyState } from "../state.js";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import { runOnce, type ToolCallRef } from "../actions/once.js";
