@@ -1,14 +1,8 @@
 // @cadre/company: the company's rules and its wake, as the CLI, the server, the evals and the
 // dashboard use them. Each name here is one another package imports; a name only this package uses
 // is imported by relative path, so the list says what the surface is.
-export {
-  ceoAgent,
-  CompanyGoal,
-  CompanyName,
-  createCompany,
-  findOrCreateCompany,
-  newId,
-} from "./companies.js";
+export { ceoAgent, CompanyGoal, CompanyName, createCompany, findOrCreateCompany } from "./companies.js";
+export { newId } from "./ids.js";
 export { checkInput } from "./input.js";
 export {
   checkReadiness,
