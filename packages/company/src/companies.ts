@@ -43,8 +43,6 @@ export interface CreateCompanyInput {
   probes?: ProbeBook;
 }
 
-export { newId } from "./ids.js";
-
 /** The company's own texts, as every entry point takes them. */
 export const CompanyName = Text({ maxLength: 100, description: "The company's name." });
 export const CompanyGoal = Text({
