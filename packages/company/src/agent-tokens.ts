@@ -6,7 +6,7 @@ import { NotFoundError, UserInputError } from "@cadre/core";
 import { Text } from "@cadre/model";
 import type { ApiTokenRow, StoreQueries } from "@cadre/store";
 import { Type } from "typebox";
-import { newId } from "./companies.js";
+import { newId } from "./ids.js";
 import { checkInput } from "./input.js";
 
 export const AGENT_TOKEN_PREFIX = "cadre_agt_";

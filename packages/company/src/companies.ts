@@ -1,7 +1,6 @@
 // Company lifecycle: creation (company + connectors + CEO in one transaction, C4-9); the operator's
 // approval decisions are approvals/decide.ts.
 import { defaultBudgetRow } from "./budgets/manage.js";
-import { randomUUID } from "node:crypto";
 import { UserInputError } from "@cadre/core";
 import {
   type CompanySettings,
@@ -24,6 +23,7 @@ import { declaredModels, validateConnectorModels } from "./connectors/connector-
 import { type ProbeBook, sharedProbes } from "./connectors/probe-cache.js";
 import { recordTelemetry } from "./telemetry.js";
 import { checkInput } from "./input.js";
+import { newId } from "./ids.js";
 
 export interface CreateCompanyInput {
   name: string;
@@ -41,10 +41,6 @@ export interface CreateCompanyInput {
   /** The CEO's connector must be ready against this environment (default process.env) and probe book. */
   env?: NodeJS.ProcessEnv;
   probes?: ProbeBook;
-}
-
-export function newId(prefix: string): string {
-  return `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
 }
 
 /** The company's own texts, as every entry point takes them. */

@@ -2,7 +2,7 @@
 // — the scripted model offline, pi-ai's streamSimple on a vendor — and a harness that calls the
 // model itself refuses it instead of silently running unwrapped.
 import type { AgentEvent, StreamFn } from "@cadre/core";
-import { createScriptedStreamFn } from "@cadre/core/testing";
+import { createScriptedStreamFn } from "@cadre/core/offline";
 import { streamSimple } from "@mariozechner/pi-ai";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

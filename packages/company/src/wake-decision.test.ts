@@ -3,7 +3,7 @@
 // decision's for it. Checked on what reached the model: the system prompt's mode document, the first
 // user turn (the cue) and the run row all name one phase — in every mode a CEO is woken in, with the
 // trigger given by the caller, taken from a request, or inferred.
-import type { Script } from "@cadre/core/testing";
+import type { Script } from "@cadre/core/offline";
 import type { CeoMode } from "@cadre/model";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentEvent, contextReportOf, UserInputError } from "@cadre/core";
-import type { FaultName } from "@cadre/core/testing";
+import type { FaultName } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { echo, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

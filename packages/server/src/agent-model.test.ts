@@ -13,7 +13,7 @@ import {
   resolveModel,
   type StreamFn,
 } from "@cadre/core";
-import { createScriptedStreamFn } from "@cadre/core/testing";
+import { createScriptedStreamFn } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiCompany, apiKey, type TestApp, testApp, testAppOver } from "./testing/harness.js";

@@ -17,9 +17,10 @@ export { type FeedMessage, FeedMessageSchema, feedMessage } from "./feed/sse.js"
 export { type ErrorBody, errorResponse, HttpError } from "./http/errors.js";
 export { openApiDocument } from "./openapi.js";
 export { ROUTES } from "./routes/index.js";
+// The API's views, whole (also `@cadre/server/views`): the client and the dashboard read them all.
 export * from "./routes/views.js";
-export * from "./routes/company-glance.js";
-export * from "./routes/run-detail.js";
+export type { CompanyGlance, CompanyListItemView } from "./routes/company-glance.js";
+export type { RunDetailView } from "./routes/run-detail.js";
 export { ErrorBodySchema } from "./http/errors.js";
 // The load benchmark (`npm run bench`); its load generator is the bench's own process.
 export {
@@ -34,4 +35,4 @@ export {
   type ServerFigure,
 } from "./bench/index.js";
 // Several machines (PostgreSQL): wake queue and workers, leases and recovery, the LISTEN/NOTIFY feed bus.
-export * from "./cluster/index.js";
+export { startClusterParts, type WakeOutcome, WakeQueue, WakeWorker } from "./cluster/index.js";

@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { createCompany, offlineCeoScript, wakeAgent } from "@cadre/company";
 import type { StreamFn } from "@cadre/core";
 import { bareLoopToFirstCall } from "@cadre/core/bench";
-import { createScriptedStreamFn } from "@cadre/core/testing";
+import { createScriptedStreamFn } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { type Benchmark, figure, overBy } from "./registry.js";
 import { median } from "./stats.js";

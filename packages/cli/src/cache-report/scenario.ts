@@ -14,8 +14,8 @@ import {
   type Usage,
 } from "@cadre/core";
 // The offline connector's prefix-cache simulation is what this report measures: its request layout
-// comes from the scripted model (`@cadre/core/testing`, the offline connector's model).
-import { serialiseRequest } from "@cadre/core/testing";
+// comes from the scripted model (`@cadre/core/offline`, the offline connector's model).
+import { serialiseRequest } from "@cadre/core/offline";
 import { openStore } from "@cadre/store";
 import { cacheReportScript, REPLY_ONLY } from "./script.js";
 

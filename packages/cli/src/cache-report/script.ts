@@ -3,8 +3,8 @@
 // results are part of the transcript) and replies to each tool result. Deterministic: every reply
 // is computed from the request.
 import { OFFLINE_MODEL_ID } from "@cadre/core";
-// A script for the offline connector's scripted model, whose types live in `@cadre/core/testing`.
-import type { Script, ScriptReply } from "@cadre/core/testing";
+// A script for the offline connector's scripted model, whose types live in `@cadre/core/offline`.
+import type { Script, ScriptReply } from "@cadre/core/offline";
 
 export const REPLY_ONLY = "[reply only]";
 

@@ -11,8 +11,8 @@ import {
   defaultEnabledModels,
 } from "@cadre/company";
 import { findModel, summariseUsage } from "@cadre/core";
-// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
-import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/testing";
+// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/offline`.
+import { FAULT_DESCRIPTIONS, FAULT_NAMES, type FaultName, parseFaultList } from "@cadre/core/offline";
 import { DATABASE_HELP, parse, STORE_OPTIONS } from "../args.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";

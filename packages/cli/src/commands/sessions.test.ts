@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCompany, loadCompanyState } from "@cadre/company";
 import { type AgentEvent, OFFLINE_MODEL_ID, OFFLINE_SMALL_MODEL_ID } from "@cadre/core";
-import { FAULT_NAMES } from "@cadre/core/testing";
+import { FAULT_NAMES } from "@cadre/core/offline";
 import { openStore } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIO } from "../io.js";

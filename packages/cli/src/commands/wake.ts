@@ -3,8 +3,8 @@
 // installation's rules for wakes (one running wake per agent, coalescing, leases) hold for the
 // operator's wakes too; with --server the server runs it. The wake renderer prints it as it goes.
 import { isOneOf, WAKE_TRIGGERS } from "@cadre/model";
-// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/testing`.
-import { FAULT_NAMES, parseFaultList } from "@cadre/core/testing";
+// `--faults` rehearses failures on the offline connector, whose fault injection is `@cadre/core/offline`.
+import { FAULT_NAMES, parseFaultList } from "@cadre/core/offline";
 import { DATABASE_HELP, parse, SERVER_HELP, STORE_OPTIONS } from "../args.js";
 import { parseProfile } from "../profiles/wake-profile.js";
 import type { ServerTarget } from "../client/server-option.js";

@@ -26,7 +26,7 @@ import type {
   WakeSession,
 } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
-import type { FaultName } from "@cadre/core/testing";
+import type { FaultName } from "@cadre/core/offline";
 import type {
   ApprovalStatus,
   CeoMode,

@@ -18,7 +18,7 @@ import {
   type Usage,
 } from "@cadre/core";
 import type { AgentRow, Spend, Store, StoreQueries } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import {
   type AppliedBudgets,
   type AppliedRunCaps,

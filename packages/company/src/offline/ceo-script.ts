@@ -2,8 +2,8 @@
 // a good model behaves under our prompts. It reads the phase, goal, connectors and directory from
 // the system prompt, acts only through the tools it is offered, reads every tool result, and
 // adapts to refusals. Seeded variation (team size 3–5, role wording) makes samples differ.
-// The offline connector's model is core's scripted model (`@cadre/core/testing`); this is its script.
-import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core/testing";
+// The offline connector's model is core's scripted model (`@cadre/core/offline`); this is its script.
+import { between, pick, type Script, type ScriptReply, seededRandom } from "@cadre/core/offline";
 import { currentTurn, type PromptView, readPrompt, type ToolCallRecord, toolHistory } from "./read-prompt.js";
 import { rankRoles, type RoleOption } from "./roles.js";
 import { ceoOperating, memberOperating } from "./operating-script.js";

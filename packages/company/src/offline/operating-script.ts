@@ -5,7 +5,7 @@
 // startable tasks: in progress, its deliverable written as a file in its workspace, done (handed in
 // with the file); the CEO accepts what is handed in with a file and sends back, asking for the file,
 // what is handed in without one.
-import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
+import type { ScriptReply, ScriptRequest } from "@cadre/core/offline";
 import type { Context } from "@mariozechner/pi-ai";
 import type { MyTasks, TaskBrief } from "../work/my-tasks.js";
 import { type PromptView, type ToolCallRecord, toolHistory } from "./read-prompt.js";

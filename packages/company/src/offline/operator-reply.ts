@@ -4,7 +4,7 @@
 // (the phase, the team, the operator's note). It never interprets the operator's words — it quotes
 // their first line back — and a message decides nothing, so the answer says where decisions go.
 import type { CeoMode } from "@cadre/model";
-import type { ScriptReply } from "@cadre/core/testing";
+import type { ScriptReply } from "@cadre/core/offline";
 import type { Context } from "@mariozechner/pi-ai";
 import { firstUserText } from "./operating-script.js";
 import { type PromptView, toolHistory } from "./read-prompt.js";

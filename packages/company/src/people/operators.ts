@@ -5,7 +5,7 @@ import { ConflictStateError, NotFoundError, UserInputError } from "@cadre/core";
 import { isOneOf, OPERATOR_ROLES, type OperatorRole } from "@cadre/model";
 import { ConflictError, type OperatorRow, type Store } from "@cadre/store";
 import { generateToken, hashToken } from "../agent-tokens.js";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 
 /** What a named operator's token starts with (the bootstrap owner's generated token is cadre_op_…). */
 export const NAMED_OPERATOR_TOKEN_PREFIX = "cadre_opr_";

@@ -5,7 +5,7 @@
 // never name a profile; a profile whose CEO acts over HTTP says so (needsApi), and the server, CLI
 // and evals serve it an API without knowing which profile it is. Types only.
 import type { LockedText, ToolDefinition } from "@cadre/core";
-import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
+import type { ScriptReply, ScriptRequest } from "@cadre/core/offline";
 import type { CeoMode, PromptProfile } from "@cadre/model";
 import type { AgentRow, Store } from "@cadre/store";
 import type { ProbeBook } from "../connectors/probe-cache.js";

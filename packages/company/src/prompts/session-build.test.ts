@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentEvent, type ModelCallPrefix, OFFLINE_MODEL_ID } from "@cadre/core";
-import { type Script, type ScriptRequest, serialiseRequest } from "@cadre/core/testing";
+import { type Script, type ScriptRequest, serialiseRequest } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCompany } from "../companies.js";

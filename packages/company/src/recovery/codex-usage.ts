@@ -16,7 +16,7 @@ import {
   type Usage,
 } from "@cadre/core";
 import type { AgentRow, AgentSessionRow, RunRow, Store, StoreQueries } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import { INTERRUPTED_REASON } from "./recover.js";
 
 export interface ReconciledUsage {

@@ -5,7 +5,7 @@
 // refused while this run holds the session (MC-13), and nothing is written then.
 import type { AgentSessionRow } from "@cadre/store";
 import { lockSession } from "../agent-session.js";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import type { WakeLease } from "../lease.js";
 import { inferTrigger } from "../work/trigger.js";
 import { NothingDueError, startWork, type WorkStart } from "../work/start.js";

@@ -1,6 +1,6 @@
 // What a wake is asked (its options) and what it answers (its result), shared by its stages.
 import type { AgentEvent, BaseAgent, TerminalStatus, ToolDefinition, Usage } from "@cadre/core";
-import type { FaultName, Script } from "@cadre/core/testing";
+import type { FaultName, Script } from "@cadre/core/offline";
 import type { CeoMode, PromptProfile, WakeTrigger } from "@cadre/model";
 import type { RunRow, SessionHarness, Store, WakeRequestRow } from "@cadre/store";
 import type { ProbeBook } from "../connectors/probe-cache.js";

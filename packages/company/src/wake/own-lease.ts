@@ -12,7 +12,7 @@ import {
   type WakeRow,
 } from "@cadre/store";
 import { lockSession } from "../agent-session.js";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import { WakeLease } from "../lease.js";
 import { thisProcess } from "../recovery/processes.js";
 import { lossOf, recoverLostRuns } from "../recovery/recover.js";

@@ -1,7 +1,7 @@
 // Writing the wakes that work decided (wake-rules.ts) as wake requests, inside the transaction of
 // the change that caused them: the change and who it wakes commit together or not at all.
 import type { StoreQueries, WakeRequestRow } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import type { ChangeActor, WakeIntent } from "./wake-rules.js";
 
 export async function requestWakes(

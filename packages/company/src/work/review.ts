@@ -5,7 +5,7 @@
 // bound an agent's request for changes goes to the operator to decide instead.
 import { DEFAULT_REVIEW_ROUNDS, isFinishedTask, type TaskStatus } from "@cadre/model";
 import type { Store, TaskRow } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import type { ToolCallRef } from "../actions/once.js";
 import { changeRounds, ESCALATED_ACTIVITY, REVIEW_ACTIVITY, reviewerOf } from "./reviewer.js";

@@ -1,7 +1,7 @@
 // OP-1, rule by rule: who is woken by which change to a task, decided in code. Each test drives the
 // company's own operations (the ones the tools, the API and the CLI call) and reads the wake
 // requests and runs they leave.
-import type { Script } from "@cadre/core/testing";
+import type { Script } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decideApproval } from "../approvals/decide.js";

@@ -4,7 +4,7 @@
 import { NotFoundError, UserInputError } from "@cadre/core";
 import { isOneOf, SCHEDULE_CATCH_UPS, type ScheduleCatchUp } from "@cadre/model";
 import type { ScheduleRow, Store } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import { checkCron, checkTimezone, describeSchedule, parseDuration, tickAfter } from "./schedules.js";
 
 /** How far in the past a schedule's first tick may be. */

@@ -10,7 +10,7 @@ import {
   type TaskStatus,
 } from "@cadre/model";
 import type { AgentRow, Store, StoreQueries, TaskRow } from "@cadre/store";
-import { newId } from "../companies.js";
+import { newId } from "../ids.js";
 import { activeAgentNamed, activeAgentOf, loadTaskState, nameOf, type TaskState } from "./task-state.js";
 import type { ActionResult, Actor } from "../actions/actor.js";
 import { runOnce, type ToolCallRef } from "../actions/once.js";

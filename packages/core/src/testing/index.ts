@@ -1,10 +1,6 @@
-// `@cadre/core/testing`: what exists for tests and for the offline connector, kept off the main entry.
-// The deterministic scripted model (a real pi-ai stream function), its seeded randomness, fault
-// injection at the provider boundary for rehearsals, and the helpers tests read event streams with.
-// Product code may import it for the offline connector only (the scripted model is that connector's
-// model), and says so where it does.
-export * from "../offline/scripted-model.js";
-export * from "../offline/seeded-random.js";
-export * from "../offline/faults.js";
+// `@cadre/core/testing`: helpers for tests only, kept off the main entry: reading event streams,
+// translator fixtures, and the real harness binaries with environments that cannot leave loopback.
+// No product source imports it (a source scan checks); the offline connector's model, which tests
+// use too, is `@cadre/core/offline`.
 export * from "./events.js";
 export * from "./real-harnesses.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAgentPrompt, companyTools, loadCompanyState, offlineCeoScript } from "@cadre/company";
 import { type AgentEvent, PiAgent, type PiContext, resolveModel, type StreamFn } from "@cadre/core";
-import { createScriptedStreamFn } from "@cadre/core/testing";
+import { createScriptedStreamFn } from "@cadre/core/offline";
 import { openStore, type Store } from "@cadre/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadScenarios } from "../scenario/load.js";

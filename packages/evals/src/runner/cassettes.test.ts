@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { offlineCeoScript } from "@cadre/company";
 import type { StreamFn } from "@cadre/core";
-import { createScriptedStreamFn, type Script } from "@cadre/core/testing";
+import { createScriptedStreamFn, type Script } from "@cadre/core/offline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProfile } from "../evaluate.js";
 import { loadScenarios } from "../scenario/load.js";

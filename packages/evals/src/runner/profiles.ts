@@ -3,8 +3,8 @@
 // talks to a real HTTP server over the sample's store).
 import { offlineCeoScript, PROFILE_DRIVERS } from "@cadre/company";
 import { UserInputError } from "@cadre/core";
-// The offline connector's script type (`@cadre/core/testing`): a profile picks the offline CEO's script.
-import type { Script } from "@cadre/core/testing";
+// The offline connector's script type (`@cadre/core/offline`): a profile picks the offline CEO's script.
+import type { Script } from "@cadre/core/offline";
 import { PROMPT_PROFILES, type PromptProfile } from "@cadre/model";
 import type { Store } from "@cadre/store";
 import { openWithServer } from "./api-profile.js";

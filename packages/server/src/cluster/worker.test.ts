@@ -2,7 +2,7 @@
 // failures only, and the lease that fences a cut-off worker out. A fresh store schema and queue
 // schema per test.
 import { createCompany, offlineCeoScript } from "@cadre/company";
-import type { Script } from "@cadre/core/testing";
+import type { Script } from "@cadre/core/offline";
 import { sampleDomainEvent } from "@cadre/model/testing";
 import { openStore, type Store } from "@cadre/store";
 import { afterAll, afterEach, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 // The built-in offline connector: the scripted model (core's, a real pi-ai stream function) plugged
 // into Pi at the provider boundary — deterministic, no network, no key. The one product code that
-// loads the scripted model (`@cadre/core/offline`, from the testing entry), for that model and for
+// loads the scripted model (with the sessions, `@cadre/core/sessions`), for that model and for
 // `--faults` rehearsals; loaded when a session starts, so a command that only reads never does.
 import { OFFLINE_MODEL_ID, type StreamFn } from "@cadre/core";
 import { offlineMemberScript } from "../../offline/ceo-script.js";
@@ -31,8 +31,8 @@ export const offlineDriver: ConnectorDriver<"offline"> = {
   }),
   rehearsesFaults: true,
   async createSession(input, { config, pi, wrap }) {
-    const [{ PiAgent }, { createScriptedStreamFn, injectFaults, REHEARSAL_PROMPT_TIMEOUT_MS }] =
-      await Promise.all([import("@cadre/core/sessions"), import("@cadre/core/offline")]);
+    const { PiAgent, createScriptedStreamFn, injectFaults, REHEARSAL_PROMPT_TIMEOUT_MS } =
+      await import("@cadre/core/sessions");
     const script = input.script ?? (input.agent.isCeo ? offlineCeoScript : offlineMemberScript);
     const streamFn = createScriptedStreamFn({ script, seed: input.seed }) as StreamFn;
     if (!input.faults?.length) return new PiAgent(config, { ...pi, streamFn: wrap(streamFn) });

@@ -13,7 +13,7 @@ import {
   type ToolDefinition,
   UserInputError,
 } from "@cadre/core";
-import type { FaultName, Script } from "@cadre/core/testing";
+import type { FaultName, Script } from "@cadre/core/offline";
 import type { OwnLoopHarness, Static } from "@cadre/model";
 import type { TSchema } from "typebox";
 import type { AgentRow, ConnectorRow } from "@cadre/store";

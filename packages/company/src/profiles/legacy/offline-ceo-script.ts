@@ -3,8 +3,8 @@
 // named in that turn, then one approve_ceo_strategy POST — and reads each HTTP answer back. It plans
 // the same team as the semantic CEO (same seed, same roles), so that an evaluation comparing the two
 // profiles measures the path, not a different plan.
-// A script for the offline connector's scripted model (`@cadre/core/testing`).
-import type { ScriptReply, ScriptRequest } from "@cadre/core/testing";
+// A script for the offline connector's scripted model (`@cadre/core/offline`).
+import type { ScriptReply, ScriptRequest } from "@cadre/core/offline";
 import type { Context } from "@mariozechner/pi-ai";
 import { fetchPostCommand, readFetchOutput, readFetchPostCommand } from "./fetch-command.js";
 import { chooseRoute, planTeam, repairHire, strategyText } from "../../offline/ceo-script.js";

@@ -3,7 +3,7 @@
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 
 /**
- * The pi-ai api and provider of the offline model's route. The scripted model (`@cadre/core/testing`)
+ * The pi-ai api and provider of the offline model's route. The scripted model (`@cadre/core/offline`)
  * answers under them; they live here so the route needs nothing from the testing entry.
  */
 export const OFFLINE_API = "cadre-offline";
