@@ -150,7 +150,7 @@ export { workspaceOf } from "./team/workspace.js";
 export { agentWorkspace } from "./team/workspace-lifecycle.js";
 export { harnessOf, resetAgentSession, sessionOfRun } from "./agent-session.js";
 export { checkPromptContract, describeContractProblem } from "./prompts/contract.js";
-export { BudgetExhaustedError, usd } from "./budgets/policy.js";
+export { appliedBudgets, BudgetExhaustedError, periodStart, usd } from "./budgets/policy.js";
 export {
   budgetReport,
   type BudgetReport,
