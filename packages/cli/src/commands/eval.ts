@@ -485,6 +485,67 @@ async function sensitivityCommand(values: Values, io: CliIO): Promise<number> {
   return 0;
 }
 
+async function operatingCommand(values: Values, io: CliIO): Promise<number> {
+  allowOnly("operating", values, [
+    "scenarios",
+    "seed",
+    "connector",
+    "base-url",
+    "model",
+    "max-model-calls",
+    "max-tool-calls",
+    "max-sample-tokens",
+    "max-sample-usd",
+    "max-cost-usd",
+  ]);
+  const dirs = values.scenarios ?? [];
+  if (dirs.length > 1) throw new UsageError("eval operating: give --scenarios once (one directory)");
+  if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
+    throw new UsageError("eval operating: --seed must be a whole number");
+  const live = values.connector !== undefined && values.connector !== "offline";
+  const capFlag = [
+    "max-model-calls",
+    "max-tool-calls",
+    "max-sample-tokens",
+    "max-sample-usd",
+    "max-cost-usd",
+  ].find((k) => values[k as keyof Values] !== undefined);
+  if (capFlag && !live)
+    throw new UsageError(
+      `eval operating: --${capFlag} applies only with --connector (a connector other than offline)`,
+    );
+  const say = values.json ? io.err : io.out;
+  const report = await runOperatingEval({
+    ...(dirs[0] !== undefined ? { dir: dirs[0] } : {}),
+    seed: values.seed !== undefined ? Number(values.seed) : 1,
+    ...(values.connector !== undefined ? { connector: values.connector } : {}),
+    ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    env: io.env,
+    caps: capsOf(values),
+    ...(values["max-cost-usd"] !== undefined
+      ? { maxCostUsd: usdAmount("max-cost-usd", values["max-cost-usd"]) as number }
+      : {}),
+    onNotice: (text) => io.err(`${text}\n`),
+  });
+  const on = report.connector === "offline" ? "offline" : `on ${report.connector}`;
+  say(
+    `operating phase — ${report.source} model (${on}): rules measured; behaviour ${report.notMeasured === null ? "measured" : `not measured: ${report.notMeasured}`}\n`,
+  );
+  for (const sc of report.scenarios) {
+    say(
+      `\n${sc.passed ? "PASS" : "FAIL"}  ${sc.id} — ${sc.title} (${sc.runs} runs, ${sc.modelCalls} model calls${report.caps ? `, cost ${usdText(sc.costUsd)}` : ""})\n`,
+    );
+    for (const c of sc.checks)
+      say(
+        `  ${c.measured ? (c.pass ? "pass" : "FAIL") : "n/m "}  ${c.id.padEnd(26)} ${c.kind.padEnd(9)} ${c.evidence}\n`,
+      );
+  }
+  for (const s of report.skipped) say(`\nskipped ${s.id}: ${s.reason}\n`);
+  if (values.json) io.out(`${JSON.stringify(report)}\n`);
+  return report.passed ? 0 : 1;
+}
+
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {
   // capture takes a run id and store options of its own (eval-capture.ts).
   if (args[0] === "capture") return captureCommand(args.slice(1), io);
@@ -540,27 +601,8 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
       });
       return printEvaluation(io, evaluation, values.json);
     }
-    case "operating": {
-      allowOnly("operating", values, ["scenarios", "seed"]);
-      const dirs = values.scenarios ?? [];
-      if (dirs.length > 1) throw new UsageError("eval operating: give --scenarios once (one directory)");
-      if (values.seed !== undefined && !/^\d{1,15}$/.test(values.seed))
-        throw new UsageError("eval operating: --seed must be a whole number");
-      const report = await runOperatingEval(dirs[0], values.seed !== undefined ? Number(values.seed) : 1);
-      const say = values.json ? io.err : io.out;
-      say(`operating phase — ${report.source} model (offline): rules measured; behaviour not measured\n`);
-      for (const sc of report.scenarios) {
-        say(
-          `\n${sc.passed ? "PASS" : "FAIL"}  ${sc.id} — ${sc.title} (${sc.runs} runs, ${sc.modelCalls} model calls)\n`,
-        );
-        for (const c of sc.checks)
-          say(
-            `  ${c.measured ? (c.pass ? "pass" : "FAIL") : "n/m "}  ${c.id.padEnd(26)} ${c.kind.padEnd(9)} ${c.evidence}\n`,
-          );
-      }
-      if (values.json) io.out(`${JSON.stringify(report)}\n`);
-      return report.passed ? 0 : 1;
-    }
+    case "operating":
+      return operatingCommand(values, io);
     case "compare": {
       allowOnly("compare", values, [...COMPARE_KEYS, "candidate", "cross-source"]);
       const evaluation = await compareRecordings(

@@ -33,7 +33,7 @@ export const NOT_MEASURED_SCRIPTED = "behaviour not measured: the offline model 
  * Why a run's answers are scripted — the offline model, or a model server that announced itself as
  * a stand-in (live or replayed from its cassettes) — or null when they came from a model.
  */
-export function scriptedReason(traces: readonly Trace[]): string | null {
+export function scriptedReason(traces: readonly Pick<Trace, "source" | "standin">[]): string | null {
   if (traces.some((t) => t.source === "offline")) return "the offline model is scripted";
   const standin = traces.find((t) => t.standin)?.standin;
   return standin ? `the model server is a stand-in, not a model: ${standin}` : null;

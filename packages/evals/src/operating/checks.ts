@@ -1,7 +1,7 @@
 // The operating-phase checks, in code, over what a scenario left in the store. "rule" checks are
 // the wake rules (OP-1, OP-2) and the work's rules (work-checks.ts), and hold whatever the model
 // does; "behaviour" checks are about what the model chose to do — with the offline scripted model
-// they exercise plumbing and are reported as not measured.
+// or a stand-in they exercise plumbing and are reported as not measured, with the reason.
 import { agentWorkspace, waitingReviews, type WaitingReviewView, workspaceOf } from "@cadre/company";
 import type { AgentEvent, HarnessToolsReport } from "@cadre/core";
 import { DEFAULT_REVIEW_ROUNDS, isFinishedTask } from "@cadre/model";
@@ -16,7 +16,7 @@ import type {
 } from "@cadre/store";
 import { type FileWrite, fileWritesOf } from "./file-writes.js";
 import type { OperatingCheckId } from "./schema.js";
-import { runWorkCheck, WORK_CHECKS, type WorkCheckId } from "./work-checks.js";
+import { notMeasuredText, runWorkCheck, WORK_CHECKS, type WorkCheckId } from "./work-checks.js";
 
 export interface OperatingTrace {
   agents: AgentRow[];
@@ -50,7 +50,7 @@ export interface CheckResult {
   id: OperatingCheckId;
   kind: "rule" | "behaviour";
   pass: boolean;
-  /** False for behaviour checks on a scripted model: plumbing, not a measurement. */
+  /** False for behaviour checks on a scripted model (offline, or a stand-in): plumbing, not a measurement. */
   measured: boolean;
   evidence: string;
 }
@@ -124,8 +124,9 @@ function finishedAt(t: OperatingTrace, taskId: string): number | undefined {
 const isWorkCheck = (id: OperatingCheckId): id is WorkCheckId =>
   (WORK_CHECKS as readonly string[]).includes(id);
 
-export function runCheck(id: OperatingCheckId, t: OperatingTrace, scripted: boolean): CheckResult {
-  if (isWorkCheck(id)) return runWorkCheck(id, t, scripted);
+/** `notMeasured`: why the model's choices are not measured (scripted answers); null: they are. */
+export function runCheck(id: OperatingCheckId, t: OperatingTrace, notMeasured: string | null): CheckResult {
+  if (isWorkCheck(id)) return runWorkCheck(id, t, notMeasured);
   const rule = (pass: boolean, evidence: string): CheckResult => ({
     id,
     kind: "rule",
@@ -150,8 +151,8 @@ export function runCheck(id: OperatingCheckId, t: OperatingTrace, scripted: bool
         id,
         kind: "behaviour",
         pass: without.length === 0 && leads.length > 0,
-        measured: !scripted,
-        evidence: `${leads.length - without.length}/${leads.length} leads have a task the CEO created under the approved strategy${without.length ? `; without one: ${without.map((l) => l.name).join(", ")}` : ""}${scripted ? " (scripted model: plumbing, not measured)" : ""}`,
+        measured: notMeasured === null,
+        evidence: `${leads.length - without.length}/${leads.length} leads have a task the CEO created under the approved strategy${without.length ? `; without one: ${without.map((l) => l.name).join(", ")}` : ""}${notMeasuredText(notMeasured)}`,
       };
     }
     case "no-self-wake": {

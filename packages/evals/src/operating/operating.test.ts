@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { type OperatingTrace, runCheck } from "./checks.js";
 import { runOperatingEval } from "./run.js";
 
+const SCRIPTED = "the offline model is scripted";
+
 describe("operating-phase evaluation", () => {
   it("delegation, deliverables and reviews, a blocked task, the review bound and an idle schedule: every rule holds; behaviour is reported as not measured", async () => {
     const report = await runOperatingEval();
@@ -92,7 +94,7 @@ describe("operating-phase evaluation", () => {
       createdAt: "",
       updatedAt: "",
     };
-    expect(runCheck("no-self-wake", { ...empty, requests: [request] }, true).pass).toBe(false);
+    expect(runCheck("no-self-wake", { ...empty, requests: [request] }, SCRIPTED).pass).toBe(false);
     const act = (id: number, event: DomainEvent) => ({
       id,
       companyId: "c",
@@ -112,7 +114,7 @@ describe("operating-phase evaluation", () => {
         act(2, { type: "task.checked_out", data: { taskId: "t", runId: "r" } }),
       ],
     };
-    expect(runCheck("no-wake-for-finished-work", finishedFirst, true).pass).toBe(false);
+    expect(runCheck("no-wake-for-finished-work", finishedFirst, SCRIPTED).pass).toBe(false);
     const overlap = {
       ...empty,
       activity: [
@@ -120,7 +122,7 @@ describe("operating-phase evaluation", () => {
         act(2, { type: "task.checked_out", data: { taskId: "t", runId: "r2" } }),
       ],
     };
-    expect(runCheck("one-run-per-task", overlap, true).pass).toBe(false);
-    expect(runCheck("idle-schedule-zero-calls", { ...empty, modelCalls: 1 }, true).pass).toBe(false);
+    expect(runCheck("one-run-per-task", overlap, SCRIPTED).pass).toBe(false);
+    expect(runCheck("idle-schedule-zero-calls", { ...empty, modelCalls: 1 }, SCRIPTED).pass).toBe(false);
   });
 });

@@ -101,13 +101,13 @@ function trace(over: Partial<OperatingTrace>): OperatingTrace {
     ...over,
   };
 }
-const passes = (id: WorkCheckId, t: OperatingTrace) => runWorkCheck(id, t, false).pass;
+const passes = (id: WorkCheckId, t: OperatingTrace) => runWorkCheck(id, t, null).pass;
 
 describe("the checks of the work's evidence", () => {
   it("a lead's hand-in counts only with a file it wrote in its workspace in that run and attached", () => {
     const good = trace({ activity: [handIn(["report.md"])], files: [kept("r1")], writes: [write()] });
     expect(passes("deliverable-files-attached", good)).toBe(true);
-    expect(runWorkCheck("deliverable-files-attached", good, true)).toMatchObject({
+    expect(runWorkCheck("deliverable-files-attached", good, "the offline model is scripted")).toMatchObject({
       kind: "behaviour",
       measured: false,
     });

@@ -2,7 +2,7 @@
 // files written in a workspace and attached, reviews that send work back, the bound on review rounds,
 // writes held to the workspace, no task closed by its own assignee, and the tools each role was
 // offered. "rule" checks are what code enforces and hold whatever the model does; "behaviour"
-// checks are what the model chose, not measured on a scripted model.
+// checks are what the model chose, not measured on a scripted model (offline, or a stand-in).
 import { relative, resolve } from "node:path";
 import { outsideWorkspace } from "@cadre/core";
 import type { ActivityRow } from "@cadre/store";
@@ -53,9 +53,12 @@ function inWorkspace(t: OperatingTrace, w: FileWrite, path: string): string | un
   return relative(resolve(workspace), resolve(workspace, path)).replaceAll("\\", "/");
 }
 
-const notMeasured = (scripted: boolean) => (scripted ? " (scripted model: plumbing, not measured)" : "");
+/** What a behaviour check's evidence adds when its answers were scripted: not measured, and why. */
+export const notMeasuredText = (why: string | null): string =>
+  why === null ? "" : ` (not measured: ${why}; plumbing only)`;
 
-export function runWorkCheck(id: WorkCheckId, t: OperatingTrace, scripted: boolean): CheckResult {
+/** `notMeasured`: why the model's choices are not measured (scripted answers); null: they are. */
+export function runWorkCheck(id: WorkCheckId, t: OperatingTrace, notMeasured: string | null): CheckResult {
   const rule = (pass: boolean, evidence: string): CheckResult => ({
     id,
     kind: "rule",
@@ -67,8 +70,8 @@ export function runWorkCheck(id: WorkCheckId, t: OperatingTrace, scripted: boole
     id,
     kind: "behaviour",
     pass,
-    measured: !scripted,
-    evidence: evidence + notMeasured(scripted),
+    measured: notMeasured === null,
+    evidence: evidence + notMeasuredText(notMeasured),
   });
   const members = new Set(t.agents.filter((a) => !a.isCeo).map((a) => a.id));
   switch (id) {
