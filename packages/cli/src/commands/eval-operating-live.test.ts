@@ -91,6 +91,14 @@ describe("cadre eval operating --connector", () => {
     expect(r.err).toMatch(/caps per run of a scenario's company: 7 model calls/);
   }, 180_000);
 
+  it("--help says where behaviour is measured", async () => {
+    const help = await runCli(["eval", "--help"], ENV);
+    expect(help.out).toMatch(/cadre eval operating \[--scenarios DIR\] \[--seed N\] \[--connector KIND/);
+    expect(help.out).toMatch(
+      /measured only on a\s+model — on the offline model or a server that says it is a stand-in/,
+    );
+  });
+
   it("refuses a connector that is not one, listing the allowed ones, and runs nothing", async () => {
     const before = server.requests.length;
     const r = await runCli(["eval", "operating", "--connector", "gpt-5", "--json"], ENV);

@@ -55,17 +55,22 @@ comparison with a recorded baseline, pass^k, and gates G1–G5 with their eviden
       list the scenarios (each file validated and seeded once; a bad file is named with its field);
       a scenario captured from a run says so, with its label
 ${CAPTURE_HELP}
-  cadre eval operating [--scenarios DIR] [--seed N] [--json]
+  cadre eval operating [--scenarios DIR] [--seed N] [--connector KIND [--base-url URL] [--model ID]] [caps] [--json]
       the operating phase (evals/operating/*.json): each scenario's company set to work (cadre run
-      --until-idle, offline, each agent in its own workspace) and its checks in code — the wake
-      rules (no self-wake, no wake for finished work, blocked work waits, idle schedules make no
-      model call, one run per task, runs bounded), the work's rules (a request for changes sends
-      the task back until it is handed in again, past the review bound the operator decides, writes
-      outside a workspace are refused and shown, no member closes its own task, each run's tools
-      as decided for its role) and what the agents chose (the CEO's delegation, deliverables written
-      as files and attached, revisions accepted: not measured on the scripted model); exit 1 when a
-      rule fails. --json: { source, scenarios: [{ id, passed, checks: [{ id, kind, pass,
-      measured, evidence }] }], passed }
+      --until-idle, each agent in its own workspace; offline, or with --connector on a kind of eval
+      run's --connector below, checked for readiness the same way: the CEO and every member run on
+      it) and its checks in code — the wake rules (no self-wake, no wake for finished work, blocked
+      work waits, idle schedules make no model call, one run per task, runs bounded), the work's
+      rules (a request for changes sends the task back until it is handed in again, past the review
+      bound the operator decides, writes outside a workspace are refused and shown, no member closes
+      its own task, each run's tools as decided for its role) and what the agents chose (the CEO's
+      delegation, deliverables written as files and attached, revisions accepted: measured only on a
+      model — on the offline model or a server that says it is a stand-in they are "n/m", with the
+      reason); exit 1 when a rule fails. On a live connector each run of a scenario's company is held
+      to --max-model-calls, --max-tool-calls, --max-sample-tokens and --max-sample-usd (defaults below),
+      and --max-cost-usd is checked before each scenario starts (one not started is reported as
+      skipped). --json: { source, connector, model, notMeasured, caps, cost, skipped, scenarios: [{ id,
+      passed, runs, modelCalls, costUsd, checks: [{ id, kind, pass, measured, evidence }] }], passed }
   cadre eval record --profile P --out DIR [--samples K] [run options]
       run a profile and write its traces as a baseline (manifest.json + traces/)
   cadre eval run --profile P --baseline DIR [--samples K] [--out DIR] [run options] [compare options]
