@@ -3,7 +3,9 @@
 // call). Every agent of each scenario's company runs on that connector; the rule checks are
 // computed from what happened; the behaviour checks are not measured, because the server says it is
 // a stand-in, and the report says so. A connector that is not one is refused before anything runs.
-import { echo, startStandin, type StandinServer } from "@cadre/standin";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { echo, STANDIN_HEADER, startStandin, type StandinServer } from "@cadre/standin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -16,12 +18,43 @@ const ENV = {
 const MODEL = "operating-chat-7b";
 
 let server: StandinServer;
+let unmarked: { server: Server; url: string };
 beforeAll(async () => {
   server = await startStandin({ policy: echo });
+  unmarked = await unmarkedProxy(server.url);
 });
 afterAll(async () => {
+  await new Promise((resolve) => unmarked.server.close(resolve));
   await server.close();
 });
+
+/**
+ * A loopback proxy in front of the stand-in that drops the header by which it says what it is: to
+ * the evaluation it is then a model server like any other, and behaviour counts as measured.
+ */
+async function unmarkedProxy(target: string): Promise<{ server: Server; url: string }> {
+  const upstream = new URL(target);
+  const proxy = createServer((req, res) => {
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        const headers = { ...answer.headers };
+        delete headers[STANDIN_HEADER];
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return { server: proxy, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1` };
+}
 
 interface Report {
   source: string;
@@ -89,6 +122,34 @@ describe("cadre eval operating --connector", () => {
       /operating phase — scripted model \(on openai-compatible:operating-chat-7b\): rules measured; behaviour not measured: the model server is a stand-in/,
     );
     expect(r.err).toMatch(/caps per run of a scenario's company: 7 model calls/);
+  }, 180_000);
+
+  it("on a server that does not say it is a stand-in, the behaviour checks are measured", async () => {
+    const r = await runCli(
+      [
+        "eval",
+        "operating",
+        "--connector",
+        "openai-compatible",
+        "--base-url",
+        unmarked.url,
+        "--model",
+        MODEL,
+        "--json",
+      ],
+      ENV,
+    );
+    const report = JSON.parse(r.out.trim().split("\n").at(-1)!) as Report;
+    expect(report).toMatchObject({ source: "live", notMeasured: null });
+    // Measured, and failed: a model that only talks delegates nothing.
+    const lead = report.scenarios
+      .find((s) => s.id === "ceo-delegation")!
+      .checks.find((c) => c.id === "leads-have-strategy-tasks")!;
+    expect(lead).toMatchObject({ kind: "behaviour", measured: true, pass: false });
+    expect(lead.evidence).not.toMatch(/not measured/);
+    expect(r.err).toMatch(/behaviour measured\n/);
+    expect(r.err).toMatch(/\n {2}FAIL {2}leads-have-strategy-tasks +behaviour /);
+    expect(r.code).toBe(1);
   }, 180_000);
 
   it("--help says where behaviour is measured", async () => {
