@@ -1,7 +1,9 @@
 // For tests of a member working its task on an `openai-compatible` connector pointed at a
 // @cadre/standin server (OFFLINE: scripted answers on the real Chat Completions wire): it works the
-// task its first turn names, and — while holding — leaves the call after its first tool result
-// hanging, as a provider that stopped answering would, so that a test can kill the run mid-task.
+// task its first turn names — in progress, its deliverable written as a file in its workspace, handed
+// in with the file attached, as a member whose work its reviewer accepts — and, while holding, leaves
+// the call after its first tool result hanging, as a provider that stopped answering would, so that a
+// test can kill the run mid-task.
 import { type Policy, reply, startStandin, toolExchanges } from "@cadre/standin";
 
 export { declareStandinModel, STANDIN_MODEL } from "./standin-model.js";
@@ -36,10 +38,13 @@ export async function startTaskStandin(): Promise<TaskStandin> {
     }
     if (results === 0) return reply.toolCall("update_task", { taskId, status: "in_progress" });
     if (results === 1)
+      return reply.toolCall("write", { path: `${taskId}.md`, content: "Finished after the interruption.\n" });
+    if (results === 2)
       return reply.toolCall("update_task", {
         taskId,
         status: "done",
         deliverable: "Finished after the interruption.",
+        files: [`${taskId}.md`],
       });
     return reply.text("Done.");
   };
