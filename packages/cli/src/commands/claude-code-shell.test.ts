@@ -7,20 +7,12 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import {
-  createCompany,
-  createTask,
-  decideApproval,
-  fileApproval,
-  hireAgent,
-  loadCompanyState,
-  refreshReadiness,
-  wakeAgent,
-} from "@cadre/company";
+import { wakeAgent } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { claudeCodeTestEnv, REAL_CLAUDE_CODE } from "@cadre/core/testing";
 import { findTool, reply, startStandin, type StandinServer, toolNames } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
+import { memberAtWork } from "../testing/member-at-work.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let dir: string;
@@ -43,46 +35,18 @@ afterEach(async () => {
 async function memberOn(shell: boolean, standin: StandinServer) {
   home = await mkdtemp(join(homedir(), ".cache", "cadre-shell-home-"));
   const env = claudeCodeTestEnv(home, standin.anthropicBaseUrl);
-  const company = await createCompany(store, {
-    name: "Northwind Robotics",
-    goal: "Build autonomous warehouse robots.",
-    connectors: [
-      {
-        kind: "claude-code",
-        config: { executablePath: REAL_CLAUDE_CODE!, ...(shell ? { shell: true } : {}) },
-      },
-    ],
-    ceoConnectorId: "claude-code",
+  const { lead, taskId } = await memberAtWork(store, {
+    dataDir: dir,
+    connector: {
+      kind: "claude-code",
+      config: { executablePath: REAL_CLAUDE_CODE!, ...(shell ? { shell: true } : {}) },
+    },
+    connectorId: "claude-code",
     env,
   });
-  await refreshReadiness(await store.listConnectors(company.id), env);
-  const { ceo } = await loadCompanyState(store, company.id);
-  const operator = { companyId: company.id, agentId: null, via: "http" as const, runId: null, env };
-  const hired = await hireAgent(
-    store,
-    { ...operator, dataDir: dir },
-    {
-      name: "Survey Lead",
-      role: "Survey Lead",
-      description: "Surveys the warehouse.",
-      connectorId: "claude-code",
-      model: ceo.model,
-    },
-  );
-  if (!hired.ok || !("agentId" in hired.value)) throw new Error(JSON.stringify(hired));
-  const asCeo = { ...operator, agentId: ceo.id, via: "tool" as const };
-  const filed = await fileApproval(store, asCeo, {
-    type: "approve_ceo_strategy",
-    title: "Plan",
-    payload: "# Plan",
-  });
-  if (!filed.ok) throw new Error(filed.message);
-  await decideApproval(store, filed.value.approvalId, "approve", null);
-  const task = await createTask(store, asCeo, { title: "Survey the warehouse", assignee: "Survey Lead" });
-  if (!task.ok) throw new Error(task.message);
-  const run = await wakeAgent({ store, agentId: hired.value.agentId, dataDir: dir, env });
+  const run = await wakeAgent({ store, agentId: lead, dataDir: dir, env });
   const events = (await store.listRunEvents(run.run.id)).map((e) => e.data as AgentEvent);
-  return { run, events, taskId: task.value.taskId };
+  return { run, events, taskId };
 }
 
 /** The member's model: a shell command that writes outside the workspace whenever Bash is offered. */

@@ -7,21 +7,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createCompany,
-  createTask,
-  decideApproval,
-  fileApproval,
-  hireAgent,
-  loadCompanyState,
-  refreshReadiness,
-  wakeAgent,
-  workspaceOf,
-} from "@cadre/company";
+import { wakeAgent, workspaceOf } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { codexTestEnv, REAL_CODEX } from "@cadre/core/testing";
 import { reply, startStandin, type StandinServer, toolNames } from "@cadre/standin";
 import { openStore, type Store } from "@cadre/store";
+import { memberAtWork } from "../testing/member-at-work.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
@@ -47,42 +38,16 @@ async function memberOn(shell: boolean, standin: StandinServer) {
   // Codex makes its helper commands under CODEX_HOME and refuses to under a temp dir.
   home = await mkdtemp(join(homedir(), ".cache", "cadre-codex-shell-home-"));
   const env = codexTestEnv(home);
-  const company = await createCompany(store, {
-    name: "Northwind Robotics",
-    goal: "Build autonomous warehouse robots.",
-    connectors: [
-      { kind: "codex", config: { baseUrl: standin.openaiBaseUrl, ...(shell ? { shell: true } : {}) } },
-    ],
-    ceoConnectorId: "codex",
+  const { companyId, lead: agentId } = await memberAtWork(store, {
+    dataDir: dir,
+    connector: {
+      kind: "codex",
+      config: { baseUrl: standin.openaiBaseUrl, ...(shell ? { shell: true } : {}) },
+    },
+    connectorId: "codex",
     env,
   });
-  await refreshReadiness(await store.listConnectors(company.id), env);
-  const { ceo } = await loadCompanyState(store, company.id);
-  const operator = { companyId: company.id, agentId: null, via: "http" as const, runId: null, env };
-  const hired = await hireAgent(
-    store,
-    { ...operator, dataDir: dir },
-    {
-      name: "Survey Lead",
-      role: "Survey Lead",
-      description: "Surveys.",
-      connectorId: "codex",
-      model: ceo.model,
-    },
-  );
-  if (!hired.ok || !("agentId" in hired.value)) throw new Error(JSON.stringify(hired));
-  const asCeo = { ...operator, agentId: ceo.id, via: "tool" as const };
-  const filed = await fileApproval(store, asCeo, {
-    type: "approve_ceo_strategy",
-    title: "Plan",
-    payload: "# Plan",
-  });
-  if (!filed.ok) throw new Error(filed.message);
-  await decideApproval(store, filed.value.approvalId, "approve", null);
-  const task = await createTask(store, asCeo, { title: "Survey the warehouse", assignee: "Survey Lead" });
-  if (!task.ok) throw new Error(task.message);
-  const { agentId } = hired.value;
-  const workspace = workspaceOf({ dataDir: dir, companyId: company.id, agentId });
+  const workspace = workspaceOf({ dataDir: dir, companyId, agentId });
   return {
     workspace,
     wake: async () => {

@@ -11,17 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createCompany,
-  createTask,
-  decideApproval,
-  fileApproval,
-  hireAgent,
-  loadCompanyState,
-  refreshReadiness,
-  wakeAgent,
-  workspaceOf,
-} from "@cadre/company";
+import { wakeAgent, workspaceOf } from "@cadre/company";
 import type { AgentEvent } from "@cadre/core";
 import { claudeCodeTestEnv, codexTestEnv, REAL_CLAUDE_CODE, REAL_CODEX } from "@cadre/core/testing";
 import {
@@ -34,6 +24,7 @@ import {
 } from "@cadre/standin";
 import { startServer } from "@cadre/server";
 import { openStore, type Store } from "@cadre/store";
+import { memberAtWork } from "../testing/member-at-work.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../../bin/cadre.js", import.meta.url));
@@ -160,39 +151,14 @@ async function operatingCompany(kind: Kind, standin: StandinServer): Promise<Set
             kind: "openai-compatible" as const,
             config: { baseUrl: standin.openaiBaseUrl, apiKeyEnv: "WORKSPACE_PI_KEY", models: [PI_MODEL] },
           };
-  const company = await createCompany(store, {
-    name: "Northwind Robotics",
-    goal: "Build autonomous warehouse robots.",
-    connectors: [connector],
-    ceoConnectorId: kind,
+  const member = await memberAtWork(store, {
+    dataDir: dir,
+    connector,
+    connectorId: kind,
     env,
+    ...(kind === "pi" ? { model: PI_MODEL.id } : {}),
   });
-  await refreshReadiness(await store.listConnectors(company.id), env);
-  const { ceo } = await loadCompanyState(store, company.id);
-  const operator = { companyId: company.id, agentId: null, via: "http" as const, runId: null, env };
-  const hired = await hireAgent(
-    store,
-    { ...operator, dataDir: dir },
-    {
-      name: "Survey Lead",
-      role: "Survey Lead",
-      description: "Surveys the warehouse.",
-      connectorId: kind,
-      model: kind === "pi" ? PI_MODEL.id : ceo.model,
-    },
-  );
-  if (!hired.ok || !("agentId" in hired.value)) throw new Error(JSON.stringify(hired));
-  const asCeo = { ...operator, agentId: ceo.id, via: "tool" as const };
-  const filed = await fileApproval(store, asCeo, {
-    type: "approve_ceo_strategy",
-    title: "Plan",
-    payload: "# Plan",
-  });
-  if (!filed.ok) throw new Error(filed.message);
-  await decideApproval(store, filed.value.approvalId, "approve", null);
-  const task = await createTask(store, asCeo, { title: "Survey the warehouse", assignee: "Survey Lead" });
-  if (!task.ok) throw new Error(task.message);
-  return { companyId: company.id, ceo: ceo.id, lead: hired.value.agentId, taskId: task.value.taskId, env };
+  return { ...member, env };
 }
 
 async function eventsOf(runId: string): Promise<AgentEvent[]> {
