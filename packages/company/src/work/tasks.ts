@@ -396,9 +396,13 @@ async function changeTask(
   }
   // The copies are written in the task update's transaction: a refused update keeps none of them.
   const attached: NonNullable<TaskResult["attached"]> = [];
-  for (const f of files) {
+  // A task's files are listed by (time, id); files of one hand-in are often written in the same
+  // millisecond, so their ids share a random stem and end in their place in the hand-in: the list
+  // keeps the order they were handed in.
+  const stem = newId("tfl").slice(0, -4);
+  for (const [i, f] of files.entries()) {
     const row = await tx.attachTaskFile({
-      id: newId("tfl"),
+      id: `${stem}${i.toString(16).padStart(4, "0")}`,
       taskId: task.id,
       companyId: state.company.id,
       name: f.name,
